@@ -1,0 +1,187 @@
+"""The rule options of RULES.md and their presets.
+
+``Rules`` is frozen: ``Rules.preset("strict")`` gives a preset, ``rules.replace(low_to="captor")``
+sets options over it, and ``Rules.from_options("classic", {"follow": "trump-anytime"})`` does both
+from text (a deal file or the command line).  An unknown preset, option or value is a
+``RulesError`` that names it.  Options a preset's row in RULES.md leaves unsaid keep the
+``all-fives`` value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+__all__ = ["Rules", "RulesError", "PRESETS", "OPTION_HELP"]
+
+
+class RulesError(ValueError):
+    """An unknown preset, option or option value."""
+
+
+FOLLOW_RULES = ("trump-anytime", "strict")
+LOW_TO = ("holder", "captor")
+FINISHES = ("peg-out", "hand-end")
+REVOKE_PENALTIES = ("offender", "others")
+
+
+@dataclass(frozen=True)
+class Rules:
+    preset_name: str = "all-fives"
+    #: ``trump-anytime``: a trump may be played to any lead; ``strict``: follow suit if able.
+    follow: str = "trump-anytime"
+    #: The winner of a trick pegs the pip value of every trump in it.
+    capture: bool = True
+    high: bool = True
+    low: bool = True
+    jack: bool = True
+    game: bool = True
+    #: Low goes to the side dealt it (``holder``) or the side that wins it in a trick (``captor``).
+    low_to: str = "holder"
+    #: Fives count 5 toward Game (off in All Fours, where Game counts A K Q J T only).
+    game_counts_fives: bool = True
+    #: The side that wins the trump five scores 5 more at the end of the deal.
+    five_for_five: bool = False
+    #: The dealer scores 1 when the card that fixes trumps is a Jack.
+    turnup_jack: bool = False
+    #: Most runs of the cards after a beg; ``None`` runs until a new suit turns up.
+    max_runs: int | None = 2
+    target: int = 61
+    finish: str = "peg-out"
+    skunk: bool = False
+    #: A late revoke costs the offender 3 (``offender``) or gives every other side 3 (``others``).
+    revoke_penalty: str = "offender"
+
+    def __post_init__(self) -> None:
+        for name, allowed in (("follow", FOLLOW_RULES), ("low_to", LOW_TO),
+                              ("finish", FINISHES), ("revoke_penalty", REVOKE_PENALTIES)):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise RulesError(f"option {name!r} cannot be {value!r} "
+                                 f"(expected one of {', '.join(allowed)})")
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "bool" and not isinstance(value, bool):
+                raise RulesError(f"option {f.name!r} takes true or false, not {value!r}")
+        if self.max_runs is not None and (not _is_int(self.max_runs) or self.max_runs < 0):
+            raise RulesError(f"option 'max_runs' takes a whole number or none, "
+                             f"not {self.max_runs!r}")
+        if not _is_int(self.target) or self.target < 1:
+            raise RulesError(f"option 'target' takes a positive whole number, not {self.target!r}")
+
+    # ---- construction -------------------------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str = "all-fives", **options: Any) -> Rules:
+        try:
+            base = PRESETS[name]
+        except KeyError:
+            raise RulesError(f"unknown preset {name!r} (expected one of "
+                             f"{', '.join(PRESETS)})") from None
+        return base.replace(**options) if options else base
+
+    @classmethod
+    def from_options(cls, preset: str = "all-fives",
+                     options: Mapping[str, Any] | None = None) -> Rules:
+        """A preset with options over it; values may be typed or text (``"true"``, ``"2"``)."""
+        rules = cls.preset(preset)
+        return rules.replace(**{k: _coerce(k, v) for k, v in (options or {}).items()})
+
+    def replace(self, **options: Any) -> Rules:
+        for name in options:
+            if name not in OPTION_NAMES:
+                raise RulesError(f"unknown option {name!r}")
+        return dataclasses.replace(self, **options)
+
+    # ---- reading ------------------------------------------------------------------------
+
+    def options(self) -> dict[str, Any]:
+        """Every option by name (the preset name excluded)."""
+        return {name: getattr(self, name) for name in OPTION_NAMES}
+
+    def changes(self) -> dict[str, Any]:
+        """The options that differ from this rule set's preset."""
+        base = PRESETS[self.preset_name]
+        return {k: v for k, v in self.options().items() if getattr(base, k) != v}
+
+    @property
+    def strict_follow(self) -> bool:
+        return self.follow == "strict"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """Turn text from a file or the command line into the option's type."""
+    if name not in OPTION_NAMES:
+        raise RulesError(f"unknown option {name!r}")
+    kind = OPTION_TYPES[name]
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "yes", "on", "1"):
+            return True
+        if text in ("false", "no", "off", "0"):
+            return False
+        raise RulesError(f"option {name!r} takes true or false, not {value!r}")
+    if kind == "int":
+        if _is_int(value):
+            return value
+        try:
+            return int(str(value).strip())
+        except ValueError:
+            raise RulesError(f"option {name!r} takes a whole number, not {value!r}") from None
+    if kind == "int | None":
+        if value is None or _is_int(value):
+            return value
+        text = str(value).strip().lower()
+        if text in ("none", "unlimited"):
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            raise RulesError(f"option {name!r} takes a whole number or none, "
+                             f"not {value!r}") from None
+    if not isinstance(value, str):
+        raise RulesError(f"option {name!r} takes a word, not {value!r}")
+    return value.strip()
+
+
+OPTION_TYPES = {f.name: f.type for f in fields(Rules) if f.name != "preset_name"}
+OPTION_NAMES = tuple(OPTION_TYPES)
+
+OPTION_HELP = {
+    "follow": "trump-anytime | strict",
+    "capture": "the trick winner pegs the pips of the trumps in it",
+    "high": "1 for the highest trump dealt",
+    "low": "1 for the lowest trump dealt",
+    "jack": "1 for winning the trump Jack",
+    "game": "1 for the most pips won",
+    "low_to": "holder | captor",
+    "game_counts_fives": "fives count 5 toward Game",
+    "five_for_five": "5 more for winning the trump five",
+    "turnup_jack": "the dealer scores 1 for turning up a Jack",
+    "max_runs": "most runs after a beg, or none",
+    "target": "points that win the match",
+    "finish": "peg-out | hand-end",
+    "skunk": "winning before the loser reaches 31 is a double game",
+    "revoke_penalty": "offender | others",
+}
+
+_ALL_FIVES = Rules()
+PRESETS: dict[str, Rules] = {
+    "all-fives": _ALL_FIVES,
+    "strict": dataclasses.replace(_ALL_FIVES, preset_name="strict", follow="strict"),
+    "classic": dataclasses.replace(_ALL_FIVES, preset_name="classic", follow="strict",
+                                   high=False, low=False, jack=False, game=False,
+                                   max_runs=None, finish="hand-end"),
+    "all-fours": dataclasses.replace(_ALL_FIVES, preset_name="all-fours", capture=False,
+                                     game_counts_fives=False, turnup_jack=True, target=7),
+    "five-for-five": dataclasses.replace(_ALL_FIVES, preset_name="five-for-five",
+                                         five_for_five=True),
+}

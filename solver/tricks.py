@@ -1,0 +1,90 @@
+"""Seats, sides and the play of a trick: who may play what, and who wins.
+
+Seats are numbered clockwise from 0 and named by compass letters: ``N S`` for two players,
+``N E S`` for three, ``N E S W`` for four (partners N+S against E+W).  A side is one seat, or one
+partnership with four players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .cards import Card, rank_of, suit_of
+
+__all__ = ["SEAT_NAMES", "seat_names", "side_of", "side_count", "side_name", "side_seats",
+           "parse_seat", "legal_plays", "trick_winner", "SeatError"]
+
+SEAT_NAMES = {2: "NS", 3: "NES", 4: "NESW"}
+
+
+class SeatError(ValueError):
+    """A seat or side name that does not exist at this table."""
+
+
+def seat_names(players: int) -> str:
+    try:
+        return SEAT_NAMES[players]
+    except KeyError:
+        raise SeatError(f"a table has 2, 3 or 4 players, not {players}") from None
+
+
+def parse_seat(name: str, players: int) -> int:
+    """``"E"`` -> 1 at a 3- or 4-player table; ``"S"`` -> 1 with two players."""
+    names = seat_names(players)
+    key = name.strip().upper()
+    if len(key) != 1 or key not in names:
+        raise SeatError(f"unknown seat {name!r} (seats here: {' '.join(names)})")
+    return names.index(key)
+
+
+def side_of(seat: int, players: int) -> int:
+    """Partners share a side with four players; otherwise every seat is its own side."""
+    return seat % 2 if players == 4 else seat
+
+
+def side_count(players: int) -> int:
+    return 2 if players == 4 else players
+
+
+def side_seats(side: int, players: int) -> list[int]:
+    return [s for s in range(players) if side_of(s, players) == side]
+
+
+def side_name(side: int, players: int) -> str:
+    names = seat_names(players)
+    return "".join(names[s] for s in side_seats(side, players))
+
+
+def legal_plays(hand: Iterable[Card], trick: Sequence[Card], trump: int,
+                strict: bool) -> list[Card]:
+    """The cards of ``hand`` that may be played to ``trick`` (the cards so far, lead first).
+
+    ``strict``: follow the suit led if you can.  Otherwise (trump-anytime): to a trump lead follow
+    with a trump if you can; to another lead follow suit or trump; a seat void in the suit led
+    may play anything.
+    """
+    hand = list(hand)
+    if not trick:
+        return hand
+    led = suit_of(trick[0])
+    following = [c for c in hand if suit_of(c) == led]
+    if not following:
+        return hand
+    if strict or led == trump:
+        return following
+    return [c for c in hand if suit_of(c) in (led, trump)]
+
+
+def trick_winner(trick: Sequence[Card], trump: int) -> int:
+    """Index in ``trick`` of the winning card: the highest trump, else the highest of the suit led."""
+    led = suit_of(trick[0])
+    best = 0
+    for i in range(1, len(trick)):
+        c, b = trick[i], trick[best]
+        if suit_of(c) == suit_of(b):
+            if rank_of(c) > rank_of(b):
+                best = i
+        elif suit_of(c) == trump:
+            best = i
+    assert suit_of(trick[best]) in (led, trump)
+    return best
