@@ -1,3 +1,693 @@
-# The double-dummy engine (being written).
-def engine_version():
-    return 0
+# The double-dummy engine: null-window alpha-beta over card masks, a transposition table of
+# bounds on the future value kept at trick boundaries, equivalent cards searched once, and
+# drivers that turn yes/no searches into exact values for the position, every root card and an
+# optimal line.  See _search.pxd for the data it works on.
+
+from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+cdef extern from *:
+    int popcount64 "__builtin_popcountll"(unsigned long long) nogil
+    int ctz64 "__builtin_ctzll"(unsigned long long) nogil
+    int clz64 "__builtin_clzll"(unsigned long long) nogil
+
+cdef enum:
+    NO_CARD = 255
+    BIG = 30000
+
+cdef uint64_t SUIT_LANE = 0x1FFF
+cdef uint64_t ZKEY[64][MAX_SEATS]
+cdef uint64_t ZCHECK[64][MAX_SEATS]
+
+
+cdef uint64_t _mix(uint64_t x) noexcept nogil:
+    # splitmix64's finaliser
+    x ^= x >> 30
+    x *= <uint64_t>0xBF58476D1CE4E5B9
+    x ^= x >> 27
+    x *= <uint64_t>0x94D049BB133111EB
+    x ^= x >> 31
+    return x
+
+
+cdef void _init_zobrist():
+    cdef uint64_t seed = 0x9E3779B97F4A7C15
+    cdef int c, s
+    for c in range(64):
+        for s in range(MAX_SEATS):
+            seed += <uint64_t>0x9E3779B97F4A7C15
+            ZKEY[c][s] = _mix(seed)
+            seed += <uint64_t>0x9E3779B97F4A7C15
+            ZCHECK[c][s] = _mix(seed)
+
+_init_zobrist()
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline int _highest(uint64_t m) noexcept nogil:
+    return 63 - clz64(m)
+
+
+# ---- playing and taking back cards ------------------------------------------------------------
+
+cdef struct Undo:
+    int leader
+    int trick[MAX_SEATS]
+    int winner_side
+    int trick_pips
+
+
+cdef inline void _play(State* s, int card) noexcept nogil:
+    cdef int seat = (s.leader + s.trick_len) % s.seats
+    s.hand[seat] &= ~((<uint64_t>1) << card)
+    s.key ^= ZKEY[card][seat]
+    s.check ^= ZCHECK[card][seat]
+    s.points_left -= s.points[card]
+    s.pips_left -= s.pips[card]
+    s.trick[s.trick_len] = card
+    s.trick_len += 1
+
+
+cdef inline void _unplay(State* s) noexcept nogil:
+    s.trick_len -= 1
+    cdef int card = s.trick[s.trick_len]
+    cdef int seat = (s.leader + s.trick_len) % s.seats
+    s.hand[seat] |= (<uint64_t>1) << card
+    s.key ^= ZKEY[card][seat]
+    s.check ^= ZCHECK[card][seat]
+    s.points_left += s.points[card]
+    s.pips_left += s.pips[card]
+
+
+cdef inline int _winning_index(State* s, int count) noexcept nogil:
+    """Index in the trick of the card winning it so far."""
+    cdef int best = 0, i, c, b
+    for i in range(1, count):
+        c = s.trick[i]
+        b = s.trick[best]
+        if (c >> 4) == (b >> 4):
+            if c > b:
+                best = i
+        elif (c >> 4) == s.trump:
+            best = i
+    return best
+
+
+cdef inline int _close_trick(State* s, Undo* u) noexcept nogil:
+    """Score the full trick on the table, start the next; returns the signed gain for X."""
+    cdef int i, gain = s.trick_bonus, tp = 0, c
+    cdef int winner = (s.leader + _winning_index(s, s.seats)) % s.seats
+    for i in range(s.seats):
+        c = s.trick[i]
+        u.trick[i] = c
+        gain += s.points[c]
+        tp += s.pips[c]
+    u.leader = s.leader
+    u.winner_side = s.side[winner]
+    u.trick_pips = tp
+    s.won_pips[u.winner_side] += tp
+    s.leader = winner
+    s.trick_len = 0
+    if u.winner_side == s.xside:
+        return gain
+    return -gain if s.margin else 0
+
+
+cdef inline void _reopen_trick(State* s, Undo* u) noexcept nogil:
+    cdef int i
+    s.won_pips[u.winner_side] -= u.trick_pips
+    s.leader = u.leader
+    for i in range(s.seats):
+        s.trick[i] = u.trick[i]
+    s.trick_len = s.seats
+
+
+# ---- values and bounds -------------------------------------------------------------------------
+
+cdef inline int _game_value(State* s) noexcept nogil:
+    """The Game point for X at the end of play: 1 if X won it; with margin -1 if the other did."""
+    cdef int x, a, b
+    if not s.game:
+        return 0
+    x = s.won_pips[s.xside]
+    if s.sides == 2:
+        a = s.won_pips[1 - s.xside]
+        if x > a:
+            return 1
+        return -1 if (s.margin and a > x) else 0
+    a = s.won_pips[(s.xside + 1) % 3]
+    b = s.won_pips[(s.xside + 2) % 3]
+    return 1 if (x > a and x > b) else 0
+
+
+cdef inline int _tricks_left(State* s) noexcept nogil:
+    cdef int i, cards = s.trick_len
+    for i in range(s.seats):
+        cards += popcount64(s.hand[i])
+    return cards // s.seats
+
+
+cdef inline int _upper_bound(State* s) noexcept nogil:
+    """Most that the future can be worth to X (for margin, also minus the least)."""
+    cdef int i, up = s.points_left + s.trick_bonus * _tricks_left(s) + (1 if s.game else 0)
+    for i in range(s.trick_len):
+        up += s.points[s.trick[i]]
+    return up
+
+
+cdef inline int _lower_bound(State* s, int up) noexcept nogil:
+    return -up if s.margin else 0
+
+
+cdef inline int _clamp(int d, int r) noexcept nogil:
+    if d > r:
+        return r + 1
+    if d < -r:
+        return -r - 1
+    return d
+
+
+cdef inline void _table_key(State* s, uint64_t* key, uint64_t* check) noexcept nogil:
+    cdef int da = 0, db = 0, x
+    cdef int r = s.pips_left
+    if s.game:
+        x = s.won_pips[s.xside]
+        if s.sides == 2:
+            da = _clamp(x - s.won_pips[1 - s.xside], r)
+        else:
+            da = _clamp(x - s.won_pips[(s.xside + 1) % 3], r)
+            db = _clamp(x - s.won_pips[(s.xside + 2) % 3], r)
+    cdef uint64_t extra = ((<uint64_t>(s.leader + 1)) << 40) ^ ((<uint64_t>(da + 512)) << 20) \
+        ^ (<uint64_t>(db + 512))
+    key[0] = _mix(s.key ^ _mix(extra))
+    check[0] = s.check ^ _mix(extra ^ <uint64_t>0x5851F42D4C957F2D)
+
+
+cdef inline Entry* _probe(State* s, uint64_t key, uint64_t check) noexcept nogil:
+    cdef Entry* bucket = s.table + (key & s.table_mask & ~(<uint64_t>3))
+    cdef int i
+    for i in range(4):
+        if bucket[i].key == key and bucket[i].check == check \
+                and bucket[i].generation == s.generation:
+            return &bucket[i]
+    return NULL
+
+
+cdef void _store(State* s, uint64_t key, uint64_t check, int depth, bint proved, int beta,
+                 int best) noexcept nogil:
+    cdef Entry* bucket = s.table + (key & s.table_mask & ~(<uint64_t>3))
+    cdef Entry* e = NULL
+    cdef int i
+    for i in range(4):
+        if bucket[i].key == key and bucket[i].check == check \
+                and bucket[i].generation == s.generation:
+            e = &bucket[i]
+            break
+    if e == NULL:
+        for i in range(4):
+            if bucket[i].generation != s.generation:
+                e = &bucket[i]
+                break
+        if e == NULL:
+            e = &bucket[0]
+            for i in range(1, 4):
+                if bucket[i].depth < e.depth:
+                    e = &bucket[i]
+        e.key = key
+        e.check = check
+        e.generation = s.generation
+        e.lower = -BIG
+        e.upper = BIG
+        e.best = NO_CARD
+    e.depth = <uint8_t>depth
+    if proved:
+        if beta > e.lower:
+            e.lower = <int16_t>beta
+    elif beta - 1 < e.upper:
+        e.upper = <int16_t>(beta - 1)
+    if best >= 0:
+        e.best = <uint8_t>best
+
+
+# ---- moves --------------------------------------------------------------------------------------
+
+cdef inline uint64_t _legal(State* s, int seat) noexcept nogil:
+    cdef uint64_t hand = s.hand[seat], follow
+    cdef int led
+    if s.trick_len == 0:
+        return hand
+    led = s.trick[0] >> 4
+    follow = hand & (SUIT_LANE << (16 * led))
+    if follow == 0:
+        return hand
+    if s.strict or led == s.trump or s.trump == NO_TRUMP:
+        return follow
+    return follow | (hand & (SUIT_LANE << (16 * s.trump)))
+
+
+cdef inline uint64_t _cards_out(State* s) noexcept nogil:
+    cdef uint64_t out = 0
+    cdef int i
+    for i in range(s.seats):
+        out |= s.hand[i]
+    for i in range(s.trick_len):
+        out |= (<uint64_t>1) << s.trick[i]
+    return out
+
+
+cdef inline bint _same(State* s, int a, int b) noexcept nogil:
+    return s.points[a] == s.points[b] and s.pips[a] == s.pips[b]
+
+
+cdef int _representatives(State* s, uint64_t legal, int* cards) noexcept nogil:
+    """The legal cards less those equivalent to a higher one: same suit, same hand, no card
+    still out between them, and the same points and pips.  Highest first."""
+    cdef uint64_t out = _cards_out(s), between
+    cdef int n = 0, c, prev = -1
+    while legal:
+        c = _highest(legal)
+        legal &= ~((<uint64_t>1) << c)
+        if prev >= 0 and (prev >> 4) == (c >> 4) and _same(s, prev, c):
+            between = (((<uint64_t>1) << prev) - 1) & ~(((<uint64_t>2) << c) - 1)
+            if out & between == 0:
+                prev = c
+                continue
+        cards[n] = c
+        n += 1
+        prev = c
+    return n
+
+
+cdef inline bint _beats(State* s, int c, int w) noexcept nogil:
+    if (c >> 4) == (w >> 4):
+        return c > w
+    return (c >> 4) == s.trump
+
+
+cdef void _order(State* s, int seat, int* cards, int n, int first) noexcept nogil:
+    """Sort the moves, most promising for the seat to move first."""
+    cdef int score[MAX_MOVES]
+    cdef int i, j, c, sc, w = -1, trick_value = 0, rank, top
+    cdef bint partner_wins = False, last = s.trick_len == s.seats - 1
+    cdef uint64_t out, lane
+    if s.trick_len > 0:
+        w = s.trick[_winning_index(s, s.trick_len)]
+        partner_wins = s.side[(s.leader + _winning_index(s, s.trick_len)) % s.seats] \
+            == s.side[seat]
+        for i in range(s.trick_len):
+            trick_value += s.points[s.trick[i]] + s.pips[s.trick[i]]
+    else:
+        out = _cards_out(s)
+    for i in range(n):
+        c = cards[i]
+        rank = c & 15
+        if c == first:
+            sc = 100000
+        elif s.trick_len == 0:
+            lane = out & (SUIT_LANE << (16 * (c >> 4)))
+            top = _highest(lane) == c
+            if top:
+                sc = 400 + (100 if (c >> 4) == s.trump else 0) + rank
+            else:
+                sc = 100 - 8 * s.points[c] - 2 * s.pips[c] - rank
+        elif partner_wins:
+            # feed points to a partner who is winning; do not overtake needlessly
+            sc = 200 + 8 * s.points[c] + 2 * s.pips[c] - rank
+            if _beats(s, c, w):
+                sc -= 150
+        elif _beats(s, c, w):
+            # win as cheaply as possible, the more so when the trick is worth something
+            sc = 300 + 4 * trick_value - 4 * s.points[c] - rank
+            if not last:
+                sc += rank // 2
+        else:
+            # duck with the least valuable card
+            sc = 150 - 8 * s.points[c] - 2 * s.pips[c] - rank
+        score[i] = sc
+    # insertion sort, descending
+    for i in range(1, n):
+        c = cards[i]
+        sc = score[i]
+        j = i - 1
+        while j >= 0 and score[j] < sc:
+            cards[j + 1] = cards[j]
+            score[j + 1] = score[j]
+            j -= 1
+        cards[j + 1] = c
+        score[j + 1] = sc
+
+
+cdef int _moves(State* s, int* cards, int first) noexcept nogil:
+    cdef int seat = (s.leader + s.trick_len) % s.seats
+    cdef int n = _representatives(s, _legal(s, seat), cards)
+    _order(s, seat, cards, n, first)
+    return n
+
+
+# ---- the search ---------------------------------------------------------------------------------
+
+cdef bint _check_limits(State* s) noexcept nogil:
+    if s.node_limit and s.nodes > s.node_limit:
+        s.aborted = True
+    elif s.deadline > 0 and (s.nodes & 1023) == 0 and _now() > s.deadline:
+        s.aborted = True
+    return s.aborted
+
+
+cdef bint _at_least(State* s, int beta) noexcept nogil:
+    """Can X be sure of a future value of at least ``beta`` from here?"""
+    cdef int cards[MAX_MOVES]
+    cdef int n, i, up, gain, first = -1, seat, best = -1, depth = 0
+    cdef bint maximiser, r, result
+    cdef uint64_t key = 0, check = 0
+    cdef Entry* e
+    cdef Undo undo
+    s.nodes += 1
+    if _check_limits(s):
+        return False
+    up = _upper_bound(s)
+    if beta > up:
+        return False
+    if beta <= _lower_bound(s, up):
+        return True
+    if s.trick_len == 0:
+        for i in range(s.seats):
+            depth += popcount64(s.hand[i])
+        if depth == 0:
+            return _game_value(s) >= beta
+        _table_key(s, &key, &check)
+        e = _probe(s, key, check)
+        if e != NULL:
+            if e.lower >= beta:
+                return True
+            if e.upper < beta:
+                return False
+            if e.best != NO_CARD:
+                first = e.best
+    seat = (s.leader + s.trick_len) % s.seats
+    maximiser = s.side[seat] == s.xside
+    n = _moves(s, cards, first)
+    result = not maximiser
+    for i in range(n):
+        _play(s, cards[i])
+        if s.trick_len == s.seats:
+            gain = _close_trick(s, &undo)
+            r = _at_least(s, beta - gain)
+            _reopen_trick(s, &undo)
+        else:
+            r = _at_least(s, beta)
+        _unplay(s)
+        if s.aborted:
+            return False
+        if r == maximiser:
+            result = r
+            best = cards[i]
+            break
+    if s.trick_len == 0:
+        _store(s, key, check, depth, result, beta, best)
+    return result
+
+
+cdef int _exact(State* s, int guess, int* lower, int* upper) noexcept nogil:
+    """The exact future value, by null-window tests: the first at ``guess``, then bisection.
+    On a limit, ``lower`` and ``upper`` hold what was proved."""
+    cdef int lo = _lower_bound(s, _upper_bound(s)), hi = _upper_bound(s), t
+    cdef bint first = True
+    while lo < hi:
+        if first and lo < guess <= hi:
+            t = guess
+        else:
+            t = lo + (hi - lo + 1) // 2
+        first = False
+        if _at_least(s, t):
+            if s.aborted:
+                break
+            lo = t
+        else:
+            if s.aborted:
+                break
+            hi = t - 1
+    lower[0] = lo
+    upper[0] = hi
+    return lo
+
+
+cdef int _value_after(State* s, int card, int guess, int* lower, int* upper) noexcept nogil:
+    """Exact value of the position after ``card``, counting the trick it may complete."""
+    cdef Undo undo
+    cdef int gain = 0, v
+    cdef bint closed
+    _play(s, card)
+    closed = s.trick_len == s.seats
+    if closed:
+        gain = _close_trick(s, &undo)
+    v = _exact(s, guess - gain, lower, upper)
+    lower[0] += gain
+    upper[0] += gain
+    if closed:
+        _reopen_trick(s, &undo)
+    _unplay(s)
+    return v + gain
+
+
+# ---- the Python face ----------------------------------------------------------------------------
+
+def _lists(values, int length, str what):
+    out = [int(v) for v in values]
+    if len(out) != length:
+        raise ValueError(f"{what}: expected {length} numbers, got {len(out)}")
+    return out
+
+
+cdef class Engine:
+    """A search engine with its own transposition table.  Use one per thread."""
+
+    def __cinit__(self, int table_bits=20):
+        if not 8 <= table_bits <= 30:
+            raise ValueError("table_bits must be between 8 and 30")
+        self.entries = (<uint64_t>1) << table_bits
+        self.table = <Entry*>calloc(self.entries, sizeof(Entry))
+        if self.table == NULL:
+            raise MemoryError("no memory for the transposition table")
+        self.generation = 1
+        self.busy = False
+        self.last_problem = None
+
+    def __dealloc__(self):
+        free(self.table)
+
+    @property
+    def table_bytes(self):
+        return self.entries * sizeof(Entry)
+
+    def new_generation(self):
+        """Forget every stored entry, in constant time."""
+        self.generation = <uint8_t>(self.generation + 1)
+        if self.generation == 0:
+            memset(self.table, 0, self.entries * sizeof(Entry))
+            self.generation = 1
+
+    def solve(self, hands, int trump, int leader, trick, sides, int xside, points, pips,
+              int trick_bonus=0, bint game=True, won_pips=(0, 0, 0), bint margin=False,
+              bint strict=False, bint all_moves=True, bint want_line=True,
+              long long node_limit=0, double time_limit=0.0, bint fresh=False):
+        """Solve for the future value (points still to come, Game included) for side ``xside``.
+
+        Returns ``(lower, upper, moves, line, nodes)``: the value is exact when lower == upper;
+        ``moves`` is a list of ``(card, lower, upper)`` for every legal card (empty unless
+        ``all_moves``); ``line`` is an optimal continuation (empty unless ``want_line``).
+        """
+        cdef State s
+        cdef int i, c
+        cdef int seats = len(hands)
+        if not 2 <= seats <= MAX_SEATS:
+            raise ValueError("2 to 4 seats")
+        memset(&s, 0, sizeof(State))
+        s.seats = seats
+        s.trump = trump
+        side_list = _lists(sides, seats, "sides")
+        for i in range(seats):
+            s.side[i] = side_list[i]
+        s.sides = max(side_list) + 1
+        s.xside = xside
+        s.points = _lists(points, 64, "points")
+        s.pips = _lists(pips, 64, "pips")
+        s.trick_bonus = trick_bonus
+        s.game = game
+        s.margin = margin
+        s.strict = strict
+        problem = (seats, trump, tuple(sides), xside, tuple(points), tuple(pips), trick_bonus,
+                   game, margin, strict)
+        if fresh or problem != self.last_problem:
+            self.new_generation()
+            self.last_problem = problem
+        for i in range(seats):
+            s.hand[i] = <uint64_t>hands[i]
+            c = 0
+            while c < 64:
+                if (s.hand[i] >> c) & 1:
+                    s.key ^= ZKEY[c][i]
+                    s.check ^= ZCHECK[c][i]
+                    s.points_left += s.points[c]
+                    s.pips_left += s.pips[c]
+                c += 1
+        s.leader = leader
+        trick = list(trick)
+        if len(trick) >= seats:
+            raise ValueError("a trick on the table has fewer cards than seats")
+        s.trick_len = len(trick)
+        for i in range(s.trick_len):
+            s.trick[i] = trick[i]
+        won = list(won_pips) + [0] * 3
+        for i in range(3):
+            s.won_pips[i] = won[i]
+        s.table = self.table
+        s.table_mask = self.entries - 1
+        s.generation = self.generation
+        s.node_limit = node_limit
+        s.deadline = _now() + time_limit if time_limit > 0 else 0.0
+        if self.busy:
+            raise RuntimeError("this Engine is already solving; use one Engine per thread")
+        self.busy = True
+        cdef int lower = 0, upper = 0, nmoves = 0, nline = 0
+        cdef int mcards[MAX_MOVES]
+        cdef int mlow[MAX_MOVES]
+        cdef int mhigh[MAX_MOVES]
+        cdef int line[64]
+        try:
+            with nogil:
+                _drive(&s, all_moves, want_line, &lower, &upper, mcards, mlow, mhigh, &nmoves,
+                       line, &nline)
+        finally:
+            self.busy = False
+        moves = [(mcards[i], mlow[i], mhigh[i]) for i in range(nmoves)]
+        return lower, upper, moves, [line[i] for i in range(nline)], s.nodes
+
+
+cdef void _drive(State* s, bint all_moves, bint want_line, int* lower, int* upper,
+                 int* mcards, int* mlow, int* mhigh, int* nmoves, int* line,
+                 int* nline) noexcept nogil:
+    """Value, every legal card's value, and a line, on one shared table."""
+    cdef int reps[MAX_MOVES]
+    cdef int n, done, i, k, c, seat, lo, hi, best, v, top, bottom
+    cdef bint maximiser
+    cdef uint64_t rest, out, above
+    nmoves[0] = 0
+    nline[0] = 0
+    if _tricks_left(s) == 0:
+        lower[0] = upper[0] = _game_value(s)
+        return
+    top = _upper_bound(s)
+    bottom = _lower_bound(s, top)
+    if not all_moves:
+        _exact(s, (top + 1) // 2, lower, upper)
+    else:
+        seat = (s.leader + s.trick_len) % s.seats
+        maximiser = s.side[seat] == s.xside
+        n = _moves(s, reps, -1)
+        best = bottom - 1 if maximiser else top + 1
+        done = 0
+        for i in range(n):
+            v = _value_after(s, reps[i], best if bottom <= best <= top else (top + 1) // 2,
+                             &lo, &hi)
+            mcards[i] = reps[i]
+            mlow[i] = lo
+            mhigh[i] = hi
+            done = i + 1
+            if s.aborted:
+                break
+            if (maximiser and v > best) or (not maximiser and v < best):
+                best = v
+        nmoves[0] = done
+        if s.aborted:
+            # what the cards searched prove; a card not searched may be worth anything
+            lo = bottom - 1 if maximiser else top + 1
+            hi = lo
+            for i in range(done):
+                if maximiser:
+                    lo = max(lo, mlow[i])
+                    hi = max(hi, mhigh[i])
+                else:
+                    lo = min(lo, mlow[i])
+                    hi = min(hi, mhigh[i])
+            if done < n:
+                if maximiser:
+                    hi = top
+                else:
+                    lo = bottom
+            lower[0] = max(lo, bottom)
+            upper[0] = min(hi, top)
+            return
+        lower[0] = upper[0] = best
+        # a card equivalent to a searched one climbs through its equals to that card
+        out = _cards_out(s)
+        rest = _legal(s, seat)
+        for i in range(n):
+            rest &= ~((<uint64_t>1) << mcards[i])
+        k = n
+        while rest:
+            c = ctz64(rest)
+            rest &= rest - 1
+            v = c
+            while True:
+                above = out & (SUIT_LANE << (16 * (v >> 4))) & ~(((<uint64_t>2) << v) - 1)
+                v = ctz64(above)
+                i = 0
+                while i < n and mcards[i] != v:
+                    i += 1
+                if i < n:
+                    break
+            mcards[k] = c
+            mlow[k] = mlow[i]
+            mhigh[k] = mhigh[i]
+            k += 1
+        nmoves[0] = k
+    if want_line and not s.aborted:
+        _line(s, lower[0], line, nline)
+
+
+cdef void _line(State* s, int value, int* line, int* nline) noexcept nogil:
+    """Follow optimal cards to the end of play, restoring the state afterwards."""
+    cdef int cards[MAX_MOVES]
+    cdef Undo undos[64]
+    cdef bint closed[64]
+    cdef int n, i, seat, gain, k = 0
+    cdef bint maximiser, ok
+    while _tricks_left(s) > 0 and not s.aborted:
+        seat = (s.leader + s.trick_len) % s.seats
+        maximiser = s.side[seat] == s.xside
+        n = _moves(s, cards, -1)
+        ok = False
+        for i in range(n):
+            _play(s, cards[i])
+            gain = 0
+            closed[k] = s.trick_len == s.seats
+            if closed[k]:
+                gain = _close_trick(s, &undos[k])
+            if maximiser:
+                ok = _at_least(s, value - gain)
+            else:
+                ok = not _at_least(s, value - gain + 1)
+            if ok and not s.aborted:
+                line[k] = cards[i]
+                k += 1
+                value -= gain
+                break
+            if closed[k]:
+                _reopen_trick(s, &undos[k])
+            _unplay(s)
+        if not ok:
+            break
+    nline[0] = k
+    while k > 0:
+        k -= 1
+        if closed[k]:
+            _reopen_trick(s, &undos[k])
+        _unplay(s)
