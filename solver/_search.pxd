@@ -34,6 +34,7 @@ cdef struct State:
     int side[MAX_SEATS]           # side of each seat
     int points[64]                # points a card in a trick gives the trick's winner
     int pips[64]                  # each card's count toward Game
+    uint64_t scoring              # the cards whose points are not zero
     int trick_bonus               # points for winning a trick itself (objective tricks)
     bint game                     # the Game point is at stake
     bint margin                   # value = X's points - the other side's; else X's points

@@ -13,6 +13,11 @@ cdef extern from *:
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
     int clz64 "__builtin_clzll"(unsigned long long) nogil
 
+cdef bint FULL_WINDOW = 0
+def set_full(bint f):
+    global FULL_WINDOW
+    FULL_WINDOW = f
+
 cdef enum:
     NO_CARD = 255
     BIG = 30000
@@ -154,16 +159,60 @@ cdef inline int _tricks_left(State* s) noexcept nogil:
     return cards // s.seats
 
 
-cdef inline int _upper_bound(State* s) noexcept nogil:
-    """Most that the future can be worth to X (for margin, also minus the least)."""
-    cdef int i, up = s.points_left + s.trick_bonus * _tricks_left(s) + (1 if s.game else 0)
+cdef inline int _points_in(State* s, uint64_t m) noexcept nogil:
+    cdef int total = 0
+    while m:
+        total += s.points[ctz64(m)]
+        m &= m - 1
+    return total
+
+
+cdef inline uint64_t _up_to(uint64_t m) noexcept nogil:
+    """The cards up to and including the highest card of ``m`` (nothing if ``m`` is empty)."""
+    if m == 0:
+        return 0
+    cdef int h = _highest(m)
+    return ~(<uint64_t>0) if h == 63 else ((<uint64_t>2) << h) - 1
+
+
+cdef void _bounds(State* s, int* low, int* up) noexcept nogil:
+    """Bounds on the future value.  A trump can be won only by a side holding it or a higher
+    trump (or with a higher trump already on the table), so the points a side cannot reach go
+    to the other; the current trick's points may go either way, and so may Game."""
+    cdef int i, c, total, in_trick = 0, cap_x, cap_o, game = 1 if s.game else 0
+    cdef uint64_t tx = 0, to = 0, held = 0, lane, scoring, trumps
+    if s.trick_bonus:
+        low[0] = 0
+        up[0] = s.trick_bonus * _tricks_left(s)
+        return
     for i in range(s.trick_len):
-        up += s.points[s.trick[i]]
-    return up
-
-
-cdef inline int _lower_bound(State* s, int up) noexcept nogil:
-    return -up if s.margin else 0
+        c = s.trick[i]
+        in_trick += s.points[c]
+        if s.side[(s.leader + i) % s.seats] == s.xside:
+            tx |= (<uint64_t>1) << c
+        else:
+            to |= (<uint64_t>1) << c
+    for i in range(s.seats):
+        held |= s.hand[i]
+        if s.side[i] == s.xside:
+            tx |= s.hand[i]
+        else:
+            to |= s.hand[i]
+    total = s.points_left + in_trick
+    scoring = held & s.scoring
+    if s.trump == NO_TRUMP:
+        cap_x = cap_o = total
+    else:
+        lane = SUIT_LANE << (16 * s.trump)
+        trumps = scoring & lane
+        cap_x = in_trick + _points_in(s, scoring & ~lane) + _points_in(s, trumps & _up_to(tx & lane))
+        cap_o = in_trick + _points_in(s, scoring & ~lane) + _points_in(s, trumps & _up_to(to & lane))
+    if s.margin:
+        up[0] = 2 * cap_x - total + game
+        low[0] = total - 2 * cap_o - game
+    else:
+        up[0] = cap_x + game
+        low[0] = total - cap_o
 
 
 cdef inline int _clamp(int d, int r) noexcept nogil:
@@ -200,8 +249,9 @@ cdef inline Entry* _probe(State* s, uint64_t key, uint64_t check) noexcept nogil
     return NULL
 
 
-cdef void _store(State* s, uint64_t key, uint64_t check, int depth, bint proved, int beta,
-                 int best) noexcept nogil:
+cdef void _store(State* s, uint64_t key, uint64_t check, int depth, int alpha, int beta,
+                 int value, int best) noexcept nogil:
+    """Record what a search with window (alpha, beta) that returned ``value`` proved."""
     cdef Entry* bucket = s.table + (key & s.table_mask & ~(<uint64_t>3))
     cdef Entry* e = NULL
     cdef int i
@@ -227,11 +277,10 @@ cdef void _store(State* s, uint64_t key, uint64_t check, int depth, bint proved,
         e.upper = BIG
         e.best = NO_CARD
     e.depth = <uint8_t>depth
-    if proved:
-        if beta > e.lower:
-            e.lower = <int16_t>beta
-    elif beta - 1 < e.upper:
-        e.upper = <int16_t>(beta - 1)
+    if value > alpha and value > e.lower:
+        e.lower = <int16_t>value
+    if value < beta and value < e.upper:
+        e.upper = <int16_t>value
     if best >= 0:
         e.best = <uint8_t>best
 
@@ -361,79 +410,114 @@ cdef bint _check_limits(State* s) noexcept nogil:
     return s.aborted
 
 
-cdef bint _at_least(State* s, int beta) noexcept nogil:
-    """Can X be sure of a future value of at least ``beta`` from here?"""
+cdef int _last_trick(State* s) noexcept nogil:
+    """The value of a last trick, each seat holding one card: no choice is left."""
+    cdef Undo undo
+    cdef int i, gain, v
+    for i in range(s.seats):
+        _play(s, ctz64(s.hand[(s.leader + i) % s.seats]))
+    gain = _close_trick(s, &undo)
+    v = gain + _game_value(s)
+    _reopen_trick(s, &undo)
+    for i in range(s.seats):
+        _unplay(s)
+    return v
+
+
+cdef int _search(State* s, int alpha, int beta) noexcept nogil:
+    """Fail-soft alpha-beta on the future value for X.  A result <= alpha is an upper bound,
+    >= beta a lower bound, and in between exact."""
     cdef int cards[MAX_MOVES]
-    cdef int n, i, up, gain, first = -1, seat, best = -1, depth = 0
-    cdef bint maximiser, r, result
+    cdef int n, i, up, low, gain, first = -1, seat, best_card = -1, depth = 0, v, best
+    cdef int a = alpha, b = beta
+    cdef bint maximiser
     cdef uint64_t key = 0, check = 0
     cdef Entry* e
     cdef Undo undo
     s.nodes += 1
     if _check_limits(s):
-        return False
-    up = _upper_bound(s)
-    if beta > up:
-        return False
-    if beta <= _lower_bound(s, up):
-        return True
+        return 0
+    _bounds(s, &low, &up)
+    if up <= alpha:
+        return up
+    if low >= beta:
+        return low
     if s.trick_len == 0:
         for i in range(s.seats):
             depth += popcount64(s.hand[i])
-        if depth == 0:
-            return _game_value(s) >= beta
+        if depth <= s.seats:
+            return _last_trick(s) if depth else _game_value(s)
         _table_key(s, &key, &check)
         e = _probe(s, key, check)
         if e != NULL:
             if e.lower >= beta:
-                return True
-            if e.upper < beta:
-                return False
+                return e.lower
+            if e.upper <= alpha:
+                return e.upper
+            if e.lower == e.upper:
+                return e.lower
             if e.best != NO_CARD:
                 first = e.best
     seat = (s.leader + s.trick_len) % s.seats
     maximiser = s.side[seat] == s.xside
     n = _moves(s, cards, first)
-    result = not maximiser
+    best = low - 1 if maximiser else up + 1
     for i in range(n):
         _play(s, cards[i])
         if s.trick_len == s.seats:
             gain = _close_trick(s, &undo)
-            r = _at_least(s, beta - gain)
+            v = gain + _search(s, a - gain, b - gain)
             _reopen_trick(s, &undo)
         else:
-            r = _at_least(s, beta)
+            v = _search(s, a, b)
         _unplay(s)
         if s.aborted:
-            return False
-        if r == maximiser:
-            result = r
-            best = cards[i]
-            break
+            return 0
+        if maximiser:
+            if v > best:
+                best = v
+                best_card = cards[i]
+                if v > a:
+                    a = v
+                    if a >= beta:
+                        break
+        elif v < best:
+            best = v
+            best_card = cards[i]
+            if v < b:
+                b = v
+                if b <= alpha:
+                    break
     if s.trick_len == 0:
-        _store(s, key, check, depth, result, beta, best)
-    return result
+        _store(s, key, check, depth, alpha, beta, best, best_card)
+    return best
+
+
+cdef inline bint _at_least(State* s, int beta) noexcept nogil:
+    """Can X be sure of a future value of at least ``beta`` from here?"""
+    return _search(s, beta - 1, beta) >= beta
 
 
 cdef int _exact(State* s, int guess, int* lower, int* upper) noexcept nogil:
-    """The exact future value, by null-window tests: the first at ``guess``, then bisection.
-    On a limit, ``lower`` and ``upper`` hold what was proved."""
-    cdef int lo = _lower_bound(s, _upper_bound(s)), hi = _upper_bound(s), t
-    cdef bint first = True
+    """The exact future value by MTD(f): null-window searches from ``guess``, each moving a
+    bound.  On a limit, ``lower`` and ``upper`` hold what was proved."""
+    cdef int lo, hi, g, b
+    _bounds(s, &lo, &hi)
+    g = guess if guess > lo else lo
+    g = g if g < hi else hi
+    if FULL_WINDOW and lo < hi:
+        g = _search(s, lo - 1, hi + 1)
+        if not s.aborted:
+            lo = hi = g
     while lo < hi:
-        if first and lo < guess <= hi:
-            t = guess
+        b = g + 1 if g == lo else g
+        g = _search(s, b - 1, b)
+        if s.aborted:
+            break
+        if g < b:
+            hi = g
         else:
-            t = lo + (hi - lo + 1) // 2
-        first = False
-        if _at_least(s, t):
-            if s.aborted:
-                break
-            lo = t
-        else:
-            if s.aborted:
-                break
-            hi = t - 1
+            lo = g
     lower[0] = lo
     upper[0] = hi
     return lo
@@ -528,6 +612,9 @@ cdef class Engine:
         if fresh or problem != self.last_problem:
             self.new_generation()
             self.last_problem = problem
+        for c in range(64):
+            if s.points[c] != 0:
+                s.scoring |= (<uint64_t>1) << c
         for i in range(seats):
             s.hand[i] = <uint64_t>hands[i]
             c = 0
@@ -584,8 +671,7 @@ cdef void _drive(State* s, bint all_moves, bint want_line, int* lower, int* uppe
     if _tricks_left(s) == 0:
         lower[0] = upper[0] = _game_value(s)
         return
-    top = _upper_bound(s)
-    bottom = _lower_bound(s, top)
+    _bounds(s, &bottom, &top)
     if not all_moves:
         _exact(s, (top + 1) // 2, lower, upper)
     else:
