@@ -1,0 +1,126 @@
+"""Random deals: as from a shuffled pack, or of any size, and random positions for tests.
+
+Every function takes a ``random.Random`` and draws only from it, so a seed gives the same deal
+every time; nothing here touches the global ``random`` state.
+
+``shuffle_deal`` deals as RULES.md "Deal and trumps" describes: 6 cards to each seat, 3 at a
+time, twice, starting with the elder hand (the dealer's left), then the turn-up; each run of the
+cards sets the turn-up aside, deals 3 more to each seat (again from the elder hand) and turns up
+the next card.
+
+*How runs are honoured.*  A caller asks for the deal after exactly ``runs`` runs.  By the rules the
+cards are run again while a run turns up the suit first proposed, so ``runs`` runs happen exactly
+when each of the first ``runs - 1`` runs turns up that suit again and the last one turns up a new
+suit (the elder hand begged and the dealer ran).  ``shuffle_deal`` shuffles and deals, and when
+the cards do not fall that way it throws them in and the same dealer shuffles and deals again.
+The result is therefore a uniformly random deal among those in which exactly ``runs`` runs
+happened: every hand holds ``6 + 3 * runs`` cards, and the trump suit is never the suit first
+proposed when ``runs > 0``.  Asking for more runs than ``rules.max_runs`` allows, or than the
+pack can supply (with 2 players 5, with 3 players 3, with 4 players 2), is a ``ValueError``:
+such a deal cannot happen.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .cards import ALL_CARDS, Card, sort_cards, suit_of
+from .deal import Deal, Position
+from .rules import Rules
+from .tricks import seat_names
+
+__all__ = ["shuffle_deal", "random_deal", "random_position", "max_runs_in_pack"]
+
+#: Shuffles tried before giving up on a deal with the runs asked for (each succeeds with a
+#: probability of at least about 1/500, so this is never reached in practice).
+_MAX_SHUFFLES = 100_000
+
+
+def max_runs_in_pack(players: int) -> int:
+    """How many full runs a 52-card pack can supply after the first deal and turn-up."""
+    seat_names(players)
+    return (52 - (6 * players + 1)) // (3 * players + 1)
+
+
+def _seat(rng: random.Random, players: int, dealer: int | None) -> int:
+    seat_names(players)
+    if dealer is None:
+        return rng.randrange(players)
+    if not 0 <= dealer < players:
+        raise ValueError(f"dealer seat {dealer} is not at a {players}-player table")
+    return dealer
+
+
+def shuffle_deal(rng: random.Random, players: int, runs: int = 0, rules: Rules = Rules(),
+                 dealer: int | None = None) -> Deal:
+    """A deal as from a shuffled pack after exactly ``runs`` runs of the cards (see the module
+    notes); ``dealer`` defaults to a random seat.  The Deal records the final ``turnup``, whose
+    suit is trumps; the hands are in the order their cards were dealt."""
+    dealer = _seat(rng, players, dealer)
+    if not isinstance(runs, int) or runs < 0:
+        raise ValueError(f"runs must be a whole number, not {runs!r}")
+    if rules.max_runs is not None and runs > rules.max_runs:
+        raise ValueError(f"{runs} runs asked for, but these rules allow at most {rules.max_runs}")
+    if runs > max_runs_in_pack(players):
+        raise ValueError(f"{runs} runs asked for, but with {players} players the pack supplies "
+                         f"at most {max_runs_in_pack(players)}")
+    order = [(dealer + 1 + i) % players for i in range(players)]  # elder hand first
+    for _ in range(_MAX_SHUFFLES):
+        pack = list(ALL_CARDS)
+        rng.shuffle(pack)
+        next_card = iter(pack).__next__
+        hands: list[list[Card]] = [[] for _ in range(players)]
+
+        def deal_round() -> None:
+            for seat in order:
+                hands[seat].extend(next_card() for _ in range(3))
+
+        deal_round()
+        deal_round()
+        turnup = next_card()
+        proposed = suit_of(turnup)
+        ok = True
+        for run in range(1, runs + 1):
+            deal_round()          # the turn-up is set aside face up: it stays out of play
+            turnup = next_card()
+            repeats = suit_of(turnup) == proposed
+            if repeats != (run < runs):  # only a repeat is run again; the last run must not repeat
+                ok = False
+                break
+        if ok:
+            return Deal(tuple(tuple(h) for h in hands), suit_of(turnup), dealer, rules, turnup)
+    raise RuntimeError("could not deal the runs asked for")  # pragma: no cover
+
+
+def random_deal(rng: random.Random, players: int, cards: int, rules: Rules = Rules(),
+                dealer: int | None = None) -> Deal:
+    """A uniformly random deal of ``cards`` cards to each seat (any size that leaves a card for
+    the turn-up: ``players * cards + 1 <= 52``), trumps the suit of a random turn-up card in no
+    hand; ``dealer`` defaults to a random seat.  Hands are sorted."""
+    dealer = _seat(rng, players, dealer)
+    if not isinstance(cards, int) or cards < 1 or players * cards + 1 > 52:
+        raise ValueError(f"{players} hands of {cards!r} cards and a turn-up do not fit in a pack")
+    drawn = rng.sample(ALL_CARDS, players * cards + 1)
+    turnup = drawn.pop()
+    hands = tuple(tuple(sort_cards(drawn[i * cards:(i + 1) * cards])) for i in range(players))
+    return Deal(hands, suit_of(turnup), dealer, rules, turnup)
+
+
+def random_position(rng: random.Random, players: int, cards: int, rules: Rules = Rules(),
+                    played: int | None = None, dealer: int | None = None) -> Position:
+    """A ``random_deal`` and then ``played`` random legal cards (by default a random number from
+    0 to one less than all the cards, so some play remains; possibly mid-trick).  ``played`` may
+    be any number up to all the cards, which gives a finished position; more is a ValueError."""
+    deal = random_deal(rng, players, cards, rules, dealer)
+    total = players * cards
+    if played is None:
+        played = rng.randrange(total)
+    elif not 0 <= played <= total:
+        raise ValueError(f"cannot play {played} cards from hands holding {total}")
+    play: list[Card] = []
+    position = deal.position()
+    for _ in range(played):
+        card = rng.choice(position.legal_moves())
+        play.append(card)
+        position = deal.position(play)
+    return position
