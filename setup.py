@@ -16,11 +16,17 @@ directives = {
     "nonecheck": False,
 }
 
+import platform
+
+flags = ["-O0", "-g"] if DEBUG else ["-O3"]
+if platform.machine().lower() in ("x86_64", "amd64"):
+    flags.append("-mpopcnt")
+
 extensions = [
     Extension(
         "solver._search",
         ["solver/_search.pyx"],
-        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+        extra_compile_args=flags,
     )
 ]
 

@@ -47,8 +47,6 @@ cdef struct State:
     int won_pips[3]               # Game pips won so far by each side
     int points_left               # points of the cards still in the hands
     int pips_left                 # Game pips of the cards still in the hands
-    uint64_t key                  # incremental hashes of (card, owner) for the cards in hands
-    uint64_t check
     # the table
     Entry* table
     uint64_t table_mask           # entries - 1; buckets of four

@@ -13,21 +13,14 @@ cdef extern from *:
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
     int clz64 "__builtin_clzll"(unsigned long long) nogil
 
-cdef bint FULL_WINDOW = 0
-def set_full(bint f):
-    global FULL_WINDOW
-    FULL_WINDOW = f
-
 cdef enum:
     NO_CARD = 255
     BIG = 30000
 
 cdef uint64_t SUIT_LANE = 0x1FFF
-cdef uint64_t ZKEY[64][MAX_SEATS]
-cdef uint64_t ZCHECK[64][MAX_SEATS]
 
 
-cdef uint64_t _mix(uint64_t x) noexcept nogil:
+cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
     # splitmix64's finaliser
     x ^= x >> 30
     x *= <uint64_t>0xBF58476D1CE4E5B9
@@ -35,19 +28,6 @@ cdef uint64_t _mix(uint64_t x) noexcept nogil:
     x *= <uint64_t>0x94D049BB133111EB
     x ^= x >> 31
     return x
-
-
-cdef void _init_zobrist():
-    cdef uint64_t seed = 0x9E3779B97F4A7C15
-    cdef int c, s
-    for c in range(64):
-        for s in range(MAX_SEATS):
-            seed += <uint64_t>0x9E3779B97F4A7C15
-            ZKEY[c][s] = _mix(seed)
-            seed += <uint64_t>0x9E3779B97F4A7C15
-            ZCHECK[c][s] = _mix(seed)
-
-_init_zobrist()
 
 
 cdef inline double _now() noexcept nogil:
@@ -72,8 +52,6 @@ cdef struct Undo:
 cdef inline void _play(State* s, int card) noexcept nogil:
     cdef int seat = (s.leader + s.trick_len) % s.seats
     s.hand[seat] &= ~((<uint64_t>1) << card)
-    s.key ^= ZKEY[card][seat]
-    s.check ^= ZCHECK[card][seat]
     s.points_left -= s.points[card]
     s.pips_left -= s.pips[card]
     s.trick[s.trick_len] = card
@@ -85,8 +63,6 @@ cdef inline void _unplay(State* s) noexcept nogil:
     cdef int card = s.trick[s.trick_len]
     cdef int seat = (s.leader + s.trick_len) % s.seats
     s.hand[seat] |= (<uint64_t>1) << card
-    s.key ^= ZKEY[card][seat]
-    s.check ^= ZCHECK[card][seat]
     s.points_left += s.points[card]
     s.pips_left += s.pips[card]
 
@@ -235,8 +211,49 @@ cdef inline void _table_key(State* s, uint64_t* key, uint64_t* check) noexcept n
             db = _clamp(x - s.won_pips[(s.xside + 2) % 3], r)
     cdef uint64_t extra = ((<uint64_t>(s.leader + 1)) << 40) ^ ((<uint64_t>(da + 512)) << 20) \
         ^ (<uint64_t>(db + 512))
-    key[0] = _mix(s.key ^ _mix(extra))
-    check[0] = s.check ^ _mix(extra ^ <uint64_t>0x5851F42D4C957F2D)
+    cdef uint64_t k1 = 0, k2 = 0, all_cards = 0, token, lane
+    cdef uint64_t m
+    cdef int i, c
+    # Cards are named by their rank among the cards still in the hands, not their own rank:
+    # positions that differ only in which lower cards have gone are the same position.
+    for i in range(s.seats):
+        all_cards |= s.hand[i]
+    for i in range(s.seats):
+        m = s.hand[i]
+        while m:
+            c = ctz64(m)
+            m &= m - 1
+            lane = all_cards & (SUIT_LANE << (c & 48)) & ~(((<uint64_t>2) << c) - 1)
+            token = (<uint64_t>i) | ((<uint64_t>(c >> 4)) << 2) \
+                | ((<uint64_t>popcount64(lane)) << 4) | ((<uint64_t>s.points[c]) << 10) \
+                | ((<uint64_t>s.pips[c]) << 20)
+            k1 += _mix(token * <uint64_t>0x9E3779B97F4A7C15 + 1)
+            k2 ^= _mix(token ^ <uint64_t>0xD1B54A32D192ED03)
+    key[0] = _mix(k1 ^ _mix(extra))
+    check[0] = k2 ^ _mix(extra ^ <uint64_t>0x5851F42D4C957F2D)
+
+
+cdef inline int _encode(State* s, int card) noexcept nogil:
+    """A card as its suit and rank among the cards still in the hands (higher ones counted)."""
+    cdef uint64_t all_cards = 0, lane
+    cdef int i
+    for i in range(s.seats):
+        all_cards |= s.hand[i]
+    lane = all_cards & (SUIT_LANE << (card & 48)) & ~(((<uint64_t>2) << card) - 1)
+    return (card & 48) | popcount64(lane)
+
+
+cdef inline int _decode(State* s, int code) noexcept nogil:
+    cdef uint64_t all_cards = 0, lane
+    cdef int i, c
+    for i in range(s.seats):
+        all_cards |= s.hand[i]
+    lane = all_cards & (SUIT_LANE << (code & 48))
+    for i in range(code & 15):
+        if lane == 0:
+            return -1
+        lane &= ~((<uint64_t>1) << _highest(lane))
+    return _highest(lane) if lane else -1
 
 
 cdef inline Entry* _probe(State* s, uint64_t key, uint64_t check) noexcept nogil:
@@ -457,7 +474,7 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
             if e.lower == e.upper:
                 return e.lower
             if e.best != NO_CARD:
-                first = e.best
+                first = _decode(s, e.best)
     seat = (s.leader + s.trick_len) % s.seats
     maximiser = s.side[seat] == s.xside
     n = _moves(s, cards, first)
@@ -489,7 +506,8 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
                 if b <= alpha:
                     break
     if s.trick_len == 0:
-        _store(s, key, check, depth, alpha, beta, best, best_card)
+        _store(s, key, check, depth, alpha, beta, best,
+               _encode(s, best_card) if best_card >= 0 else -1)
     return best
 
 
@@ -505,10 +523,6 @@ cdef int _exact(State* s, int guess, int* lower, int* upper) noexcept nogil:
     _bounds(s, &lo, &hi)
     g = guess if guess > lo else lo
     g = g if g < hi else hi
-    if FULL_WINDOW and lo < hi:
-        g = _search(s, lo - 1, hi + 1)
-        if not s.aborted:
-            lo = hi = g
     while lo < hi:
         b = g + 1 if g == lo else g
         g = _search(s, b - 1, b)
@@ -620,8 +634,6 @@ cdef class Engine:
             c = 0
             while c < 64:
                 if (s.hand[i] >> c) & 1:
-                    s.key ^= ZKEY[c][i]
-                    s.check ^= ZCHECK[c][i]
                     s.points_left += s.points[c]
                     s.pips_left += s.pips[c]
                 c += 1
