@@ -155,7 +155,7 @@ cdef void _bounds(State* s, int* low, int* up) noexcept nogil:
     """Bounds on the future value.  A trump can be won only by a side holding it or a higher
     trump (or with a higher trump already on the table), so the points a side cannot reach go
     to the other; the current trick's points may go either way, and so may Game."""
-    cdef int i, c, total, in_trick = 0, cap_x, cap_o, game = 1 if s.game else 0
+    cdef int i, c, total, in_trick = 0, cap_x, cap_o, game_low, game_up
     cdef uint64_t tx = 0, to = 0, held = 0, lane, scoring, trumps
     if s.trick_bonus:
         low[0] = 0
@@ -183,12 +183,32 @@ cdef void _bounds(State* s, int* low, int* up) noexcept nogil:
         trumps = scoring & lane
         cap_x = in_trick + _points_in(s, scoring & ~lane) + _points_in(s, trumps & _up_to(tx & lane))
         cap_o = in_trick + _points_in(s, scoring & ~lane) + _points_in(s, trumps & _up_to(to & lane))
+    game_low = game_up = 0
+    if s.game:
+        _game_bounds(s, &game_low, &game_up)
     if s.margin:
-        up[0] = 2 * cap_x - total + game
-        low[0] = total - 2 * cap_o - game
+        up[0] = 2 * cap_x - total + game_up
+        low[0] = total - 2 * cap_o + game_low
     else:
-        up[0] = cap_x + game
-        low[0] = total - cap_o
+        up[0] = cap_x + game_up
+        low[0] = total - cap_o + game_low
+
+
+cdef inline void _game_bounds(State* s, int* low, int* up) noexcept nogil:
+    """The least and most Game can give X, from the pips won so far and those still to win."""
+    cdef int left = s.pips_left, x = s.won_pips[s.xside], a, b, i
+    for i in range(s.trick_len):
+        left += s.pips[s.trick[i]]
+    if s.sides == 2:
+        a = s.won_pips[1 - s.xside]
+        # X's lead over the other side ends between (x - a) - left and (x - a) + left
+        up[0] = 1 if x - a + left > 0 else (0 if (x - a + left == 0 or not s.margin) else -1)
+        low[0] = 1 if x - a - left > 0 else (0 if (x - a - left == 0 or not s.margin) else -1)
+    else:
+        a = s.won_pips[(s.xside + 1) % 3]
+        b = s.won_pips[(s.xside + 2) % 3]
+        up[0] = 1 if (x + left > a and x + left > b) else 0
+        low[0] = 1 if (x > a + left and x > b + left) else 0
 
 
 cdef inline int _clamp(int d, int r) noexcept nogil:
