@@ -14,11 +14,15 @@ cdef enum:
 # One slot of the transposition table.  Entries are stored only at trick boundaries and hold
 # bounds on the *future* value: the points still to come from this trick on, and Game.
 cdef struct Entry:
-    uint64_t key        # the position's hash (cards by owner, leader, Game pip differences)
+    uint64_t key        # the position's hash: cards by owner and rank among those out, leader
     uint64_t check      # an independent second hash, so a false hit needs 128 bits to agree
-    int16_t lower       # future value >= lower
-    int16_t upper       # future value <= upper
-    uint8_t best        # the card that last refuted or proved a bound, or 255
+    int16_t lower       # future value >= lower, when X's Game leads are >= (lower_a, lower_b)
+    int16_t lower_a
+    int16_t lower_b
+    int16_t upper       # future value <= upper, when X's Game leads are <= (upper_a, upper_b)
+    int16_t upper_a
+    int16_t upper_b
+    uint8_t best        # the card that last refuted or proved a bound (suit, rank among out)
     uint8_t generation  # an entry of another generation is empty
     uint8_t depth       # cards left in the hands: how costly the entry was to find
     uint8_t unused

@@ -219,18 +219,24 @@ cdef inline int _clamp(int d, int r) noexcept nogil:
     return d
 
 
-cdef inline void _table_key(State* s, uint64_t* key, uint64_t* check) noexcept nogil:
-    cdef int da = 0, db = 0, x
-    cdef int r = s.pips_left
+cdef inline void _game_leads(State* s, int* da, int* db) noexcept nogil:
+    """X's lead in Game pips over each other side, clamped to the pips left (+-1 beyond):
+    past that Game is decided whatever happens."""
+    cdef int x, r = s.pips_left
+    da[0] = db[0] = 0
     if s.game:
         x = s.won_pips[s.xside]
         if s.sides == 2:
-            da = _clamp(x - s.won_pips[1 - s.xside], r)
+            da[0] = _clamp(x - s.won_pips[1 - s.xside], r)
         else:
-            da = _clamp(x - s.won_pips[(s.xside + 1) % 3], r)
-            db = _clamp(x - s.won_pips[(s.xside + 2) % 3], r)
-    cdef uint64_t extra = ((<uint64_t>(s.leader + 1)) << 40) ^ ((<uint64_t>(da + 512)) << 20) \
-        ^ (<uint64_t>(db + 512))
+            da[0] = _clamp(x - s.won_pips[(s.xside + 1) % 3], r)
+            db[0] = _clamp(x - s.won_pips[(s.xside + 2) % 3], r)
+
+
+cdef inline void _table_key(State* s, uint64_t* key, uint64_t* check) noexcept nogil:
+    """The hash of the cards by owner and the leader; not the Game leads, which the entry
+    itself qualifies (the value can only grow with X's lead)."""
+    cdef uint64_t extra = (<uint64_t>(s.leader + 1)) << 40
     cdef uint64_t k1 = 0, k2 = 0, all_cards = 0, token, lane
     cdef uint64_t m
     cdef int i, c
@@ -287,8 +293,10 @@ cdef inline Entry* _probe(State* s, uint64_t key, uint64_t check) noexcept nogil
 
 
 cdef void _store(State* s, uint64_t key, uint64_t check, int depth, int alpha, int beta,
-                 int value, int best) noexcept nogil:
-    """Record what a search with window (alpha, beta) that returned ``value`` proved."""
+                 int value, int best, int da, int db) noexcept nogil:
+    """Record what a search with window (alpha, beta) that returned ``value`` proved at Game
+    leads (da, db).  The future value never falls as X's leads grow, so a lower bound holds
+    at any leads at least these, an upper bound at any leads at most these."""
     cdef Entry* bucket = s.table + (key & s.table_mask & ~(<uint64_t>3))
     cdef Entry* e = NULL
     cdef int i
@@ -314,10 +322,14 @@ cdef void _store(State* s, uint64_t key, uint64_t check, int depth, int alpha, i
         e.upper = BIG
         e.best = NO_CARD
     e.depth = <uint8_t>depth
-    if value > alpha and value > e.lower:
+    if value > alpha and not (e.lower >= value and da >= e.lower_a and db >= e.lower_b):
         e.lower = <int16_t>value
-    if value < beta and value < e.upper:
+        e.lower_a = <int16_t>da
+        e.lower_b = <int16_t>db
+    if value < beta and not (e.upper <= value and da <= e.upper_a and db <= e.upper_b):
         e.upper = <int16_t>value
+        e.upper_a = <int16_t>da
+        e.upper_b = <int16_t>db
     if best >= 0:
         e.best = <uint8_t>best
 
@@ -466,6 +478,7 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
     >= beta a lower bound, and in between exact."""
     cdef int cards[MAX_MOVES]
     cdef int n, i, up, low, gain, first = -1, seat, best_card = -1, depth = 0, v, best
+    cdef int da = 0, db = 0
     cdef int a = alpha, b = beta
     cdef bint maximiser
     cdef uint64_t key = 0, check = 0
@@ -485,14 +498,13 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
         if depth <= s.seats:
             return _last_trick(s) if depth else _game_value(s)
         _table_key(s, &key, &check)
+        _game_leads(s, &da, &db)
         e = _probe(s, key, check)
         if e != NULL:
-            if e.lower >= beta:
+            if e.lower >= beta and da >= e.lower_a and db >= e.lower_b:
                 return e.lower
-            if e.upper <= alpha:
+            if e.upper <= alpha and da <= e.upper_a and db <= e.upper_b:
                 return e.upper
-            if e.lower == e.upper:
-                return e.lower
             if e.best != NO_CARD:
                 first = _decode(s, e.best)
     seat = (s.leader + s.trick_len) % s.seats
@@ -527,7 +539,7 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
                     break
     if s.trick_len == 0:
         _store(s, key, check, depth, alpha, beta, best,
-               _encode(s, best_card) if best_card >= 0 else -1)
+               _encode(s, best_card) if best_card >= 0 else -1, da, db)
     return best
 
 
