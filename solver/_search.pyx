@@ -151,6 +151,52 @@ cdef inline uint64_t _up_to(uint64_t m) noexcept nogil:
     return ~(<uint64_t>0) if h == 63 else ((<uint64_t>2) << h) - 1
 
 
+cdef void _trick_bounds(State* s, int* low, int* up) noexcept nogil:
+    """Bounds on the tricks still to come, with the leader's quick tricks at a trick's start:
+    cards higher than any other seat holds in their suit win while the lead stays put, trumps
+    always, side cards as long as no opponent holding trumps can be void in the suit."""
+    cdef int tricks = _tricks_left(s), quick = 0, i, suit, top, least
+    cdef uint64_t others = 0, lane, mine, opp_trumps = 0, t_lane
+    cdef bint leader_x
+    low[0] = 0
+    up[0] = s.trick_bonus * tricks
+    if s.trick_len or tricks < 2:
+        return
+    mine = s.hand[s.leader]
+    for i in range(s.seats):
+        if i != s.leader:
+            others |= s.hand[i]
+    if s.trump != NO_TRUMP:
+        t_lane = SUIT_LANE << (16 * s.trump)
+        for i in range(s.seats):
+            if s.side[i] != s.side[s.leader]:
+                opp_trumps |= s.hand[i] & t_lane
+    for suit in range(4):
+        lane = SUIT_LANE << (16 * suit)
+        if others & lane:
+            top = popcount64(mine & lane & ~_up_to(others & lane))
+        else:
+            top = popcount64(mine & lane)
+        if top == 0:
+            continue
+        if suit != s.trump and opp_trumps:
+            if not s.strict:
+                continue
+            # an opponent with trumps must follow while it still holds the suit
+            for i in range(s.seats):
+                if s.side[i] != s.side[s.leader] and s.hand[i] & (SUIT_LANE << (16 * s.trump)):
+                    least = popcount64(s.hand[i] & lane)
+                    if least < top:
+                        top = least
+        quick += top
+    if quick > tricks:
+        quick = tricks
+    if s.side[s.leader] == s.xside:
+        low[0] = s.trick_bonus * quick
+    else:
+        up[0] = s.trick_bonus * (tricks - quick)
+
+
 cdef void _bounds(State* s, int* low, int* up) noexcept nogil:
     """Bounds on the future value.  A trump can be won only by a side holding it or a higher
     trump (or with a higher trump already on the table), so the points a side cannot reach go
@@ -158,8 +204,7 @@ cdef void _bounds(State* s, int* low, int* up) noexcept nogil:
     cdef int i, c, total, in_trick = 0, cap_x, cap_o, game_low, game_up
     cdef uint64_t tx = 0, to = 0, held = 0, lane, scoring, trumps
     if s.trick_bonus:
-        low[0] = 0
-        up[0] = s.trick_bonus * _tricks_left(s)
+        _trick_bounds(s, low, up)
         return
     for i in range(s.trick_len):
         c = s.trick[i]
