@@ -1,0 +1,167 @@
+"""The engine against the reference solver, and against a bridge solver on bridge deals."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from solver import reference
+from solver.cards import ALL_CARDS, card_str, parse_card, pbn_holding
+from solver.deal import Deal
+from solver.dealing import random_position
+from solver.rules import PRESETS, Rules
+from solver.search import Solver, solve
+
+SIZES = {2: (2, 3, 4, 5), 3: (2, 3, 4), 4: (2, 3)}
+LARGER = {2: (6, 7), 3: (5,), 4: (4,)}
+VARIANTS = [
+    {},
+    {"low_to": "captor"},
+    {"five_for_five": True, "follow": "strict"},
+    {"game_counts_fives": False, "capture": False},
+    {"jack": False, "high": False, "game": True, "low_to": "captor"},
+]
+
+
+def _objectives(players: int) -> list[str]:
+    return ["points", "tricks"] + (["margin"] if players != 3 else [])
+
+
+def _cases(seed: int, count: int, sizes: dict[int, tuple[int, ...]]):
+    """Random positions over player counts, presets with options over them, objectives and
+    sides; a third from a fresh deal, the rest part-played (often mid-trick)."""
+    rng = random.Random(seed)
+    presets = list(PRESETS)
+    for i in range(count):
+        players = (2, 3, 4)[i % 3]
+        rules = Rules.preset(presets[(i // 3) % len(presets)], **VARIANTS[(i // 15) % len(VARIANTS)])
+        cards = rng.choice(sizes[players])
+        played = 0 if i % 3 == 0 else None
+        position = random_position(rng, players, cards, rules, played=played)
+        objective = _objectives(players)[(i // 2) % len(_objectives(players))]
+        side = rng.randrange(position.deal.sides)
+        yield position, side, objective
+
+
+def _check(engine_solution, position, side, objective):
+    expected = reference.solve(position, side, objective)
+    context = (position.deal, [card_str(c) for c in position.play], side, objective,
+               position.deal.rules.changes())
+    assert engine_solution.complete
+    assert engine_solution.value == expected.value, context
+    assert engine_solution.moves == expected.moves, context
+    end = position.after(*engine_solution.line)
+    assert end.is_over, context
+    assert reference.final_value(end, side, objective) == expected.value, context
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_engine_equals_reference_on_random_positions(seed):
+    solver = Solver(table_bits=16)
+    for position, side, objective in _cases(1000 + seed, 500, SIZES):
+        _check(solver.solve(position, side, objective), position, side, objective)
+
+
+def test_engine_equals_reference_on_larger_positions():
+    solver = Solver(table_bits=18)
+    for position, side, objective in _cases(77, 45, LARGER):
+        _check(solver.solve(position, side, objective), position, side, objective)
+
+
+def test_a_kept_table_gives_the_same_answers_as_a_fresh_one():
+    """Consecutive solves of one deal's positions share the table; nothing stale leaks."""
+    rng = random.Random(5)
+    kept = Solver(table_bits=14)
+    for _ in range(60):
+        position = random_position(rng, 4, 4, Rules(), played=0)
+        side = rng.randrange(2)
+        while not position.is_over:
+            a = kept.solve(position, side)
+            b = Solver(table_bits=14).solve(position, side)
+            assert (a.value, a.moves) == (b.value, b.moves)
+            position = position.after(rng.choice(position.legal_moves()))
+
+
+def test_a_tiny_table_still_gives_exact_values():
+    solver = Solver(table_bits=8)
+    for position, side, objective in _cases(31, 60, {2: (6,), 3: (4,), 4: (3,)}):
+        _check(solver.solve(position, side, objective), position, side, objective)
+
+
+def test_node_limit_gives_bounds_that_hold():
+    rng = random.Random(8)
+    solver = Solver(table_bits=16)
+    seen_incomplete = 0
+    for _ in range(30):
+        position = random_position(rng, 4, 5, Rules(), played=0)
+        exact = solver.solve(position, fresh=True)
+        limited = solver.solve(position, node_limit=200, fresh=True)
+        if not limited.complete:
+            seen_incomplete += 1
+            assert limited.lower <= exact.value <= limited.upper
+            assert limited.line == ()
+            for card, value in limited.moves.items():
+                assert exact.moves[card] == value
+        else:
+            assert limited.value == exact.value
+    assert seen_incomplete > 10
+
+
+def test_time_limit_stops_the_search():
+    rng = random.Random(9)
+    position = random_position(rng, 4, 12, Rules(), played=0)
+    solution = Solver().solve(position, time_limit=0.01)
+    assert not solution.complete
+    assert solution.lower <= solution.upper
+    assert solution.seconds < 1.0
+
+
+def test_solvers_in_threads_agree_with_one_thread():
+    rng = random.Random(12)
+    positions = [random_position(rng, 3, 6, Rules(), played=0) for _ in range(12)]
+    expected = [Solver(16).solve(p).moves for p in positions]
+    results: list[dict | None] = [None] * len(positions)
+
+    def work(indices):
+        solver = Solver(16)
+        for i in indices:
+            results[i] = solver.solve(positions[i]).moves
+
+    threads = [threading.Thread(target=work, args=(range(k, len(positions), 2),))
+               for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == expected
+
+
+def test_module_solve_uses_a_shared_solver():
+    rng = random.Random(3)
+    position = random_position(rng, 2, 6, Rules(), played=3)
+    assert solve(position).moves == reference.solve(position).moves
+
+
+def test_bridge_deals_agree_with_dds():
+    """With strict follow, the tricks objective and four 13-card hands, an All Fives deal is a
+    bridge double-dummy problem: every card's trick count must equal DDS's."""
+    pytest.importorskip("endplay")
+    from endplay.dds import solve_board
+    from endplay.types import Card as BridgeCard, Deal as BridgeDeal, Denom, Player
+
+    rng = random.Random(2024)
+    solver = Solver()
+    for _ in range(4):
+        pack = list(ALL_CARDS)
+        rng.shuffle(pack)
+        deal = Deal(hands=[pack[13 * k:13 * (k + 1)] for k in range(4)], trump=rng.randrange(4),
+                    dealer=rng.randrange(4), rules=Rules.preset("strict"))
+        position = deal.position()
+        pbn = "N:" + " ".join(pbn_holding(h).replace("-", "") for h in deal.hands)
+        # seats N E S W and suits S H D C are numbered alike in endplay
+        bridge = BridgeDeal(pbn, first=Player(deal.elder), trump=Denom(deal.trump))
+        dds = {card_str(parse_card(str(card))): tricks for card, tricks in solve_board(bridge)}
+        ours = solver.solve(position, objective="tricks")
+        assert {card_str(c): v for c, v in ours.moves.items()} == dds, pbn
