@@ -409,22 +409,34 @@ cdef inline bint _same(State* s, int a, int b) noexcept nogil:
     return s.points[a] == s.points[b] and s.pips[a] == s.pips[b]
 
 
-cdef int _representatives(State* s, uint64_t legal, int* cards) noexcept nogil:
-    """The legal cards less those equivalent to a higher one: same suit, same hand, no card
-    still out between them, and the same points and pips.  Highest first."""
-    cdef uint64_t out = _cards_out(s), between
-    cdef int n = 0, c, prev = -1
+cdef inline uint64_t _others(State* s, int seat) noexcept nogil:
+    """The cards still out that are not in ``seat``'s hand: the other hands and the table."""
+    return _cards_out(s) & ~s.hand[seat]
+
+
+cdef inline bint _equivalent(State* s, int a, int b, uint64_t others) noexcept nogil:
+    """Two cards of one hand that play alike: same suit, same points and pips, and no card of
+    another hand (or on the table) between them.  The hand's own cards between them do not
+    matter: whichever is played, the other still stands in the same place among the rest."""
+    cdef int hi = a if a > b else b, lo = b if a > b else a
+    if (a >> 4) != (b >> 4) or not _same(s, a, b):
+        return False
+    return others & ((((<uint64_t>1) << hi) - 1) & ~(((<uint64_t>2) << lo) - 1)) == 0
+
+
+cdef int _representatives(State* s, int seat, uint64_t legal, int* cards) noexcept nogil:
+    """The legal cards less those equivalent to one already taken.  Highest first."""
+    cdef uint64_t others = _others(s, seat)
+    cdef int n = 0, c, i
     while legal:
         c = _highest(legal)
         legal &= ~((<uint64_t>1) << c)
-        if prev >= 0 and (prev >> 4) == (c >> 4) and _same(s, prev, c):
-            between = (((<uint64_t>1) << prev) - 1) & ~(((<uint64_t>2) << c) - 1)
-            if out & between == 0:
-                prev = c
-                continue
-        cards[n] = c
-        n += 1
-        prev = c
+        i = 0
+        while i < n and not _equivalent(s, c, cards[i], others):
+            i += 1
+        if i == n:
+            cards[n] = c
+            n += 1
     return n
 
 
@@ -489,7 +501,7 @@ cdef void _order(State* s, int seat, int* cards, int n, int first) noexcept nogi
 
 cdef int _moves(State* s, int* cards, int first) noexcept nogil:
     cdef int seat = (s.leader + s.trick_len) % s.seats
-    cdef int n = _representatives(s, _legal(s, seat), cards)
+    cdef int n = _representatives(s, seat, _legal(s, seat), cards)
     _order(s, seat, cards, n, first)
     return n
 
@@ -754,7 +766,7 @@ cdef void _drive(State* s, bint all_moves, bint want_line, int* lower, int* uppe
     cdef int reps[MAX_MOVES]
     cdef int n, done, i, k, c, seat, lo, hi, best, v, top, bottom
     cdef bint maximiser
-    cdef uint64_t rest, out, above
+    cdef uint64_t rest, others
     nmoves[0] = 0
     nline[0] = 0
     if _tricks_left(s) == 0:
@@ -801,8 +813,8 @@ cdef void _drive(State* s, bint all_moves, bint want_line, int* lower, int* uppe
             upper[0] = min(hi, top)
             return
         lower[0] = upper[0] = best
-        # a card equivalent to a searched one climbs through its equals to that card
-        out = _cards_out(s)
+        # a card equivalent to a searched one shares its value
+        others = _others(s, seat)
         rest = _legal(s, seat)
         for i in range(n):
             rest &= ~((<uint64_t>1) << mcards[i])
@@ -810,15 +822,9 @@ cdef void _drive(State* s, bint all_moves, bint want_line, int* lower, int* uppe
         while rest:
             c = ctz64(rest)
             rest &= rest - 1
-            v = c
-            while True:
-                above = out & (SUIT_LANE << (16 * (v >> 4))) & ~(((<uint64_t>2) << v) - 1)
-                v = ctz64(above)
-                i = 0
-                while i < n and mcards[i] != v:
-                    i += 1
-                if i < n:
-                    break
+            i = 0
+            while not _equivalent(s, c, mcards[i], others):
+                i += 1
             mcards[k] = c
             mlow[k] = mlow[i]
             mhigh[k] = mhigh[i]
