@@ -68,3 +68,4 @@ cdef class Engine:
     cdef uint8_t generation
     cdef bint busy
     cdef object last_problem
+    cdef uint64_t _entries_for(self, int cards)

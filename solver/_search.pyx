@@ -6,6 +6,7 @@
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
+from libc.stdio cimport printf
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 cdef extern from *:
@@ -663,9 +664,17 @@ cdef class Engine:
         self.table = <Entry*>calloc(self.entries, sizeof(Entry))
         if self.table == NULL:
             raise MemoryError("no memory for the transposition table")
+        memset(self.table, 0, self.entries * sizeof(Entry))  # commit the pages now, not mid-search
         self.generation = 1
         self.busy = False
         self.last_problem = None
+
+    cdef uint64_t _entries_for(self, int cards):
+        """A small search uses the front of the table only, so that it stays in cache."""
+        cdef int bits = 10 + cards // 3
+        if bits >= 63 or ((<uint64_t>1) << bits) >= self.entries:
+            return self.entries
+        return (<uint64_t>1) << bits
 
     def __dealloc__(self):
         free(self.table)
@@ -737,7 +746,7 @@ cdef class Engine:
         for i in range(3):
             s.won_pips[i] = won[i]
         s.table = self.table
-        s.table_mask = self.entries - 1
+        s.table_mask = self._entries_for(sum(popcount64(s.hand[i]) for i in range(seats))) - 1
         s.generation = self.generation
         s.node_limit = node_limit
         s.deadline = _now() + time_limit if time_limit > 0 else 0.0
