@@ -6,7 +6,6 @@
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
-from libc.stdio cimport printf
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 cdef extern from *:

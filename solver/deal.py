@@ -207,3 +207,12 @@ class Position:
         for t in self.completed:
             won[self.deal.side_of(t.winner)].extend(t.cards)
         return won
+
+
+# The file forms of a position (TOML and one line) live in ``solver.dealfile``; they are part of
+# this module's face so that ``from solver.deal import load`` works.
+from .dealfile import (DealFileError, from_line, load, load_positions, read_positions,  # noqa: E402
+                       read_toml, to_line, to_toml)
+
+__all__ += ["DealFileError", "read_toml", "load", "to_toml", "from_line", "to_line",
+            "read_positions", "load_positions"]

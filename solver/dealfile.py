@@ -1,0 +1,480 @@
+"""Deal files: the TOML form of FORMAT.md and the one-line form, read and written without loss.
+
+TOML::
+
+    rules = "all-fives"     # optional preset
+    dealer = "S"            # optional; default the last seat
+    trump = "H"             # or turnup = "7H", or both if they agree
+    play = ["AH", "4H"]     # optional cards played so far
+
+    [hands]                 # N S, N E S or N E S W; a card list or a PBN holding each
+    N = "AH KH 5H 9C 2D 3S"
+    S = "TH QH 4H 8C JD 7S"
+
+    [options]               # rule options over the preset
+    follow = "strict"
+
+    [score]                 # match score before the deal, per seat (or either partner)
+    N = 52
+    S = 58
+
+One line, on the model of PBN's deal string: hands clockwise from the named seat as PBN holdings,
+then ``key=value`` words::
+
+    N:AK5.9.32.- T4Q.8.J.7 dealer=S turnup=7H play=AH,4H follow=strict score=52,58
+
+Every mistake is a ``DealFileError`` whose message names the source, the key and the bad token:
+``deal.toml: hands.E: unknown card 'ZZ'``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator, Mapping
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from .cards import (Card, CardError, card_str, hand_str, parse_card, parse_hand, parse_suit,
+                    pbn_holding, sort_cards, suit_of, suit_str)
+from .deal import Deal, DealError, PlayError, Position
+from .rules import Rules, RulesError
+from .tricks import SeatError, parse_seat, seat_names, side_count, side_name, side_of
+
+__all__ = ["DealFileError", "read_toml", "load", "to_toml", "from_line", "to_line",
+           "read_positions", "load_positions", "is_line_form"]
+
+TOP_KEYS = ("rules", "dealer", "trump", "turnup", "hands", "play", "options", "score")
+LINE_KEYS = ("rules", "dealer", "trump", "turnup", "play", "score")
+COMPASS = "NESW"
+
+_MODEL_ERRORS = (CardError, DealError, PlayError, RulesError, SeatError)
+
+
+class DealFileError(ValueError):
+    """A deal file or one-line position that cannot be read; says where and quotes the token."""
+
+
+def _fail(source: str, key: str | None, message: str) -> DealFileError:
+    where = f"{source}: {key}: " if key else f"{source}: "
+    return DealFileError(where + message)
+
+
+class _At:
+    """Turns the model's errors raised inside it into a ``DealFileError`` at ``source: key``."""
+
+    def __init__(self, source: str, key: str | None) -> None:
+        self.source, self.key = source, key
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, error, tb) -> bool:
+        if error is not None and isinstance(error, _MODEL_ERRORS):
+            raise _fail(self.source, self.key, str(error)) from error
+        return False
+
+
+# ---- the parts common to both forms ----------------------------------------------------------
+
+
+class _Parts:
+    """The pieces of a position as read, before they become a ``Deal``."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.hands: dict[str, list[Card]] = {}   # seat letter -> cards
+        self.rules = "all-fives"
+        self.options: dict[str, Any] = {}
+        self.dealer: str | None = None
+        self.trump: str | None = None
+        self.turnup: str | None = None
+        self.play: list[Card] = []
+        self.score: dict[str, int] | list[int] | None = None
+        #: How an option is named in messages: ``options.follow`` in TOML, ``follow`` on a line.
+        self.option_key = "options.{}"
+
+    def seats(self) -> str:
+        letters = set(self.hands)
+        n = len(letters)
+        if n not in (2, 3, 4):
+            raise _fail(self.source, "hands", f"a table has 2, 3 or 4 players, not {n}")
+        names = seat_names(n)
+        for seat in self.hands:
+            if seat not in names:
+                raise _fail(self.source, f"hands.{seat}",
+                            f"no seat {seat!r} at a {n}-player table (seats {' '.join(names)})")
+        return names
+
+    def position(self) -> Position:
+        src = self.source
+        names = self.seats()
+        n = len(names)
+        hands = [self.hands[s] for s in names]
+        _check_hands(src, names, hands)
+        with _At(src, "rules"):
+            Rules.preset(self.rules)
+        for name, value in self.options.items():
+            with _At(src, self.option_key.format(name)):
+                Rules.from_options(self.rules, {name: value})
+        rules = Rules.from_options(self.rules, self.options)
+        dealer = None
+        if self.dealer is not None:
+            with _At(src, "dealer"):
+                dealer = parse_seat(self.dealer, n)
+        trump, turnup = self._trumps(hands)
+        score = self._score(n)
+        with _At(src, None):
+            deal = Deal(tuple(tuple(sort_cards(h)) for h in hands), trump, dealer, rules,
+                        turnup, score)
+        with _At(src, None):
+            return Position(deal, tuple(self.play))
+
+    def _trumps(self, hands: list[list[Card]]) -> tuple[int, Card | None]:
+        src = self.source
+        turnup = trump = None
+        if self.turnup is not None:
+            with _At(src, "turnup"):
+                turnup = parse_card(self.turnup)
+            for seat, hand in zip(seat_names(len(hands)), hands):
+                if turnup in hand:
+                    raise _fail(src, "turnup", f"{self.turnup!r} is also in {seat}'s hand")
+        if self.trump is not None:
+            with _At(src, "trump"):
+                trump = parse_suit(self.trump)
+            if turnup is not None and suit_of(turnup) != trump:
+                raise _fail(src, "trump",
+                            f"{self.trump!r} contradicts turn-up {self.turnup!r}")
+        if trump is None and turnup is None:
+            raise _fail(src, None, "no trumps: give 'trump' (a suit) or 'turnup' (a card)")
+        return (suit_of(turnup) if trump is None else trump), turnup
+
+    def _score(self, n: int) -> tuple[int, ...] | None:
+        src, given = self.source, self.score
+        if given is None:
+            return None
+        sides = side_count(n)
+        if isinstance(given, list):
+            if len(given) != sides:
+                raise _fail(src, "score", f"{len(given)} entries given, but the table has "
+                                          f"{sides} sides ({_side_list(n)})")
+            return tuple(given)
+        names = seat_names(n)
+        score: list[int | None] = [None] * sides
+        for seat, points in given.items():
+            if seat not in names:
+                raise _fail(src, f"score.{seat}",
+                            f"no seat {seat!r} at a {n}-player table (seats {' '.join(names)})")
+            side = side_of(names.index(seat), n)
+            if score[side] is not None and score[side] != points:
+                raise _fail(src, f"score.{seat}", f"{points} disagrees with partner's "
+                                                  f"{score[side]}")
+            score[side] = points
+        missing = [side_name(s, n) for s in range(sides) if score[s] is None]
+        if missing:
+            raise _fail(src, "score", f"no score for {' '.join(missing)}")
+        return tuple(score)  # type: ignore[arg-type]
+
+
+def _side_list(n: int) -> str:
+    return " ".join(side_name(s, n) for s in range(side_count(n)))
+
+
+def _check_hands(source: str, names: str, hands: list[list[Card]]) -> None:
+    """Every card once, every hand the same size; the message names the seat at fault."""
+    holder: dict[Card, str] = {}
+    for seat, hand in zip(names, hands):
+        for card in hand:
+            if card in holder:
+                raise _fail(source, f"hands.{seat}",
+                            f"card {card_str(card)!r} is also in {holder[card]}'s hand")
+            holder[card] = seat
+    size = len(hands[0])
+    if size == 0:
+        raise _fail(source, f"hands.{names[0]}", "the hand is empty")
+    for seat, hand in zip(names, hands):
+        if len(hand) != size:
+            raise _fail(source, f"hands.{seat}",
+                        f"{len(hand)} cards, but {names[0]} has {size}")
+
+
+# ---- TOML ----------------------------------------------------------------------------------
+
+
+def _kind(value: object) -> str:
+    return {str: "a string", bool: "true or false", int: "a whole number", float: "a number",
+            list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def _text(source: str, key: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise _fail(source, key, f"expected a string, not {_kind(value)} ({value!r})")
+    return value
+
+
+def _table(source: str, key: str, value: object) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise _fail(source, key, f"expected a table, not {_kind(value)} ({value!r})")
+    return value
+
+
+def _cards(source: str, key: str, value: object) -> list[Card]:
+    """A card list given as a TOML array of cards or a string of cards."""
+    if isinstance(value, str):
+        with _At(source, key):
+            return parse_hand(value)
+    if not isinstance(value, list):
+        raise _fail(source, key, f"expected cards, not {_kind(value)} ({value!r})")
+    cards = []
+    for i, token in enumerate(value):
+        if not isinstance(token, str):
+            raise _fail(source, f"{key}[{i}]", f"expected a card, not {token!r}")
+        with _At(source, f"{key}[{i}]"):
+            cards.append(parse_card(token))
+    return cards
+
+
+def read_toml(text: str, source: str = "<string>") -> Position:
+    """Read the TOML form of a position; ``source`` names it in error messages."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise _fail(source, None, f"not TOML: {error}") from None
+    parts = _Parts(source)
+    for key in data:
+        if key not in TOP_KEYS:
+            raise _fail(source, None, f"unknown key {key!r}")
+    if "rules" in data:
+        parts.rules = _text(source, "rules", data["rules"]).strip()
+    if "dealer" in data:
+        parts.dealer = _text(source, "dealer", data["dealer"])
+    if "trump" in data:
+        parts.trump = _text(source, "trump", data["trump"])
+    if "turnup" in data:
+        parts.turnup = _text(source, "turnup", data["turnup"])
+    if "hands" not in data:
+        raise _fail(source, None, "no [hands]")
+    hands = dict(_table(source, "hands", data["hands"]))
+    if "play" in hands:
+        # ``play = [...]`` written after ``[hands]`` lands in that table (as in FORMAT.md's example)
+        if "play" in data:
+            raise _fail(source, "hands.play", "play is given twice (at the top and in [hands])")
+        data = {**data, "play": hands.pop("play")}
+    for key, value in hands.items():
+        seat = key.strip().upper()
+        if len(seat) != 1 or seat not in COMPASS:
+            raise _fail(source, f"hands.{key}", f"unknown seat {key!r} (seats are N E S W)")
+        if seat in parts.hands:
+            raise _fail(source, f"hands.{key}", f"seat {seat} is given twice")
+        if not isinstance(value, (str, list)):
+            raise _fail(source, f"hands.{key}", f"expected cards, not {_kind(value)} ({value!r})")
+        parts.hands[seat] = _cards(source, f"hands.{key}", value)
+    if "play" in data:
+        parts.play = _cards(source, "play", data["play"])
+    if "options" in data:
+        for name, value in _table(source, "options", data["options"]).items():
+            if isinstance(value, (list, dict, float)):
+                raise _fail(source, f"options.{name}",
+                            f"expected a word, number or true/false, not {value!r}")
+            parts.options[name] = value
+    if "score" in data:
+        score: dict[str, int] = {}
+        for key, value in _table(source, "score", data["score"]).items():
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise _fail(source, f"score.{key}", f"expected a whole number, not {value!r}")
+            seat = key.strip().upper()
+            if len(seat) != 1 or seat not in COMPASS:
+                raise _fail(source, f"score.{key}", f"unknown seat {key!r} (seats are N E S W)")
+            score[seat] = value
+        parts.score = score
+    return parts.position()
+
+
+def load(path: str | PathLike[str]) -> Position:
+    """Read a TOML deal file."""
+    return read_toml(Path(path).read_text(encoding="utf-8"), str(path))
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if value is None:
+        return '"none"'
+    return _toml_string(str(value))
+
+
+def _toml_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def to_toml(position: Position) -> str:
+    """The canonical TOML form; ``read_toml`` reads it back to an equal position."""
+    deal = position.deal
+    names = deal.seats
+    lines = []
+    if deal.rules.preset_name != "all-fives":
+        lines.append(f"rules = {_toml_string(deal.rules.preset_name)}")
+    lines.append(f"dealer = {_toml_string(names[deal.dealer])}")
+    lines.append(f"trump = {_toml_string(suit_str(deal.trump))}")
+    if deal.turnup is not None:
+        lines.append(f"turnup = {_toml_string(card_str(deal.turnup))}")
+    if position.play:
+        lines.append("play = [" + ", ".join(_toml_string(card_str(c)) for c in position.play)
+                     + "]")
+    lines += ["", "[hands]"]
+    lines += [f"{seat} = {_toml_string(hand_str(hand))}" for seat, hand in zip(names, deal.hands)]
+    changes = deal.rules.changes()
+    if changes:
+        lines += ["", "[options]"]
+        lines += [f"{name} = {_toml_value(value)}" for name, value in changes.items()]
+    if deal.score is not None:
+        lines += ["", "[score]"]
+        lines += [f"{names[deal.side_seats(side)[0]]} = {points}"
+                  for side, points in enumerate(deal.score)]
+    return "\n".join(lines) + "\n"
+
+
+# ---- one line --------------------------------------------------------------------------------
+
+
+def _line_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else str(value)
+
+
+def from_line(text: str, source: str = "<line>") -> Position:
+    """Read the one-line form: ``N:<hand> <hand> ... key=value ...``."""
+    words = text.split()
+    if not words or len(words[0]) < 2 or words[0][1] != ":" or \
+            words[0][0].upper() not in COMPASS:
+        first = words[0] if words else ""
+        raise _fail(source, None, f"expected 'N:', 'E:', 'S:' or 'W:' and the hands, "
+                                  f"not {first!r}")
+    first_seat = COMPASS.index(words[0][0].upper())
+    words[0] = words[0][2:]
+    if not words[0]:
+        words.pop(0)
+    holdings = []
+    while words and "=" not in words[0]:
+        holdings.append(words.pop(0))
+    n = len(holdings)
+    if n not in (2, 3, 4):
+        raise _fail(source, None, f"a table has 2, 3 or 4 players, not {n} hands")
+    names = seat_names(n)
+    start = COMPASS[first_seat]
+    if start not in names:
+        raise _fail(source, None, f"no seat {start!r} at a {n}-player table "
+                                  f"(seats {' '.join(names)})")
+    parts = _Parts(source)
+    parts.option_key = "{}"
+    for i, holding in enumerate(holdings):
+        seat = names[(names.index(start) + i) % n]
+        if "." not in holding:
+            raise _fail(source, f"hands.{seat}",
+                        f"expected a PBN holding (S.H.D.C), not {holding!r}")
+        with _At(source, f"hands.{seat}"):
+            parts.hands[seat] = parse_hand(holding)
+    seen: set[str] = set()
+    for word in words:
+        key, eq, value = word.partition("=")
+        if not eq or not key:
+            raise _fail(source, None, f"expected key=value, not {word!r}")
+        if key in seen:
+            raise _fail(source, key, "given twice")
+        seen.add(key)
+        if key == "rules":
+            parts.rules = value
+        elif key == "dealer":
+            parts.dealer = value
+        elif key == "trump":
+            parts.trump = value
+        elif key == "turnup":
+            parts.turnup = value
+        elif key == "play":
+            parts.play = _line_cards(source, value)
+        elif key == "score":
+            parts.score = _line_score(source, value)
+        else:
+            if key not in Rules().options():
+                raise _fail(source, None, f"unknown key {key!r}")
+            parts.options[key] = value
+    return parts.position()
+
+
+def _line_cards(source: str, value: str) -> list[Card]:
+    cards = []
+    for i, token in enumerate(value.split(",")):
+        with _At(source, f"play[{i}]"):
+            cards.append(parse_card(token))
+    return cards
+
+
+def _line_score(source: str, value: str) -> list[int]:
+    points = []
+    for token in value.split(","):
+        try:
+            points.append(int(token))
+        except ValueError:
+            raise _fail(source, "score", f"expected whole numbers, not {token!r}") from None
+    return points
+
+
+def to_line(position: Position) -> str:
+    """The one-line form; ``from_line`` reads it back to an equal position."""
+    deal = position.deal
+    words = ["N:" + " ".join(pbn_holding(h) for h in deal.hands)]
+    if deal.rules.preset_name != "all-fives":
+        words.append(f"rules={deal.rules.preset_name}")
+    words.append(f"dealer={deal.seats[deal.dealer]}")
+    if deal.turnup is not None:
+        words.append(f"turnup={card_str(deal.turnup)}")
+    else:
+        words.append(f"trump={suit_str(deal.trump)}")
+    if position.play:
+        words.append("play=" + ",".join(card_str(c) for c in position.play))
+    words += [f"{name}={_line_value(value)}" for name, value in deal.rules.changes().items()]
+    if deal.score is not None:
+        words.append("score=" + ",".join(map(str, deal.score)))
+    return " ".join(words)
+
+
+# ---- files of either form ----------------------------------------------------------------------
+
+
+def is_line_form(text: str) -> bool:
+    """Whether the first line that is not blank or a ``#`` comment starts with a seat and ``:``."""
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            return len(line) >= 2 and line[0].upper() in COMPASS and line[1] == ":"
+    return False
+
+
+def read_positions(text: str, source: str = "<string>",
+                   toml: bool | None = None) -> Iterator[tuple[str, Position]]:
+    """Every position in a text, each with the name it is known by.
+
+    A TOML text is one position, named ``source``.  A text in the one-line form holds one
+    position on each line that is not blank or a ``#`` comment, named ``source:LINE``.
+    ``toml=None`` tells the two apart by the first such line.
+    """
+    if toml is None:
+        toml = not is_line_form(text)
+    if toml:
+        yield source, read_toml(text, source)
+        return
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if line:
+            where = f"{source}:{number}"
+            yield where, from_line(line, where)
+
+
+def load_positions(path: str | PathLike[str]) -> list[tuple[str, Position]]:
+    """Every position in a file: a ``.toml`` file is TOML, any other file is told by its text."""
+    text = Path(path).read_text(encoding="utf-8")
+    toml = True if str(path).endswith(".toml") else None
+    return list(read_positions(text, str(path), toml))

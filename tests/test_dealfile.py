@@ -1,0 +1,484 @@
+"""Deal files: the TOML form of FORMAT.md and the one-line form, read, written, round-tripped,
+and every malformed file rejected with a message that says where and quotes the token."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from solver.cards import ALL_CARDS, card_str, parse_card, parse_cards, parse_suit, sort_cards
+from solver.deal import (Deal, DealFileError, Position, from_line, load, load_positions,
+                         read_positions, read_toml, to_line, to_toml)
+from solver.rules import PRESETS, Rules
+
+FORMAT_EXAMPLE = '''\
+# A two-player deal, solved from the first lead.
+rules = "all-fives"        # a preset from RULES.md; optional, this is the default
+dealer = "S"               # optional; default: the last seat. The elder hand leads first.
+trump = "H"                # or: turnup = "7H" (trumps = the turn-up's suit)
+
+[hands]                    # the hands as dealt (after any runs), one key per seat
+N = "AH KH 5H 9C 2D 3S"
+S = "TH QH 4H 8C JD 7S"
+
+# Optional from here on.
+play = ["AH", "4H", "9C"]  # cards played so far, in order; trick leaders follow from the rules
+
+[options]                  # any rule option from RULES.md, over the preset
+follow = "strict"
+
+[score]                    # match score before this deal (for the `win` objective)
+N = 52
+S = 58
+'''
+
+THREE = '''\
+dealer = "E"
+turnup = "7H"
+play = ["2S", "AS", "KS"]
+
+[hands]
+N = "AS 5H 9C"
+E = "KS QH 2D"
+S = "2S 3H 4C"
+'''
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(parse_cards(text))
+
+
+# ---- random positions -----------------------------------------------------------------------
+
+OPTION_CHOICES = {
+    "follow": ["trump-anytime", "strict"], "capture": [True, False], "high": [True, False],
+    "low": [True, False], "jack": [True, False], "game": [True, False],
+    "low_to": ["holder", "captor"], "game_counts_fives": [True, False],
+    "five_for_five": [True, False], "turnup_jack": [True, False], "max_runs": [None, 0, 2, 5],
+    "target": [7, 31, 61, 121], "finish": ["peg-out", "hand-end"], "skunk": [True, False],
+    "revoke_penalty": ["offender", "others"],
+}
+
+
+def random_position(rng: random.Random) -> Position:
+    """Shuffle a pack, deal, then play a random number of legal cards."""
+    players = rng.choice([2, 3, 4])
+    size = rng.choice([1, 2, 3, 6, 6, 9, 12, (52 - 1) // players])
+    pack = list(ALL_CARDS)
+    rng.shuffle(pack)
+    hands = tuple(tuple(sort_cards(pack[i * size:(i + 1) * size])) for i in range(players))
+    turnup = pack[players * size]
+    rules = Rules.preset(rng.choice(list(PRESETS)))
+    changes = {name: rng.choice(OPTION_CHOICES[name])
+               for name in rng.sample(sorted(OPTION_CHOICES), rng.randrange(4))}
+    rules = rules.replace(**changes)
+    sides = 2 if players == 4 else players
+    score = tuple(rng.randrange(-3, 70) for _ in range(sides)) if rng.random() < 0.5 else None
+    trump = turnup >> 4 if rng.random() < 0.6 else rng.randrange(4)
+    deal = Deal(hands, trump, rng.randrange(players), rules,
+                turnup if turnup >> 4 == trump else None, score)
+    position = deal.position()
+    for _ in range(rng.randrange(players * size + 1)):
+        position = position.after(rng.choice(position.legal_moves()))
+    return position
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_round_trips_on_random_positions(seed):
+    position = random_position(random.Random(seed))
+    toml, line = to_toml(position), to_line(position)
+    assert read_toml(toml) == position
+    assert from_line(line) == position
+    assert to_line(read_toml(toml)) == line
+    assert to_toml(from_line(line)) == toml
+    assert "\n" not in line
+    # what is read back plays on the same way
+    back = read_toml(toml)
+    assert back.hands == position.hands and back.to_move == position.to_move
+    assert back.legal_moves() == position.legal_moves()
+
+
+def test_round_trips_cover_what_they_should():
+    positions = [random_position(random.Random(seed)) for seed in range(300)]
+    assert {p.deal.players for p in positions} == {2, 3, 4}
+    assert any(p.current.cards for p in positions)       # mid-trick
+    assert any(p.is_over for p in positions)             # played out
+    assert any(not p.play for p in positions)            # fresh deals
+    assert any(p.deal.turnup is None for p in positions)
+    assert any(p.deal.score is not None for p in positions)
+    assert {p.deal.rules.preset_name for p in positions} == set(PRESETS)
+    assert any(p.deal.rules.max_runs is None and "max_runs" in p.deal.rules.changes()
+               for p in positions)
+
+
+# ---- reading TOML ---------------------------------------------------------------------------
+
+def test_the_example_of_format_md():
+    position = read_toml(FORMAT_EXAMPLE, "deal.toml")
+    deal = position.deal
+    assert deal.players == 2
+    assert deal.hands == (tuple(sort_cards(cards("AH KH 5H 9C 2D 3S"))),
+                          tuple(sort_cards(cards("TH QH 4H 8C JD 7S"))))
+    assert deal.trump == parse_suit("H") and deal.turnup is None
+    assert deal.dealer == 1 and deal.elder == 0
+    assert deal.rules == Rules.preset("all-fives", follow="strict")
+    assert deal.score == (52, 58)
+    # ``play`` written after [hands] lands in that table in TOML; it is read as the play
+    assert position.play == cards("AH 4H 9C")
+    assert len(position.completed) == 1 and position.completed[0].winner == 0
+    assert position.to_move == 1
+
+
+def test_a_three_player_file_with_a_turnup():
+    position = read_toml(THREE)
+    deal = position.deal
+    assert deal.seats == "NES" and deal.dealer == 1 and deal.elder == 2
+    assert deal.turnup == parse_card("7H") and deal.trump == parse_suit("H")
+    assert deal.rules == Rules() and deal.score is None
+    assert position.completed[0].leader == 2
+    assert position.completed[0].winner == 0  # AS wins the spade trick
+
+
+def test_defaults_and_alternative_spellings():
+    position = read_toml('''
+trump = "♥"
+play = "10s, ks"
+[hands]
+n = ["10S", "h2"]
+s = "k.-.-.3"
+''')
+    deal = position.deal
+    assert deal.dealer == 1 and deal.rules == Rules() and deal.score is None
+    assert deal.hands == (tuple(sort_cards(cards("TS 2H"))), tuple(sort_cards(cards("KS 3C"))))
+    assert position.play == cards("TS KS")
+
+
+def test_trump_and_turnup_together_when_they_agree():
+    position = read_toml(THREE.replace('turnup = "7H"', 'turnup = "7H"\ntrump = "h"'))
+    assert position.deal.turnup == parse_card("7H") and position.deal.trump == 1
+
+
+def test_four_player_score_by_either_partner():
+    text = '''
+trump = "S"
+[hands]
+N = "AS"
+E = "KS"
+S = "QS"
+W = "JS"
+[score]
+S = 40
+N = 40
+W = 12
+'''
+    assert read_toml(text).deal.score == (40, 12)
+
+
+def test_options_over_a_preset():
+    position = read_toml('''
+rules = "classic"
+trump = "C"
+[hands]
+N = "AS"
+S = "KS"
+[options]
+follow = "trump-anytime"
+max_runs = "none"
+target = 31
+jack = true
+''')
+    rules = position.deal.rules
+    assert rules.preset_name == "classic"
+    assert rules.changes() == {"follow": "trump-anytime", "jack": True, "target": 31}
+    assert rules.max_runs is None
+
+
+def test_load_names_the_file(tmp_path: Path):
+    path = tmp_path / "deal.toml"
+    path.write_text(FORMAT_EXAMPLE, encoding="utf-8")
+    assert load(path) == read_toml(FORMAT_EXAMPLE)
+    assert load(str(path)) == read_toml(FORMAT_EXAMPLE)
+    path.write_text(FORMAT_EXAMPLE.replace("9C 2D", "9C ZZ"), encoding="utf-8")
+    with pytest.raises(DealFileError) as caught:
+        load(path)
+    assert str(caught.value) == f"{path}: hands.N: unknown card 'ZZ'"
+
+
+def test_load_of_a_missing_file_is_an_os_error(tmp_path: Path):
+    with pytest.raises(OSError):
+        load(tmp_path / "nowhere.toml")
+
+
+# ---- malformed TOML: the message says which file, which key and which token ----------------
+
+BASE = '''\
+dealer = "S"
+trump = "H"
+
+[hands]
+N = "AH KH 5H 9C 2D 3S"
+S = "TH QH 4H 8C JD 7S"
+'''
+
+
+def swap(old: str, new: str, text: str = BASE) -> str:
+    assert old in text
+    return text.replace(old, new)
+
+
+MALFORMED = [
+    # a card twice: in two hands, in one hand
+    (swap("JD 7S", "JD AH"), "deal.toml: hands.S: card 'AH' is also in N's hand"),
+    (swap("2D 3S", "2D AH"), "deal.toml: hands.N: card 'AH' appears twice"),
+    # unequal hands
+    (swap(' JD 7S"', ' JD"'), "deal.toml: hands.S: 5 cards, but N has 6"),
+    (swap('N = "AH KH 5H 9C 2D 3S"', 'N = ""'), "deal.toml: hands.N: the hand is empty"),
+    # unknown seats
+    (swap("S = ", "X = "), "deal.toml: hands.X: unknown seat 'X'"),
+    (BASE + 'W = "2C 3C 4C 5C 6C 7C"\n',
+     "deal.toml: hands.W: no seat 'W' at a 3-player table"),
+    (swap('S = "TH QH 4H 8C JD 7S"\n', ''),
+     "deal.toml: hands: a table has 2, 3 or 4 players, not 1"),
+    (swap('dealer = "S"', 'dealer = "W"'), "deal.toml: dealer: unknown seat 'W'"),
+    # unknown keys
+    (BASE + "foo = 1\n", "deal.toml: hands.foo: unknown seat 'foo'"),
+    ("foo = 1\n" + BASE, "deal.toml: unknown key 'foo'"),
+    ("players = 2\n" + BASE, "deal.toml: unknown key 'players'"),
+    (BASE + "[options]\ncolour = 'red'\n", "deal.toml: options.colour: unknown option 'colour'"),
+    (BASE + "[options]\nfollow = 'loose'\n", "deal.toml: options.follow: "),
+    (BASE + "[options]\ncapture = 'maybe'\n", "deal.toml: options.capture: "),
+    # unknown cards
+    (swap("2D 3S", "2D ZZ"), "deal.toml: hands.N: unknown card 'ZZ'"),
+    (swap('"AH KH 5H 9C 2D 3S"', '["AH", "KH", "5H", "9C", "2D", "1S"]'),
+     "deal.toml: hands.N[5]: unknown card '1S'"),
+    (swap('"TH QH 4H 8C JD 7S"', '"T.Q4X.J.8"'), "deal.toml: hands.S: unknown rank 'X'"),
+    ('play = ["AH", "XX"]\n' + BASE, "deal.toml: play[1]: unknown card 'XX'"),
+    (swap('trump = "H"', 'turnup = "1H"'), "deal.toml: turnup: unknown card '1H'"),
+    (swap('trump = "H"', 'trump = "X"'), "deal.toml: trump: unknown suit 'X'"),
+    # unknown preset
+    ('rules = "pinochle"\n' + BASE, "deal.toml: rules: unknown preset 'pinochle'"),
+    # illegal cards in play
+    ('play = ["AH", "8C"]\n' + BASE,
+     "deal.toml: play[1]: S may not play '8C' to 'AH' led"),
+    ('play = ["AH", "KS"]\n' + BASE, "deal.toml: play[1]: 'KS' is not in S's hand"),
+    ('play = ["TH"]\n' + BASE, "deal.toml: play[0]: 'TH' is not in N's hand"),
+    # trumps
+    (swap('trump = "H"', 'trump = "S"\nturnup = "7H"'),
+     "deal.toml: trump: 'S' contradicts turn-up '7H'"),
+    (swap('trump = "H"', 'turnup = "AH"'), "deal.toml: turnup: 'AH' is also in N's hand"),
+    (swap('trump = "H"\n', ''), "deal.toml: no trumps"),
+    # not TOML, and wrong types
+    (BASE + "this is not toml\n", "deal.toml: not TOML: "),
+    ("dealer = 'S'\ndealer = 'N'\n" + BASE, "deal.toml: not TOML: "),
+    (swap('dealer = "S"', 'dealer = 2'), "deal.toml: dealer: expected a string"),
+    (swap('N = "AH KH 5H 9C 2D 3S"', 'N = 5'), "deal.toml: hands.N: expected cards"),
+    ('play = "AH"\nhands = 3\n', "deal.toml: hands: expected a table"),
+    (BASE.replace("[hands]", "[hand]"), "deal.toml: unknown key 'hand'"),
+    (swap('trump = "H"\n', 'trump = "H"\nplay = ["AH"]\n') + 'play = ["AH"]\n',
+     "deal.toml: hands.play: play is given twice"),
+    # scores
+    (BASE + "[score]\nN = 3\n", "deal.toml: score: no score for S"),
+    (BASE + "[score]\nN = 3\nS = 'ten'\n", "deal.toml: score.S: expected a whole number"),
+    (BASE + "[score]\nN = 3\nE = 4\nS = 1\n", "deal.toml: score.E: no seat 'E'"),
+]
+
+
+@pytest.mark.parametrize("text, message", MALFORMED)
+def test_malformed_files(text, message):
+    with pytest.raises(DealFileError) as caught:
+        read_toml(text, "deal.toml")
+    assert str(caught.value).startswith(message)
+    assert "\n" not in str(caught.value)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_partners_must_agree_on_the_score():
+    text = '''
+trump = "S"
+[hands]
+N = "AS"
+E = "KS"
+S = "QS"
+W = "JS"
+[score]
+N = 40
+E = 12
+S = 41
+'''
+    with pytest.raises(DealFileError, match=r"^deal\.toml: score\.S: 41 disagrees"):
+        read_toml(text, "deal.toml")
+
+
+def test_the_default_source_name():
+    with pytest.raises(DealFileError, match=r"^<string>: unknown key 'foo'"):
+        read_toml("foo = 1\n")
+
+
+# ---- writing TOML ---------------------------------------------------------------------------
+
+def test_canonical_toml():
+    position = read_toml(FORMAT_EXAMPLE.replace('trump = "H"', 'turnup = "7H"'))
+    assert to_toml(position) == '''\
+dealer = "S"
+trump = "H"
+turnup = "7H"
+play = ["AH", "4H", "9C"]
+
+[hands]
+N = "3S AH KH 5H 2D 9C"
+S = "7S QH TH 4H JD 8C"
+
+[options]
+follow = "strict"
+
+[score]
+N = 52
+S = 58
+'''
+
+
+def test_toml_writes_only_what_differs_from_the_preset():
+    position = read_toml('rules = "classic"\ntrump = "D"\n[hands]\nN = "2S"\nS = "3S"\n'
+                         '[options]\nfollow = "strict"\nhigh = true\n')
+    text = to_toml(position)
+    assert 'rules = "classic"' in text
+    assert "high = true" in text
+    assert "follow" not in text  # the preset's own value
+    assert "[score]" not in text and "play" not in text and "turnup" not in text
+
+
+def test_four_player_score_written_per_partnership():
+    position = read_toml('trump = "S"\n[hands]\nN = "AS"\nE = "KS"\nS = "QS"\nW = "JS"\n'
+                         '[score]\nN = 40\nE = 12\n')
+    assert to_toml(position).endswith("[score]\nN = 40\nE = 12\n")
+    assert to_line(position).endswith(" score=40,12")
+
+
+# ---- the one-line form ----------------------------------------------------------------------
+
+def test_reading_a_line():
+    position = from_line("N:3.AK5.2.9 7.QT4.J.8 dealer=S trump=H play=AH,4H,9C follow=strict "
+                         "score=52,58")
+    assert position == read_toml(FORMAT_EXAMPLE)
+
+
+def test_a_line_starts_at_any_seat_and_goes_clockwise():
+    north_first = from_line("N:A.-.-.- K.-.-.- Q.-.-.- J.-.-.- trump=S")
+    for start, hands in [("E", "K.-.-.- Q.-.-.- J.-.-.- A.-.-.-"),
+                         ("S", "Q.-.-.- J.-.-.- A.-.-.- K.-.-.-"),
+                         ("W", "J.-.-.- A.-.-.- K.-.-.- Q.-.-.-")]:
+        assert from_line(f"{start}:{hands} trump=S") == north_first
+    assert from_line("S:K.-.-.- A.-.-.- trump=S") == from_line("N:A.-.-.- K.-.-.- trump=S")
+    assert from_line("n: A.-.-.- K.-.-.- trump=S") == from_line("N:A.-.-.- K.-.-.- trump=S")
+
+
+def test_a_line_with_every_key():
+    line = ("N:AK.-.-.- QJ.-.-.- T9.-.-.- rules=all-fours dealer=E turnup=2S play=TS,AS "
+            "follow=strict max_runs=none target=11 score=1,2,3")
+    position = from_line(line)
+    deal = position.deal
+    assert deal.players == 3 and deal.dealer == 1 and deal.turnup == parse_card("2S")
+    assert deal.rules == Rules.preset("all-fours", follow="strict", max_runs=None, target=11)
+    assert deal.score == (1, 2, 3)
+    assert [card_str(c) for c in position.play] == ["TS", "AS"]
+    assert to_line(position) == ("N:AK.-.-.- QJ.-.-.- T9.-.-.- rules=all-fours dealer=E "
+                                 "turnup=2S play=TS,AS follow=strict max_runs=none target=11 "
+                                 "score=1,2,3")
+
+
+MALFORMED_LINES = [
+    ("N:AK.-.-.- QJ.-.-.- trump=S play=AS,XX", "<line>: play[1]: unknown card 'XX'"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S play=AS,2S", "<line>: play[1]: '2S' is not in S's hand"),
+    ("N:AK.-.-.- Q.2.-.- trump=S play=AS,2H",
+     "<line>: play[1]: S may not play '2H' to 'AS' led"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S foo=1", "<line>: unknown key 'foo'"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S trump=H", "<line>: trump: given twice"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S follow=loose", "<line>: follow: "),
+    ("N:AK.-.-.- QJ.-.-.- trump=S rules=pinochle", "<line>: rules: unknown preset 'pinochle'"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S turnup=7H", "<line>: trump: 'S' contradicts turn-up '7H'"),
+    ("N:AK.-.-.- QJ.-.-.-", "<line>: no trumps"),
+    ("N:AK.-.-.- AJ.-.-.- trump=S", "<line>: hands.S: card 'AS' is also in N's hand"),
+    ("N:AK.-.-.- Q.-.-.- trump=S", "<line>: hands.S: 1 cards, but N has 2"),
+    ("N:AK.-.-.- QX.-.-.- trump=S", "<line>: hands.S: unknown rank 'X'"),
+    ("N:AK.-.- QJ.-.-.- trump=S", "<line>: hands.N: PBN holding 'AK.-.-' needs four suits"),
+    ("N:AK.-.-.- QJ trump=S", "<line>: hands.S: expected a PBN holding (S.H.D.C), not 'QJ'"),
+    ("E:AK.-.-.- QJ.-.-.- trump=S", "<line>: no seat 'E' at a 2-player table"),
+    ("X:AK.-.-.- QJ.-.-.- trump=S", "<line>: expected 'N:', 'E:', 'S:' or 'W:'"),
+    ("N:AK.-.-.- trump=S", "<line>: a table has 2, 3 or 4 players, not 1 hands"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S dealer=E", "<line>: dealer: unknown seat 'E'"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S score=1", "<line>: score: 1 entries given"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S score=1,x", "<line>: score: expected whole numbers, not 'x'"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S strict", "<line>: expected key=value, not 'strict'"),
+    ("", "<line>: expected 'N:'"),
+]
+
+
+@pytest.mark.parametrize("line, message", MALFORMED_LINES)
+def test_malformed_lines(line, message):
+    with pytest.raises(DealFileError) as caught:
+        from_line(line)
+    assert str(caught.value).startswith(message)
+
+
+# ---- files of either form -------------------------------------------------------------------
+
+LINES = """\
+# two positions, one a line
+N:3.AK5.2.9 7.QT4.J.8 dealer=S trump=H play=AH,4H,9C follow=strict score=52,58
+
+N:AK.-.-.- QJ.-.-.- trump=S   # a comment after a position
+"""
+
+
+def test_a_file_of_lines(tmp_path: Path):
+    path = tmp_path / "positions.txt"
+    path.write_text(LINES, encoding="utf-8")
+    found = load_positions(path)
+    assert [name for name, _ in found] == [f"{path}:2", f"{path}:4"]
+    assert found[0][1] == read_toml(FORMAT_EXAMPLE)
+    assert found[1][1] == from_line("N:AK.-.-.- QJ.-.-.- trump=S")
+
+
+def test_an_error_in_a_file_of_lines_names_the_line(tmp_path: Path):
+    path = tmp_path / "positions.txt"
+    path.write_text(LINES + "N:AK.-.-.- QJ.-.-.- trump=S play=ZZ\n", encoding="utf-8")
+    with pytest.raises(DealFileError) as caught:
+        load_positions(path)
+    assert str(caught.value) == f"{path}:5: play[0]: unknown card 'ZZ'"
+
+
+def test_a_toml_file_is_one_position(tmp_path: Path):
+    path = tmp_path / "deal.toml"
+    path.write_text(FORMAT_EXAMPLE, encoding="utf-8")
+    assert load_positions(path) == [(str(path), read_toml(FORMAT_EXAMPLE))]
+
+
+def test_a_toml_named_file_is_read_as_toml_even_if_it_looks_like_a_line(tmp_path: Path):
+    path = tmp_path / "deal.toml"
+    path.write_text("N:AK.-.-.- QJ.-.-.- trump=S\n", encoding="utf-8")
+    with pytest.raises(DealFileError, match="not TOML"):
+        load_positions(path)
+
+
+def test_the_form_of_a_text_is_told_by_its_first_line():
+    assert [n for n, _ in read_positions(FORMAT_EXAMPLE, "<stdin>")] == ["<stdin>"]
+    assert [n for n, _ in read_positions(LINES, "<stdin>")] == ["<stdin>:2", "<stdin>:4"]
+
+
+def test_the_bundled_examples_read_and_round_trip():
+    import solver
+
+    folder = Path(solver.__file__).parent / "examples"
+    files = sorted(folder.glob("*.toml"))
+    assert {f.name for f in files} >= {"two-player.toml", "three-player.toml",
+                                       "four-player.toml", "mid-trick.toml"}
+    players = set()
+    for path in files:
+        position = load(path)
+        players.add(position.deal.players)
+        assert read_toml(to_toml(position)) == position
+        assert from_line(to_line(position)) == position
+    assert players == {2, 3, 4}
+    assert load(folder / "mid-trick.toml").current.cards

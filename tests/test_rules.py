@@ -1,0 +1,123 @@
+"""solver.rules: exactly the presets of RULES.md, options over them by name, and errors that
+name the option and the value."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.rules import OPTION_HELP, PRESETS, Rules, RulesError
+
+#: Every option at its all-fives value; the presets below say only how they differ (RULES.md:
+#: options a preset's row leaves unsaid keep the all-fives value).
+ALL_FIVES = {
+    "follow": "trump-anytime", "capture": True,
+    "high": True, "low": True, "jack": True, "game": True, "low_to": "holder",
+    "game_counts_fives": True, "five_for_five": False, "turnup_jack": False,
+    "max_runs": 2, "target": 61, "finish": "peg-out", "skunk": False,
+    "revoke_penalty": "offender",
+}
+
+TABLE = {
+    "all-fives": {},
+    "strict": {"follow": "strict"},
+    "classic": {"follow": "strict", "high": False, "low": False, "jack": False, "game": False,
+                "max_runs": None, "finish": "hand-end"},
+    "all-fours": {"capture": False, "game_counts_fives": False, "turnup_jack": True,
+                  "target": 7},
+    "five-for-five": {"five_for_five": True},
+}
+
+
+def test_the_presets_are_exactly_those_of_the_table():
+    assert set(PRESETS) == set(TABLE)
+
+
+@pytest.mark.parametrize("name", list(TABLE))
+def test_each_preset(name):
+    rules = Rules.preset(name)
+    assert rules.preset_name == name
+    assert rules.options() == {**ALL_FIVES, **TABLE[name]}
+    assert rules.changes() == {}
+    assert rules.strict_follow == (rules.follow == "strict")
+
+
+def test_the_default_is_all_fives():
+    assert Rules() == Rules.preset() == Rules.preset("all-fives") == Rules.from_options()
+
+
+def test_every_option_has_help():
+    assert set(OPTION_HELP) == set(ALL_FIVES) == set(Rules().options())
+
+
+def test_options_over_a_preset_from_text():
+    rules = Rules.from_options("classic", {"follow": "trump-anytime", "high": "true",
+                                           "max_runs": "3", "target": "31", "low_to": "captor",
+                                           "skunk": "yes"})
+    assert rules.preset_name == "classic"
+    assert rules.follow == "trump-anytime" and rules.high is True
+    assert rules.max_runs == 3 and rules.target == 31
+    assert rules.low_to == "captor" and rules.skunk is True
+    assert rules.low is False  # untouched: the preset's value
+    assert rules.changes() == {"follow": "trump-anytime", "high": True, "max_runs": 3,
+                               "target": 31, "low_to": "captor", "skunk": True}
+
+
+@pytest.mark.parametrize("text, value", [("true", True), ("false", False), ("on", True),
+                                         ("off", False), ("1", True), ("0", False),
+                                         (True, True), (False, False)])
+def test_true_and_false(text, value):
+    assert Rules.from_options("all-fives", {"capture": text}).capture is value
+
+
+@pytest.mark.parametrize("text", ["none", "unlimited", None])
+def test_unlimited_runs(text):
+    assert Rules.from_options("all-fives", {"max_runs": text}).max_runs is None
+
+
+def test_replace_keeps_the_preset_name_and_records_changes():
+    rules = Rules.preset("all-fours").replace(target=11)
+    assert rules.preset_name == "all-fours"
+    assert rules.changes() == {"target": 11}
+    over_strict = Rules.preset("strict", follow="trump-anytime")
+    assert over_strict.preset_name == "strict"
+    assert over_strict.changes() == {"follow": "trump-anytime"}
+    assert over_strict.options() == Rules().options()
+
+
+def test_rules_are_frozen():
+    with pytest.raises(AttributeError):
+        Rules().follow = "strict"  # type: ignore[misc]
+
+
+def test_unknown_preset():
+    with pytest.raises(RulesError, match="unknown preset 'pinochle'"):
+        Rules.preset("pinochle")
+    with pytest.raises(RulesError, match="'pinochle'"):
+        Rules.from_options("pinochle", {})
+
+
+@pytest.mark.parametrize("options, token", [
+    ({"colour": "red"}, "'colour'"),
+    ({"follow": "loose"}, "'loose'"),
+    ({"low_to": "dealer"}, "'dealer'"),
+    ({"finish": "never"}, "'never'"),
+    ({"revoke_penalty": "nobody"}, "'nobody'"),
+    ({"capture": "maybe"}, "'maybe'"),
+    ({"max_runs": "lots"}, "'lots'"),
+    ({"max_runs": "-1"}, "-1"),
+    ({"target": "sixty"}, "'sixty'"),
+    ({"target": "0"}, "0"),
+    ({"follow": 3}, "3"),
+])
+def test_bad_options_name_the_option_and_the_value(options, token):
+    with pytest.raises(RulesError) as caught:
+        Rules.from_options("all-fives", options)
+    message = str(caught.value)
+    assert token in message
+    assert next(iter(options)) in message
+    assert isinstance(caught.value, ValueError)
+
+
+def test_replace_rejects_unknown_options():
+    with pytest.raises(RulesError, match="'trumps'"):
+        Rules().replace(trumps="H")
