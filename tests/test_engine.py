@@ -7,9 +7,8 @@ import threading
 
 import pytest
 
-from solver import reference
-from solver.cards import ALL_CARDS, card_str, parse_card, pbn_holding
-from solver.deal import Deal
+from solver import benchmark, reference
+from solver.cards import card_str
 from solver.dealing import random_position
 from solver.rules import PRESETS, Rules
 from solver.search import Solver, solve
@@ -148,20 +147,7 @@ def test_bridge_deals_agree_with_dds():
     """With strict follow, the tricks objective and four 13-card hands, an All Fives deal is a
     bridge double-dummy problem: every card's trick count must equal DDS's."""
     pytest.importorskip("endplay")
-    from endplay.dds import solve_board
-    from endplay.types import Card as BridgeCard, Deal as BridgeDeal, Denom, Player
-
-    rng = random.Random(2024)
     solver = Solver()
-    for _ in range(4):
-        pack = list(ALL_CARDS)
-        rng.shuffle(pack)
-        deal = Deal(hands=[pack[13 * k:13 * (k + 1)] for k in range(4)], trump=rng.randrange(4),
-                    dealer=rng.randrange(4), rules=Rules.preset("strict"))
-        position = deal.position()
-        pbn = "N:" + " ".join(pbn_holding(h).replace("-", "") for h in deal.hands)
-        # seats N E S W and suits S H D C are numbered alike in endplay
-        bridge = BridgeDeal(pbn, first=Player(deal.elder), trump=Denom(deal.trump))
-        dds = {card_str(parse_card(str(card))): tricks for card, tricks in solve_board(bridge)}
+    for position in benchmark.positions("bridge", 4):
         ours = solver.solve(position, objective="tricks")
-        assert {card_str(c): v for c, v in ours.moves.items()} == dds, pbn
+        assert ours.moves_str() == benchmark.dds_moves(position), position.deal

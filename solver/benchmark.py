@@ -1,0 +1,101 @@
+"""Seeded deal classes for measuring the engine, shared by ``benchmarks/`` and ``allfives bench``.
+
+A class is a kind of deal (players, runs, rules, objective); ``positions(name, count)`` gives the
+same deals every time.  One timed solve is a whole answer from a fresh table: the value, every
+legal card's value and an optimal line.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .cards import ALL_CARDS, card_str, parse_card, pbn_holding
+from .deal import Deal, Position
+from .dealing import shuffle_deal
+from .rules import Rules
+from .solution import Solution
+
+__all__ = ["DealClass", "CLASSES", "positions", "solve_once", "dds_moves", "dds_available"]
+
+
+@dataclass(frozen=True)
+class DealClass:
+    name: str
+    players: int
+    runs: int = 0
+    preset: str = "all-fives"
+    objective: str = "points"
+    #: Bridge: four 13-card hands, strict follow, the tricks objective, no turn-up.
+    bridge: bool = False
+    seed: int = 2026
+
+    @property
+    def cards(self) -> int:
+        return 13 if self.bridge else 6 + 3 * self.runs
+
+    @property
+    def title(self) -> str:
+        if self.bridge:
+            return "bridge, 13 cards, tricks, every root card"
+        runs = {0: "", 1: " (one run)", 2: " (two runs)"}.get(self.runs, f" ({self.runs} runs)")
+        return f"{self.players} players x {self.cards} cards{runs}"
+
+
+CLASSES: dict[str, DealClass] = {c.name: c for c in (
+    DealClass("2x6", 2),
+    DealClass("3x6", 3),
+    DealClass("4x6", 4),
+    DealClass("2x9", 2, runs=1),
+    DealClass("4x9", 4, runs=1),
+    DealClass("4x12", 4, runs=2),
+    DealClass("bridge", 4, preset="strict", objective="tricks", bridge=True),
+)}
+
+
+def positions(name: str, count: int = 200) -> list[Position]:
+    """The first ``count`` deals of a class, from the start of play; the same every time."""
+    try:
+        cls = CLASSES[name]
+    except KeyError:
+        raise ValueError(f"unknown deal class {name!r} (expected one of "
+                         f"{', '.join(CLASSES)})") from None
+    rng = random.Random(f"{cls.name}:{cls.seed}")
+    rules = Rules.preset(cls.preset)
+    out = []
+    for _ in range(count):
+        if cls.bridge:
+            pack = list(ALL_CARDS)
+            rng.shuffle(pack)
+            deal = Deal(hands=[pack[13 * k:13 * (k + 1)] for k in range(4)],
+                        trump=rng.randrange(4), dealer=rng.randrange(4), rules=rules)
+        else:
+            deal = shuffle_deal(rng, cls.players, cls.runs, rules)
+        out.append(deal.position())
+    return out
+
+
+def solve_once(solver, position: Position, name: str) -> Solution:
+    """One timed solve: value, every root card and the line, from a fresh table."""
+    return solver.solve(position, objective=CLASSES[name].objective, fresh=True)
+
+
+def dds_available() -> bool:
+    try:
+        import endplay.dds  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def dds_moves(position: Position) -> dict[str, int]:
+    """DDS's trick count for every legal card at the start of a bridge-class deal, for the side
+    on lead (needs the ``endplay`` package)."""
+    from endplay.dds import solve_board
+    from endplay.types import Deal as BridgeDeal, Denom, Player
+
+    deal = position.deal
+    pbn = "N:" + " ".join(pbn_holding(h).replace("-", "") for h in deal.hands)
+    # seats N E S W and suits S H D C are numbered alike in endplay
+    bridge = BridgeDeal(pbn, first=Player(deal.elder), trump=Denom(deal.trump))
+    return {card_str(parse_card(str(card))): tricks for card, tricks in solve_board(bridge)}
