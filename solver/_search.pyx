@@ -646,13 +646,6 @@ cdef int _value_after(State* s, int card, int guess, int* lower, int* upper) noe
 
 # ---- the Python face ----------------------------------------------------------------------------
 
-def _lists(values, int length, str what):
-    out = [int(v) for v in values]
-    if len(out) != length:
-        raise ValueError(f"{what}: expected {length} numbers, got {len(out)}")
-    return out
-
-
 cdef class Engine:
     """A search engine with its own transposition table.  Use one per thread."""
 
@@ -689,11 +682,15 @@ cdef class Engine:
             memset(self.table, 0, self.entries * sizeof(Entry))
             self.generation = 1
 
-    def solve(self, hands, int trump, int leader, trick, sides, int xside, points, pips,
-              int trick_bonus=0, bint game=True, won_pips=(0, 0, 0), bint margin=False,
-              bint strict=False, bint all_moves=True, bint want_line=True,
+    def solve(self, hands, int trump, int leader, trick, sides, int xside, bytes points,
+              bytes pips, int trick_bonus=0, bint game=True, won_pips=(0, 0, 0),
+              bint margin=False, bint strict=False, bint all_moves=True, bint want_line=True,
               long long node_limit=0, double time_limit=0.0, bint fresh=False):
         """Solve for the future value (points still to come, Game included) for side ``xside``.
+
+        ``hands``: a mask per seat; ``trick``: the cards on the table, lead first, played from
+        ``leader`` on; ``sides``: each seat's side; ``points`` and ``pips``: 64 bytes, by card,
+        the points a card gives the winner of its trick and its count toward Game.
 
         Returns ``(lower, upper, moves, line, nodes)``: the value is exact when lower == upper;
         ``moves`` is a list of ``(card, lower, upper)`` for every legal card (empty unless
@@ -702,50 +699,61 @@ cdef class Engine:
         cdef State s
         cdef int i, c
         cdef int seats = len(hands)
-        if not 2 <= seats <= MAX_SEATS:
-            raise ValueError("2 to 4 seats")
+        cdef uint64_t m
+        cdef const unsigned char* pts = points
+        cdef const unsigned char* pps = pips
+        if not 2 <= seats <= MAX_SEATS or len(sides) != seats:
+            raise ValueError("2 to 4 seats, each with a side")
+        if len(points) != 64 or len(pips) != 64:
+            raise ValueError("points and pips take 64 bytes, one per card number")
+        if not 0 <= trump <= NO_TRUMP or not 0 <= leader < seats:
+            raise ValueError("trump is 0 to 4 and the leader a seat")
         memset(&s, 0, sizeof(State))
         s.seats = seats
         s.trump = trump
-        side_list = _lists(sides, seats, "sides")
         for i in range(seats):
-            s.side[i] = side_list[i]
-        s.sides = max(side_list) + 1
+            s.side[i] = sides[i]
+            if not 0 <= s.side[i] < 3:
+                raise ValueError("sides are numbered 0 to 2")
+            s.sides = max(s.sides, s.side[i] + 1)
         s.xside = xside
-        s.points = _lists(points, 64, "points")
-        s.pips = _lists(pips, 64, "pips")
+        for c in range(64):
+            s.points[c] = pts[c]
+            s.pips[c] = pps[c]
+            if pts[c]:
+                s.scoring |= (<uint64_t>1) << c
         s.trick_bonus = trick_bonus
         s.game = game
         s.margin = margin
         s.strict = strict
-        problem = (seats, trump, tuple(sides), xside, tuple(points), tuple(pips), trick_bonus,
-                   game, margin, strict)
+        problem = (seats, trump, tuple(sides), xside, points, pips, trick_bonus, game, margin,
+                   strict)
         if fresh or problem != self.last_problem:
             self.new_generation()
             self.last_problem = problem
-        for c in range(64):
-            if s.points[c] != 0:
-                s.scoring |= (<uint64_t>1) << c
         for i in range(seats):
             s.hand[i] = <uint64_t>hands[i]
-            c = 0
-            while c < 64:
-                if (s.hand[i] >> c) & 1:
-                    s.points_left += s.points[c]
-                    s.pips_left += s.pips[c]
-                c += 1
+            m = s.hand[i]
+            while m:
+                c = ctz64(m)
+                m &= m - 1
+                s.points_left += s.points[c]
+                s.pips_left += s.pips[c]
         s.leader = leader
-        trick = list(trick)
         if len(trick) >= seats:
             raise ValueError("a trick on the table has fewer cards than seats")
         s.trick_len = len(trick)
         for i in range(s.trick_len):
             s.trick[i] = trick[i]
-        won = list(won_pips) + [0] * 3
-        for i in range(3):
-            s.won_pips[i] = won[i]
+        if len(won_pips) > 3:
+            raise ValueError("Game pips are won by at most three sides")
+        for i in range(len(won_pips)):
+            s.won_pips[i] = won_pips[i]
+        c = 0
+        for i in range(seats):
+            c += popcount64(s.hand[i])
         s.table = self.table
-        s.table_mask = self._entries_for(sum(popcount64(s.hand[i]) for i in range(seats))) - 1
+        s.table_mask = self._entries_for(c) - 1
         s.generation = self.generation
         s.node_limit = node_limit
         s.deadline = _now() + time_limit if time_limit > 0 else 0.0

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
-from .cards import Card, CardError, card_str, hand_str, sort_cards, suit_of, suit_str
+from .cards import Card, CardError, card_str, hand_str, mask_of, sort_cards, suit_of, suit_str
 from .rules import Rules
 from .tricks import (legal_plays, seat_names, side_count, side_name, side_of, side_seats,
                      trick_winner)
@@ -75,6 +76,11 @@ class Deal:
     @property
     def players(self) -> int:
         return len(self.hands)
+
+    @cached_property
+    def hand_masks(self) -> tuple[int, ...]:
+        """Each hand as dealt, as a card mask."""
+        return tuple(mask_of(h) for h in self.hands)
 
     @property
     def seats(self) -> str:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import threading
 import time
 
-from .cards import Card, make_card, mask_of, suit_of
+from .cards import Card, make_card
 from .deal import Deal, Position
-from .scoring import FIVE, JACK, capture_points, game_pips, score_position
+from .scoring import FIVE, JACK, capture_points, game_pips
 from .solution import Solution, check_objective, resolve_side
 
 __all__ = ["Solver", "solve", "card_points", "DEFAULT_TABLE_BITS"]
@@ -46,20 +46,56 @@ def _game_pips(deal: Deal, objective: str) -> list[int]:
     return [game_pips(c, deal) if (c & 15) < 13 else 0 for c in range(64)]
 
 
-def _settled(position: Position, side: int, objective: str) -> int:
-    """What X has for certain before the engine's future: completed tricks and end points
-    already decided (High, Low to the holder, a Jack or five or Low captured), Game aside."""
+_TABLES: dict[tuple, tuple[bytes, bytes]] = {}
+
+
+def _card_tables(deal: Deal, objective: str) -> tuple[bytes, bytes]:
+    """``card_points`` and Game pips as the engine takes them, 64 bytes each; kept per kind of
+    deal (rules, trumps and which trumps are in play)."""
+    in_play = 0
+    for m in deal.hand_masks:
+        in_play |= m
+    key = (deal.rules, deal.trump, (in_play >> (16 * deal.trump)) & 0x1FFF, objective)
+    tables = _TABLES.get(key)
+    if tables is None:
+        if len(_TABLES) > 4096:
+            _TABLES.clear()
+        tables = _TABLES[key] = (bytes(card_points(deal, objective)),
+                                 bytes(_game_pips(deal, objective)))
+    return tables
+
+
+def _settled(position: Position, side: int, objective: str, points: bytes,
+             pips: bytes) -> tuple[int, list[int]]:
+    """What X has for certain before the engine's future — the completed tricks, High, and Low
+    when it goes to the holder — and the Game pips each side has won so far."""
     deal = position.deal
-    if objective == "tricks":
-        return sum(1 for t in position.completed if deal.side_of(t.winner) == side)
-    score = score_position(position)
-
-    def total(s: int) -> int:
-        return score.total(s) - (1 if score.game == s else 0)
-
-    if objective == "margin":
-        return total(side) - total(1 - side)
-    return total(side)
+    bonus = 1 if objective == "tricks" else 0
+    margin = objective == "margin"
+    settled = 0
+    pips_won = [0, 0, 0]
+    for t in position.completed:
+        s = deal.side_of(t.winner)
+        pips_won[s] += sum(pips[c] for c in t.cards)
+        if s == side:
+            settled += bonus + sum(points[c] for c in t.cards)
+        elif margin:
+            settled -= bonus + sum(points[c] for c in t.cards)
+    if objective != "tricks":
+        rules = deal.rules
+        lanes = [(m >> (16 * deal.trump)) & 0x1FFF for m in deal.hand_masks]
+        in_play = 0
+        for lane in lanes:
+            in_play |= lane
+        if in_play:
+            high = 1 << (in_play.bit_length() - 1)
+            low = in_play & -in_play
+            for wanted, card in ((rules.high, high),
+                                 (rules.low and rules.low_to == "holder", low)):
+                if wanted:
+                    s = deal.side_of(next(i for i, lane in enumerate(lanes) if lane & card))
+                    settled += 1 if s == side else (-1 if margin else 0)
+    return settled, pips_won
 
 
 class Solver:
@@ -90,31 +126,29 @@ class Solver:
         side = resolve_side(position, side)
         deal = position.deal
         current = position.current
-        pips_won = [0, 0, 0]
-        won = position.won_cards()
-        game_pips_by_card = _game_pips(deal, objective)
-        for s, cards in enumerate(won):
-            pips_won[s] = sum(game_pips_by_card[c] for c in cards)
+        points, pips = _card_tables(deal, objective)
+        settled, pips_won = _settled(position, side, objective, points, pips)
+        played = 0
+        for c in position.play:
+            played |= 1 << c
         lower, upper, move_bounds, best_line, nodes = self.engine.solve(
-            [mask_of(h) for h in position.hands], deal.trump, current.leader, current.cards,
-            [deal.side_of(s) for s in range(deal.players)], side,
-            card_points(deal, objective), game_pips_by_card,
+            [m & ~played for m in deal.hand_masks], deal.trump, current.leader, current.cards,
+            [deal.side_of(s) for s in range(deal.players)], side, points, pips,
             trick_bonus=1 if objective == "tricks" else 0,
             game=objective != "tricks" and deal.rules.game,
             won_pips=pips_won, margin=objective == "margin",
             strict=deal.rules.strict_follow, all_moves=moves, want_line=line,
             node_limit=node_limit, time_limit=time_limit, fresh=fresh)
-        base = _settled(position, side, objective)
         complete = lower == upper
         move_values: dict[Card, int] = {}
         order = {c: i for i, c in enumerate(position.legal_moves())}
         for card, lo, hi in sorted(move_bounds, key=lambda m: order[m[0]]):
             if lo == hi:
-                move_values[card] = base + lo
-        return Solution(value=base + lower, side=side, objective=objective, moves=move_values,
+                move_values[card] = settled + lo
+        return Solution(value=settled + lower, side=side, objective=objective, moves=move_values,
                         line=tuple(best_line) if complete else (), nodes=nodes,
-                        seconds=time.perf_counter() - start, lower=base + lower,
-                        upper=base + upper, complete=complete)
+                        seconds=time.perf_counter() - start, lower=settled + lower,
+                        upper=settled + upper, complete=complete)
 
 
 _local = threading.local()
