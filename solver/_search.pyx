@@ -692,9 +692,10 @@ cdef class Engine:
         ``leader`` on; ``sides``: each seat's side; ``points`` and ``pips``: 64 bytes, by card,
         the points a card gives the winner of its trick and its count toward Game.
 
-        Returns ``(lower, upper, moves, line, nodes)``: the value is exact when lower == upper;
-        ``moves`` is a list of ``(card, lower, upper)`` for every legal card (empty unless
-        ``all_moves``); ``line`` is an optimal continuation (empty unless ``want_line``).
+        Returns ``(lower, upper, moves, line, nodes, stopped)``: the value is exact when
+        lower == upper; ``moves`` is a list of ``(card, lower, upper)`` for every legal card
+        (empty unless ``all_moves``); ``line`` is an optimal continuation (empty unless
+        ``want_line``); ``stopped`` says a limit cut the work short (the line may be partial).
         """
         cdef State s
         cdef int i, c
@@ -772,7 +773,7 @@ cdef class Engine:
         finally:
             self.busy = False
         moves = [(mcards[i], mlow[i], mhigh[i]) for i in range(nmoves)]
-        return lower, upper, moves, [line[i] for i in range(nline)], s.nodes
+        return lower, upper, moves, [line[i] for i in range(nline)], s.nodes, bool(s.aborted)
 
 
 cdef void _drive(State* s, bint all_moves, bint want_line, int* lower, int* upper,

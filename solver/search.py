@@ -119,7 +119,8 @@ class Solver:
               time_limit: float = 0.0, fresh: bool = False) -> Solution:
         """Value, every legal card's value (``moves``) and an optimal line (``line``) for
         ``side`` (default: the side to move).  With a ``node_limit`` or ``time_limit`` (seconds)
-        the search may stop early: the Solution is then marked incomplete and carries bounds.
+        the search may stop early: the Solution is then marked incomplete and carries bounds
+        (and the values of the cards it finished, but no line).
         ``fresh`` forgets the table first."""
         start = time.perf_counter()
         check_objective(objective, position)
@@ -131,7 +132,7 @@ class Solver:
         played = 0
         for c in position.play:
             played |= 1 << c
-        lower, upper, move_bounds, best_line, nodes = self.engine.solve(
+        lower, upper, move_bounds, best_line, nodes, stopped = self.engine.solve(
             [m & ~played for m in deal.hand_masks], deal.trump, current.leader, current.cards,
             [deal.side_of(s) for s in range(deal.players)], side, points, pips,
             trick_bonus=1 if objective == "tricks" else 0,
@@ -139,12 +140,13 @@ class Solver:
             won_pips=pips_won, margin=objective == "margin",
             strict=deal.rules.strict_follow, all_moves=moves, want_line=line,
             node_limit=node_limit, time_limit=time_limit, fresh=fresh)
-        complete = lower == upper
         move_values: dict[Card, int] = {}
         order = {c: i for i, c in enumerate(position.legal_moves())}
         for card, lo, hi in sorted(move_bounds, key=lambda m: order[m[0]]):
             if lo == hi:
                 move_values[card] = settled + lo
+        # a limit may also have cut the line short after the values were found
+        complete = lower == upper and not stopped
         return Solution(value=settled + lower, side=side, objective=objective, moves=move_values,
                         line=tuple(best_line) if complete else (), nodes=nodes,
                         seconds=time.perf_counter() - start, lower=settled + lower,
