@@ -424,9 +424,9 @@ cdef inline bint _equivalent(State* s, int a, int b, uint64_t others) noexcept n
     return others & ((((<uint64_t>1) << hi) - 1) & ~(((<uint64_t>2) << lo) - 1)) == 0
 
 
-cdef int _representatives(State* s, int seat, uint64_t legal, int* cards) noexcept nogil:
-    """The legal cards less those equivalent to one already taken.  Highest first."""
-    cdef uint64_t others = _others(s, seat)
+cdef int _representatives(State* s, uint64_t legal, uint64_t others, int* cards) noexcept nogil:
+    """The legal cards less those equivalent to one already taken (``others``: the cards out
+    in other hands and on the table).  Highest first."""
     cdef int n = 0, c, i
     while legal:
         c = _highest(legal)
@@ -446,20 +446,18 @@ cdef inline bint _beats(State* s, int c, int w) noexcept nogil:
     return (c >> 4) == s.trump
 
 
-cdef void _order(State* s, int seat, int* cards, int n, int first) noexcept nogil:
+cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out) noexcept nogil:
     """Sort the moves, most promising for the seat to move first."""
     cdef int score[MAX_MOVES]
-    cdef int i, j, c, sc, w = -1, trick_value = 0, rank, top
+    cdef int i, j, c, sc, w = -1, trick_value = 0, rank, top, winning
     cdef bint partner_wins = False, last = s.trick_len == s.seats - 1
-    cdef uint64_t out, lane
+    cdef uint64_t lane
     if s.trick_len > 0:
-        w = s.trick[_winning_index(s, s.trick_len)]
-        partner_wins = s.side[(s.leader + _winning_index(s, s.trick_len)) % s.seats] \
-            == s.side[seat]
+        winning = _winning_index(s, s.trick_len)
+        w = s.trick[winning]
+        partner_wins = s.side[(s.leader + winning) % s.seats] == s.side[seat]
         for i in range(s.trick_len):
             trick_value += s.points[s.trick[i]] + s.pips[s.trick[i]]
-    else:
-        out = _cards_out(s)
     for i in range(n):
         c = cards[i]
         rank = c & 15
@@ -501,8 +499,9 @@ cdef void _order(State* s, int seat, int* cards, int n, int first) noexcept nogi
 
 cdef int _moves(State* s, int* cards, int first) noexcept nogil:
     cdef int seat = (s.leader + s.trick_len) % s.seats
-    cdef int n = _representatives(s, seat, _legal(s, seat), cards)
-    _order(s, seat, cards, n, first)
+    cdef uint64_t out = _cards_out(s)
+    cdef int n = _representatives(s, _legal(s, seat), out & ~s.hand[seat], cards)
+    _order(s, seat, cards, n, first, out)
     return n
 
 
