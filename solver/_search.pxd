@@ -39,6 +39,7 @@ cdef struct State:
     int points[64]                # points a card in a trick gives the trick's winner
     int pips[64]                  # each card's count toward Game
     uint64_t scoring              # the cards whose points are not zero
+    uint8_t kind[64]              # cards of one kind have the same points and pips
     int trick_bonus               # points for winning a trick itself (objective tricks)
     bint game                     # the Game point is at stake
     bint margin                   # value = X's points - the other side's; else X's points

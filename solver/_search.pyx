@@ -30,6 +30,25 @@ cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
     return x
 
 
+# Random words for the table keys, one per (seat, suit, rank among the cards out, kind of card).
+cdef enum:
+    KINDS = 32
+cdef uint64_t ZKEY[MAX_SEATS * 4 * 16 * KINDS]
+cdef uint64_t ZCHECK[MAX_SEATS * 4 * 16 * KINDS]
+
+
+cdef void _init_keys():
+    cdef uint64_t seed = 0x2545F4914F6CDD1D
+    cdef int i
+    for i in range(MAX_SEATS * 4 * 16 * KINDS):
+        seed += <uint64_t>0x9E3779B97F4A7C15
+        ZKEY[i] = _mix(seed)
+        seed += <uint64_t>0x9E3779B97F4A7C15
+        ZCHECK[i] = _mix(seed)
+
+_init_keys()
+
+
 cdef inline double _now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -282,9 +301,9 @@ cdef inline void _table_key(State* s, uint64_t* key, uint64_t* check) noexcept n
     """The hash of the cards by owner and the leader; not the Game leads, which the entry
     itself qualifies (the value can only grow with X's lead)."""
     cdef uint64_t extra = (<uint64_t>(s.leader + 1)) << 40
-    cdef uint64_t k1 = 0, k2 = 0, all_cards = 0, token, lane
+    cdef uint64_t k1 = 0, k2 = 0, all_cards = 0, lane
     cdef uint64_t m
-    cdef int i, c
+    cdef int i, c, token
     # Cards are named by their rank among the cards still in the hands, not their own rank:
     # positions that differ only in which lower cards have gone are the same position.
     for i in range(s.seats):
@@ -295,11 +314,9 @@ cdef inline void _table_key(State* s, uint64_t* key, uint64_t* check) noexcept n
             c = ctz64(m)
             m &= m - 1
             lane = all_cards & (SUIT_LANE << (c & 48)) & ~(((<uint64_t>2) << c) - 1)
-            token = (<uint64_t>i) | ((<uint64_t>(c >> 4)) << 2) \
-                | ((<uint64_t>popcount64(lane)) << 4) | ((<uint64_t>s.points[c]) << 10) \
-                | ((<uint64_t>s.pips[c]) << 20)
-            k1 += _mix(token * <uint64_t>0x9E3779B97F4A7C15 + 1)
-            k2 ^= _mix(token ^ <uint64_t>0xD1B54A32D192ED03)
+            token = (((i << 2 | (c >> 4)) << 4 | popcount64(lane)) << 5) | s.kind[c]
+            k1 += ZKEY[token]
+            k2 ^= ZCHECK[token]
     key[0] = _mix(k1 ^ _mix(extra))
     check[0] = k2 ^ _mix(extra ^ <uint64_t>0x5851F42D4C957F2D)
 
@@ -717,11 +734,15 @@ cdef class Engine:
                 raise ValueError("sides are numbered 0 to 2")
             s.sides = max(s.sides, s.side[i] + 1)
         s.xside = xside
+        kinds = {}
         for c in range(64):
             s.points[c] = pts[c]
             s.pips[c] = pps[c]
             if pts[c]:
                 s.scoring |= (<uint64_t>1) << c
+            s.kind[c] = kinds.setdefault((pts[c], pps[c]), len(kinds))
+        if len(kinds) > KINDS:
+            raise ValueError(f"at most {KINDS} different (points, pips) pairs")
         s.trick_bonus = trick_bonus
         s.game = game
         s.margin = margin
