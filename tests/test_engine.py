@@ -69,6 +69,20 @@ def test_engine_equals_reference_on_larger_positions():
         _check(solver.solve(position, side, objective), position, side, objective)
 
 
+@pytest.mark.parametrize("players,cards,left", [(2, 21, 10), (2, 15, 12), (3, 12, 12), (4, 12, 12),
+                                                (3, 17, 9)])
+def test_late_positions_of_long_hands(players, cards, left):
+    """Hands of up to 21 cards (two players after five runs), solved once most are played."""
+    rng = random.Random(players * 100 + cards)
+    solver = Solver(table_bits=16)
+    presets = list(PRESETS)
+    for i in range(8):
+        position = random_position(rng, players, cards, Rules.preset(presets[i % 5]),
+                                   played=players * cards - left)
+        for objective in _objectives(players):
+            _check(solver.solve(position, 0, objective), position, 0, objective)
+
+
 def test_a_kept_table_gives_the_same_answers_as_a_fresh_one():
     """Consecutive solves of one deal's positions share the table; nothing stale leaks."""
     rng = random.Random(5)
