@@ -1,7 +1,19 @@
-# The double-dummy engine: null-window alpha-beta over card masks, a transposition table of
-# bounds on the future value kept at trick boundaries, equivalent cards searched once, and
-# drivers that turn yes/no searches into exact values for the position, every root card and an
-# optimal line.  See _search.pxd for the data it works on.
+# The double-dummy engine.
+#
+# - Positions are card masks; a search asks for the *future* value for side X: the points still
+#   to come in the tricks not yet completed, and Game.
+# - Fail-soft alpha-beta, driven by MTD(f) (null-window searches that each move a bound) to an
+#   exact value; every root card is valued the same way on the shared table, then an optimal
+#   line is followed with null-window checks.
+# - A transposition table stored at trick boundaries holds bounds on the future value.  Its key
+#   names each card by its owner, suit, rank among the cards still out and kind (points and
+#   pips), so positions that differ only in which lower cards are gone are one position.  Game
+#   makes the value depend on the pips won so far; the value can only grow with X's lead in
+#   them, so a stored lower bound holds at any lead at least the one it was found at, an upper
+#   bound at any lead at most it.
+# - Cards of one hand that play alike are searched once; bounds from who can still win which
+#   trump, whether Game is decided, and quick tricks; a last trick is played out directly.
+# See _search.pxd for the data it works on.
 
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
