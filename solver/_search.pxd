@@ -32,6 +32,7 @@ cdef struct Entry:
 cdef struct State:
     # the problem
     int seats                     # 2, 3 or 4
+    int seat_at[MAX_SEATS][MAX_SEATS]  # [leader][k]: the seat k places after the leader
     int trump                     # 0..3, or NO_TRUMP
     int sides                     # 2 or 3
     int xside                     # the side whose value is computed (the maximiser)

@@ -81,7 +81,7 @@ cdef struct Undo:
 
 
 cdef inline void _play(State* s, int card) noexcept nogil:
-    cdef int seat = (s.leader + s.trick_len) % s.seats
+    cdef int seat = s.seat_at[s.leader][s.trick_len]
     s.hand[seat] &= ~((<uint64_t>1) << card)
     s.points_left -= s.points[card]
     s.pips_left -= s.pips[card]
@@ -92,7 +92,7 @@ cdef inline void _play(State* s, int card) noexcept nogil:
 cdef inline void _unplay(State* s) noexcept nogil:
     s.trick_len -= 1
     cdef int card = s.trick[s.trick_len]
-    cdef int seat = (s.leader + s.trick_len) % s.seats
+    cdef int seat = s.seat_at[s.leader][s.trick_len]
     s.hand[seat] |= (<uint64_t>1) << card
     s.points_left += s.points[card]
     s.pips_left += s.pips[card]
@@ -115,7 +115,7 @@ cdef inline int _winning_index(State* s, int count) noexcept nogil:
 cdef inline int _close_trick(State* s, Undo* u) noexcept nogil:
     """Score the full trick on the table, start the next; returns the signed gain for X."""
     cdef int i, gain = s.trick_bonus, tp = 0, c
-    cdef int winner = (s.leader + _winning_index(s, s.seats)) % s.seats
+    cdef int winner = s.seat_at[s.leader][_winning_index(s, s.seats)]
     for i in range(s.seats):
         c = s.trick[i]
         u.trick[i] = c
@@ -240,7 +240,7 @@ cdef void _bounds(State* s, int* low, int* up) noexcept nogil:
     for i in range(s.trick_len):
         c = s.trick[i]
         in_trick += s.points[c]
-        if s.side[(s.leader + i) % s.seats] == s.xside:
+        if s.side[s.seat_at[s.leader][i]] == s.xside:
             tx |= (<uint64_t>1) << c
         else:
             to |= (<uint64_t>1) << c
@@ -460,10 +460,11 @@ cdef int _representatives(State* s, uint64_t legal, uint64_t others, int* cards)
     while legal:
         c = _highest(legal)
         legal &= ~((<uint64_t>1) << c)
-        i = 0
-        while i < n and not _equivalent(s, c, cards[i], others):
-            i += 1
-        if i == n:
+        # cards come highest first, so the same suit's representatives are the last ones taken
+        i = n - 1
+        while i >= 0 and (cards[i] >> 4) == (c >> 4) and not _equivalent(s, c, cards[i], others):
+            i -= 1
+        if i < 0 or (cards[i] >> 4) != (c >> 4):
             cards[n] = c
             n += 1
     return n
@@ -484,7 +485,7 @@ cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out)
     if s.trick_len > 0:
         winning = _winning_index(s, s.trick_len)
         w = s.trick[winning]
-        partner_wins = s.side[(s.leader + winning) % s.seats] == s.side[seat]
+        partner_wins = s.side[s.seat_at[s.leader][winning]] == s.side[seat]
         for i in range(s.trick_len):
             trick_value += s.points[s.trick[i]] + s.pips[s.trick[i]]
     for i in range(n):
@@ -527,7 +528,7 @@ cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out)
 
 
 cdef int _moves(State* s, int* cards, int first) noexcept nogil:
-    cdef int seat = (s.leader + s.trick_len) % s.seats
+    cdef int seat = s.seat_at[s.leader][s.trick_len]
     cdef uint64_t out = _cards_out(s)
     cdef int n = _representatives(s, _legal(s, seat), out & ~s.hand[seat], cards)
     _order(s, seat, cards, n, first, out)
@@ -549,7 +550,7 @@ cdef int _last_trick(State* s) noexcept nogil:
     cdef Undo undo
     cdef int i, gain, v
     for i in range(s.seats):
-        _play(s, ctz64(s.hand[(s.leader + i) % s.seats]))
+        _play(s, ctz64(s.hand[s.seat_at[s.leader][i]]))
     gain = _close_trick(s, &undo)
     v = gain + _game_value(s)
     _reopen_trick(s, &undo)
@@ -572,11 +573,16 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
     s.nodes += 1
     if _check_limits(s):
         return 0
-    _bounds(s, &low, &up)
-    if up <= alpha:
-        return up
-    if low >= beta:
-        return low
+    if s.trick_len == 0:
+        # bounds pay for themselves where a trick starts; inside a trick they rarely cut
+        _bounds(s, &low, &up)
+        if up <= alpha:
+            return up
+        if low >= beta:
+            return low
+    else:
+        low = -BIG
+        up = BIG
     if s.trick_len == 0:
         for i in range(s.seats):
             depth += popcount64(s.hand[i])
@@ -592,7 +598,7 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
                 return e.upper
             if e.best != NO_CARD:
                 first = _decode(s, e.best)
-    seat = (s.leader + s.trick_len) % s.seats
+    seat = s.seat_at[s.leader][s.trick_len]
     maximiser = s.side[seat] == s.xside
     n = _moves(s, cards, first)
     best = low - 1 if maximiser else up + 1
@@ -739,6 +745,9 @@ cdef class Engine:
             raise ValueError("trump is 0 to 4 and the leader a seat")
         memset(&s, 0, sizeof(State))
         s.seats = seats
+        for i in range(MAX_SEATS):
+            for c in range(MAX_SEATS):
+                s.seat_at[i][c] = (i + c) % seats
         s.trump = trump
         for i in range(seats):
             s.side[i] = sides[i]
@@ -825,7 +834,7 @@ cdef void _drive(State* s, bint all_moves, bint want_line, int* lower, int* uppe
     if not all_moves:
         _exact(s, (top + 1) // 2, lower, upper)
     else:
-        seat = (s.leader + s.trick_len) % s.seats
+        seat = s.seat_at[s.leader][s.trick_len]
         maximiser = s.side[seat] == s.xside
         n = _moves(s, reps, -1)
         best = bottom - 1 if maximiser else top + 1
@@ -891,7 +900,7 @@ cdef void _line(State* s, int value, int* line, int* nline) noexcept nogil:
     cdef int n, i, seat, gain, k = 0
     cdef bint maximiser, ok
     while _tricks_left(s) > 0 and not s.aborted:
-        seat = (s.leader + s.trick_len) % s.seats
+        seat = s.seat_at[s.leader][s.trick_len]
         maximiser = s.side[seat] == s.xside
         n = _moves(s, cards, -1)
         ok = False
