@@ -177,12 +177,12 @@ class Position:
 
     # ---- the state of play ------------------------------------------------------------------
 
-    @property
+    @cached_property
     def completed(self) -> tuple[Trick, ...]:
         """The tricks every seat has played to."""
         return tuple(t for t in self.tricks if t.winner is not None)
 
-    @property
+    @cached_property
     def current(self) -> Trick:
         """The trick in progress (possibly no card yet)."""
         if self.tricks and self.tricks[-1].winner is None:
@@ -190,7 +190,7 @@ class Position:
         leader = self.tricks[-1].winner if self.tricks else self.deal.elder
         return Trick(leader, ())
 
-    @property
+    @cached_property
     def to_move(self) -> int:
         cur = self.current
         return (cur.leader + len(cur.cards)) % self.deal.players
