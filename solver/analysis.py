@@ -1,0 +1,188 @@
+"""Reading a deal's play: an optimal line trick by trick, the end-of-deal points, and the cards
+of a played hand judged one by one against double-dummy play.
+
+Nothing here searches by itself: ``analyze_play`` takes any ``solve(position, side=...,
+objective=...)`` (the engine's or the reference solver's) and asks it about the position before
+each card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .cards import Card, make_card
+from .deal import Position
+from .scoring import FIVE, JACK, capture_points, score_position
+from .solution import Solution
+
+__all__ = ["TrickPlayed", "play_out", "EndPoint", "end_points", "CardPlayed", "analyze_play",
+           "given_away", "cost_of"]
+
+
+# ---- a line, trick by trick ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrickPlayed:
+    """One trick of a line: who led, the cards in order, who won and what the winner pegged."""
+
+    number: int                 # 1 for the first trick of the deal
+    leader: int
+    cards: tuple[Card, ...]
+    #: How many of ``cards`` were already on the table when the line began.
+    earlier: int
+    winner: int | None          # None if the line stops before the trick is complete
+    pegged: int
+    #: Each side's captures so far in the deal, this trick included.
+    totals: tuple[int, ...]
+
+
+def play_out(position: Position, line: Sequence[Card]) -> list[TrickPlayed]:
+    """The tricks that ``line`` plays from ``position``: the trick under way (with the cards
+    already on the table) and every trick after it."""
+    deal = position.deal
+    totals = list(score_position(position).captures)
+    done = len(position.completed)
+    after = position.after(*line)
+    out = []
+    for number, trick in enumerate(after.tricks[done:], done + 1):
+        earlier = len(position.current.cards) if number == done + 1 else 0
+        pegged = 0
+        if trick.winner is not None:
+            pegged = capture_points(trick, deal)
+            totals[deal.side_of(trick.winner)] += pegged
+        out.append(TrickPlayed(number, trick.leader, trick.cards, earlier, trick.winner, pegged,
+                               tuple(totals)))
+    return out
+
+
+# ---- the end of the deal ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EndPoint:
+    """One end-of-deal point (High, Low, Jack, Game, five-for-five) and who takes it."""
+
+    name: str                   # "high", "low", "jack", "game", "five"
+    side: int | None            # None: nobody (a tie for Game, a card not dealt, play not over)
+    points: int                 # what it is worth: 1, or 5 for five-for-five
+    card: Card | None = None    # the trump it is about (none for Game)
+    #: The seat dealt the card (High, Low to the holder), or the trick it was won in.
+    holder: int | None = None
+    trick: int | None = None
+
+
+def _trick_of(card: Card, position: Position) -> int | None:
+    for number, trick in enumerate(position.completed, 1):
+        if card in trick.cards:
+            return number
+    return None
+
+
+def end_points(position: Position) -> list[EndPoint]:
+    """The end-of-deal points the rules count, in the order they are pegged.  For a position
+    whose play is not over only what is already settled has a side."""
+    deal, rules = position.deal, position.deal.rules
+    score = score_position(position)
+    trumps = deal.trumps_dealt()
+    out = []
+    if rules.high:
+        card = trumps[-1] if trumps else None
+        out.append(EndPoint("high", score.high, 1, card,
+                            holder=deal.holder(card) if card is not None else None))
+    if rules.low:
+        card = trumps[0] if trumps else None
+        if rules.low_to == "holder":
+            out.append(EndPoint("low", score.low, 1, card,
+                                holder=deal.holder(card) if card is not None else None))
+        else:
+            out.append(EndPoint("low", score.low, 1, card,
+                                trick=_trick_of(card, position) if card is not None else None))
+    if rules.jack:
+        card = make_card(deal.trump, JACK)
+        dealt = card in trumps
+        out.append(EndPoint("jack", score.jack, 1, card if dealt else None,
+                            trick=_trick_of(card, position) if dealt else None))
+    if rules.game:
+        out.append(EndPoint("game", score.game, 1))
+    if rules.five_for_five:
+        card = make_card(deal.trump, FIVE)
+        dealt = card in trumps
+        out.append(EndPoint("five", score.five, 5, card if dealt else None,
+                            trick=_trick_of(card, position) if dealt else None))
+    return out
+
+
+# ---- a played hand, card by card ------------------------------------------------------------------
+
+Solve = Callable[..., Solution]
+
+
+def cost_of(solution: Solution, card: Card, mover_side: int) -> int | None:
+    """What playing ``card`` costs the seat to move, by ``solution`` (solved for any side):
+    how much worse its value is than the best card's, from the mover's side of the table.
+    None when the solution does not know the card's value."""
+    if card not in solution.moves or not solution.complete:
+        return None
+    value = solution.moves[card]
+    if solution.side == mover_side:
+        return solution.value - value
+    return value - solution.value
+
+
+@dataclass(frozen=True)
+class CardPlayed:
+    """One card of a played hand, judged double-dummy for the side of the seat that played it."""
+
+    index: int                  # its place in the play, from 0
+    trick: int                  # 1 for the first trick
+    seat: int
+    side: int
+    card: Card
+    #: The best the side could be sure of before the card, and what it is sure of after it.
+    before: int
+    after: int
+    #: The cards that would have kept ``before``.
+    best: tuple[Card, ...]
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def cost(self) -> int:
+        return self.before - self.after
+
+    @property
+    def mistake(self) -> bool:
+        return self.cost > 0
+
+
+def analyze_play(position: Position, solve: Solve, objective: str = "points",
+                 progress: Callable[[int, int], None] | None = None) -> list[CardPlayed]:
+    """Every card of ``position.play`` judged by ``solve`` for the side that played it: the
+    position before the card is solved for that side, and the card's value is compared with the
+    best.  ``progress(done, total)`` is called after each card."""
+    deal = position.deal
+    out = []
+    total = len(position.play)
+    for index, card in enumerate(position.play):
+        before = deal.position(position.play[:index])
+        seat = before.to_move
+        side = deal.side_of(seat)
+        solution = solve(before, side=side, objective=objective)
+        if not solution.complete or card not in solution.moves:
+            raise RuntimeError(f"play[{index}]: the solver gave no value for the card played")
+        out.append(CardPlayed(index, len(before.completed) + 1, seat, side, card,
+                              solution.value, solution.moves[card],
+                              tuple(solution.best_moves()), solution.nodes, solution.seconds))
+        if progress is not None:
+            progress(index + 1, total)
+    return out
+
+
+def given_away(plays: Sequence[CardPlayed], sides: int) -> tuple[int, ...]:
+    """The total cost of each side's cards."""
+    totals = [0] * sides
+    for play in plays:
+        totals[play.side] += play.cost
+    return tuple(totals)

@@ -1,0 +1,94 @@
+"""Pegging a deal's points onto the match score, in the order RULES.md pegs them.
+
+Captures are pegged trick by trick, then High, Low, Jack, Game and five-for-five.  With the
+``peg-out`` finish the first side to reach the target wins at once, even in the middle of a
+deal; with ``hand-end`` the totals are compared after the deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .analysis import end_points
+from .deal import Position
+from .scoring import capture_points
+
+__all__ = ["Peg", "pegs", "MatchAfter", "match_after", "SKUNK_LINE"]
+
+#: A side that wins before the loser reaches this wins a double game (option ``skunk``).
+SKUNK_LINE = 31
+
+
+@dataclass(frozen=True)
+class Peg:
+    side: int
+    points: int
+    #: ``"trick 3"`` for a capture, else the end point: ``"high"``, ``"low"``, ``"jack"``,
+    #: ``"game"``, ``"five"``.
+    what: str
+
+
+def pegs(position: Position) -> list[Peg]:
+    """The points of a position's completed tricks and settled end points, in pegging order.
+    Points scored before play (take one, a turned-up Jack) are not part of a position."""
+    deal = position.deal
+    out = []
+    for number, trick in enumerate(position.completed, 1):
+        points = capture_points(trick, deal)
+        if points:
+            out.append(Peg(deal.side_of(trick.winner), points, f"trick {number}"))
+    if position.is_over:
+        out += [Peg(p.side, p.points, p.name) for p in end_points(position)
+                if p.side is not None]
+    return out
+
+
+@dataclass(frozen=True)
+class MatchAfter:
+    """The match score before and after a deal, and who (if anyone) wins the match with it."""
+
+    target: int
+    before: tuple[int, ...]
+    after: tuple[int, ...]
+    #: The sides that win the match on this deal: one, several sharing a hand-end win, or none.
+    winners: tuple[int, ...] = ()
+    #: With peg-out, the peg that took the winner out (``"trick 4"``, ``"game"``).
+    when: str | None = None
+    #: A double game (option ``skunk``): the loser had not reached 31.
+    double: bool = False
+
+
+def match_after(position: Position) -> MatchAfter | None:
+    """The match after a position's points are pegged; None when the deal carries no score."""
+    deal = position.deal
+    if deal.score is None:
+        return None
+    rules = deal.rules
+    target = rules.target
+    before = tuple(deal.score)
+    running = list(before)
+    order = pegs(position)
+    for peg in order:
+        running[peg.side] += peg.points
+    after = tuple(running)
+    already = tuple(s for s, points in enumerate(before) if points >= target)
+    if already:
+        return MatchAfter(target, before, after, already, "before the deal")
+    winners: tuple[int, ...] = ()
+    when = None
+    at_win = after
+    if rules.finish == "peg-out":
+        running = list(before)
+        for peg in order:
+            running[peg.side] += peg.points
+            if running[peg.side] >= target:
+                winners, when, at_win = (peg.side,), peg.what, tuple(running)
+                break
+    else:
+        reached = [points for points in after if points >= target]
+        if reached:
+            top = max(reached)
+            winners = tuple(s for s, points in enumerate(after) if points == top)
+    double = bool(winners) and rules.skunk and all(
+        points < SKUNK_LINE for s, points in enumerate(at_win) if s not in winners)
+    return MatchAfter(target, before, after, winners, when, double)

@@ -1,0 +1,118 @@
+"""Timing the engine on the seeded deal classes of ``solver.benchmark``, without pytest.
+
+Each timed solve is ``benchmark.solve_once`` (value, every root card and a line, from a fresh
+table) with one ``Solver`` per class.  On the bridge class the same deals can be timed with DDS
+(the ``endplay`` package) for a side-by-side ratio.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from . import benchmark
+
+__all__ = ["percentile", "ClassTiming", "time_class", "DEFAULT_CLASSES"]
+
+#: The classes ``allfives bench`` times when none is named: the ones that take milliseconds.
+DEFAULT_CLASSES = ("2x6", "3x6", "4x6", "2x9")
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """The nearest-rank ``p``-th percentile (``p`` from 0 to 100) of a non-empty sequence."""
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+@dataclass(frozen=True)
+class ClassTiming:
+    """The seconds and nodes of every timed solve of one class (and DDS's seconds, if timed)."""
+
+    name: str
+    title: str
+    objective: str
+    seconds: tuple[float, ...]
+    nodes: tuple[int, ...]
+    dds_seconds: tuple[float, ...] = ()
+    #: On how many deals DDS gave every root card the engine's value.
+    dds_agree: int | None = None
+
+    @property
+    def count(self) -> int:
+        return len(self.seconds)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+    @property
+    def p90(self) -> float:
+        return percentile(self.seconds, 90)
+
+    @property
+    def p99(self) -> float:
+        return percentile(self.seconds, 99)
+
+    @property
+    def nodes_per_second(self) -> float:
+        total = sum(self.seconds)
+        return sum(self.nodes) / total if total > 0 else 0.0
+
+    @property
+    def dds_median(self) -> float | None:
+        return statistics.median(self.dds_seconds) if self.dds_seconds else None
+
+    @property
+    def dds_ratio(self) -> float | None:
+        """The engine's median time over DDS's (below 1: the engine is faster)."""
+        dds = self.dds_median
+        return self.median / dds if dds else None
+
+
+def time_class(name: str, count: int, dds: bool = False,
+               tick: Callable[[], None] | None = None) -> ClassTiming:
+    """Time ``count`` deals of class ``name`` with a fresh ``Solver``.  With ``dds`` (honoured on
+    the bridge class when ``endplay`` is installed) DDS solves the same deals too.  ``tick()`` is
+    called after every timed solve (engine or DDS)."""
+    from .search import Solver
+
+    cls = benchmark.CLASSES.get(name)
+    if cls is None:
+        raise ValueError(f"unknown deal class {name!r} (expected one of "
+                         f"{', '.join(benchmark.CLASSES)})")
+    if count < 1:
+        raise ValueError(f"count must be at least 1, not {count}")
+    deals = benchmark.positions(name, count)
+    solver = Solver()
+    seconds, nodes, solutions = [], [], []
+    for position in deals:
+        start = time.perf_counter()
+        solution = benchmark.solve_once(solver, position, name)
+        seconds.append(time.perf_counter() - start)
+        nodes.append(solution.nodes)
+        solutions.append(solution)
+        if tick is not None:
+            tick()
+    dds_seconds: list[float] = []
+    agree = None
+    if dds and cls.bridge and benchmark.dds_available():
+        agree = 0
+        for position, solution in zip(deals, solutions):
+            start = time.perf_counter()
+            moves = benchmark.dds_moves(position)
+            dds_seconds.append(time.perf_counter() - start)
+            agree += moves == solution.moves_str()
+            if tick is not None:
+                tick()
+    return ClassTiming(name, cls.title, cls.objective, tuple(seconds), tuple(nodes),
+                       tuple(dds_seconds), agree)
+
+
+def will_time_dds(name: str) -> bool:
+    """Whether ``time_class(name, ..., dds=True)`` times DDS too."""
+    cls = benchmark.CLASSES.get(name)
+    return cls is not None and cls.bridge and benchmark.dds_available()

@@ -1,0 +1,201 @@
+"""solver.analysis: a line trick by trick, the end-of-deal points, and a played hand judged card
+by card, all checked against the reference solver and hand-worked deals."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import solver
+from solver import reference
+from solver.analysis import analyze_play, cost_of, end_points, given_away, play_out
+from solver.cards import parse_card, parse_cards, parse_suit
+from solver.deal import Deal, Position, load
+from solver.dealing import random_deal
+from solver.rules import Rules
+from solver.scoring import score_position
+
+EXAMPLES = Path(solver.__file__).parent / "examples"
+TWO = EXAMPLES / "two-player.toml"
+MID = EXAMPLES / "mid-trick.toml"
+
+
+def played(hands: list[str], trump: str, dealer: str, play: str = "", rules: str = "all-fives",
+           **options) -> Position:
+    names = {2: "NS", 3: "NES", 4: "NESW"}[len(hands)]
+    deal = Deal(tuple(tuple(parse_cards(h)) for h in hands), parse_suit(trump),
+                names.index(dealer), Rules.preset(rules).replace(**options))
+    return deal.position(parse_cards(play))
+
+
+# ---- play_out ---------------------------------------------------------------------------------
+
+def test_play_out_of_a_hand_worked_deal():
+    # N: AH 2H TC, S: JH 5H 3C; hearts; dealer S so N leads.
+    # 1. AH JH: N wins 4 + 1 = 5.  2. 2H 5H: S wins 5.  3. 3C TC: N wins, no trumps.
+    position = played(["AH 2H TC", "JH 5H 3C"], "H", "S")
+    tricks = play_out(position, parse_cards("AH JH 2H 5H 3C TC"))
+    assert [(t.number, t.leader, t.winner, t.pegged, t.totals) for t in tricks] == [
+        (1, 0, 0, 5, (5, 0)), (2, 0, 1, 5, (5, 5)), (3, 1, 0, 0, (5, 5))]
+    assert tricks[2].cards == tuple(parse_cards("3C TC"))
+    assert all(t.earlier == 0 for t in tricks)
+
+
+def test_play_out_from_the_middle_of_a_trick():
+    position = load(MID)  # two tricks done, three cards of the third on the table
+    best = reference.solve(position)
+    tricks = play_out(position, best.line)
+    assert [t.number for t in tricks] == [3, 4, 5, 6]
+    assert tricks[0].earlier == 3 and tricks[0].cards[:3] == position.current.cards
+    assert all(t.earlier == 0 for t in tricks[1:])
+    after = position.after(*best.line)
+    assert tricks[-1].totals == score_position(after).captures
+    # running totals start from the captures of the tricks already played
+    before = score_position(position).captures
+    first = tricks[0]
+    expected = list(before)
+    expected[position.deal.side_of(first.winner)] += first.pegged
+    assert first.totals == tuple(expected)
+
+
+def test_play_out_of_a_line_that_stops_inside_a_trick():
+    position = played(["AH 2H TC", "JH 5H 3C"], "H", "S")
+    tricks = play_out(position, parse_cards("AH JH 2H"))
+    assert tricks[-1].winner is None and tricks[-1].pegged == 0
+    assert tricks[-1].totals == (5, 0)
+
+
+# ---- end_points -------------------------------------------------------------------------------
+
+def test_end_points_name_the_cards_and_the_tricks():
+    position = played(["AH 2H TC", "JH 5H 3C"], "H", "S", "AH JH 2H 5H 3C TC")
+    points = {p.name: p for p in end_points(position)}
+    assert list(points) == ["high", "low", "jack", "game"]
+    assert points["high"].side == 0 and points["high"].card == parse_card("AH")
+    assert points["high"].holder == 0
+    assert points["low"].side == 0 and points["low"].holder == 0  # 2H, dealt to N
+    assert points["jack"].side == 0 and points["jack"].trick == 1
+    assert points["game"].side == 0 and points["game"].card is None
+    score = score_position(position)
+    assert sum(p.points for p in end_points(position) if p.side == 0) + score.captures[0] \
+        == score.totals()[0]
+
+
+def test_end_points_under_other_rules():
+    hands = ["AH 2H TC", "JH 5H 3C"]
+    position = played(hands, "H", "S", "AH JH 2H 5H 3C TC", low_to="captor",
+                      five_for_five=True)
+    points = {p.name: p for p in end_points(position)}
+    assert points["low"].side == 1 and points["low"].trick == 2 and points["low"].holder is None
+    assert points["five"].side == 1 and points["five"].points == 5
+    assert points["five"].card == parse_card("5H")
+    assert end_points(played(hands, "H", "S", rules="classic")) == []
+    # a Jack that was not dealt
+    none = {p.name: p for p in end_points(played(["AS 2S", "KS 3S"], "S", "S", "AS KS 2S 3S"))}
+    assert none["jack"].side is None and none["jack"].card is None
+
+
+def test_end_points_before_the_play_is_over():
+    points = {p.name: p for p in end_points(played(["AH 2H TC", "JH 5H 3C"], "H", "S"))}
+    assert points["high"].side == 0  # known from the deal
+    assert points["jack"].side is None and points["game"].side is None
+
+
+# ---- cost_of ------------------------------------------------------------------------------------
+
+def test_cost_from_the_movers_side_of_the_table():
+    position = load(TWO)  # North to move
+    for_north = reference.solve(position, side=0)
+    for_south = reference.solve(position, side=1)
+    for card in position.legal_moves():
+        cost = cost_of(for_north, card, 0)
+        assert cost == for_north.value - for_north.moves[card] >= 0
+        # solved for South, North's card costs North what it gives South
+        assert cost_of(for_south, card, 0) == for_south.moves[card] - for_south.value >= 0
+    best = for_north.best_moves()[0]
+    assert cost_of(for_north, best, 0) == 0
+
+
+# ---- analyze_play: a hand played badly on purpose ---------------------------------------------------
+
+def play_badly(position: Position, mistakes: set[int]) -> tuple[Position, dict[int, int]]:
+    """Play ``position`` to the end: at the places in ``mistakes`` (counted in the play from
+    here) the mover plays its worst card when that costs something, elsewhere a best card.
+    Returns the played position and the cost of each mistake actually made, by the reference."""
+    deal = position.deal
+    play = list(position.play)
+    costs = {}
+    current = position
+    while not current.is_over:
+        side = deal.side_of(current.to_move)
+        best = reference.solve(current, side=side)
+        index = len(play)
+        worst = min(best.moves, key=lambda c: (best.moves[c], c))
+        if index - len(position.play) in mistakes and best.moves[worst] < best.value:
+            card = worst
+            costs[index] = best.value - best.moves[worst]
+        else:
+            card = best.best_moves()[-1]
+        play.append(card)
+        current = deal.position(play)
+    return current, costs
+
+
+def test_a_hand_played_badly_is_judged_card_by_card():
+    position, costs = play_badly(load(TWO), {0, 3, 5, 9})
+    # North leads the trump Ten into South's King (9 points), and later errs again; South errs
+    # once; the card at 9 costs nothing by then
+    assert costs == {0: 9, 3: 2, 5: 2}
+    assert position.play[0] == parse_card("TH")
+    plays = analyze_play(position, reference.solve)
+    assert len(plays) == 12
+    assert {p.index: p.cost for p in plays if p.mistake} == costs
+    for play in plays:
+        before = position.deal.position(position.play[:play.index])
+        assert play.seat == before.to_move and play.card == position.play[play.index]
+        check = reference.solve(before, side=play.side)
+        assert (play.before, play.after) == (check.value, check.moves[play.card])
+        assert set(play.best) == set(check.best_moves())
+        assert play.trick == play.index // 2 + 1
+    away = given_away(plays, 2)
+    assert away == (sum(c for i, c in costs.items() if plays[i].side == 0),
+                    sum(c for i, c in costs.items() if plays[i].side == 1))
+
+
+@pytest.mark.parametrize("players, cards, seed", [(3, 3, 1), (4, 3, 2), (2, 5, 3)])
+def test_random_hands_played_badly(players, cards, seed):
+    rng = random.Random(seed)
+    deal = random_deal(rng, players, cards)
+    total = players * cards
+    mistakes = set(rng.sample(range(total), total // 2))
+    position, costs = play_badly(deal.position(), mistakes)
+    plays = analyze_play(position, reference.solve)
+    assert {p.index: p.cost for p in plays if p.mistake} == costs
+    assert [p.side for p in plays] == [deal.side_of(p.seat) for p in plays]
+
+
+def test_the_engine_judges_as_the_reference_does():
+    search = pytest.importorskip("solver.search")
+    # every card of the play is judged from the start, so the deal is kept small for the reference
+    deal = random_deal(random.Random(5), 4, 4)
+    position, costs = play_badly(deal.position(), set(range(0, 16, 2)))
+    assert len(costs) >= 2
+    fast = analyze_play(position, search.solve)
+    slow = analyze_play(position, reference.solve)
+    assert [(p.before, p.after, p.cost, set(p.best)) for p in fast] == \
+        [(p.before, p.after, p.cost, set(p.best)) for p in slow]
+    assert {p.index: p.cost for p in fast if p.mistake} == costs
+
+
+def test_analyze_play_reports_progress_and_other_objectives():
+    position, _ = play_badly(load(TWO), {0})
+    seen = []
+    plays = analyze_play(position, reference.solve, "tricks",
+                         progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(i, 12) for i in range(1, 13)]
+    for play in plays:
+        before = position.deal.position(position.play[:play.index])
+        check = reference.solve(before, side=play.side, objective="tricks")
+        assert play.before == check.value and play.after == check.moves[play.card]

@@ -1,0 +1,74 @@
+"""solver.pegging: the order points are pegged in, and the match after a deal under peg-out
+and hand-end finishes, with a double game for a skunk."""
+
+from __future__ import annotations
+
+from solver.cards import parse_cards, parse_suit
+from solver.deal import Deal, Position
+from solver.pegging import Peg, match_after, pegs
+from solver.rules import Rules
+
+# N: AH 2H TC, S: JH 5H 3C; hearts; dealer S so N leads.
+# 1. AH JH: N pegs 5.  2. 2H 5H: S pegs 5.  3. 3C TC: N, no trumps.
+# Then High N (AH), Low N (2H dealt to N), Jack N (won in trick 1), Game N (15 to 5 pips).
+# N 9, S 5.
+HANDS = ("AH 2H TC", "JH 5H 3C")
+PLAY = "AH JH 2H 5H 3C TC"
+
+
+def deal(score=None, rules: str = "all-fives", **options) -> Deal:
+    return Deal(tuple(tuple(parse_cards(h)) for h in HANDS), parse_suit("H"), 1,
+                Rules.preset(rules).replace(**options), score=score)
+
+
+def played(score=None, rules: str = "all-fives", **options) -> Position:
+    return deal(score, rules, **options).position(parse_cards(PLAY))
+
+
+def test_pegs_in_order():
+    assert pegs(played()) == [Peg(0, 5, "trick 1"), Peg(1, 5, "trick 2"), Peg(0, 1, "high"),
+                              Peg(0, 1, "low"), Peg(0, 1, "jack"), Peg(0, 1, "game")]
+    # before the play is over only the captures so far are pegged
+    assert pegs(deal().position(parse_cards("AH JH 2H"))) == [Peg(0, 5, "trick 1")]
+    assert pegs(played(rules="five-for-five"))[-1] == Peg(1, 5, "five")
+
+
+def test_no_score_no_match():
+    assert match_after(played()) is None
+
+
+def test_nobody_reaches_the_target():
+    match = match_after(played((10, 20)))
+    assert (match.target, match.before, match.after) == (61, (10, 20), (19, 25))
+    assert match.winners == () and match.when is None and not match.double
+
+
+def test_peg_out_the_first_to_the_target_wins_even_mid_deal():
+    # S needs 5: pegs out at trick 2 although N ends the deal higher
+    match = match_after(played((50, 56)))
+    assert match.after == (59, 61)
+    assert match.winners == (1,) and match.when == "trick 2"
+    # N needs 6: trick 1 gives 5, the High the sixth
+    match = match_after(played((55, 40)))
+    assert match.winners == (0,) and match.when == "high"
+
+
+def test_hand_end_the_highest_total_over_the_target_wins():
+    match = match_after(played((58, 56), finish="hand-end"))
+    assert match.winners == (0,) and match.when is None  # 67 beats 61
+    shared = match_after(played((55, 59), finish="hand-end"))  # 64 and 64
+    assert shared.after == (64, 64) and shared.winners == (0, 1)
+
+
+def test_a_skunk_is_a_double_game():
+    assert match_after(played((55, 20), skunk=True)).double
+    assert not match_after(played((55, 40), skunk=True)).double
+    assert not match_after(played((55, 20))).double  # the option is off by default
+
+
+def test_the_target_of_all_fours_and_a_match_already_won():
+    match = match_after(played((3, 0), rules="all-fours"))  # no captures; target 7
+    assert match.target == 7 and match.after == (7, 0)
+    assert match.winners == (0,) and match.when == "game"
+    done = match_after(played((61, 0)))
+    assert done.winners == (0,) and done.when == "before the deal"
