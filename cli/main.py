@@ -1,7 +1,14 @@
 """``allfives``: the command line.
 
-    allfives solve FILE... [--for SEAT] [--objective points|margin|tricks] [--json]
-                           [--engine engine|reference]
+    allfives solve POSITION... [--for SEAT] [--objective points|margin|tricks] [--json]
+                               [--engine engine|reference] [--node-limit N] [--time-limit S]
+    allfives analyze POSITION... [--objective ...] [--json] [--engine engine|reference]
+    allfives deal --players N [--runs R] [--seed S] [--count K] [--format toml|line]
+                              [--preset NAME] [--dealer SEAT]
+    allfives bench [--class NAME]... [--count N] [--json]
+
+Everything heavy (Rich, the engine) is imported inside the command that needs it, so that a
+small solve starts fast.
 """
 
 from __future__ import annotations
@@ -11,10 +18,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from .errors import user_errors
+from .errors import Boundary, user_errors
 
 app = typer.Typer(
     name="allfives",
+    cls=Boundary,
     help="Double-dummy solver for All Fives, All Fours and their kin.",
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -33,6 +41,20 @@ class Engine(str, Enum):
     reference = "reference"
 
 
+class Form(str, Enum):
+    toml = "toml"
+    line = "line"
+
+
+POSITIONS_HELP = ("Positions: deal files (TOML, or one-line positions one a line), a one-line "
+                  "position itself (\"N:AK5.9.32.- ... trump=H\"), or '-' for standard input.")
+OBJECTIVE_HELP = ("points: what the side can be sure of scoring in the deal; margin: its points "
+                  "minus the other side's; tricks: the tricks it wins.")
+ENGINE_HELP = "engine: the fast search; reference: the plain exhaustive solver (slow)."
+COLOR_HELP = ("Colour the output (also into a pipe), or print plain text. "
+              "Default: colour on a terminal only.")
+
+
 def _version(value: bool) -> None:
     if value:
         from solver import __version__
@@ -42,50 +64,117 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def allfives(
-    version: Annotated[Optional[bool], typer.Option(
+    version: Annotated[bool, typer.Option(
         "--version", callback=_version, is_eager=True,
-        help="Print the version and exit.")] = None,
+        help="Print the version and exit.")] = False,
 ) -> None:
-    """Double-dummy solver for All Fives, All Fours and their kin."""
+    """Double-dummy solver for All Fives, All Fours and their kin.
+
+    Exit status: 0 done, 1 a limit reached without a result, 2 bad input.
+    """
 
 
 @app.command()
 def solve(
-    files: Annotated[list[str], typer.Argument(
-        metavar="FILE",
-        help="Deal files: TOML, or one-line positions one per line; '-' reads standard input.")],
+    positions: Annotated[list[str], typer.Argument(metavar="POSITION...", help=POSITIONS_HELP)],
     for_: Annotated[Optional[str], typer.Option(
         "--for", metavar="SEAT",
-        help="The seat (with 4 players either partner) whose value is computed. "
+        help="The seat (with 4 players either partner, or NS / EW) whose value is computed. "
              "Default: the side to move.")] = None,
-    objective: Annotated[Objective, typer.Option(
-        help="points: what the side can be sure of scoring in the deal; margin: its points "
-             "minus the other side's; tricks: the tricks it wins.")] = Objective.points,
+    objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.points,
     json: Annotated[bool, typer.Option(
         "--json", help="One JSON object per position, one per line.")] = False,
-    engine: Annotated[Engine, typer.Option(
-        help="engine: the fast search; reference: the plain exhaustive solver.")] = Engine.engine,
+    engine: Annotated[Engine, typer.Option(help=ENGINE_HELP)] = Engine.engine,
+    node_limit: Annotated[Optional[int], typer.Option(
+        metavar="N", min=1,
+        help="Stop a search after about N nodes; without a result the bounds are shown and "
+             "the exit status is 1.")] = None,
+    time_limit: Annotated[Optional[float], typer.Option(
+        metavar="SECONDS",
+        help="Stop a search after SECONDS; without a result the bounds are shown and the "
+             "exit status is 1.")] = None,
+    color: Annotated[Optional[bool], typer.Option("--color/--no-color",
+                                                  help=COLOR_HELP)] = None,
 ) -> None:
-    """Solve positions double-dummy: the value, the value of every legal card, and a best line."""
-    from .inputs import read_inputs
-    from .render import solution_json, solution_text
-    from .solving import plan, solver_for
+    """Solve positions double-dummy: the table, what every legal card is worth and costs, a
+    best line trick by trick, and the points at the end of the deal."""
+    from .solving import solve_command
 
     with user_errors():
-        # every file is read and every --for checked before the first solve
-        jobs = plan(read_inputs(files), for_, objective.value)
-        run = solver_for(engine.value)
-        for number, (name, position, side) in enumerate(jobs):
-            try:
-                solution = run(position, side=side, objective=objective.value)
-            except ValueError as error:
-                raise ValueError(f"{name}: {error}") from None
-            if json:
-                typer.echo(solution_json(name, position, solution))
-            else:
-                if number:
-                    typer.echo()
-                typer.echo(solution_text(name, position, solution))
+        stopped = solve_command(positions, for_, objective.value, json, engine.value,
+                                node_limit, time_limit, color)
+    if stopped:
+        raise typer.Exit(1)
+
+
+@app.command()
+def analyze(
+    positions: Annotated[list[str], typer.Argument(
+        metavar="POSITION...",
+        help=POSITIONS_HELP + " Each needs a 'play': the cards played, part or all of a hand.")],
+    objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.points,
+    json: Annotated[bool, typer.Option(
+        "--json", help="One JSON object per position (with a list of plays), one per line.")
+    ] = False,
+    engine: Annotated[Engine, typer.Option(help=ENGINE_HELP)] = Engine.engine,
+    color: Annotated[Optional[bool], typer.Option("--color/--no-color",
+                                                  help=COLOR_HELP)] = None,
+) -> None:
+    """Judge a played hand card by card: what each card left its side against the best card,
+    the mistakes, and the points each side gave away."""
+    from .analyzing import analyze_command
+
+    with user_errors():
+        analyze_command(positions, objective.value, json, engine.value, color)
+
+
+@app.command()
+def deal(
+    players: Annotated[int, typer.Option(
+        metavar="N", help="Players at the table: 2, 3 or 4 (4 play as partners).")],
+    runs: Annotated[int, typer.Option(
+        metavar="R", min=0,
+        help="Runs of the cards after a beg: each deals 3 more cards to every seat.")] = 0,
+    seed: Annotated[Optional[int], typer.Option(
+        metavar="S", help="Seed of the shuffle: the same seed deals the same cards. "
+                          "Default: a fresh seed, shown in the TOML form.")] = None,
+    count: Annotated[int, typer.Option(metavar="K", min=1, help="How many deals.")] = 1,
+    format: Annotated[Form, typer.Option(
+        "--format", help="toml: deal files (several separated by '# ---' lines); "
+                         "line: one position a line, ready for 'allfives solve -'.")
+    ] = Form.toml,
+    preset: Annotated[str, typer.Option(
+        metavar="NAME", help="Rules: all-fives, strict, classic, all-fours, five-for-five.")
+    ] = "all-fives",
+    dealer: Annotated[Optional[str], typer.Option(
+        metavar="SEAT", help="The dealer's seat. Default: a random seat.")] = None,
+) -> None:
+    """Deal random hands as from a shuffled pack (with the turn-up and any runs), ready to
+    solve."""
+    from .dealer import deal_command
+
+    with user_errors():
+        deal_command(players, runs, seed, count, format.value, preset, dealer)
+
+
+@app.command()
+def bench(
+    classes: Annotated[Optional[list[str]], typer.Option(
+        "--class", metavar="NAME",
+        help="A deal class to time; repeat for more: 2x6 3x6 4x6 2x9 4x9 4x12 bridge. "
+             "Default: 2x6 3x6 4x6 2x9.")] = None,
+    count: Annotated[int, typer.Option(metavar="N", min=1, help="Deals per class.")] = 50,
+    json: Annotated[bool, typer.Option(
+        "--json", help="One JSON object per class, one per line (no progress bar).")] = False,
+    color: Annotated[Optional[bool], typer.Option("--color/--no-color",
+                                                  help=COLOR_HELP)] = None,
+) -> None:
+    """Time the engine on seeded deal classes: median, p90 and p99 seconds a deal, and nodes
+    per second; on the bridge class, DDS on the same deals when endplay is installed."""
+    from .benching import bench_command
+
+    with user_errors():
+        bench_command(classes, count, json, color)
 
 
 def main() -> None:

@@ -1,21 +1,31 @@
-"""Choosing the engine and the side a value is for."""
+"""``allfives solve``: choosing the engine and the side a value is for, then solving and
+printing each position (JSON for scripts, a Rich report for people)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+
+import typer
 
 from solver.deal import Position
 from solver.solution import Solution, check_objective
 from solver.tricks import parse_seat, side_count, side_name
 
-from .errors import EngineMissing
+from .errors import EngineMissing, note
 
 Solve = Callable[..., Solution]
 
 
-def solver_for(engine: str) -> Solve:
+def solver_for(engine: str, node_limit: int | None = None,
+               time_limit: float | None = None) -> Solve:
     """``solve(position, side=..., objective=...)`` of the named engine, imported only now."""
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError(f"--time-limit: {time_limit:g} is not a number of seconds above 0")
     if engine == "reference":
+        if node_limit is not None or time_limit is not None:
+            raise ValueError("--node-limit and --time-limit limit the engine, "
+                             "not --engine reference")
         from solver.reference import solve
         return solve
     try:
@@ -25,7 +35,9 @@ def solver_for(engine: str) -> Solve:
             raise
         raise EngineMissing("the engine is not part of this install "
                             "(--engine reference solves without it)") from None
-    return solve
+    if node_limit is None and time_limit is None:
+        return solve
+    return partial(solve, node_limit=node_limit or 0, time_limit=time_limit or 0.0)
 
 
 def side_for(position: Position, name: str | None) -> int | None:
@@ -56,3 +68,39 @@ def plan(positions: list[tuple[str, Position]], for_: str | None,
         except ValueError as error:
             raise ValueError(f"{name}: {error}") from None
     return jobs
+
+
+def solve_command(names: list[str], for_: str | None, objective: str, json: bool, engine: str,
+                  node_limit: int | None, time_limit: float | None,
+                  color: bool | None) -> list[str]:
+    """Solve and print every position; the names of those a limit stopped without a value."""
+    from .inputs import read_inputs
+
+    # every position is read and every --for checked before the first solve
+    jobs = plan(read_inputs(names), for_, objective)
+    run = solver_for(engine, node_limit, time_limit)
+    console = pretty = None
+    if not json:
+        from .console import can_show_suits, make_console
+        from .report import solve_report
+        console = make_console(color)
+        pretty = can_show_suits(console)
+    else:
+        from .records import solution_record
+    stopped = []
+    for number, (name, position, side) in enumerate(jobs):
+        try:
+            solution = run(position, side=side, objective=objective)
+        except ValueError as error:
+            raise ValueError(f"{name}: {error}") from None
+        if console is None:
+            typer.echo(solution_record(name, position, solution))
+        else:
+            if number:
+                console.print()
+            console.print(solve_report(name, position, solution, pretty))
+        if not solution.complete:
+            stopped.append(name)
+            note(f"{name}: no result: the search stopped at its limit (the value lies "
+                 f"between {solution.lower} and {solution.upper})")
+    return stopped

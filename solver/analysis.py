@@ -114,7 +114,7 @@ def end_points(position: Position) -> list[EndPoint]:
     return out
 
 
-# ---- a played hand, card by card ------------------------------------------------------------------
+# ---- a played hand, card by card ----------------------------------------------------------------
 
 Solve = Callable[..., Solution]
 

@@ -118,7 +118,7 @@ def test_cost_from_the_movers_side_of_the_table():
     assert cost_of(for_north, best, 0) == 0
 
 
-# ---- analyze_play: a hand played badly on purpose ---------------------------------------------------
+# ---- analyze_play: a hand played badly on purpose -----------------------------------------------
 
 def play_badly(position: Position, mistakes: set[int]) -> tuple[Position, dict[int, int]]:
     """Play ``position`` to the end: at the places in ``mistakes`` (counted in the play from

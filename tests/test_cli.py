@@ -4,6 +4,8 @@ the one error boundary (exit 2, one line on stderr, never a traceback)."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +22,8 @@ from solver.deal import load, to_line
 EXAMPLES = Path(solver.__file__).parent / "examples"
 TWO = EXAMPLES / "two-player.toml"
 MID = EXAMPLES / "mid-trick.toml"
-KEYS = {"file", "to_move", "for", "objective", "value", "moves", "line", "nodes", "seconds"}
+KEYS = {"file", "to_move", "for", "objective", "value", "moves", "line", "nodes", "seconds",
+        "complete", "lower", "upper"}
 
 try:
     RUNNER = CliRunner(mix_stderr=False)  # older Click mixes stderr into output by default
@@ -75,6 +78,8 @@ def test_json_shape_and_values():
     assert record["value"] == max(record["moves"].values())
     assert isinstance(record["nodes"], int) and record["nodes"] > 0
     assert isinstance(record["seconds"], float) and record["seconds"] >= 0
+    assert record["complete"] is True
+    assert record["lower"] == record["upper"] == record["value"]
     # the line is legal play to the end of the deal, starting with a best card
     assert record["moves"][record["line"][0]] == record["value"]
     after = position
@@ -130,26 +135,177 @@ def test_standard_input():
     assert from_toml["moves"] == from_line["moves"]
 
 
+def plain(*args: str, input: str | None = None) -> str:
+    result = run("solve", *args, "--engine", "reference", input=input)
+    assert result.exit_code == 0, result.stderr
+    assert "\x1b[" not in result.stdout  # no control codes into a pipe
+    return result.stdout
+
+
 def test_plain_output():
-    result = run("solve", MID, "--engine", "reference")
-    assert result.exit_code == 0
-    text = result.stdout
+    text = plain(MID)
     expected = reference.solve(load(MID))
     assert text.startswith(str(MID) + "\n")
-    assert f"points for EW: {expected.value}" in text
-    assert "E to play to trick 3" in text
-    assert "on the table: 8C (S) 6C (W) 5S (N)" in text
-    for card, value in expected.moves_str().items():
-        assert f"{card} {value}" in text
-    best = card_str(expected.line[0])
-    assert f"{best} {expected.value}*" in text
-    assert "line:  " + best + " | " in text
+    assert "4 players, 6 cards each; rules all-fives; dealer S" in text
+    assert "trumps ♦ diamonds (turn-up 6♦); E to play to trick 3" in text
+    assert f"Points for EW: {expected.value}" in text
+    # the table: every seat with its hand by suit, the seat to play and the dealer marked
+    assert "E (EW)   to play" in text
+    assert "S (NS) dealer" in text
+    assert "♦ 7 5  ◂ trumps" in text
+    assert "on the table:" in text and "S 8♣" in text and "W 6♣" in text and "N 5♠" in text
+    # every legal card with its value and cost, best first
+    rows = [line.split() for line in text.splitlines()
+            if line[:2] in ("4♣", "5♦", "7♦")]
+    values = {card_str(c, pretty=True): v for c, v in expected.moves.items()}
+    assert [(r[0], int(r[1])) for r in rows] == sorted(values.items(), key=lambda kv: -kv[1])
+    assert rows[0][2:] == ["·", "best"]
+    for row in rows[1:]:
+        assert int(row[2]) == expected.value - int(row[1])  # E plays for EW: cost = best - value
+    # the line trick by trick, then the end of the deal
+    assert "The best line" in text and "End of the deal" in text
+    assert "1-2              played before" in text
+
+
+def test_plain_output_of_the_line_and_the_end_of_the_deal():
+    text = plain(TWO)
+    lines = text.splitlines()
+    position = load(TWO)
+    best = reference.solve(position)
+    after = position.after(*best.line)
+    start = lines.index("The best line")
+    assert lines[start + 1].split() == ["trick", "led", "by", "cards", "won", "by", "pegged",
+                                        "N", "S"]
+    rows = [line.split() for line in lines[start + 3:start + 9]]
+    totals = [0, 0]
+    for number, (row, trick) in enumerate(zip(rows, after.tricks), 1):
+        pegged = sum(solver.cards.pip_value(c) for c in trick.cards if c >> 4 == 1)  # hearts
+        totals[trick.winner] += pegged
+        seats = "NS"
+        assert row == [str(number), seats[trick.leader],
+                       *(card_str(c, pretty=True) for c in trick.cards),
+                       seats[trick.winner], str(pegged) if pegged else "·",
+                       *map(str, totals)]
+    assert lines[start + 9] == ""
+    end = lines.index("End of the deal")
+    table = {line.split()[0]: line.split()[1:] for line in lines[end + 3:end + 9]}
+    assert table["captures"] == list(map(str, totals))
+    assert table["High"][:3] == ["·", "1", "A♥"]
+    assert table["Low"][:3] == ["1", "·", "2♥"]
+    jack_side = next(t.winner for t in after.tricks if solver.parse_card("JH") in t.cards)
+    assert table["Jack"][jack_side] == "1"
+    assert table["total"] == [str(best.value), str(sum(map(int, (
+        x for x in (table[k][1] for k in ("captures", "High", "Low", "Jack", "Game"))
+        if x != "·"))))]
+    assert "Match to" not in text  # no score, no pegboard
+
+
+def test_the_cost_of_an_opponents_card_is_what_it_gives_away():
+    # North to play, values for South: North's best card is the one that leaves South least
+    text = plain(TWO, "--for", "S")
+    expected = reference.solve(load(TWO), side=1)
+    assert f"Points for S: {expected.value}" in text
+    rows = {line.split()[0]: line.split()[1:] for line in text.splitlines()
+            if line[:2] in ("9♥", "T♥", "T♠")}
+    assert rows["9♥"][:2] == [str(expected.value), "·"]
+    assert rows["T♥"][:2] == [str(expected.moves[solver.parse_card("TH")]),
+                              str(expected.moves[solver.parse_card("TH")] - expected.value)]
+
+
+def test_the_pegboard_of_a_match(tmp_path: Path):
+    line = to_line(load(TWO)) + " score=45,50"
+    text = plain(line)
+    assert "Match to 61 (first to peg out wins)" in text
+    assert re.search(r"^N  45 → 64  \(\+19\)  wins the match, pegging out at trick \d$", text,
+                     re.MULTILINE)
+    assert "S  50 → 60  (+10)" in text
+    strips = [row.strip() for row in text.splitlines() if row.strip().startswith("●")]
+    assert len(strips) == 2
+    for strip, before, after in zip(strips, (45, 50), (61, 60)):
+        holes = strip.replace(" ", "")
+        assert len(holes) == 61
+        assert holes == "●" * before + "◆" * (after - before) + "·" * (61 - after)
+
+
+def test_no_color_and_color(tmp_path: Path):
+    plain_text = run("solve", TWO, "--no-color").stdout
+    assert "\x1b[" not in plain_text
+    coloured = run("solve", TWO, "--color").stdout
+    assert "\x1b[31m" in coloured  # red hearts
+    assert "\x1b[" not in run("solve", TWO, "--color", "--json").stdout
 
 
 def test_plain_output_of_several_positions_is_separated_by_a_blank_line():
     result = run("solve", TWO, MID, "--engine", "reference")
     assert result.exit_code == 0
     assert f"\n\n{MID}\n" in result.stdout
+
+
+def test_a_one_line_position_as_the_argument():
+    (record,) = solve_ref(to_line(load(MID)))
+    assert record["file"] == "<argument>"
+    assert record["value"] == reference.solve(load(MID)).value
+    line, toml = solve_ref(to_line(load(MID)), MID)
+    assert line["file"] == "<argument>" and toml["file"] == str(MID)
+    assert line["moves"] == toml["moves"] == record["moves"]
+
+
+def test_a_file_wins_over_a_line(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "N:x").write_text(TWO.read_text(encoding="utf-8"), encoding="utf-8")
+    (record,) = solve_ref("N:x")
+    assert record["file"] == "N:x" and record["to_move"] == "N"
+
+
+def test_a_bad_one_line_argument():
+    assert_one_error_line(run("solve", "N:AK.-.-.- QJ.-.-.- trump=H bogus", "--engine",
+                              "reference"), "<argument>: expected key=value, not 'bogus'")
+
+
+# ---- limits: exit 1 with bounds -------------------------------------------------------------
+
+FOUR = EXAMPLES / "four-player.toml"
+
+
+def test_a_node_limit_without_a_result_shows_bounds_and_exits_1():
+    pytest.importorskip("solver.search")
+    from solver.search import Solver
+
+    result = run("solve", FOUR, "--json", "--node-limit", "50")
+    text = run("solve", FOUR, "--node-limit", "50")
+    value = Solver().solve(load(FOUR)).value  # the reference takes long on four whole hands
+    assert result.exit_code == 1
+    (record,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert set(record) == KEYS
+    assert record["complete"] is False and record["value"] is None
+    assert record["line"] == []
+    assert record["lower"] <= value <= record["upper"] and record["lower"] < record["upper"]
+    (line,) = result.stderr.splitlines()
+    assert line == (f"allfives: {FOUR}: no result: the search stopped at its limit "
+                    f"(the value lies between {record['lower']} and {record['upper']})")
+    assert text.exit_code == 1
+    lower, upper = map(int, re.search(r"Points for NS: between (\d+) and (\d+)",
+                                      text.stdout).groups())
+    assert lower <= value <= upper
+    assert "not known" in text.stdout and "The best line" not in text.stdout
+
+
+def test_a_limit_with_room_to_spare_gives_the_value():
+    pytest.importorskip("solver.search")
+    (record,) = records(run("solve", TWO, "--json", "--node-limit", "10000000",
+                            "--time-limit", "60"))
+    assert record["complete"] is True
+    assert record["value"] == reference.solve(load(TWO)).value
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--node-limit", "0"], "--node-limit"),
+    (["--time-limit", "0"], "--time-limit: 0 is not a number of seconds above 0"),
+    (["--time-limit", "soon"], "--time-limit"),
+    (["--engine", "reference", "--node-limit", "5"], "not --engine reference"),
+])
+def test_bad_limits(args, fragment):
+    assert_one_error_line(run("solve", TWO, *args), fragment)
 
 
 # ---- errors: exit 2, one line, no traceback --------------------------------------------------
@@ -226,15 +382,40 @@ def test_margin_needs_two_sides(tmp_path: Path):
                               "reference"), f"{path}: objective 'margin' needs two sides")
 
 
-@pytest.mark.parametrize("args", [["solve", str(TWO), "--objective", "glory"],
-                                  ["solve", str(TWO), "--engine", "abacus"],
-                                  ["solve", str(TWO), "--colour"],
-                                  ["solve"],
-                                  ["deal"]])
-def test_usage_errors_exit_2(args):
-    result = RUNNER.invoke(app, args)
+@pytest.mark.parametrize("args, fragment", [
+    (["solve", str(TWO), "--objective", "glory"], "'glory' is not one of"),
+    (["solve", str(TWO), "--engine", "abacus"], "'abacus' is not one of"),
+    (["solve", str(TWO), "--colour"], "No such option: --colour"),
+    (["solve"], "Missing argument 'POSITION...'"),
+    (["deal"], "Missing option '--players'"),
+    (["analyze"], "Missing argument 'POSITION...'"),
+    (["bench", "--count", "0"], "--count"),
+    (["shuffle"], "No such command 'shuffle'"),
+])
+def test_usage_errors_end_in_one_line(args, fragment):
+    line = assert_one_error_line(RUNNER.invoke(app, args), fragment)
+    assert line.endswith("--help')")
+
+
+def test_no_command_shows_the_help():
+    result = RUNNER.invoke(app, [])
     assert result.exit_code == 2
     assert "Traceback" not in result.stderr + result.stdout
+    for command in ("solve", "analyze", "deal", "bench"):
+        assert command in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze", "deal", "bench"])
+def test_every_command_and_option_has_help(command):
+    from typer.main import get_command
+
+    result = RUNNER.invoke(app, [command, "--help"])
+    assert result.exit_code == 0
+    group = get_command(app)
+    params = group.commands[command].params
+    assert group.commands[command].help
+    for param in params:
+        assert getattr(param, "help", None) or param.name == "help", (command, param.name)
 
 
 def test_without_the_engine_the_default_says_so(monkeypatch):
@@ -290,3 +471,12 @@ def test_the_engine_is_the_default():
     pytest.importorskip("solver.search")
     (record,) = records(run("solve", TWO, "--json"))
     assert record["value"] == reference.solve(load(TWO)).value
+
+
+def test_a_console_without_suit_symbols_gets_plain_ascii():
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run([str(PROGRAM), "solve", str(TWO), "--engine", "reference"],
+                          capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.isascii()
+    assert "H Q J T 9 2  < trumps" in done.stdout and "Points for N: 19" in done.stdout

@@ -1,0 +1,95 @@
+"""``allfives bench``: the engine timed on the seeded deal classes, with a progress bar on
+stderr and a table (or one JSON object per class) on stdout."""
+
+from __future__ import annotations
+
+import typer
+
+from solver.benchmark import CLASSES
+from solver.timing import DEFAULT_CLASSES, ClassTiming, time_class, will_time_dds
+
+
+def class_names(given: list[str] | None) -> list[str]:
+    """The classes asked for (``--class`` repeated, or comma-separated), known ones only."""
+    if not given:
+        return list(DEFAULT_CLASSES)
+    names = [n.strip() for word in given for n in word.split(",") if n.strip()]
+    for name in names:
+        if name not in CLASSES:
+            raise ValueError(f"--class: unknown deal class {name!r} "
+                             f"(expected one of {', '.join(CLASSES)})")
+    return names
+
+
+def seconds_words(seconds: float | None, pretty: bool = True) -> str:
+    if seconds is None:
+        return ""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} {'µs' if pretty else 'us'}"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"
+
+
+def rate_words(per_second: float) -> str:
+    for size, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if per_second >= size:
+            return f"{per_second / size:.2f} {unit}"
+    return f"{per_second:.0f}"
+
+
+def bench_table(timings: list[ClassTiming], pretty: bool):
+    from .report import table
+
+    dds = any(t.dds_seconds for t in timings)
+    columns = ["class", "deals", "median", "p90", "p99", "nodes/s"]
+    if dds:
+        columns += ["DDS median", "vs DDS"]
+    grid = table(*columns, right=tuple(range(1, len(columns))))
+    for t in timings:
+        row = [t.name, str(t.count), seconds_words(t.median, pretty),
+               seconds_words(t.p90, pretty), seconds_words(t.p99, pretty),
+               rate_words(t.nodes_per_second)]
+        if dds:
+            row += [seconds_words(t.dds_median, pretty),
+                    f"{t.dds_ratio:.1f}x" if t.dds_ratio is not None else ""]
+        grid.add_row(*row)
+    return grid
+
+
+def bench_command(given: list[str] | None, count: int, json: bool, color: bool | None) -> None:
+    names = class_names(given)
+    if json:
+        from .records import timing_record
+        for name in names:
+            typer.echo(timing_record(time_class(name, count, dds=True)))
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+        TimeElapsedColumn
+    from rich.text import Text
+
+    from .console import can_show_suits, make_console
+
+    console = make_console(color)
+    pretty = can_show_suits(console)
+    errors = make_console(color, stderr=True)
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=errors, transient=True,
+                        disable=not errors.is_terminal)
+    timings = []
+    with progress:
+        for name in names:
+            dds = will_time_dds(name)
+            task = progress.add_task(f"{name}{' and DDS' if dds else ''}",
+                                     total=count * (2 if dds else 1))
+            timings.append(time_class(name, count, dds=True,
+                                      tick=lambda task=task: progress.advance(task)))
+    console.print(bench_table(timings, pretty))
+    legend = "; ".join(f"{t.name}: {t.title}" for t in timings)
+    console.print(Text(f"{legend}.\nSeconds a deal, wall clock: one solver per class, a fresh "
+                       "table for each deal (the value, every legal card and a line).",
+                       style="dim"))
+    for t in timings:
+        if t.dds_agree is not None:
+            console.print(Text(f"{t.name}: DDS gave every card the engine's value on "
+                               f"{t.dds_agree} of {t.count} deals.", style="dim"))

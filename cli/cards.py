@@ -1,0 +1,63 @@
+"""How cards, suits, seats and sides look on the console: suit symbols, red hearts and diamonds,
+trumps in bold, each side in its own colour.  Without suit symbols (a console that cannot encode
+them) cards are spelled as in deal files: ``TH``.
+
+Every face is a ``Text`` whose styles are spans, not a base style, so that faces can be joined
+without one's style running into the next."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+
+from solver.cards import RANKS, SUIT_NAMES, card_str, sort_cards, suit_str
+from solver.deal import Deal
+
+RED_SUITS = (1, 2)  # hearts, diamonds
+SIDE_STYLES = ("cyan", "magenta", "yellow")
+GOOD, BAD, QUIET = "green", "red", "dim"
+
+
+def suit_style(suit: int, trump: int | None = None) -> str:
+    style = "red" if suit in RED_SUITS else ""
+    return f"bold {style}".strip() if suit == trump else style
+
+
+def suit_face(suit: int, pretty: bool, trump: int | None = None) -> Text:
+    return Text().append(suit_str(suit, pretty), style=suit_style(suit, trump))
+
+
+def card_face(card: int, pretty: bool, trump: int | None = None) -> Text:
+    return Text().append(card_str(card, pretty), style=suit_style(card >> 4, trump))
+
+
+def cards_face(cards: Iterable[int], pretty: bool, trump: int | None = None,
+               sort: bool = False) -> Text:
+    cards = sort_cards(cards) if sort else list(cards)
+    return Text(" ").join(card_face(c, pretty, trump) for c in cards)
+
+
+def ranks_face(cards: Iterable[int]) -> str:
+    """The ranks of cards of one suit, high first, spaced: ``A Q 9``."""
+    return " ".join(RANKS[c & 15] for c in sort_cards(cards))
+
+
+def trump_words(deal: Deal, pretty: bool) -> Text:
+    """``trumps ♥ hearts (turn-up 6♥)``."""
+    text = Text("trumps ")
+    text.append_text(suit_face(deal.trump, pretty, deal.trump))
+    text.append(f" {SUIT_NAMES[deal.trump]}")
+    if deal.turnup is not None:
+        text.append(" (turn-up ")
+        text.append_text(card_face(deal.turnup, pretty, deal.trump))
+        text.append(")")
+    return text
+
+
+def side_face(deal: Deal, side: int) -> Text:
+    return Text().append(deal.side_name(side), style=f"bold {SIDE_STYLES[side]}")
+
+
+def seat_face(deal: Deal, seat: int) -> Text:
+    return Text().append(deal.seats[seat], style=f"bold {SIDE_STYLES[deal.side_of(seat)]}")

@@ -1,0 +1,64 @@
+"""``allfives deal``: random deals as from a shuffled pack, printed ready to solve."""
+
+from __future__ import annotations
+
+import random
+
+import typer
+
+from solver.dealfile import to_line, to_toml
+from solver.dealing import shuffle_deal
+from solver.rules import Rules
+from solver.tricks import parse_seat, seat_names
+
+#: Between two deals in the TOML form.
+SEPARATOR = "# ---"
+
+
+def deals(players: int, runs: int, seed: int, count: int, preset: str,
+          dealer: str | None) -> list:
+    """``count`` deals from one shuffled stream: the same arguments deal the same cards."""
+    try:
+        seat_names(players)
+    except ValueError as error:
+        raise ValueError(f"--players: {error}") from None
+    try:
+        rules = Rules.preset(preset)
+    except ValueError as error:
+        raise ValueError(f"--preset: {error}") from None
+    seat = None
+    if dealer is not None:
+        try:
+            seat = parse_seat(dealer, players)
+        except ValueError as error:
+            raise ValueError(f"--dealer: {error}") from None
+    rng = random.Random(seed)
+    try:
+        return [shuffle_deal(rng, players, runs, rules, seat) for _ in range(count)]
+    except ValueError as error:
+        raise ValueError(f"--runs: {error}") from None
+
+
+def deal_command(players: int, runs: int, seed: int | None, count: int, form: str,
+                 preset: str, dealer: str | None) -> None:
+    if seed is None:
+        seed = random.SystemRandom().randrange(2 ** 32)
+    dealt = deals(players, runs, seed, count, preset, dealer)
+    if form == "line":
+        for deal in dealt:
+            typer.echo(to_line(deal.position()))
+        return
+    command = f"allfives deal --players {players} --runs {runs} --seed {seed}"
+    if preset != "all-fives":
+        command += f" --preset {preset}"
+    if dealer is not None:
+        command += f" --dealer {dealer.upper()}"
+    if count > 1:
+        command += f" --count {count}"
+    documents = []
+    for number, deal in enumerate(dealt, 1):
+        runs_words = {0: "no runs", 1: "one run"}.get(runs, f"{runs} runs")
+        where = f"deal {number} of {count}: " if count > 1 else ""
+        documents.append(f"# {where}{players} players, {len(deal.hands[0])} cards each "
+                         f"({runs_words})\n# {command}\n" + to_toml(deal.position()))
+    typer.echo(f"\n{SEPARATOR}\n".join(documents), nl=False)

@@ -1,0 +1,73 @@
+"""The match as a cribbage board: one strip of holes per side up to the target (61 holes in
+All Fives), the points before this deal and this deal's points pegged after them."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from solver.deal import Deal
+from solver.pegging import MatchAfter
+
+from .cards import QUIET, SIDE_STYLES, side_face
+
+#: Holes: already pegged, pegged by this deal, still empty (suit-symbol consoles / plain ASCII).
+PEGS = ("●", "◆", "·")
+PEGS_PLAIN = ("o", "*", ".")
+GROUP = 5          # holes are set in groups of five, as on a board
+ROW = 70           # longer strips are cut into rows of 60 holes
+
+
+def strip(before: int, after: int, target: int, style: str, pretty: bool,
+          indent: str = "") -> Text:
+    """Holes 1 to ``target``: up to ``before`` pegged earlier, up to ``after`` by this deal."""
+    old, new, empty = PEGS if pretty else PEGS_PLAIN
+    per_row = target if target <= ROW else 60
+    text = Text(indent)
+    for hole in range(1, target + 1):
+        if hole > 1:
+            if (hole - 1) % per_row == 0:
+                text.append("\n" + indent)
+            elif (hole - 1) % GROUP == 0:
+                text.append(" ")
+        if hole <= before:
+            text.append(old, style=style)
+        elif hole <= after:
+            text.append(new, style=f"bold {style}")
+        else:
+            text.append(empty, style=QUIET)
+    return text
+
+
+def _winning(deal: Deal, match: MatchAfter, side: int) -> str:
+    if side not in match.winners:
+        return ""
+    words = "shares the match" if len(match.winners) > 1 else "wins the match"
+    if match.when == "before the deal":
+        return "had already won"
+    if match.when:
+        words += f", pegging out at {match.when}"
+    if match.double:
+        words += " (a double game)"
+    return words
+
+
+def pegboard(deal: Deal, match: MatchAfter, pretty: bool) -> Text:
+    """A heading, then for each side its scores and its strip."""
+    arrow = "→" if pretty else "->"
+    finish = "first to peg out wins" if deal.rules.finish == "peg-out" else "counted at hand end"
+    text = Text().append(f"Match to {match.target} ({finish})", style="bold")
+    width = max(len(deal.side_name(s)) for s in range(deal.sides))
+    for side in range(deal.sides):
+        before, after = match.before[side], match.after[side]
+        text.append("\n")
+        label = side_face(deal, side)
+        label.pad_right(width - len(label))
+        text.append_text(label)
+        text.append(f"  {before:>2} {arrow} {after:>2}  (+{after - before})")
+        winning = _winning(deal, match, side)
+        if winning:
+            text.append("  " + winning, style="bold")
+        text.append("\n")
+        text.append_text(strip(before, min(after, match.target), match.target,
+                               SIDE_STYLES[side], pretty, indent="  "))
+    return text

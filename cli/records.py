@@ -1,0 +1,82 @@
+"""The machine output: one JSON object per line, kept apart from everything printed for people."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from solver.analysis import CardPlayed, given_away
+from solver.cards import card_str, sort_cards
+from solver.deal import Position
+from solver.solution import Solution
+from solver.timing import ClassTiming
+
+
+def to_move_name(position: Position) -> str | None:
+    return None if position.is_over else position.deal.seats[position.to_move]
+
+
+def solution_record(name: str, position: Position, solution: Solution) -> str:
+    """``value`` is null when a limit stopped the search; ``lower`` and ``upper`` bound it."""
+    record: dict[str, Any] = {
+        "file": name,
+        "to_move": to_move_name(position),
+        "for": position.deal.side_name(solution.side),
+        "objective": solution.objective,
+        "value": solution.value if solution.complete else None,
+        "moves": {card_str(c): solution.moves[c] for c in sort_cards(solution.moves)},
+        "line": [card_str(c) for c in solution.line],
+        "nodes": solution.nodes,
+        "seconds": round(solution.seconds, 6),
+        "complete": solution.complete,
+        "lower": solution.lower if solution.lower is not None else solution.value,
+        "upper": solution.upper if solution.upper is not None else solution.value,
+    }
+    return json.dumps(record)
+
+
+def analysis_record(name: str, position: Position, objective: str,
+                    plays: list[CardPlayed]) -> str:
+    deal = position.deal
+    record: dict[str, Any] = {
+        "file": name,
+        "objective": objective,
+        "plays": [{
+            "index": p.index,
+            "trick": p.trick,
+            "seat": deal.seats[p.seat],
+            "for": deal.side_name(p.side),
+            "card": card_str(p.card),
+            "before": p.before,
+            "after": p.after,
+            "cost": p.cost,
+            "mistake": p.mistake,
+            "best": [card_str(c) for c in p.best],
+        } for p in plays],
+        "given_away": {deal.side_name(s): points
+                       for s, points in enumerate(given_away(plays, deal.sides))},
+        "nodes": sum(p.nodes for p in plays),
+        "seconds": round(sum(p.seconds for p in plays), 6),
+    }
+    return json.dumps(record)
+
+
+def timing_record(timing: ClassTiming) -> str:
+    record: dict[str, Any] = {
+        "class": timing.name,
+        "title": timing.title,
+        "objective": timing.objective,
+        "deals": timing.count,
+        "median": round(timing.median, 9),
+        "p90": round(timing.p90, 9),
+        "p99": round(timing.p99, 9),
+        "nodes": sum(timing.nodes),
+        "seconds": round(sum(timing.seconds), 6),
+        "nodes_per_second": round(timing.nodes_per_second),
+        "dds": None,
+    }
+    if timing.dds_seconds:
+        record["dds"] = {"median": round(timing.dds_median, 9),
+                         "ratio": round(timing.dds_ratio, 4),
+                         "agree": timing.dds_agree}
+    return json.dumps(record)

@@ -1,0 +1,203 @@
+"""``allfives solve`` for people: the table, every legal card's value and cost, the best line
+trick by trick, the end-of-deal points and, when the deal carries a match score, the pegboard."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from solver.analysis import cost_of, end_points, play_out
+from solver.cards import sort_cards
+from solver.deal import Position
+from solver.pegging import match_after
+from solver.scoring import score_position
+from solver.solution import Solution
+
+from .cards import BAD, GOOD, QUIET, card_face, cards_face, seat_face, side_face, trump_words
+from .diagram import diagram
+from .pegboard import pegboard
+
+OBJECTIVE_WORDS = {"points": "Points", "margin": "Margin", "tricks": "Tricks"}
+END_WORDS = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game",
+             "five": "Five for five"}
+
+
+def nothing(pretty: bool) -> str:
+    """What stands in a cell for none: a nought, no cost, nobody's point."""
+    return "·" if pretty else "-"
+
+
+def _word(value: object) -> str:
+    """An option's value as it is written in a deal file: ``true``, ``none``, ``strict``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else str(value)
+
+
+def rules_words(position: Position) -> str:
+    rules = position.deal.rules
+    words = rules.preset_name
+    changes = rules.changes()
+    if changes:
+        words += " (" + ", ".join(f"{k}={_word(v)}" for k, v in changes.items()) + ")"
+    return words
+
+
+def state_words(position: Position) -> str:
+    done = len(position.completed)
+    if position.is_over:
+        return f"play is over after {done} tricks"
+    return f"{position.deal.seats[position.to_move]} to play to trick {done + 1}"
+
+
+def heading(name: str, position: Position, pretty: bool) -> Text:
+    deal = position.deal
+    text = Text().append(name, style="bold")
+    text.append(f"\n{deal.players} players, {len(deal.hands[0])} cards each; rules "
+                f"{rules_words(position)}; dealer {deal.seats[deal.dealer]}\n")
+    text.append_text(trump_words(deal, pretty))
+    text.append(f"; {state_words(position)}")
+    return text
+
+
+def table(*columns: str, right: tuple[int, ...] = ()) -> Table:
+    grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),
+                 header_style="bold")
+    for i, title in enumerate(columns):
+        grid.add_column(title, justify="right" if i in right else "left")
+    return grid
+
+
+# ---- the value and the cards --------------------------------------------------------------------
+
+
+def value_words(position: Position, solution: Solution) -> Text:
+    deal = position.deal
+    text = Text(f"{OBJECTIVE_WORDS[solution.objective]} for ", style="bold")
+    text.append_text(side_face(deal, solution.side))
+    if solution.complete:
+        text.append(f": {solution.value}", style="bold")
+    else:
+        text.append(f": between {solution.lower} and {solution.upper}", style="bold")
+        text.append(f"  (the search stopped at its limit after {solution.nodes} nodes)",
+                    style=QUIET)
+    return text
+
+
+def cards_table(position: Position, solution: Solution, pretty: bool) -> Table:
+    """Every legal card, best first: its value for the solved side and what it costs the seat
+    to play (for an opponent of the solved side, a cost is value given to that side)."""
+    deal = position.deal
+    mover = position.to_move
+    mover_side = deal.side_of(mover)
+    side_name = deal.side_name(solution.side)
+    legal = sort_cards(position.legal_moves())
+    order = {c: i for i, c in enumerate(legal)}
+    costs = {c: cost_of(solution, c, mover_side) for c in legal}
+    ranked = sorted(legal, key=lambda c: (costs[c] is None, costs[c] or 0, order[c]))
+    grid = table("card", f"value for {side_name}", f"cost to {deal.seats[mover]}", "",
+                 right=(1, 2))
+    for card in ranked:
+        value, cost = solution.moves.get(card), costs[card]
+        if cost is None:
+            grid.add_row(card_face(card, pretty, deal.trump), "?", "?", Text("not known", QUIET))
+        elif cost == 0:
+            grid.add_row(card_face(card, pretty, deal.trump), str(value), nothing(pretty),
+                         Text("best", style=f"bold {GOOD}"))
+        else:
+            grid.add_row(card_face(card, pretty, deal.trump), str(value),
+                         Text(str(cost), style=BAD), "")
+    return grid
+
+
+# ---- the line -----------------------------------------------------------------------------------
+
+
+def line_table(position: Position, solution: Solution, pretty: bool) -> Table:
+    deal = position.deal
+    sides = [deal.side_name(s) for s in range(deal.sides)]
+    grid = table("trick", "led by", "cards", "won by", "pegged", *sides,
+                 right=tuple(range(4, 5 + len(sides))))
+    done = len(position.completed)
+    if done:
+        before = score_position(position).captures
+        played = "1" if done == 1 else f"1-{done}"
+        grid.add_row(played, "", Text("played before", QUIET), "", "",
+                     *(str(t) for t in before))
+    for trick in play_out(position, solution.line):
+        cards = Text()
+        if trick.earlier:
+            cards.append("(", style=QUIET)
+            cards.append_text(cards_face(trick.cards[:trick.earlier], pretty, deal.trump))
+            cards.append(")", style=QUIET)
+            cards.append(" ")
+        cards.append_text(cards_face(trick.cards[trick.earlier:], pretty, deal.trump))
+        winner = seat_face(deal, trick.winner) if trick.winner is not None else Text("")
+        pegged = str(trick.pegged) if trick.pegged else nothing(pretty)
+        grid.add_row(str(trick.number), seat_face(deal, trick.leader), cards, winner, pegged,
+                     *(str(t) for t in trick.totals))
+    return grid
+
+
+# ---- the end of the deal ------------------------------------------------------------------------
+
+
+def _why(point, position: Position, pretty: bool) -> Text:
+    deal = position.deal
+    if point.name == "game":
+        pips = score_position(position).pips
+        text = Text("pips won: " + ", ".join(f"{deal.side_name(s)} {p}"
+                                             for s, p in enumerate(pips)))
+        if point.side is None and position.is_over:
+            text.append(" (a tie: nobody)")
+        return text
+    if point.card is None:
+        return Text("not dealt", style=QUIET)
+    text = card_face(point.card, pretty, deal.trump)
+    if point.holder is not None:
+        text.append(f" dealt to {deal.seats[point.holder]}")
+    elif point.trick is not None:
+        text.append(f" won in trick {point.trick}")
+    return text
+
+
+def end_table(position: Position, pretty: bool) -> Table:
+    """Captures, High, Low, Jack, Game (and five-for-five) per side, and the totals."""
+    deal = position.deal
+    score = score_position(position)
+    sides = [deal.side_name(s) for s in range(deal.sides)]
+    grid = table("", *sides, "", right=tuple(range(1, 1 + len(sides))))
+    grid.add_row("captures", *(str(c) if c else nothing(pretty) for c in score.captures), "")
+    for point in end_points(position):
+        cells = [str(point.points) if point.side == s else nothing(pretty)
+                 for s in range(deal.sides)]
+        grid.add_row(END_WORDS[point.name], *cells, _why(point, position, pretty))
+    grid.add_row(Text("total", style="bold"),
+                 *(Text(str(t), style="bold") for t in score.totals()), "")
+    return grid
+
+
+# ---- the whole report ---------------------------------------------------------------------------
+
+
+def solve_report(name: str, position: Position, solution: Solution,
+                 pretty: bool) -> RenderableType:
+    parts: list[RenderableType] = [heading(name, position, pretty), Text(),
+                                   diagram(position, pretty), Text(),
+                                   value_words(position, solution)]
+    if not position.is_over:
+        parts += [Text(), cards_table(position, solution, pretty)]
+    if solution.complete:
+        after = position.after(*solution.line)
+        if solution.line:
+            parts += [Text(), Text("The best line", style="bold"),
+                      line_table(position, solution, pretty)]
+        parts += [Text(), Text("End of the deal", style="bold"), end_table(after, pretty)]
+        match = match_after(after)
+        if match is not None:
+            parts += [Text(), pegboard(position.deal, match, pretty)]
+    parts.append(Text())
+    parts.append(Text(f"{solution.nodes} nodes, {solution.seconds:.3f} s", style=QUIET))
+    return Group(*parts)

@@ -1,0 +1,177 @@
+"""``allfives analyze``: a hand played badly on purpose, judged card by card through the command
+line and checked against the reference solver; JSON shape, plain output and errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import solver
+from cli.main import app
+from solver import reference
+from solver.cards import card_str, parse_card
+from solver.deal import Position, load, to_line, to_toml
+
+EXAMPLES = Path(solver.__file__).parent / "examples"
+TWO = EXAMPLES / "two-player.toml"
+RECORD_KEYS = {"file", "objective", "plays", "given_away", "nodes", "seconds"}
+PLAY_KEYS = {"index", "trick", "seat", "for", "card", "before", "after", "cost", "mistake",
+             "best"}
+
+try:
+    RUNNER = CliRunner(mix_stderr=False)
+except TypeError:
+    RUNNER = CliRunner()
+
+
+def run(*args, input: str | None = None):
+    return RUNNER.invoke(app, [str(a) for a in args], input=input)
+
+
+def records(result) -> list[dict]:
+    assert result.exit_code == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+# North leads the trump Ten into South's Ace, later ruffs a club with the trump Two, and South
+# gives away points too: the places and costs come from the reference (see expected_mistakes).
+BAD_PLAY = ["TH", "AH", "4C", "2H", "QH", "5H", "9H", "KH", "7D", "JH", "TS", "QS"]
+
+
+def badly_played(tmp_path: Path) -> tuple[Path, Position]:
+    position = load(TWO).deal.position([parse_card(c) for c in BAD_PLAY])
+    path = tmp_path / "bad.toml"
+    path.write_text("# The two-player deal played badly\n" + to_toml(position), encoding="utf-8")
+    return path, position
+
+
+def expected_mistakes(position: Position) -> dict[int, tuple[str, int]]:
+    """Straight from the reference: the position before each card solved for the mover's side."""
+    out = {}
+    for index, card in enumerate(position.play):
+        before = position.deal.position(position.play[:index])
+        solution = reference.solve(before, side=position.deal.side_of(before.to_move))
+        cost = solution.value - solution.moves[card]
+        if cost:
+            out[index] = (before.deal.seats[before.to_move], cost)
+    return out
+
+
+def test_the_bad_hand_is_what_the_test_means():
+    position = load(TWO).deal.position([parse_card(c) for c in BAD_PLAY])
+    assert position.is_over
+    mistakes = expected_mistakes(position)
+    assert mistakes == {0: ("N", 9), 3: ("N", 2), 5: ("S", 2)}
+
+
+@pytest.mark.parametrize("engine", ["reference", "engine"])
+def test_a_badly_played_hand_is_flagged_card_by_card(tmp_path: Path, engine: str):
+    if engine == "engine":
+        pytest.importorskip("solver.search")
+    path, position = badly_played(tmp_path)
+    (record,) = records(run("analyze", path, "--json", "--engine", engine))
+    assert set(record) == RECORD_KEYS
+    assert record["file"] == str(path) and record["objective"] == "points"
+    plays = record["plays"]
+    assert len(plays) == 12
+    for play in plays:
+        assert set(play) == PLAY_KEYS
+        assert play["cost"] == play["before"] - play["after"] >= 0
+        assert play["mistake"] == (play["cost"] > 0)
+    assert [p["card"] for p in plays] == BAD_PLAY
+    assert [p["trick"] for p in plays] == [i // 2 + 1 for i in range(12)]
+    flagged = {p["index"]: (p["seat"], p["cost"]) for p in plays if p["mistake"]}
+    expected = expected_mistakes(position)
+    assert flagged == expected
+    # the best cards are the reference's best cards, the values its values
+    for play in plays:
+        before = position.deal.position(position.play[:play["index"]])
+        check = reference.solve(before, side=position.deal.side_of(before.to_move))
+        assert play["before"] == check.value
+        assert play["after"] == check.moves[parse_card(play["card"])]
+        assert sorted(play["best"]) == sorted(card_str(c) for c in check.best_moves())
+    assert record["given_away"] == {
+        seat: sum(cost for s, cost in expected.values() if s == seat) for seat in "NS"}
+
+
+def test_plain_output(tmp_path: Path):
+    path, position = badly_played(tmp_path)
+    result = run("analyze", path, "--engine", "reference")
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    assert "\x1b[" not in text
+    assert text.startswith(f"{path}\n")
+    assert "The play, card by card (12 cards)" in text
+    rows = [line.split() for line in text.splitlines() if "mistake;" in line]
+    expected = expected_mistakes(position)
+    assert len(rows) == len(expected)
+    first = rows[0]
+    assert first[:7] == ["1", "N", "T♥", "19", "10", "9", "mistake;"]
+    assert first[7:] == ["best", "9♥"]
+    assert "Given away" in text
+    north = sum(cost for seat, cost in expected.values() if seat == "N")
+    mistakes = sum(1 for seat, _ in expected.values() if seat == "N")
+    assert f"N  {north} points ({mistakes} mistake" in text
+    totals = solver.scoring.score_position(position).totals()
+    assert f"The deal ended N {totals[0]}, S {totals[1]}; with best play from the start N " \
+           f"could be sure of 19." in text
+
+
+def test_a_partial_hand_from_a_line_argument_and_stdin():
+    line = to_line(load(TWO)) + " play=TH,AH,4C"
+    (record,) = records(run("analyze", line, "--json", "--engine", "reference"))
+    assert record["file"] == "<argument>"
+    assert [p["card"] for p in record["plays"]] == ["TH", "AH", "4C"]
+    assert record["plays"][0]["cost"] == 9
+    (again,) = records(run("analyze", "-", "--json", "--engine", "reference",
+                           input=line + "\n"))
+    assert again["plays"] == record["plays"] and again["file"] == "<stdin>:1"
+
+
+def test_other_objectives():
+    line = to_line(load(TWO)) + " play=TH,AH"
+    (tricks,) = records(run("analyze", line, "--json", "--engine", "reference",
+                            "--objective", "tricks"))
+    assert tricks["objective"] == "tricks"
+    position = load(TWO)
+    check = reference.solve(position, side=0, objective="tricks")
+    assert tricks["plays"][0]["before"] == check.value
+    assert tricks["plays"][0]["after"] == check.moves[parse_card("TH")]
+
+
+def test_nothing_played_is_bad_input():
+    result = run("analyze", TWO, "--engine", "reference")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"allfives: error: {TWO}: play: no cards played, nothing to " \
+                            f"analyze\n"
+
+
+def test_errors_end_in_one_line(tmp_path: Path):
+    three = tmp_path / "three.toml"
+    three.write_text('trump = "H"\nplay = ["AH"]\n[hands]\nN = "AH"\nE = "KH"\nS = "QH"\n',
+                     encoding="utf-8")
+    result = run("analyze", three, "--objective", "margin")
+    assert result.exit_code == 2
+    assert result.stderr == f"allfives: error: {three}: objective 'margin' needs two sides " \
+                            f"(2 or 4 players)\n"
+    result = run("analyze", tmp_path / "missing.toml")
+    assert result.exit_code == 2 and result.stderr.startswith("allfives: error: ")
+    assert "No such file or directory" in result.stderr
+
+
+PROGRAM = Path(sys.executable).parent / "allfives"
+
+
+def test_the_installed_program(tmp_path: Path):
+    path, position = badly_played(tmp_path)
+    done = subprocess.run([str(PROGRAM), "analyze", str(path), "--json", "--engine",
+                           "reference"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    (record,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert {p["index"]: (p["seat"], p["cost"]) for p in record["plays"] if p["mistake"]} == \
+        expected_mistakes(position)

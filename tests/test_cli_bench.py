@@ -1,0 +1,106 @@
+"""``allfives bench``: the engine timed on seeded deal classes, as a table or JSON; DDS side by
+side on the bridge class where endplay is installed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from solver import benchmark
+
+pytest.importorskip("solver.search")
+
+KEYS = {"class", "title", "objective", "deals", "median", "p90", "p99", "nodes", "seconds",
+        "nodes_per_second", "dds"}
+
+try:
+    RUNNER = CliRunner(mix_stderr=False)
+except TypeError:
+    RUNNER = CliRunner()
+
+
+def run(*args):
+    return RUNNER.invoke(app, [str(a) for a in args])
+
+
+def records(result) -> list[dict]:
+    assert result.exit_code == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_json_per_class():
+    found = records(run("bench", "--class", "2x6", "--class", "3x6", "--count", "3", "--json"))
+    assert [r["class"] for r in found] == ["2x6", "3x6"]
+    for record in found:
+        assert set(record) == KEYS
+        assert record["deals"] == 3
+        assert record["title"] == benchmark.CLASSES[record["class"]].title
+        assert 0 < record["median"] <= record["p90"] <= record["p99"]
+        assert record["nodes"] > 0 and record["nodes_per_second"] > 0
+        assert record["dds"] is None
+
+
+def test_classes_may_be_given_with_commas():
+    found = records(run("bench", "--class", "2x6,3x6", "--count", "1", "--json"))
+    assert [r["class"] for r in found] == ["2x6", "3x6"]
+
+
+def test_the_table():
+    result = run("bench", "--class", "2x6", "--count", "2")
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    header = text.splitlines()[0].split()
+    assert header == ["class", "deals", "median", "p90", "p99", "nodes/s"]
+    row = text.splitlines()[2].split()
+    assert row[:2] == ["2x6", "2"]
+    assert "2x6: 2 players x 6 cards." in text
+    assert "\x1b[" not in text and result.stderr == ""  # no progress bar off a terminal
+
+
+def test_the_default_classes(monkeypatch):
+    import solver.timing
+
+    asked = []
+    real = solver.timing.time_class
+
+    def spy(name, count, **options):
+        asked.append((name, count))
+        return real("2x6", 1, **options)
+
+    monkeypatch.setattr(solver.timing, "time_class", spy)
+    monkeypatch.setattr("cli.benching.time_class", spy)
+    assert len(records(run("bench", "--json"))) == 4
+    assert asked == [("2x6", 50), ("3x6", 50), ("4x6", 50), ("2x9", 50)]
+
+
+def test_unknown_class():
+    result = run("bench", "--class", "5x5")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("allfives: error: --class: unknown deal class '5x5' "
+                                    "(expected one of 2x6, 3x6")
+
+
+@pytest.mark.skipif(not benchmark.dds_available(), reason="endplay is not installed")
+def test_bridge_side_by_side_with_dds():
+    (record,) = records(run("bench", "--class", "bridge", "--count", "1", "--json"))
+    dds = record["dds"]
+    assert set(dds) == {"median", "ratio", "agree"}
+    assert dds["agree"] == 1
+    assert dds["ratio"] == pytest.approx(record["median"] / dds["median"], rel=1e-3)
+
+
+PROGRAM = Path(sys.executable).parent / "allfives"
+
+
+def test_the_installed_program():
+    done = subprocess.run([str(PROGRAM), "bench", "--class", "2x6", "--count", "2", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    (record,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert record["class"] == "2x6" and record["deals"] == 2

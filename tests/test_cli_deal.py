@@ -1,0 +1,133 @@
+"""``allfives deal``: random deals as from a shuffled pack, in TOML and one-line forms, ready for
+``allfives solve``; seeds repeat, and bad requests end in one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from solver.deal import from_line, read_toml
+
+try:
+    RUNNER = CliRunner(mix_stderr=False)
+except TypeError:
+    RUNNER = CliRunner()
+
+
+def run(*args, input: str | None = None):
+    return RUNNER.invoke(app, [str(a) for a in args], input=input)
+
+
+def dealt(*args) -> str:
+    result = run("deal", *args)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    return result.stdout
+
+
+def test_one_deal_in_toml():
+    text = dealt("--players", "2", "--seed", "7")
+    assert text.startswith("# 2 players, 6 cards each (no runs)\n"
+                           "# allfives deal --players 2 --runs 0 --seed 7\n")
+    position = read_toml(text)
+    deal = position.deal
+    assert deal.players == 2 and all(len(h) == 6 for h in deal.hands)
+    assert deal.turnup is not None and deal.turnup >> 4 == deal.trump
+    assert position.play == () and deal.rules.preset_name == "all-fives"
+    assert dealt("--players", "2", "--seed", "7") == text  # the same seed, the same cards
+    assert dealt("--players", "2", "--seed", "8") != text
+
+
+@pytest.mark.parametrize("players, runs, size", [(2, 0, 6), (3, 1, 9), (4, 2, 12), (2, 2, 12)])
+def test_players_and_runs(players, runs, size):
+    deal = read_toml(dealt("--players", players, "--runs", runs, "--seed", 1)).deal
+    assert deal.players == players
+    assert all(len(h) == size for h in deal.hands)
+    assert deal.turnup not in [c for h in deal.hands for c in h]
+
+
+def test_several_deals_in_toml_are_separated():
+    text = dealt("--players", "3", "--seed", "5", "--count", "3")
+    documents = text.split("\n# ---\n")
+    assert len(documents) == 3
+    for number, document in enumerate(documents, 1):
+        assert document.startswith(f"# deal {number} of 3: 3 players, 6 cards each")
+        assert read_toml(document).deal.players == 3
+    assert len({d.split("\n", 2)[2] for d in documents}) == 3  # three different deals
+
+
+def test_line_form_is_solved_from_standard_input():
+    text = dealt("--players", "4", "--seed", "11", "--count", "4", "--format", "line")
+    lines = text.splitlines()
+    assert len(lines) == 4 and all(line.startswith("N:") for line in lines)
+    assert [from_line(line).deal.players for line in lines] == [4] * 4
+    # the TOML and the line forms deal the same cards
+    toml = dealt("--players", "4", "--seed", "11", "--count", "4").split("\n# ---\n")
+    assert [read_toml(t).deal for t in toml] == [from_line(line).deal for line in lines]
+    pytest.importorskip("solver.search")
+    solved = run("solve", "-", "--json", input=text)
+    assert solved.exit_code == 0, solved.stderr
+    records = [json.loads(line) for line in solved.stdout.splitlines()]
+    assert [r["file"] for r in records] == [f"<stdin>:{i}" for i in range(1, 5)]
+
+
+def test_preset_and_dealer():
+    deal = read_toml(dealt("--players", "2", "--runs", "3", "--preset", "classic",
+                           "--dealer", "n", "--seed", "3")).deal
+    assert deal.rules.preset_name == "classic"  # runs are unlimited in classic
+    assert deal.dealer == 0 and all(len(h) == 15 for h in deal.hands)
+    text = dealt("--players", "2", "--preset", "classic", "--dealer", "N", "--seed", "3")
+    assert "# allfives deal --players 2 --runs 0 --seed 3 --preset classic --dealer N" in text
+
+
+def test_a_fresh_seed_is_shown():
+    text = dealt("--players", "2")
+    seed = text.splitlines()[1].split("--seed ")[1]
+    assert dealt("--players", "2", "--seed", seed) == text
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "5"], "--players: a table has 2, 3 or 4 players, not 5"),
+    (["--players", "2", "--runs", "3"],
+     "--runs: 3 runs asked for, but these rules allow at most 2"),
+    (["--players", "4", "--runs", "3", "--preset", "classic"],
+     "--runs: 3 runs asked for, but with 4 players the pack supplies at most 2"),
+    (["--players", "2", "--preset", "whist"], "--preset: unknown preset 'whist'"),
+    (["--players", "2", "--dealer", "E"], "--dealer: unknown seat 'E'"),
+])
+def test_bad_requests(args, message):
+    result = run("deal", *args)
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"allfives: error: {message}")
+
+
+@pytest.mark.parametrize("args", [["--players", "2", "--count", "0"],
+                                  ["--players", "2", "--runs", "-1"],
+                                  ["--players", "two"],
+                                  ["--players", "2", "--format", "pbn"]])
+def test_usage_errors(args):
+    result = run("deal", *args)
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("allfives: error: ")
+
+
+PROGRAM = Path(sys.executable).parent / "allfives"
+
+
+def test_the_installed_program_deals_into_solve():
+    pytest.importorskip("solver.search")
+    deal = subprocess.run([str(PROGRAM), "deal", "--players", "3", "--seed", "2", "--count",
+                           "2", "--format", "line"], capture_output=True, text=True, timeout=300)
+    assert deal.returncode == 0, deal.stderr
+    solve = subprocess.run([str(PROGRAM), "solve", "-", "--json"], input=deal.stdout,
+                           capture_output=True, text=True, timeout=300)
+    assert solve.returncode == 0, solve.stderr
+    assert len(solve.stdout.splitlines()) == 2
