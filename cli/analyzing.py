@@ -64,9 +64,8 @@ def analysis_report(name: str, position: Position, plays: list[CardPlayed], obje
                     pretty: bool) -> RenderableType:
     deal = position.deal
     start = deal.position()
-    note = Text(f"before, after: the {OBJECTIVE_WORDS[objective].lower()} the seat's side can "
-                f"be sure of before and after its card; cost: what the card gave away",
-                style=QUIET)
+    note = Text(f"before, after: the {OBJECTIVE_WORDS[objective].lower()} its side can be sure "
+                f"of before and after the card", style=QUIET)
     return Group(heading(name, position, pretty), Text(),
                  diagram(start, pretty, show_to_move=False), Text(),
                  Text().append(f"The play, card by card ({len(plays)} cards)", style="bold"),
