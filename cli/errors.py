@@ -8,6 +8,7 @@ command line's own usage errors (an unknown option, a bad value), each one line
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -53,10 +54,22 @@ def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
     return typer.Exit(code)
 
 
+def reader_gone() -> typer.Exit:
+    """Standard output's reader has gone (``allfives deal ... | head``): stop quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # nothing more to flush at exit
+    except (OSError, ValueError):
+        pass
+    return typer.Exit(FAILURE)
+
+
 @contextmanager
 def user_errors() -> Iterator[None]:
     try:
         yield
+    except BrokenPipeError:
+        raise reader_gone() from None
     except (ValueError, OSError) as error:
         raise fail(message_of(error)) from None
     except EngineMissing as error:
@@ -65,7 +78,7 @@ def user_errors() -> Iterator[None]:
 
 def usage_message(error: Exception) -> str:
     """A usage error in one line, with the command to ask for help."""
-    text = message_of(Exception(error.format_message()))
+    text = message_of(Exception(error.format_message())).replace("Value error, ", "")
     ctx = getattr(error, "ctx", None)
     if ctx is not None:
         text += f" (see '{ctx.command_path} --help')"
@@ -87,7 +100,7 @@ class Boundary(TyperGroup):
             say(usage_message(error) if isinstance(error, click_errors.UsageError)
                 else message_of(Exception(error.format_message())))
             code = error.exit_code
-        except click_errors.Abort:
+        except typer.Abort:
             typer.echo("allfives: aborted", err=True)
             code = FAILURE
         if not standalone_mode:

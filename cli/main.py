@@ -24,6 +24,7 @@ app = typer.Typer(
     name="allfives",
     cls=Boundary,
     help="Double-dummy solver for All Fives, All Fours and their kin.",
+    epilog="Exit status: 0 done, 1 a limit reached without a result, 2 bad input.",
     add_completion=False,
     pretty_exceptions_enable=False,
     no_args_is_help=True,
@@ -68,15 +69,13 @@ def allfives(
         "--version", callback=_version, is_eager=True,
         help="Print the version and exit.")] = False,
 ) -> None:
-    """Double-dummy solver for All Fives, All Fours and their kin.
-
-    Exit status: 0 done, 1 a limit reached without a result, 2 bad input.
-    """
+    """Double-dummy solver for All Fives, All Fours and their kin."""
 
 
-@app.command()
+@app.command(help="Solve positions double-dummy: the table, what every legal card is worth "
+                  "and costs, a best line trick by trick, and the points at the end of the deal.")
 def solve(
-    positions: Annotated[list[str], typer.Argument(metavar="POSITION...", help=POSITIONS_HELP)],
+    positions: Annotated[list[str], typer.Argument(metavar="POSITION", help=POSITIONS_HELP)],
     for_: Annotated[Optional[str], typer.Option(
         "--for", metavar="SEAT",
         help="The seat (with 4 players either partner, or NS / EW) whose value is computed. "
@@ -96,8 +95,6 @@ def solve(
     color: Annotated[Optional[bool], typer.Option("--color/--no-color",
                                                   help=COLOR_HELP)] = None,
 ) -> None:
-    """Solve positions double-dummy: the table, what every legal card is worth and costs, a
-    best line trick by trick, and the points at the end of the deal."""
     from .solving import solve_command
 
     with user_errors():
@@ -107,10 +104,11 @@ def solve(
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(help="Judge a played hand card by card: what each card left its side against "
+                  "the best card, the mistakes, and the points each side gave away.")
 def analyze(
     positions: Annotated[list[str], typer.Argument(
-        metavar="POSITION...",
+        metavar="POSITION",
         help=POSITIONS_HELP + " Each needs a 'play': the cards played, part or all of a hand.")],
     objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.points,
     json: Annotated[bool, typer.Option(
@@ -120,15 +118,14 @@ def analyze(
     color: Annotated[Optional[bool], typer.Option("--color/--no-color",
                                                   help=COLOR_HELP)] = None,
 ) -> None:
-    """Judge a played hand card by card: what each card left its side against the best card,
-    the mistakes, and the points each side gave away."""
     from .analyzing import analyze_command
 
     with user_errors():
         analyze_command(positions, objective.value, json, engine.value, color)
 
 
-@app.command()
+@app.command(help="Deal random hands as from a shuffled pack (with the turn-up and any "
+                  "runs), ready to solve.")
 def deal(
     players: Annotated[int, typer.Option(
         metavar="N", help="Players at the table: 2, 3 or 4 (4 play as partners).")],
@@ -149,15 +146,15 @@ def deal(
     dealer: Annotated[Optional[str], typer.Option(
         metavar="SEAT", help="The dealer's seat. Default: a random seat.")] = None,
 ) -> None:
-    """Deal random hands as from a shuffled pack (with the turn-up and any runs), ready to
-    solve."""
     from .dealer import deal_command
 
     with user_errors():
         deal_command(players, runs, seed, count, format.value, preset, dealer)
 
 
-@app.command()
+@app.command(help="Time the engine on seeded deal classes: median, p90 and p99 seconds a "
+                  "deal, and nodes per second; on the bridge class, DDS on the same deals when "
+                  "endplay is installed.")
 def bench(
     classes: Annotated[Optional[list[str]], typer.Option(
         "--class", metavar="NAME",
@@ -169,8 +166,6 @@ def bench(
     color: Annotated[Optional[bool], typer.Option("--color/--no-color",
                                                   help=COLOR_HELP)] = None,
 ) -> None:
-    """Time the engine on seeded deal classes: median, p90 and p99 seconds a deal, and nodes
-    per second; on the bridge class, DDS on the same deals when endplay is installed."""
     from .benching import bench_command
 
     with user_errors():

@@ -386,15 +386,16 @@ def test_margin_needs_two_sides(tmp_path: Path):
     (["solve", str(TWO), "--objective", "glory"], "'glory' is not one of"),
     (["solve", str(TWO), "--engine", "abacus"], "'abacus' is not one of"),
     (["solve", str(TWO), "--colour"], "No such option: --colour"),
-    (["solve"], "Missing argument 'POSITION...'"),
+    (["solve"], "Missing argument 'POSITION'"),
     (["deal"], "Missing option '--players'"),
-    (["analyze"], "Missing argument 'POSITION...'"),
+    (["analyze"], "Missing argument 'POSITION'"),
     (["bench", "--count", "0"], "--count"),
     (["shuffle"], "No such command 'shuffle'"),
 ])
 def test_usage_errors_end_in_one_line(args, fragment):
     line = assert_one_error_line(RUNNER.invoke(app, args), fragment)
     assert line.endswith("--help')")
+    assert "Value error" not in line
 
 
 def test_no_command_shows_the_help():

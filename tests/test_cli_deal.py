@@ -131,3 +131,14 @@ def test_the_installed_program_deals_into_solve():
                            capture_output=True, text=True, timeout=300)
     assert solve.returncode == 0, solve.stderr
     assert len(solve.stdout.splitlines()) == 2
+
+
+def test_a_reader_that_goes_away_is_no_error():
+    # ``allfives deal ... | head -1``: the rest of the output has nowhere to go
+    program = subprocess.Popen([str(PROGRAM), "deal", "--players", "2", "--count", "50000",
+                                "--format", "line", "--seed", "1"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert program.stdout.readline().startswith("N:")
+    program.stdout.close()
+    assert program.wait(timeout=300) == 1
+    assert program.stderr.read() == ""
