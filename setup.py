@@ -1,6 +1,12 @@
-"""Builds the Cython engine.  ALLFIVES_DEBUG=1 turns bounds checks and assertions back on."""
+"""Builds the Cython engine.
+
+ALLFIVES_DEBUG=1 builds it for hunting memory errors instead: no optimisation, debug symbols,
+and AddressSanitizer with UndefinedBehaviorSanitizer (run Python with
+LD_PRELOAD=$(gcc -print-file-name=libasan.so) to load it).
+"""
 
 import os
+import platform
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -16,17 +22,22 @@ directives = {
     "nonecheck": False,
 }
 
-import platform
-
-flags = ["-O0", "-g"] if DEBUG else ["-O3"]
+if DEBUG:
+    sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
+    compile_flags, link_flags = ["-O1", "-g", *sanitize], sanitize
+else:
+    compile_flags, link_flags = ["-O3"], []
+# The engine counts cards with popcount; every x86-64 processor of the last fifteen years has
+# the instruction, and the build is made on the machine that runs it.
 if platform.machine().lower() in ("x86_64", "amd64"):
-    flags.append("-mpopcnt")
+    compile_flags.append("-mpopcnt")
 
 extensions = [
     Extension(
         "solver._search",
         ["solver/_search.pyx"],
-        extra_compile_args=flags,
+        extra_compile_args=compile_flags,
+        extra_link_args=link_flags,
     )
 ]
 

@@ -66,7 +66,7 @@ def test_reference_2x6(benchmark):
 def test_dds_bridge(benchmark):
     """DDS (through endplay) on the same bridge deals as the engine's bridge class."""
     pytest.importorskip("endplay")
-    benchmark.group = "engine"
+    benchmark.group = "dds"
     count = deals("slow")
     feed = itertools.cycle(classes.positions("bridge", count))
     benchmark.pedantic(classes.dds_moves, setup=lambda: ((next(feed),), {}), rounds=count,

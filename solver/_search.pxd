@@ -70,4 +70,6 @@ cdef class Engine:
     cdef uint8_t generation
     cdef bint busy
     cdef object last_problem
+    cdef uint64_t mask             # the part of the table the current problem uses
     cdef uint64_t _entries_for(self, int cards)
+    cdef void _next_generation(self)

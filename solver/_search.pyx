@@ -215,7 +215,7 @@ cdef void _trick_bounds(State* s, int* low, int* up) noexcept nogil:
                 continue
             # an opponent with trumps must follow while it still holds the suit
             for i in range(s.seats):
-                if s.side[i] != s.side[s.leader] and s.hand[i] & (SUIT_LANE << (16 * s.trump)):
+                if s.side[i] != s.side[s.leader] and s.hand[i] & t_lane:
                     least = popcount64(s.hand[i] & lane)
                     if least < top:
                         top = least
@@ -538,7 +538,7 @@ cdef int _moves(State* s, int* cards, int first) noexcept nogil:
 # ---- the search ---------------------------------------------------------------------------------
 
 cdef bint _check_limits(State* s) noexcept nogil:
-    if s.node_limit and s.nodes > s.node_limit:
+    if s.node_limit and s.nodes >= s.node_limit:
         s.aborted = True
     elif s.deadline > 0 and (s.nodes & 1023) == 0 and _now() > s.deadline:
         s.aborted = True
@@ -684,8 +684,8 @@ cdef class Engine:
     """A search engine with its own transposition table.  Use one per thread."""
 
     def __cinit__(self, int table_bits=20):
-        if not 8 <= table_bits <= 30:
-            raise ValueError("table_bits must be between 8 and 30")
+        if not 8 <= table_bits <= 26:
+            raise ValueError("table_bits must be between 8 and 26 (2 GiB)")
         self.entries = (<uint64_t>1) << table_bits
         self.table = <Entry*>calloc(self.entries, sizeof(Entry))
         if self.table == NULL:
@@ -694,6 +694,7 @@ cdef class Engine:
         self.generation = 1
         self.busy = False
         self.last_problem = None
+        self.mask = self.entries - 1
 
     cdef uint64_t _entries_for(self, int cards):
         """A small search uses the front of the table only, so that it stays in cache."""
@@ -711,6 +712,11 @@ cdef class Engine:
 
     def new_generation(self):
         """Forget every stored entry, in constant time."""
+        if self.busy:
+            raise RuntimeError("this Engine is solving; use one Engine per thread")
+        self._next_generation()
+
+    cdef void _next_generation(self):
         self.generation = <uint8_t>(self.generation + 1)
         if self.generation == 0:
             memset(self.table, 0, self.entries * sizeof(Entry))
@@ -731,10 +737,12 @@ cdef class Engine:
         (empty unless ``all_moves``); ``line`` is an optimal continuation (empty unless
         ``want_line``); ``stopped`` says a limit cut the work short (the line may be partial).
         """
+        if self.busy:
+            raise RuntimeError("this Engine is already solving; use one Engine per thread")
         cdef State s
-        cdef int i, c
+        cdef int i, c, size, cards = 0
         cdef int seats = len(hands)
-        cdef uint64_t m
+        cdef uint64_t m, seen = 0, card_bit
         cdef const unsigned char* pts = points
         cdef const unsigned char* pps = pips
         if not 2 <= seats <= MAX_SEATS or len(sides) != seats:
@@ -743,6 +751,10 @@ cdef class Engine:
             raise ValueError("points and pips take 64 bytes, one per card number")
         if not 0 <= trump <= NO_TRUMP or not 0 <= leader < seats:
             raise ValueError("trump is 0 to 4 and the leader a seat")
+        if not 0 <= len(trick) < seats:
+            raise ValueError("a trick on the table has fewer cards than seats")
+        if len(won_pips) > 3 or node_limit < 0:
+            raise ValueError("Game pips for at most three sides; a node limit of 0 or more")
         memset(&s, 0, sizeof(State))
         s.seats = seats
         for i in range(MAX_SEATS):
@@ -754,6 +766,8 @@ cdef class Engine:
             if not 0 <= s.side[i] < 3:
                 raise ValueError("sides are numbered 0 to 2")
             s.sides = max(s.sides, s.side[i] + 1)
+        if not 0 <= xside < s.sides or (margin and s.sides != 2):
+            raise ValueError("the side solved for is one of the sides; margin needs two")
         s.xside = xside
         kinds = {}
         for c in range(64):
@@ -768,39 +782,49 @@ cdef class Engine:
         s.game = game
         s.margin = margin
         s.strict = strict
-        problem = (seats, trump, tuple(sides), xside, points, pips, trick_bonus, game, margin,
-                   strict)
-        if fresh or problem != self.last_problem:
-            self.new_generation()
-            self.last_problem = problem
+        # the cards: real card numbers, each in one place, hands of sizes that fit the trick
+        s.trick_len = len(trick)
+        for i in range(s.trick_len):
+            c = trick[i]
+            if not 0 <= c < 64 or (c & 15) > 12 or seen >> c & 1:
+                raise ValueError(f"trick: {c} is not a card, or is played twice")
+            seen |= (<uint64_t>1) << c
+            s.trick[i] = c
         for i in range(seats):
             s.hand[i] = <uint64_t>hands[i]
+            if s.hand[i] & seen or s.hand[i] & <uint64_t>0xE000E000E000E000:
+                raise ValueError(f"hands[{i}] holds a card twice or a number that is no card")
+            seen |= s.hand[i]
+        size = popcount64(s.hand[leader]) + (1 if s.trick_len else 0)
+        for i in range(seats):
+            c = popcount64(s.hand[s.seat_at[leader][i]]) + (1 if i < s.trick_len else 0)
+            if c != size or size > MAX_MOVES:
+                raise ValueError(f"hands hold {size} cards each, at most {MAX_MOVES} "
+                                 "(one fewer for a seat that has played to the trick)")
+            cards += popcount64(s.hand[i])
+        for i in range(seats):
             m = s.hand[i]
             while m:
                 c = ctz64(m)
                 m &= m - 1
                 s.points_left += s.points[c]
                 s.pips_left += s.pips[c]
+        problem = (seats, trump, tuple(sides), xside, points, pips, trick_bonus, game, margin,
+                   strict)
+        if fresh or problem != self.last_problem:
+            # a new problem starts afresh, on as much of the table as its size wants; the
+            # smaller positions that follow keep that part, so their entries stay in reach
+            self._next_generation()
+            self.last_problem = problem
+            self.mask = self._entries_for(cards) - 1
         s.leader = leader
-        if len(trick) >= seats:
-            raise ValueError("a trick on the table has fewer cards than seats")
-        s.trick_len = len(trick)
-        for i in range(s.trick_len):
-            s.trick[i] = trick[i]
-        if len(won_pips) > 3:
-            raise ValueError("Game pips are won by at most three sides")
         for i in range(len(won_pips)):
             s.won_pips[i] = won_pips[i]
-        c = 0
-        for i in range(seats):
-            c += popcount64(s.hand[i])
         s.table = self.table
-        s.table_mask = self._entries_for(c) - 1
+        s.table_mask = self.mask
         s.generation = self.generation
         s.node_limit = node_limit
         s.deadline = _now() + time_limit if time_limit > 0 else 0.0
-        if self.busy:
-            raise RuntimeError("this Engine is already solving; use one Engine per thread")
         self.busy = True
         cdef int lower = 0, upper = 0, nmoves = 0, nline = 0
         cdef int mcards[MAX_MOVES]

@@ -27,6 +27,10 @@ class PlayError(ValueError):
     """A card in the play that is not in the hand to play, or breaks the follow rule."""
 
 
+def _is_card(c: object) -> bool:
+    return isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 64 and (c & 15) <= 12
+
+
 @dataclass(frozen=True)
 class Deal:
     hands: tuple[tuple[Card, ...], ...]
@@ -38,11 +42,14 @@ class Deal:
     score: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
+        n = len(self.hands)
+        names = seat_names(n)  # 2, 3 or 4 players
+        for seat, hand in enumerate(self.hands):
+            for c in hand:
+                if not _is_card(c):
+                    raise CardError(f"{names[seat]}'s hand: {c!r} is not a card")
         hands = tuple(tuple(sort_cards(h)) for h in self.hands)
         object.__setattr__(self, "hands", hands)
-        n = len(hands)
-        seat_names(n)  # 2, 3 or 4 players
-        names = seat_names(n)
         if self.dealer is None:
             object.__setattr__(self, "dealer", n - 1)
         elif not 0 <= self.dealer < n:
@@ -64,6 +71,8 @@ class Deal:
                     raise DealError(f"card {card_str(c)!r} is dealt {where}")
                 seen[c] = seat
         if self.turnup is not None:
+            if not _is_card(self.turnup):
+                raise CardError(f"turn-up {self.turnup!r} is not a card")
             if self.turnup in seen:
                 raise DealError(f"turn-up {card_str(self.turnup)!r} is also in "
                                 f"{names[seen[self.turnup]]}'s hand")
@@ -149,7 +158,7 @@ class Position:
         tricks: list[Trick] = []
         leader, cards = deal.elder, []
         for i, card in enumerate(self.play):
-            if not isinstance(card, int) or not 0 <= card < 64 or (card & 15) > 12:
+            if not _is_card(card):
                 raise CardError(f"play[{i}]: unknown card {card!r}")
             seat = (leader + len(cards)) % n
             if card not in hands[seat]:

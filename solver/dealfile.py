@@ -290,9 +290,16 @@ def read_toml(text: str, source: str = "<string>") -> Position:
     return parts.position()
 
 
+def _read_text(path: str | PathLike[str]) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise _fail(str(path), None, f"not UTF-8 text (byte {error.start})") from error
+
+
 def load(path: str | PathLike[str]) -> Position:
     """Read a TOML deal file."""
-    return read_toml(Path(path).read_text(encoding="utf-8"), str(path))
+    return read_toml(_read_text(path), str(path))
 
 
 def _toml_value(value: Any) -> str:
@@ -475,6 +482,6 @@ def read_positions(text: str, source: str = "<string>",
 
 def load_positions(path: str | PathLike[str]) -> list[tuple[str, Position]]:
     """Every position in a file: a ``.toml`` file is TOML, any other file is told by its text."""
-    text = Path(path).read_text(encoding="utf-8")
+    text = _read_text(path)
     toml = True if str(path).endswith(".toml") else None
     return list(read_positions(text, str(path), toml))

@@ -18,25 +18,39 @@ from .solution import Solution, check_objective, resolve_side
 
 __all__ = ["Solver", "solve", "card_points", "DEFAULT_TABLE_BITS"]
 
-#: 2**21 entries of 24 bytes: 48 MiB.
+#: 2**21 entries of 32 bytes: 64 MiB.
 DEFAULT_TABLE_BITS = 21
 
 
+def _low_captured(deal: Deal) -> Card | None:
+    """The trump whose winner scores Low, when Low goes to the captor (the lowest in play)."""
+    rules = deal.rules
+    if not (rules.low and rules.low_to == "captor"):
+        return None
+    trumps = deal.trumps_dealt()
+    return trumps[0] if trumps else None
+
+
 def card_points(deal: Deal, objective: str) -> list[int]:
-    """For each card number, the points it gives the side that wins the trick it falls in."""
+    """For each card number, the points it gives the side that wins the trick it falls in.
+
+    Cards not in play never reach a trick, so only Low to the captor depends on the hands:
+    deals with the same rules and trumps share their tables, and a kept table serves them all.
+    """
     points = [0] * 64
     if objective == "tricks":
         return points
     rules = deal.rules
-    trumps = deal.trumps_dealt()
-    for c in trumps:
-        points[c] += capture_points((c,), deal)
-    if rules.jack and make_card(deal.trump, JACK) in trumps:
+    for rank in range(13):
+        c = make_card(deal.trump, rank)
+        points[c] = capture_points((c,), deal)
+    if rules.jack:
         points[make_card(deal.trump, JACK)] += 1
-    if rules.five_for_five and make_card(deal.trump, FIVE) in trumps:
+    if rules.five_for_five:
         points[make_card(deal.trump, FIVE)] += 5
-    if rules.low and rules.low_to == "captor" and trumps:
-        points[trumps[0]] += 1
+    low = _low_captured(deal)
+    if low is not None:
+        points[low] += 1
     return points
 
 
@@ -50,12 +64,9 @@ _TABLES: dict[tuple, tuple[bytes, bytes]] = {}
 
 
 def _card_tables(deal: Deal, objective: str) -> tuple[bytes, bytes]:
-    """``card_points`` and Game pips as the engine takes them, 64 bytes each; kept per kind of
-    deal (rules, trumps and which trumps are in play)."""
-    in_play = 0
-    for m in deal.hand_masks:
-        in_play |= m
-    key = (deal.rules, deal.trump, (in_play >> (16 * deal.trump)) & 0x1FFF, objective)
+    """``card_points`` and Game pips as the engine takes them, 64 bytes each; kept per rules,
+    trumps, objective and (for Low to the captor) the lowest trump in play."""
+    key = (deal.rules, deal.trump, _low_captured(deal), objective)
     tables = _TABLES.get(key)
     if tables is None:
         if len(_TABLES) > 4096:
@@ -101,9 +112,10 @@ def _settled(position: Position, side: int, objective: str, points: bytes,
 class Solver:
     """An engine and its transposition table, kept between solves.
 
-    The table is kept only while the problem stays the same (seats, trumps, side, objective
-    and rules); positions of one deal, or many deals dealt under one rule set for one side,
-    share it.  Use one Solver per thread.
+    The table is kept while the problem stays the same: seats, trumps, rules, objective and
+    the side solved for.  Positions of one deal, or many deals dealt under one rule set, share
+    it when solved for one fixed side (with ``side=None`` the side to move is solved for, which
+    changes as play goes round and starts the table afresh).  Use one Solver per thread.
     """
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
@@ -123,6 +135,13 @@ class Solver:
         (and the values of the cards it finished, but no line).
         ``fresh`` forgets the table first."""
         start = time.perf_counter()
+        if isinstance(node_limit, bool) or not isinstance(node_limit, int) \
+                or not 0 <= node_limit < 2 ** 63:
+            raise ValueError(f"node_limit takes a whole number of nodes, 0 for none, "
+                             f"not {node_limit!r}")
+        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
+                or not time_limit >= 0:
+            raise ValueError(f"time_limit takes seconds, 0 for none, not {time_limit!r}")
         check_objective(objective, position)
         side = resolve_side(position, side)
         deal = position.deal

@@ -24,13 +24,17 @@ def check_objective(objective: str, position: Position) -> str:
 
 
 def resolve_side(position: Position, side: int | None) -> int:
-    """The side a value is for: the side of ``side``'s seat... given as a side index, or by
-    default the side to move (at the end of play, the elder hand's)."""
+    """The side a value is for: ``side`` itself (a side number: 0 and 1 are NS and EW with four
+    players, otherwise each seat is its own side), or by default the side to move (once play
+    is over, the elder hand's)."""
+    deal = position.deal
     if side is None:
-        seat = position.to_move if not position.is_over else position.deal.elder
-        return position.deal.side_of(seat)
-    if not 0 <= side < position.deal.sides:
-        raise ValueError(f"side {side} is not at a {position.deal.players}-player table")
+        seat = position.to_move if not position.is_over else deal.elder
+        return deal.side_of(seat)
+    if isinstance(side, bool) or not isinstance(side, int) or not 0 <= side < deal.sides:
+        names = ", ".join(f"{i} ({deal.side_name(i)})" for i in range(deal.sides))
+        raise ValueError(f"side {side!r} is not at this {deal.players}-player table "
+                         f"(sides: {names})")
     return side
 
 
@@ -39,8 +43,10 @@ class Solution:
     """The double-dummy value of a position for one side.
 
     ``value`` and every entry of ``moves`` count the whole deal, tricks already completed
-    included.  ``line`` is one optimal continuation to the end of play.  An ``incomplete``
-    solution (a node or time limit was reached) has only bounds: ``lower <= value <= upper``.
+    included.  ``line`` is one optimal continuation to the end of play.  When a node or time
+    limit cut the search short, ``complete`` is False: the true value lies in
+    ``lower .. upper`` (``value`` is then ``lower``, what the side is sure of so far), ``moves``
+    holds only the cards whose values were finished, and ``line`` is empty.
     """
 
     value: int

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 
 import pytest
 
@@ -20,7 +21,7 @@ VARIANTS = [
     {"low_to": "captor"},
     {"five_for_five": True, "follow": "strict"},
     {"game_counts_fives": False, "capture": False},
-    {"jack": False, "high": False, "game": True, "low_to": "captor"},
+    {"jack": False, "high": False, "low_to": "captor"},
 ]
 
 
@@ -81,6 +82,60 @@ def test_late_positions_of_long_hands(players, cards, left):
                                    played=players * cards - left)
         for objective in _objectives(players):
             _check(solver.solve(position, 0, objective), position, 0, objective)
+
+
+def test_finished_positions_and_partial_answers():
+    """A finished deal has its value and no moves; value only, or no line, are the same value."""
+    rng = random.Random(41)
+    solver = Solver(table_bits=14)
+    for position, side, objective in _cases(41, 60, SIZES):
+        played_out = position.after(*reference.solve(position, side, objective).line)
+        done = solver.solve(played_out, side, objective)
+        assert (done.value, done.moves, done.line) == \
+            (reference.final_value(played_out, side, objective), {}, ())
+        full = solver.solve(position, side, objective, fresh=rng.random() < 0.5)
+        bare = solver.solve(position, side, objective, moves=False, line=False)
+        no_line = solver.solve(position, side, objective, line=False)
+        assert bare.value == no_line.value == full.value
+        assert bare.moves == {} and bare.line == () and no_line.line == ()
+        assert no_line.moves == full.moves
+
+
+def test_kept_table_across_deals_with_the_same_trumps():
+    """Deals with one rule set and trump suit share the table; their answers stay exact."""
+    rng = random.Random(17)
+    solver = Solver(table_bits=14)
+    for rules in (Rules(), Rules.preset("five-for-five", low_to="captor")):
+        for _ in range(25):
+            position = random_position(rng, 3, 4, rules, played=rng.randrange(4))
+            if position.deal.trump != 1:
+                continue
+            _check(solver.solve(position, 0), position, 0, "points")
+
+
+def test_a_solver_busy_in_one_thread_refuses_a_second():
+    rng = random.Random(9)
+    position = random_position(rng, 4, 12, Rules(), played=0)
+    solver = Solver(16)
+    worker = threading.Thread(target=solver.solve, args=(position,),
+                              kwargs={"time_limit": 2.0})
+    worker.start()
+    try:
+        time.sleep(0.2)
+        with pytest.raises(RuntimeError, match="one Engine per thread"):
+            solver.solve(position)
+    finally:
+        worker.join()
+
+
+def test_bad_arguments_are_refused():
+    position = random_position(random.Random(2), 4, 3, Rules(), played=0)
+    for kwargs in ({"side": 2}, {"side": "N"}, {"side": True}, {"node_limit": -1},
+                   {"node_limit": 2 ** 64}, {"time_limit": -1.0}, {"objective": "win"}):
+        with pytest.raises(ValueError):
+            solve(position, **kwargs)
+    with pytest.raises(ValueError, match="margin"):
+        solve(random_position(random.Random(2), 3, 3, Rules(), played=0), objective="margin")
 
 
 def test_a_kept_table_gives_the_same_answers_as_a_fresh_one():
