@@ -16,8 +16,7 @@ from .diagram import diagram
 from .report import OBJECTIVE_WORDS, heading, nothing, table
 
 
-def plays_table(position: Position, plays: list[CardPlayed], objective: str,
-                pretty: bool) -> RenderableType:
+def plays_table(position: Position, plays: list[CardPlayed], pretty: bool) -> RenderableType:
     deal = position.deal
     grid = table("trick", "seat", "card", "before", "after", "cost", "", right=(3, 4, 5))
     last_trick = 0
@@ -69,7 +68,7 @@ def analysis_report(name: str, position: Position, plays: list[CardPlayed], obje
     return Group(heading(name, position, pretty), Text(),
                  diagram(start, pretty, show_to_move=False), Text(),
                  Text().append(f"The play, card by card ({len(plays)} cards)", style="bold"),
-                 plays_table(position, plays, objective, pretty), note, Text(),
+                 plays_table(position, plays, pretty), note, Text(),
                  summary(position, plays, objective))
 
 

@@ -481,3 +481,13 @@ def test_a_console_without_suit_symbols_gets_plain_ascii():
     assert done.returncode == 0, done.stderr
     assert done.stdout.isascii()
     assert "H Q J T 9 2  < trumps" in done.stdout and "Points for N: 19" in done.stdout
+
+
+def test_a_deal_played_out_shows_its_end():
+    played = EXAMPLES / "played.toml"
+    (record,) = solve_ref(played)
+    assert record["to_move"] is None and record["moves"] == {} and record["line"] == []
+    text = plain(played)
+    assert "play is over after 6 tricks" in text and "The best line" not in text
+    assert [line.split() for line in text.splitlines() if line.startswith("total")] == \
+        [["total", "10", "19"]]

@@ -175,3 +175,10 @@ def test_the_installed_program(tmp_path: Path):
     (record,) = [json.loads(line) for line in done.stdout.splitlines()]
     assert {p["index"]: (p["seat"], p["cost"]) for p in record["plays"] if p["mistake"]} == \
         expected_mistakes(position)
+
+
+def test_the_bundled_example_is_the_bad_hand():
+    played = EXAMPLES / "played.toml"
+    assert [card_str(c) for c in load(played).play] == BAD_PLAY
+    (record,) = records(run("analyze", played, "--json"))
+    assert record["given_away"] == {"N": 11, "S": 2}
