@@ -1,18 +1,21 @@
 """Benchmark settings: how many of each class's seeded deals to time.
 
     ALLFIVES_BENCH_DEALS        deals per fast class (2x6 3x6 4x6 2x9), default 200
-    ALLFIVES_BENCH_SLOW_DEALS   deals per slow class (4x9 4x12 bridge), default 10
+    ALLFIVES_BENCH_SLOW_DEALS   deals per slow class (4x9 bridge), default 10
+    ALLFIVES_BENCH_DEEP_DEALS   deals of the 4x12 class (minutes each), default 2
     ALLFIVES_BENCH_REFERENCE    deals for the reference solver on 2x6, default 20
 """
 
 import os
 
+DEFAULTS = {"fast": ("ALLFIVES_BENCH_DEALS", 200), "slow": ("ALLFIVES_BENCH_SLOW_DEALS", 10),
+            "deep": ("ALLFIVES_BENCH_DEEP_DEALS", 2),
+            "reference": ("ALLFIVES_BENCH_REFERENCE", 20)}
+
 
 def deals(kind: str) -> int:
-    defaults = {"fast": 200, "slow": 10, "reference": 20}
-    names = {"fast": "ALLFIVES_BENCH_DEALS", "slow": "ALLFIVES_BENCH_SLOW_DEALS",
-             "reference": "ALLFIVES_BENCH_REFERENCE"}
-    return int(os.environ.get(names[kind], defaults[kind]))
+    name, default = DEFAULTS[kind]
+    return int(os.environ.get(name, default))
 
 
 def pytest_configure(config):

@@ -18,7 +18,7 @@ from solver import reference
 from solver.search import Solver
 
 FAST = ["2x6", "3x6", "4x6", "2x9"]
-SLOW = ["4x9", "4x12", "bridge"]
+SLOW = ["4x9", "bridge"]
 
 
 def _time_class(benchmark, name: str, count: int) -> None:
@@ -51,6 +51,13 @@ def test_engine(benchmark, name):
 def test_engine_slow_classes(benchmark, name):
     benchmark.group = "engine"
     _time_class(benchmark, name, deals("slow"))
+
+
+@pytest.mark.slow
+def test_engine_4x12(benchmark):
+    """Four hands after two runs: minutes a deal."""
+    benchmark.group = "engine"
+    _time_class(benchmark, "4x12", deals("deep"))
 
 
 def test_reference_2x6(benchmark):
