@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import solver
 from cli.main import app
+from clirun import PROGRAM, RUNNER, run
 from solver import reference
 from solver.cards import card_str
 from solver.deal import load, to_line
@@ -24,16 +24,6 @@ TWO = EXAMPLES / "two-player.toml"
 MID = EXAMPLES / "mid-trick.toml"
 KEYS = {"file", "to_move", "for", "objective", "value", "moves", "line", "nodes", "seconds",
         "complete", "lower", "upper"}
-
-try:
-    RUNNER = CliRunner(mix_stderr=False)  # older Click mixes stderr into output by default
-except TypeError:
-    RUNNER = CliRunner()
-
-
-def run(*args: str, input: str | None = None):
-    return RUNNER.invoke(app, [str(a) for a in args], input=input)
-
 
 def records(result) -> list[dict]:
     assert result.exit_code == 0, result.stderr
@@ -430,7 +420,6 @@ def test_without_the_engine_the_default_says_so(monkeypatch):
 
 # ---- the installed program ---------------------------------------------------------------------
 
-PROGRAM = Path(sys.executable).parent / ("allfives.exe" if sys.platform == "win32" else "allfives")
 
 
 def test_the_installed_program():

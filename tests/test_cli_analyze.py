@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import solver
-from cli.main import app
+from clirun import PROGRAM, run
 from solver import reference
 from solver.cards import card_str, parse_card
 from solver.deal import Position, load, to_line, to_toml
@@ -22,16 +20,6 @@ TWO = EXAMPLES / "two-player.toml"
 RECORD_KEYS = {"file", "objective", "plays", "given_away", "nodes", "seconds"}
 PLAY_KEYS = {"index", "trick", "seat", "for", "card", "before", "after", "cost", "mistake",
              "best"}
-
-try:
-    RUNNER = CliRunner(mix_stderr=False)
-except TypeError:
-    RUNNER = CliRunner()
-
-
-def run(*args, input: str | None = None):
-    return RUNNER.invoke(app, [str(a) for a in args], input=input)
-
 
 def records(result) -> list[dict]:
     assert result.exit_code == 0, result.stderr
@@ -164,7 +152,6 @@ def test_errors_end_in_one_line(tmp_path: Path):
     assert "No such file or directory" in result.stderr
 
 
-PROGRAM = Path(sys.executable).parent / "allfives"
 
 
 def test_the_installed_program(tmp_path: Path):

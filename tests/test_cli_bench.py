@@ -5,29 +5,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app
+from clirun import PROGRAM, run
 from solver import benchmark
 
 pytest.importorskip("solver.search")
 
 KEYS = {"class", "title", "objective", "deals", "median", "p90", "p99", "nodes", "seconds",
         "nodes_per_second", "dds"}
-
-try:
-    RUNNER = CliRunner(mix_stderr=False)
-except TypeError:
-    RUNNER = CliRunner()
-
-
-def run(*args):
-    return RUNNER.invoke(app, [str(a) for a in args])
-
 
 def records(result) -> list[dict]:
     assert result.exit_code == 0, result.stderr
@@ -95,7 +82,6 @@ def test_bridge_side_by_side_with_dds():
     assert dds["ratio"] == pytest.approx(record["median"] / dds["median"], rel=1e-3)
 
 
-PROGRAM = Path(sys.executable).parent / "allfives"
 
 
 def test_the_installed_program():

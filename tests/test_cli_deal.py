@@ -5,24 +5,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.main import app
+from clirun import PROGRAM, run
 from solver.deal import from_line, read_toml
-
-try:
-    RUNNER = CliRunner(mix_stderr=False)
-except TypeError:
-    RUNNER = CliRunner()
-
-
-def run(*args, input: str | None = None):
-    return RUNNER.invoke(app, [str(a) for a in args], input=input)
-
 
 def dealt(*args) -> str:
     result = run("deal", *args)
@@ -119,7 +106,6 @@ def test_usage_errors(args):
     assert line.startswith("allfives: error: ")
 
 
-PROGRAM = Path(sys.executable).parent / "allfives"
 
 
 def test_the_installed_program_deals_into_solve():
