@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from handmade import make_position
 
 from solver.cards import card_str, parse_card, parse_cards, parse_suit, pip_value
 from solver.deal import Deal, Position
@@ -20,21 +21,7 @@ from solver.rules import PRESETS, Rules
 from solver.scoring import capture_points, score_position
 from solver.tricks import trick_winner
 
-
 # ---- helpers ------------------------------------------------------------------------------------
-
-def make_position(hands: list[str], trump: str, dealer: str, rules: str | Rules = "all-fives",
-                  play: str = "", **options) -> Position:
-    """Hands clockwise from N; ``dealer`` by seat letter; ``options`` over the preset."""
-    names = {2: "NS", 3: "NES", 4: "NESW"}[len(hands)]
-    if isinstance(rules, str):
-        rules = Rules.preset(rules)
-    if options:
-        rules = rules.replace(**options)
-    deal = Deal(tuple(tuple(parse_cards(h)) for h in hands), parse_suit(trump),
-                names.index(dealer), rules)
-    return deal.position(parse_cards(play))
-
 
 def side(position: Position, seat: str) -> int:
     return position.deal.side_of(position.deal.seats.index(seat))
@@ -626,7 +613,9 @@ def test_tricks_match_bridge_double_dummy():
     # double-dummy problem (RULES.md).  DDS counts the tricks still to play for the side to move.
     endplay = pytest.importorskip("endplay")  # noqa: F841
     from endplay.dds import solve_board
-    from endplay.types import Card as BridgeCard, Deal as BridgeDeal, Denom, Player
+    from endplay.types import Card as BridgeCard
+    from endplay.types import Deal as BridgeDeal
+    from endplay.types import Denom, Player
 
     from solver.cards import pbn_holding
 

@@ -8,22 +8,16 @@ with 4 players N+S = 0, E+W = 1.
 from __future__ import annotations
 
 import pytest
+from handmade import make_position
 
-from solver.cards import parse_card, parse_cards, parse_suit
-from solver.deal import Deal, Position
-from solver.rules import Rules
+from solver.cards import parse_card, parse_cards
+from solver.deal import Position
 from solver.scoring import END_POINTS, capture_points, game_pips, score_position
 
 
 def played(hands: list[str], trump: str, dealer: str, play: str, rules: str = "all-fives",
            **options) -> Position:
-    names = {2: "NS", 3: "NES", 4: "NESW"}[len(hands)]
-    r = Rules.preset(rules)
-    if options:
-        r = r.replace(**options)
-    deal = Deal(tuple(tuple(parse_cards(h)) for h in hands), parse_suit(trump),
-                names.index(dealer), r)
-    return deal.position(parse_cards(play))
+    return make_position(hands, trump, dealer, rules, play, **options)
 
 
 # Two players, hearts trumps, dealer S so N leads.  N: AH 2H TC, S: JH 5H 3C.
