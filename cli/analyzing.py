@@ -102,4 +102,4 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
         else:
             if number:
                 console.print()
-            console.print(analysis_report(name, position, plays, objective, pretty))
+            console.print(analysis_report(name, position, plays, objective, pretty), crop=False)

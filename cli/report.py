@@ -54,7 +54,8 @@ def state_words(position: Position) -> str:
 
 def heading(name: str, position: Position, pretty: bool) -> Text:
     deal = position.deal
-    text = Text().append(name, style="bold")
+    # The name is a path or a label; it is printed whole, never folded at the console's width.
+    text = Text(no_wrap=True, overflow="ignore").append(name, style="bold")
     text.append(f"\n{deal.players} players, {len(deal.hands[0])} cards each; rules "
                 f"{rules_words(position)}; dealer {deal.seats[deal.dealer]}\n")
     text.append_text(trump_words(deal, pretty))

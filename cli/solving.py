@@ -98,7 +98,7 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
         else:
             if number:
                 console.print()
-            console.print(solve_report(name, position, solution, pretty))
+            console.print(solve_report(name, position, solution, pretty), crop=False)
         if not solution.complete:
             stopped.append(name)
             note(f"{name}: no result: the search stopped at its limit (the value lies "

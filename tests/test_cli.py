@@ -231,6 +231,18 @@ def test_plain_output_of_several_positions_is_separated_by_a_blank_line():
     assert f"\n\n{MID}\n" in result.stdout
 
 
+def test_a_long_file_name_is_printed_whole_on_its_own_line(tmp_path):
+    folder = tmp_path.joinpath(*["a-folder-with-a-long-name"] * 6)
+    folder.mkdir(parents=True)
+    path = folder / "mid-trick.toml"
+    path.write_bytes(MID.read_bytes())
+    assert len(str(path)) > 160
+    for command in ("solve", "analyze"):
+        result = run(command, path)
+        assert result.exit_code == 0, result.stderr
+        assert result.stdout.splitlines()[0] == str(path)
+
+
 def test_a_one_line_position_as_the_argument():
     (record,) = solve_ref(to_line(load(MID)))
     assert record["file"] == "<argument>"
