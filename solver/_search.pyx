@@ -476,6 +476,27 @@ cdef inline bint _beats(State* s, int c, int w) noexcept nogil:
     return (c >> 4) == s.trump
 
 
+cdef inline bint _ruffable(State* s, int seat, int suit) noexcept nogil:
+    """Whether an opponent of ``seat`` is void in ``suit`` and holds a trump."""
+    cdef int i
+    if s.trump == NO_TRUMP:
+        return False
+    for i in range(s.seats):
+        if s.side[i] != s.side[seat] and not (s.hand[i] & (SUIT_LANE << (16 * suit))) \
+                and s.hand[i] & (SUIT_LANE << (16 * s.trump)):
+            return True
+    return False
+
+
+cdef inline bint _opponents_hold(State* s, int seat, uint64_t cards) noexcept nogil:
+    """Whether an opponent of ``seat`` holds one of ``cards``."""
+    cdef int i
+    for i in range(s.seats):
+        if s.side[i] != s.side[seat] and s.hand[i] & cards:
+            return True
+    return False
+
+
 cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out) noexcept nogil:
     """Sort the moves, most promising for the seat to move first."""
     cdef int score[MAX_MOVES]
@@ -497,8 +518,16 @@ cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out)
             lane = out & (SUIT_LANE << (16 * (c >> 4)))
             top = _highest(lane) == c
             if top:
-                sc = 400 + (100 if (c >> 4) == s.trump else 0) + rank
+                # lead a winner: a top trump first while the other side has trumps to draw,
+                # a side suit's top card only where no opponent can trump it
+                sc = 400 + rank
+                if (c >> 4) == s.trump:
+                    if _opponents_hold(s, seat, lane):
+                        sc += 100
+                elif _ruffable(s, seat, c >> 4):
+                    sc -= 350
             else:
+                # else lead low, keeping the cards that count
                 sc = 100 - 8 * s.points[c] - 2 * s.pips[c] - rank
         elif partner_wins:
             # feed points to a partner who is winning; do not overtake needlessly
@@ -506,10 +535,14 @@ cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out)
             if _beats(s, c, w):
                 sc -= 150
         elif _beats(s, c, w):
-            # win as cheaply as possible, the more so when the trick is worth something
+            # win, the more keenly the more the trick is worth: as cheaply as possible in the
+            # last seat, with a higher card where a later seat could overtake
             sc = 300 + 4 * trick_value - 4 * s.points[c] - rank
             if not last:
-                sc += rank // 2
+                sc += 2 * rank
+            if trick_value == 0 and (c >> 4) == s.trump and (w >> 4) != s.trump:
+                # ruffing a trick worth nothing spends a trump for nothing
+                sc = 140 - rank
         else:
             # duck with the least valuable card
             sc = 150 - 8 * s.points[c] - 2 * s.pips[c] - rank
