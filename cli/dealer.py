@@ -6,13 +6,10 @@ import random
 
 import typer
 
-from solver.dealfile import to_line, to_toml
+from solver.dealfile import SEPARATOR, to_line, to_toml
 from solver.dealing import shuffle_deal
 from solver.rules import Rules
 from solver.tricks import parse_seat, seat_names
-
-#: Between two deals in the TOML form.
-SEPARATOR = "# ---"
 
 
 def deals(players: int, runs: int, seed: int, count: int, preset: str,

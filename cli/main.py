@@ -47,8 +47,9 @@ class Form(str, Enum):
     line = "line"
 
 
-POSITIONS_HELP = ("Positions: deal files (TOML, or one-line positions one a line), a one-line "
-                  "position itself (\"N:AK5.9.32.- ... trump=H\"), or '-' for standard input.")
+POSITIONS_HELP = ("Positions: deal files (TOML, several deals separated by '# ---' lines, or "
+                  "one-line positions one a line), a one-line position itself "
+                  "(\"N:AK5.9.32.- ... trump=H\"), or '-' for standard input.")
 OBJECTIVE_HELP = ("points: what the side can be sure of scoring in the deal; margin: its points "
                   "minus the other side's; tricks: the tricks it wins.")
 ENGINE_HELP = "engine: the fast search; reference: the plain exhaustive solver (slow)."

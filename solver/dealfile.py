@@ -23,17 +23,22 @@ then ``key=value`` words::
 
     N:AK5.9.32.- T4Q.8.J.7 dealer=S turnup=7H play=AH,4H follow=strict score=52,58
 
+A text may hold several deals in TOML, one after another, with a line ``# ---`` between two
+(as ``allfives deal --count K`` writes them); ``read_positions`` and ``load_positions`` read them
+all, the k-th named ``SOURCE#k``.
+
 Every mistake is a ``DealFileError`` whose message names the source, the key and the bad token:
 ``deal.toml: hands.E: unknown card 'ZZ'``.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import (Card, CardError, card_str, hand_str, parse_card, parse_hand, parse_suit,
                     pbn_holding, sort_cards, suit_of, suit_str)
@@ -42,11 +47,14 @@ from .rules import Rules, RulesError
 from .tricks import SeatError, parse_seat, seat_names, side_count, side_name, side_of
 
 __all__ = ["DealFileError", "read_toml", "load", "to_toml", "from_line", "to_line",
-           "read_positions", "load_positions", "is_line_form"]
+           "read_positions", "load_positions", "is_line_form", "SEPARATOR"]
 
 TOP_KEYS = ("rules", "dealer", "trump", "turnup", "hands", "play", "options", "score")
 LINE_KEYS = ("rules", "dealer", "trump", "turnup", "play", "score")
 COMPASS = "NESW"
+#: The line between two deals in one TOML text (trailing blanks allowed when reading).
+SEPARATOR = "# ---"
+_SEPARATOR_LINE = re.compile("^" + re.escape(SEPARATOR) + r"[^\S\n]*$", re.MULTILINE)
 
 _MODEL_ERRORS = (CardError, DealError, PlayError, RulesError, SeatError)
 
@@ -236,10 +244,20 @@ def _cards(source: str, key: str, value: object) -> list[Card]:
 
 def read_toml(text: str, source: str = "<string>") -> Position:
     """Read the TOML form of a position; ``source`` names it in error messages."""
+    return _read_toml(text, source, 0)
+
+
+_TOML_LINE = re.compile(r"\(at line (\d+),")
+
+
+def _read_toml(text: str, source: str, lines_before: int) -> Position:
+    """``read_toml`` of a text that starts after ``lines_before`` lines of a larger one: TOML's
+    line numbers are given as lines of the whole."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise _fail(source, None, f"not TOML: {error}") from None
+        message = _TOML_LINE.sub(lambda m: f"(at line {int(m[1]) + lines_before},", str(error))
+        raise _fail(source, None, f"not TOML: {message}") from None
     parts = _Parts(source)
     for key in data:
         if key not in TOP_KEYS:
@@ -298,8 +316,13 @@ def _read_text(path: str | PathLike[str]) -> str:
 
 
 def load(path: str | PathLike[str]) -> Position:
-    """Read a TOML deal file."""
-    return read_toml(_read_text(path), str(path))
+    """Read a TOML deal file of one deal (``load_positions`` reads a file of several)."""
+    text = _read_text(path)
+    documents = _documents(text)
+    if len(documents) > 1:
+        raise _fail(str(path), None, f"{len(documents)} deals separated by '{SEPARATOR}' lines, "
+                                     f"not one (load_positions reads them all)")
+    return read_toml(text, str(path))
 
 
 def _toml_value(value: Any) -> str:
@@ -460,18 +483,66 @@ def is_line_form(text: str) -> bool:
     return False
 
 
+class _Document(NamedTuple):
+    """One deal of a TOML text that may hold several."""
+    text: str
+    lines_before: int        # lines of the whole text before ``text`` begins
+    above: int | None        # the line of the separator above it, if any
+    below: int | None        # the line of the separator below it, if any
+
+    def is_empty(self) -> bool:
+        """Nothing but blank lines and ``#`` comments."""
+        return all(not line.strip() or line.lstrip().startswith("#")
+                   for line in self.text.splitlines())
+
+    def emptiness(self) -> str:
+        """Where the empty document lies, by the lines of its separators."""
+        where = {(True, True): f"between the '{SEPARATOR}' lines {self.above} and {self.below}",
+                 (True, False): f"after the '{SEPARATOR}' on line {self.above}",
+                 (False, True): f"before the '{SEPARATOR}' on line {self.below}"}
+        return ("no deal: nothing but blank lines and comments "
+                + where[self.above is not None, self.below is not None])
+
+
+def _documents(text: str) -> list[_Document]:
+    """The deals of a TOML text, split at its ``# ---`` lines; one if it has none."""
+    documents: list[_Document] = []
+    start = lines = 0           # where the document begins, and the lines before it
+    above = None
+    for separator in _SEPARATOR_LINE.finditer(text):
+        line = lines + text.count("\n", start, separator.start()) + 1
+        documents.append(_Document(text[start:separator.start()], lines, above, line))
+        start, lines, above = separator.end(), line - 1, line
+    documents.append(_Document(text[start:], lines, above, None))
+    return documents
+
+
+def _read_documents(text: str, source: str) -> Iterator[tuple[str, Position]]:
+    """The deals of a TOML text: one named ``source``, or several named ``source#1``, ..."""
+    documents = _documents(text)
+    if len(documents) == 1:
+        yield source, read_toml(text, source)
+        return
+    for number, document in enumerate(documents, 1):
+        name = f"{source}#{number}"
+        if document.is_empty():
+            raise _fail(name, None, document.emptiness())
+        yield name, _read_toml(document.text, name, document.lines_before)
+
+
 def read_positions(text: str, source: str = "<string>",
                    toml: bool | None = None) -> Iterator[tuple[str, Position]]:
     """Every position in a text, each with the name it is known by.
 
-    A TOML text is one position, named ``source``.  A text in the one-line form holds one
-    position on each line that is not blank or a ``#`` comment, named ``source:LINE``.
-    ``toml=None`` tells the two apart by the first such line.
+    A TOML text is one position, named ``source``, or several with a line ``# ---`` between
+    two, named ``source#1``, ``source#2``, ...  A text in the one-line form holds one position on
+    each line that is not blank or a ``#`` comment, named ``source:LINE``.  ``toml=None`` tells
+    the two apart by the first such line.
     """
     if toml is None:
         toml = not is_line_form(text)
     if toml:
-        yield source, read_toml(text, source)
+        yield from _read_documents(text, source)
         return
     for number, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()

@@ -125,6 +125,35 @@ def test_standard_input():
     assert from_toml["moves"] == from_line["moves"]
 
 
+def test_several_toml_deals_in_one_file_and_on_standard_input(tmp_path: Path):
+    text = f"{TWO.read_text(encoding='utf-8')}\n# ---\n{MID.read_text(encoding='utf-8')}"
+    path = write(tmp_path, "deals.toml", text)
+    found = solve_ref(path, TWO)
+    assert [r["file"] for r in found] == [f"{path}#1", f"{path}#2", str(TWO)]
+    assert [found[0][key] for key in ("value", "moves", "line")] == \
+        [found[2][key] for key in ("value", "moves", "line")]
+    assert found[1]["value"] == reference.solve(load(MID)).value
+    from_stdin = solve_ref("-", input=text)
+    assert [r["file"] for r in from_stdin] == ["<stdin>#1", "<stdin>#2"]
+    assert [r["moves"] for r in from_stdin] == [r["moves"] for r in found[:2]]
+    assert plain(path).startswith(f"{path}#1\n")
+
+
+def test_a_bad_card_in_the_second_deal_names_it(tmp_path: Path):
+    second = MID.read_text(encoding="utf-8").replace('N = "', 'N = "ZZ ')
+    text = f"{TWO.read_text(encoding='utf-8')}\n# ---\n{second}"
+    path = write(tmp_path, "deals.toml", text)
+    for command in ("solve", "analyze"):
+        line = assert_one_error_line(run(command, path, "--engine", "reference"))
+        assert line == f"allfives: error: {path}#2: hands.N: unknown card 'ZZ'"
+
+
+def test_an_empty_deal_between_separators_ends_in_one_line(tmp_path: Path):
+    path = write(tmp_path, "deals.toml", f"{TWO.read_text(encoding='utf-8')}# ---\n\n# ---\n")
+    assert_one_error_line(run("solve", path, "--engine", "reference"),
+                          f"{path}#2: no deal: nothing but blank lines and comments between")
+
+
 def plain(*args: str, input: str | None = None) -> str:
     result = run("solve", *args, "--engine", "reference", input=input)
     assert result.exit_code == 0, result.stderr

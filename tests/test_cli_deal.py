@@ -128,3 +128,37 @@ def test_a_reader_that_goes_away_is_no_error():
     program.stdout.close()
     assert program.wait(timeout=300) == 1
     assert program.stderr.read() == ""
+
+
+def test_several_deals_in_toml_are_solved_from_a_file_and_from_standard_input(tmp_path):
+    pytest.importorskip("solver.search")
+    text = dealt("--players", "3", "--seed", "9", "--count", "3")
+    path = tmp_path / "deals.toml"
+    path.write_text(text, encoding="utf-8")
+    lines = dealt("--players", "3", "--seed", "9", "--count", "3", "--format", "line")
+
+    def solved(*args, input=None):
+        result = run("solve", *args, "--json", input=input)
+        assert result.exit_code == 0, result.stderr
+        return [json.loads(line) for line in result.stdout.splitlines()]
+
+    from_file = solved(path)
+    from_stdin = solved("-", input=text)
+    from_lines = solved("-", input=lines)  # the same deals, one a line
+    assert [r["file"] for r in from_file] == [f"{path}#{k}" for k in (1, 2, 3)]
+    assert [r["file"] for r in from_stdin] == ["<stdin>#1", "<stdin>#2", "<stdin>#3"]
+    for records in (from_file, from_stdin):
+        assert [(r["value"], r["moves"]) for r in records] == \
+            [(r["value"], r["moves"]) for r in from_lines]
+
+
+def test_the_installed_program_deals_toml_into_solve():
+    pytest.importorskip("solver.search")
+    deal = subprocess.run([str(PROGRAM), "deal", "--players", "2", "--seed", "2", "--count",
+                           "3"], capture_output=True, text=True, timeout=300)
+    assert deal.returncode == 0, deal.stderr
+    solve = subprocess.run([str(PROGRAM), "solve", "-", "--json"], input=deal.stdout,
+                           capture_output=True, text=True, timeout=300)
+    assert solve.returncode == 0, solve.stderr
+    assert [json.loads(line)["file"] for line in solve.stdout.splitlines()] == \
+        ["<stdin>#1", "<stdin>#2", "<stdin>#3"]

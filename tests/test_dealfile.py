@@ -11,6 +11,7 @@ import pytest
 from solver.cards import ALL_CARDS, card_str, parse_card, parse_cards, parse_suit, sort_cards
 from solver.deal import (Deal, DealFileError, Position, from_line, load, load_positions,
                          read_positions, read_toml, to_line, to_toml)
+from solver.dealfile import SEPARATOR
 from solver.rules import PRESETS, Rules
 
 FORMAT_EXAMPLE = '''\
@@ -482,3 +483,91 @@ def test_the_bundled_examples_read_and_round_trip():
         assert from_line(to_line(position)) == position
     assert players == {2, 3, 4}
     assert load(folder / "mid-trick.toml").current.cards
+
+
+# ---- several TOML deals in one text, a '# ---' line between two -----------------------------
+
+SEVERAL = f"# the first deal\n{FORMAT_EXAMPLE}\n# ---\n{THREE}\n# ---  \n{BASE}"
+
+
+def line_of(text: str, fragment: str) -> int:
+    """The line (from 1) of the only line of ``text`` that holds ``fragment``."""
+    (number,) = [n for n, line in enumerate(text.splitlines(), 1) if fragment in line]
+    return number
+
+
+def test_several_toml_deals_are_read_in_order():
+    found = list(read_positions(SEVERAL, "deals.toml"))
+    assert [name for name, _ in found] == ["deals.toml#1", "deals.toml#2", "deals.toml#3"]
+    assert [p for _, p in found] == [read_toml(FORMAT_EXAMPLE), read_toml(THREE), read_toml(BASE)]
+
+
+def test_several_toml_deals_in_a_file(tmp_path: Path):
+    path = tmp_path / "deals.txt"  # not named .toml: the form is told by the text
+    path.write_text(SEVERAL, encoding="utf-8")
+    found = load_positions(path)
+    assert [name for name, _ in found] == [f"{path}#{k}" for k in (1, 2, 3)]
+    assert found[1][1] == read_toml(THREE)
+
+
+def test_written_deals_read_back():
+    positions = [read_toml(FORMAT_EXAMPLE), read_toml(THREE), read_toml(BASE)]
+    text = f"\n{SEPARATOR}\n".join(to_toml(p) for p in positions)
+    assert [p for _, p in read_positions(text)] == positions
+
+
+def test_one_toml_deal_keeps_its_name():
+    assert list(read_positions(BASE, "deal.toml")) == [("deal.toml", read_toml(BASE))]
+
+
+@pytest.mark.parametrize("line", ["# ----", " # ---", "#---", "# --- deal 2"])
+def test_only_the_separator_line_separates(line):
+    # any other comment is a comment: the text stays one deal
+    ((name, position),) = read_positions(BASE.replace("[hands]", f"{line}\n[hands]"), "deal.toml")
+    assert name == "deal.toml" and position == read_toml(BASE)
+
+
+def test_a_separator_in_a_file_of_lines_is_a_comment():
+    text = LINES.replace("\n\n", "\n# ---\n")
+    assert [n for n, _ in read_positions(text, "p.txt")] == ["p.txt:2", "p.txt:4"]
+
+
+def test_an_error_in_the_second_deal_names_it():
+    text = SEVERAL.replace('E = "KS QH 2D"', 'E = "KS QH ZZ"')
+    with pytest.raises(DealFileError) as caught:
+        list(read_positions(text, "deals.toml"))
+    assert str(caught.value) == "deals.toml#2: hands.E: unknown card 'ZZ'"
+
+
+def test_a_toml_error_gives_the_line_of_the_whole_file(tmp_path: Path):
+    text = SEVERAL.replace('play = ["2S", "AS", "KS"]', 'play = ["2S", "AS", "KS"] !')
+    path = tmp_path / "deals.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DealFileError) as caught:
+        load_positions(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}#2: not TOML: ")
+    line = line_of(text, 'play = ["2S"')
+    assert line > 20 and f"(at line {line}, " in message
+
+
+@pytest.mark.parametrize("text, number, where", [
+    (f"{SEPARATOR}\n{BASE}", 1, "before the '# ---' on line 1"),
+    (f"{BASE}{SEPARATOR}\n\n# nothing more\n", 2, "after the '# ---' on line 7"),
+    (f"{BASE}{SEPARATOR}\n# a comment\n{SEPARATOR}\n{THREE}", 2,
+     "between the '# ---' lines 7 and 9"),
+])
+def test_an_empty_deal_between_separators_is_an_error(text, number, where):
+    with pytest.raises(DealFileError) as caught:
+        list(read_positions(text, "deals.toml"))
+    assert str(caught.value) == (f"deals.toml#{number}: no deal: nothing but blank lines and "
+                                 f"comments {where}")
+
+
+def test_load_reads_one_deal_and_says_so_of_several(tmp_path: Path):
+    path = tmp_path / "deals.toml"
+    path.write_text(SEVERAL, encoding="utf-8")
+    with pytest.raises(DealFileError) as caught:
+        load(path)
+    assert str(caught.value) == (f"{path}: 3 deals separated by '# ---' lines, not one "
+                                 "(load_positions reads them all)")
