@@ -41,8 +41,9 @@ cdef struct State:
     int pips[64]                  # each card's count toward Game
     uint64_t scoring              # the cards whose points are not zero
     uint8_t kind[64]              # cards of one kind have the same points and pips
+    uint8_t points_kind[64]       # cards of one points kind have the same points
     int trick_bonus               # points for winning a trick itself (objective tricks)
-    bint game                     # the Game point is at stake
+    bint game                     # the Game point is at stake (off while Game is set aside)
     bint margin                   # value = X's points - the other side's; else X's points
     bint strict                   # follow suit if able; else a trump may be played any time
     # the position

@@ -174,6 +174,14 @@ cdef inline int _points_in(State* s, uint64_t m) noexcept nogil:
     return total
 
 
+cdef inline int _pips_in(State* s, uint64_t m) noexcept nogil:
+    cdef int total = 0
+    while m:
+        total += s.pips[ctz64(m)]
+        m &= m - 1
+    return total
+
+
 cdef inline uint64_t _up_to(uint64_t m) noexcept nogil:
     """The cards up to and including the highest card of ``m`` (nothing if ``m`` is empty)."""
     if m == 0:
@@ -270,21 +278,55 @@ cdef void _bounds(State* s, int* low, int* up) noexcept nogil:
         low[0] = total - cap_o + game_low
 
 
+cdef void _sure_pips(State* s, int* sure) noexcept nogil:
+    """The pips each side is sure to win at a trick's start: those of its trumps higher than
+    any other side's, which win whenever they are played."""
+    cdef uint64_t lane, others
+    cdef int side, i
+    sure[0] = sure[1] = sure[2] = 0
+    if s.trick_len or s.trump == NO_TRUMP:
+        return
+    lane = SUIT_LANE << (16 * s.trump)
+    for side in range(s.sides):
+        others = 0
+        for i in range(s.seats):
+            if s.side[i] != side:
+                others |= s.hand[i] & lane
+        for i in range(s.seats):
+            if s.side[i] == side:
+                sure[side] += _pips_in(s, s.hand[i] & lane & ~_up_to(others))
+
+
 cdef inline void _game_bounds(State* s, int* low, int* up) noexcept nogil:
-    """The least and most Game can give X, from the pips won so far and those still to win."""
-    cdef int left = s.pips_left, x = s.won_pips[s.xside], a, b, i
+    """The least and most Game can give X, from the pips won so far, those each side is sure
+    to win, and the rest still to win."""
+    cdef int left = s.pips_left, x = s.won_pips[s.xside], a, b, i, sx, sa, sb
+    cdef int sure[3]
     for i in range(s.trick_len):
         left += s.pips[s.trick[i]]
+    _sure_pips(s, sure)
+    sx = sure[s.xside]
     if s.sides == 2:
         a = s.won_pips[1 - s.xside]
-        # X's lead over the other side ends between (x - a) - left and (x - a) + left
-        up[0] = 1 if x - a + left > 0 else (0 if (x - a + left == 0 or not s.margin) else -1)
-        low[0] = 1 if x - a - left > 0 else (0 if (x - a - left == 0 or not s.margin) else -1)
+        sa = sure[1 - s.xside]
+        # X's lead over the other side ends between (x - a) - (left - 2 sx) and
+        # (x - a) + (left - 2 sa)
+        up[0] = _sign(x - a + left - 2 * sa, s.margin)
+        low[0] = _sign(x - a - left + 2 * sx, s.margin)
     else:
         a = s.won_pips[(s.xside + 1) % 3]
         b = s.won_pips[(s.xside + 2) % 3]
-        up[0] = 1 if (x + left > a and x + left > b) else 0
-        low[0] = 1 if (x > a + left and x > b + left) else 0
+        sa = sure[(s.xside + 1) % 3]
+        sb = sure[(s.xside + 2) % 3]
+        up[0] = 1 if (x + left - sa - sb > a + sa and x + left - sa - sb > b + sb) else 0
+        low[0] = 1 if (x + sx > a + left - sx - sb and x + sx > b + left - sx - sa) else 0
+
+
+cdef inline int _sign(int lead, bint margin) noexcept nogil:
+    """Game for X at a final lead in pips: 1 ahead, 0 level, -1 behind (0 without margin)."""
+    if lead > 0:
+        return 1
+    return -1 if (lead < 0 and margin) else 0
 
 
 cdef inline int _clamp(int d, int r) noexcept nogil:
@@ -312,7 +354,7 @@ cdef inline void _game_leads(State* s, int* da, int* db) noexcept nogil:
 cdef inline void _table_key(State* s, uint64_t* key, uint64_t* check) noexcept nogil:
     """The hash of the cards by owner and the leader; not the Game leads, which the entry
     itself qualifies (the value can only grow with X's lead)."""
-    cdef uint64_t extra = (<uint64_t>(s.leader + 1)) << 40
+    cdef uint64_t extra = (<uint64_t>(s.leader + 1)) << 40 | (<uint64_t>s.game) << 48
     cdef uint64_t k1 = 0, k2 = 0, all_cards = 0, lane
     cdef uint64_t m
     cdef int i, c, token
@@ -326,7 +368,8 @@ cdef inline void _table_key(State* s, uint64_t* key, uint64_t* check) noexcept n
             c = ctz64(m)
             m &= m - 1
             lane = all_cards & (SUIT_LANE << (c & 48)) & ~(((<uint64_t>2) << c) - 1)
-            token = (((i << 2 | (c >> 4)) << 4 | popcount64(lane)) << 5) | s.kind[c]
+            token = (((i << 2 | (c >> 4)) << 4 | popcount64(lane)) << 5) \
+                | (s.kind[c] if s.game else s.points_kind[c])
             k1 += ZKEY[token]
             k2 ^= ZCHECK[token]
     key[0] = _mix(k1 ^ _mix(extra))
@@ -435,7 +478,7 @@ cdef inline uint64_t _cards_out(State* s) noexcept nogil:
 
 
 cdef inline bint _same(State* s, int a, int b) noexcept nogil:
-    return s.points[a] == s.points[b] and s.pips[a] == s.pips[b]
+    return s.points[a] == s.points[b] and (s.pips[a] == s.pips[b] or not s.game)
 
 
 cdef inline uint64_t _others(State* s, int seat) noexcept nogil:
@@ -597,7 +640,7 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
     >= beta a lower bound, and in between exact."""
     cdef int cards[MAX_MOVES]
     cdef int n, i, up, low, gain, first = -1, seat, best_card = -1, depth = 0, v, best
-    cdef int da = 0, db = 0
+    cdef int da = 0, db = 0, game_low, game_up
     cdef int a = alpha, b = beta
     cdef bint maximiser
     cdef uint64_t key = 0, check = 0
@@ -631,6 +674,14 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
                 return e.upper
             if e.best != NO_CARD:
                 first = _decode(s, e.best)
+        if s.game:
+            _game_bounds(s, &game_low, &game_up)
+            if game_low == game_up:
+                # Game is decided: the rest is a matter of points alone
+                s.game = False
+                v = _search(s, alpha - game_up, beta - game_up)
+                s.game = True
+                return v + game_up
     seat = s.seat_at[s.leader][s.trick_len]
     maximiser = s.side[seat] == s.xside
     n = _moves(s, cards, first)
@@ -803,12 +854,14 @@ cdef class Engine:
             raise ValueError("the side solved for is one of the sides; margin needs two")
         s.xside = xside
         kinds = {}
+        points_kinds = {}
         for c in range(64):
             s.points[c] = pts[c]
             s.pips[c] = pps[c]
             if pts[c]:
                 s.scoring |= (<uint64_t>1) << c
             s.kind[c] = kinds.setdefault((pts[c], pps[c]), len(kinds))
+            s.points_kind[c] = points_kinds.setdefault(pts[c], len(points_kinds))
         if len(kinds) > KINDS:
             raise ValueError(f"at most {KINDS} different (points, pips) pairs")
         s.trick_bonus = trick_bonus
