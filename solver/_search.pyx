@@ -668,10 +668,15 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
         _game_leads(s, &da, &db)
         e = _probe(s, key, check)
         if e != NULL:
-            if e.lower >= beta and da >= e.lower_a and db >= e.lower_b:
-                return e.lower
-            if e.upper <= alpha and da <= e.upper_a and db <= e.upper_b:
-                return e.upper
+            # at other Game leads a bound holds less Game's whole swing
+            if e.lower >= beta and ((da >= e.lower_a and db >= e.lower_b)
+                                    or e.lower - s.game_swing >= beta):
+                return e.lower if da >= e.lower_a and db >= e.lower_b \
+                    else e.lower - s.game_swing
+            if e.upper <= alpha and ((da <= e.upper_a and db <= e.upper_b)
+                                     or e.upper + s.game_swing <= alpha):
+                return e.upper if da <= e.upper_a and db <= e.upper_b \
+                    else e.upper + s.game_swing
             if e.best != NO_CARD:
                 first = _decode(s, e.best)
         if s.game:
@@ -867,6 +872,7 @@ cdef class Engine:
         s.trick_bonus = trick_bonus
         s.game = game
         s.margin = margin
+        s.game_swing = (2 if margin else 1) if game else 0
         s.strict = strict
         # the cards: real card numbers, each in one place, hands of sizes that fit the trick
         s.trick_len = len(trick)
