@@ -786,8 +786,9 @@ cdef class Engine:
         self.mask = self.entries - 1
 
     cdef uint64_t _entries_for(self, int cards):
-        """A small search uses the front of the table only, so that it stays in cache."""
-        cdef int bits = 10 + cards // 3
+        """A small search uses the front of the table only, so that it stays in cache; a deep
+        one (over 27 cards) wants room more than speed of reach."""
+        cdef int bits = 8 + cards // 3 + (4 if cards > 27 else 0)
         if bits >= 63 or ((<uint64_t>1) << bits) >= self.entries:
             return self.entries
         return (<uint64_t>1) << bits
