@@ -688,6 +688,20 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
                 v = _search(s, alpha - game_up, beta - game_up)
                 s.game = True
                 return v + game_up
+            if depth >= s.relax_depth:
+                s.game = False
+                v = _search(s, alpha - game_up, beta - game_low)
+                s.game = True
+                if s.aborted:
+                    return 0
+                if v <= alpha - game_up:
+                    return v + game_up
+                if v >= beta - game_low:
+                    return v + game_low
+                if v + game_low > low:
+                    low = v + game_low
+                if v + game_up < up:
+                    up = v + game_up
     seat = s.seat_at[s.leader][s.trick_len]
     maximiser = s.side[seat] == s.xside
     n = _moves(s, cards, first)
@@ -911,6 +925,9 @@ cdef class Engine:
             self._next_generation()
             self.last_problem = problem
             self.mask = self._entries_for(cards) - 1
+        # near the root, where the trees below are large, three and four hands first ask
+        # whether the points without Game already settle the question
+        s.relax_depth = max(cards - seats, 4 * seats) if seats > 2 else 64
         s.leader = leader
         for i in range(len(won_pips)):
             s.won_pips[i] = won_pips[i]
