@@ -925,9 +925,10 @@ cdef class Engine:
             self._next_generation()
             self.last_problem = problem
             self.mask = self._entries_for(cards) - 1
-        # near the root, where the trees below are large, three and four hands first ask
-        # whether the points without Game already settle the question
-        s.relax_depth = max(cards - seats, 4 * seats) if seats > 2 else 64
+        # in the first two tricks, where the trees below are large (and not in small
+        # two-hand deals, where it costs more than it saves), the search first asks whether
+        # the points without Game already settle the question
+        s.relax_depth = max(cards - seats, 4 * seats if seats > 2 else 16)
         s.leader = leader
         for i in range(len(won_pips)):
             s.won_pips[i] = won_pips[i]
