@@ -644,7 +644,7 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
     cdef int da = 0, db = 0, game_low, game_up
     cdef int a = alpha, b = beta
     cdef bint maximiser
-    cdef uint64_t key = 0, check = 0
+    cdef uint64_t key = 0, check = 0, pkey, pcheck
     cdef Entry* e
     cdef Undo undo
     s.nodes += 1
@@ -702,6 +702,17 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
                     low = v + game_low
                 if v + game_up < up:
                     up = v + game_up
+            else:
+                # what earlier searches on points alone left in the table
+                s.game = False
+                _table_key(s, &pkey, &pcheck)
+                s.game = True
+                e = _probe(s, pkey, pcheck)
+                if e != NULL:
+                    if e.upper + game_up <= alpha:
+                        return e.upper + game_up
+                    if e.lower + game_low >= beta:
+                        return e.lower + game_low
     seat = s.seat_at[s.leader][s.trick_len]
     maximiser = s.side[seat] == s.xside
     n = _moves(s, cards, first)
