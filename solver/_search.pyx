@@ -969,7 +969,7 @@ cdef void _drive(State* s, bint all_moves, bint want_line, int* lower, int* uppe
                  int* nline) noexcept nogil:
     """Value, every legal card's value, and a line, on one shared table."""
     cdef int reps[MAX_MOVES]
-    cdef int n, done, i, k, c, seat, lo, hi, best, v, top, bottom
+    cdef int n, done, i, k, c, seat, lo, hi, best, v, top, bottom, guess
     cdef bint maximiser
     cdef uint64_t rest, others
     nmoves[0] = 0
@@ -987,8 +987,12 @@ cdef void _drive(State* s, bint all_moves, bint want_line, int* lower, int* uppe
         best = bottom - 1 if maximiser else top + 1
         done = 0
         for i in range(n):
-            v = _value_after(s, reps[i], best if bottom <= best <= top else (top + 1) // 2,
-                             &lo, &hi)
+            # a later card is most often worse than the best so far: guess just below it
+            if bottom <= best <= top:
+                guess = best - 1 if maximiser else best + 1
+            else:
+                guess = (top + 1) // 2
+            v = _value_after(s, reps[i], guess, &lo, &hi)
             mcards[i] = reps[i]
             mlow[i] = lo
             mhigh[i] = hi
