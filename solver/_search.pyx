@@ -351,13 +351,16 @@ cdef inline void _game_leads(State* s, int* da, int* db) noexcept nogil:
             db[0] = _clamp(x - s.won_pips[(s.xside + 2) % 3], r)
 
 
-cdef inline void _table_key(State* s, uint64_t* key, uint64_t* check) noexcept nogil:
-    """The hash of the cards by owner and the leader; not the Game leads, which the entry
-    itself qualifies (the value can only grow with X's lead)."""
-    cdef uint64_t extra = (<uint64_t>(s.leader + 1)) << 40 | (<uint64_t>s.game) << 48
-    cdef uint64_t k1 = 0, k2 = 0, all_cards = 0, lane
+cdef inline void _table_keys(State* s, uint64_t* key, uint64_t* check, uint64_t* pkey,
+                             uint64_t* pcheck) noexcept nogil:
+    """The hash of the cards by owner and the leader, and a second one for the search on points
+    alone (``pkey``), where cards are told apart by points only; while Game is set aside the
+    two are one.  Not the Game leads, which the entry itself qualifies (the value can only grow
+    with X's lead)."""
+    cdef uint64_t extra = (<uint64_t>(s.leader + 1)) << 40
+    cdef uint64_t k1 = 0, k2 = 0, p1 = 0, p2 = 0, all_cards = 0, lane
     cdef uint64_t m
-    cdef int i, c, token
+    cdef int i, c, token, points_token
     # Cards are named by their rank among the cards still in the hands, not their own rank:
     # positions that differ only in which lower cards have gone are the same position.
     for i in range(s.seats):
@@ -368,12 +371,22 @@ cdef inline void _table_key(State* s, uint64_t* key, uint64_t* check) noexcept n
             c = ctz64(m)
             m &= m - 1
             lane = all_cards & (SUIT_LANE << (c & 48)) & ~(((<uint64_t>2) << c) - 1)
-            token = (((i << 2 | (c >> 4)) << 4 | popcount64(lane)) << 5) \
-                | (s.kind[c] if s.game else s.points_kind[c])
+            token = ((i << 2 | (c >> 4)) << 4 | popcount64(lane)) << 5
+            points_token = token | s.points_kind[c]
+            token |= s.kind[c]
             k1 += ZKEY[token]
             k2 ^= ZCHECK[token]
-    key[0] = _mix(k1 ^ _mix(extra))
-    check[0] = k2 ^ _mix(extra ^ <uint64_t>0x5851F42D4C957F2D)
+            p1 += ZKEY[points_token]
+            p2 ^= ZCHECK[points_token]
+    pkey[0] = _mix(p1 ^ _mix(extra))
+    pcheck[0] = p2 ^ _mix(extra ^ <uint64_t>0x5851F42D4C957F2D)
+    if s.game:
+        extra |= (<uint64_t>1) << 48
+        key[0] = _mix(k1 ^ _mix(extra))
+        check[0] = k2 ^ _mix(extra ^ <uint64_t>0x5851F42D4C957F2D)
+    else:
+        key[0] = pkey[0]
+        check[0] = pcheck[0]
 
 
 cdef inline int _encode(State* s, int card) noexcept nogil:
@@ -665,7 +678,7 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
             depth += popcount64(s.hand[i])
         if depth <= s.seats:
             return _last_trick(s) if depth else _game_value(s)
-        _table_key(s, &key, &check)
+        _table_keys(s, &key, &check, &pkey, &pcheck)
         _game_leads(s, &da, &db)
         e = _probe(s, key, check)
         if e != NULL:
@@ -704,9 +717,6 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
                     up = v + game_up
             else:
                 # what earlier searches on points alone left in the table
-                s.game = False
-                _table_key(s, &pkey, &pcheck)
-                s.game = True
                 e = _probe(s, pkey, pcheck)
                 if e != NULL:
                     if e.upper + game_up <= alpha:
