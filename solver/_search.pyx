@@ -596,9 +596,9 @@ cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out)
             sc = 300 + 4 * trick_value - 4 * s.points[c] - rank
             if not last:
                 sc += 2 * rank
-            if trick_value == 0 and not s.trick_bonus and (c >> 4) == s.trump \
+            if trick_value < 3 and not s.trick_bonus and (c >> 4) == s.trump \
                     and (w >> 4) != s.trump:
-                # ruffing a trick worth nothing spends a trump for nothing
+                # ruffing a trick worth less than a king spends a trump for little
                 sc = 140 - rank
         else:
             # duck with the least valuable card
