@@ -593,9 +593,11 @@ cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out)
         elif _beats(s, c, w):
             # win, the more keenly the more the trick is worth: as cheaply as possible in the
             # last seat, with a higher card where a later seat could overtake
-            sc = 300 + 4 * trick_value - 4 * s.points[c] - rank
-            if not last:
-                sc += 2 * rank
+            if last:
+                # winning in the last seat banks the card's own points and pips
+                sc = 300 + 4 * trick_value + 8 * s.points[c] + 2 * s.pips[c] - rank
+            else:
+                sc = 300 + 4 * trick_value - 4 * s.points[c] + rank
             if trick_value < 3 and not s.trick_bonus and (c >> 4) == s.trump \
                     and (w >> 4) != s.trump:
                 # ruffing a trick worth less than a king spends a trump for little
