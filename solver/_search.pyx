@@ -574,12 +574,15 @@ cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out)
             lane = out & (SUIT_LANE << (16 * (c >> 4)))
             top = _highest(lane) == c
             if top:
-                # lead a winner: a top trump first while the other side has trumps to draw,
-                # a side suit's top card only where no opponent can trump it
+                # lead a winner: a top trump first while the other side has trumps to draw
+                # (else it wins whenever it comes: keep it), a side suit's top card only where
+                # no opponent can trump it
                 sc = 400 + rank
                 if (c >> 4) == s.trump:
                     if _opponents_hold(s, seat, lane):
                         sc += 100
+                    else:
+                        sc -= 450
                 elif _ruffable(s, seat, c >> 4):
                     sc -= 350
             else:
