@@ -596,9 +596,12 @@ cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out)
         elif _beats(s, c, w):
             # win, the more keenly the more the trick is worth: as cheaply as possible in the
             # last seat, with a higher card where a later seat could overtake
-            if last:
-                # winning in the last seat banks the card's own points and pips
+            if last and not ((c >> 4) == s.trump and _highest(out & (SUIT_LANE << (c & 48))) == c):
+                # winning in the last seat banks the card's own points and pips (a top trump
+                # needs no banking: it wins whenever it comes)
                 sc = 300 + 4 * trick_value + 8 * s.points[c] + 2 * s.pips[c] - rank
+            elif last:
+                sc = 300 + 4 * trick_value - 4 * s.points[c] - rank
             else:
                 sc = 300 + 4 * trick_value - 4 * s.points[c] + rank
             if trick_value < 3 and not s.trick_bonus and (c >> 4) == s.trump \
