@@ -236,12 +236,14 @@ cdef void _trick_bounds(State* s, int* low, int* up) noexcept nogil:
         up[0] = s.trick_bonus * (tricks - quick)
 
 
-cdef void _bounds(State* s, int* low, int* up) noexcept nogil:
-    """Bounds on the future value.  A trump can be won only by a side holding it or a higher
-    trump (or with a higher trump already on the table), so the points a side cannot reach go
-    to the other; the current trick's points may go either way, and so may Game."""
-    cdef int i, c, total, in_trick = 0, cap_x, cap_o, game_low, game_up
+cdef void _bounds(State* s, int* low, int* up, int* game_low, int* game_up) noexcept nogil:
+    """Bounds on the future value, and on the part of it that is Game.  A trump can be won only
+    by a side holding it or a higher trump (or with a higher trump already on the table), so
+    the points a side cannot reach go to the other; the current trick's points may go either
+    way, and so may Game."""
+    cdef int i, c, total, in_trick = 0, cap_x, cap_o
     cdef uint64_t tx = 0, to = 0, held = 0, lane, scoring, trumps
+    game_low[0] = game_up[0] = 0
     if s.trick_bonus:
         _trick_bounds(s, low, up)
         return
@@ -267,15 +269,14 @@ cdef void _bounds(State* s, int* low, int* up) noexcept nogil:
         trumps = scoring & lane
         cap_x = in_trick + _points_in(s, scoring & ~lane) + _points_in(s, trumps & _up_to(tx & lane))
         cap_o = in_trick + _points_in(s, scoring & ~lane) + _points_in(s, trumps & _up_to(to & lane))
-    game_low = game_up = 0
     if s.game:
-        _game_bounds(s, &game_low, &game_up)
+        _game_bounds(s, game_low, game_up)
     if s.margin:
-        up[0] = 2 * cap_x - total + game_up
-        low[0] = total - 2 * cap_o + game_low
+        up[0] = 2 * cap_x - total + game_up[0]
+        low[0] = total - 2 * cap_o + game_low[0]
     else:
-        up[0] = cap_x + game_up
-        low[0] = total - cap_o + game_low
+        up[0] = cap_x + game_up[0]
+        low[0] = total - cap_o + game_low[0]
 
 
 cdef void _sure_pips(State* s, int* sure) noexcept nogil:
@@ -673,7 +674,7 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
         return 0
     if s.trick_len == 0:
         # bounds pay for themselves where a trick starts; inside a trick they rarely cut
-        _bounds(s, &low, &up)
+        _bounds(s, &low, &up, &game_low, &game_up)
         if up <= alpha:
             return up
         if low >= beta:
@@ -702,7 +703,6 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
             if e.best != NO_CARD:
                 first = _decode(s, e.best)
         if s.game:
-            _game_bounds(s, &game_low, &game_up)
             if game_low == game_up:
                 # Game is decided: the rest is a matter of points alone
                 s.game = False
@@ -776,7 +776,7 @@ cdef int _exact(State* s, int guess, int* lower, int* upper) noexcept nogil:
     """The exact future value by MTD(f): null-window searches from ``guess``, each moving a
     bound.  On a limit, ``lower`` and ``upper`` hold what was proved."""
     cdef int lo, hi, g, b
-    _bounds(s, &lo, &hi)
+    _bounds(s, &lo, &hi, &g, &b)
     g = guess if guess > lo else lo
     g = g if g < hi else hi
     while lo < hi:
@@ -995,7 +995,7 @@ cdef void _drive(State* s, bint all_moves, bint want_line, int* lower, int* uppe
     if _tricks_left(s) == 0:
         lower[0] = upper[0] = _game_value(s)
         return
-    _bounds(s, &bottom, &top)
+    _bounds(s, &bottom, &top, &lo, &hi)
     if not all_moves:
         _exact(s, (top + 1) // 2, lower, upper)
     else:
