@@ -775,8 +775,21 @@ cdef inline bint _at_least(State* s, int beta) noexcept nogil:
 cdef int _exact(State* s, int guess, int* lower, int* upper) noexcept nogil:
     """The exact future value by MTD(f): null-window searches from ``guess``, each moving a
     bound.  On a limit, ``lower`` and ``upper`` hold what was proved."""
-    cdef int lo, hi, g, b
-    _bounds(s, &lo, &hi, &g, &b)
+    cdef int lo, hi, g, b, game_low, game_up, points_low, points_up
+    _bounds(s, &lo, &hi, &game_low, &game_up)
+    if s.game and lo < hi:
+        # the value on points alone, cheaper to find, leaves only Game's swing to settle
+        s.game = False
+        _exact(s, guess - game_low, &points_low, &points_up)
+        s.game = True
+        if points_low + game_low > lo:
+            lo = points_low + game_low
+        if points_up + game_up < hi:
+            hi = points_up + game_up
+        if s.aborted:
+            lower[0] = lo
+            upper[0] = hi
+            return lo
     g = guess if guess > lo else lo
     g = g if g < hi else hi
     while lo < hi:
