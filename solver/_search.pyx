@@ -587,8 +587,10 @@ cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out)
                 elif _ruffable(s, seat, c >> 4):
                     sc -= 350
             else:
-                # else lead low, keeping the cards that count
-                sc = 100 - 8 * s.points[c] - 2 * s.pips[c] - rank
+                # else lead low, from a short suit (soon void, ready to trump), keeping the
+                # cards that count
+                sc = 100 - 8 * s.points[c] - 2 * s.pips[c] - rank \
+                    - 5 * popcount64(s.hand[seat] & (SUIT_LANE << (c & 48)))
         elif partner_wins:
             # feed points to a partner who is winning; do not overtake needlessly
             sc = 200 + 8 * s.points[c] + 2 * s.pips[c] - rank
