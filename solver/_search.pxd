@@ -74,5 +74,9 @@ cdef class Engine:
     cdef bint busy
     cdef object last_problem
     cdef uint64_t mask             # the part of the table the current problem uses
+    cdef object card_tables        # the (points, pips) the kinds below were sorted for
+    cdef uint8_t kind[64]
+    cdef uint8_t points_kind[64]
     cdef uint64_t _entries_for(self, int cards)
+    cdef void _sort_kinds(self, const unsigned char* pts, const unsigned char* pps) except *
     cdef void _next_generation(self)

@@ -852,6 +852,17 @@ cdef class Engine:
             return self.entries
         return (<uint64_t>1) << bits
 
+    cdef void _sort_kinds(self, const unsigned char* pts, const unsigned char* pps) except *:
+        """Number the kinds of card, by points and pips and by points alone."""
+        kinds = {}
+        points_kinds = {}
+        for c in range(64):
+            self.kind[c] = kinds.setdefault((pts[c], pps[c]), len(kinds))
+            self.points_kind[c] = points_kinds.setdefault(pts[c], len(points_kinds))
+        if len(kinds) > KINDS:
+            self.card_tables = None
+            raise ValueError(f"at most {KINDS} different (points, pips) pairs")
+
     def __dealloc__(self):
         free(self.table)
 
@@ -918,17 +929,16 @@ cdef class Engine:
         if not 0 <= xside < s.sides or (margin and s.sides != 2):
             raise ValueError("the side solved for is one of the sides; margin needs two")
         s.xside = xside
-        kinds = {}
-        points_kinds = {}
+        if (points, pips) != self.card_tables:
+            self._sort_kinds(pts, pps)
+            self.card_tables = (points, pips)
         for c in range(64):
             s.points[c] = pts[c]
             s.pips[c] = pps[c]
             if pts[c]:
                 s.scoring |= (<uint64_t>1) << c
-            s.kind[c] = kinds.setdefault((pts[c], pps[c]), len(kinds))
-            s.points_kind[c] = points_kinds.setdefault(pts[c], len(points_kinds))
-        if len(kinds) > KINDS:
-            raise ValueError(f"at most {KINDS} different (points, pips) pairs")
+            s.kind[c] = self.kind[c]
+            s.points_kind[c] = self.points_kind[c]
         s.trick_bonus = trick_bonus
         s.game = game
         s.margin = margin
