@@ -11,8 +11,13 @@
 #   makes the value depend on the pips won so far; the value can only grow with X's lead in
 #   them, so a stored lower bound holds at any lead at least the one it was found at, an upper
 #   bound at any lead at most it.
+# - Game moves the value by one point at most (two with margin), so the points alone, which
+#   are cheaper to search, settle most questions: an exact value starts from them, the first
+#   two tricks ask them first, and deeper down their table bounds are consulted.  Once Game is
+#   decided (a side's lead beyond the pips it could lose) the rest is searched on points alone.
 # - Cards of one hand that play alike are searched once; bounds from who can still win which
-#   trump, whether Game is decided, and quick tricks; a last trick is played out directly.
+#   trump, the Game pips each side is sure of, and quick tricks; a last trick is played out
+#   directly.
 # See _search.pxd for the data it works on.
 
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
