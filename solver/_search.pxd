@@ -46,7 +46,6 @@ cdef struct State:
     bint game                     # the Game point is at stake (off while Game is set aside)
     bint margin                   # value = X's points - the other side's; else X's points
     int game_swing                # how far Game can move the value: 0, 1, or 2 with margin
-    int relax_depth               # from this many cards in the hands, try points alone first
     bint strict                   # follow suit if able; else a trump may be played any time
     # the position
     uint64_t hand[MAX_SEATS]

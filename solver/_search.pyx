@@ -12,9 +12,9 @@
 #   them, so a stored lower bound holds at any lead at least the one it was found at, an upper
 #   bound at any lead at most it.
 # - Game moves the value by one point at most (two with margin), so the points alone, which
-#   are cheaper to search, settle most questions: an exact value starts from them, the first
-#   two tricks ask them first, and deeper down their table bounds are consulted.  Once Game is
-#   decided (a side's lead beyond the pips it could lose) the rest is searched on points alone.
+#   are cheaper to search, settle most questions: an exact value starts from them, and their
+#   table bounds are consulted wherever Game is still open.  Once Game is decided (a side's
+#   lead beyond the pips it could lose) the rest is searched on points alone.
 # - Cards of one hand that play alike are searched once; bounds from who can still win which
 #   trump, the Game pips each side is sure of, and quick tricks; a last trick is played out
 #   directly.
@@ -716,28 +716,14 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
                 v = _search(s, alpha - game_up, beta - game_up)
                 s.game = True
                 return v + game_up
-            if depth >= s.relax_depth:
-                s.game = False
-                v = _search(s, alpha - game_up, beta - game_low)
-                s.game = True
-                if s.aborted:
-                    return 0
-                if v <= alpha - game_up:
-                    return v + game_up
-                if v >= beta - game_low:
-                    return v + game_low
-                if v + game_low > low:
-                    low = v + game_low
-                if v + game_up < up:
-                    up = v + game_up
-            else:
-                # what earlier searches on points alone left in the table
-                e = _probe(s, pkey, pcheck)
-                if e != NULL:
-                    if e.upper + game_up <= alpha:
-                        return e.upper + game_up
-                    if e.lower + game_low >= beta:
-                        return e.lower + game_low
+            # a bound on the points alone, left in the table by the searches that set Game
+            # aside, settles the question when Game cannot move it across
+            e = _probe(s, pkey, pcheck)
+            if e != NULL:
+                if e.upper + game_up <= alpha:
+                    return e.upper + game_up
+                if e.lower + game_low >= beta:
+                    return e.lower + game_low
     seat = s.seat_at[s.leader][s.trick_len]
     maximiser = s.side[seat] == s.xside
     n = _moves(s, cards, first)
@@ -984,10 +970,6 @@ cdef class Engine:
             self._next_generation()
             self.last_problem = problem
             self.mask = self._entries_for(cards) - 1
-        # in the first two tricks, where the trees below are large (and not in small
-        # two-hand deals, where it costs more than it saves), the search first asks whether
-        # the points without Game already settle the question
-        s.relax_depth = max(cards - seats, 4 * seats if seats > 2 else 16)
         s.leader = leader
         for i in range(len(won_pips)):
             s.won_pips[i] = won_pips[i]
