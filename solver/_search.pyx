@@ -171,18 +171,11 @@ cdef inline int _tricks_left(State* s) noexcept nogil:
     return cards // s.seats
 
 
-cdef inline int _points_in(State* s, uint64_t m) noexcept nogil:
+cdef inline int _total(int* per_card, uint64_t m) noexcept nogil:
+    """The sum of ``per_card`` (points or pips) over the cards of ``m``."""
     cdef int total = 0
     while m:
-        total += s.points[ctz64(m)]
-        m &= m - 1
-    return total
-
-
-cdef inline int _pips_in(State* s, uint64_t m) noexcept nogil:
-    cdef int total = 0
-    while m:
-        total += s.pips[ctz64(m)]
+        total += per_card[ctz64(m)]
         m &= m - 1
     return total
 
@@ -246,7 +239,7 @@ cdef void _bounds(State* s, int* low, int* up, int* game_low, int* game_up) noex
     by a side holding it or a higher trump (or with a higher trump already on the table), so
     the points a side cannot reach go to the other; the current trick's points may go either
     way, and so may Game."""
-    cdef int i, c, total, in_trick = 0, cap_x, cap_o
+    cdef int i, c, total, in_trick = 0, cap_x, cap_o, open_points
     cdef uint64_t tx = 0, to = 0, held = 0, lane, scoring, trumps
     game_low[0] = game_up[0] = 0
     if s.trick_bonus:
@@ -272,8 +265,9 @@ cdef void _bounds(State* s, int* low, int* up, int* game_low, int* game_up) noex
     else:
         lane = SUIT_LANE << (16 * s.trump)
         trumps = scoring & lane
-        cap_x = in_trick + _points_in(s, scoring & ~lane) + _points_in(s, trumps & _up_to(tx & lane))
-        cap_o = in_trick + _points_in(s, scoring & ~lane) + _points_in(s, trumps & _up_to(to & lane))
+        open_points = in_trick + _total(s.points, scoring & ~lane)  # either side may win these
+        cap_x = open_points + _total(s.points, trumps & _up_to(tx & lane))
+        cap_o = open_points + _total(s.points, trumps & _up_to(to & lane))
     if s.game:
         _game_bounds(s, game_low, game_up)
     if s.margin:
@@ -300,7 +294,7 @@ cdef void _sure_pips(State* s, int* sure) noexcept nogil:
                 others |= s.hand[i] & lane
         for i in range(s.seats):
             if s.side[i] == side:
-                sure[side] += _pips_in(s, s.hand[i] & lane & ~_up_to(others))
+                sure[side] += _total(s.pips, s.hand[i] & lane & ~_up_to(others))
 
 
 cdef inline void _game_bounds(State* s, int* low, int* up) noexcept nogil:
