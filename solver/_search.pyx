@@ -596,16 +596,16 @@ cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out)
             if _beats(s, c, w):
                 sc -= 150
         elif _beats(s, c, w):
-            # win, the more keenly the more the trick is worth: as cheaply as possible in the
-            # last seat, with a higher card where a later seat could overtake
-            if last and not ((c >> 4) == s.trump and _highest(out & (SUIT_LANE << (c & 48))) == c):
-                # winning in the last seat banks the card's own points and pips (a top trump
-                # needs no banking: it wins whenever it comes)
-                sc = 300 + 4 * trick_value + 8 * s.points[c] + 2 * s.pips[c] - rank
-            elif last:
+            # win, the more keenly the more the trick is worth: in the last seat with the
+            # card whose own points and pips it banks (but a top trump, which wins whenever it
+            # comes, only as cheaply as possible), with a high card where a later seat could
+            # overtake
+            if not last:
+                sc = 300 + 4 * trick_value - 4 * s.points[c] + rank
+            elif (c >> 4) == s.trump and _highest(out & (SUIT_LANE << (c & 48))) == c:
                 sc = 300 + 4 * trick_value - 4 * s.points[c] - rank
             else:
-                sc = 300 + 4 * trick_value - 4 * s.points[c] + rank
+                sc = 300 + 4 * trick_value + 8 * s.points[c] + 2 * s.pips[c] - rank
             if trick_value < 3 and not s.trick_bonus and (c >> 4) == s.trump \
                     and (w >> 4) != s.trump:
                 # ruffing a trick worth less than a king spends a trump for little
@@ -692,15 +692,17 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
         _game_leads(s, &da, &db)
         e = _probe(s, key, check)
         if e != NULL:
-            # at other Game leads a bound holds less Game's whole swing
-            if e.lower >= beta and ((da >= e.lower_a and db >= e.lower_b)
-                                    or e.lower - s.game_swing >= beta):
-                return e.lower if da >= e.lower_a and db >= e.lower_b \
-                    else e.lower - s.game_swing
-            if e.upper <= alpha and ((da <= e.upper_a and db <= e.upper_b)
-                                     or e.upper + s.game_swing <= alpha):
-                return e.upper if da <= e.upper_a and db <= e.upper_b \
-                    else e.upper + s.game_swing
+            # a bound found at other Game leads holds less the most Game can move the value
+            if e.lower >= beta:
+                if da >= e.lower_a and db >= e.lower_b:
+                    return e.lower
+                if e.lower - s.game_swing >= beta:
+                    return e.lower - s.game_swing
+            if e.upper <= alpha:
+                if da <= e.upper_a and db <= e.upper_b:
+                    return e.upper
+                if e.upper + s.game_swing <= alpha:
+                    return e.upper + s.game_swing
             if e.best != NO_CARD:
                 first = _decode(s, e.best)
         if s.game:
