@@ -720,6 +720,8 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
                     return e.upper + game_up
                 if e.lower + game_low >= beta:
                     return e.lower + game_low
+                if first < 0 and e.best != NO_CARD:
+                    first = _decode(s, e.best)
     seat = s.seat_at[s.leader][s.trick_len]
     maximiser = s.side[seat] == s.xside
     n = _moves(s, cards, first)
