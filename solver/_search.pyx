@@ -281,20 +281,19 @@ cdef void _bounds(State* s, int* low, int* up, int* game_low, int* game_up) noex
 cdef void _sure_pips(State* s, int* sure) noexcept nogil:
     """The pips each side is sure to win at a trick's start: those of its trumps higher than
     any other side's, which win whenever they are played."""
-    cdef uint64_t lane, others
+    cdef uint64_t lane, trumps = 0
+    cdef uint64_t held[3]
     cdef int side, i
     sure[0] = sure[1] = sure[2] = 0
     if s.trick_len or s.trump == NO_TRUMP:
         return
     lane = SUIT_LANE << (16 * s.trump)
+    held[0] = held[1] = held[2] = 0
+    for i in range(s.seats):
+        held[s.side[i]] |= s.hand[i] & lane
+        trumps |= s.hand[i] & lane
     for side in range(s.sides):
-        others = 0
-        for i in range(s.seats):
-            if s.side[i] != side:
-                others |= s.hand[i] & lane
-        for i in range(s.seats):
-            if s.side[i] == side:
-                sure[side] += _total(s.pips, s.hand[i] & lane & ~_up_to(others))
+        sure[side] = _total(s.pips, held[side] & ~_up_to(trumps & ~held[side]))
 
 
 cdef inline void _game_bounds(State* s, int* low, int* up) noexcept nogil:
