@@ -6,14 +6,40 @@ import typer
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from solver.analysis import CardPlayed, analyze_play, given_away
+from solver.analysis import CardPlayed, analyze_play, given_away, unjudged
 from solver.deal import Position
 from solver.scoring import score_position
 from solver.solution import check_objective
 
 from .cards import BAD, GOOD, QUIET, card_face, cards_face, seat_face, side_face
 from .diagram import diagram
+from .errors import note
 from .report import OBJECTIVE_WORDS, heading, nothing, table
+
+
+def span(lower: int | None, upper: int | None) -> str:
+    """Bounds as the report writes them: ``12-19``, one number when they meet, ``?`` when
+    unknown (``-3 to 5`` where a margin is below nought)."""
+    if lower is None or upper is None:
+        return "?"
+    if lower == upper:
+        return str(lower)
+    return f"{lower}-{upper}" if lower >= 0 else f"{lower} to {upper}"
+
+
+def judgement(play: CardPlayed, pretty: bool, trump: int) -> tuple[str, str, Text, Text]:
+    """The before, after, cost and note cells of one card."""
+    if not play.complete:
+        return (span(play.lower, play.upper), span(play.after, play.after), Text("?"),
+                Text("not judged", style=QUIET))
+    if play.mistake:
+        note = Text().append("mistake", style=f"bold {BAD}")
+        note.append("; best ")
+        note.append_text(cards_face(play.best, pretty, trump, sort=True))
+        cost = Text().append(str(play.cost), style=f"bold {BAD}")
+    else:
+        note, cost = Text(), Text().append(nothing(pretty), style=GOOD)
+    return str(play.before), str(play.after), cost, note
 
 
 def plays_table(position: Position, plays: list[CardPlayed], pretty: bool) -> RenderableType:
@@ -24,16 +50,20 @@ def plays_table(position: Position, plays: list[CardPlayed], pretty: bool) -> Re
         trick = str(play.trick) if play.trick != last_trick else ""
         last_trick = play.trick
         card = card_face(play.card, pretty, deal.trump)
-        if play.mistake:
-            note = Text().append("mistake", style=f"bold {BAD}")
-            note.append("; best ")
-            note.append_text(cards_face(play.best, pretty, deal.trump, sort=True))
-            cost = Text().append(str(play.cost), style=f"bold {BAD}")
-        else:
-            note, cost = Text(), Text().append(nothing(pretty), style=GOOD)
-        grid.add_row(trick, seat_face(deal, play.seat), card, str(play.before), str(play.after),
-                     cost, note)
+        grid.add_row(trick, seat_face(deal, play.seat), card,
+                     *judgement(play, pretty, deal.trump))
     return grid
+
+
+def side_words(plays: list[CardPlayed], side: int) -> str:
+    """`` (1 mistake)``, `` (no mistakes; 2 cards not judged)``: a side's judged mistakes and
+    the cards a limit left unjudged."""
+    mistakes = sum(1 for p in plays if p.side == side and p.mistake)
+    left = unjudged([p for p in plays if p.side == side])
+    words = f"{mistakes} mistake{'s' if mistakes != 1 else ''}" if mistakes else "no mistakes"
+    if left:
+        words += f"; {left} card{'s' if left != 1 else ''} not judged"
+    return f" ({words})"
 
 
 def summary(position: Position, plays: list[CardPlayed], objective: str) -> Text:
@@ -42,20 +72,24 @@ def summary(position: Position, plays: list[CardPlayed], objective: str) -> Text
     away = given_away(plays, deal.sides)
     text = Text().append("Given away", style="bold")
     for side in range(deal.sides):
-        mistakes = sum(1 for p in plays if p.side == side and p.mistake)
         text.append("\n  ")
         text.append_text(side_face(deal, side))
         text.append(f"  {away[side]} {unit}" if away[side] != 1 else f"  1 {unit[:-1]}")
-        text.append(f" ({mistakes} mistake{'s' if mistakes != 1 else ''})" if mistakes
-                    else " (no mistakes)")
+        text.append(side_words(plays, side))
+    left = unjudged(plays)
+    if left:
+        text.append(f"\n{left} of {len(plays)} cards not judged: the search stopped at its "
+                    f"limit; what they gave away is not counted", style=QUIET)
     if position.is_over and objective == "points":
         totals = score_position(position).totals()
         text.append("\n\nThe deal ended ")
         text.append(", ".join(f"{deal.side_name(s)} {t}" for s, t in enumerate(totals)))
         if plays:
             first = plays[0]
+            sure = first.before if first.complete else \
+                f"between {first.lower} and {first.upper}"
             text.append(f"; with best play from the start {deal.side_name(first.side)} could "
-                        f"be sure of {first.before}.")
+                        f"be sure of {sure}.")
     return text
 
 
@@ -63,17 +97,23 @@ def analysis_report(name: str, position: Position, plays: list[CardPlayed], obje
                     pretty: bool) -> RenderableType:
     deal = position.deal
     start = deal.position()
-    note = Text(f"before, after: the {OBJECTIVE_WORDS[objective].lower()} its side can be sure "
-                f"of before and after the card", style=QUIET)
+    key = Text(f"before, after: the {OBJECTIVE_WORDS[objective].lower()} its side can be sure "
+               f"of before and after the card", style=QUIET)
+    if unjudged(plays):
+        key.append("\na-b: between a and b; ?: not known (the search stopped at its limit "
+                   "before the card was judged)")
     return Group(heading(name, position, pretty), Text(),
                  diagram(start, pretty, show_to_move=False), Text(),
                  Text().append(f"The play, card by card ({len(plays)} cards)", style="bold"),
-                 plays_table(position, plays, pretty), note, Text(),
+                 plays_table(position, plays, pretty), key, Text(),
                  summary(position, plays, objective))
 
 
 def analyze_command(names: list[str], objective: str, json: bool, engine: str,
-                    color: bool | None) -> None:
+                    node_limit: int | None, time_limit: float | None,
+                    color: bool | None) -> list[str]:
+    """Judge and print every position's play; the names of those with a card a limit left
+    unjudged."""
     from .inputs import read_inputs
     from .solving import solver_for
 
@@ -85,13 +125,14 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
             raise ValueError(f"{name}: {error}") from None
         if not position.play:
             raise ValueError(f"{name}: play: no cards played, nothing to analyze")
-    run = solver_for(engine)
+    run = solver_for(engine, node_limit, time_limit)
     if json:
         from .records import analysis_record
     else:
         from .console import can_show_suits, make_console
         console = make_console(color)
         pretty = can_show_suits(console)
+    stopped = []
     for number, (name, position) in enumerate(jobs):
         try:
             plays = analyze_play(position, run, objective)
@@ -103,3 +144,9 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
             if number:
                 console.print()
             console.print(analysis_report(name, position, plays, objective, pretty), crop=False)
+        left = unjudged(plays)
+        if left:
+            stopped.append(name)
+            note(f"{name}: {left} of {len(plays)} cards not judged: the search stopped at its "
+                 f"limit")
+    return stopped

@@ -3,6 +3,7 @@
     allfives solve POSITION... [--for SEAT] [--objective points|margin|tricks] [--json]
                                [--engine engine|reference] [--node-limit N] [--time-limit S]
     allfives analyze POSITION... [--objective ...] [--json] [--engine engine|reference]
+                                 [--node-limit N] [--time-limit S]
     allfives deal --players N [--runs R] [--seed S] [--count K] [--format toml|line]
                               [--preset NAME] [--dealer SEAT]
     allfives bench [--class NAME]... [--count N] [--json]
@@ -116,13 +117,24 @@ def analyze(
         "--json", help="One JSON object per position (with a list of plays), one per line.")
     ] = False,
     engine: Annotated[Engine, typer.Option(help=ENGINE_HELP)] = Engine.engine,
+    node_limit: Annotated[Optional[int], typer.Option(
+        metavar="N", min=1,
+        help="Stop each solve (one before every card) after about N nodes; a card so left "
+             "unjudged shows bounds and '?', and the exit status is 1.")] = None,
+    time_limit: Annotated[Optional[float], typer.Option(
+        metavar="SECONDS",
+        help="Stop each solve (one before every card) after SECONDS; a card so left unjudged "
+             "shows bounds and '?', and the exit status is 1.")] = None,
     color: Annotated[Optional[bool], typer.Option("--color/--no-color",
                                                   help=COLOR_HELP)] = None,
 ) -> None:
     from .analyzing import analyze_command
 
     with user_errors():
-        analyze_command(positions, objective.value, json, engine.value, color)
+        stopped = analyze_command(positions, objective.value, json, engine.value,
+                                  node_limit, time_limit, color)
+    if stopped:
+        raise typer.Exit(1)
 
 
 @app.command(help="Deal random hands as from a shuffled pack (with the turn-up and any "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from solver.analysis import CardPlayed, given_away
+from solver.analysis import CardPlayed, given_away, unjudged
 from solver.cards import card_str, sort_cards
 from solver.deal import Position
 from solver.solution import Solution
@@ -35,28 +35,43 @@ def solution_record(name: str, position: Position, solution: Solution) -> str:
     return json.dumps(record)
 
 
+def play_record(position: Position, play: CardPlayed) -> dict[str, Any]:
+    """One card: ``before``, ``after``, ``cost`` and ``mistake`` are null when a limit left it
+    unjudged; ``before_lower`` .. ``before_upper`` and ``after_lower`` .. ``after_upper`` bound
+    the two values (null where nothing is known)."""
+    deal = position.deal
+    return {
+        "index": play.index,
+        "trick": play.trick,
+        "seat": deal.seats[play.seat],
+        "for": deal.side_name(play.side),
+        "card": card_str(play.card),
+        "before": play.before if play.complete else None,
+        "after": play.after if play.complete else None,
+        "cost": play.cost,
+        "mistake": play.mistake,
+        "best": [card_str(c) for c in play.best],
+        "complete": play.complete,
+        "before_lower": play.lower,
+        "before_upper": play.upper,
+        "after_lower": play.after,
+        "after_upper": play.after,
+    }
+
+
 def analysis_record(name: str, position: Position, objective: str,
                     plays: list[CardPlayed]) -> str:
+    """``complete`` is false when a limit left any card unjudged."""
     deal = position.deal
     record: dict[str, Any] = {
         "file": name,
         "objective": objective,
-        "plays": [{
-            "index": p.index,
-            "trick": p.trick,
-            "seat": deal.seats[p.seat],
-            "for": deal.side_name(p.side),
-            "card": card_str(p.card),
-            "before": p.before,
-            "after": p.after,
-            "cost": p.cost,
-            "mistake": p.mistake,
-            "best": [card_str(c) for c in p.best],
-        } for p in plays],
+        "plays": [play_record(position, p) for p in plays],
         "given_away": {deal.side_name(s): points
                        for s, points in enumerate(given_away(plays, deal.sides))},
         "nodes": sum(p.nodes for p in plays),
         "seconds": round(sum(p.seconds for p in plays), 6),
+        "complete": not unjudged(plays),
     }
     return json.dumps(record)
 

@@ -17,7 +17,7 @@ from .scoring import FIVE, JACK, capture_points, score_position
 from .solution import Solution
 
 __all__ = ["TrickPlayed", "play_out", "EndPoint", "end_points", "CardPlayed", "analyze_play",
-           "given_away", "cost_of"]
+           "given_away", "unjudged", "cost_of"]
 
 
 # ---- a line, trick by trick ---------------------------------------------------------------------
@@ -133,56 +133,103 @@ def cost_of(solution: Solution, card: Card, mover_side: int) -> int | None:
 
 @dataclass(frozen=True)
 class CardPlayed:
-    """One card of a played hand, judged double-dummy for the side of the seat that played it."""
+    """One card of a played hand, judged double-dummy for the side of the seat that played it.
+
+    A node or time limit may stop the solve before the card is judged (``complete`` False):
+    ``before`` is then None and only its bounds ``lower`` .. ``upper`` are known, ``after`` is
+    the card's value if the search finished it (else None), ``best`` is empty, and ``cost`` and
+    ``mistake`` are None.
+    """
 
     index: int                  # its place in the play, from 0
     trick: int                  # 1 for the first trick
     seat: int
     side: int
     card: Card
-    #: The best the side could be sure of before the card, and what it is sure of after it.
-    before: int
-    after: int
+    #: The best the side could be sure of before the card, and what it is sure of after it
+    #: (None where a limit left them unknown).
+    before: int | None
+    after: int | None
     #: The cards that would have kept ``before``.
     best: tuple[Card, ...]
     nodes: int = 0
     seconds: float = 0.0
+    #: Bounds on the best the side could be sure of before the card: both ``before`` when the
+    #: card is judged.
+    lower: int | None = None
+    upper: int | None = None
 
     @property
-    def cost(self) -> int:
+    def complete(self) -> bool:
+        """Whether the card is judged: its ``before`` and ``after`` both known."""
+        return self.before is not None and self.after is not None
+
+    @property
+    def cost(self) -> int | None:
+        if self.before is None or self.after is None:
+            return None
         return self.before - self.after
 
     @property
-    def mistake(self) -> bool:
-        return self.cost > 0
+    def mistake(self) -> bool | None:
+        cost = self.cost
+        return None if cost is None else cost > 0
+
+
+def values_found(before: Position, solution: Solution) -> bool:
+    """Whether ``solution`` holds all a judgement needs: the position's value and every legal
+    card's.  A limit may stop the engine after these were found, while it writes out the line
+    (the solution is then not ``complete``, but its bounds meet)."""
+    if solution.complete:
+        return True
+    return solution.lower == solution.upper and \
+        all(card in solution.moves for card in before.legal_moves())
+
+
+def judge_card(before: Position, index: int, card: Card, solution: Solution) -> CardPlayed:
+    """``card``, played from ``before``, judged by ``solution`` (solved for the mover's side);
+    a solution a limit cut short leaves the card unjudged, with the bounds it reached."""
+    side = solution.side
+    trick = len(before.completed) + 1
+    if not values_found(before, solution):
+        return CardPlayed(index, trick, before.to_move, side, card, None,
+                          solution.moves.get(card), (), solution.nodes, solution.seconds,
+                          solution.lower, solution.upper)
+    if card not in solution.moves:
+        raise RuntimeError(f"play[{index}]: the solver gave no value for the card played")
+    return CardPlayed(index, trick, before.to_move, side, card, solution.value,
+                      solution.moves[card], tuple(solution.best_moves()), solution.nodes,
+                      solution.seconds, solution.value, solution.value)
 
 
 def analyze_play(position: Position, solve: Solve, objective: str = "points",
                  progress: Callable[[int, int], None] | None = None) -> list[CardPlayed]:
     """Every card of ``position.play`` judged by ``solve`` for the side that played it: the
     position before the card is solved for that side, and the card's value is compared with the
-    best.  ``progress(done, total)`` is called after each card."""
+    best.  ``solve`` may carry a node or time limit (``functools.partial``); a card whose solve
+    the limit stopped is left unjudged (``CardPlayed.complete`` False).  ``progress(done,
+    total)`` is called after each card."""
     deal = position.deal
     out = []
     total = len(position.play)
     for index, card in enumerate(position.play):
         before = deal.position(position.play[:index])
-        seat = before.to_move
-        side = deal.side_of(seat)
-        solution = solve(before, side=side, objective=objective)
-        if not solution.complete or card not in solution.moves:
-            raise RuntimeError(f"play[{index}]: the solver gave no value for the card played")
-        out.append(CardPlayed(index, len(before.completed) + 1, seat, side, card,
-                              solution.value, solution.moves[card],
-                              tuple(solution.best_moves()), solution.nodes, solution.seconds))
+        solution = solve(before, side=deal.side_of(before.to_move), objective=objective)
+        out.append(judge_card(before, index, card, solution))
         if progress is not None:
             progress(index + 1, total)
     return out
 
 
+def unjudged(plays: Sequence[CardPlayed]) -> int:
+    """How many of ``plays`` a limit left unjudged."""
+    return sum(1 for play in plays if not play.complete)
+
+
 def given_away(plays: Sequence[CardPlayed], sides: int) -> tuple[int, ...]:
-    """The total cost of each side's cards."""
+    """The total cost of each side's judged cards (a card a limit left unjudged counts
+    nothing)."""
     totals = [0] * sides
     for play in plays:
-        totals[play.side] += play.cost
+        totals[play.side] += play.cost or 0
     return tuple(totals)

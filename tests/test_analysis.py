@@ -4,13 +4,16 @@ by card, all checked against the reference solver and hand-worked deals."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 import solver
 from solver import reference
-from solver.analysis import analyze_play, cost_of, end_points, given_away, play_out
+from solver.analysis import (analyze_play, cost_of, end_points, given_away, play_out,
+                             unjudged)
 from solver.cards import parse_card, parse_cards, parse_suit
 from solver.deal import Deal, Position, load
 from solver.dealing import random_deal
@@ -199,3 +202,73 @@ def test_analyze_play_reports_progress_and_other_objectives():
         before = position.deal.position(position.play[:play.index])
         check = reference.solve(before, side=play.side, objective="tricks")
         assert play.before == check.value and play.after == check.moves[play.card]
+
+
+# ---- analyze_play under a node or time limit ----------------------------------------------------
+
+def cut_short(every: int):
+    """The reference's solve, but every ``every``-th solve reported as a limit would leave it:
+    bounds around the value, and only the worst card's value finished."""
+    count = [0]
+
+    def solve(position: Position, side: int | None = None, objective: str = "points"):
+        solution = reference.solve(position, side=side, objective=objective)
+        count[0] += 1
+        if count[0] % every:
+            return solution
+        worst = min(solution.moves, key=lambda c: solution.moves[c])
+        return replace(solution, value=solution.value - 1, moves={worst: solution.moves[worst]},
+                       line=(), lower=solution.value - 1, upper=solution.value + 2,
+                       complete=False)
+    return solve
+
+
+def test_a_card_a_limit_cut_short_is_not_judged():
+    position, _ = play_badly(load(TWO), {0, 3, 5})
+    exact = analyze_play(position, reference.solve)
+    plays = analyze_play(position, cut_short(3))
+    assert [p.complete for p in plays] == [i % 3 != 2 for i in range(12)]
+    assert unjudged(plays) == 4
+    for play, check in zip(plays, exact):
+        if play.complete:
+            assert play == replace(check, seconds=play.seconds)
+            continue
+        assert play.before is None and play.cost is None and play.mistake is None
+        assert play.best == ()
+        assert (play.lower, play.upper) == (check.before - 1, check.before + 2)
+        # the card's own value, when it was finished, is known exactly
+        assert play.after in (None, check.after)
+    # what each side gave away counts only the cards judged
+    assert given_away(plays, 2) == tuple(
+        sum(p.cost for p in plays if p.complete and p.side == side) for side in (0, 1))
+
+
+def test_values_found_before_the_limit_judge_the_card():
+    # a limit that stops the engine while it writes the line leaves every value found
+    position = load(TWO)
+    solution = reference.solve(position)
+    stopped = replace(solution, line=(), lower=solution.value, upper=solution.value,
+                      complete=False)
+    (play,) = analyze_play(position.deal.position([parse_card("TH")]), lambda *a, **k: stopped)
+    assert play.complete and (play.before, play.after, play.cost) == (19, 10, 9)
+    missing = replace(stopped, moves={parse_card("TH"): 10})
+    (play,) = analyze_play(position.deal.position([parse_card("TH")]), lambda *a, **k: missing)
+    assert not play.complete and play.cost is None and (play.lower, play.upper) == (19, 19)
+
+
+def test_the_engine_under_a_node_limit_bounds_the_reference():
+    search = pytest.importorskip("solver.search")
+    position, _ = play_badly(load(TWO), {0, 3, 5})
+    exact = analyze_play(position, reference.solve)
+    plays = analyze_play(position, partial(search.solve, node_limit=30))
+    assert 0 < unjudged(plays) < len(plays)
+    for play, check in zip(plays, exact):
+        assert play.lower <= check.before <= play.upper
+        if play.complete:
+            assert (play.before, play.after, play.cost, set(play.best)) == \
+                (check.before, check.after, check.cost, set(check.best))
+        elif play.after is not None:
+            assert play.after == check.after
+    roomy = analyze_play(position, partial(search.solve, node_limit=10 ** 9))
+    assert [(p.before, p.after, set(p.best)) for p in roomy] == \
+        [(p.before, p.after, set(p.best)) for p in exact]

@@ -17,9 +17,9 @@ from solver.deal import Position, load, to_line, to_toml
 
 EXAMPLES = Path(solver.__file__).parent / "examples"
 TWO = EXAMPLES / "two-player.toml"
-RECORD_KEYS = {"file", "objective", "plays", "given_away", "nodes", "seconds"}
+RECORD_KEYS = {"file", "objective", "plays", "given_away", "nodes", "seconds", "complete"}
 PLAY_KEYS = {"index", "trick", "seat", "for", "card", "before", "after", "cost", "mistake",
-             "best"}
+             "best", "complete", "before_lower", "before_upper", "after_lower", "after_upper"}
 
 def records(result) -> list[dict]:
     assert result.exit_code == 0, result.stderr
@@ -71,6 +71,10 @@ def test_a_badly_played_hand_is_flagged_card_by_card(tmp_path: Path, engine: str
         assert set(play) == PLAY_KEYS
         assert play["cost"] == play["before"] - play["after"] >= 0
         assert play["mistake"] == (play["cost"] > 0)
+        assert play["complete"] is True
+        assert play["before_lower"] == play["before_upper"] == play["before"]
+        assert play["after_lower"] == play["after_upper"] == play["after"]
+    assert record["complete"] is True
     assert [p["card"] for p in plays] == BAD_PLAY
     assert [p["trick"] for p in plays] == [i // 2 + 1 for i in range(12)]
     flagged = {p["index"]: (p["seat"], p["cost"]) for p in plays if p["mistake"]}
@@ -137,6 +141,108 @@ def test_nothing_played_is_bad_input():
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == f"allfives: error: {TWO}: play: no cards played, nothing to " \
                             f"analyze\n"
+
+
+# ---- --node-limit and --time-limit ---------------------------------------------------------------
+
+PLAYED = EXAMPLES / "played.toml"
+
+
+def reference_values(position: Position) -> list[tuple[int, int]]:
+    """Before and after of every card of the play, by the reference."""
+    out = []
+    for index, card in enumerate(position.play):
+        before = position.deal.position(position.play[:index])
+        check = reference.solve(before, side=position.deal.side_of(before.to_move))
+        out.append((check.value, check.moves[card]))
+    return out
+
+
+@pytest.mark.parametrize("limit", ["1", "30"])
+def test_a_node_limit_leaves_cards_unjudged_with_bounds(limit: str):
+    pytest.importorskip("solver.search")
+    result = run("analyze", PLAYED, "--json", "--node-limit", limit)
+    assert result.exit_code == 1
+    (record,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert set(record) == RECORD_KEYS and record["complete"] is False
+    plays = record["plays"]
+    left = [p for p in plays if not p["complete"]]
+    assert 0 < len(left) < len(plays)
+    assert result.stderr == f"allfives: {PLAYED}: {len(left)} of 12 cards not judged: the " \
+                            f"search stopped at its limit\n"
+    truth = reference_values(load(PLAYED))
+    for play, (before, after) in zip(plays, truth):
+        assert set(play) == PLAY_KEYS
+        assert play["before_lower"] <= before <= play["before_upper"]
+        if play["complete"]:
+            assert (play["before"], play["after"]) == (before, after)
+            assert play["cost"] == before - after and play["mistake"] == (before > after)
+        else:
+            assert play["before"] is play["after"] is play["cost"] is play["mistake"] is None
+            assert play["best"] == []
+        if play["after_lower"] is not None:
+            assert play["after_lower"] == play["after_upper"] == after
+        else:
+            assert play["after_upper"] is None
+    # what was given away counts only the cards judged
+    for side in "NS":
+        assert record["given_away"][side] == sum(
+            p["cost"] for p in plays if p["complete"] and p["for"] == side)
+
+
+def test_plain_output_of_cards_not_judged():
+    pytest.importorskip("solver.search")
+    result = run("analyze", PLAYED, "--node-limit", "1")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"allfives: {PLAYED}: ") and result.stderr.count("\n") == 1
+    text = result.stdout
+    lines = text.splitlines()
+    table = lines.index("The play, card by card (12 cards)") + 3
+    rows = [line.split() for line in lines[table:table + 12]]
+    truth = reference_values(load(PLAYED))
+    unjudged = 0
+    for row, (before, after) in zip(rows, truth):
+        if row[-2:] != ["not", "judged"]:
+            continue
+        unjudged += 1
+        shown_before, shown_after, cost = row[-5:-2]
+        low, _, high = shown_before.partition("-")
+        assert int(low) <= before <= int(high or low)
+        assert shown_after in ("?", str(after)) and cost == "?"
+    assert unjudged
+    assert rows[0][:6] == ["1", "N", "T♥", "1-21", "?", "?"]
+    assert "mistake" not in " ".join(rows[0])
+    flat = " ".join(text.split())
+    assert f"{unjudged} of 12 cards not judged: the search stopped at its limit" in flat
+    assert "cards not judged)" in flat
+    assert "N could be sure of between 1 and 21." in flat
+
+
+@pytest.mark.parametrize("limit", [["--node-limit", "100000000"], ["--time-limit", "600"]])
+def test_a_generous_limit_changes_nothing(limit: list[str]):
+    pytest.importorskip("solver.search")
+    plain, limited = run("analyze", PLAYED), run("analyze", PLAYED, *limit)
+    assert limited.exit_code == 0 and limited.stderr == ""
+    assert limited.stdout == plain.stdout
+    (whole,) = records(run("analyze", PLAYED, "--json"))
+    (again,) = records(run("analyze", PLAYED, "--json", *limit))
+    del whole["seconds"], again["seconds"]
+    assert again == whole and again["complete"] is True
+
+
+@pytest.mark.parametrize("options", [
+    ["--node-limit", "0"], ["--node-limit", "-5"], ["--node-limit", "many"],
+    ["--time-limit", "0"], ["--time-limit", "-1.5"], ["--time-limit", "soon"],
+    ["--engine", "reference", "--node-limit", "1000"],
+    ["--engine", "reference", "--time-limit", "10"],
+])
+def test_bad_limits_are_refused_as_solve_refuses_them(options: list[str]):
+    result = run("analyze", PLAYED, *options)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("allfives: error: ") and result.stderr.count("\n") == 1
+    solved = run("solve", PLAYED, *options)
+    assert solved.exit_code == 2
+    assert result.stderr == solved.stderr.replace("allfives solve", "allfives analyze")
 
 
 def test_errors_end_in_one_line(tmp_path: Path):
