@@ -87,7 +87,7 @@ def solve(
         "--json", help="One JSON object per position, one per line.")] = False,
     engine: Annotated[Engine, typer.Option(help=ENGINE_HELP)] = Engine.engine,
     node_limit: Annotated[Optional[int], typer.Option(
-        metavar="N", min=1,
+        metavar="N", min=1, max=2 ** 63 - 1,
         help="Stop a search after about N nodes; without a result the bounds are shown and "
              "the exit status is 1.")] = None,
     time_limit: Annotated[Optional[float], typer.Option(
@@ -118,7 +118,7 @@ def analyze(
     ] = False,
     engine: Annotated[Engine, typer.Option(help=ENGINE_HELP)] = Engine.engine,
     node_limit: Annotated[Optional[int], typer.Option(
-        metavar="N", min=1,
+        metavar="N", min=1, max=2 ** 63 - 1,
         help="Stop each solve (one before every card) after about N nodes; a card so left "
              "unjudged shows bounds and '?', and the exit status is 1.")] = None,
     time_limit: Annotated[Optional[float], typer.Option(

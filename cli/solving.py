@@ -20,7 +20,7 @@ Solve = Callable[..., Solution]
 def solver_for(engine: str, node_limit: int | None = None,
                time_limit: float | None = None) -> Solve:
     """``solve(position, side=..., objective=...)`` of the named engine, imported only now."""
-    if time_limit is not None and time_limit <= 0:
+    if time_limit is not None and not time_limit > 0:  # nan included
         raise ValueError(f"--time-limit: {time_limit:g} is not a number of seconds above 0")
     if engine == "reference":
         if node_limit is not None or time_limit is not None:

@@ -333,6 +333,8 @@ def test_a_limit_with_room_to_spare_gives_the_value():
     (["--node-limit", "0"], "--node-limit"),
     (["--time-limit", "0"], "--time-limit: 0 is not a number of seconds above 0"),
     (["--time-limit", "soon"], "--time-limit"),
+    (["--time-limit", "nan"], "--time-limit: nan is not a number of seconds above 0"),
+    (["--node-limit", str(2 ** 63)], "--node-limit"),
     (["--engine", "reference", "--node-limit", "5"], "not --engine reference"),
 ])
 def test_bad_limits(args, fragment):
