@@ -74,6 +74,14 @@ def allfives(
     """Double-dummy solver for All Fives, All Fours and their kin."""
 
 
+def node_limit_option(help: str):
+    return typer.Option("--node-limit", metavar="N", min=1, help=help)
+
+
+def time_limit_option(help: str):
+    return typer.Option("--time-limit", metavar="SECONDS", help=help)
+
+
 @app.command(help="Solve positions double-dummy: the table, what every legal card is worth "
                   "and costs, a best line trick by trick, and the points at the end of the deal.")
 def solve(
@@ -86,14 +94,12 @@ def solve(
     json: Annotated[bool, typer.Option(
         "--json", help="One JSON object per position, one per line.")] = False,
     engine: Annotated[Engine, typer.Option(help=ENGINE_HELP)] = Engine.engine,
-    node_limit: Annotated[Optional[int], typer.Option(
-        metavar="N", min=1, max=2 ** 63 - 1,
-        help="Stop a search after about N nodes; without a result the bounds are shown and "
-             "the exit status is 1.")] = None,
-    time_limit: Annotated[Optional[float], typer.Option(
-        metavar="SECONDS",
-        help="Stop a search after SECONDS; without a result the bounds are shown and the "
-             "exit status is 1.")] = None,
+    node_limit: Annotated[Optional[int], node_limit_option(
+        "Stop a search after about N nodes; without a result the bounds are shown and the "
+        "exit status is 1.")] = None,
+    time_limit: Annotated[Optional[float], time_limit_option(
+        "Stop a search after SECONDS; without a result the bounds are shown and the exit "
+        "status is 1.")] = None,
     color: Annotated[Optional[bool], typer.Option("--color/--no-color",
                                                   help=COLOR_HELP)] = None,
 ) -> None:
@@ -117,14 +123,12 @@ def analyze(
         "--json", help="One JSON object per position (with a list of plays), one per line.")
     ] = False,
     engine: Annotated[Engine, typer.Option(help=ENGINE_HELP)] = Engine.engine,
-    node_limit: Annotated[Optional[int], typer.Option(
-        metavar="N", min=1, max=2 ** 63 - 1,
-        help="Stop each solve (one before every card) after about N nodes; a card so left "
-             "unjudged shows bounds and '?', and the exit status is 1.")] = None,
-    time_limit: Annotated[Optional[float], typer.Option(
-        metavar="SECONDS",
-        help="Stop each solve (one before every card) after SECONDS; a card so left unjudged "
-             "shows bounds and '?', and the exit status is 1.")] = None,
+    node_limit: Annotated[Optional[int], node_limit_option(
+        "Stop each solve (one before every card) after about N nodes; a card so left "
+        "unjudged shows bounds and '?', and the exit status is 1.")] = None,
+    time_limit: Annotated[Optional[float], time_limit_option(
+        "Stop each solve (one before every card) after SECONDS; a card so left unjudged "
+        "shows bounds and '?', and the exit status is 1.")] = None,
     color: Annotated[Optional[bool], typer.Option("--color/--no-color",
                                                   help=COLOR_HELP)] = None,
 ) -> None:

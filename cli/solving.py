@@ -20,6 +20,8 @@ Solve = Callable[..., Solution]
 def solver_for(engine: str, node_limit: int | None = None,
                time_limit: float | None = None) -> Solve:
     """``solve(position, side=..., objective=...)`` of the named engine, imported only now."""
+    if node_limit is not None and node_limit >= 2 ** 63:
+        raise ValueError(f"--node-limit: {node_limit} is more nodes than a search can count")
     if time_limit is not None and not time_limit > 0:  # nan included
         raise ValueError(f"--time-limit: {time_limit:g} is not a number of seconds above 0")
     if engine == "reference":
