@@ -46,6 +46,9 @@ E = "KS QH 2D"
 S = "2S 3H 4C"
 '''
 
+#: Four one-card hands, partnerships NS and EW; a test adds its own [score].
+FOUR = 'trump = "S"\n[hands]\nN = "AS"\nE = "KS"\nS = "QS"\nW = "JS"\n'
+
 
 def cards(text: str) -> tuple[int, ...]:
     return tuple(parse_cards(text))
@@ -162,19 +165,7 @@ def test_trump_and_turnup_together_when_they_agree():
 
 
 def test_four_player_score_by_either_partner():
-    text = '''
-trump = "S"
-[hands]
-N = "AS"
-E = "KS"
-S = "QS"
-W = "JS"
-[score]
-S = 40
-N = 40
-W = 12
-'''
-    assert read_toml(text).deal.score == (40, 12)
+    assert read_toml(FOUR + "[score]\nS = 40\nN = 40\nW = 12\n").deal.score == (40, 12)
 
 
 def test_options_over_a_preset():
@@ -296,20 +287,8 @@ def test_malformed_files(text, message):
 
 
 def test_partners_must_agree_on_the_score():
-    text = '''
-trump = "S"
-[hands]
-N = "AS"
-E = "KS"
-S = "QS"
-W = "JS"
-[score]
-N = 40
-E = 12
-S = 41
-'''
     with pytest.raises(DealFileError, match=r"^deal\.toml: score\.S: 41 disagrees"):
-        read_toml(text, "deal.toml")
+        read_toml(FOUR + "[score]\nN = 40\nE = 12\nS = 41\n", "deal.toml")
 
 
 def test_the_default_source_name():
@@ -351,8 +330,7 @@ def test_toml_writes_only_what_differs_from_the_preset():
 
 
 def test_four_player_score_written_per_partnership():
-    position = read_toml('trump = "S"\n[hands]\nN = "AS"\nE = "KS"\nS = "QS"\nW = "JS"\n'
-                         '[score]\nN = 40\nE = 12\n')
+    position = read_toml(FOUR + "[score]\nN = 40\nE = 12\n")
     assert to_toml(position).endswith("[score]\nN = 40\nE = 12\n")
     assert to_line(position).endswith(" score=40,12")
 
