@@ -9,7 +9,6 @@ from rich.text import Text
 from solver.analysis import CardPlayed, analyze_play, given_away, unjudged
 from solver.deal import Position
 from solver.scoring import score_position
-from solver.solution import check_objective
 
 from .cards import BAD, GOOD, QUIET, card_face, cards_face, seat_face, side_face
 from .diagram import diagram
@@ -115,14 +114,10 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
     """Judge and print every position's play; the names of those with a card a limit left
     unjudged."""
     from .inputs import read_inputs
-    from .solving import solver_for
+    from .solving import plan, solver_for
 
-    jobs = read_inputs(names)
+    jobs = [(name, position) for name, position, _ in plan(read_inputs(names), None, objective)]
     for name, position in jobs:
-        try:
-            check_objective(objective, position)
-        except ValueError as error:
-            raise ValueError(f"{name}: {error}") from None
         if not position.play:
             raise ValueError(f"{name}: play: no cards played, nothing to analyze")
     run = solver_for(engine, node_limit, time_limit)
