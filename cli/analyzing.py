@@ -10,7 +10,7 @@ from solver.analysis import CardPlayed, analyze_play, given_away, unjudged
 from solver.deal import Position
 from solver.scoring import score_position
 
-from .cards import BAD, GOOD, QUIET, card_face, cards_face, seat_face, side_face
+from .faces import BAD, GOOD, QUIET, card_face, cards_face, seat_face, side_face
 from .diagram import diagram
 from .errors import note
 from .report import OBJECTIVE_WORDS, heading, nothing, table

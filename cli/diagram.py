@@ -13,7 +13,7 @@ from rich.text import Text
 from solver.cards import suit_of
 from solver.deal import Position
 
-from .cards import QUIET, card_face, ranks_face, seat_face, suit_face, trump_words
+from .faces import QUIET, card_face, ranks_face, seat_face, suit_face, trump_words
 
 #: Where each compass seat sits in a 3 x 3 grid: (row, column).
 PLACES = {"N": (0, 1), "E": (1, 2), "S": (2, 1), "W": (1, 0)}

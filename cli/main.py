@@ -163,7 +163,7 @@ def deal(
     dealer: Annotated[Optional[str], typer.Option(
         metavar="SEAT", help="The dealer's seat. Default: a random seat.")] = None,
 ) -> None:
-    from .dealer import deal_command
+    from .dealing import deal_command
 
     with user_errors():
         deal_command(players, runs, seed, count, format.value, preset, dealer)

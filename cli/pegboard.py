@@ -8,7 +8,7 @@ from rich.text import Text
 from solver.deal import Deal
 from solver.pegging import MatchAfter
 
-from .cards import QUIET, SIDE_STYLES, side_face
+from .faces import QUIET, SIDE_STYLES, side_face
 
 #: Holes: already pegged, pegged by this deal, still empty (suit-symbol consoles / plain ASCII).
 PEGS = ("●", "◆", "·")

@@ -15,7 +15,7 @@ from solver.pegging import match_after
 from solver.scoring import score_position
 from solver.solution import Solution
 
-from .cards import BAD, GOOD, QUIET, card_face, cards_face, seat_face, side_face, trump_words
+from .faces import BAD, GOOD, QUIET, card_face, cards_face, seat_face, side_face, trump_words
 from .diagram import diagram
 from .pegboard import pegboard
 

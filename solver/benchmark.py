@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from .cards import ALL_CARDS, card_str, parse_card, pbn_holding
 from .deal import Deal, Position
-from .dealing import shuffle_deal
+from .errors import AllFivesError, quoted
+from .shuffle import shuffle_deal
 from .rules import Rules
 from .solution import Solution
 
@@ -58,7 +59,7 @@ def positions(name: str, count: int = 200) -> list[Position]:
     try:
         cls = CLASSES[name]
     except KeyError:
-        raise ValueError(f"unknown deal class {name!r} (expected one of "
+        raise AllFivesError(f"unknown deal class {quoted(name)} (expected one of "
                          f"{', '.join(CLASSES)})") from None
     rng = random.Random(f"{cls.name}:{cls.seed}")
     rules = Rules.preset(cls.preset)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .errors import AllFivesError, quoted
+
 __all__ = [
     "CardError", "SUITS", "RANKS", "SUIT_SYMBOLS", "SUIT_NAMES", "PIPS",
     "make_card", "suit_of", "rank_of", "parse_card", "card_str", "parse_suit", "suit_str",
@@ -36,7 +38,7 @@ _SUIT_CHARS = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "�
 _RANK_CHARS = {ch: i for i, ch in enumerate(RANKS)}
 
 
-class CardError(ValueError):
+class CardError(AllFivesError):
     """A card, suit or hand that cannot be read; the message quotes the bad token."""
 
 
@@ -68,7 +70,7 @@ def parse_suit(token: str) -> int:
     names = {n: i for i, n in enumerate(SUIT_NAMES)}
     if t.lower() in names:
         return names[t.lower()]
-    raise CardError(f"unknown suit {token!r} (expected one of S H D C)")
+    raise CardError(f"unknown suit {quoted(token)} (expected one of S H D C)")
 
 
 def suit_str(suit: int, pretty: bool = False) -> str:
@@ -91,7 +93,7 @@ def parse_card(token: str) -> Card:
             rank, suit = _rank(t[1:]), _SUIT_CHARS.get(t[0])
         if rank is not None and suit is not None:
             return make_card(suit, rank)
-    raise CardError(f"unknown card {token!r}")
+    raise CardError(f"unknown card {quoted(token)}")
 
 
 def card_str(card: Card, pretty: bool = False) -> str:
@@ -108,7 +110,7 @@ def _no_repeats(cards: list[Card], text: str) -> list[Card]:
     seen: set[Card] = set()
     for c in cards:
         if c in seen:
-            raise CardError(f"card {card_str(c)!r} appears twice in {text!r}")
+            raise CardError(f"card {quoted(card_str(c))} appears twice in {quoted(text)}")
         seen.add(c)
     return cards
 
@@ -121,14 +123,14 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
 
 
 def _not_a_token(t: object) -> Card:
-    raise CardError(f"unknown card {t!r}")
+    raise CardError(f"unknown card {quoted(t)}")
 
 
 def parse_holding(text: str) -> list[Card]:
     """A PBN holding ``"K3.AQ5.-.T98"``: four suits S.H.D.C, ``-`` or nothing for a void."""
     lanes = text.strip().split(".")
     if len(lanes) != 4:
-        raise CardError(f"PBN holding {text!r} needs four suits separated by dots")
+        raise CardError(f"PBN holding {quoted(text)} needs four suits separated by dots")
     cards = []
     for suit, lane in enumerate(lanes):
         lane = lane.strip().upper()
@@ -138,7 +140,7 @@ def parse_holding(text: str) -> list[Card]:
         for ch in lane:
             rank = _rank(ch)
             if rank is None:
-                raise CardError(f"unknown rank {ch!r} in PBN holding {text!r}")
+                raise CardError(f"unknown rank {quoted(ch)} in PBN holding {quoted(text)}")
             cards.append(make_card(suit, rank))
     return _no_repeats(cards, text)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .cards import Card, CardError, card_str, hand_str, mask_of, sort_cards, suit_of, suit_str
+from .errors import AllFivesError, quoted
 from .rules import Rules
 from .tricks import (legal_plays, seat_names, side_count, side_name, side_of, side_seats,
                      trick_winner)
@@ -19,11 +20,11 @@ from .tricks import (legal_plays, seat_names, side_count, side_name, side_of, si
 __all__ = ["Deal", "Position", "Trick", "DealError", "PlayError"]
 
 
-class DealError(ValueError):
+class DealError(AllFivesError):
     """A deal that cannot be: a card twice, unequal hands, a trump against the turn-up..."""
 
 
-class PlayError(ValueError):
+class PlayError(AllFivesError):
     """A card in the play that is not in the hand to play, or breaks the follow rule."""
 
 
@@ -47,7 +48,7 @@ class Deal:
         for seat, hand in enumerate(self.hands):
             for c in hand:
                 if not _is_card(c):
-                    raise CardError(f"{names[seat]}'s hand: {c!r} is not a card")
+                    raise CardError(f"{names[seat]}'s hand: {quoted(c)} is not a card")
         hands = tuple(tuple(sort_cards(h)) for h in self.hands)
         object.__setattr__(self, "hands", hands)
         if self.dealer is None:
@@ -68,17 +69,17 @@ class Deal:
                 if c in seen:
                     where = ("twice in " + names[seat] if seen[c] == seat
                              else f"in {names[seen[c]]} and {names[seat]}")
-                    raise DealError(f"card {card_str(c)!r} is dealt {where}")
+                    raise DealError(f"card {quoted(card_str(c))} is dealt {where}")
                 seen[c] = seat
         if self.turnup is not None:
             if not _is_card(self.turnup):
-                raise CardError(f"turn-up {self.turnup!r} is not a card")
+                raise CardError(f"turn-up {quoted(self.turnup)} is not a card")
             if self.turnup in seen:
-                raise DealError(f"turn-up {card_str(self.turnup)!r} is also in "
+                raise DealError(f"turn-up {quoted(card_str(self.turnup))} is also in "
                                 f"{names[seen[self.turnup]]}'s hand")
             if suit_of(self.turnup) != self.trump:
-                raise DealError(f"trump {suit_str(self.trump)!r} contradicts turn-up "
-                                f"{card_str(self.turnup)!r}")
+                raise DealError(f"trump {quoted(suit_str(self.trump))} contradicts turn-up "
+                                f"{quoted(card_str(self.turnup))}")
         if self.score is not None and len(self.score) != side_count(n):
             raise DealError(f"score needs {side_count(n)} entries, one per side")
 
@@ -159,19 +160,19 @@ class Position:
         leader, cards = deal.elder, []
         for i, card in enumerate(self.play):
             if not _is_card(card):
-                raise CardError(f"play[{i}]: unknown card {card!r}")
+                raise CardError(f"play[{i}]: unknown card {quoted(card)}")
             seat = (leader + len(cards)) % n
             if card not in hands[seat]:
                 if all(not h for h in hands):
-                    raise PlayError(f"play[{i}]: {card_str(card)!r} is played after "
+                    raise PlayError(f"play[{i}]: {quoted(card_str(card))} is played after "
                                     f"the last trick")
-                raise PlayError(f"play[{i}]: {card_str(card)!r} is not in "
+                raise PlayError(f"play[{i}]: {quoted(card_str(card))} is not in "
                                 f"{names[seat]}'s hand")
             if card not in legal_plays(hands[seat], cards, deal.trump, deal.rules.strict_follow):
                 must = ("follow suit" if deal.rules.strict_follow or suit_of(cards[0]) == deal.trump
                         else "follow suit or trump")
-                raise PlayError(f"play[{i}]: {names[seat]} may not play {card_str(card)!r} "
-                                f"to {card_str(cards[0])!r} led ({must})")
+                raise PlayError(f"play[{i}]: {names[seat]} may not play {quoted(card_str(card))} "
+                                f"to {quoted(card_str(cards[0]))} led ({must})")
             hands[seat].remove(card)
             cards.append(card)
             if len(cards) == n:
@@ -225,9 +226,9 @@ class Position:
         return won
 
 
-# The file forms of a position (TOML and one line) live in ``solver.dealfile``; they are part of
+# The file forms of a position (TOML and one line) live in ``solver.notation``; they are part of
 # this module's face so that ``from solver.deal import load`` works.
-from .dealfile import (DealFileError, from_line, load, load_positions, read_positions,  # noqa: E402
+from .notation import (DealFileError, from_line, load, load_positions, read_positions,  # noqa: E402
                        read_toml, to_line, to_toml)
 
 __all__ += ["DealFileError", "read_toml", "load", "to_toml", "from_line", "to_line",

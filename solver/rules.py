@@ -14,10 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from .errors import AllFivesError, quoted
+
 __all__ = ["Rules", "RulesError", "PRESETS", "OPTION_HELP"]
 
 
-class RulesError(ValueError):
+class RulesError(AllFivesError):
     """An unknown preset, option or option value."""
 
 
@@ -59,17 +61,17 @@ class Rules:
                               ("finish", FINISHES), ("revoke_penalty", REVOKE_PENALTIES)):
             value = getattr(self, name)
             if value not in allowed:
-                raise RulesError(f"option {name!r} cannot be {value!r} "
+                raise RulesError(f"option {quoted(name)} cannot be {quoted(value)} "
                                  f"(expected one of {', '.join(allowed)})")
         for f in fields(self):
             value = getattr(self, f.name)
             if f.type == "bool" and not isinstance(value, bool):
-                raise RulesError(f"option {f.name!r} takes true or false, not {value!r}")
+                raise RulesError(f"option {quoted(f.name)} takes true or false, not {quoted(value)}")
         if self.max_runs is not None and (not _is_int(self.max_runs) or self.max_runs < 0):
             raise RulesError(f"option 'max_runs' takes a whole number or none, "
-                             f"not {self.max_runs!r}")
+                             f"not {quoted(self.max_runs)}")
         if not _is_int(self.target) or self.target < 1:
-            raise RulesError(f"option 'target' takes a positive whole number, not {self.target!r}")
+            raise RulesError(f"option 'target' takes a positive whole number, not {quoted(self.target)}")
 
     # ---- construction -------------------------------------------------------------------
 
@@ -78,7 +80,7 @@ class Rules:
         try:
             base = PRESETS[name]
         except KeyError:
-            raise RulesError(f"unknown preset {name!r} (expected one of "
+            raise RulesError(f"unknown preset {quoted(name)} (expected one of "
                              f"{', '.join(PRESETS)})") from None
         return base.replace(**options) if options else base
 
@@ -92,7 +94,7 @@ class Rules:
     def replace(self, **options: Any) -> Rules:
         for name in options:
             if name not in OPTION_NAMES:
-                raise RulesError(f"unknown option {name!r}")
+                raise RulesError(f"unknown option {quoted(name)}")
         return dataclasses.replace(self, **options)
 
     # ---- reading ------------------------------------------------------------------------
@@ -118,7 +120,7 @@ def _is_int(value: object) -> bool:
 def _coerce(name: str, value: Any) -> Any:
     """Turn text from a file or the command line into the option's type."""
     if name not in OPTION_NAMES:
-        raise RulesError(f"unknown option {name!r}")
+        raise RulesError(f"unknown option {quoted(name)}")
     kind = OPTION_TYPES[name]
     if kind == "bool":
         if isinstance(value, bool):
@@ -128,14 +130,14 @@ def _coerce(name: str, value: Any) -> Any:
             return True
         if text in ("false", "no", "off", "0"):
             return False
-        raise RulesError(f"option {name!r} takes true or false, not {value!r}")
+        raise RulesError(f"option {quoted(name)} takes true or false, not {quoted(value)}")
     if kind == "int":
         if _is_int(value):
             return value
         try:
             return int(str(value).strip())
         except ValueError:
-            raise RulesError(f"option {name!r} takes a whole number, not {value!r}") from None
+            raise RulesError(f"option {quoted(name)} takes a whole number, not {quoted(value)}") from None
     if kind == "int | None":
         if value is None or _is_int(value):
             return value
@@ -145,10 +147,10 @@ def _coerce(name: str, value: Any) -> Any:
         try:
             return int(text)
         except ValueError:
-            raise RulesError(f"option {name!r} takes a whole number or none, "
-                             f"not {value!r}") from None
+            raise RulesError(f"option {quoted(name)} takes a whole number or none, "
+                             f"not {quoted(value)}") from None
     if not isinstance(value, str):
-        raise RulesError(f"option {name!r} takes a word, not {value!r}")
+        raise RulesError(f"option {quoted(name)} takes a word, not {quoted(value)}")
     return value.strip()
 
 

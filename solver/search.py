@@ -13,6 +13,7 @@ import time
 
 from .cards import Card, make_card
 from .deal import Deal, Position
+from .errors import AllFivesError, quoted
 from .scoring import FIVE, JACK, capture_points, game_pips
 from .solution import Solution, check_objective, resolve_side
 
@@ -137,11 +138,11 @@ class Solver:
         start = time.perf_counter()
         if isinstance(node_limit, bool) or not isinstance(node_limit, int) \
                 or not 0 <= node_limit < 2 ** 63:
-            raise ValueError(f"node_limit takes a whole number of nodes, 0 for none, "
-                             f"not {node_limit!r}")
+            raise AllFivesError(f"node_limit takes a whole number of nodes, 0 for none, "
+                             f"not {quoted(node_limit)}")
         if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
                 or not time_limit >= 0:
-            raise ValueError(f"time_limit takes seconds, 0 for none, not {time_limit!r}")
+            raise AllFivesError(f"time_limit takes seconds, 0 for none, not {quoted(time_limit)}")
         check_objective(objective, position)
         side = resolve_side(position, side)
         deal = position.deal

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card, card_str
 from .deal import Position
+from .errors import AllFivesError, quoted
 
 __all__ = ["Solution", "OBJECTIVES", "check_objective", "resolve_side"]
 
@@ -16,10 +17,10 @@ OBJECTIVES = ("points", "margin", "tricks")
 
 def check_objective(objective: str, position: Position) -> str:
     if objective not in OBJECTIVES:
-        raise ValueError(f"unknown objective {objective!r} (expected one of "
+        raise AllFivesError(f"unknown objective {quoted(objective)} (expected one of "
                          f"{', '.join(OBJECTIVES)})")
     if objective == "margin" and position.deal.sides != 2:
-        raise ValueError("objective 'margin' needs two sides (2 or 4 players)")
+        raise AllFivesError("objective 'margin' needs two sides (2 or 4 players)")
     return objective
 
 
@@ -33,7 +34,7 @@ def resolve_side(position: Position, side: int | None) -> int:
         return deal.side_of(seat)
     if isinstance(side, bool) or not isinstance(side, int) or not 0 <= side < deal.sides:
         names = ", ".join(f"{i} ({deal.side_name(i)})" for i in range(deal.sides))
-        raise ValueError(f"side {side!r} is not at this {deal.players}-player table "
+        raise AllFivesError(f"side {quoted(side)} is not at this {deal.players}-player table "
                          f"(sides: {names})")
     return side
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from . import benchmark
+from .errors import AllFivesError, quoted
 
 __all__ = ["percentile", "ClassTiming", "time_class", "DEFAULT_CLASSES"]
 
@@ -82,10 +83,10 @@ def time_class(name: str, count: int, dds: bool = False,
 
     cls = benchmark.CLASSES.get(name)
     if cls is None:
-        raise ValueError(f"unknown deal class {name!r} (expected one of "
+        raise AllFivesError(f"unknown deal class {quoted(name)} (expected one of "
                          f"{', '.join(benchmark.CLASSES)})")
     if count < 1:
-        raise ValueError(f"count must be at least 1, not {count}")
+        raise AllFivesError(f"count must be at least 1, not {count}")
     deals = benchmark.positions(name, count)
     solver = Solver()
     seconds, nodes, solutions = [], [], []

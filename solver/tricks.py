@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .cards import Card, rank_of, suit_of
+from .errors import AllFivesError, quoted
 
 __all__ = ["SEAT_NAMES", "seat_names", "side_of", "side_count", "side_name", "side_seats",
            "parse_seat", "legal_plays", "trick_winner", "SeatError"]
@@ -17,7 +18,7 @@ __all__ = ["SEAT_NAMES", "seat_names", "side_of", "side_count", "side_name", "si
 SEAT_NAMES = {2: "NS", 3: "NES", 4: "NESW"}
 
 
-class SeatError(ValueError):
+class SeatError(AllFivesError):
     """A seat or side name that does not exist at this table."""
 
 
@@ -33,7 +34,7 @@ def parse_seat(name: str, players: int) -> int:
     names = seat_names(players)
     key = name.strip().upper()
     if len(key) != 1 or key not in names:
-        raise SeatError(f"unknown seat {name!r} (seats here: {' '.join(names)})")
+        raise SeatError(f"unknown seat {quoted(name)} (seats here: {' '.join(names)})")
     return names.index(key)
 
 

@@ -16,7 +16,7 @@ from solver.analysis import (analyze_play, cost_of, end_points, given_away, play
                              unjudged)
 from solver.cards import parse_card, parse_cards, parse_suit
 from solver.deal import Deal, Position, load
-from solver.dealing import random_deal
+from solver.shuffle import random_deal
 from solver.rules import Rules
 from solver.scoring import score_position
 

@@ -10,7 +10,7 @@ import pytest
 
 from solver import benchmark, reference
 from solver.cards import card_str
-from solver.dealing import random_position
+from solver.shuffle import random_position
 from solver.rules import PRESETS, Rules
 from solver.search import Solver, solve
 

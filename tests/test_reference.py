@@ -15,7 +15,7 @@ from handmade import make_position
 
 from solver.cards import card_str, parse_card, parse_cards, parse_suit, pip_value
 from solver.deal import Deal, Position
-from solver.dealing import random_deal, random_position
+from solver.shuffle import random_deal, random_position
 from solver.reference import final_value, solve
 from solver.rules import PRESETS, Rules
 from solver.scoring import capture_points, score_position

@@ -6,8 +6,8 @@ import random
 
 import typer
 
-from solver.dealfile import SEPARATOR, to_line, to_toml
-from solver.dealing import shuffle_deal
+from solver.notation import SEPARATOR, to_line, to_toml
+from solver.shuffle import shuffle_deal
 from solver.rules import Rules
 from solver.tricks import parse_seat, seat_names
 

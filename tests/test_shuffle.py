@@ -1,4 +1,4 @@
-"""solver.dealing: deals as from a shuffled pack, random deals of any size, random positions."""
+"""solver.shuffle: deals as from a shuffled pack, random deals of any size, random positions."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 import pytest
 
 from solver.cards import ALL_CARDS, suit_of
-from solver.dealing import max_runs_in_pack, random_deal, random_position, shuffle_deal
+from solver.shuffle import max_runs_in_pack, random_deal, random_position, shuffle_deal
 from solver.rules import PRESETS, Rules
 
 CLASSIC = Rules.preset("classic")  # runs unlimited

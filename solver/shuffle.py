@@ -16,7 +16,7 @@ the cards do not fall that way it throws them in and the same dealer shuffles an
 The result is therefore a uniformly random deal among those in which exactly ``runs`` runs
 happened: every hand holds ``6 + 3 * runs`` cards, and the trump suit is never the suit first
 proposed when ``runs > 0``.  Asking for more runs than ``rules.max_runs`` allows, or than the
-pack can supply (with 2 players 5, with 3 players 3, with 4 players 2), is a ``ValueError``:
+pack can supply (with 2 players 5, with 3 players 3, with 4 players 2), is an ``AllFivesError``:
 such a deal cannot happen.
 """
 
@@ -26,6 +26,7 @@ import random
 
 from .cards import ALL_CARDS, Card, sort_cards, suit_of
 from .deal import Deal, Position
+from .errors import AllFivesError, quoted
 from .rules import Rules
 from .tricks import seat_names
 
@@ -47,7 +48,7 @@ def _seat(rng: random.Random, players: int, dealer: int | None) -> int:
     if dealer is None:
         return rng.randrange(players)
     if not 0 <= dealer < players:
-        raise ValueError(f"dealer seat {dealer} is not at a {players}-player table")
+        raise AllFivesError(f"dealer seat {dealer} is not at a {players}-player table")
     return dealer
 
 
@@ -58,11 +59,11 @@ def shuffle_deal(rng: random.Random, players: int, runs: int = 0, rules: Rules =
     suit is trumps; the hands are in the order their cards were dealt."""
     dealer = _seat(rng, players, dealer)
     if not isinstance(runs, int) or runs < 0:
-        raise ValueError(f"runs must be a whole number, not {runs!r}")
+        raise AllFivesError(f"runs must be a whole number, not {quoted(runs)}")
     if rules.max_runs is not None and runs > rules.max_runs:
-        raise ValueError(f"{runs} runs asked for, but these rules allow at most {rules.max_runs}")
+        raise AllFivesError(f"{runs} runs asked for, but these rules allow at most {rules.max_runs}")
     if runs > max_runs_in_pack(players):
-        raise ValueError(f"{runs} runs asked for, but with {players} players the pack supplies "
+        raise AllFivesError(f"{runs} runs asked for, but with {players} players the pack supplies "
                          f"at most {max_runs_in_pack(players)}")
     order = [(dealer + 1 + i) % players for i in range(players)]  # elder hand first
     for _ in range(_MAX_SHUFFLES):
@@ -99,7 +100,7 @@ def random_deal(rng: random.Random, players: int, cards: int, rules: Rules = Rul
     hand; ``dealer`` defaults to a random seat.  Hands are sorted."""
     dealer = _seat(rng, players, dealer)
     if not isinstance(cards, int) or cards < 1 or players * cards + 1 > 52:
-        raise ValueError(f"{players} hands of {cards!r} cards and a turn-up do not fit in a pack")
+        raise AllFivesError(f"{players} hands of {quoted(cards)} cards and a turn-up do not fit in a pack")
     drawn = rng.sample(ALL_CARDS, players * cards + 1)
     turnup = drawn.pop()
     hands = tuple(tuple(sort_cards(drawn[i * cards:(i + 1) * cards])) for i in range(players))
@@ -110,13 +111,13 @@ def random_position(rng: random.Random, players: int, cards: int, rules: Rules =
                     played: int | None = None, dealer: int | None = None) -> Position:
     """A ``random_deal`` and then ``played`` random legal cards (by default a random number from
     0 to one less than all the cards, so some play remains; possibly mid-trick).  ``played`` may
-    be any number up to all the cards, which gives a finished position; more is a ValueError."""
+    be any number up to all the cards, which gives a finished position; more is an AllFivesError."""
     deal = random_deal(rng, players, cards, rules, dealer)
     total = players * cards
     if played is None:
         played = rng.randrange(total)
     elif not 0 <= played <= total:
-        raise ValueError(f"cannot play {played} cards from hands holding {total}")
+        raise AllFivesError(f"cannot play {played} cards from hands holding {total}")
     play: list[Card] = []
     position = deal.position()
     for _ in range(played):

@@ -43,6 +43,7 @@ from typing import Any, NamedTuple
 from .cards import (Card, CardError, card_str, hand_str, parse_card, parse_hand, parse_suit,
                     pbn_holding, sort_cards, suit_of, suit_str)
 from .deal import Deal, DealError, PlayError, Position
+from .errors import AllFivesError, quoted
 from .rules import Rules, RulesError
 from .tricks import SeatError, parse_seat, seat_names, side_count, side_name, side_of
 
@@ -59,7 +60,7 @@ _SEPARATOR_LINE = re.compile("^" + re.escape(SEPARATOR) + r"[^\S\n]*$", re.MULTI
 _MODEL_ERRORS = (CardError, DealError, PlayError, RulesError, SeatError)
 
 
-class DealFileError(ValueError):
+class DealFileError(AllFivesError):
     """A deal file or one-line position that cannot be read; says where and quotes the token."""
 
 
@@ -111,7 +112,7 @@ class _Parts:
         for seat in self.hands:
             if seat not in names:
                 raise _fail(self.source, f"hands.{seat}",
-                            f"no seat {seat!r} at a {n}-player table (seats {' '.join(names)})")
+                            f"no seat {quoted(seat)} at a {n}-player table (seats {' '.join(names)})")
         return names
 
     def position(self) -> Position:
@@ -146,13 +147,13 @@ class _Parts:
                 turnup = parse_card(self.turnup)
             for seat, hand in zip(seat_names(len(hands)), hands):
                 if turnup in hand:
-                    raise _fail(src, "turnup", f"{self.turnup!r} is also in {seat}'s hand")
+                    raise _fail(src, "turnup", f"{quoted(self.turnup)} is also in {seat}'s hand")
         if self.trump is not None:
             with _At(src, "trump"):
                 trump = parse_suit(self.trump)
             if turnup is not None and suit_of(turnup) != trump:
                 raise _fail(src, "trump",
-                            f"{self.trump!r} contradicts turn-up {self.turnup!r}")
+                            f"{quoted(self.trump)} contradicts turn-up {quoted(self.turnup)}")
         if trump is None and turnup is None:
             raise _fail(src, None, "no trumps: give 'trump' (a suit) or 'turnup' (a card)")
         return (suit_of(turnup) if trump is None else trump), turnup
@@ -172,7 +173,7 @@ class _Parts:
         for seat, points in given.items():
             if seat not in names:
                 raise _fail(src, f"score.{seat}",
-                            f"no seat {seat!r} at a {n}-player table (seats {' '.join(names)})")
+                            f"no seat {quoted(seat)} at a {n}-player table (seats {' '.join(names)})")
             side = side_of(names.index(seat), n)
             if score[side] is not None and score[side] != points:
                 raise _fail(src, f"score.{seat}", f"{points} disagrees with partner's "
@@ -195,7 +196,7 @@ def _check_hands(source: str, names: str, hands: list[list[Card]]) -> None:
         for card in hand:
             if card in holder:
                 raise _fail(source, f"hands.{seat}",
-                            f"card {card_str(card)!r} is also in {holder[card]}'s hand")
+                            f"card {quoted(card_str(card))} is also in {holder[card]}'s hand")
             holder[card] = seat
     size = len(hands[0])
     if size == 0:
@@ -216,13 +217,13 @@ def _kind(value: object) -> str:
 
 def _text(source: str, key: str, value: object) -> str:
     if not isinstance(value, str):
-        raise _fail(source, key, f"expected a string, not {_kind(value)} ({value!r})")
+        raise _fail(source, key, f"expected a string, not {_kind(value)} ({quoted(value)})")
     return value
 
 
 def _table(source: str, key: str, value: object) -> Mapping[str, Any]:
     if not isinstance(value, dict):
-        raise _fail(source, key, f"expected a table, not {_kind(value)} ({value!r})")
+        raise _fail(source, key, f"expected a table, not {_kind(value)} ({quoted(value)})")
     return value
 
 
@@ -232,11 +233,11 @@ def _cards(source: str, key: str, value: object) -> list[Card]:
         with _At(source, key):
             return parse_hand(value)
     if not isinstance(value, list):
-        raise _fail(source, key, f"expected cards, not {_kind(value)} ({value!r})")
+        raise _fail(source, key, f"expected cards, not {_kind(value)} ({quoted(value)})")
     cards = []
     for i, token in enumerate(value):
         if not isinstance(token, str):
-            raise _fail(source, f"{key}[{i}]", f"expected a card, not {token!r}")
+            raise _fail(source, f"{key}[{i}]", f"expected a card, not {quoted(token)}")
         with _At(source, f"{key}[{i}]"):
             cards.append(parse_card(token))
     return cards
@@ -261,7 +262,7 @@ def _read_toml(text: str, source: str, lines_before: int) -> Position:
     parts = _Parts(source)
     for key in data:
         if key not in TOP_KEYS:
-            raise _fail(source, None, f"unknown key {key!r}")
+            raise _fail(source, None, f"unknown key {quoted(key)}")
     if "rules" in data:
         parts.rules = _text(source, "rules", data["rules"]).strip()
     if "dealer" in data:
@@ -281,11 +282,11 @@ def _read_toml(text: str, source: str, lines_before: int) -> Position:
     for key, value in hands.items():
         seat = key.strip().upper()
         if len(seat) != 1 or seat not in COMPASS:
-            raise _fail(source, f"hands.{key}", f"unknown seat {key!r} (seats are N E S W)")
+            raise _fail(source, f"hands.{key}", f"unknown seat {quoted(key)} (seats are N E S W)")
         if seat in parts.hands:
             raise _fail(source, f"hands.{key}", f"seat {seat} is given twice")
         if not isinstance(value, (str, list)):
-            raise _fail(source, f"hands.{key}", f"expected cards, not {_kind(value)} ({value!r})")
+            raise _fail(source, f"hands.{key}", f"expected cards, not {_kind(value)} ({quoted(value)})")
         parts.hands[seat] = _cards(source, f"hands.{key}", value)
     if "play" in data:
         parts.play = _cards(source, "play", data["play"])
@@ -293,16 +294,16 @@ def _read_toml(text: str, source: str, lines_before: int) -> Position:
         for name, value in _table(source, "options", data["options"]).items():
             if isinstance(value, (list, dict, float)):
                 raise _fail(source, f"options.{name}",
-                            f"expected a word, number or true/false, not {value!r}")
+                            f"expected a word, number or true/false, not {quoted(value)}")
             parts.options[name] = value
     if "score" in data:
         score: dict[str, int] = {}
         for key, value in _table(source, "score", data["score"]).items():
             if isinstance(value, bool) or not isinstance(value, int):
-                raise _fail(source, f"score.{key}", f"expected a whole number, not {value!r}")
+                raise _fail(source, f"score.{key}", f"expected a whole number, not {quoted(value)}")
             seat = key.strip().upper()
             if len(seat) != 1 or seat not in COMPASS:
-                raise _fail(source, f"score.{key}", f"unknown seat {key!r} (seats are N E S W)")
+                raise _fail(source, f"score.{key}", f"unknown seat {quoted(key)} (seats are N E S W)")
             score[seat] = value
         parts.score = score
     return parts.position()
@@ -382,7 +383,7 @@ def from_line(text: str, source: str = "<line>") -> Position:
             words[0][0].upper() not in COMPASS:
         first = words[0] if words else ""
         raise _fail(source, None, f"expected 'N:', 'E:', 'S:' or 'W:' and the hands, "
-                                  f"not {first!r}")
+                                  f"not {quoted(first)}")
     first_seat = COMPASS.index(words[0][0].upper())
     words[0] = words[0][2:]
     if not words[0]:
@@ -396,7 +397,7 @@ def from_line(text: str, source: str = "<line>") -> Position:
     names = seat_names(n)
     start = COMPASS[first_seat]
     if start not in names:
-        raise _fail(source, None, f"no seat {start!r} at a {n}-player table "
+        raise _fail(source, None, f"no seat {quoted(start)} at a {n}-player table "
                                   f"(seats {' '.join(names)})")
     parts = _Parts(source)
     parts.option_key = "{}"
@@ -404,14 +405,14 @@ def from_line(text: str, source: str = "<line>") -> Position:
         seat = names[(names.index(start) + i) % n]
         if "." not in holding:
             raise _fail(source, f"hands.{seat}",
-                        f"expected a PBN holding (S.H.D.C), not {holding!r}")
+                        f"expected a PBN holding (S.H.D.C), not {quoted(holding)}")
         with _At(source, f"hands.{seat}"):
             parts.hands[seat] = parse_hand(holding)
     seen: set[str] = set()
     for word in words:
         key, eq, value = word.partition("=")
         if not eq or not key:
-            raise _fail(source, None, f"expected key=value, not {word!r}")
+            raise _fail(source, None, f"expected key=value, not {quoted(word)}")
         if key in seen:
             raise _fail(source, key, "given twice")
         seen.add(key)
@@ -429,7 +430,7 @@ def from_line(text: str, source: str = "<line>") -> Position:
             parts.score = _line_score(source, value)
         else:
             if key not in Rules().options():
-                raise _fail(source, None, f"unknown key {key!r}")
+                raise _fail(source, None, f"unknown key {quoted(key)}")
             parts.options[key] = value
     return parts.position()
 
@@ -448,7 +449,7 @@ def _line_score(source: str, value: str) -> list[int]:
         try:
             points.append(int(token))
         except ValueError:
-            raise _fail(source, "score", f"expected whole numbers, not {token!r}") from None
+            raise _fail(source, "score", f"expected whole numbers, not {quoted(token)}") from None
     return points
 
 

@@ -11,7 +11,7 @@ import pytest
 from solver.cards import ALL_CARDS, card_str, parse_card, parse_cards, parse_suit, sort_cards
 from solver.deal import (Deal, DealFileError, Position, from_line, load, load_positions,
                          read_positions, read_toml, to_line, to_toml)
-from solver.dealfile import SEPARATOR
+from solver.notation import SEPARATOR
 from solver.rules import PRESETS, Rules
 
 FORMAT_EXAMPLE = '''\
