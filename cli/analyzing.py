@@ -13,7 +13,7 @@ from solver.scoring import score_position
 from .faces import BAD, GOOD, QUIET, card_face, cards_face, seat_face, side_face
 from .diagram import diagram
 from .errors import note
-from .report import OBJECTIVE_WORDS, heading, nothing, table
+from .report import heading, nothing, table
 
 
 def span(lower: int | None, upper: int | None) -> str:
@@ -96,7 +96,7 @@ def analysis_report(name: str, position: Position, plays: list[CardPlayed], obje
                     pretty: bool) -> RenderableType:
     deal = position.deal
     start = deal.position()
-    key = Text(f"before, after: the {OBJECTIVE_WORDS[objective].lower()} its side can be sure "
+    key = Text(f"before, after: the {objective} its side can be sure "
                f"of before and after the card", style=QUIET)
     if unjudged(plays):
         key.append("\na-b: between a and b; ?: not known (the search stopped at its limit "

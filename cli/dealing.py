@@ -6,7 +6,7 @@ import random
 
 import typer
 
-from solver.notation import SEPARATOR, to_line, to_toml
+from solver.notation import SEPARATOR
 from solver.shuffle import shuffle_deal
 from solver.rules import Rules
 from solver.tricks import parse_seat, seat_names
@@ -43,7 +43,7 @@ def deal_command(players: int, runs: int, seed: int | None, count: int, form: st
     dealt = deals(players, runs, seed, count, preset, dealer)
     if form == "line":
         for deal in dealt:
-            typer.echo(to_line(deal.position()))
+            typer.echo(deal.position().to_line())
         return
     command = f"allfives deal --players {players} --runs {runs} --seed {seed}"
     if preset != "all-fives":
@@ -57,5 +57,5 @@ def deal_command(players: int, runs: int, seed: int | None, count: int, form: st
         runs_words = {0: "no runs", 1: "one run"}.get(runs, f"{runs} runs")
         where = f"deal {number} of {count}: " if count > 1 else ""
         documents.append(f"# {where}{players} players, {len(deal.hands[0])} cards each "
-                         f"({runs_words})\n# {command}\n" + to_toml(deal.position()))
+                         f"({runs_words})\n# {command}\n" + deal.position().to_toml())
     typer.echo(f"\n{SEPARATOR}\n".join(documents), nl=False)

@@ -6,17 +6,20 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from solver.deal import Position, from_line, load_positions, read_positions
+from solver.deal import Position, load_positions, read_positions
+from solver.notation import is_line_form
 
 STDIN = "-"
 #: The name a position given on the command line is known by in messages and JSON.
 ARGUMENT = "<argument>"
 
 
-def looks_like_a_line(text: str) -> bool:
-    """A seat letter and a colon: ``N:AK5.9.32.- ...``."""
-    text = text.lstrip()
-    return len(text) >= 2 and text[0].upper() in "NESW" and text[1] == ":"
+def is_file(name: str) -> bool:
+    """Whether ``name`` names an existing file (a name too long to be one is not)."""
+    try:
+        return Path(name).exists()
+    except OSError:
+        return False
 
 
 def read_input(name: str) -> list[tuple[str, Position]]:
@@ -24,8 +27,8 @@ def read_input(name: str) -> list[tuple[str, Position]]:
     is not an existing file but starts like a one-line position is read as one."""
     if name == STDIN:
         return list(read_positions(sys.stdin.read(), "<stdin>"))
-    if looks_like_a_line(name) and not Path(name).exists():
-        return [(ARGUMENT, from_line(name.strip(), ARGUMENT))]
+    if "\n" not in name and is_line_form(name) and not is_file(name):
+        return [(ARGUMENT, Position.from_line(name.strip(), ARGUMENT))]
     return load_positions(name)
 
 

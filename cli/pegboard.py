@@ -1,5 +1,6 @@
 """The match as a cribbage board: one strip of holes per side up to the target (61 holes in
-All Fives), the points before this deal and this deal's points pegged after them."""
+All Fives), the points before this deal and this deal's points pegged after them.  A target
+beyond ``MOST_HOLES`` is drawn to scale, each hole standing for several points."""
 
 from __future__ import annotations
 
@@ -15,23 +16,33 @@ PEGS = ("●", "◆", "·")
 PEGS_PLAIN = ("o", "*", ".")
 GROUP = 5          # holes are set in groups of five, as on a board
 ROW = 70           # longer strips are cut into rows of 60 holes
+MOST_HOLES = 125   # a longer board is drawn to scale
+
+
+def points_per_hole(target: int) -> int:
+    """1 up to a target of ``MOST_HOLES``; beyond it, as few as keep the strip that short."""
+    return -(-target // MOST_HOLES)
 
 
 def strip(before: int, after: int, target: int, style: str, pretty: bool,
           indent: str = "") -> Text:
-    """Holes 1 to ``target``: up to ``before`` pegged earlier, up to ``after`` by this deal."""
+    """The holes up to ``target``: those up to ``before`` pegged earlier, up to ``after`` by
+    this deal.  A hole is pegged once the last of the points it stands for is reached."""
     old, new, empty = PEGS if pretty else PEGS_PLAIN
-    per_row = target if target <= ROW else 60
+    scale = points_per_hole(target)
+    holes = -(-target // scale)
+    per_row = holes if holes <= ROW else 60
     text = Text(indent)
-    for hole in range(1, target + 1):
+    for hole in range(1, holes + 1):
         if hole > 1:
             if (hole - 1) % per_row == 0:
                 text.append("\n" + indent)
             elif (hole - 1) % GROUP == 0:
                 text.append(" ")
-        if hole <= before:
+        points = min(hole * scale, target)
+        if points <= before:
             text.append(old, style=style)
-        elif hole <= after:
+        elif points <= after:
             text.append(new, style=f"bold {style}")
         else:
             text.append(empty, style=QUIET)
@@ -42,8 +53,6 @@ def _winning(deal: Deal, match: MatchAfter, side: int) -> str:
     if side not in match.winners:
         return ""
     words = "shares the match" if len(match.winners) > 1 else "wins the match"
-    if match.when == "before the deal":
-        return "had already won"
     if match.when:
         words += f", pegging out at {match.when}"
     if match.double:
@@ -56,6 +65,9 @@ def pegboard(deal: Deal, match: MatchAfter, pretty: bool) -> Text:
     arrow = "→" if pretty else "->"
     finish = "first to peg out wins" if deal.rules.finish == "peg-out" else "counted at hand end"
     text = Text().append(f"Match to {match.target} ({finish})", style="bold")
+    scale = points_per_hole(match.target)
+    if scale > 1:
+        text.append(f"  each hole {scale} points", style=QUIET)
     width = max(len(deal.side_name(s)) for s in range(deal.sides))
     for side in range(deal.sides):
         before, after = match.before[side], match.after[side]

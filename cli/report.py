@@ -12,6 +12,7 @@ from solver.analysis import cost_of, end_points, play_out
 from solver.cards import sort_cards
 from solver.deal import Position
 from solver.pegging import match_after
+from solver.rules import option_text
 from solver.scoring import score_position
 from solver.solution import Solution
 
@@ -19,7 +20,6 @@ from .faces import BAD, GOOD, QUIET, card_face, cards_face, seat_face, side_face
 from .diagram import diagram
 from .pegboard import pegboard
 
-OBJECTIVE_WORDS = {"points": "Points", "margin": "Margin", "tricks": "Tricks"}
 END_WORDS = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game",
              "five": "Five for five"}
 
@@ -29,19 +29,12 @@ def nothing(pretty: bool) -> str:
     return "·" if pretty else "-"
 
 
-def _word(value: object) -> str:
-    """An option's value as it is written in a deal file: ``true``, ``none``, ``strict``."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "none" if value is None else str(value)
-
-
 def rules_words(position: Position) -> str:
     rules = position.deal.rules
     words = rules.preset_name
     changes = rules.changes()
     if changes:
-        words += " (" + ", ".join(f"{k}={_word(v)}" for k, v in changes.items()) + ")"
+        words += " (" + ", ".join(f"{k}={option_text(v)}" for k, v in changes.items()) + ")"
     return words
 
 
@@ -76,7 +69,7 @@ def table(*columns: str, right: tuple[int, ...] = ()) -> Table:
 
 def value_words(position: Position, solution: Solution) -> Text:
     deal = position.deal
-    text = Text(f"{OBJECTIVE_WORDS[solution.objective]} for ", style="bold")
+    text = Text(f"{solution.objective.capitalize()} for ", style="bold")
     text.append_text(side_face(deal, solution.side))
     if solution.complete:
         text.append(f": {solution.value}", style="bold")

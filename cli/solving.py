@@ -3,43 +3,36 @@ printing each position (JSON for scripts, a Rich report for people)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 
 import typer
 
 from solver.deal import Position
-from solver.solution import Solution, check_objective
+from solver.errors import AllFivesError
+from solver.solution import Solve, check_limits, check_objective
 from solver.tricks import parse_seat, side_count, side_name
 
 from .errors import EngineMissing, note
-
-Solve = Callable[..., Solution]
 
 
 def solver_for(engine: str, node_limit: int | None = None,
                time_limit: float | None = None) -> Solve:
     """``solve(position, side=..., objective=...)`` of the named engine, imported only now."""
-    if node_limit is not None and node_limit >= 2 ** 63:
-        raise ValueError(f"--node-limit: {node_limit} is more nodes than a search can count")
-    if time_limit is not None and not time_limit > 0:  # nan included
-        raise ValueError(f"--time-limit: {time_limit:g} is not a number of seconds above 0")
+    check_limits(node_limit, time_limit, names=("--node-limit", "--time-limit"))
     if engine == "reference":
         if node_limit is not None or time_limit is not None:
-            raise ValueError("--node-limit and --time-limit limit the engine, "
-                             "not --engine reference")
+            raise AllFivesError("--node-limit and --time-limit limit the engine, "
+                                "not --engine reference")
         from solver.reference import solve
         return solve
+    from solver.errors import EngineMissing as NotBuilt
     try:
         from solver.search import solve
-    except ModuleNotFoundError as error:
-        if error.name not in ("solver.search", "solver._search"):
-            raise
-        raise EngineMissing("the engine is not part of this install "
-                            "(--engine reference solves without it)") from None
+    except NotBuilt as error:
+        raise EngineMissing(f"{error} (--engine reference solves without it)") from None
     if node_limit is None and time_limit is None:
         return solve
-    return partial(solve, node_limit=node_limit or 0, time_limit=time_limit or 0.0)
+    return partial(solve, node_limit=node_limit, time_limit=time_limit)
 
 
 def side_for(position: Position, name: str | None) -> int | None:

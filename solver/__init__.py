@@ -1,13 +1,32 @@
-"""allfives: double-dummy solving and analysis for All Fives, All Fours and their kin."""
+"""allfives: double-dummy solving and analysis for All Fives, All Fours and their kin.
+
+    >>> from solver import Position, solve
+    >>> position = Position.from_line("N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H")
+    >>> solve(position).value
+    19
+
+``solve`` and ``Solver`` come from ``solver.search``, which loads the compiled engine; it is
+imported on first use, so that the rest of the library works without it.
+"""
 
 from .cards import CardError, card_str, hand_str, parse_card, parse_cards, parse_hand
-from .deal import (Deal, DealError, DealFileError, PlayError, Position, from_line, load,
-                   read_toml, to_line, to_toml)
+from .deal import (Deal, DealError, DealFileError, PlayError, Position, Trick, load,
+                   load_positions, read_positions)
+from .errors import AllFivesError
 from .rules import PRESETS, Rules, RulesError
 from .solution import OBJECTIVES, Solution
 
-__all__ = ["CardError", "card_str", "hand_str", "parse_card", "parse_cards", "parse_hand",
-           "Deal", "DealError", "DealFileError", "PlayError", "Position", "from_line", "load",
-           "read_toml", "to_line", "to_toml", "PRESETS", "Rules", "RulesError",
-           "OBJECTIVES", "Solution"]
+__all__ = ["AllFivesError", "CardError", "card_str", "hand_str", "parse_card", "parse_cards",
+           "parse_hand", "Deal", "DealError", "DealFileError", "PlayError", "Position", "Trick",
+           "load", "load_positions", "read_positions", "PRESETS", "Rules", "RulesError",
+           "OBJECTIVES", "Solution", "solve", "Solver"]
 __version__ = "0.1.0"
+
+_ENGINE_NAMES = ("solve", "Solver")
+
+
+def __getattr__(name: str):
+    if name in _ENGINE_NAMES:
+        from . import search
+        return getattr(search, name)
+    raise AttributeError(f"module 'solver' has no attribute {name!r}")

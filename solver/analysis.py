@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .cards import Card, make_card
+from .cards import FIVE, JACK, Card, make_card
 from .deal import Position
-from .scoring import FIVE, JACK, capture_points, score_position
-from .solution import Solution
+from .scoring import capture_points, score_position
+from .solution import Solution, Solve
 
 __all__ = ["TrickPlayed", "play_out", "EndPoint", "end_points", "CardPlayed", "analyze_play",
            "given_away", "unjudged", "cost_of"]
@@ -115,9 +115,6 @@ def end_points(position: Position) -> list[EndPoint]:
 
 
 # ---- a played hand, card by card ----------------------------------------------------------------
-
-Solve = Callable[..., Solution]
-
 
 def cost_of(solution: Solution, card: Card, mover_side: int) -> int | None:
     """What playing ``card`` costs the seat to move, by ``solution`` (solved for any side):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .cards import ALL_CARDS, card_str, parse_card, pbn_holding
+from .cards import ALL_CARDS, card_str, parse_card, holding_str
 from .deal import Deal, Position
 from .errors import AllFivesError, quoted
 from .shuffle import shuffle_deal
@@ -96,7 +96,7 @@ def dds_moves(position: Position) -> dict[str, int]:
     from endplay.types import Deal as BridgeDeal, Denom, Player
 
     deal = position.deal
-    pbn = "N:" + " ".join(pbn_holding(h).replace("-", "") for h in deal.hands)
+    pbn = "N:" + " ".join(holding_str(h).replace("-", "") for h in deal.hands)
     # seats N E S W and suits S H D C are numbered alike in endplay
     bridge = BridgeDeal(pbn, first=Player(deal.elder), trump=Denom(deal.trump))
     return {card_str(parse_card(str(card))): tricks for card, tricks in solve_board(bridge)}

@@ -18,8 +18,11 @@ from .errors import AllFivesError, quoted
 
 __all__ = [
     "CardError", "SUITS", "RANKS", "SUIT_SYMBOLS", "SUIT_NAMES", "PIPS",
+    "SPADES", "HEARTS", "DIAMONDS", "CLUBS",
+    "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "JACK", "QUEEN",
+    "KING", "ACE",
     "make_card", "suit_of", "rank_of", "parse_card", "card_str", "parse_suit", "suit_str",
-    "parse_cards", "parse_hand", "hand_str", "pbn_holding", "sort_cards",
+    "parse_cards", "parse_hand", "hand_str", "parse_holding", "holding_str", "sort_cards",
     "mask_of", "cards_of", "pip_value", "ALL_CARDS", "FULL_PACK",
 ]
 
@@ -27,6 +30,11 @@ Card = int
 
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
+
+#: Suit numbers, in the order of ``SUITS``.
+SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+#: Rank numbers, in the order of ``RANKS``: the two is 0, the ace 12.
+TWO, THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(13)
 SUIT_SYMBOLS = "♠♥♦♣"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
 
@@ -148,7 +156,7 @@ def parse_holding(text: str) -> list[Card]:
 def parse_hand(text: str) -> list[Card]:
     """A hand as a card list (``"AH KH 5H"``) or a PBN holding (``"-.AK5.-.-"``)."""
     if "." in text:
-        return parse_holding(text)
+        return parse_holding(text)  # the inverse of holding_str
     return parse_cards(text)
 
 
@@ -157,7 +165,7 @@ def hand_str(cards: Iterable[Card], pretty: bool = False) -> str:
     return " ".join(card_str(c, pretty) for c in sort_cards(cards))
 
 
-def pbn_holding(cards: Iterable[Card]) -> str:
+def holding_str(cards: Iterable[Card]) -> str:
     """The PBN holding of a hand: ``"K3.AQ5.-.T98"``."""
     by_suit: list[list[int]] = [[], [], [], []]
     for c in sort_cards(cards):

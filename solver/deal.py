@@ -1,23 +1,35 @@
-"""Deals and positions.
+"""Deals and positions: the model every command works on.
 
 A ``Deal`` is the hands as dealt (after any runs), the trump suit, the dealer, the rules and an
 optional match score.  A ``Position`` is a deal plus the cards played so far; building one replays
 the play, checks every card against the follow rule and finds each trick's winner.
+
+Both forms of text a position is written in (``solver.notation``) are read and written here:
+``Position.from_toml`` / ``to_toml``, ``Position.from_line`` / ``to_line``, ``load`` for a deal
+file and ``load_positions`` / ``read_positions`` for a file or text of several.  A position's
+``repr`` is its one-line form, ready to paste back::
+
+    >>> Position.from_line("N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H")
+    Position.from_line('N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H')
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from os import PathLike
 
 from .cards import Card, CardError, card_str, hand_str, mask_of, sort_cards, suit_of, suit_str
 from .errors import AllFivesError, quoted
+from .notation import (DealFileError, Layout, is_toml_name, line_str, parse_line, parse_toml,
+                       read_file, read_layouts, toml_str)
 from .rules import Rules
 from .tricks import (legal_plays, seat_names, side_count, side_name, side_of, side_seats,
                      trick_winner)
 
-__all__ = ["Deal", "Position", "Trick", "DealError", "PlayError"]
+__all__ = ["Deal", "Position", "Trick", "DealError", "PlayError", "DealFileError", "load",
+           "load_positions", "read_positions"]
 
 
 class DealError(AllFivesError):
@@ -80,8 +92,20 @@ class Deal:
             if suit_of(self.turnup) != self.trump:
                 raise DealError(f"trump {quoted(suit_str(self.trump))} contradicts turn-up "
                                 f"{quoted(card_str(self.turnup))}")
-        if self.score is not None and len(self.score) != side_count(n):
+        if self.score is not None:
+            self._check_score()
+
+    def _check_score(self) -> None:
+        n = len(self.hands)
+        if len(self.score) != side_count(n):
             raise DealError(f"score needs {side_count(n)} entries, one per side")
+        target = self.rules.target
+        for side, points in enumerate(self.score):
+            if isinstance(points, bool) or not isinstance(points, int):
+                raise DealError(f"score: {quoted(points)} is not a whole number")
+            if points >= target:
+                raise DealError(f"score: {side_name(side, n)} has {points}, already at the "
+                                f"target {target}: that match is over")
 
     @property
     def players(self) -> int:
@@ -127,8 +151,16 @@ class Deal:
     def position(self, play: Sequence[Card] = ()) -> Position:
         return Position(self, tuple(play))
 
+    @classmethod
+    def from_line(cls, text: str, source: str = "<line>") -> Deal:
+        """The deal of a one-line position (any cards played are left aside)."""
+        return Position.from_line(text, source).deal
+
     def __str__(self) -> str:
         return " / ".join(f"{n}: {hand_str(h)}" for n, h in zip(self.seats, self.hands))
+
+    def __repr__(self) -> str:
+        return f"Deal.from_line({self.position().to_line()!r})"
 
 
 @dataclass(frozen=True)
@@ -140,6 +172,10 @@ class Trick:
 
     def seat_of(self, index: int, players: int) -> int:
         return (self.leader + index) % players
+
+    def __repr__(self) -> str:
+        cards = ", ".join(card_str(c) for c in self.cards)
+        return f"Trick(leader={self.leader}, cards=({cards}), winner={self.winner})"
 
 
 @dataclass(frozen=True)
@@ -218,6 +254,34 @@ class Position:
     def after(self, *cards: Card) -> Position:
         return Position(self.deal, self.play + tuple(cards))
 
+    # ---- text forms ---------------------------------------------------------------------------
+
+    @classmethod
+    def from_toml(cls, text: str, source: str = "<string>") -> Position:
+        """Read the TOML form of one position; ``source`` names it in error messages."""
+        return _build(parse_toml(text, source))
+
+    @classmethod
+    def from_line(cls, text: str, source: str = "<line>") -> Position:
+        """Read the one-line form: ``N:<hand> <hand> ... key=value ...``."""
+        return _build(parse_line(text, source))
+
+    def to_toml(self) -> str:
+        """The canonical TOML form; ``from_toml`` reads it back to an equal position."""
+        return toml_str(self._layout())
+
+    def to_line(self) -> str:
+        """The one-line form; ``from_line`` reads it back to an equal position."""
+        return line_str(self._layout())
+
+    def _layout(self) -> Layout:
+        deal = self.deal
+        return Layout(deal.hands, deal.trump, deal.dealer, deal.rules, deal.turnup, deal.score,
+                      self.play)
+
+    def __repr__(self) -> str:
+        return f"Position.from_line({self.to_line()!r})"
+
     def won_cards(self) -> list[list[Card]]:
         """The cards in each side's completed tricks."""
         won: list[list[Card]] = [[] for _ in range(self.deal.sides)]
@@ -226,10 +290,34 @@ class Position:
         return won
 
 
-# The file forms of a position (TOML and one line) live in ``solver.notation``; they are part of
-# this module's face so that ``from solver.deal import load`` works.
-from .notation import (DealFileError, from_line, load, load_positions, read_positions,  # noqa: E402
-                       read_toml, to_line, to_toml)
+# ---- positions from text and files ------------------------------------------------------------
 
-__all__ += ["DealFileError", "read_toml", "load", "to_toml", "from_line", "to_line",
-            "read_positions", "load_positions"]
+
+def _build(layout: Layout) -> Position:
+    """The position a text describes; what the model refuses is said at the text's name."""
+    try:
+        deal = Deal(layout.hands, layout.trump, layout.dealer, layout.rules, layout.turnup,
+                    layout.score)
+        return Position(deal, layout.play)
+    except AllFivesError as error:
+        raise DealFileError(f"{layout.source}: {error}") from error
+
+
+def load(path: str | PathLike[str]) -> Position:
+    """Read a TOML deal file of one deal (``load_positions`` reads a file of several)."""
+    (layout,) = read_layouts(read_file(path), str(path), toml=True, one=True)
+    return _build(layout)
+
+
+def read_positions(text: str, source: str = "<string>",
+                   toml: bool | None = None) -> Iterator[tuple[str, Position]]:
+    """Every position in a text, each with the name it is known by: one TOML deal named
+    ``source``, several separated by ``# ---`` lines named ``source#1``, ..., or one-line
+    positions named ``source:LINE``.  ``toml=None`` tells the forms apart by the text."""
+    for layout in read_layouts(text, source, toml):
+        yield layout.source, _build(layout)
+
+
+def load_positions(path: str | PathLike[str]) -> list[tuple[str, Position]]:
+    """Every position in a file: a ``.toml`` file is TOML, any other file is told by its text."""
+    return list(read_positions(read_file(path), str(path), True if is_toml_name(path) else None))

@@ -7,7 +7,10 @@ else that escapes the library is a bug, not bad input.
 
 from __future__ import annotations
 
-__all__ = ["AllFivesError", "quoted", "QUOTE_CHARACTERS"]
+import reprlib
+from pathlib import Path
+
+__all__ = ["AllFivesError", "EngineMissing", "quoted", "QUOTE_CHARACTERS"]
 
 #: The most of a bad input's text a message repeats.
 QUOTE_CHARACTERS = 40
@@ -17,12 +20,33 @@ class AllFivesError(ValueError):
     """Bad input: the message says what is wrong and where, quoting the offending token."""
 
 
+class EngineMissing(ModuleNotFoundError):
+    """The compiled engine (``solver._search``) cannot be imported: not built, or a source tree
+    without it shadows the installed package."""
+
+    @classmethod
+    def here(cls) -> EngineMissing:
+        package = Path(__file__).resolve().parent
+        if (package / "_search.pyx").exists() and (package.parent / "setup.py").exists():
+            message = (f"the compiled engine is not built in the source tree {package}, which "
+                       f"shadows any installed copy: run from another folder, or build it in "
+                       f"place with 'pip install -e .'")
+        else:
+            message = ("the compiled engine is not part of this install: reinstall with a C "
+                       "compiler at hand ('pip install .')")
+        return cls(message, name=f"{__package__}._search")
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = QUOTE_CHARACTERS
+_REPR.maxlevel, _REPR.maxlist, _REPR.maxtuple, _REPR.maxdict = 3, 8, 8, 4
+
+
 def quoted(value: object) -> str:
-    """``repr(value)`` for a message, cut to about ``QUOTE_CHARACTERS`` characters: a 9 MB hand
-    is quoted as ``'AH AH AH…' (9000000 characters)``."""
-    text = repr(value)
-    if len(text) <= QUOTE_CHARACTERS + 2:
-        return text
-    size = len(value) if isinstance(value, (str, bytes, list, tuple, dict)) else len(text)
-    unit = "characters" if isinstance(value, (str, bytes)) else "items"
-    return f"{text[:QUOTE_CHARACTERS]}… ({size} {unit})"
+    """``repr(value)`` for a message, at most about ``QUOTE_CHARACTERS`` characters of it: a 9 MB
+    hand is quoted ``'AH AH AH AH A...H AH AH AH AH' (9000000 characters)``, a table nested
+    deeply as ``{'a': {'a': {'a': {...}}}}``."""
+    text = _REPR.repr(value)
+    if isinstance(value, str) and len(value) > QUOTE_CHARACTERS:
+        text += f" ({len(value)} characters)"
+    return text

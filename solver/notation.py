@@ -27,6 +27,10 @@ A text may hold several deals in TOML, one after another, with a line ``# ---`` 
 (as ``allfives deal --count K`` writes them); ``read_positions`` and ``load_positions`` read them
 all, the k-th named ``SOURCE#k``.
 
+The functions here read text into a ``Layout`` (the hands, trumps, dealer, rules, turn-up,
+score and play as plain values) and write a ``Layout`` back as text; ``solver.deal`` builds its
+``Deal`` and ``Position`` from a layout, so this module knows nothing of the model above it.
+
 Every mistake is a ``DealFileError`` whose message names the source, the key and the bad token:
 ``deal.toml: hands.E: unknown card 'ZZ'``.
 """
@@ -40,28 +44,42 @@ from os import PathLike
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .cards import (Card, CardError, card_str, hand_str, parse_card, parse_hand, parse_suit,
-                    pbn_holding, sort_cards, suit_of, suit_str)
-from .deal import Deal, DealError, PlayError, Position
+from .cards import (Card, card_str, hand_str, holding_str, parse_card, parse_hand, parse_suit,
+                    sort_cards, suit_of, suit_str)
 from .errors import AllFivesError, quoted
-from .rules import Rules, RulesError
-from .tricks import SeatError, parse_seat, seat_names, side_count, side_name, side_of
+from .rules import Rules, option_text
+from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
-__all__ = ["DealFileError", "read_toml", "load", "to_toml", "from_line", "to_line",
-           "read_positions", "load_positions", "is_line_form", "SEPARATOR"]
+__all__ = ["DealFileError", "Layout", "parse_toml", "toml_str", "parse_line", "line_str",
+           "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR"]
 
 TOP_KEYS = ("rules", "dealer", "trump", "turnup", "hands", "play", "options", "score")
 LINE_KEYS = ("rules", "dealer", "trump", "turnup", "play", "score")
 COMPASS = "NESW"
 #: The line between two deals in one TOML text (trailing blanks allowed when reading).
 SEPARATOR = "# ---"
+#: The byte-order mark some editors put at the start of a UTF-8 file.
+BOM = "\ufeff"
 _SEPARATOR_LINE = re.compile("^" + re.escape(SEPARATOR) + r"[^\S\n]*$", re.MULTILINE)
 
-_MODEL_ERRORS = (CardError, DealError, PlayError, RulesError, SeatError)
 
 
 class DealFileError(AllFivesError):
     """A deal file or one-line position that cannot be read; says where and quotes the token."""
+
+
+class Layout(NamedTuple):
+    """A position as a text gives it: the fields of a ``Deal``, the cards played, and the name
+    of the text it came from (for messages).  Hands are in seat order, each sorted."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    trump: int
+    dealer: int | None
+    rules: Rules
+    turnup: Card | None = None
+    score: tuple[int, ...] | None = None
+    play: tuple[Card, ...] = ()
+    source: str = "<string>"
 
 
 def _fail(source: str, key: str | None, message: str) -> DealFileError:
@@ -79,7 +97,7 @@ class _At:
         return None
 
     def __exit__(self, kind, error, tb) -> bool:
-        if error is not None and isinstance(error, _MODEL_ERRORS):
+        if error is not None and isinstance(error, AllFivesError):
             raise _fail(self.source, self.key, str(error)) from error
         return False
 
@@ -115,7 +133,7 @@ class _Parts:
                             f"no seat {quoted(seat)} at a {n}-player table (seats {' '.join(names)})")
         return names
 
-    def position(self) -> Position:
+    def layout(self) -> Layout:
         src = self.source
         names = self.seats()
         n = len(names)
@@ -133,11 +151,8 @@ class _Parts:
                 dealer = parse_seat(self.dealer, n)
         trump, turnup = self._trumps(hands)
         score = self._score(n)
-        with _At(src, None):
-            deal = Deal(tuple(tuple(sort_cards(h)) for h in hands), trump, dealer, rules,
-                        turnup, score)
-        with _At(src, None):
-            return Position(deal, tuple(self.play))
+        return Layout(tuple(tuple(sort_cards(h)) for h in hands), trump, dealer, rules, turnup,
+                      score, tuple(self.play), src)
 
     def _trumps(self, hands: list[list[Card]]) -> tuple[int, Card | None]:
         src = self.source
@@ -243,22 +258,24 @@ def _cards(source: str, key: str, value: object) -> list[Card]:
     return cards
 
 
-def read_toml(text: str, source: str = "<string>") -> Position:
-    """Read the TOML form of a position; ``source`` names it in error messages."""
-    return _read_toml(text, source, 0)
+def parse_toml(text: str, source: str = "<string>") -> Layout:
+    """Read the TOML form of one position; ``source`` names it in error messages."""
+    return _parse_toml(text, source, 0)
 
 
 _TOML_LINE = re.compile(r"\(at line (\d+),")
 
 
-def _read_toml(text: str, source: str, lines_before: int) -> Position:
-    """``read_toml`` of a text that starts after ``lines_before`` lines of a larger one: TOML's
+def _parse_toml(text: str, source: str, lines_before: int) -> Layout:
+    """``parse_toml`` of a text that starts after ``lines_before`` lines of a larger one: TOML's
     line numbers are given as lines of the whole."""
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text.removeprefix(BOM))
     except tomllib.TOMLDecodeError as error:
         message = _TOML_LINE.sub(lambda m: f"(at line {int(m[1]) + lines_before},", str(error))
         raise _fail(source, None, f"not TOML: {message}") from None
+    except RecursionError:
+        raise _fail(source, None, "not TOML: arrays or tables nested too deeply") from None
     parts = _Parts(source)
     for key in data:
         if key not in TOP_KEYS:
@@ -292,9 +309,14 @@ def _read_toml(text: str, source: str, lines_before: int) -> Position:
         parts.play = _cards(source, "play", data["play"])
     if "options" in data:
         for name, value in _table(source, "options", data["options"]).items():
-            if isinstance(value, (list, dict, float)):
+            if isinstance(value, float):
                 raise _fail(source, f"options.{name}",
-                            f"expected a word, number or true/false, not {quoted(value)}")
+                            f"expected a whole number, a word or true/false, not the fraction "
+                            f"{value!r}")
+            if isinstance(value, (list, dict)):
+                raise _fail(source, f"options.{name}",
+                            f"expected a word, a whole number or true/false, not "
+                            f"{_kind(value)} ({quoted(value)})")
             parts.options[name] = value
     if "score" in data:
         score: dict[str, int] = {}
@@ -306,24 +328,7 @@ def _read_toml(text: str, source: str, lines_before: int) -> Position:
                 raise _fail(source, f"score.{key}", f"unknown seat {quoted(key)} (seats are N E S W)")
             score[seat] = value
         parts.score = score
-    return parts.position()
-
-
-def _read_text(path: str | PathLike[str]) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise _fail(str(path), None, f"not UTF-8 text (byte {error.start})") from error
-
-
-def load(path: str | PathLike[str]) -> Position:
-    """Read a TOML deal file of one deal (``load_positions`` reads a file of several)."""
-    text = _read_text(path)
-    documents = _documents(text)
-    if len(documents) > 1:
-        raise _fail(str(path), None, f"{len(documents)} deals separated by '{SEPARATOR}' lines, "
-                                     f"not one (load_positions reads them all)")
-    return read_toml(text, str(path))
+    return parts.layout()
 
 
 def _toml_value(value: Any) -> str:
@@ -340,43 +345,43 @@ def _toml_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def to_toml(position: Position) -> str:
-    """The canonical TOML form; ``read_toml`` reads it back to an equal position."""
-    deal = position.deal
-    names = deal.seats
+def _dealer(layout: Layout) -> int:
+    return len(layout.hands) - 1 if layout.dealer is None else layout.dealer
+
+
+def toml_str(layout: Layout) -> str:
+    """The canonical TOML form; ``parse_toml`` reads it back to an equal layout."""
+    n = len(layout.hands)
+    names = seat_names(n)
+    rules = layout.rules
     lines = []
-    if deal.rules.preset_name != "all-fives":
-        lines.append(f"rules = {_toml_string(deal.rules.preset_name)}")
-    lines.append(f"dealer = {_toml_string(names[deal.dealer])}")
-    lines.append(f"trump = {_toml_string(suit_str(deal.trump))}")
-    if deal.turnup is not None:
-        lines.append(f"turnup = {_toml_string(card_str(deal.turnup))}")
-    if position.play:
-        lines.append("play = [" + ", ".join(_toml_string(card_str(c)) for c in position.play)
+    if rules.preset_name != "all-fives":
+        lines.append(f"rules = {_toml_string(rules.preset_name)}")
+    lines.append(f"dealer = {_toml_string(names[_dealer(layout)])}")
+    lines.append(f"trump = {_toml_string(suit_str(layout.trump))}")
+    if layout.turnup is not None:
+        lines.append(f"turnup = {_toml_string(card_str(layout.turnup))}")
+    if layout.play:
+        lines.append("play = [" + ", ".join(_toml_string(card_str(c)) for c in layout.play)
                      + "]")
     lines += ["", "[hands]"]
-    lines += [f"{seat} = {_toml_string(hand_str(hand))}" for seat, hand in zip(names, deal.hands)]
-    changes = deal.rules.changes()
+    lines += [f"{seat} = {_toml_string(hand_str(hand))}"
+              for seat, hand in zip(names, layout.hands)]
+    changes = rules.changes()
     if changes:
         lines += ["", "[options]"]
         lines += [f"{name} = {_toml_value(value)}" for name, value in changes.items()]
-    if deal.score is not None:
+    if layout.score is not None:
         lines += ["", "[score]"]
-        lines += [f"{names[deal.side_seats(side)[0]]} = {points}"
-                  for side, points in enumerate(deal.score)]
+        lines += [f"{names[side_seats(side, n)[0]]} = {points}"
+                  for side, points in enumerate(layout.score)]
     return "\n".join(lines) + "\n"
 
 
 # ---- one line --------------------------------------------------------------------------------
 
 
-def _line_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "none" if value is None else str(value)
-
-
-def from_line(text: str, source: str = "<line>") -> Position:
+def parse_line(text: str, source: str = "<line>") -> Layout:
     """Read the one-line form: ``N:<hand> <hand> ... key=value ...``."""
     words = text.split()
     if not words or len(words[0]) < 2 or words[0][1] != ":" or \
@@ -432,7 +437,7 @@ def from_line(text: str, source: str = "<line>") -> Position:
             if key not in Rules().options():
                 raise _fail(source, None, f"unknown key {quoted(key)}")
             parts.options[key] = value
-    return parts.position()
+    return parts.layout()
 
 
 def _line_cards(source: str, value: str) -> list[Card]:
@@ -453,22 +458,22 @@ def _line_score(source: str, value: str) -> list[int]:
     return points
 
 
-def to_line(position: Position) -> str:
-    """The one-line form; ``from_line`` reads it back to an equal position."""
-    deal = position.deal
-    words = ["N:" + " ".join(pbn_holding(h) for h in deal.hands)]
-    if deal.rules.preset_name != "all-fives":
-        words.append(f"rules={deal.rules.preset_name}")
-    words.append(f"dealer={deal.seats[deal.dealer]}")
-    if deal.turnup is not None:
-        words.append(f"turnup={card_str(deal.turnup)}")
+def line_str(layout: Layout) -> str:
+    """The one-line form; ``parse_line`` reads it back to an equal layout."""
+    rules = layout.rules
+    words = ["N:" + " ".join(holding_str(h) for h in layout.hands)]
+    if rules.preset_name != "all-fives":
+        words.append(f"rules={rules.preset_name}")
+    words.append(f"dealer={seat_names(len(layout.hands))[_dealer(layout)]}")
+    if layout.turnup is not None:
+        words.append(f"turnup={card_str(layout.turnup)}")
     else:
-        words.append(f"trump={suit_str(deal.trump)}")
-    if position.play:
-        words.append("play=" + ",".join(card_str(c) for c in position.play))
-    words += [f"{name}={_line_value(value)}" for name, value in deal.rules.changes().items()]
-    if deal.score is not None:
-        words.append("score=" + ",".join(map(str, deal.score)))
+        words.append(f"trump={suit_str(layout.trump)}")
+    if layout.play:
+        words.append("play=" + ",".join(card_str(c) for c in layout.play))
+    words += [f"{name}={option_text(value)}" for name, value in rules.changes().items()]
+    if layout.score is not None:
+        words.append("score=" + ",".join(map(str, layout.score)))
     return " ".join(words)
 
 
@@ -476,8 +481,9 @@ def to_line(position: Position) -> str:
 
 
 def is_line_form(text: str) -> bool:
-    """Whether the first line that is not blank or a ``#`` comment starts with a seat and ``:``."""
-    for line in text.splitlines():
+    """Whether the first line that is not blank or a ``#`` comment starts with a seat and ``:``
+    (``N:AK5.9.32.- ...``): a text of one-line positions, or one such position."""
+    for line in text.removeprefix(BOM).splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
             return len(line) >= 2 and line[0].upper() in COMPASS and line[1] == ":"
@@ -518,42 +524,56 @@ def _documents(text: str) -> list[_Document]:
     return documents
 
 
-def _read_documents(text: str, source: str) -> Iterator[tuple[str, Position]]:
-    """The deals of a TOML text: one named ``source``, or several named ``source#1``, ..."""
+def _read_documents(text: str, source: str, one: bool) -> Iterator[Layout]:
+    """The deals of a TOML text: one named ``source``, or several named ``source#1``, ...
+    (``one``: a text of several is an error)."""
     documents = _documents(text)
     if len(documents) == 1:
-        yield source, read_toml(text, source)
+        yield parse_toml(text, source)
         return
+    if one:
+        raise _fail(source, None, f"{len(documents)} deals separated by '{SEPARATOR}' lines, "
+                                  f"not one (load_positions reads them all)")
     for number, document in enumerate(documents, 1):
         name = f"{source}#{number}"
         if document.is_empty():
             raise _fail(name, None, document.emptiness())
-        yield name, _read_toml(document.text, name, document.lines_before)
+        yield _parse_toml(document.text, name, document.lines_before)
 
 
-def read_positions(text: str, source: str = "<string>",
-                   toml: bool | None = None) -> Iterator[tuple[str, Position]]:
-    """Every position in a text, each with the name it is known by.
+def read_layouts(text: str, source: str = "<string>", toml: bool | None = None,
+                 one: bool = False) -> Iterator[Layout]:
+    """Every position in a text, each named (``Layout.source``) as it is known.
 
     A TOML text is one position, named ``source``, or several with a line ``# ---`` between
     two, named ``source#1``, ``source#2``, ...  A text in the one-line form holds one position on
     each line that is not blank or a ``#`` comment, named ``source:LINE``.  ``toml=None`` tells
-    the two apart by the first such line.
+    the two apart by the first such line.  ``one``: a TOML text of several deals is an error.
     """
+    text = text.removeprefix(BOM)
     if toml is None:
         toml = not is_line_form(text)
     if toml:
-        yield from _read_documents(text, source)
+        yield from _read_documents(text, source, one)
         return
     for number, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         if line:
             where = f"{source}:{number}"
-            yield where, from_line(line, where)
+            yield parse_line(line, where)
 
 
-def load_positions(path: str | PathLike[str]) -> list[tuple[str, Position]]:
-    """Every position in a file: a ``.toml`` file is TOML, any other file is told by its text."""
-    text = _read_text(path)
-    toml = True if str(path).endswith(".toml") else None
-    return list(read_positions(text, str(path), toml))
+def read_file(path: str | PathLike[str]) -> str:
+    """A deal file's text (a UTF-8 byte-order mark, as Windows editors write, is dropped); a
+    file that cannot be read is a ``DealFileError`` naming it."""
+    try:
+        return Path(path).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise _fail(str(path), None, f"not UTF-8 text (byte {error.start})") from error
+    except OSError as error:
+        raise _fail(str(path), None, error.strerror or type(error).__name__) from error
+
+
+def is_toml_name(path: str | PathLike[str]) -> bool:
+    """A file named ``*.toml`` is TOML whatever it holds; any other is told by its text."""
+    return str(path).endswith(".toml")

@@ -71,9 +71,6 @@ def match_after(position: Position) -> MatchAfter | None:
     for peg in order:
         running[peg.side] += peg.points
     after = tuple(running)
-    already = tuple(s for s, points in enumerate(before) if points >= target)
-    if already:
-        return MatchAfter(target, before, after, already, "before the deal")
     winners: tuple[int, ...] = ()
     when = None
     at_win = after

@@ -16,7 +16,11 @@ from typing import Any
 
 from .errors import AllFivesError, quoted
 
-__all__ = ["Rules", "RulesError", "PRESETS", "OPTION_HELP"]
+__all__ = ["Rules", "RulesError", "PRESETS", "OPTION_HELP", "option_text", "MAX_TARGET"]
+
+#: The highest target a match may have: far beyond any match the sources describe (61, or 121
+#: for a long game), low enough that a match to it can be played and drawn.
+MAX_TARGET = 999
 
 
 class RulesError(AllFivesError):
@@ -70,8 +74,9 @@ class Rules:
         if self.max_runs is not None and (not _is_int(self.max_runs) or self.max_runs < 0):
             raise RulesError(f"option 'max_runs' takes a whole number or none, "
                              f"not {quoted(self.max_runs)}")
-        if not _is_int(self.target) or self.target < 1:
-            raise RulesError(f"option 'target' takes a positive whole number, not {quoted(self.target)}")
+        if not _is_int(self.target) or not 1 <= self.target <= MAX_TARGET:
+            raise RulesError(f"option 'target' takes a whole number from 1 to {MAX_TARGET}, "
+                             f"not {quoted(self.target)}")
 
     # ---- construction -------------------------------------------------------------------
 
@@ -111,6 +116,14 @@ class Rules:
     @property
     def strict_follow(self) -> bool:
         return self.follow == "strict"
+
+
+def option_text(value: Any) -> str:
+    """An option's value as deal files and the command line spell it: ``true``, ``none``,
+    ``strict``, ``61``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else str(value)
 
 
 def _is_int(value: object) -> bool:

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card, make_card, pip_value, rank_of, suit_of
+from .cards import FIVE, JACK, Card, make_card, pip_value, rank_of, suit_of
 from .deal import Deal, Position, Trick
 
 __all__ = ["DealScore", "capture_points", "game_pips", "score_position", "END_POINTS"]
 
 #: End-of-deal points in the order they are counted.
 END_POINTS = ("high", "low", "jack", "game", "five")
-
-JACK, FIVE = 9, 3  # rank numbers
 
 
 def capture_points(trick: Trick | tuple[Card, ...], deal: Deal) -> int:

@@ -11,11 +11,18 @@ from __future__ import annotations
 import threading
 import time
 
-from .cards import Card, make_card
+from .cards import FIVE, JACK, Card, make_card
 from .deal import Deal, Position
-from .errors import AllFivesError, quoted
-from .scoring import FIVE, JACK, capture_points, game_pips
-from .solution import Solution, check_objective, resolve_side
+from .errors import EngineMissing
+from .scoring import capture_points, game_pips
+from .solution import Solution, check_limits, check_objective, resolve_side
+
+try:
+    from ._search import Engine
+except ModuleNotFoundError as error:
+    if error.name != f"{__package__}._search":
+        raise
+    raise EngineMissing.here() from None
 
 __all__ = ["Solver", "solve", "card_points", "DEFAULT_TABLE_BITS"]
 
@@ -120,7 +127,6 @@ class Solver:
     """
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
-        from ._search import Engine
         self.engine = Engine(table_bits)
 
     @property
@@ -128,21 +134,16 @@ class Solver:
         return self.engine.table_bytes
 
     def solve(self, position: Position, side: int | None = None, objective: str = "points", *,
-              moves: bool = True, line: bool = True, node_limit: int = 0,
-              time_limit: float = 0.0, fresh: bool = False) -> Solution:
+              moves: bool = True, line: bool = True, node_limit: int | None = None,
+              time_limit: float | None = None, fresh: bool = False) -> Solution:
         """Value, every legal card's value (``moves``) and an optimal line (``line``) for
         ``side`` (default: the side to move).  With a ``node_limit`` or ``time_limit`` (seconds)
         the search may stop early: the Solution is then marked incomplete and carries bounds
         (and the values of the cards it finished, but no line).
-        ``fresh`` forgets the table first."""
+        ``fresh`` forgets the table first.  Ctrl-C (or any signal handler that raises) stops
+        the search within a fraction of a second and raises here."""
         start = time.perf_counter()
-        if isinstance(node_limit, bool) or not isinstance(node_limit, int) \
-                or not 0 <= node_limit < 2 ** 63:
-            raise AllFivesError(f"node_limit takes a whole number of nodes, 0 for none, "
-                             f"not {quoted(node_limit)}")
-        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) \
-                or not time_limit >= 0:
-            raise AllFivesError(f"time_limit takes seconds, 0 for none, not {quoted(time_limit)}")
+        node_limit, time_limit = check_limits(node_limit, time_limit)
         check_objective(objective, position)
         side = resolve_side(position, side)
         deal = position.deal
@@ -183,7 +184,9 @@ def _default_solver() -> Solver:
     return solver
 
 
-def solve(position: Position, side: int | None = None, objective: str = "points",
-          **options) -> Solution:
-    """Solve with this thread's shared Solver; see ``Solver.solve`` for the options."""
-    return _default_solver().solve(position, side, objective, **options)
+def solve(position: Position, side: int | None = None, objective: str = "points", *,
+          moves: bool = True, line: bool = True, node_limit: int | None = None,
+          time_limit: float | None = None, fresh: bool = False) -> Solution:
+    """Solve with this thread's shared Solver; see ``Solver.solve``."""
+    return _default_solver().solve(position, side, objective, moves=moves, line=line,
+                                   node_limit=node_limit, time_limit=time_limit, fresh=fresh)

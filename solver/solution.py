@@ -1,18 +1,32 @@
-"""What a solve returns, and the choice of the side and objective it is for."""
+"""What a solve returns, and the checks of what it is asked: the side, the objective, the limits.
+
+Every solver — the engine's ``solver.search.solve``, the reference ``solver.reference.solve`` —
+is a ``Solve``: ``solve(position, side=None, objective="points", ...) -> Solution``.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .cards import Card, card_str
 from .deal import Position
 from .errors import AllFivesError, quoted
 
-__all__ = ["Solution", "OBJECTIVES", "check_objective", "resolve_side"]
+__all__ = ["Solution", "Solve", "OBJECTIVES", "OBJECTIVE_HELP", "check_objective",
+           "resolve_side", "check_limits", "MAX_NODES"]
 
 #: ``points``: what the side can be sure of scoring in this deal; ``margin``: its points minus the
 #: other side's (two sides only); ``tricks``: the tricks it wins.
 OBJECTIVES = ("points", "margin", "tricks")
+OBJECTIVE_HELP = {
+    "points": "what the side can be sure of scoring in the deal",
+    "margin": "its points minus the other side's",
+    "tricks": "the tricks it wins",
+}
+#: The most nodes a search can count.
+MAX_NODES = 2 ** 63 - 1
 
 
 def check_objective(objective: str, position: Position) -> str:
@@ -39,7 +53,24 @@ def resolve_side(position: Position, side: int | None) -> int:
     return side
 
 
-@dataclass(frozen=True)
+def check_limits(node_limit: int | None = None, time_limit: float | None = None,
+                 names: tuple[str, str] = ("node_limit", "time_limit")) -> tuple[int, float]:
+    """A node limit (a whole number from 1 to ``MAX_NODES``) and a time limit (seconds above 0),
+    each ``None`` for none, checked; as the engine takes them, 0 for none.  ``names`` name them
+    in the message (``--node-limit`` on the command line)."""
+    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
+                                   or not 1 <= node_limit <= MAX_NODES):
+        raise AllFivesError(f"{names[0]}: {quoted(node_limit)} is not a number of nodes from 1 "
+                            f"to {MAX_NODES}")
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
+            raise AllFivesError(f"{names[1]}: {quoted(time_limit)} is not a number of seconds")
+        if not 0 < time_limit < math.inf:  # nan included
+            raise AllFivesError(f"{names[1]}: {time_limit:g} is not a number of seconds above 0")
+    return node_limit or 0, float(time_limit or 0.0)
+
+
+@dataclass(frozen=True, repr=False)
 class Solution:
     """The double-dummy value of a position for one side.
 
@@ -65,4 +96,20 @@ class Solution:
         return [c for c, v in self.moves.items() if v == self.value]
 
     def moves_str(self) -> dict[str, int]:
+        """``moves`` with the cards spelled: ``{"9H": 19, "QH": 18, ...}``."""
         return {card_str(c): v for c, v in self.moves.items()}
+
+    def line_str(self) -> list[str]:
+        """``line`` with the cards spelled."""
+        return [card_str(c) for c in self.line]
+
+    def __repr__(self) -> str:
+        moves = ", ".join(f"{card}: {value}" for card, value in self.moves_str().items())
+        bounds = "" if self.complete else f", lower={self.lower}, upper={self.upper}"
+        return (f"Solution(value={self.value}, side={self.side}, objective={self.objective!r}, "
+                f"moves={{{moves}}}, line=({' '.join(self.line_str())}), nodes={self.nodes}, "
+                f"complete={self.complete}{bounds})")
+
+
+#: A solver: ``solve(position, side=None, objective="points", ...) -> Solution``.
+Solve = Callable[..., Solution]

@@ -6,7 +6,7 @@ import pytest
 
 from solver.cards import (ALL_CARDS, FULL_PACK, CardError, card_str, cards_of, hand_str,
                           make_card, mask_of, parse_card, parse_cards, parse_hand, parse_suit,
-                          pbn_holding, pip_value, rank_of, sort_cards, suit_of)
+                          holding_str, pip_value, rank_of, sort_cards, suit_of)
 
 TEN_OF_HEARTS = make_card(1, 8)
 
@@ -92,23 +92,23 @@ def test_sorting_and_hand_strings():
 
 @pytest.mark.parametrize("holding", ["K3.AQ5.-.T98", "K3.AQ5..T98", "k3.aq5.-.t98",
                                      "K3.AQ5.-.1098", "3K.5QA..89T"])
-def test_pbn_holdings(holding):
+def test_holding_strs(holding):
     assert hand_str(parse_hand(holding)) == "KS 3S AH QH 5H TC 9C 8C"
 
 
-def test_pbn_holding_written_canonically():
-    assert pbn_holding(parse_hand("KS 3S AH QH 5H TC 9C 8C")) == "K3.AQ5.-.T98"
-    assert pbn_holding(parse_hand("2C")) == "-.-.-.2"
-    assert pbn_holding([]) == "-.-.-.-"
+def test_holding_str_written_canonically():
+    assert holding_str(parse_hand("KS 3S AH QH 5H TC 9C 8C")) == "K3.AQ5.-.T98"
+    assert holding_str(parse_hand("2C")) == "-.-.-.2"
+    assert holding_str([]) == "-.-.-.-"
     for text in ["AKQJT98765432.-.-.-", "-.-.-.AKQJT98765432", "T.5.A.2"]:
-        assert pbn_holding(parse_hand(text)) == text
+        assert holding_str(parse_hand(text)) == text
 
 
 @pytest.mark.parametrize("holding, bad", [("K3.AQ5.T98", "'K3.AQ5.T98'"),
                                           ("K3.AQ5.-.T9.8", "'K3.AQ5.-.T9.8'"),
                                           ("K3.AX5.-.T98", "'X'"),
                                           ("K3.AQ5.-.T9T", "'TC'")])
-def test_pbn_holding_errors_quote_the_token(holding, bad):
+def test_holding_str_errors_quote_the_token(holding, bad):
     with pytest.raises(CardError) as caught:
         parse_hand(holding)
     assert bad in str(caught.value)

@@ -17,7 +17,7 @@ from cli.main import app
 from clirun import PROGRAM, RUNNER, run
 from solver import reference
 from solver.cards import card_str
-from solver.deal import load, to_line
+from solver.deal import Position, load
 
 EXAMPLES = Path(solver.__file__).parent / "examples"
 TWO = EXAMPLES / "two-player.toml"
@@ -109,7 +109,7 @@ def test_for_names_a_partnership_by_either_partner(seat, side, index):
 
 def test_several_files_and_a_file_of_lines(tmp_path: Path):
     lines = tmp_path / "positions.txt"
-    lines.write_text(f"# two positions\n{to_line(load(MID))}\n\n{to_line(load(TWO))}\n",
+    lines.write_text(f"# two positions\n{load(MID).to_line()}\n\n{load(TWO).to_line()}\n",
                      encoding="utf-8")
     found = solve_ref(TWO, lines)
     assert [r["file"] for r in found] == [str(TWO), f"{lines}:2", f"{lines}:4"]
@@ -119,7 +119,7 @@ def test_several_files_and_a_file_of_lines(tmp_path: Path):
 
 def test_standard_input():
     (from_toml,) = solve_ref("-", input=MID.read_text(encoding="utf-8"))
-    (from_line,) = solve_ref("-", input=to_line(load(MID)) + "\n")
+    (from_line,) = solve_ref("-", input=load(MID).to_line() + "\n")
     assert from_toml["file"] == "<stdin>" and from_line["file"] == "<stdin>:1"
     assert from_toml["value"] == from_line["value"]
     assert from_toml["moves"] == from_line["moves"]
@@ -232,7 +232,7 @@ def test_the_cost_of_an_opponents_card_is_what_it_gives_away():
 
 
 def test_the_pegboard_of_a_match(tmp_path: Path):
-    line = to_line(load(TWO)) + " score=45,50"
+    line = load(TWO).to_line() + " score=45,50"
     text = plain(line)
     assert "Match to 61 (first to peg out wins)" in text
     assert re.search(r"^N  45 → 64  \(\+19\)  wins the match, pegging out at trick \d$", text,
@@ -273,10 +273,10 @@ def test_a_long_file_name_is_printed_whole_on_its_own_line(tmp_path):
 
 
 def test_a_one_line_position_as_the_argument():
-    (record,) = solve_ref(to_line(load(MID)))
+    (record,) = solve_ref(load(MID).to_line())
     assert record["file"] == "<argument>"
     assert record["value"] == reference.solve(load(MID)).value
-    line, toml = solve_ref(to_line(load(MID)), MID)
+    line, toml = solve_ref(load(MID).to_line(), MID)
     assert line["file"] == "<argument>" and toml["file"] == str(MID)
     assert line["moves"] == toml["moves"] == record["moves"]
 
@@ -383,7 +383,7 @@ def test_a_bad_file_stops_before_anything_is_solved(tmp_path: Path):
 
 
 def test_a_bad_line_names_the_file_and_line(tmp_path: Path):
-    path = write(tmp_path, "positions.txt", f"{to_line(load(TWO))}\nN:A.-.-.- K.-.-.- trump=X\n")
+    path = write(tmp_path, "positions.txt", f"{load(TWO).to_line()}\nN:A.-.-.- K.-.-.- trump=X\n")
     assert_one_error_line(run("solve", path, "--engine", "reference"),
                           f"{path}:2: trump: unknown suit 'X'")
 
@@ -450,15 +450,6 @@ def test_every_command_and_option_has_help(command):
     assert group.commands[command].help
     for param in params:
         assert getattr(param, "help", None) or param.name == "help", (command, param.name)
-
-
-def test_without_the_engine_the_default_says_so(monkeypatch):
-    monkeypatch.setitem(sys.modules, "solver.search", None)  # as if it were not installed
-    result = run("solve", TWO)
-    assert result.exit_code == 1
-    (line,) = result.stderr.splitlines()
-    assert line.startswith("allfives: error: the engine is not part of this install")
-    assert records(run("solve", TWO, "--engine", "reference", "--json"))  # the reference works
 
 
 # ---- the installed program ---------------------------------------------------------------------

@@ -13,7 +13,7 @@ import solver
 from clirun import PROGRAM, run
 from solver import reference
 from solver.cards import card_str, parse_card
-from solver.deal import Position, load, to_line, to_toml
+from solver.deal import Position, load
 
 EXAMPLES = Path(solver.__file__).parent / "examples"
 TWO = EXAMPLES / "two-player.toml"
@@ -34,7 +34,7 @@ BAD_PLAY = ["TH", "AH", "4C", "2H", "QH", "5H", "9H", "KH", "7D", "JH", "TS", "Q
 def badly_played(tmp_path: Path) -> tuple[Path, Position]:
     position = load(TWO).deal.position([parse_card(c) for c in BAD_PLAY])
     path = tmp_path / "bad.toml"
-    path.write_text("# The two-player deal played badly\n" + to_toml(position), encoding="utf-8")
+    path.write_text("# The two-player deal played badly\n" + position.to_toml(), encoding="utf-8")
     return path, position
 
 
@@ -115,7 +115,7 @@ def test_plain_output(tmp_path: Path):
 
 
 def test_a_partial_hand_from_a_line_argument_and_stdin():
-    line = to_line(load(TWO)) + " play=TH,AH,4C"
+    line = load(TWO).to_line() + " play=TH,AH,4C"
     (record,) = records(run("analyze", line, "--json", "--engine", "reference"))
     assert record["file"] == "<argument>"
     assert [p["card"] for p in record["plays"]] == ["TH", "AH", "4C"]
@@ -126,7 +126,7 @@ def test_a_partial_hand_from_a_line_argument_and_stdin():
 
 
 def test_other_objectives():
-    line = to_line(load(TWO)) + " play=TH,AH"
+    line = load(TWO).to_line() + " play=TH,AH"
     (tricks,) = records(run("analyze", line, "--json", "--engine", "reference",
                             "--objective", "tricks"))
     assert tricks["objective"] == "tricks"

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from clirun import PROGRAM, run
-from solver.deal import from_line, read_toml
+from solver.deal import Position
 
 def dealt(*args) -> str:
     result = run("deal", *args)
@@ -22,7 +22,7 @@ def test_one_deal_in_toml():
     text = dealt("--players", "2", "--seed", "7")
     assert text.startswith("# 2 players, 6 cards each (no runs)\n"
                            "# allfives deal --players 2 --runs 0 --seed 7\n")
-    position = read_toml(text)
+    position = Position.from_toml(text)
     deal = position.deal
     assert deal.players == 2 and all(len(h) == 6 for h in deal.hands)
     assert deal.turnup is not None and deal.turnup >> 4 == deal.trump
@@ -33,7 +33,7 @@ def test_one_deal_in_toml():
 
 @pytest.mark.parametrize("players, runs, size", [(2, 0, 6), (3, 1, 9), (4, 2, 12), (2, 2, 12)])
 def test_players_and_runs(players, runs, size):
-    deal = read_toml(dealt("--players", players, "--runs", runs, "--seed", 1)).deal
+    deal = Position.from_toml(dealt("--players", players, "--runs", runs, "--seed", 1)).deal
     assert deal.players == players
     assert all(len(h) == size for h in deal.hands)
     assert deal.turnup not in [c for h in deal.hands for c in h]
@@ -45,7 +45,7 @@ def test_several_deals_in_toml_are_separated():
     assert len(documents) == 3
     for number, document in enumerate(documents, 1):
         assert document.startswith(f"# deal {number} of 3: 3 players, 6 cards each")
-        assert read_toml(document).deal.players == 3
+        assert Position.from_toml(document).deal.players == 3
     assert len({d.split("\n", 2)[2] for d in documents}) == 3  # three different deals
 
 
@@ -53,10 +53,10 @@ def test_line_form_is_solved_from_standard_input():
     text = dealt("--players", "4", "--seed", "11", "--count", "4", "--format", "line")
     lines = text.splitlines()
     assert len(lines) == 4 and all(line.startswith("N:") for line in lines)
-    assert [from_line(line).deal.players for line in lines] == [4] * 4
+    assert [Position.from_line(line).deal.players for line in lines] == [4] * 4
     # the TOML and the line forms deal the same cards
     toml = dealt("--players", "4", "--seed", "11", "--count", "4").split("\n# ---\n")
-    assert [read_toml(t).deal for t in toml] == [from_line(line).deal for line in lines]
+    assert [Position.from_toml(t).deal for t in toml] == [Position.from_line(line).deal for line in lines]
     pytest.importorskip("solver.search")
     solved = run("solve", "-", "--json", input=text)
     assert solved.exit_code == 0, solved.stderr
@@ -65,7 +65,7 @@ def test_line_form_is_solved_from_standard_input():
 
 
 def test_preset_and_dealer():
-    deal = read_toml(dealt("--players", "2", "--runs", "3", "--preset", "classic",
+    deal = Position.from_toml(dealt("--players", "2", "--runs", "3", "--preset", "classic",
                            "--dealer", "n", "--seed", "3")).deal
     assert deal.rules.preset_name == "classic"  # runs are unlimited in classic
     assert deal.dealer == 0 and all(len(h) == 15 for h in deal.hands)

@@ -3,14 +3,15 @@ and every malformed file rejected with a message that says where and quotes the 
 
 from __future__ import annotations
 
+import re
+
 import random
 from pathlib import Path
 
 import pytest
 
 from solver.cards import ALL_CARDS, card_str, parse_card, parse_cards, parse_suit, sort_cards
-from solver.deal import (Deal, DealFileError, Position, from_line, load, load_positions,
-                         read_positions, read_toml, to_line, to_toml)
+from solver.deal import Deal, DealFileError, Position, load, load_positions, read_positions
 from solver.notation import SEPARATOR
 from solver.rules import PRESETS, Rules
 
@@ -79,7 +80,8 @@ def random_position(rng: random.Random) -> Position:
                for name in rng.sample(sorted(OPTION_CHOICES), rng.randrange(4))}
     rules = rules.replace(**changes)
     sides = 2 if players == 4 else players
-    score = tuple(rng.randrange(-3, 70) for _ in range(sides)) if rng.random() < 0.5 else None
+    score = tuple(rng.randrange(-3, rules.target) for _ in range(sides)) \
+        if rng.random() < 0.5 else None
     trump = turnup >> 4 if rng.random() < 0.6 else rng.randrange(4)
     deal = Deal(hands, trump, rng.randrange(players), rules,
                 turnup if turnup >> 4 == trump else None, score)
@@ -92,14 +94,14 @@ def random_position(rng: random.Random) -> Position:
 @pytest.mark.parametrize("seed", range(300))
 def test_round_trips_on_random_positions(seed):
     position = random_position(random.Random(seed))
-    toml, line = to_toml(position), to_line(position)
-    assert read_toml(toml) == position
-    assert from_line(line) == position
-    assert to_line(read_toml(toml)) == line
-    assert to_toml(from_line(line)) == toml
+    toml, line = position.to_toml(), position.to_line()
+    assert Position.from_toml(toml) == position
+    assert Position.from_line(line) == position
+    assert Position.from_toml(toml).to_line() == line
+    assert Position.from_line(line).to_toml() == toml
     assert "\n" not in line
     # what is read back plays on the same way
-    back = read_toml(toml)
+    back = Position.from_toml(toml)
     assert back.hands == position.hands and back.to_move == position.to_move
     assert back.legal_moves() == position.legal_moves()
 
@@ -120,7 +122,7 @@ def test_round_trips_cover_what_they_should():
 # ---- reading TOML ---------------------------------------------------------------------------
 
 def test_the_example_of_format_md():
-    position = read_toml(FORMAT_EXAMPLE, "deal.toml")
+    position = Position.from_toml(FORMAT_EXAMPLE, "deal.toml")
     deal = position.deal
     assert deal.players == 2
     assert deal.hands == (tuple(sort_cards(cards("AH KH 5H 9C 2D 3S"))),
@@ -136,7 +138,7 @@ def test_the_example_of_format_md():
 
 
 def test_a_three_player_file_with_a_turnup():
-    position = read_toml(THREE)
+    position = Position.from_toml(THREE)
     deal = position.deal
     assert deal.seats == "NES" and deal.dealer == 1 and deal.elder == 2
     assert deal.turnup == parse_card("7H") and deal.trump == parse_suit("H")
@@ -146,7 +148,7 @@ def test_a_three_player_file_with_a_turnup():
 
 
 def test_defaults_and_alternative_spellings():
-    position = read_toml('''
+    position = Position.from_toml('''
 trump = "♥"
 play = "10s, ks"
 [hands]
@@ -160,16 +162,16 @@ s = "k.-.-.3"
 
 
 def test_trump_and_turnup_together_when_they_agree():
-    position = read_toml(THREE.replace('turnup = "7H"', 'turnup = "7H"\ntrump = "h"'))
+    position = Position.from_toml(THREE.replace('turnup = "7H"', 'turnup = "7H"\ntrump = "h"'))
     assert position.deal.turnup == parse_card("7H") and position.deal.trump == 1
 
 
 def test_four_player_score_by_either_partner():
-    assert read_toml(FOUR + "[score]\nS = 40\nN = 40\nW = 12\n").deal.score == (40, 12)
+    assert Position.from_toml(FOUR + "[score]\nS = 40\nN = 40\nW = 12\n").deal.score == (40, 12)
 
 
 def test_options_over_a_preset():
-    position = read_toml('''
+    position = Position.from_toml('''
 rules = "classic"
 trump = "C"
 [hands]
@@ -190,17 +192,20 @@ jack = true
 def test_load_names_the_file(tmp_path: Path):
     path = tmp_path / "deal.toml"
     path.write_text(FORMAT_EXAMPLE, encoding="utf-8")
-    assert load(path) == read_toml(FORMAT_EXAMPLE)
-    assert load(str(path)) == read_toml(FORMAT_EXAMPLE)
+    assert load(path) == Position.from_toml(FORMAT_EXAMPLE)
+    assert load(str(path)) == Position.from_toml(FORMAT_EXAMPLE)
     path.write_text(FORMAT_EXAMPLE.replace("9C 2D", "9C ZZ"), encoding="utf-8")
     with pytest.raises(DealFileError) as caught:
         load(path)
     assert str(caught.value) == f"{path}: hands.N: unknown card 'ZZ'"
 
 
-def test_load_of_a_missing_file_is_an_os_error(tmp_path: Path):
-    with pytest.raises(OSError):
-        load(tmp_path / "nowhere.toml")
+def test_load_of_a_missing_file_names_it(tmp_path: Path):
+    path = tmp_path / "nowhere.toml"
+    with pytest.raises(DealFileError, match=f"^{re.escape(str(path))}: No such file or directory$"):
+        load(path)
+    with pytest.raises(DealFileError, match=r": Is a directory$"):
+        load_positions(tmp_path)
 
 
 # ---- malformed TOML: the message says which file, which key and which token ----------------
@@ -280,7 +285,7 @@ MALFORMED = [
 @pytest.mark.parametrize("text, message", MALFORMED)
 def test_malformed_files(text, message):
     with pytest.raises(DealFileError) as caught:
-        read_toml(text, "deal.toml")
+        Position.from_toml(text, "deal.toml")
     assert str(caught.value).startswith(message)
     assert "\n" not in str(caught.value)
     assert isinstance(caught.value, ValueError)
@@ -288,19 +293,19 @@ def test_malformed_files(text, message):
 
 def test_partners_must_agree_on_the_score():
     with pytest.raises(DealFileError, match=r"^deal\.toml: score\.S: 41 disagrees"):
-        read_toml(FOUR + "[score]\nN = 40\nE = 12\nS = 41\n", "deal.toml")
+        Position.from_toml(FOUR + "[score]\nN = 40\nE = 12\nS = 41\n", "deal.toml")
 
 
 def test_the_default_source_name():
     with pytest.raises(DealFileError, match=r"^<string>: unknown key 'foo'"):
-        read_toml("foo = 1\n")
+        Position.from_toml("foo = 1\n")
 
 
 # ---- writing TOML ---------------------------------------------------------------------------
 
 def test_canonical_toml():
-    position = read_toml(FORMAT_EXAMPLE.replace('trump = "H"', 'turnup = "7H"'))
-    assert to_toml(position) == '''\
+    position = Position.from_toml(FORMAT_EXAMPLE.replace('trump = "H"', 'turnup = "7H"'))
+    assert position.to_toml() == '''\
 dealer = "S"
 trump = "H"
 turnup = "7H"
@@ -320,9 +325,9 @@ S = 58
 
 
 def test_toml_writes_only_what_differs_from_the_preset():
-    position = read_toml('rules = "classic"\ntrump = "D"\n[hands]\nN = "2S"\nS = "3S"\n'
+    position = Position.from_toml('rules = "classic"\ntrump = "D"\n[hands]\nN = "2S"\nS = "3S"\n'
                          '[options]\nfollow = "strict"\nhigh = true\n')
-    text = to_toml(position)
+    text = position.to_toml()
     assert 'rules = "classic"' in text
     assert "high = true" in text
     assert "follow" not in text  # the preset's own value
@@ -330,39 +335,39 @@ def test_toml_writes_only_what_differs_from_the_preset():
 
 
 def test_four_player_score_written_per_partnership():
-    position = read_toml(FOUR + "[score]\nN = 40\nE = 12\n")
-    assert to_toml(position).endswith("[score]\nN = 40\nE = 12\n")
-    assert to_line(position).endswith(" score=40,12")
+    position = Position.from_toml(FOUR + "[score]\nN = 40\nE = 12\n")
+    assert position.to_toml().endswith("[score]\nN = 40\nE = 12\n")
+    assert position.to_line().endswith(" score=40,12")
 
 
 # ---- the one-line form ----------------------------------------------------------------------
 
 def test_reading_a_line():
-    position = from_line("N:3.AK5.2.9 7.QT4.J.8 dealer=S trump=H play=AH,4H,9C follow=strict "
+    position = Position.from_line("N:3.AK5.2.9 7.QT4.J.8 dealer=S trump=H play=AH,4H,9C follow=strict "
                          "score=52,58")
-    assert position == read_toml(FORMAT_EXAMPLE)
+    assert position == Position.from_toml(FORMAT_EXAMPLE)
 
 
 def test_a_line_starts_at_any_seat_and_goes_clockwise():
-    north_first = from_line("N:A.-.-.- K.-.-.- Q.-.-.- J.-.-.- trump=S")
+    north_first = Position.from_line("N:A.-.-.- K.-.-.- Q.-.-.- J.-.-.- trump=S")
     for start, hands in [("E", "K.-.-.- Q.-.-.- J.-.-.- A.-.-.-"),
                          ("S", "Q.-.-.- J.-.-.- A.-.-.- K.-.-.-"),
                          ("W", "J.-.-.- A.-.-.- K.-.-.- Q.-.-.-")]:
-        assert from_line(f"{start}:{hands} trump=S") == north_first
-    assert from_line("S:K.-.-.- A.-.-.- trump=S") == from_line("N:A.-.-.- K.-.-.- trump=S")
-    assert from_line("n: A.-.-.- K.-.-.- trump=S") == from_line("N:A.-.-.- K.-.-.- trump=S")
+        assert Position.from_line(f"{start}:{hands} trump=S") == north_first
+    assert Position.from_line("S:K.-.-.- A.-.-.- trump=S") == Position.from_line("N:A.-.-.- K.-.-.- trump=S")
+    assert Position.from_line("n: A.-.-.- K.-.-.- trump=S") == Position.from_line("N:A.-.-.- K.-.-.- trump=S")
 
 
 def test_a_line_with_every_key():
     line = ("N:AK.-.-.- QJ.-.-.- T9.-.-.- rules=all-fours dealer=E turnup=2S play=TS,AS "
             "follow=strict max_runs=none target=11 score=1,2,3")
-    position = from_line(line)
+    position = Position.from_line(line)
     deal = position.deal
     assert deal.players == 3 and deal.dealer == 1 and deal.turnup == parse_card("2S")
     assert deal.rules == Rules.preset("all-fours", follow="strict", max_runs=None, target=11)
     assert deal.score == (1, 2, 3)
     assert [card_str(c) for c in position.play] == ["TS", "AS"]
-    assert to_line(position) == ("N:AK.-.-.- QJ.-.-.- T9.-.-.- rules=all-fours dealer=E "
+    assert position.to_line() == ("N:AK.-.-.- QJ.-.-.- T9.-.-.- rules=all-fours dealer=E "
                                  "turnup=2S play=TS,AS follow=strict max_runs=none target=11 "
                                  "score=1,2,3")
 
@@ -397,7 +402,7 @@ MALFORMED_LINES = [
 @pytest.mark.parametrize("line, message", MALFORMED_LINES)
 def test_malformed_lines(line, message):
     with pytest.raises(DealFileError) as caught:
-        from_line(line)
+        Position.from_line(line)
     assert str(caught.value).startswith(message)
 
 
@@ -416,8 +421,8 @@ def test_a_file_of_lines(tmp_path: Path):
     path.write_text(LINES, encoding="utf-8")
     found = load_positions(path)
     assert [name for name, _ in found] == [f"{path}:2", f"{path}:4"]
-    assert found[0][1] == read_toml(FORMAT_EXAMPLE)
-    assert found[1][1] == from_line("N:AK.-.-.- QJ.-.-.- trump=S")
+    assert found[0][1] == Position.from_toml(FORMAT_EXAMPLE)
+    assert found[1][1] == Position.from_line("N:AK.-.-.- QJ.-.-.- trump=S")
 
 
 def test_an_error_in_a_file_of_lines_names_the_line(tmp_path: Path):
@@ -431,7 +436,7 @@ def test_an_error_in_a_file_of_lines_names_the_line(tmp_path: Path):
 def test_a_toml_file_is_one_position(tmp_path: Path):
     path = tmp_path / "deal.toml"
     path.write_text(FORMAT_EXAMPLE, encoding="utf-8")
-    assert load_positions(path) == [(str(path), read_toml(FORMAT_EXAMPLE))]
+    assert load_positions(path) == [(str(path), Position.from_toml(FORMAT_EXAMPLE))]
 
 
 def test_a_toml_named_file_is_read_as_toml_even_if_it_looks_like_a_line(tmp_path: Path):
@@ -457,8 +462,8 @@ def test_the_bundled_examples_read_and_round_trip():
     for path in files:
         position = load(path)
         players.add(position.deal.players)
-        assert read_toml(to_toml(position)) == position
-        assert from_line(to_line(position)) == position
+        assert Position.from_toml(position.to_toml()) == position
+        assert Position.from_line(position.to_line()) == position
     assert players == {2, 3, 4}
     assert load(folder / "mid-trick.toml").current.cards
 
@@ -477,7 +482,7 @@ def line_of(text: str, fragment: str) -> int:
 def test_several_toml_deals_are_read_in_order():
     found = list(read_positions(SEVERAL, "deals.toml"))
     assert [name for name, _ in found] == ["deals.toml#1", "deals.toml#2", "deals.toml#3"]
-    assert [p for _, p in found] == [read_toml(FORMAT_EXAMPLE), read_toml(THREE), read_toml(BASE)]
+    assert [p for _, p in found] == [Position.from_toml(FORMAT_EXAMPLE), Position.from_toml(THREE), Position.from_toml(BASE)]
 
 
 def test_several_toml_deals_in_a_file(tmp_path: Path):
@@ -485,24 +490,24 @@ def test_several_toml_deals_in_a_file(tmp_path: Path):
     path.write_text(SEVERAL, encoding="utf-8")
     found = load_positions(path)
     assert [name for name, _ in found] == [f"{path}#{k}" for k in (1, 2, 3)]
-    assert found[1][1] == read_toml(THREE)
+    assert found[1][1] == Position.from_toml(THREE)
 
 
 def test_written_deals_read_back():
-    positions = [read_toml(FORMAT_EXAMPLE), read_toml(THREE), read_toml(BASE)]
-    text = f"\n{SEPARATOR}\n".join(to_toml(p) for p in positions)
+    positions = [Position.from_toml(FORMAT_EXAMPLE), Position.from_toml(THREE), Position.from_toml(BASE)]
+    text = f"\n{SEPARATOR}\n".join(p.to_toml() for p in positions)
     assert [p for _, p in read_positions(text)] == positions
 
 
 def test_one_toml_deal_keeps_its_name():
-    assert list(read_positions(BASE, "deal.toml")) == [("deal.toml", read_toml(BASE))]
+    assert list(read_positions(BASE, "deal.toml")) == [("deal.toml", Position.from_toml(BASE))]
 
 
 @pytest.mark.parametrize("line", ["# ----", " # ---", "#---", "# --- deal 2"])
 def test_only_the_separator_line_separates(line):
     # any other comment is a comment: the text stays one deal
     ((name, position),) = read_positions(BASE.replace("[hands]", f"{line}\n[hands]"), "deal.toml")
-    assert name == "deal.toml" and position == read_toml(BASE)
+    assert name == "deal.toml" and position == Position.from_toml(BASE)
 
 
 def test_a_separator_in_a_file_of_lines_is_a_comment():

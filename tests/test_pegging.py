@@ -3,8 +3,10 @@ and hand-end finishes, with a double game for a skunk."""
 
 from __future__ import annotations
 
+import pytest
+
 from solver.cards import parse_cards, parse_suit
-from solver.deal import Deal, Position
+from solver.deal import Deal, DealError, Position
 from solver.pegging import Peg, match_after, pegs
 from solver.rules import Rules
 
@@ -66,9 +68,14 @@ def test_a_skunk_is_a_double_game():
     assert not match_after(played((55, 20))).double  # the option is off by default
 
 
-def test_the_target_of_all_fours_and_a_match_already_won():
+def test_the_target_of_all_fours():
     match = match_after(played((3, 0), rules="all-fours"))  # no captures; target 7
     assert match.target == 7 and match.after == (7, 0)
     assert match.winners == (0,) and match.when == "game"
-    done = match_after(played((61, 0)))
-    assert done.winners == (0,) and done.when == "before the deal"
+
+
+@pytest.mark.parametrize("score", [(61, 0), (0, 61), (70, 65)])
+def test_a_score_at_the_target_is_a_match_already_over(score):
+    with pytest.raises(DealError, match=r"^score: [NS] has \d+, already at the target 61: "
+                                        r"that match is over$"):
+        played(score)

@@ -617,7 +617,7 @@ def test_tricks_match_bridge_double_dummy():
     from endplay.types import Deal as BridgeDeal
     from endplay.types import Denom, Player
 
-    from solver.cards import pbn_holding
+    from solver.cards import holding_str
 
     rng = random.Random(1111)
     strict = Rules.preset("strict")
@@ -628,7 +628,7 @@ def test_tricks_match_bridge_double_dummy():
         hands = [list(h) for h in pos.hands]
         for j, card in enumerate(cur.cards):  # the trick on the table goes back to its seats
             hands[cur.seat_of(j, 4)].append(card)
-        pbn = "N:" + " ".join(pbn_holding(h).replace("-", "") for h in hands)
+        pbn = "N:" + " ".join(holding_str(h).replace("-", "") for h in hands)
         # Seats N E S W and suits S H D C are numbered alike in both.
         bridge = BridgeDeal(pbn, first=Player(cur.leader), trump=Denom(pos.deal.trump))
         for card in cur.cards:

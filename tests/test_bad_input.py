@@ -1,0 +1,126 @@
+"""Odd files and arguments that once escaped as tracebacks, hangs or guesses: each ends in one
+clear line naming what and where, or is read as the text it is."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from clirun import run
+from solver.deal import DealFileError, Position, load
+from solver.errors import QUOTE_CHARACTERS, quoted
+from solver.rules import Rules, option_text
+
+TWO_LINE = "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H"
+TWO_TOML = 'dealer = "S"\nturnup = "6H"\n\n[hands]\nN = "TS QH JH TH 9H 2H"\n' \
+           'S = "QS AH KH 5H 7D 4C"\n'
+
+
+def one_error_line(result) -> str:
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("allfives: error: ") and "Traceback" not in result.stderr
+    return line
+
+
+@pytest.mark.parametrize("text", [
+    "x = " + "[" * 3000 + "]" * 3000 + "\n",
+    "[hands]\nN = " + "[" * 5000 + "\n",
+])
+def test_toml_nested_too_deeply_is_one_line(tmp_path: Path, text: str):
+    path = tmp_path / "deep.toml"
+    path.write_text(text)
+    line = one_error_line(run("solve", path))
+    assert line == f"allfives: error: {path}: not TOML: arrays or tables nested too deeply"
+
+
+def test_dotted_tables_nested_deeply_are_one_short_line(tmp_path: Path):
+    path = tmp_path / "deep.toml"
+    path.write_text(TWO_TOML + "[options" + ".a" * 3000 + "]\n")
+    line = one_error_line(run("solve", path))
+    assert line.startswith(f"allfives: error: {path}: options.a: expected a word")
+    assert len(line) < 200
+
+
+def test_a_bom_is_read_as_the_text_it_is(tmp_path: Path):
+    path = tmp_path / "windows.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + TWO_TOML.encode())
+    assert load(path) == Position.from_line(TWO_LINE)
+    (record,) = [json.loads(line) for line in run("solve", path, "--json").stdout.splitlines()]
+    assert record["value"] == 19
+    lines = tmp_path / "windows.txt"
+    lines.write_bytes(b"\xef\xbb\xbf" + TWO_LINE.encode() + b"\n")
+    assert run("solve", lines, "--json").exit_code == 0
+    assert run("solve", "-", "--json", input="\ufeff" + TWO_TOML).exit_code == 0
+
+
+def test_a_long_line_argument_is_a_position_not_a_file_name():
+    # every option spelled out at its all-fives value
+    line = TWO_LINE + " " + " ".join(f"{name}={option_text(value)}"
+                                     for name, value in Rules().options().items())
+    assert len(line.encode()) > 255
+    result = run("solve", line, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["value"] == 19
+
+
+def test_a_long_bad_argument_is_quoted_short():
+    result = run("solve", "N:" + "X" * 300)
+    line = one_error_line(result)
+    assert "File name too long" not in line and len(line) < 200
+
+
+def test_error_lines_quote_a_few_dozen_characters_of_the_bad_input(tmp_path: Path):
+    path = tmp_path / "huge.toml"
+    hand = "ZZ" * 1_000_000
+    path.write_text(TWO_TOML.replace("TS QH JH TH 9H 2H", hand))
+    line = one_error_line(run("solve", path))
+    assert line.startswith(f"allfives: error: {path}: hands.N: unknown card 'ZZZZ")
+    assert line.endswith(" (2000000 characters)") and len(line) < 150 + len(str(path))
+    with pytest.raises(DealFileError) as caught:
+        Position.from_line("N:" + "A" * 100_000 + " " + "K.-.-.-" + " trump=S")
+    assert len(str(caught.value)) < 200
+
+
+def test_quoted_is_short_and_exact_when_short():
+    assert quoted("ZZ") == "'ZZ'" and quoted(61) == "61"
+    assert len(quoted("x" * 10_000)) < QUOTE_CHARACTERS + 30
+    deep: dict = {}
+    for _ in range(5000):
+        deep = {"a": deep}
+    assert quoted(deep) == "{'a': {'a': {'a': {...}}}}"
+
+
+@pytest.mark.parametrize("target", ["1000000", "1000", "0"])
+def test_a_target_beyond_any_match_is_refused_at_once(target: str):
+    start = time.perf_counter()
+    line = one_error_line(run("solve", f"{TWO_LINE} score=45,50 target={target}"))
+    assert time.perf_counter() - start < 5
+    assert line == (f"allfives: error: <argument>: target: option 'target' takes a whole number "
+                    f"from 1 to 999, not {target}")
+
+
+def test_a_long_target_is_drawn_to_scale():
+    result = run("solve", f"{TWO_LINE} score=45,50 target=999")
+    assert result.exit_code == 0, result.stderr
+    board = result.stdout.split("Match to 999")[1]
+    assert "each hole 8 points" in board
+    assert len(board.splitlines()) < 12
+
+
+def test_a_fractional_option_says_so(tmp_path: Path):
+    path = tmp_path / "deal.toml"
+    path.write_text(TWO_TOML + "[options]\ntarget = 1e9\n")
+    line = one_error_line(run("solve", path))
+    assert line == (f"allfives: error: {path}: options.target: expected a whole number, a word "
+                    f"or true/false, not the fraction 1000000000.0")
+
+
+@pytest.mark.parametrize("score,side", [("61,0", "N"), ("70,65", "N"), ("3,61", "S")])
+def test_a_score_already_at_the_target_is_refused(score: str, side: str):
+    line = one_error_line(run("solve", f"{TWO_LINE} score={score}"))
+    assert f"score: {side} has" in line and "already at the target 61: that match is over" in line
