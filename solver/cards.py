@@ -4,7 +4,7 @@ A card is a plain ``int``: ``suit * 16 + rank``, with suits ``S H D C`` numbered
 ``2`` to ``A`` numbered 0 to 12.  A set of cards is an ``int`` bit mask over the same numbers, so
 each suit owns one 16-bit lane of a 64-bit word.  The engine works on exactly these numbers.
 
-Parsing accepts every spelling of FORMAT.md: rank and suit in either order and either case, ``10``
+Parsing accepts every spelling of the README's "Deal files" section: rank and suit in either order and either case, ``10``
 for the ten, suit symbols (``TH``, ``th``, ``10h``, ``HT``, ``T♥``).  Formatting gives one canonical
 spelling: rank then suit, ``TH`` in ASCII or ``T♥`` pretty.  Hands are also read and written as PBN
 holdings, suits in the order S.H.D.C (``"K3.AQ5.-.T98"``).
@@ -92,7 +92,7 @@ def _rank(text: str) -> int | None:
 
 
 def parse_card(token: str) -> Card:
-    """Read one card in any spelling of FORMAT.md."""
+    """Read one card in any spelling deal files accept."""
     t = token.strip().upper()
     if len(t) >= 2:
         # rank first (``TH``, ``10H``, ``T♥``), then suit first (``HT``, ``H10``)

@@ -1,4 +1,4 @@
-"""Deal files: the TOML form of FORMAT.md and the one-line form, read and written without loss.
+"""Deal files: the TOML form and the one-line form (README, "Deal files"), read and written without loss.
 
 TOML::
 
@@ -292,7 +292,7 @@ def _parse_toml(text: str, source: str, lines_before: int) -> Layout:
         raise _fail(source, None, "no [hands]")
     hands = dict(_table(source, "hands", data["hands"]))
     if "play" in hands:
-        # ``play = [...]`` written after ``[hands]`` lands in that table (as in FORMAT.md's example)
+        # ``play = [...]`` written after ``[hands]`` lands in that table (as the README allows)
         if "play" in data:
             raise _fail(source, "hands.play", "play is given twice (at the top and in [hands])")
         data = {**data, "play": hands.pop("play")}

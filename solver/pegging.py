@@ -1,4 +1,4 @@
-"""Pegging a deal's points onto the match score, in the order RULES.md pegs them.
+"""Pegging a deal's points onto the match score, in the order the rules peg them (README, "Rule sets").
 
 Captures are pegged trick by trick, then High, Low, Jack, Game and five-for-five.  With the
 ``peg-out`` finish the first side to reach the target wins at once, even in the middle of a

@@ -3,7 +3,7 @@
 Every line of play is tried.  The side being solved for maximises, every other seat minimises
 (with three players that is one seat against the other two together).  At the end of play the
 deal is scored from scratch by ``solver.scoring`` — captures, High, Low, Jack, Game and
-five-for-five as RULES.md counts them — so nothing here knows how the engine splits the score.
+five-for-five as the rules count them — so nothing here knows how the engine splits the score.
 The only shortcut is a memo keyed by the whole state of play: the cards in each hand, the trick
 on the table, its leader, and the cards and tricks each side has won.
 """

@@ -1,9 +1,9 @@
-"""The rule options of RULES.md and their presets.
+"""The rule options of All Fives and its kin, and their presets (README, "Rule sets").
 
 ``Rules`` is frozen: ``Rules.preset("strict")`` gives a preset, ``rules.replace(low_to="captor")``
 sets options over it, and ``Rules.from_options("classic", {"follow": "trump-anytime"})`` does both
 from text (a deal file or the command line).  An unknown preset, option or value is a
-``RulesError`` that names it.  Options a preset's row in RULES.md leaves unsaid keep the
+``RulesError`` that names it.  Options a preset's row in the README leaves unsaid keep the
 ``all-fives`` value.
 """
 

@@ -1,5 +1,5 @@
 """What each side scores in a deal: captures trick by trick, then High, Low, Jack, Game and
-five-for-five at the end, exactly as RULES.md counts them."""
+five-for-five at the end, exactly as the rules count them (README, "Rule sets")."""
 
 from __future__ import annotations
 

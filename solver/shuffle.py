@@ -3,7 +3,7 @@
 Every function takes a ``random.Random`` and draws only from it, so a seed gives the same deal
 every time; nothing here touches the global ``random`` state.
 
-``shuffle_deal`` deals as RULES.md "Deal and trumps" describes: 6 cards to each seat, 3 at a
+``shuffle_deal`` deals as the rules of All Fives have it: 6 cards to each seat, 3 at a
 time, twice, starting with the elder hand (the dealer's left), then the turn-up; each run of the
 cards sets the turn-up aside, deals 3 more to each seat (again from the elder hand) and turns up
 the next card.
