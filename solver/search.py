@@ -24,7 +24,7 @@ except ModuleNotFoundError as error:
         raise
     raise EngineMissing.here() from None
 
-__all__ = ["Solver", "solve", "card_points", "DEFAULT_TABLE_BITS"]
+__all__ = ["Solver", "solve", "default_solver", "card_points", "DEFAULT_TABLE_BITS"]
 
 #: 2**21 entries of 32 bytes: 64 MiB.
 DEFAULT_TABLE_BITS = 21
@@ -128,10 +128,18 @@ class Solver:
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
         self.engine = Engine(table_bits)
+        self._settled = 0
 
     @property
     def table_bytes(self) -> int:
         return self.engine.table_bytes
+
+    def progress(self) -> tuple[int, int, int]:
+        """``(nodes, lower, upper)`` of the solve under way (or the last one): the nodes searched
+        so far and the bounds proved on the value, counted as ``Solution.value`` is.  Safe to
+        call from another thread while ``solve`` runs."""
+        nodes, lower, upper = self.engine.progress
+        return nodes, self._settled + lower, self._settled + upper
 
     def solve(self, position: Position, side: int | None = None, objective: str = "points", *,
               moves: bool = True, line: bool = True, node_limit: int | None = None,
@@ -150,6 +158,7 @@ class Solver:
         current = position.current
         points, pips = _card_tables(deal, objective)
         settled, pips_won = _settled(position, side, objective, points, pips)
+        self._settled = settled
         played = 0
         for c in position.play:
             played |= 1 << c
@@ -177,7 +186,8 @@ class Solver:
 _local = threading.local()
 
 
-def _default_solver() -> Solver:
+def default_solver() -> Solver:
+    """This thread's shared Solver, the one ``solve`` uses."""
     solver = getattr(_local, "solver", None)
     if solver is None:
         solver = _local.solver = Solver()
@@ -188,5 +198,5 @@ def solve(position: Position, side: int | None = None, objective: str = "points"
           moves: bool = True, line: bool = True, node_limit: int | None = None,
           time_limit: float | None = None, fresh: bool = False) -> Solution:
     """Solve with this thread's shared Solver; see ``Solver.solve``."""
-    return _default_solver().solve(position, side, objective, moves=moves, line=line,
+    return default_solver().solve(position, side, objective, moves=moves, line=line,
                                    node_limit=node_limit, time_limit=time_limit, fresh=fresh)

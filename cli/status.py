@@ -1,0 +1,55 @@
+"""A live line on standard error while a long search runs: elapsed time, nodes, and the bounds
+on the value proved so far.  Shown on a terminal only, after about a second, and gone when the
+search ends; never in a pipe or with ``--json``."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
+
+from .faces import QUIET
+
+#: Seconds a search runs before the line appears: a quick solve shows nothing.
+DELAY = 1.0
+
+#: What the line reads: nodes so far and the bounds on the value, or None when unknown.
+Progress = Callable[[], "tuple[int, int, int] | None"]
+
+
+class _Line:
+    """The line's text, read afresh at every refresh of the live display."""
+
+    def __init__(self, what: str, progress: Progress | None) -> None:
+        self.what = what
+        self.progress = progress
+        self.start = time.monotonic()
+
+    def __rich__(self) -> Text:
+        elapsed = time.monotonic() - self.start
+        if elapsed < DELAY:
+            return Text()
+        text = Text(f"{self.what}: {elapsed:.0f} s", style=QUIET)
+        state = self.progress() if self.progress is not None else None
+        if state is not None:
+            nodes, lower, upper = state
+            text.append(f", {nodes:,} nodes", style=QUIET)
+            bounds = str(lower) if lower == upper else f"between {lower} and {upper}"
+            text.append(f", value {bounds}", style=QUIET)
+        return text
+
+
+@contextmanager
+def searching(console: Console, what: str, progress: Progress | None) -> Iterator[None]:
+    """Show the live line on ``console`` (standard error) while the block runs, if it is a
+    terminal; otherwise do nothing."""
+    if not console.is_terminal:
+        yield
+        return
+    with Live(_Line(what, progress), console=console, transient=True, refresh_per_second=4,
+              redirect_stdout=False, redirect_stderr=False):
+        yield
