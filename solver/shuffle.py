@@ -6,7 +6,8 @@ every time; nothing here touches the global ``random`` state.
 ``shuffle_deal`` deals as the rules of All Fives have it: 6 cards to each seat, 3 at a
 time, twice, starting with the elder hand (the dealer's left), then the turn-up; each run of the
 cards sets the turn-up aside, deals 3 more to each seat (again from the elder hand) and turns up
-the next card.
+the next card.  ``deal_pack`` is that order of dealing applied to a given pack, and
+``shuffled_pack`` the pack a shuffle gives: the game engine (``solver.game``) deals with both.
 
 *How runs are honoured.*  A caller asks for the deal after exactly ``runs`` runs.  By the rules the
 cards are run again while a run turns up the suit first proposed, so ``runs`` runs happen exactly
@@ -23,6 +24,7 @@ such a deal cannot happen.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from .cards import ALL_CARDS, Card, sort_cards, suit_of
 from .deal import Deal, Position
@@ -30,17 +32,60 @@ from .errors import AllFivesError, quoted
 from .rules import Rules
 from .tricks import seat_names
 
-__all__ = ["shuffle_deal", "random_deal", "random_position", "max_runs_in_pack"]
+__all__ = ["shuffle_deal", "random_deal", "random_position", "max_runs_in_pack", "cards_used",
+           "shuffled_pack", "deal_pack"]
 
 #: Shuffles tried before giving up on a deal with the runs asked for (each succeeds with a
 #: probability of at least about 1/500, so this is never reached in practice).
 _MAX_SHUFFLES = 100_000
 
 
+def cards_used(players: int, runs: int = 0) -> int:
+    """How many cards of the pack a deal takes after ``runs`` runs: the hands and every turn-up
+    (those set aside and the one face up)."""
+    return 6 * players + 1 + runs * (3 * players + 1)
+
+
 def max_runs_in_pack(players: int) -> int:
     """How many full runs a 52-card pack can supply after the first deal and turn-up."""
     seat_names(players)
-    return (52 - (6 * players + 1)) // (3 * players + 1)
+    return (52 - cards_used(players)) // (3 * players + 1)
+
+
+def shuffled_pack(rng: random.Random) -> list[Card]:
+    """The 52 cards in the order a shuffle by ``rng`` leaves them: the order they are dealt."""
+    pack = list(ALL_CARDS)
+    rng.shuffle(pack)
+    return pack
+
+
+def deal_pack(pack: Sequence[Card], players: int, dealer: int,
+              runs: int = 0) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+    """The hands (by seat) and the turn-ups (in the order turned) when ``pack`` is dealt from its
+    first card by the rules: 3 cards to each seat from the elder hand (the dealer's left)
+    clockwise, twice, then a turn-up; each of ``runs`` runs then deals 3 more to each seat in
+    the same order and turns up the next card.  Each hand is in the order its cards were dealt.
+    The pack must hold ``cards_used(players, runs)`` cards or more."""
+    seat_names(players)
+    if len(pack) < cards_used(players, runs):
+        raise AllFivesError(f"a pack of {len(pack)} cards cannot supply {runs} runs to "
+                            f"{players} players")
+    order = [(dealer + 1 + i) % players for i in range(players)]  # elder hand first
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    turnups: list[Card] = []
+    cards = iter(pack)
+
+    def deal_round() -> None:
+        for seat in order:
+            hands[seat].extend(next(cards) for _ in range(3))
+
+    deal_round()
+    deal_round()
+    turnups.append(next(cards))
+    for _ in range(runs):
+        deal_round()          # the turn-up before is set aside face up: it stays out of play
+        turnups.append(next(cards))
+    return tuple(tuple(h) for h in hands), tuple(turnups)
 
 
 def _seat(rng: random.Random, players: int, dealer: int | None) -> int:
@@ -65,31 +110,14 @@ def shuffle_deal(rng: random.Random, players: int, runs: int = 0, rules: Rules =
     if runs > max_runs_in_pack(players):
         raise AllFivesError(f"{runs} runs asked for, but with {players} players the pack supplies "
                          f"at most {max_runs_in_pack(players)}")
-    order = [(dealer + 1 + i) % players for i in range(players)]  # elder hand first
+    # only a repeat of the suit first proposed is run again; the last run must not repeat it
+    wanted = [True] * (runs - 1) + [False] if runs else []
     for _ in range(_MAX_SHUFFLES):
-        pack = list(ALL_CARDS)
-        rng.shuffle(pack)
-        next_card = iter(pack).__next__
-        hands: list[list[Card]] = [[] for _ in range(players)]
-
-        def deal_round() -> None:
-            for seat in order:
-                hands[seat].extend(next_card() for _ in range(3))
-
-        deal_round()
-        deal_round()
-        turnup = next_card()
-        proposed = suit_of(turnup)
-        ok = True
-        for run in range(1, runs + 1):
-            deal_round()          # the turn-up is set aside face up: it stays out of play
-            turnup = next_card()
-            repeats = suit_of(turnup) == proposed
-            if repeats != (run < runs):  # only a repeat is run again; the last run must not repeat
-                ok = False
-                break
-        if ok:
-            return Deal(tuple(tuple(h) for h in hands), suit_of(turnup), dealer, rules, turnup)
+        hands, turnups = deal_pack(shuffled_pack(rng), players, dealer, runs)
+        proposed = suit_of(turnups[0])
+        if [suit_of(t) == proposed for t in turnups[1:]] == wanted:
+            turnup = turnups[-1]
+            return Deal(hands, suit_of(turnup), dealer, rules, turnup)
     raise RuntimeError("could not deal the runs asked for")  # pragma: no cover
 
 
