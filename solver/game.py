@@ -1,0 +1,904 @@
+"""The whole match as one state machine, from the shuffle to the last peg, and its game records.
+
+A ``Match`` holds what is fixed for a match: the number of players (2, 3 or 4; partners N+S
+against E+W with four), the ``Rules`` and how many games it is the best of.
+``Match.new_initial_state(seed)`` gives a ``MatchState`` with the OpenSpiel state API::
+
+    >>> import random
+    >>> from solver.game import Match
+    >>> state = Match(players=2).new_initial_state(seed=1)
+    >>> rng = random.Random(1)
+    >>> while not state.is_terminal():
+    ...     state.apply_action(rng.choice(state.legal_actions()))
+    >>> sorted(state.returns())
+    [-1, 1]
+
+Phases
+------
+A state is always in one of these phases (``state.phase``); ``current_player()`` says who acts.
+
+``shuffle``  (chance, ``current_player() == CHANCE``) a pack is to be dealt: ``deal_pack(pack)``
+             deals the 52 cards given in the order dealt, ``deal_pack()`` a pack shuffled by the
+             state's seeded ``random.Random``.  A state made with ``auto_deal=True`` (the
+             default) deals each pack itself the moment one is needed, so a program playing it
+             never sees this phase.  The pack alone fixes the deal: 3 cards to each seat from the
+             elder hand (the dealer's left), twice, then the turn-up, and every run after it
+             (``solver.shuffle.deal_pack``).
+``elder``    the elder hand ``stand``s (trumps are fixed) or ``beg``s.
+``dealer``   after a beg the dealer says ``take-one`` (the elder hand's side pegs 1, trumps
+             stay) or ``run``s the cards: the turn-up is set aside face up, 3 more cards go to
+             each seat from the elder hand and the next card is turned up; while it is of the
+             suit first proposed the cards are run again.  When a run is needed past
+             ``rules.max_runs``, or the pack cannot supply a full run, the cards are thrown in and
+             the same dealer deals again (back to ``shuffle``).  ``run`` is no action when
+             ``max_runs`` is 0.  With ``turnup_jack`` the dealer pegs 1 when the card that fixes
+             trumps (the last turn-up) is a Jack, once trumps are fixed: after a stand, after the
+             take-one's point, or when a run turns up a new suit.
+``play``     the elder hand leads; each seat in turn plays a card by the ``follow`` rule; the
+             winner of a trick pegs its captures at once and leads the next.  After the last
+             trick High, Low, Jack, Game and five-for-five are pegged in that order.
+``over``     the match is over (``current_player() == TERMINAL``).
+
+Points are pegged one by one onto the match score (``state.pegs`` lists this deal's: take-one,
+turn-up Jack, each trick's captures, a revoke's penalty, then the end-of-deal points).  With
+``finish = "peg-out"`` the first side whose peg takes it to the target wins the game at once,
+even in the middle of a deal (the rest of the deal is not played).  With ``"hand-end"`` the totals
+are compared after the deal: the highest total at or over the target wins, equal highest share
+the win.  With ``skunk`` a game won while every losing side is under 31 is a double game.  After
+each deal (not after a throw-in) the deal passes to the left, also into the next game of a
+best-of-N match, where every score starts again at 0.  A best-of-N match ends when a side has won
+more than half of N games (a double game counts as two) or after N games; the sides with most
+games won share it.
+
+``returns()`` per seat, once the match is over (0 before): the seat's side won +1, lost -1; in a
+match of one game a double game is +2 / -2.  Sides that share a win each get the winner's value.
+
+Actions
+-------
+Actions are ints (``legal_actions()`` is sorted): a card is its own number in ``solver.cards``
+(``suit * 16 + rank``, 0 to 60), and the calls are ``STAND`` 64, ``BEG`` 65, ``TAKE_ONE`` 66,
+``RUN`` 67.  ``action_name`` and ``parse_action`` turn them into text and back: ``"stand"``,
+``"beg"``, ``"take-one"``, ``"run"``, and cards spelled canonically (``"TH"``; any spelling is
+read).  In a record an action is written with its seat: ``"E:beg"``, ``"S:run"``, ``"E:TH"``.
+
+A revoke (a card that breaks the follow rule) is never legal and never among ``legal_actions()``;
+it exists to replay recorded games in which one was called (README, "Rule options":
+``revoke_penalty``).  It is
+written ``"E:revoke:5S"``: E played 5S although the follow rule forbade it, and the revoke was
+called once the trick was turned.  ``apply_revoke(card)`` plays it (action number
+``REVOKE + card``).  The trick stands as played; once it is complete and its captures pegged, the
+penalty is pegged: with ``revoke_penalty = "offender"`` the offender's side loses 3, with
+``"others"`` every other side gains 3 (clockwise from the offender's left).  From the revoking card
+to the end of that deal the offender's side cannot win: under peg-out its pegs do not end the
+game (it wins on its first peg of a later deal, if still at the target and nobody won first);
+under hand-end the highest total over the target among the other sides wins.  A deal holding a
+revoke has no ``position()``: a Position replays only legal play.
+
+Observation
+-----------
+``observation(seat)`` is a frozen ``Observation``: exactly what the seat knows of the deal in
+play and of the match: its own hand, every turn-up it has seen (those set aside by runs too),
+the calls, every card played and by whom (and which were revokes), the points pegged in this deal,
+the match score, the games won, the dealer, the rules and the legal actions if it is to act.  No
+other seat's card and no card of the pack that was not turned up.
+
+Position
+--------
+During play ``position()`` is the ``solver.deal.Position`` of the deal in play: the hands as
+dealt after the runs, trumps, the dealer, the rules and the cards played, so that the solver and
+the analysis work on it unchanged.  Its ``score`` is the match score when play started (after any
+take-one and turned-up Jack: the score the match-aware objective starts from), or None when a side
+is already at or over the target (which a Deal refuses; possible under hand-end or after a revoke).
+
+Game records
+------------
+A match is written as JSON lines, one object per deal (a thrown-in deal is a deal: its actions end
+with the run that could not find a new suit, and the score stays)::
+
+    {"match": "m1", "deal": 1, "game": 1, "best_of": 1,
+     "rules": {"preset": "all-fives", "follow": "trump-anytime", ... every option ...},
+     "players": {"N": "alice", "S": "bob"}, "dealer": "S",
+     "pack": ["7H", "2C", ... all 52 cards in the order dealt ...],
+     "actions": ["N:beg", "S:run", "N:TH", "S:5H", ...],
+     "score": {"N": 12, "S": 20}}
+
+``deal`` counts the packs dealt in the match from 1 and ``game`` the games from 1; ``score`` is the
+match score after the deal, per side (seat letters, or ``NS`` and ``EW`` with four players),
+before a new game starts again at 0.  A deal that ends a game also carries ``"winners": ["NS"]``
+and ``"double": false``.  ``match_records(state)`` gives a state's records (``deal_record`` one of
+them), ``records_text`` / ``read_records`` write and read the JSON lines, and ``replay(records)``
+plays a match again from them, checking every key, every action and every score, and raises one
+``RecordError`` naming the deal and the action index (from 0) at the first thing that does not
+follow the rules.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from . import shuffle
+from .analysis import end_points
+from .cards import ALL_CARDS, JACK, Card, CardError, card_str, parse_card, rank_of, sort_cards, \
+    suit_of
+from .deal import Deal, Position, Trick
+from .errors import AllFivesError, quoted
+from .pegging import SKUNK_LINE, Peg
+from .rules import OPTION_NAMES, Rules
+from .scoring import capture_points
+from .tricks import legal_plays, parse_seat, seat_names, side_count, side_name, side_of, \
+    trick_winner
+
+__all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "RecordError",
+           "CHANCE", "TERMINAL", "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "PHASES",
+           "action_name", "parse_action", "step_name", "parse_step", "cut_for_deal",
+           "deal_record", "match_records", "records_text", "read_records", "replay"]
+
+#: ``current_player()`` while a pack is to be dealt, and once the match is over (OpenSpiel's ids).
+CHANCE = -1
+TERMINAL = -4
+
+STAND, BEG, TAKE_ONE, RUN = 64, 65, 66, 67
+#: ``REVOKE + card``: the card played against the follow rule (replay only).
+REVOKE = 128
+CALLS = {STAND: "stand", BEG: "beg", TAKE_ONE: "take-one", RUN: "run"}
+_CALL_OF_NAME = {name: action for action, name in CALLS.items()}
+
+SHUFFLE, ELDER, DEALER, PLAY, OVER = "shuffle", "elder", "dealer", "play", "over"
+PHASES = (SHUFFLE, ELDER, DEALER, PLAY, OVER)
+
+#: What a revoke costs, or gives each other side.
+REVOKE_POINTS = 3
+
+
+class GameError(AllFivesError):
+    """An action that is not legal now, or a pack that is not a pack."""
+
+
+class RecordError(AllFivesError):
+    """A game record that does not replay: the message names the deal and the action."""
+
+
+def _is_card(a: object) -> bool:
+    return isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 64 and (a & 15) <= 12
+
+
+# ---- actions as text ----------------------------------------------------------------------------
+
+
+def action_name(action: int) -> str:
+    """``64`` -> ``"stand"``, ``26`` -> ``"TH"``, ``REVOKE + 3`` -> ``"revoke:5S"``."""
+    if action in CALLS:
+        return CALLS[action]
+    if _is_card(action):
+        return card_str(action)
+    if isinstance(action, int) and _is_card(action - REVOKE):
+        return "revoke:" + card_str(action - REVOKE)
+    raise GameError(f"{quoted(action)} is not an action")
+
+
+def parse_action(text: str) -> int:
+    """The inverse of ``action_name``; a card may be spelled any way ``parse_card`` reads."""
+    if not isinstance(text, str):
+        raise GameError(f"{quoted(text)} is not an action")
+    word = text.strip().lower()
+    if word in _CALL_OF_NAME:
+        return _CALL_OF_NAME[word]
+    try:
+        if word.startswith("revoke:"):
+            return REVOKE + parse_card(word[len("revoke:"):])
+        return parse_card(word)
+    except CardError:
+        raise GameError(f"unknown action {quoted(text)} (a card, stand, beg, take-one, run or "
+                        f"revoke:CARD)") from None
+
+
+def step_name(seat: int, action: int, players: int) -> str:
+    """An action with its seat, as records write it: ``"E:beg"``, ``"S:TH"``."""
+    return f"{seat_names(players)[seat]}:{action_name(action)}"
+
+
+def parse_step(text: str, players: int) -> tuple[int, int]:
+    """``"E:TH"`` -> (seat, action)."""
+    if not isinstance(text, str) or ":" not in text:
+        raise GameError(f"{quoted(text)} is not SEAT:ACTION")
+    seat, action = text.split(":", 1)
+    return parse_seat(seat, players), parse_action(action)
+
+
+# ---- the match ----------------------------------------------------------------------------------
+
+
+def cut_for_deal(rng: random.Random, players: int) -> tuple[int, tuple[tuple[int, Card], ...]]:
+    """The first dealer by a cut: each seat from N clockwise cuts a card of a pack shuffled by
+    ``rng``; the highest rank deals, and seats tied for it cut again.  Returns the dealer and the
+    cuts, in order, as (seat, card)."""
+    seat_names(players)
+    pack = shuffle.shuffled_pack(rng)
+    cuts: list[tuple[int, Card]] = []
+    cutting = list(range(players))
+    while True:
+        if len(pack) < len(cutting):
+            pack = shuffle.shuffled_pack(rng)
+        round_ = [(seat, pack.pop()) for seat in cutting]
+        cuts += round_
+        top = max(rank_of(c) for _, c in round_)
+        cutting = [seat for seat, c in round_ if rank_of(c) == top]
+        if len(cutting) == 1:
+            return cutting[0], tuple(cuts)
+
+
+@dataclass(frozen=True)
+class Match:
+    """What is fixed for a match: the table, the rules, and how many games it is the best of."""
+
+    players: int = 2
+    rules: Rules = field(default_factory=Rules)
+    best_of: int = 1
+
+    def __post_init__(self) -> None:
+        seat_names(self.players)
+        if not isinstance(self.rules, Rules):
+            raise GameError(f"rules must be a Rules, not {quoted(self.rules)}")
+        if isinstance(self.best_of, bool) or not isinstance(self.best_of, int) or self.best_of < 1:
+            raise GameError(f"best_of takes a whole number from 1, not {quoted(self.best_of)}")
+
+    @property
+    def seats(self) -> str:
+        return seat_names(self.players)
+
+    @property
+    def sides(self) -> int:
+        return side_count(self.players)
+
+    def new_initial_state(self, seed: int | str | None = None, dealer: int | None = None,
+                          score: Sequence[int] | None = None,
+                          auto_deal: bool = True) -> MatchState:
+        """A match about to start.  ``seed`` seeds the state's ``random.Random``, which cuts for
+        the first dealer (unless ``dealer`` is given) and shuffles every pack not given.
+        ``score`` starts the first game at another score than 0 (each entry under the target).
+        With ``auto_deal`` the state deals each pack from its RNG as soon as one is needed;
+        without, it stops in the ``shuffle`` phase for ``deal_pack``."""
+        return MatchState(self, random.Random(seed), dealer, score, auto_deal)
+
+
+@dataclass(frozen=True)
+class DealLog:
+    """One deal once it is over: what its record holds."""
+
+    number: int
+    game: int
+    dealer: int
+    pack: tuple[Card, ...]
+    #: (seat, action) in order.
+    actions: tuple[tuple[int, int], ...]
+    #: The match score after the deal, per side.
+    score: tuple[int, ...]
+    #: The sides that won the game on this deal (none if the game goes on).
+    winners: tuple[int, ...] = ()
+    double: bool = False
+    thrown_in: bool = False
+    #: The points pegged in the deal, in order (``MatchState.pegs``).
+    pegs: tuple[Peg, ...] = ()
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat knows (see the module notes).  Cards are ints, sorted hands; seats and sides
+    are numbers; ``calls`` and ``play`` are (seat, action) and (seat, card) in order."""
+
+    seat: int
+    players: int
+    rules: Rules
+    best_of: int
+    phase: str
+    current_player: int
+    game: int
+    deal: int
+    dealer: int
+    score: tuple[int, ...]
+    games_won: tuple[int, ...]
+    hand: tuple[Card, ...]
+    turnups: tuple[Card, ...]
+    trump: int | None
+    calls: tuple[tuple[int, int], ...]
+    play: tuple[tuple[int, Card], ...]
+    #: Indexes into ``play`` of the cards that were revokes.
+    revokes: tuple[int, ...]
+    pegs: tuple[Peg, ...]
+    legal_actions: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class _PlayedOut:
+    """The finished play of a deal as ``analysis.end_points`` reads it (a Position cannot hold a
+    revoke, so the engine scores the end of every deal from its own tricks)."""
+
+    deal: Deal
+    completed: tuple[Trick, ...]
+    is_over: bool = True
+
+
+class MatchState:
+    """A match in progress: the state machine of the module notes."""
+
+    def __init__(self, match: Match, rng: random.Random, dealer: int | None = None,
+                 score: Sequence[int] | None = None, auto_deal: bool = True) -> None:
+        self.match = match
+        self.rules = match.rules
+        self.players = n = match.players
+        self._rng = rng
+        self.auto_deal = auto_deal
+        self.cuts: tuple[tuple[int, Card], ...] = ()
+        if dealer is None:
+            dealer, self.cuts = cut_for_deal(rng, n)
+        elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise GameError(f"dealer seat {quoted(dealer)} is not at a {n}-player table")
+        self.dealer = dealer
+        sides = match.sides
+        if score is None:
+            score = (0,) * sides
+        score = tuple(score)
+        if len(score) != sides or any(isinstance(s, bool) or not isinstance(s, int) or
+                                      s >= self.rules.target for s in score):
+            raise GameError(f"score {quoted(score)}: one whole number a side ({sides}), each "
+                            f"under the target {self.rules.target}")
+        self._score = list(score)
+        self._games_won = [0] * sides
+        self.game = 1
+        self.deal_number = 0
+        self.deals: list[DealLog] = []
+        #: The sides that won the match, once it is over.
+        self.winners: tuple[int, ...] = ()
+        #: Whether the last game won was a double game.
+        self.double = False
+        self.phase = SHUFFLE
+        self._clear_deal()
+        if auto_deal:
+            self.deal_pack()
+
+    def _clear_deal(self) -> None:
+        n = self.players
+        self.pack: tuple[Card, ...] = ()
+        self.runs = 0
+        self.turnups: tuple[Card, ...] = ()
+        self._hands: list[list[Card]] = [[] for _ in range(n)]
+        self.trump: int | None = None
+        self._deal: Deal | None = None
+        self._actions: list[tuple[int, int]] = []
+        self._play: list[tuple[int, Card]] = []
+        self._trick: list[Card] = []
+        self._leader = (self.dealer + 1) % n
+        self._completed: list[Trick] = []
+        self._revokes: list[int] = []
+        self._barred: set[int] = set()
+        self._pegs: list[Peg] = []
+        self._score_at_play: tuple[int, ...] | None = None
+
+    # ---- reading ------------------------------------------------------------------------------
+
+    @property
+    def seats(self) -> str:
+        return seat_names(self.players)
+
+    @property
+    def sides(self) -> int:
+        return side_count(self.players)
+
+    @property
+    def elder(self) -> int:
+        return (self.dealer + 1) % self.players
+
+    @property
+    def score(self) -> tuple[int, ...]:
+        """The match score of the game in play (or, once over, as it ended), per side."""
+        return tuple(self._score)
+
+    @property
+    def games_won(self) -> tuple[int, ...]:
+        """Games won so far per side (a double game counts two)."""
+        return tuple(self._games_won)
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Every seat's cards not yet played (all of them: not for a player's eyes)."""
+        return tuple(tuple(sort_cards(h)) for h in self._hands)
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal in play once trumps are fixed: the hands as dealt after the runs."""
+        return self._deal
+
+    @property
+    def actions(self) -> tuple[tuple[int, int], ...]:
+        """This deal's actions so far, (seat, action)."""
+        return tuple(self._actions)
+
+    @property
+    def play(self) -> tuple[Card, ...]:
+        """This deal's cards played so far, in order."""
+        return tuple(c for _, c in self._play)
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """This deal's completed tricks."""
+        return tuple(self._completed)
+
+    @property
+    def trick(self) -> tuple[Card, ...]:
+        """The cards on the table in the trick under way."""
+        return tuple(self._trick)
+
+    @property
+    def pegs(self) -> tuple[Peg, ...]:
+        """The points pegged in this deal so far, in order: ``what`` is ``"take-one"``,
+        ``"turn-up jack"``, ``"trick 3"``, ``"revoke"``, ``"high"``, ``"low"``, ``"jack"``,
+        ``"game"`` or ``"five"``."""
+        return tuple(self._pegs)
+
+    def current_player(self) -> int:
+        if self.phase == PLAY:
+            return (self._leader + len(self._trick)) % self.players
+        return {SHUFFLE: CHANCE, ELDER: self.elder, DEALER: self.dealer, OVER: TERMINAL}[self.phase]
+
+    def is_chance_node(self) -> bool:
+        return self.phase == SHUFFLE
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """The actions the seat to act may take (for another ``seat``: none)."""
+        player = self.current_player()
+        if player < 0 or (seat is not None and seat != player):
+            return []
+        if self.phase == ELDER:
+            return [STAND, BEG]
+        if self.phase == DEALER:
+            return [TAKE_ONE] if self.rules.max_runs == 0 else [TAKE_ONE, RUN]
+        return sorted(legal_plays(self._hands[player], self._trick, self.trump,
+                                  self.rules.strict_follow))
+
+    def returns(self) -> list[int]:
+        """Per seat: 0 until the match is over; then +1 for a seat whose side won it (alone or
+        sharing), -1 for one whose side lost; in a match of one game a double game is +2 / -2."""
+        if self.phase != OVER:
+            return [0] * self.players
+        value = 2 if self.double and self.match.best_of == 1 else 1
+        return [value if side_of(s, self.players) in self.winners else -value
+                for s in range(self.players)]
+
+    def clone(self) -> MatchState:
+        return copy.deepcopy(self)
+
+    # ---- chance -------------------------------------------------------------------------------
+
+    def deal_pack(self, pack: Iterable[Card | str] | None = None) -> None:
+        """Deal a pack: the 52 cards in the order dealt (ints or text), or by default a pack
+        shuffled by the state's RNG."""
+        if self.phase != SHUFFLE:
+            raise GameError(f"no pack is to be dealt now ({self._who_acts()})")
+        if pack is None:
+            pack = shuffle.shuffled_pack(self._rng)
+        self.pack = _read_pack(pack)
+        self.deal_number += 1
+        hands, self.turnups = shuffle.deal_pack(self.pack, self.players, self.dealer, 0)
+        self._hands = [list(h) for h in hands]
+        self.phase = ELDER
+
+    # ---- the players' actions -----------------------------------------------------------------
+
+    def apply_action(self, action: int) -> None:
+        """Take a legal action for the seat to act (a revoke is ``apply_revoke``)."""
+        if self.phase in (SHUFFLE, OVER) or action not in self.legal_actions():
+            raise GameError(self._why_not(action))
+        seat = self.current_player()
+        self._actions.append((seat, action))
+        if self.phase == ELDER:
+            if action == STAND:
+                self._fix_trumps()
+            else:
+                self.phase = DEALER
+        elif self.phase == DEALER:
+            if action == TAKE_ONE:
+                if not self._peg(side_of(self.elder, self.players), 1, "take-one"):
+                    self._fix_trumps()
+            else:
+                self._run()
+        else:
+            self._play_card(seat, action, revoke=False)
+
+    def apply_revoke(self, card: Card | str) -> None:
+        """The seat to play plays ``card`` against the follow rule, and the revoke is called
+        when the trick is turned (replay of recorded games only; see the module notes)."""
+        if isinstance(card, str):
+            card = parse_card(card)
+        if self.phase != PLAY:
+            raise GameError(f"a revoke is a card played ({self._who_acts()})")
+        seat = self.current_player()
+        name = self.seats[seat]
+        if not _is_card(card) or card not in self._hands[seat]:
+            raise GameError(f"{quoted(card_str(card) if _is_card(card) else card)} is not in "
+                            f"{name}'s hand")
+        if card in self.legal_actions():
+            raise GameError(f"{card_str(card)} is no revoke: {name} may play it")
+        self._actions.append((seat, REVOKE + card))
+        self._play_card(seat, card, revoke=True)
+
+    def _who_acts(self) -> str:
+        name = self.seats[self.current_player()] if self.current_player() >= 0 else ""
+        return {SHUFFLE: "a pack is to be dealt", OVER: "the match is over",
+                ELDER: f"{name} is to stand or beg", DEALER: f"{name} is to take one or run",
+                PLAY: f"{name} is to play a card"}[self.phase]
+
+    def _why_not(self, action: object) -> str:
+        try:
+            text = action_name(action)  # type: ignore[arg-type]
+        except GameError:
+            return f"{quoted(action)} is not an action"
+        if self.phase in (SHUFFLE, OVER):
+            return f"{text!r} is not an action now: {self._who_acts()}"
+        if self.phase == PLAY and _is_card(action):
+            seat = self.current_player()
+            name = self.seats[seat]
+            if action not in self._hands[seat]:
+                return f"{text} is not in {name}'s hand"
+            led = self._trick[0]
+            must = ("follow suit" if self.rules.strict_follow or suit_of(led) == self.trump
+                    else "follow suit or trump")
+            return f"{name} may not play {text} to {card_str(led)} led ({must})"
+        if self.phase == DEALER and action == RUN:
+            return "'run' is not an action: these rules allow no run (max_runs 0)"
+        return f"{text!r} is not an action now: {self._who_acts()}"
+
+    # ---- the deal ----------------------------------------------------------------------------
+
+    def _fix_trumps(self) -> None:
+        turnup = self.turnups[-1]
+        self.trump = suit_of(turnup)
+        self._deal = Deal(tuple(tuple(h) for h in self._hands), self.trump, self.dealer,
+                          self.rules, turnup)
+        if self.rules.turnup_jack and rank_of(turnup) == JACK:
+            if self._peg(side_of(self.dealer, self.players), 1, "turn-up jack"):
+                return
+        self._score_at_play = tuple(self._score)
+        self._leader = self.elder
+        self.phase = PLAY
+
+    def _run(self) -> None:
+        proposed = suit_of(self.turnups[0])
+        n = self.players
+        while True:
+            limit = self.rules.max_runs
+            if ((limit is not None and self.runs >= limit)
+                    or shuffle.cards_used(n, self.runs + 1) > len(self.pack)):
+                self._end_deal(thrown_in=True)
+                return
+            self.runs += 1
+            hands, self.turnups = shuffle.deal_pack(self.pack, n, self.dealer, self.runs)
+            self._hands = [list(h) for h in hands]
+            if suit_of(self.turnups[-1]) != proposed:
+                self._fix_trumps()
+                return
+
+    def _play_card(self, seat: int, card: Card, revoke: bool) -> None:
+        n = self.players
+        self._hands[seat].remove(card)
+        self._play.append((seat, card))
+        self._trick.append(card)
+        if revoke:
+            self._revokes.append(len(self._play) - 1)
+            self._barred.add(side_of(seat, n))
+        if len(self._trick) < n:
+            return
+        cards = tuple(self._trick)
+        winner = (self._leader + trick_winner(cards, self.trump)) % n
+        self._completed.append(Trick(self._leader, cards, winner))
+        self._trick = []
+        self._leader = winner
+        number = len(self._completed)
+        points = capture_points(cards, self._deal)
+        if points and self._peg(side_of(winner, n), points, f"trick {number}"):
+            return
+        first = len(self._play) - n
+        for index in self._revokes:
+            if index >= first and self._penalty(self._play[index][0]):
+                return
+        if not any(self._hands):
+            self._end_of_play()
+
+    def _penalty(self, offender: int) -> bool:
+        n = self.players
+        side = side_of(offender, n)
+        if self.rules.revoke_penalty == "offender":
+            return self._peg(side, -REVOKE_POINTS, "revoke")
+        others: list[int] = []
+        for k in range(1, n):
+            other = side_of((offender + k) % n, n)
+            if other != side and other not in others:
+                others.append(other)
+        return any(self._peg(other, REVOKE_POINTS, "revoke") for other in others)
+
+    def _end_of_play(self) -> None:
+        for point in end_points(_PlayedOut(self._deal, tuple(self._completed))):
+            if point.side is not None and self._peg(point.side, point.points, point.name):
+                return
+        if self.rules.finish == "hand-end":
+            reached = [s for s in range(self.sides)
+                       if self._score[s] >= self.rules.target and s not in self._barred]
+            if reached:
+                top = max(self._score[s] for s in reached)
+                self._win_game(tuple(s for s in reached if self._score[s] == top))
+                return
+        self._end_deal()
+
+    def _peg(self, side: int, points: int, what: str) -> bool:
+        """Peg points onto the match score; True when that wins the game (peg-out)."""
+        self._score[side] += points
+        self._pegs.append(Peg(side, points, what))
+        if (self.rules.finish == "peg-out" and points > 0 and side not in self._barred
+                and self._score[side] >= self.rules.target):
+            self._win_game((side,))
+            return True
+        return False
+
+    def _win_game(self, winners: tuple[int, ...]) -> None:
+        self.double = self.rules.skunk and all(
+            points < SKUNK_LINE for s, points in enumerate(self._score) if s not in winners)
+        for side in winners:
+            self._games_won[side] += 2 if self.double else 1
+        need = self.match.best_of // 2 + 1
+        if max(self._games_won) >= need or self.game == self.match.best_of:
+            self._log(winners, self.double, False)
+            most = max(self._games_won)
+            self.winners = tuple(s for s, g in enumerate(self._games_won) if g == most)
+            self.phase = OVER       # the last deal stays as it ended, for a look at it
+            return
+        self._end_deal(winners=winners)
+
+    def _end_deal(self, thrown_in: bool = False, winners: tuple[int, ...] = ()) -> None:
+        """Log the deal and go to the next: the same dealer after a throw-in, else the next
+        seat; a new game after a game won."""
+        self._log(winners, self.double if winners else False, thrown_in)
+        if not thrown_in:
+            self.dealer = (self.dealer + 1) % self.players
+        if winners:
+            self.game += 1
+            self._score = [0] * self.sides
+        self.phase = SHUFFLE
+        self._clear_deal()
+        if self.auto_deal:
+            self.deal_pack()
+
+    def _log(self, winners: tuple[int, ...], double: bool, thrown_in: bool) -> None:
+        self.deals.append(DealLog(self.deal_number, self.game, self.dealer, self.pack,
+                                  tuple(self._actions), tuple(self._score), winners, double,
+                                  thrown_in, tuple(self._pegs)))
+
+    # ---- views ---------------------------------------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise GameError(f"seat {quoted(seat)} is not at a {self.players}-player table")
+        return Observation(
+            seat=seat, players=self.players, rules=self.rules, best_of=self.match.best_of,
+            phase=self.phase, current_player=self.current_player(), game=self.game,
+            deal=self.deal_number, dealer=self.dealer, score=self.score,
+            games_won=self.games_won, hand=tuple(sort_cards(self._hands[seat])),
+            turnups=self.turnups, trump=self.trump,
+            calls=tuple((s, a) for s, a in self._actions if a in CALLS),
+            play=tuple(self._play), revokes=tuple(self._revokes), pegs=tuple(self._pegs),
+            legal_actions=tuple(self.legal_actions(seat)))
+
+    def position(self) -> Position:
+        """The deal in play as a ``solver.deal.Position`` (see the module notes)."""
+        if self.phase != PLAY:
+            raise GameError(f"no card play is under way: {self._who_acts()}")
+        if self._revokes:
+            raise GameError("the deal in play holds a revoke, which a Position cannot replay")
+        score = self._score_at_play
+        if score is not None and any(s >= self.rules.target for s in score):
+            score = None
+        deal = replace(self._deal, score=score)
+        return Position(deal, self.play)
+
+    def __repr__(self) -> str:
+        return (f"<MatchState {self.players} players, game {self.game}, deal {self.deal_number}, "
+                f"{self.phase}, score {self.score}>")
+
+
+def _read_pack(pack: Iterable[Card | str]) -> tuple[Card, ...]:
+    try:
+        cards = [parse_card(c) if isinstance(c, str) else c for c in pack]
+    except CardError as error:
+        raise GameError(f"pack: {error}") from None
+    except TypeError:
+        raise GameError(f"pack {quoted(pack)} is not a list of cards") from None
+    for i, c in enumerate(cards):
+        if not _is_card(c):
+            raise GameError(f"pack: {quoted(c)} is not a card")
+        if c in cards[:i]:
+            raise GameError(f"pack: {card_str(c)} is in it twice")
+    if len(cards) != len(ALL_CARDS):
+        raise GameError(f"pack: {len(cards)} cards, not 52")
+    return tuple(cards)
+
+
+# ---- game records -------------------------------------------------------------------------------
+
+RECORD_KEYS = ("match", "deal", "game", "best_of", "rules", "players", "dealer", "pack",
+               "actions", "score")
+GAME_END_KEYS = ("winners", "double")
+
+
+def _names(players: int, names: Mapping[str, str] | None) -> dict[str, str]:
+    seats = seat_names(players)
+    if names is None:
+        return {s: s for s in seats}
+    if set(names) != set(seats):
+        raise GameError(f"players: one name per seat {' '.join(seats)}, not {quoted(names)}")
+    return {s: str(names[s]) for s in seats}
+
+
+def deal_record(state: MatchState, index: int, match: str | int = "1",
+                names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The record of ``state.deals[index]`` (``names``: who played each seat, by seat letter)."""
+    log = state.deals[index]
+    n = state.players
+    record: dict[str, Any] = {
+        "match": match, "deal": log.number, "game": log.game, "best_of": state.match.best_of,
+        "rules": {"preset": state.rules.preset_name, **state.rules.options()},
+        "players": _names(n, names), "dealer": seat_names(n)[log.dealer],
+        "pack": [card_str(c) for c in log.pack],
+        "actions": [step_name(seat, action, n) for seat, action in log.actions],
+        "score": {side_name(s, n): points for s, points in enumerate(log.score)},
+    }
+    if log.winners:
+        record["winners"] = [side_name(s, n) for s in log.winners]
+        record["double"] = log.double
+    return record
+
+
+def match_records(state: MatchState, match: str | int = "1",
+                  names: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """The records of every deal the state has finished, in order."""
+    return [deal_record(state, i, match, names) for i in range(len(state.deals))]
+
+
+def records_text(records: Iterable[Mapping[str, Any]]) -> str:
+    """Records as JSON lines."""
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+
+
+def read_records(text: str, source: str = "<records>") -> list[dict[str, Any]]:
+    """The records of JSON-lines text (blank lines skipped); a line that is not a JSON object
+    is a RecordError naming ``source`` and the line."""
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise RecordError(f"{source}:{number}: not JSON ({error.msg})") from None
+        if not isinstance(record, dict):
+            raise RecordError(f"{source}:{number}: a record is a JSON object, not "
+                              f"{quoted(record)}")
+        out.append(record)
+    return out
+
+
+def replay(records: Iterable[Mapping[str, Any]], source: str | None = None) -> MatchState:
+    """Play a match again from its records, checking each against the rules; the state after
+    the last record.  The first thing that does not follow is one RecordError, e.g.
+    ``deal 3, action 7 'E:TH': E may not play TH to 5C led (follow suit)``."""
+    prefix = f"{source}: " if source else ""
+    state: MatchState | None = None
+    first: Mapping[str, Any] = {}
+    for record in records:
+        where = f"{prefix}deal {state.deal_number + 1 if state else 1}"
+
+        def fail(detail: str) -> RecordError:
+            return RecordError(f"{where}, {detail}")
+
+        if not isinstance(record, Mapping):
+            raise RecordError(f"{where}: a record is an object, not {quoted(record)}")
+        missing = [k for k in RECORD_KEYS if k not in record]
+        if missing:
+            raise RecordError(f"{where}: missing key {quoted(missing[0])}")
+        extra = [k for k in record if k not in RECORD_KEYS + GAME_END_KEYS]
+        if extra:
+            raise RecordError(f"{where}: unknown key {quoted(extra[0])}")
+        if state is None:
+            first = record
+            state = _start(record, fail)
+        else:
+            for key in ("match", "best_of", "rules", "players"):
+                if record[key] != first[key]:
+                    raise fail(f"{key}: {quoted(record[key])} differs from deal "
+                               f"{first['deal']}'s {quoted(first[key])}")
+        n = state.players
+        if state.is_terminal():
+            raise RecordError(f"{where}: the match was over after the deal before")
+        if record["deal"] != state.deal_number + 1:
+            raise fail(f"deal: {quoted(record['deal'])}, expected {state.deal_number + 1}")
+        if record["game"] != state.game:
+            raise fail(f"game: {quoted(record['game'])}, expected {state.game}")
+        if record["dealer"] != seat_names(n)[state.dealer]:
+            raise fail(f"dealer: {quoted(record['dealer'])}, expected "
+                       f"{seat_names(n)[state.dealer]}")
+        if not isinstance(record["pack"], list):
+            raise fail(f"pack: {quoted(record['pack'])} is not a list of cards")
+        try:
+            state.deal_pack(record["pack"])
+        except GameError as error:
+            raise fail(str(error)) from None
+        actions = record["actions"]
+        if not isinstance(actions, list):
+            raise fail(f"actions: {quoted(actions)} is not a list")
+        logged = len(state.deals)
+        for index, step in enumerate(actions):
+            try:
+                if len(state.deals) > logged:
+                    raise GameError("the deal is already over")
+                seat, action = parse_step(step, n)
+                if seat != state.current_player():
+                    raise GameError(f"not {seat_names(n)[seat]}'s turn: {state._who_acts()}")
+                if action >= REVOKE:
+                    state.apply_revoke(action - REVOKE)
+                else:
+                    state.apply_action(action)
+            except GameError as error:
+                raise fail(f"action {index} {quoted(step)}: {error}") from None
+        if len(state.deals) == logged:
+            raise fail(f"action {len(actions)}: the actions end before the deal does "
+                       f"({state._who_acts()})")
+        log = state.deals[-1]
+        score = {side_name(s, n): p for s, p in enumerate(log.score)}
+        if record["score"] != score:
+            raise fail(f"score: recorded {quoted(record['score'])}, the play gives "
+                       f"{quoted(score)}")
+        winners = [side_name(s, n) for s in log.winners]
+        if log.winners or "winners" in record or "double" in record:
+            if record.get("winners") != winners or record.get("double") != log.double:
+                raise fail(f"winners: recorded {quoted(record.get('winners'))} "
+                           f"{'double' if record.get('double') else 'single'}, the play gives "
+                           f"{quoted(winners) if winners else 'none'}"
+                           f"{' double' if log.double else ''}")
+    if state is None:
+        raise RecordError(f"{prefix}no records")
+    return state
+
+
+def _start(record: Mapping[str, Any], fail) -> MatchState:
+    """The state a match's first record starts from."""
+    players = record["players"]
+    if not isinstance(players, Mapping) or len(players) not in (2, 3, 4):
+        raise fail(f"players: {quoted(players)} is not one name per seat")
+    n = len(players)
+    if set(players) != set(seat_names(n)):
+        raise fail(f"players: seats {' '.join(sorted(players))}, expected "
+                   f"{' '.join(seat_names(n))}")
+    rules_in = record["rules"]
+    if not isinstance(rules_in, Mapping):
+        raise fail(f"rules: {quoted(rules_in)} is not an object")
+    options = {k: v for k, v in rules_in.items() if k != "preset"}
+    missing = [k for k in OPTION_NAMES if k not in options]
+    if missing:
+        raise fail(f"rules: missing option {quoted(missing[0])}")
+    try:
+        rules = Rules.from_options(rules_in.get("preset", "all-fives"), options)
+    except AllFivesError as error:
+        raise fail(f"rules: {error}") from None
+    try:
+        match = Match(n, rules, record["best_of"])
+        dealer = parse_seat(record["dealer"], n) if isinstance(record["dealer"], str) else None
+    except AllFivesError as error:
+        raise fail(str(error)) from None
+    if dealer is None:
+        raise fail(f"dealer: {quoted(record['dealer'])} is not a seat")
+    return match.new_initial_state(dealer=dealer, auto_deal=False)

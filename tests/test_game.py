@@ -1,0 +1,726 @@
+"""solver.game: the match as a state machine, its observations, positions and records.
+
+The first part is an independent replay of the rules (``play_match`` and what it calls): a
+plain, slow re-reading of the rules of the game written for this file alone.  It shares nothing
+with ``solver.game`` but the ``Rules`` options, and spells cards as text ("TH").  Random matches
+are played by both in lockstep (seeded players, uniform over the legal actions): the replay
+deals from the same packs and asks for each decision; at every one the engine must agree on the
+seat to act, the legal actions, the hands, the turn-ups, the pegs and the score, and at the end
+on the games won and the returns.
+
+The second part is hand-made deals for each rule of "Deal and trumps" and "Winning the match":
+packs are stacked with ``stacked`` (cards for each seat's slots and the turn-ups; the rest of the
+pack in a fixed order).  Two players, dealer S unless said: N is the elder hand and leads.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import random
+
+import pytest
+
+import solver.game as game_module
+from solver import reference
+from solver.cards import card_str, parse_card
+from solver.deal import Deal, Position
+from solver.errors import AllFivesError
+from solver.game import (BEG, CHANCE, REVOKE, RUN, STAND, TAKE_ONE, TERMINAL, GameError, Match,
+                         Observation, RecordError, action_name, cut_for_deal, match_records,
+                         parse_action, parse_step, read_records, records_text, replay, step_name)
+from solver.rules import PRESETS, Rules
+
+# ---- an independent replay of the rules --------------------------------------------------------
+
+SEATS = {2: "NS", 3: "NES", 4: "NESW"}
+RANKS = "23456789TJQKA"
+SUITS = "SHDC"
+PACK = [r + s for s in SUITS for r in RANKS]
+PIP = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10, "5": 5}
+
+
+def side(seat: int, n: int) -> int:
+    return seat % 2 if n == 4 else seat
+
+
+def side_total(n: int) -> int:
+    return 2 if n == 4 else n
+
+
+def rank(card: str) -> int:
+    return RANKS.index(card[0])
+
+
+def may_play(hand: list[str], trick: list[tuple[int, str]], trump: str, follow: str) -> list[str]:
+    if not trick:
+        return list(hand)
+    led = trick[0][1][1]
+    same = [c for c in hand if c[1] == led]
+    if not same:
+        return list(hand)
+    if follow == "strict" or led == trump:
+        return same
+    return [c for c in hand if c[1] in (led, trump)]
+
+
+def winner_of(trick: list[tuple[int, str]], trump: str) -> int:
+    trumps = [(rank(c), seat) for seat, c in trick if c[1] == trump]
+    if trumps:
+        return max(trumps)[1]
+    led = trick[0][1][1]
+    return max((rank(c), seat) for seat, c in trick if c[1] == led)[1]
+
+
+class GameOver(Exception):
+    def __init__(self, winners: list[int]) -> None:
+        self.winners = winners
+
+
+class Table:
+    """What the replay shows the driver at each decision."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.score: list[int] = []
+        self.dealer = 0
+        self.hands: dict[int, list[str]] = {}
+        self.turnups: list[str] = []
+        self.pegs: list[tuple[int, int]] = []
+
+
+def play_match(n, rules, best_of, dealer, next_pack, choose, table):
+    """The whole match by the rules, shown on ``table``; returns (winning sides, double, games
+    won, final score, each game's (final score, winners, double))."""
+    games = [0] * side_total(n)
+    played = 0
+    finals = []
+    while True:
+        played += 1
+        table.score = [0] * side_total(n)
+        winners, double, dealer = play_game(n, rules, dealer, table, next_pack, choose)
+        finals.append((list(table.score), winners, double))
+        for w in winners:
+            games[w] += 2 if double else 1
+        if max(games) > best_of // 2 or played == best_of:
+            most = max(games)
+            return ([s for s in range(len(games)) if games[s] == most], double, games,
+                    table.score, finals)
+
+
+def play_game(n, rules, dealer, table, next_pack, choose):
+    """Deals until a side wins; returns (winners, double, the next dealer)."""
+    score = table.score
+    target = rules.target
+
+    def peg(s: int, points: int) -> None:
+        score[s] += points
+        table.pegs.append((s, points))
+        if rules.finish == "peg-out" and points > 0 and score[s] >= target:
+            raise GameOver([s])
+
+    while True:
+        table.dealer = dealer
+        try:
+            outcome = play_deal(n, rules, dealer, table, peg, next_pack, choose)
+            if outcome == "thrown in":
+                continue
+            if rules.finish == "hand-end":
+                reached = [s for s in range(len(score)) if score[s] >= target]
+                if reached:
+                    top = max(score[s] for s in reached)
+                    raise GameOver([s for s in reached if score[s] == top])
+        except GameOver as over:
+            double = rules.skunk and all(score[s] < 31 for s in range(len(score))
+                                         if s not in over.winners)
+            return over.winners, double, (dealer + 1) % n
+        dealer = (dealer + 1) % n
+
+
+def play_deal(n, rules, dealer, table, peg, next_pack, choose):
+    pack = next_pack()
+    elder = (dealer + 1) % n
+    order = [(elder + i) % n for i in range(n)]
+    hands: dict[int, list[str]] = {s: [] for s in range(n)}
+    taken = 0
+
+    def three_each() -> None:
+        nonlocal taken
+        for s in order:
+            hands[s] += pack[taken:taken + 3]
+            taken += 3
+
+    def turn_up() -> None:
+        nonlocal taken
+        turnups.append(pack[taken])
+        taken += 1
+
+    turnups: list[str] = []
+    table.hands, table.turnups, table.pegs = hands, turnups, []
+    three_each()
+    three_each()
+    turn_up()
+    first_suit = turnups[0][1]
+    if choose(elder, ["stand", "beg"]) == "beg":
+        answers = ["take-one"] if rules.max_runs == 0 else ["take-one", "run"]
+        if choose(dealer, answers) == "take-one":
+            peg(side(elder, n), 1)
+        else:
+            runs = 0
+            while True:
+                if rules.max_runs is not None and runs == rules.max_runs:
+                    return "thrown in"
+                if len(pack) - taken < 3 * n + 1:
+                    return "thrown in"
+                three_each()
+                turn_up()
+                runs += 1
+                if turnups[-1][1] != first_suit:
+                    break
+    trump = turnups[-1][1]
+    if rules.turnup_jack and turnups[-1][0] == "J":
+        peg(side(dealer, n), 1)
+    dealt = {s: list(h) for s, h in hands.items()}
+    holder = {c: s for s, h in dealt.items() for c in h}
+    won: dict[int, list[str]] = {s: [] for s in range(side_total(n))}
+    taken_by: dict[str, int] = {}
+    leader = elder
+    for _ in range(len(hands[0])):
+        trick: list[tuple[int, str]] = []
+        for k in range(n):
+            seat = (leader + k) % n
+            card = choose(seat, may_play(hands[seat], trick, trump, rules.follow))
+            hands[seat].remove(card)
+            trick.append((seat, card))
+        leader = winner_of(trick, trump)
+        for _, c in trick:
+            won[side(leader, n)].append(c)
+            taken_by[c] = side(leader, n)
+        if rules.capture:
+            points = sum(PIP.get(c[0], 0) for _, c in trick if c[1] == trump)
+            if points:
+                peg(side(leader, n), points)
+    trumps = sorted((c for c in holder if c[1] == trump), key=rank)
+    if rules.high and trumps:
+        peg(side(holder[trumps[-1]], n), 1)
+    if rules.low and trumps:
+        low = trumps[0]
+        peg(side(holder[low], n) if rules.low_to == "holder" else taken_by[low], 1)
+    if rules.jack and "J" + trump in holder:
+        peg(taken_by["J" + trump], 1)
+    if rules.game:
+        pips = [sum(0 if c[0] == "5" and not rules.game_counts_fives else PIP.get(c[0], 0)
+                    for c in won[s]) for s in range(side_total(n))]
+        if pips.count(max(pips)) == 1:
+            peg(pips.index(max(pips)), 1)
+    if rules.five_for_five and "5" + trump in holder:
+        peg(taken_by["5" + trump], 5)
+    return "played"
+
+
+# ---- the engine against the replay, in lockstep -------------------------------------------------
+
+
+def names(actions) -> list[str]:
+    return sorted(action_name(a) for a in actions)
+
+
+def lockstep(n: int, rules: Rules, seed: int | str, best_of: int = 1,
+             check=None) -> game_module.MatchState:
+    """One random match played by the replay and the engine together; ``check(state)`` is
+    called before every action."""
+    rng = random.Random(seed)
+    dealer = rng.randrange(n)
+    state = Match(n, rules, best_of).new_initial_state(dealer=dealer, auto_deal=False)
+    table = Table(n)
+
+    def next_pack() -> list[str]:
+        assert state.current_player() == CHANCE and state.legal_actions() == []
+        pack = list(PACK)
+        rng.shuffle(pack)
+        state.deal_pack(pack)
+        return pack
+
+    def choose(seat: int, legal: list[str]) -> str:
+        assert state.current_player() == seat
+        assert names(state.legal_actions()) == sorted(legal)
+        assert state.score == tuple(table.score)
+        assert state.dealer == table.dealer
+        assert [[card_str(c) for c in h] for h in state.hands] == \
+            [sorted(table.hands[s], key=lambda c: (SUITS.index(c[1]), -rank(c)))
+             for s in range(n)]
+        assert [card_str(c) for c in state.turnups] == table.turnups
+        assert [(p.side, p.points) for p in state.pegs] == table.pegs
+        for other in range(n):
+            assert state.legal_actions(other) == (state.legal_actions() if other == seat else [])
+        if check is not None:
+            check(state)
+        action = rng.choice(sorted(legal))
+        state.apply_action(parse_action(action))
+        return action
+
+    winners, double, games, score, finals = play_match(n, rules, best_of, dealer, next_pack,
+                                                       choose, table)
+    assert state.is_terminal() and state.current_player() == TERMINAL
+    assert state.legal_actions() == []
+    assert state.winners == tuple(winners)
+    assert state.games_won == tuple(games)
+    assert state.score == tuple(score)
+    ends = [(list(d.score), list(d.winners), d.double) for d in state.deals if d.winners]
+    assert ends == finals
+    value = 2 if double and best_of == 1 else 1
+    assert state.returns() == [value if side(s, n) in winners else -value for s in range(n)]
+    return state
+
+
+RULE_VARIANTS = [dict(), dict(target=11), dict(target=31, skunk=True),
+                 dict(max_runs=None, low_to="captor"), dict(max_runs=0, turnup_jack=True),
+                 dict(max_runs=1, target=21, five_for_five=True),
+                 dict(follow="strict", game_counts_fives=False, target=15, skunk=True)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("finish", ["peg-out", "hand-end"])
+def test_engine_follows_the_replay_of_the_rules(players, preset, finish):
+    for k in range(3):
+        options = RULE_VARIANTS[(k + len(preset) + players) % len(RULE_VARIANTS)]
+        rules = Rules.preset(preset, finish=finish, **options)
+        lockstep(players, rules, seed=f"{players} {preset} {finish} {k}",
+                 best_of=3 if k == 2 else 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_engine_follows_the_replay_of_the_rules_at_length(players):
+    rng = random.Random(players)
+    for seed in range(300):
+        preset = rng.choice(list(PRESETS))
+        options = dict(rng.choice(RULE_VARIANTS))
+        options["finish"] = rng.choice(["peg-out", "hand-end"])
+        if rng.random() < 0.3:
+            options["target"] = rng.choice([1, 5, 7, 11, 31, 61, 121])
+        lockstep(players, Rules.preset(preset, **options), seed, best_of=rng.choice([1, 1, 3, 5]))
+
+
+def test_the_lockstep_sees_every_kind_of_deal():
+    """The random matches above do meet runs, repeated runs, throw-ins, take-ones, peg-outs in
+    the middle of a deal and shared wins."""
+    seen = set()
+
+    def check(state):
+        seen.add(("runs", state.runs))
+        if any(p.what == "take-one" for p in state.pegs):
+            seen.add("take-one")
+
+    wanted = {("runs", 0), ("runs", 1), ("runs", 2), ("runs", 3), "take-one", "shared",
+              "thrown in", "mid-deal", "double"}
+    for seed in range(100):
+        state = lockstep(2, Rules(target=11, max_runs=None, finish="hand-end"), seed, 3, check)
+        seen.update("shared" for d in state.deals if len(d.winners) > 1)
+        seen.update("thrown in" for d in state.deals if d.thrown_in)
+        state = lockstep(2, Rules(target=11, skunk=True), seed, 3, check)
+        seen.update("mid-deal" for d in state.deals
+                    if d.winners and d.pegs[-1].what not in ("high", "low", "jack", "game"))
+        seen.update("thrown in" for d in state.deals if d.thrown_in)
+        seen.update("double" for d in state.deals if d.double)
+        if wanted <= seen:
+            break
+    assert wanted <= seen, wanted - seen
+
+
+# ---- actions ------------------------------------------------------------------------------------
+
+
+def test_action_names_round_trip():
+    for action in [STAND, BEG, TAKE_ONE, RUN] + [parse_card(c) for c in PACK]:
+        assert parse_action(action_name(action)) == action
+    assert (action_name(STAND), action_name(BEG), action_name(TAKE_ONE), action_name(RUN)) == \
+        ("stand", "beg", "take-one", "run")
+    assert action_name(parse_card("TH")) == "TH" and parse_action("10h") == parse_card("TH")
+    assert action_name(REVOKE + parse_card("5S")) == "revoke:5S"
+    assert parse_action("revoke:5s") == REVOKE + parse_card("5S")
+    assert step_name(1, BEG, 4) == "E:beg" and parse_step("E:TH", 3) == (1, parse_card("TH"))
+    for bad in ("hold", "1X", "revoke:", 3.5, None):
+        with pytest.raises(GameError):
+            parse_action(bad)
+    with pytest.raises(AllFivesError):
+        parse_step("W:beg", 3)
+    with pytest.raises(GameError):
+        action_name(99)
+
+
+def test_the_module_example_runs():
+    assert doctest.testmod(game_module, optionflags=doctest.ELLIPSIS).failed == 0
+
+
+# ---- hand-made deals ----------------------------------------------------------------------------
+
+
+def slots(n: int, dealer: int, runs: int) -> tuple[dict[int, list[int]], list[int]]:
+    """Pack indexes dealt to each seat and those turned up, after ``runs`` runs."""
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    seat_slots: dict[int, list[int]] = {s: [] for s in range(n)}
+    turnups, i = [], 0
+    for rounds in [2] + [1] * runs:
+        for _ in range(rounds):
+            for s in order:
+                seat_slots[s] += [i, i + 1, i + 2]
+                i += 3
+        turnups.append(i)
+        i += 1
+    return seat_slots, turnups
+
+
+def stacked(turnups: str, hands: dict[str, str] | None = None, n: int = 2,
+            dealer: str = "S") -> list[str]:
+    """A pack whose turn-ups (first, then one a run) and seats' cards (in the order dealt,
+    runs included) are the given ones; the other cards fill the other places in pack order."""
+    ups = turnups.split()
+    seat_slots, up_slots = slots(n, SEATS[n].index(dealer), len(ups) - 1)
+    pack: list[str | None] = [None] * 52
+    for i, card in zip(up_slots, ups):
+        pack[i] = card
+    for seat, cards in (hands or {}).items():
+        for i, card in zip(seat_slots[SEATS[n].index(seat)], cards.split()):
+            pack[i] = card
+    rest = iter(c for c in PACK if c not in pack)
+    return [c if c is not None else next(rest) for c in pack]
+
+
+def new_state(rules: Rules | None = None, n: int = 2, dealer: str = "S", score=None,
+              best_of: int = 1):
+    return Match(n, rules or Rules(), best_of).new_initial_state(
+        dealer=SEATS[n].index(dealer), score=score, auto_deal=False)
+
+
+def act(state, *steps: str) -> None:
+    """Each step is ``SEAT:ACTION``, checked against the seat to act."""
+    for step in steps:
+        seat, action = parse_step(step, state.players)
+        assert state.current_player() == seat, (step, state)
+        state.apply_action(action)
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(c) for c in text.split())
+
+
+def test_the_deal_three_and_three_from_the_elder_hand():
+    state = new_state(n=3, dealer="E")   # S is the elder hand, then N, then E
+    pack = list(PACK)
+    state.deal_pack(pack)
+    # 3 each from S (seat 2), then N, then E; twice; then the turn-up
+    assert set(state.hands[2]) == set(cards("2S 3S 4S JS QS KS"))
+    assert set(state.hands[0]) == set(cards("5S 6S 7S AS 2H 3H"))
+    assert set(state.hands[1]) == set(cards("8S 9S TS 4H 5H 6H"))
+    assert state.turnups == cards("7H")
+    assert state.current_player() == 2 and state.legal_actions() == [STAND, BEG]
+
+
+def test_stand_fixes_trumps_and_the_elder_hand_leads():
+    state = new_state(n=4, dealer="W")
+    state.deal_pack(stacked("9D", n=4, dealer="W"))
+    assert state.phase == "elder" and state.current_player() == 0   # N, left of W
+    act(state, "N:stand")
+    assert state.phase == "play" and state.trump == 2 and state.current_player() == 0
+    assert [len(h) for h in state.hands] == [6] * 4 and state.pegs == () and state.score == (0, 0)
+
+
+def test_a_run_that_turns_up_the_suit_first_proposed_is_run_again():
+    state = new_state()
+    state.deal_pack(stacked("7H 2H 9C"))
+    act(state, "N:beg", "S:run")
+    assert state.runs == 2 and state.turnups == cards("7H 2H 9C") and state.trump == 3
+    assert [len(h) for h in state.hands] == [12, 12]
+    assert state.phase == "play" and state.current_player() == 0
+    seen = state.observation(0)
+    assert seen.turnups == cards("7H 2H 9C") and seen.trump == 3
+    assert seen.calls == ((0, BEG), (1, RUN))
+    # the hands are the Deal's hands; the turn-ups set aside are in none
+    deal = state.position().deal
+    assert deal.turnup == parse_card("9C") and all(len(h) == 12 for h in deal.hands)
+    assert not set(cards("7H 2H 9C")) & {c for h in deal.hands for c in h}
+
+
+def test_a_run_to_a_new_suit_at_once():
+    state = new_state(Rules(max_runs=1))
+    state.deal_pack(stacked("7H 9C"))
+    act(state, "N:beg", "S:run")
+    assert state.runs == 1 and state.trump == 3 and [len(h) for h in state.hands] == [9, 9]
+
+
+def test_the_cards_are_thrown_in_when_a_run_past_max_runs_is_needed():
+    for max_runs, ups in ((2, "7H 2H 3H"), (1, "7H 2H")):
+        state = new_state(Rules(max_runs=max_runs), score=(5, 9))
+        state.deal_pack(stacked(ups))
+        act(state, "N:beg", "S:run")
+        assert state.phase == "shuffle" and state.current_player() == CHANCE
+        assert state.dealer == 1 and state.score == (5, 9) and state.deal_number == 1
+        log = state.deals[-1]
+        assert log.thrown_in and log.actions == ((0, BEG), (1, RUN)) and log.score == (5, 9)
+        state.deal_pack(stacked("8D"))   # the same dealer deals again
+        assert state.deal_number == 2 and state.dealer == 1 and state.current_player() == 0
+
+
+@pytest.mark.parametrize("n, runs", [(2, 5), (3, 3), (4, 2)])
+def test_the_cards_are_thrown_in_when_the_pack_cannot_supply_a_run(n, runs):
+    ups = " ".join(["2H", "3H", "4H", "5H", "6H", "7H"][:runs + 1])
+    state = new_state(Rules.preset("classic"), n=n, dealer="N")
+    state.deal_pack(stacked(ups, n=n, dealer="N"))
+    act(state, f"{SEATS[n][1]}:beg", "N:run")
+    assert state.phase == "shuffle" and state.deals[-1].thrown_in and state.dealer == 0
+    # one run fewer needed, and the suit changes: play starts
+    state.deal_pack(stacked(" ".join(ups.split()[:runs]) + " 9C", n=n, dealer="N"))
+    act(state, f"{SEATS[n][1]}:beg", "N:run")
+    assert state.phase == "play" and state.runs == runs and state.trump == 3
+    assert {len(h) for h in state.hands} == {6 + 3 * runs}
+
+
+def test_no_run_when_max_runs_is_0():
+    state = new_state(Rules(max_runs=0))
+    state.deal_pack(stacked("7H"))
+    act(state, "N:beg")
+    assert state.legal_actions() == [TAKE_ONE]
+    with pytest.raises(GameError, match="max_runs 0"):
+        state.apply_action(RUN)
+
+
+def test_take_one_scores_the_elder_hands_side_and_trumps_stay():
+    state = new_state(n=4, dealer="N", score=(3, 4))
+    state.deal_pack(stacked("7H", n=4, dealer="N"))
+    act(state, "E:beg", "N:take-one")
+    assert state.score == (3, 5) and state.trump == 1 and state.runs == 0
+    assert [(p.side, p.points, p.what) for p in state.pegs] == [(1, 1, "take-one")]
+    assert state.phase == "play" and state.current_player() == 1
+    # the match score when play starts is the Position's
+    assert state.position().deal.score == (3, 5)
+
+
+def test_a_turned_up_jack_scores_the_dealer_once_it_fixes_trumps():
+    fours = Rules.preset("all-fours")
+    assert fours.turnup_jack
+    state = new_state(fours)
+    state.deal_pack(stacked("JH"))
+    act(state, "N:stand")
+    assert state.score == (0, 1) and [p.what for p in state.pegs] == ["turn-up jack"]
+    # take-one: the elder hand's point first, then the Jack
+    state = new_state(fours)
+    state.deal_pack(stacked("JH"))
+    act(state, "N:beg", "S:take-one")
+    assert [(p.side, p.what) for p in state.pegs] == [(0, "take-one"), (1, "turn-up jack")]
+    # a Jack run away from fixes nothing; a Jack turned up by a run of a new suit does
+    state = new_state(fours)
+    state.deal_pack(stacked("JH 4C"))
+    act(state, "N:beg", "S:run")
+    assert state.score == (0, 0) and state.trump == 3
+    state = new_state(fours)
+    state.deal_pack(stacked("4H JH JC"))
+    act(state, "N:beg", "S:run")
+    assert state.score == (0, 1) and state.trump == 3 and state.runs == 2
+    # without the option a Jack is nothing
+    state = new_state()
+    state.deal_pack(stacked("JH"))
+    act(state, "N:stand")
+    assert state.score == (0, 0)
+    # the dealer's point can take the dealer out before a card is played
+    state = new_state(fours, score=(6, 6))
+    state.deal_pack(stacked("JH"))
+    act(state, "N:beg", "S:take-one")
+    assert state.is_terminal() and state.winners == (0,)   # the take-one came first
+
+
+# A two-player deal, hearts trumps (2H turned up): N holds AH KH QH 9S 8S 7S, S 3H 4H 6H 2C 3C 4C.
+# N leads the three trumps and wins every trick: trick 1 pegs 4, trick 2 pegs 3, trick 3 pegs 2,
+# then the spades.  End of deal: High N (AH), Low S (3H dealt to S), no Jack (JH in no hand),
+# Game N (9 pips to 0).
+ALL_TO_N = {"N": "AH KH QH 9S 8S 7S", "S": "3H 4H 6H 2C 3C 4C"}
+PLAY_ALL_TO_N = ["N:AH", "S:3H", "N:KH", "S:4H", "N:QH", "S:6H", "N:9S", "S:2C", "N:8S",
+                 "S:3C", "N:7S", "S:4C"]
+
+
+def play_all_to_n(rules: Rules, score, best_of: int = 1):
+    state = new_state(rules, score=score, best_of=best_of)
+    state.deal_pack(stacked("2H", ALL_TO_N))
+    act(state, "N:stand")
+    for step in PLAY_ALL_TO_N:
+        if state.phase != "play":
+            break
+        act(state, step)
+    return state
+
+
+def test_capture_is_pegged_at_every_trick_then_the_end_of_deal_points_in_order():
+    state = new_state(score=(10, 10))
+    state.deal_pack(stacked("2H", ALL_TO_N))
+    act(state, "N:stand", *PLAY_ALL_TO_N[:4])
+    assert [(p.side, p.points, p.what) for p in state.pegs] == [(0, 4, "trick 1"),
+                                                                 (0, 3, "trick 2")]
+    assert state.score == (17, 10)
+    act(state, *PLAY_ALL_TO_N[4:])
+    log = state.deals[-1]
+    assert log.score == (10 + 9 + 1 + 1, 10 + 1) and not log.winners
+    assert state.dealer == 0 and state.phase == "shuffle"   # the deal passes to the left
+
+
+def test_peg_out_in_the_middle_of_the_end_of_deal_points():
+    # N needs 10: the tricks give 9, High the tenth; S's Low is never pegged
+    state = play_all_to_n(Rules(), (51, 60))
+    assert state.is_terminal() and state.winners == (0,) and state.score == (61, 60)
+    assert [p.what for p in state.pegs][-2:] == ["trick 3", "high"]
+    assert state.returns() == [1, -1]
+    # S needs 1: Low takes S out although N pegged more in the deal and Game is N's
+    state = play_all_to_n(Rules(), (40, 60))
+    assert state.winners == (1,) and state.score == (40 + 9 + 1, 61)
+    # N needs 3: the first trick takes N out and the rest of the deal is not played
+    state = play_all_to_n(Rules(), (58, 0))
+    assert state.winners == (0,) and state.score == (62, 0)
+    assert len(state.deals[-1].actions) == 1 + 2
+
+
+def test_hand_end_compares_totals_after_the_deal():
+    # N's 9 + High + Game = 11, S's Low = 1
+    state = play_all_to_n(Rules(finish="hand-end"), (58, 60))   # 69 against 61
+    assert state.is_terminal() and state.winners == (0,)
+    state = play_all_to_n(Rules(finish="hand-end"), (40, 59))   # 51 against 60: play on
+    assert not state.is_terminal() and state.deals[-1].score == (51, 60)
+    state = play_all_to_n(Rules(finish="hand-end"), (50, 60))   # 61 and 61: shared
+    assert state.winners == (0, 1) and state.returns() == [1, 1]
+
+
+def test_hand_end_equal_highest_share_the_win_with_three_players():
+    # classic: captures only, strict follow.  Clubs trumps (4C turned up), dealer S, N leads.
+    # Trick 1 5C 3C 2D: N pegs 5.  Trick 2 JC AC 3D: E pegs 5.  E wins the four hearts tricks.
+    hands = {"N": "5C JC 9S 8S 7S 6S", "E": "AC 3C 2H 3H 4H 6H", "S": "2D 3D 4D 6D 7D 8D"}
+    state = new_state(Rules.preset("classic"), n=3, dealer="S", score=(55, 57, 60))
+    state.deal_pack(stacked("4C", hands, n=3, dealer="S"))
+    act(state, "N:stand",
+        "N:5C", "E:3C", "S:2D",      # N 5
+        "N:JC", "E:AC", "S:3D",      # E 5
+        "E:2H", "S:4D", "N:9S",      # E 0
+        "E:3H", "S:6D", "N:8S", "E:4H", "S:7D", "N:7S", "E:6H", "S:8D", "N:6S")
+    assert state.is_terminal()
+    assert state.score == (60, 62, 60) and state.winners == (1,)
+    state = new_state(Rules.preset("classic"), n=3, dealer="S", score=(57, 57, 60))
+    state.deal_pack(stacked("4C", hands, n=3, dealer="S"))
+    act(state, "N:stand", "N:5C", "E:3C", "S:2D", "N:JC", "E:AC", "S:3D",
+        "E:2H", "S:4D", "N:9S", "E:3H", "S:6D", "N:8S", "E:4H", "S:7D", "N:7S",
+        "E:6H", "S:8D", "N:6S")
+    assert state.score == (62, 62, 60) and state.winners == (0, 1)
+    assert state.returns() == [1, 1, -1]
+
+
+def test_skunk_is_a_double_game():
+    state = play_all_to_n(Rules(skunk=True), (51, 30))
+    assert state.winners == (0,) and state.double and state.returns() == [2, -2]
+    state = play_all_to_n(Rules(skunk=True), (51, 31))
+    assert not state.double and state.returns() == [1, -1]
+    state = play_all_to_n(Rules(), (51, 0))
+    assert not state.double and state.returns() == [1, -1]
+
+
+def test_best_of_three_starts_each_game_at_0_and_a_double_game_counts_two():
+    state = play_all_to_n(Rules(), (51, 40), best_of=3)
+    assert not state.is_terminal() and state.games_won == (1, 0) and state.game == 2
+    assert state.score == (0, 0) and state.dealer == 0 and state.phase == "shuffle"
+    assert state.deals[-1].winners == (0,) and state.deals[-1].score == (61, 40)
+    state = play_all_to_n(Rules(skunk=True), (51, 20), best_of=3)
+    assert state.is_terminal() and state.games_won == (2, 0) and state.returns() == [1, -1]
+
+
+def test_actions_that_are_not_legal_are_refused():
+    state = new_state()
+    with pytest.raises(GameError, match="a pack is to be dealt"):
+        state.apply_action(STAND)
+    with pytest.raises(GameError, match="52"):
+        state.deal_pack(PACK[:51])
+    with pytest.raises(GameError, match="twice"):
+        state.deal_pack(PACK[:51] + ["2S"])
+    state.deal_pack(stacked("2H", ALL_TO_N))
+    with pytest.raises(GameError, match="no pack"):
+        state.deal_pack()
+    with pytest.raises(GameError, match="N is to stand or beg"):
+        state.apply_action(parse_card("AH"))
+    act(state, "N:stand", "N:9S")
+    with pytest.raises(GameError, match="AH is not in S's hand"):
+        state.apply_action(parse_card("AH"))
+    strict = new_state(Rules.preset("strict"))
+    strict.deal_pack(stacked("2H", {"N": "AH KH QH 9S 8S 7S", "S": "3H 4H 6H 2C 3C 2S"}))
+    act(strict, "N:stand", "N:9S")
+    with pytest.raises(GameError, match=r"S may not play 3H to 9S led \(follow suit\)"):
+        strict.apply_action(parse_card("3H"))
+    with pytest.raises(GameError, match="not an action now"):
+        strict.apply_action(BEG)
+    with pytest.raises(GameError, match="not an action"):
+        strict.apply_action(200)
+    with pytest.raises(GameError):
+        strict.apply_revoke("2S")   # legal: no revoke
+
+
+def test_trump_anytime_and_strict_follow():
+    # S holds a spade and trumps: to a spade lead trump-anytime lets S trump, strict does not
+    hands = {"N": "AH KH QH 9S 8S 7S", "S": "3H 4H 6H 2C 3C 2S"}
+    for rules, legal in ((Rules(), "2S 3H 4H 6H"), (Rules.preset("strict"), "2S")):
+        state = new_state(rules)
+        state.deal_pack(stacked("2H", hands))
+        act(state, "N:stand", "N:9S")
+        assert sorted(state.legal_actions()) == sorted(cards(legal))
+    # to a trump lead a trump must follow in both
+    state = new_state()
+    state.deal_pack(stacked("2H", hands))
+    act(state, "N:stand", "N:AH")
+    assert sorted(state.legal_actions()) == sorted(cards("3H 4H 6H"))
+
+
+def test_the_first_dealer_by_a_cut():
+    # every seat from N cuts; the highest rank deals; seats tied for it cut again
+    ties = 0
+    for players in (2, 3, 4):
+        dealers = set()
+        for seed in range(60):
+            dealer, cuts = cut_for_deal(random.Random(seed), players)
+            cutting, i = list(range(players)), 0
+            while True:
+                round_ = cuts[i:i + len(cutting)]
+                assert [seat for seat, _ in round_] == cutting
+                top = max(rank(card_str(c)) for _, c in round_)
+                cutting = [seat for seat, c in round_ if rank(card_str(c)) == top]
+                i += len(round_)
+                if len(cutting) == 1:
+                    break
+                ties += 1
+            assert i == len(cuts) and cutting == [dealer]
+            assert len({c for _, c in cuts}) == len(cuts)
+            dealers.add(dealer)
+            state = Match(players).new_initial_state(seed=seed)
+            assert state.dealer == dealer and state.cuts == cuts
+        assert dealers == set(range(players))
+    assert ties > 0
+
+
+def test_seeded_states_repeat_and_clones_are_independent():
+    a = Match(3).new_initial_state(seed=5)
+    b = Match(3).new_initial_state(seed=5)
+    assert a.pack == b.pack and a.dealer == b.dealer
+    clone = a.clone()
+    rng = random.Random(0)
+    while not a.is_terminal():
+        a.apply_action(rng.choice(a.legal_actions()))
+    assert not clone.is_terminal() and clone.pack == b.pack
+    rng = random.Random(0)
+    while not clone.is_terminal():
+        clone.apply_action(rng.choice(clone.legal_actions()))
+    assert clone.score == a.score and clone.returns() == a.returns()
+    assert [d.pack for d in clone.deals] == [d.pack for d in a.deals]
+
+
+def test_match_arguments_are_checked():
+    for bad in (dict(players=5), dict(best_of=0), dict(rules="all-fives")):
+        with pytest.raises(AllFivesError):
+            Match(**bad)
+    with pytest.raises(GameError):
+        Match().new_initial_state(dealer=2)
+    with pytest.raises(GameError):
+        Match().new_initial_state(score=(61, 0))
+    with pytest.raises(GameError):
+        Match(4).new_initial_state(score=(0, 0, 0, 0))
