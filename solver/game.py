@@ -494,7 +494,8 @@ class MatchState:
 
     def apply_action(self, action: int) -> None:
         """Take a legal action for the seat to act (a revoke is ``apply_revoke``)."""
-        if self.phase in (SHUFFLE, OVER) or action not in self.legal_actions():
+        if (isinstance(action, bool) or not isinstance(action, int)
+                or self.phase in (SHUFFLE, OVER) or action not in self.legal_actions()):
             raise GameError(self._why_not(action))
         seat = self.current_player()
         self._actions.append((seat, action))
@@ -537,6 +538,8 @@ class MatchState:
 
     def _why_not(self, action: object) -> str:
         try:
+            if isinstance(action, bool):
+                raise GameError("a bool is no action")
             text = action_name(action)  # type: ignore[arg-type]
         except GameError:
             return f"{quoted(action)} is not an action"
@@ -844,7 +847,7 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None) -> M
         for index, step in enumerate(actions):
             try:
                 if len(state.deals) > logged:
-                    raise GameError("the deal is already over")
+                    raise GameError("the deal is over before it")
                 seat, action = parse_step(step, n)
                 if seat != state.current_player():
                     raise GameError(f"not {seat_names(n)[seat]}'s turn: {state._who_acts()}")
@@ -865,10 +868,9 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None) -> M
         winners = [side_name(s, n) for s in log.winners]
         if log.winners or "winners" in record or "double" in record:
             if record.get("winners") != winners or record.get("double") != log.double:
-                raise fail(f"winners: recorded {quoted(record.get('winners'))} "
-                           f"{'double' if record.get('double') else 'single'}, the play gives "
-                           f"{quoted(winners) if winners else 'none'}"
-                           f"{' double' if log.double else ''}")
+                raise fail(f"winners: recorded {quoted(record.get('winners'))} double "
+                           f"{quoted(record.get('double'))}, the play gives "
+                           f"{winners or 'none'} double {log.double}")
     if state is None:
         raise RecordError(f"{prefix}no records")
     return state
@@ -880,8 +882,8 @@ def _start(record: Mapping[str, Any], fail) -> MatchState:
     if not isinstance(players, Mapping) or len(players) not in (2, 3, 4):
         raise fail(f"players: {quoted(players)} is not one name per seat")
     n = len(players)
-    if set(players) != set(seat_names(n)):
-        raise fail(f"players: seats {' '.join(sorted(players))}, expected "
+    if set(players) != set(seat_names(n)) or not all(isinstance(v, str) for v in players.values()):
+        raise fail(f"players: {quoted(players)} is not one name per seat "
                    f"{' '.join(seat_names(n))}")
     rules_in = record["rules"]
     if not isinstance(rules_in, Mapping):
@@ -896,9 +898,9 @@ def _start(record: Mapping[str, Any], fail) -> MatchState:
         raise fail(f"rules: {error}") from None
     try:
         match = Match(n, rules, record["best_of"])
-        dealer = parse_seat(record["dealer"], n) if isinstance(record["dealer"], str) else None
     except AllFivesError as error:
-        raise fail(str(error)) from None
-    if dealer is None:
-        raise fail(f"dealer: {quoted(record['dealer'])} is not a seat")
-    return match.new_initial_state(dealer=dealer, auto_deal=False)
+        raise fail(f"best_of: {error}") from None
+    dealer = record["dealer"]
+    if not isinstance(dealer, str) or len(dealer) != 1 or dealer not in seat_names(n):
+        raise fail(f"dealer: {quoted(dealer)} is not a seat ({' '.join(seat_names(n))})")
+    return match.new_initial_state(dealer=seat_names(n).index(dealer), auto_deal=False)

@@ -724,3 +724,398 @@ def test_match_arguments_are_checked():
         Match().new_initial_state(score=(61, 0))
     with pytest.raises(GameError):
         Match(4).new_initial_state(score=(0, 0, 0, 0))
+
+
+# ---- revokes (replay of recorded games only) ----------------------------------------------------
+
+# Strict follow, hearts trumps: S holds 2S but plays 2C to N's 9S lead, a revoke.  The trick stands
+# (N wins it, no trumps in it) and the revoke is called once it is turned.
+REVOKE_HANDS = {"N": "AH KH QH 9S 8S 7S", "S": "3H 4H 6H 2C 3C 2S"}
+REVOKE_PLAY = ["N:AH", "S:3H", "N:9S", "S:revoke:2C", "N:KH", "S:4H", "N:QH", "S:6H",
+               "N:8S", "S:2S", "N:7S", "S:3C"]
+
+
+def replay_steps(state, *steps: str) -> None:
+    for step in steps:
+        seat, action = parse_step(step, state.players)
+        assert state.current_player() == seat
+        if action >= REVOKE:
+            state.apply_revoke(action - REVOKE)
+        else:
+            state.apply_action(action)
+
+
+def revoke_deal(score=(0, 0), **options):
+    state = new_state(Rules.preset("strict", **options), score=score)
+    state.deal_pack(stacked("2H", REVOKE_HANDS))
+    replay_steps(state, "N:stand", *REVOKE_PLAY[:4])
+    return state
+
+
+def test_a_revoke_costs_the_offender_3_after_the_tricks_captures():
+    state = revoke_deal((10, 10))
+    assert [(p.side, p.points, p.what) for p in state.pegs] == [(0, 4, "trick 1"),
+                                                                 (1, -3, "revoke")]
+    assert state.score == (14, 7)
+    assert state.observation(0).revokes == (3,) and state.observation(1).revokes == (3,)
+    with pytest.raises(GameError, match="revoke"):
+        state.position()
+    replay_steps(state, *REVOKE_PLAY[4:])
+    # N: 4 + 3 + 2, High, Game; S: Low, less 3
+    assert state.deals[-1].score == (10 + 11, 10 - 3 + 1)
+
+
+def test_a_revoke_gives_every_other_side_3_with_that_option():
+    state = revoke_deal((10, 10), revoke_penalty="others")
+    assert state.score == (17, 10)
+    # three players: clockwise from the offender's left
+    hands = {"N": "5C JC 9S 8S 7S 6S", "E": "AC 3C 2H 3H 4H 6H", "S": "2D 3D 4D 6D 7D 8D"}
+    state = new_state(Rules.preset("classic", revoke_penalty="others"), n=3, dealer="S")
+    state.deal_pack(stacked("4C", hands, n=3, dealer="S"))
+    replay_steps(state, "N:stand", "N:5C", "E:revoke:2H", "S:2D")
+    assert [(p.side, p.points, p.what) for p in state.pegs] == [
+        (0, 5, "trick 1"), (2, 3, "revoke"), (0, 3, "revoke")]
+
+
+def test_the_offender_cannot_win_the_match_on_that_hand():
+    # peg-out: S reaches 61 with Low but has revoked: the deal goes on to its end and the
+    # match with it; S wins at its first peg of the next deal
+    state = revoke_deal((0, 60), revoke_penalty="others")
+    replay_steps(state, *REVOKE_PLAY[4:])
+    assert not state.is_terminal() and state.deals[-1].score == (14, 61)
+    state.deal_pack(stacked("7D", dealer="N"))   # N deals, S is the elder hand
+    act(state, "S:beg", "N:take-one")
+    assert state.is_terminal() and state.winners == (1,) and state.score == (14, 62)
+    # without the revoke (the same cards, a legal 2S) S would have won at Low
+    state = new_state(Rules.preset("strict"), score=(0, 60))
+    state.deal_pack(stacked("2H", REVOKE_HANDS))
+    act(state, "N:stand", "N:AH", "S:3H", "N:9S", "S:2S", "N:KH", "S:4H", "N:QH", "S:6H",
+        "N:8S", "S:2C", "N:7S", "S:3C")
+    assert state.is_terminal() and state.winners == (1,) and state.deals[-1].pegs[-1].what == "low"
+    # hand-end: N 47 + 14 and S 60 + 1 are equal, but only N may win on this hand
+    state = revoke_deal((47, 60), revoke_penalty="others", finish="hand-end")
+    replay_steps(state, *REVOKE_PLAY[4:])
+    assert state.is_terminal() and state.score == (61, 61) and state.winners == (0,)
+
+
+def test_a_program_cannot_revoke():
+    state = new_state(Rules.preset("strict"))
+    state.deal_pack(stacked("2H", REVOKE_HANDS))
+    act(state, "N:stand", "N:9S")
+    assert all(a < REVOKE for a in state.legal_actions())
+    with pytest.raises(GameError):
+        state.apply_action(REVOKE + parse_card("2C"))
+    with pytest.raises(GameError, match="not in S's hand"):
+        state.apply_revoke("5D")
+    with pytest.raises(GameError, match="no revoke"):
+        state.apply_revoke("2S")
+
+
+# ---- what a seat sees ---------------------------------------------------------------------------
+
+
+def replay_to(state, pack_of_deal):
+    """A fresh state replaying ``state``'s match (its finished deals and the deal in play), with
+    the pack of the deal in play replaced by ``pack_of_deal``; None if its actions do not fit."""
+    first = state.deals[0].dealer if state.deals else state.dealer
+    twin = Match(state.players, state.rules, state.match.best_of).new_initial_state(
+        dealer=first, auto_deal=False)
+    for log in state.deals:
+        twin.deal_pack(log.pack)
+        for _, action in log.actions:
+            twin.apply_action(action)
+    twin.deal_pack(pack_of_deal)
+    try:
+        for _, action in state.actions:
+            twin.apply_action(action)
+    except GameError:
+        return None
+    return twin
+
+
+def hidden_places(state, seat: int) -> list[int]:
+    """Pack indexes whose card ``seat`` has not seen: other seats' cards not yet played and the
+    cards not dealt (turn-ups and played cards are seen by all)."""
+    seen = set(state.hands[seat]) | set(state.turnups) | set(state.play)
+    return [i for i, c in enumerate(state.pack) if c not in seen]
+
+
+def twins(state, seat: int, rng: random.Random, tries: int = 20):
+    """States that differ from ``state`` only in cards ``seat`` has not seen: its hidden places
+    shuffled (kept when the actions still replay), and shuffled within each suit (always)."""
+    places = hidden_places(state, seat)
+    out = []
+    for within_suits in (False, True):
+        for _ in range(tries):
+            pack = list(state.pack)
+            groups = [places] if not within_suits else \
+                [[i for i in places if pack[i] >> 4 == suit] for suit in range(4)]
+            for group in groups:
+                shuffled = [pack[i] for i in group]
+                rng.shuffle(shuffled)
+                for i, c in zip(group, shuffled):
+                    pack[i] = c
+            twin = replay_to(state, pack)
+            if twin is not None:
+                out.append(twin)
+                break
+        else:
+            assert not within_suits, "a shuffle within suits keeps every action legal"
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_observation_is_a_function_of_what_the_seat_has_seen(players):
+    rng = random.Random(players)
+    checked = differed = 0
+    for seed in range(4):
+        rules = Rules.preset(list(PRESETS)[seed % len(PRESETS)], target=21)
+        state = Match(players, rules).new_initial_state(seed=seed)
+        while not state.is_terminal():
+            if rng.random() < 0.08 and state.phase != "shuffle":
+                for seat in range(players):
+                    seen = state.observation(seat)
+                    assert seen.hand == state.hands[seat] and seen.turnups == state.turnups
+                    assert seen.play == tuple(zip((s for s, a in state.actions if a < 64),
+                                                  state.play))
+                    for twin in twins(state, seat, rng):
+                        assert twin.observation(seat) == seen
+                        checked += 1
+                        differed += twin.hands != state.hands
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 20 and differed > checked // 2
+
+
+def test_an_observation_is_frozen_and_changes_with_the_seats_own_cards():
+    state = new_state()
+    state.deal_pack(stacked("2H", ALL_TO_N))
+    seen = state.observation(0)
+    assert isinstance(seen, Observation)
+    with pytest.raises(AttributeError):
+        seen.hand = ()
+    other = new_state()
+    other.deal_pack(stacked("2H", {"N": "AH KH QH 9S 8S 6S", "S": "3H 4H 6H 2C 3C 4C"}))
+    assert other.observation(0) != seen and other.observation(1) == state.observation(1)
+    assert seen.legal_actions == (STAND, BEG) and state.observation(1).legal_actions == ()
+    assert seen.dealer == 1 and seen.score == (0, 0) and seen.rules == Rules()
+    with pytest.raises(GameError):
+        state.observation(2)
+
+
+# ---- positions ----------------------------------------------------------------------------------
+
+
+def test_the_position_of_the_deal_in_play():
+    rng = random.Random(11)
+    solved = 0
+    for seed in range(30):
+        players = 2 + seed % 3
+        rules = Rules.preset(list(PRESETS)[seed % len(PRESETS)], target=31)
+        state = Match(players, rules).new_initial_state(seed=seed)
+        while not state.is_terminal():
+            if state.phase == "play" and rng.random() < 0.2:
+                position = state.position()
+                # the hands as dealt from the pack, after the runs, by this file's dealing
+                seat_slots, up_slots = slots(players, state.dealer, state.runs)
+                hands = tuple(tuple(state.pack[i] for i in seat_slots[s]) for s in range(players))
+                before = state.deals[-1].score if state.deals and not state.deals[-1].winners \
+                    else (0,) * (2 if players == 4 else players)
+                start = list(before)
+                for p in state.pegs:
+                    if p.what in ("take-one", "turn-up jack"):
+                        start[p.side] += p.points
+                turnup = state.pack[up_slots[-1]]
+                expected = Position(Deal(hands, turnup >> 4, state.dealer, rules, turnup,
+                                         tuple(start)), state.play)
+                assert position == expected
+                assert position.to_move == state.current_player()
+                assert sorted(position.legal_moves()) == state.legal_actions()
+                if sum(len(h) for h in position.hands) <= 2 * players:
+                    assert reference.solve(position).value >= 0
+                    solved += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert solved > 10
+
+
+def test_a_position_has_no_score_once_a_side_is_at_the_target():
+    state = new_state(Rules(finish="hand-end"), score=(60, 3))
+    state.deal_pack(stacked("2H", ALL_TO_N))
+    act(state, "N:beg", "S:take-one")
+    assert state.score == (61, 3) and state.phase == "play"
+    assert state.position().deal.score is None
+    with pytest.raises(GameError, match="no card play"):
+        new_state().position()
+
+
+# ---- records ------------------------------------------------------------------------------------
+
+
+def random_match(players: int, rules: Rules, seed: int, best_of: int = 1):
+    state = Match(players, rules, best_of).new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_records_round_trip():
+    for seed in range(12):
+        players = 2 + seed % 3
+        rules = Rules.preset(list(PRESETS)[seed % len(PRESETS)],
+                             finish=("peg-out", "hand-end")[seed % 2], skunk=seed % 4 == 0)
+        state = random_match(players, rules, seed, best_of=1 + 2 * (seed % 3 == 0))
+        names = {s: f"player {s}" for s in SEATS[players]}
+        records = match_records(state, match=f"m{seed}", names=names)
+        text = records_text(records)
+        assert len(text.splitlines()) == len(state.deals) == len(records)
+        again = replay(read_records(text))
+        assert again.is_terminal() and again.returns() == state.returns()
+        assert again.score == state.score and again.games_won == state.games_won
+        assert again.deals == state.deals
+        assert match_records(again, f"m{seed}", names) == records
+        record = json.loads(text.splitlines()[0])
+        assert record["players"] == names and record["match"] == f"m{seed}"
+        assert len(record["pack"]) == 52 and record["rules"]["preset"] == rules.preset_name
+        assert set(record["rules"]) == {"preset", *rules.options()}
+        assert set(record["score"]) == ({"NS", "EW"} if players == 4 else set(SEATS[players]))
+        last = json.loads(text.splitlines()[-1])
+        assert last["winners"] and isinstance(last["double"], bool)
+    # an unfinished match replays to where it stands
+    state = Match(3).new_initial_state(seed=3)
+    rng = random.Random(3)
+    while len(state.deals) < 2:
+        state.apply_action(rng.choice(state.legal_actions()))
+    again = replay(match_records(state))
+    assert not again.is_terminal() and again.score == state.deals[-1].score
+
+
+def test_a_record_with_a_revoke_replays():
+    state = revoke_deal()
+    replay_steps(state, *REVOKE_PLAY[4:])
+    records = match_records(state)
+    assert "S:revoke:2C" in records[0]["actions"]
+    again = replay(read_records(records_text(records)))
+    assert again.deals == state.deals and again.score == state.score
+    records[0]["actions"][4] = "S:revoke:2S"   # 2S follows suit: no revoke
+    with pytest.raises(RecordError, match=r"^deal 1, action 4 'S:revoke:2S': 2S is no revoke"):
+        replay(records)
+
+
+def tampered(state, change) -> str:
+    """The one-line RecordError of ``state``'s records changed by ``change(records)``."""
+    records = json.loads(json.dumps(match_records(state)))
+    change(records)
+    with pytest.raises(RecordError) as error:
+        replay(read_records(records_text(records)), source="games.jsonl")
+    message = str(error.value)
+    assert "\n" not in message
+    return message
+
+
+def first_illegal_card(state) -> tuple[int, int, str]:
+    """(deal, action index, card): the first card played to a lead that restricted its seat,
+    and a card of that seat's hand the follow rule forbade."""
+    twin = Match(state.players, state.rules).new_initial_state(dealer=state.deals[0].dealer,
+                                                               auto_deal=False)
+    for log in state.deals:
+        twin.deal_pack(log.pack)
+        for index, (seat, action) in enumerate(log.actions):
+            if twin.phase == "play":
+                barred = set(twin.hands[seat]) - set(twin.legal_actions())
+                if barred:
+                    return log.number, index, card_str(min(barred))
+            twin.apply_action(action)
+    raise AssertionError("no restricted follow in this match")
+
+
+def test_a_tampered_record_fails_with_one_line_naming_the_deal_and_action():
+    state = random_match(2, Rules(), 4)
+    assert len(state.deals) > 3
+    deal, index, card = first_illegal_card(state)
+
+    def illegal_card(records):
+        seat = records[deal - 1]["actions"][index].split(":")[0]
+        records[deal - 1]["actions"][index] = f"{seat}:{card}"
+    message = tampered(state, illegal_card)
+    assert message.startswith(f"games.jsonl: deal {deal}, action {index} ")
+    assert f"may not play {card} to" in message
+
+    def wrong_score(records):
+        records[1]["score"]["N"] += 1
+    assert tampered(state, wrong_score).startswith("games.jsonl: deal 2, score: recorded ")
+
+    def swapped_pack(records):
+        pack = records[0]["pack"]
+        pack[0], pack[3] = pack[3], pack[0]      # a card of N's for one of S's
+    message = tampered(state, swapped_pack)
+    assert message.startswith("games.jsonl: deal 1, ")
+    assert ", action " in message or ", score: " in message
+
+    def doubled_card(records):
+        records[2]["pack"][5] = records[2]["pack"][6]
+    assert tampered(state, doubled_card) == \
+        f"games.jsonl: deal 3, pack: {card_str(state.deals[2].pack[6])} is in it twice"
+
+    def short_pack(records):
+        records[0]["pack"].pop()
+    assert tampered(state, short_pack) == "games.jsonl: deal 1, pack: 51 cards, not 52"
+
+    def extra_action(records):
+        records[0]["actions"].append("N:stand")
+    assert tampered(state, extra_action).startswith(
+        f"games.jsonl: deal 1, action {len(state.deals[0].actions)} 'N:stand': ")
+
+    def out_of_turn(records):
+        records[0]["actions"][0] = records[0]["dealer"] + ":stand"   # the elder hand's call
+    assert tampered(state, out_of_turn).startswith(
+        f"games.jsonl: deal 1, action 0 '{SEATS[2][state.deals[0].dealer]}:stand': not ")
+
+    def cut_short(records):
+        records[0]["actions"].pop()
+    assert "the actions end before the deal does" in tampered(state, cut_short)
+
+    def wrong_dealer(records):
+        records[1]["dealer"] = records[0]["dealer"]
+    assert tampered(state, wrong_dealer).startswith("games.jsonl: deal 2, dealer: ")
+
+    def after_the_end(records):
+        records.append(dict(records[-1], deal=records[-1]["deal"] + 1))
+    assert "the match was over" in tampered(state, after_the_end)
+
+    def unknown_key(records):
+        records[0]["tricks"] = []
+    assert tampered(state, unknown_key) == "games.jsonl: deal 1: unknown key 'tricks'"
+
+    def other_rules(records):
+        records[1]["rules"]["target"] = 31
+    assert tampered(state, other_rules).startswith("games.jsonl: deal 2, rules: ")
+
+    def bad_option(records):
+        records[0]["rules"]["follow"] = "loose"
+    assert tampered(state, bad_option).startswith("games.jsonl: deal 1, rules: option 'follow'")
+
+    def wrong_winner(records):
+        records[-1]["winners"] = ["S" if records[-1]["winners"] == ["N"] else "N"]
+    assert tampered(state, wrong_winner).startswith(
+        f"games.jsonl: deal {len(state.deals)}, winners: ")
+
+
+def test_bad_record_text():
+    with pytest.raises(RecordError, match=r"^x.jsonl:2: not JSON"):
+        read_records('{"match": 1}\n{oops\n', "x.jsonl")
+    with pytest.raises(RecordError, match=r"^x.jsonl:1: a record is a JSON object"):
+        read_records("[1, 2]\n", "x.jsonl")
+    with pytest.raises(RecordError, match="no records"):
+        replay([])
+    with pytest.raises(RecordError, match="^deal 1: missing key 'deal'$"):
+        replay([{"match": 1}])
+    with pytest.raises(RecordError, match="^deal 1: a record is an object"):
+        replay([[1]])
+    record = match_records(random_match(2, Rules(), 1))[0]
+    for key, value, expected in (("players", {"N": "a"}, "players: "),
+                                 ("players", {"N": 1, "S": "b"}, "players: "),
+                                 ("dealer", "X", "dealer: "), ("pack", "AS", "pack: "),
+                                 ("actions", "N:stand", "actions: "), ("best_of", 0, "best_of"),
+                                 ("rules", {"preset": "none"}, "rules: ")):
+        with pytest.raises(RecordError, match=f"^deal 1, {expected}"):
+            replay([dict(record, **{key: value})])
