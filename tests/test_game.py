@@ -86,6 +86,7 @@ class Table:
         self.dealer = 0
         self.hands: dict[int, list[str]] = {}
         self.turnups: list[str] = []
+        self.trump: str | None = None
         self.pegs: list[tuple[int, int]] = []
 
 
@@ -156,7 +157,7 @@ def play_deal(n, rules, dealer, table, peg, next_pack, choose):
         taken += 1
 
     turnups: list[str] = []
-    table.hands, table.turnups, table.pegs = hands, turnups, []
+    table.hands, table.turnups, table.pegs, table.trump = hands, turnups, [], None
     three_each()
     three_each()
     turn_up()
@@ -177,7 +178,7 @@ def play_deal(n, rules, dealer, table, peg, next_pack, choose):
                 runs += 1
                 if turnups[-1][1] != first_suit:
                     break
-    trump = turnups[-1][1]
+    trump = table.trump = turnups[-1][1]
     if rules.turnup_jack and turnups[-1][0] == "J":
         peg(side(dealer, n), 1)
     dealt = {s: list(h) for s, h in hands.items()}
@@ -221,7 +222,7 @@ def play_deal(n, rules, dealer, table, peg, next_pack, choose):
 # ---- the engine against the replay, in lockstep -------------------------------------------------
 
 
-def names(actions) -> list[str]:
+def action_names(actions) -> list[str]:
     return sorted(action_name(a) for a in actions)
 
 
@@ -243,14 +244,20 @@ def lockstep(n: int, rules: Rules, seed: int | str, best_of: int = 1,
 
     def choose(seat: int, legal: list[str]) -> str:
         assert state.current_player() == seat
-        assert names(state.legal_actions()) == sorted(legal)
+        assert action_names(state.legal_actions()) == sorted(legal)
         assert state.score == tuple(table.score)
         assert state.dealer == table.dealer
         assert [[card_str(c) for c in h] for h in state.hands] == \
             [sorted(table.hands[s], key=lambda c: (SUITS.index(c[1]), -rank(c)))
              for s in range(n)]
         assert [card_str(c) for c in state.turnups] == table.turnups
+        assert state.trump == (None if table.trump is None else SUITS.index(table.trump))
         assert [(p.side, p.points) for p in state.pegs] == table.pegs
+        seen = state.observation(seat)
+        assert [card_str(c) for c in seen.hand] == [card_str(c) for c in state.hands[seat]]
+        assert [card_str(c) for c in seen.turnups] == table.turnups
+        assert seen.score == tuple(table.score) and seen.dealer == table.dealer
+        assert action_names(seen.legal_actions) == sorted(legal)
         for other in range(n):
             assert state.legal_actions(other) == (state.legal_actions() if other == seat else [])
         if check is not None:
