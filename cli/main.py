@@ -28,7 +28,7 @@ app = typer.Typer(
     epilog="Exit status: 0 done, 1 a limit reached without a result, 2 bad input.",
     add_completion=False,
     pretty_exceptions_enable=False,
-    no_args_is_help=True,
+    invoke_without_command=True,
 )
 
 
@@ -67,11 +67,15 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def allfives(
+    ctx: typer.Context,
     version: Annotated[bool, typer.Option(
         "--version", callback=_version, is_eager=True,
         help="Print the version and exit.")] = False,
 ) -> None:
     """Double-dummy solver for All Fives, All Fours and their kin."""
+    if ctx.invoked_subcommand is None:  # no command: the help, as a usage error
+        typer.echo(ctx.get_help(), err=True)
+        raise typer.Exit(2)
 
 
 def node_limit_option(help: str):

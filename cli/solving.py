@@ -9,6 +9,7 @@ from functools import partial
 import typer
 
 from solver.deal import Position
+from solver.errors import AllFivesError
 from solver.solution import Solution, check_objective
 from solver.tricks import parse_seat, side_count, side_name
 
@@ -21,12 +22,12 @@ def solver_for(engine: str, node_limit: int | None = None,
                time_limit: float | None = None) -> Solve:
     """``solve(position, side=..., objective=...)`` of the named engine, imported only now."""
     if node_limit is not None and node_limit >= 2 ** 63:
-        raise ValueError(f"--node-limit: {node_limit} is more nodes than a search can count")
+        raise AllFivesError(f"--node-limit: {node_limit} is more nodes than a search can count")
     if time_limit is not None and not time_limit > 0:  # nan included
-        raise ValueError(f"--time-limit: {time_limit:g} is not a number of seconds above 0")
+        raise AllFivesError(f"--time-limit: {time_limit:g} is not a number of seconds above 0")
     if engine == "reference":
         if node_limit is not None or time_limit is not None:
-            raise ValueError("--node-limit and --time-limit limit the engine, "
+            raise AllFivesError("--node-limit and --time-limit limit the engine, "
                              "not --engine reference")
         from solver.reference import solve
         return solve
@@ -54,8 +55,8 @@ def side_for(position: Position, name: str | None) -> int | None:
             return side
     try:
         return position.deal.side_of(parse_seat(name, players))
-    except ValueError as error:
-        raise ValueError(f"--for: {error}") from None
+    except AllFivesError as error:
+        raise AllFivesError(f"--for: {error}") from None
 
 
 def plan(positions: list[tuple[str, Position]], for_: str | None,
@@ -67,8 +68,8 @@ def plan(positions: list[tuple[str, Position]], for_: str | None,
         try:
             check_objective(objective, position)
             jobs.append((name, position, side_for(position, for_)))
-        except ValueError as error:
-            raise ValueError(f"{name}: {error}") from None
+        except AllFivesError as error:
+            raise AllFivesError(f"{name}: {error}") from None
     return jobs
 
 
@@ -93,8 +94,8 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
     for number, (name, position, side) in enumerate(jobs):
         try:
             solution = run(position, side=side, objective=objective)
-        except ValueError as error:
-            raise ValueError(f"{name}: {error}") from None
+        except AllFivesError as error:
+            raise AllFivesError(f"{name}: {error}") from None
         if console is None:
             typer.echo(solution_record(name, position, solution))
         else:
