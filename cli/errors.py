@@ -31,6 +31,8 @@ from typer.core import TyperGroup
 
 from solver.errors import AllFivesError
 
+from .helpscreen import HelpScreen
+
 OK = 0
 FAILURE = 1
 BAD_INPUT = 2
@@ -107,7 +109,7 @@ def usage_message(error: typer.TyperException) -> str:
     return text
 
 
-class Boundary(TyperGroup):
+class Boundary(HelpScreen, TyperGroup):
     """The command group: parses and runs a command, and ends every run with one of the exit
     statuses above, whatever happened on the way."""
 

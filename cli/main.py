@@ -26,12 +26,24 @@ import typer
 from solver.solution import OBJECTIVES
 
 from .errors import Boundary, user_errors
+from .helpscreen import Command, render_help
+
+EXIT_STATUS = """\
+Exit status: 0 done; 1 a limit stopped a search without a value (or the engine
+is missing); 2 bad input; 130 interrupted."""
 
 app = typer.Typer(
     name="allfives",
     cls=Boundary,
     help="Double-dummy solver for All Fives, All Fours and their kin.",
-    epilog="Exit status: 0 done, 1 a limit reached without a result, 2 bad input.",
+    epilog=f"""\
+Examples:
+  allfives solve solver/examples/two-player.toml
+  allfives analyze solver/examples/played.toml
+  allfives deal --players 4 --count 100 --format line | allfives solve - --json
+  allfives solve --help
+
+{EXIT_STATUS}""",
     add_completion=False,
     pretty_exceptions_enable=False,
     invoke_without_command=True,
@@ -109,15 +121,20 @@ def allfives(
 ) -> None:
     """Double-dummy solver for All Fives, All Fours and their kin."""
     if ctx.invoked_subcommand is None:  # no command: the help, as a usage error
-        typer.echo(ctx.get_help(), err=True)
+        typer.echo(render_help(ctx.command, ctx, stderr=True), err=True)
         raise typer.Exit(2)
 
 
 # ---- the commands ---------------------------------------------------------------------------
 
-@app.command(help="Solve positions double-dummy: the table, what every legal card "
+@app.command(cls=Command, help="Solve positions double-dummy: the table, what every legal card "
              "is worth and costs, a best line trick by trick, and the points at the end of the "
-             "deal.")
+             "deal.", epilog="""\
+Examples:
+  allfives solve solver/examples/two-player.toml
+  allfives solve solver/examples/mid-trick.toml --for S --objective margin
+  allfives solve "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H" --json
+  allfives deal --players 4 --count 100 --format line | allfives solve - --json""")
 def solve(
     positions: PositionsArgument,
     for_: ForOption = None,
@@ -137,11 +154,15 @@ def solve(
         raise typer.Exit(1)
 
 
-@app.command(help="Judge a played hand card by card: what each card left its side "
+@app.command(cls=Command, help="Judge a played hand card by card: what each card left its side "
              "against the best card, the mistakes, and the points each side gave away.\n\n"
              "Each position needs a 'play': the cards played, part of a hand or all of it. "
              "A limit applies to each solve of the analysis (one before every card); a card "
-             "so left unjudged shows bounds and '?'.")
+             "so left unjudged shows bounds and '?'.", epilog="""\
+Examples:
+  allfives analyze solver/examples/played.toml
+  allfives analyze solver/examples/played.toml --json --node-limit 100000
+  allfives analyze "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H play=TH,AH,4C\"""")
 def analyze(
     positions: PositionsArgument,
     objective: ObjectiveOption = DEFAULT_OBJECTIVE,
@@ -160,8 +181,12 @@ def analyze(
         raise typer.Exit(1)
 
 
-@app.command(help="Deal random hands as from a shuffled pack (with the turn-up and "
-             "any runs), ready to solve.")
+@app.command(cls=Command, help="Deal random hands as from a shuffled pack (with the turn-up and "
+             "any runs), ready to solve.", epilog="""\
+Examples:
+  allfives deal --players 2 --seed 7
+  allfives deal --players 4 --runs 1 --count 3 --format line
+  allfives deal --players 3 --count 10 > deals.toml && allfives solve deals.toml""")
 def deal(
     players: Annotated[int, typer.Option(
         metavar="N", help="Players at the table: 2, 3 or 4 (4 play as partners).")],
@@ -188,9 +213,13 @@ def deal(
         deal_command(players, runs, seed, count, format.value, preset, dealer)
 
 
-@app.command(help="Time the engine on seeded deal classes: median, p90 and p99 "
+@app.command(cls=Command, help="Time the engine on seeded deal classes: median, p90 and p99 "
              "seconds a deal, and nodes per second; on the bridge class, DDS on the same deals "
-             "when endplay is installed.")
+             "when endplay is installed.", epilog="""\
+Examples:
+  allfives bench
+  allfives bench --class 4x6,2x9 --count 20
+  allfives bench --class 2x6 --json""")
 def bench(
     classes: Annotated[Optional[list[str]], typer.Option(
         "--class", metavar="NAME",
