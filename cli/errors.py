@@ -10,7 +10,8 @@ Exit statuses (the README's "Exit codes" lists the same):
     0    done
     1    a limit stopped a search without a value, or the compiled engine is missing
     2    bad input
-    130  interrupted (Ctrl-C)
+    130  interrupted (Ctrl-C: SIGINT)
+    141  standard output's reader went away (``allfives ... | head -1``: 128 + SIGPIPE)
 
 Click's exceptions are caught through what Typer makes public: every one of them is a
 ``typer.TyperException`` (its ``exit_code`` and ``format_message()`` are all the boundary
@@ -36,7 +37,8 @@ from .helpscreen import HelpScreen
 OK = 0
 FAILURE = 1
 BAD_INPUT = 2
-INTERRUPTED = 130
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a program Ctrl-C ended
+READER_GONE = 141  # 128 + SIGPIPE
 
 
 class EngineMissing(RuntimeError):
@@ -97,7 +99,7 @@ def reader_gone() -> int:
         os.close(devnull)
     except (OSError, ValueError):  # no file descriptor (a test's stdout)
         pass
-    return FAILURE
+    return READER_GONE
 
 
 def usage_message(error: typer.TyperException) -> str:
@@ -136,6 +138,7 @@ class Boundary(HelpScreen, TyperGroup):
             except typer.Abort:
                 note("aborted")
                 code = FAILURE
+            sys.stdout.flush()  # a reader gone is found here, not at interpreter exit
             return code
         except BrokenPipeError:
             return reader_gone()

@@ -30,7 +30,8 @@ from .helpscreen import Command, render_help
 
 EXIT_STATUS = """\
 Exit status: 0 done; 1 a limit stopped a search without a value (or the engine
-is missing); 2 bad input; 130 interrupted."""
+is missing); 2 bad input; 130 interrupted; 141 the reader of the output went
+away."""
 
 app = typer.Typer(
     name="allfives",
