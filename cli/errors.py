@@ -12,6 +12,7 @@ Exit statuses (the README's "Exit codes" lists the same):
     2    bad input
     130  interrupted (Ctrl-C: SIGINT)
     141  standard output's reader went away (``allfives ... | head -1``: 128 + SIGPIPE)
+    143  terminated (SIGTERM)
 
 Click's exceptions are caught through what Typer makes public: every one of them is a
 ``typer.TyperException`` (its ``exit_code`` and ``format_message()`` are all the boundary
@@ -25,7 +26,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -39,10 +40,20 @@ FAILURE = 1
 BAD_INPUT = 2
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a program Ctrl-C ended
 READER_GONE = 141  # 128 + SIGPIPE
+TERMINATED = 143  # 128 + SIGTERM
 
 
 class EngineMissing(RuntimeError):
     """The compiled engine is not part of this install."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is, as Ctrl-C raises ``KeyboardInterrupt``: a search
+    that polls for signals ends the same way for both."""
+
+
+def on_sigterm(signum: int, frame: Any) -> NoReturn:
+    raise Terminated()
 
 
 def message_of(error: BaseException) -> str:
@@ -142,6 +153,6 @@ class Boundary(HelpScreen, TyperGroup):
             return code
         except BrokenPipeError:
             return reader_gone()
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
             note("interrupted")
-            return INTERRUPTED
+            return TERMINATED if isinstance(stop, Terminated) else INTERRUPTED

@@ -18,6 +18,7 @@ small solve starts fast.
 
 from __future__ import annotations
 
+import signal
 from enum import Enum
 from typing import Annotated, Optional
 
@@ -25,13 +26,13 @@ import typer
 
 from solver.solution import OBJECTIVES
 
-from .errors import Boundary, user_errors
+from .errors import Boundary, on_sigterm, user_errors
 from .helpscreen import Command, render_help
 
 EXIT_STATUS = """\
 Exit status: 0 done; 1 a limit stopped a search without a value (or the engine
 is missing); 2 bad input; 130 interrupted; 141 the reader of the output went
-away."""
+away; 143 terminated."""
 
 app = typer.Typer(
     name="allfives",
@@ -237,4 +238,6 @@ def bench(
 
 
 def main() -> None:
+    """The ``allfives`` program: SIGTERM ends it as Ctrl-C does, with its own status."""
+    signal.signal(signal.SIGTERM, on_sigterm)
     app()
