@@ -9,15 +9,11 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
-
 import pytest
 
-import solver
-from clirun import PROGRAM, run
+from clirun import EXAMPLES, PROGRAM, run
 from solver.errors import AllFivesError
 
-EXAMPLES = Path(solver.__file__).parent / "examples"
 TWO = EXAMPLES / "two-player.toml"
 PLAYED = EXAMPLES / "played.toml"
 READER_GONE = 141  # 128 + SIGPIPE, what a shell reports for a program a closed pipe ended
