@@ -8,6 +8,7 @@ from rich.text import Text
 
 from solver.analysis import CardPlayed, analyze_play, given_away, unjudged
 from solver.deal import Position
+from solver.errors import AllFivesError
 from solver.scoring import score_position
 
 from .faces import BAD, GOOD, QUIET, card_face, cards_face, seat_face, side_face
@@ -119,7 +120,7 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
     jobs = [(name, position) for name, position, _ in plan(read_inputs(names), None, objective)]
     for name, position in jobs:
         if not position.play:
-            raise ValueError(f"{name}: play: no cards played, nothing to analyze")
+            raise AllFivesError(f"{name}: play: no cards played, nothing to analyze")
     run = solver_for(engine, node_limit, time_limit)
     if json:
         from .records import analysis_record
@@ -131,8 +132,8 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
     for number, (name, position) in enumerate(jobs):
         try:
             plays = analyze_play(position, run, objective)
-        except ValueError as error:
-            raise ValueError(f"{name}: {error}") from None
+        except AllFivesError as error:
+            raise AllFivesError(f"{name}: {error}") from None
         if json:
             typer.echo(analysis_record(name, position, objective, plays))
         else:

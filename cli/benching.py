@@ -6,7 +6,7 @@ from __future__ import annotations
 import typer
 
 from solver.benchmark import CLASSES
-from solver.errors import quoted
+from solver.errors import AllFivesError, quoted
 from solver.timing import DEFAULT_CLASSES, ClassTiming, time_class, will_time_dds
 
 
@@ -17,7 +17,7 @@ def class_names(given: list[str] | None) -> list[str]:
     names = [n.strip() for word in given for n in word.split(",") if n.strip()]
     for name in names:
         if name not in CLASSES:
-            raise ValueError(f"--class: unknown deal class {quoted(name)} "
+            raise AllFivesError(f"--class: unknown deal class {quoted(name)} "
                              f"(expected one of {', '.join(CLASSES)})")
     return names
 

@@ -18,12 +18,17 @@ def make_console(color: bool | None = None, stderr: bool = False) -> Console:
     terminal (and the ``NO_COLOR`` convention), True forces colour, False prints plain text."""
     from rich.console import Console
 
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:  # Rich's own exits with status 1
+            self.quiet = True
+            raise BrokenPipeError  # the CLI's boundary ends the run quietly, status 141
+
     options: dict = {"highlight": False, "markup": False, "emoji": False, "stderr": stderr}
     if color is True:
         options["force_terminal"] = True
     elif color is False:
         options["color_system"] = None
-    return Console(**options)
+    return _Console(**options)
 
 
 def can_show_suits(console: Console) -> bool:

@@ -6,6 +6,7 @@ import random
 
 import typer
 
+from solver.errors import AllFivesError
 from solver.notation import SEPARATOR
 from solver.shuffle import shuffle_deal
 from solver.rules import Rules
@@ -17,23 +18,23 @@ def deals(players: int, runs: int, seed: int, count: int, preset: str,
     """``count`` deals from one shuffled stream: the same arguments deal the same cards."""
     try:
         seat_names(players)
-    except ValueError as error:
-        raise ValueError(f"--players: {error}") from None
+    except AllFivesError as error:
+        raise AllFivesError(f"--players: {error}") from None
     try:
         rules = Rules.preset(preset)
-    except ValueError as error:
-        raise ValueError(f"--preset: {error}") from None
+    except AllFivesError as error:
+        raise AllFivesError(f"--preset: {error}") from None
     seat = None
     if dealer is not None:
         try:
             seat = parse_seat(dealer, players)
-        except ValueError as error:
-            raise ValueError(f"--dealer: {error}") from None
+        except AllFivesError as error:
+            raise AllFivesError(f"--dealer: {error}") from None
     rng = random.Random(seed)
     try:
         return [shuffle_deal(rng, players, runs, rules, seat) for _ in range(count)]
-    except ValueError as error:
-        raise ValueError(f"--runs: {error}") from None
+    except AllFivesError as error:
+        raise AllFivesError(f"--runs: {error}") from None
 
 
 def deal_command(players: int, runs: int, seed: int | None, count: int, form: str,

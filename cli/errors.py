@@ -1,9 +1,23 @@
-"""The one error boundary: what a user can get wrong ends in one line on stderr, never a trace.
+"""The one error boundary: how every run of ``allfives`` ends, and with which status.
 
-Exit codes: 0 done; 1 a limit was reached without a result (or the engine is missing); 2 bad
-input — the model's ``ValueError``s, a ``DealFileError``, a file that cannot be read, and the
-command line's own usage errors (an unknown option, a bad value), each one line
-``allfives: error: ...`` on stderr.
+What a user can get wrong ends in one line on stderr, ``allfives: error: ...``, never a
+traceback: the library's ``AllFivesError`` (a bad card, deal file, seat, option value ...), a
+file named on the command line that cannot be read, and the command line's own usage errors (an
+unknown option, a bad value).  Anything else is a bug and is left to show its traceback.
+
+Exit statuses (the README's "Exit codes" lists the same):
+
+    0    done
+    1    a limit stopped a search without a value, or the compiled engine is missing
+    2    bad input
+    130  interrupted (Ctrl-C: SIGINT)
+    141  standard output's reader went away (``allfives ... | head -1``: 128 + SIGPIPE)
+    143  terminated (SIGTERM)
+
+Click's exceptions are caught through what Typer makes public: every one of them is a
+``typer.TyperException`` (its ``exit_code`` and ``format_message()`` are all the boundary
+needs), a usage error is the one that carries the ``ctx`` it happened in, and ``typer.Exit`` and
+``typer.Abort`` are Typer's own.
 """
 
 from __future__ import annotations
@@ -12,23 +26,30 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
 
-try:  # Typer 0.2x carries its own copy of Click
-    from typer._click import exceptions as click_errors
-except ImportError:  # pragma: no cover - older Typer on Click
-    from click import exceptions as click_errors
+from solver.errors import AllFivesError, EngineMissing
+
+from .helpscreen import HelpScreen
 
 OK = 0
 FAILURE = 1
 BAD_INPUT = 2
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a program Ctrl-C ended
+READER_GONE = 141  # 128 + SIGPIPE
+TERMINATED = 143  # 128 + SIGTERM
 
 
-class EngineMissing(RuntimeError):
-    """The compiled engine is not part of this install."""
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is, as Ctrl-C raises ``KeyboardInterrupt``: a search
+    that polls for signals ends the same way for both."""
+
+
+def on_sigterm(signum: int, frame: Any) -> NoReturn:
+    raise Terminated()
 
 
 def message_of(error: BaseException) -> str:
@@ -40,13 +61,20 @@ def message_of(error: BaseException) -> str:
     return " ".join(text.splitlines())
 
 
+def _stderr(line: str) -> None:
+    try:
+        typer.echo(line, err=True)
+    except OSError:  # nowhere to say it
+        pass
+
+
 def say(message: str) -> None:
-    typer.echo(f"allfives: error: {message}", err=True)
+    _stderr(f"allfives: error: {message}")
 
 
 def note(message: str) -> None:
     """A line on stderr that is not an error: ``allfives: ...``."""
-    typer.echo(f"allfives: {message}", err=True)
+    _stderr(f"allfives: {message}")
 
 
 def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
@@ -54,30 +82,35 @@ def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
     return typer.Exit(code)
 
 
-def reader_gone() -> typer.Exit:
-    """Standard output's reader has gone (``allfives deal ... | head``): stop quietly."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # nothing more to flush at exit
-    except (OSError, ValueError):
-        pass
-    return typer.Exit(FAILURE)
-
-
 @contextmanager
 def user_errors() -> Iterator[None]:
+    """Around a command: the user's mistakes become one line on stderr and exit status 2."""
     try:
         yield
-    except BrokenPipeError:
-        raise reader_gone() from None
-    except (ValueError, OSError) as error:
+    except AllFivesError as error:
+        raise fail(message_of(error)) from None
+    except OSError as error:
+        if error.filename is None:  # not a file the user named (a closed pipe, a full disk)
+            raise
         raise fail(message_of(error)) from None
     except EngineMissing as error:
-        raise fail(message_of(error), FAILURE) from None
+        raise fail(f"{error} (--engine reference solves without it)", FAILURE) from None
 
 
-def usage_message(error: Exception) -> str:
-    """A usage error in one line, with the command to ask for help."""
+def reader_gone() -> int:
+    """Standard output's reader has gone (``allfives deal ... | head``): stop quietly, with
+    nothing left to flush at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (a test's stdout)
+        pass
+    return READER_GONE
+
+
+def usage_message(error: typer.TyperException) -> str:
+    """A Click error in one line; a usage error ends with the command to ask for help."""
     text = message_of(Exception(error.format_message())).replace("Value error, ", "")
     ctx = getattr(error, "ctx", None)
     if ctx is not None:
@@ -85,24 +118,37 @@ def usage_message(error: Exception) -> str:
     return text
 
 
-class Boundary(TyperGroup):
-    """The command group, with usage errors said in one line like every other error."""
+class Boundary(HelpScreen, TyperGroup):
+    """The command group: parses and runs a command, and ends every run with one of the exit
+    statuses above, whatever happened on the way."""
 
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
-        try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click_errors.NoArgsIsHelpError as error:
-            typer.echo(error.format_message(), err=True, nl=False)
-            code = BAD_INPUT
-        except click_errors.ClickException as error:
-            say(usage_message(error) if isinstance(error, click_errors.UsageError)
-                else message_of(Exception(error.format_message())))
-            code = error.exit_code
-        except typer.Abort:
-            typer.echo("allfives: aborted", err=True)
-            code = FAILURE
+        code = self.run(sys.argv[1:] if args is None else list(args),
+                        prog_name or self.name or "allfives", **extra)
         if not standalone_mode:
             return code
-        sys.exit(code if isinstance(code, int) else OK)
+        sys.exit(code)
+
+    def run(self, args: list[str], prog_name: str, **extra: Any) -> int:
+        try:
+            try:
+                with self.make_context(prog_name, args, **extra) as ctx:
+                    self.invoke(ctx)
+                code = OK
+            except typer.Exit as done:
+                code = done.exit_code
+            except typer.TyperException as error:  # Click's errors: usage, bad values
+                say(usage_message(error))
+                code = error.exit_code
+            except typer.Abort:
+                note("aborted")
+                code = FAILURE
+            sys.stdout.flush()  # a reader gone is found here, not at interpreter exit
+            return code
+        except BrokenPipeError:
+            return reader_gone()
+        except KeyboardInterrupt as stop:
+            note("interrupted")
+            return TERMINATED if isinstance(stop, Terminated) else INTERRUPTED

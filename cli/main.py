@@ -8,34 +8,53 @@
                               [--preset NAME] [--dealer SEAT]
     allfives bench [--class NAME]... [--count N] [--json]
 
+The options that several commands share are declared once, below, as typed ``Annotated``
+aliases; a command takes one as a parameter's type (``json: JsonFlag = False``) and gets the same
+option, spelled, checked and explained the same way.
+
 Everything heavy (Rich, the engine) is imported inside the command that needs it, so that a
 small solve starts fast.
 """
 
 from __future__ import annotations
 
+import signal
 from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
-from .errors import Boundary, user_errors
+from solver.solution import OBJECTIVES
+
+from .errors import Boundary, on_sigterm, user_errors
+from .helpscreen import Command, render_help
+
+EXIT_STATUS = """\
+Exit status: 0 done; 1 a limit stopped a search without a value (or the engine
+is missing); 2 bad input; 130 interrupted; 141 the reader of the output went
+away; 143 terminated."""
 
 app = typer.Typer(
     name="allfives",
     cls=Boundary,
     help="Double-dummy solver for All Fives, All Fours and their kin.",
-    epilog="Exit status: 0 done, 1 a limit reached without a result, 2 bad input.",
+    epilog=f"""\
+Examples:
+  allfives solve solver/examples/two-player.toml
+  allfives analyze solver/examples/played.toml
+  allfives deal --players 4 --count 100 --format line | allfives solve - --json
+  allfives solve --help
+
+{EXIT_STATUS}""",
     add_completion=False,
     pretty_exceptions_enable=False,
-    no_args_is_help=True,
+    invoke_without_command=True,
 )
 
+# ---- the shared options ---------------------------------------------------------------------
 
-class Objective(str, Enum):
-    points = "points"
-    margin = "margin"
-    tricks = "tricks"
+#: The objectives the library knows, in its order (the first, points, is the default).
+Objective = Enum("Objective", {name: name for name in OBJECTIVES}, type=str)  # type: ignore[misc]
 
 
 class Engine(str, Enum):
@@ -48,14 +67,44 @@ class Form(str, Enum):
     line = "line"
 
 
-POSITIONS_HELP = ("Positions: deal files (TOML, several deals separated by '# ---' lines, or "
-                  "one-line positions one a line), a one-line position itself "
-                  "(\"N:AK5.9.32.- ... trump=H\"), or '-' for standard input.")
-OBJECTIVE_HELP = ("points: what the side can be sure of scoring in the deal; margin: its points "
-                  "minus the other side's; tricks: the tricks it wins.")
-ENGINE_HELP = "engine: the fast search; reference: the plain exhaustive solver (slow)."
-COLOR_HELP = ("Colour the output (also into a pipe), or print plain text. "
-              "Default: colour on a terminal only.")
+def choices(enum: type[Enum]) -> str:
+    """``points|margin|tricks``: the metavar of an option with a choice of words."""
+    return "|".join(member.value for member in enum)
+
+
+PositionsArgument = Annotated[list[str], typer.Argument(
+    metavar="POSITION", show_default=False,
+    help="Deal files (TOML, several deals separated by '# ---' lines, or one-line positions "
+         "one a line), a one-line position itself (\"N:AK5.9.32.- ... trump=H\"), or '-' for "
+         "standard input.")]
+ForOption = Annotated[Optional[str], typer.Option(
+    "--for", metavar="SEAT",
+    help="The seat whose value is computed; with 4 players either partner, or NS / EW, names "
+         "the partnership. Default: the side to move.")]
+ObjectiveOption = Annotated[Objective, typer.Option(  # type: ignore[valid-type]
+    "--objective", metavar=choices(Objective),
+    help="points: what the side can be sure of scoring in the deal; margin: its points minus "
+         "the other side's; tricks: the tricks it wins.")]
+JsonFlag = Annotated[bool, typer.Option(
+    "--json", help="One JSON object a line, for scripts, instead of the report.")]
+EngineOption = Annotated[Engine, typer.Option(
+    "--engine", metavar=choices(Engine),
+    help="engine: the compiled search; reference: the plain exhaustive solver, slow on "
+         "purpose.")]
+NodeLimitOption = Annotated[Optional[int], typer.Option(
+    "--node-limit", metavar="N", min=1,
+    help="Stop each search after about N nodes; one stopped without a value shows the bounds "
+         "it reached, and the exit status is 1.")]
+TimeLimitOption = Annotated[Optional[float], typer.Option(
+    "--time-limit", metavar="SECONDS",
+    help="Stop each search after SECONDS; one stopped without a value shows the bounds it "
+         "reached, and the exit status is 1.")]
+ColorFlag = Annotated[Optional[bool], typer.Option(
+    "--color/--no-color",
+    help="Colour the output even into a pipe, or print plain text even on a terminal. "
+         "Default: colour on a terminal only (none where NO_COLOR is set).")]
+
+DEFAULT_OBJECTIVE = Objective("points")
 
 
 def _version(value: bool) -> None:
@@ -67,41 +116,36 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def allfives(
+    ctx: typer.Context,
     version: Annotated[bool, typer.Option(
         "--version", callback=_version, is_eager=True,
         help="Print the version and exit.")] = False,
 ) -> None:
     """Double-dummy solver for All Fives, All Fours and their kin."""
+    if ctx.invoked_subcommand is None:  # no command: the help, as a usage error
+        typer.echo(render_help(ctx.command, ctx, stderr=True), err=True)
+        raise typer.Exit(2)
 
 
-def node_limit_option(help: str):
-    return typer.Option("--node-limit", metavar="N", min=1, help=help)
+# ---- the commands ---------------------------------------------------------------------------
 
-
-def time_limit_option(help: str):
-    return typer.Option("--time-limit", metavar="SECONDS", help=help)
-
-
-@app.command(help="Solve positions double-dummy: the table, what every legal card is worth "
-                  "and costs, a best line trick by trick, and the points at the end of the deal.")
+@app.command(cls=Command, help="Solve positions double-dummy: the table, what every legal card "
+             "is worth and costs, a best line trick by trick, and the points at the end of the "
+             "deal.", epilog="""\
+Examples:
+  allfives solve solver/examples/two-player.toml
+  allfives solve solver/examples/mid-trick.toml --for S --objective margin
+  allfives solve "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H" --json
+  allfives deal --players 4 --count 100 --format line | allfives solve - --json""")
 def solve(
-    positions: Annotated[list[str], typer.Argument(metavar="POSITION", help=POSITIONS_HELP)],
-    for_: Annotated[Optional[str], typer.Option(
-        "--for", metavar="SEAT",
-        help="The seat (with 4 players either partner, or NS / EW) whose value is computed. "
-             "Default: the side to move.")] = None,
-    objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.points,
-    json: Annotated[bool, typer.Option(
-        "--json", help="One JSON object per position, one per line.")] = False,
-    engine: Annotated[Engine, typer.Option(help=ENGINE_HELP)] = Engine.engine,
-    node_limit: Annotated[Optional[int], node_limit_option(
-        "Stop a search after about N nodes; without a result the bounds are shown and the "
-        "exit status is 1.")] = None,
-    time_limit: Annotated[Optional[float], time_limit_option(
-        "Stop a search after SECONDS; without a result the bounds are shown and the exit "
-        "status is 1.")] = None,
-    color: Annotated[Optional[bool], typer.Option("--color/--no-color",
-                                                  help=COLOR_HELP)] = None,
+    positions: PositionsArgument,
+    for_: ForOption = None,
+    objective: ObjectiveOption = DEFAULT_OBJECTIVE,
+    json: JsonFlag = False,
+    engine: EngineOption = Engine.engine,
+    node_limit: NodeLimitOption = None,
+    time_limit: TimeLimitOption = None,
+    color: ColorFlag = None,
 ) -> None:
     from .solving import solve_command
 
@@ -112,25 +156,23 @@ def solve(
         raise typer.Exit(1)
 
 
-@app.command(help="Judge a played hand card by card: what each card left its side against "
-                  "the best card, the mistakes, and the points each side gave away.")
+@app.command(cls=Command, help="Judge a played hand card by card: what each card left its side "
+             "against the best card, the mistakes, and the points each side gave away.\n\n"
+             "Each position needs a 'play': the cards played, part of a hand or all of it. "
+             "A limit applies to each solve of the analysis (one before every card); a card "
+             "so left unjudged shows bounds and '?'.", epilog="""\
+Examples:
+  allfives analyze solver/examples/played.toml
+  allfives analyze solver/examples/played.toml --json --node-limit 100000
+  allfives analyze "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H play=TH,AH,4C\"""")
 def analyze(
-    positions: Annotated[list[str], typer.Argument(
-        metavar="POSITION",
-        help=POSITIONS_HELP + " Each needs a 'play': the cards played, part or all of a hand.")],
-    objective: Annotated[Objective, typer.Option(help=OBJECTIVE_HELP)] = Objective.points,
-    json: Annotated[bool, typer.Option(
-        "--json", help="One JSON object per position (with a list of plays), one per line.")
-    ] = False,
-    engine: Annotated[Engine, typer.Option(help=ENGINE_HELP)] = Engine.engine,
-    node_limit: Annotated[Optional[int], node_limit_option(
-        "Stop each solve (one before every card) after about N nodes; a card so left "
-        "unjudged shows bounds and '?', and the exit status is 1.")] = None,
-    time_limit: Annotated[Optional[float], time_limit_option(
-        "Stop each solve (one before every card) after SECONDS; a card so left unjudged "
-        "shows bounds and '?', and the exit status is 1.")] = None,
-    color: Annotated[Optional[bool], typer.Option("--color/--no-color",
-                                                  help=COLOR_HELP)] = None,
+    positions: PositionsArgument,
+    objective: ObjectiveOption = DEFAULT_OBJECTIVE,
+    json: JsonFlag = False,
+    engine: EngineOption = Engine.engine,
+    node_limit: NodeLimitOption = None,
+    time_limit: TimeLimitOption = None,
+    color: ColorFlag = None,
 ) -> None:
     from .analyzing import analyze_command
 
@@ -141,8 +183,12 @@ def analyze(
         raise typer.Exit(1)
 
 
-@app.command(help="Deal random hands as from a shuffled pack (with the turn-up and any "
-                  "runs), ready to solve.")
+@app.command(cls=Command, help="Deal random hands as from a shuffled pack (with the turn-up and "
+             "any runs), ready to solve.", epilog="""\
+Examples:
+  allfives deal --players 2 --seed 7
+  allfives deal --players 4 --runs 1 --count 3 --format line
+  allfives deal --players 3 --count 10 > deals.toml && allfives solve deals.toml""")
 def deal(
     players: Annotated[int, typer.Option(
         metavar="N", help="Players at the table: 2, 3 or 4 (4 play as partners).")],
@@ -154,9 +200,9 @@ def deal(
                           "Default: a fresh seed, shown in the TOML form.")] = None,
     count: Annotated[int, typer.Option(metavar="K", min=1, help="How many deals.")] = 1,
     format: Annotated[Form, typer.Option(
-        "--format", help="toml: deal files (several separated by '# ---' lines); "
-                         "line: one position a line, ready for 'allfives solve -'.")
-    ] = Form.toml,
+        "--format", metavar=choices(Form),
+        help="toml: deal files (several separated by '# ---' lines); line: one position a "
+             "line, ready for 'allfives solve -'.")] = Form.toml,
     preset: Annotated[str, typer.Option(
         metavar="NAME", help="Rules: all-fives, strict, classic, all-fours, five-for-five.")
     ] = "all-fives",
@@ -169,19 +215,21 @@ def deal(
         deal_command(players, runs, seed, count, format.value, preset, dealer)
 
 
-@app.command(help="Time the engine on seeded deal classes: median, p90 and p99 seconds a "
-                  "deal, and nodes per second; on the bridge class, DDS on the same deals when "
-                  "endplay is installed.")
+@app.command(cls=Command, help="Time the engine on seeded deal classes: median, p90 and p99 "
+             "seconds a deal, and nodes per second; on the bridge class, DDS on the same deals "
+             "when endplay is installed.", epilog="""\
+Examples:
+  allfives bench
+  allfives bench --class 4x6,2x9 --count 20
+  allfives bench --class 2x6 --json""")
 def bench(
     classes: Annotated[Optional[list[str]], typer.Option(
         "--class", metavar="NAME",
-        help="A deal class to time; repeat for more: 2x6 3x6 4x6 2x9 4x9 4x12 bridge. "
-             "Default: 2x6 3x6 4x6 2x9.")] = None,
+        help="A deal class to time; repeat for more, or separate them with commas: 2x6 3x6 "
+             "4x6 2x9 4x9 4x12 bridge. Default: 2x6 3x6 4x6 2x9.")] = None,
     count: Annotated[int, typer.Option(metavar="N", min=1, help="Deals per class.")] = 50,
-    json: Annotated[bool, typer.Option(
-        "--json", help="One JSON object per class, one per line (no progress bar).")] = False,
-    color: Annotated[Optional[bool], typer.Option("--color/--no-color",
-                                                  help=COLOR_HELP)] = None,
+    json: JsonFlag = False,
+    color: ColorFlag = None,
 ) -> None:
     from .benching import bench_command
 
@@ -190,4 +238,6 @@ def bench(
 
 
 def main() -> None:
+    """The ``allfives`` program: SIGTERM ends it as Ctrl-C does, with its own status."""
+    signal.signal(signal.SIGTERM, on_sigterm)
     app()

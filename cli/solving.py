@@ -12,7 +12,7 @@ from solver.errors import AllFivesError
 from solver.solution import Solve, check_limits, check_objective
 from solver.tricks import parse_seat, side_count, side_name
 
-from .errors import EngineMissing, note
+from .errors import note
 
 
 def solver_for(engine: str, node_limit: int | None = None,
@@ -25,11 +25,7 @@ def solver_for(engine: str, node_limit: int | None = None,
                                 "not --engine reference")
         from solver.reference import solve
         return solve
-    from solver.errors import EngineMissing as NotBuilt
-    try:
-        from solver.search import solve
-    except NotBuilt as error:
-        raise EngineMissing(f"{error} (--engine reference solves without it)") from None
+    from solver.search import solve  # EngineMissing if it is not built
     if node_limit is None and time_limit is None:
         return solve
     return partial(solve, node_limit=node_limit, time_limit=time_limit)
@@ -47,8 +43,8 @@ def side_for(position: Position, name: str | None) -> int | None:
             return side
     try:
         return position.deal.side_of(parse_seat(name, players))
-    except ValueError as error:
-        raise ValueError(f"--for: {error}") from None
+    except AllFivesError as error:
+        raise AllFivesError(f"--for: {error}") from None
 
 
 def plan(positions: list[tuple[str, Position]], for_: str | None,
@@ -60,8 +56,8 @@ def plan(positions: list[tuple[str, Position]], for_: str | None,
         try:
             check_objective(objective, position)
             jobs.append((name, position, side_for(position, for_)))
-        except ValueError as error:
-            raise ValueError(f"{name}: {error}") from None
+        except AllFivesError as error:
+            raise AllFivesError(f"{name}: {error}") from None
     return jobs
 
 
@@ -86,8 +82,8 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
     for number, (name, position, side) in enumerate(jobs):
         try:
             solution = run(position, side=side, objective=objective)
-        except ValueError as error:
-            raise ValueError(f"{name}: {error}") from None
+        except AllFivesError as error:
+            raise AllFivesError(f"{name}: {error}") from None
         if console is None:
             typer.echo(solution_record(name, position, solution))
         else:

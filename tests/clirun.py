@@ -1,12 +1,17 @@
-"""Running the command line in tests: through Typer's runner, or as the installed program."""
+"""Running the command line in tests: through Typer's runner, or as the installed program; and
+the checks that several test files make of what it printed."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
 
+import solver
 from cli.main import app
 
 try:
@@ -16,8 +21,43 @@ except TypeError:
 
 #: The ``allfives`` executable installed beside this Python.
 PROGRAM = Path(sys.executable).parent / ("allfives.exe" if sys.platform == "win32" else "allfives")
+#: The bundled example deals.
+EXAMPLES = Path(solver.__file__).parent / "examples"
 
 
 def run(*args, input: str | None = None):
     """``allfives ARGS...`` through Typer's runner; stdout and stderr kept apart."""
     return RUNNER.invoke(app, [str(a) for a in args], input=input)
+
+
+def records(result) -> list[dict]:
+    """The JSON objects a successful run printed, one a line."""
+    assert result.exit_code == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def assert_one_error_line(result, *fragments: str) -> str:
+    """Bad input: status 2, nothing on stdout, one line ``allfives: error: ...`` on stderr
+    holding every fragment, and no traceback.  The line."""
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("allfives: error: ")
+    assert "Traceback" not in result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+    return lines[0]
+
+
+def shell(command: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
+    """A command line as a user types it (pipes and all) in bash, with the installed
+    ``allfives`` first on the PATH, at a fixed width of 80 columns and without colour;
+    stdout and stderr in one stream, in the order they were written."""
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("FORCE_COLOR", "PY_COLORS", "CLICOLOR_FORCE")}
+    env.update(PATH=f"{PROGRAM.parent}{os.pathsep}{os.environ.get('PATH', '')}", COLUMNS="80",
+               NO_COLOR="1", TERM="dumb", PYTHONIOENCODING="utf-8")
+    return subprocess.run(["bash", "-c", command], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          encoding="utf-8", timeout=timeout)

@@ -14,7 +14,7 @@ import pytest
 
 import solver
 from cli.main import app
-from clirun import PROGRAM, RUNNER, run
+from clirun import PROGRAM, RUNNER, assert_one_error_line, records, run
 from solver import reference
 from solver.cards import card_str
 from solver.deal import Position, load
@@ -25,25 +25,8 @@ MID = EXAMPLES / "mid-trick.toml"
 KEYS = {"file", "to_move", "for", "objective", "value", "moves", "line", "nodes", "seconds",
         "complete", "lower", "upper"}
 
-def records(result) -> list[dict]:
-    assert result.exit_code == 0, result.stderr
-    return [json.loads(line) for line in result.stdout.splitlines()]
-
-
 def solve_ref(*args: str, input: str | None = None) -> list[dict]:
     return records(run("solve", *args, "--engine", "reference", "--json", input=input))
-
-
-def assert_one_error_line(result, *fragments: str) -> str:
-    assert result.exit_code == 2
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("allfives: error: ")
-    assert "Traceback" not in result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0]
-    return lines[0]
 
 
 # ---- output ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import solver
-from clirun import PROGRAM, run
+from clirun import PROGRAM, records, run
 from solver import reference
 from solver.cards import card_str, parse_card
 from solver.deal import Position, load
@@ -20,11 +20,6 @@ TWO = EXAMPLES / "two-player.toml"
 RECORD_KEYS = {"file", "objective", "plays", "given_away", "nodes", "seconds", "complete"}
 PLAY_KEYS = {"index", "trick", "seat", "for", "card", "before", "after", "cost", "mistake",
              "best", "complete", "before_lower", "before_upper", "after_lower", "after_upper"}
-
-def records(result) -> list[dict]:
-    assert result.exit_code == 0, result.stderr
-    return [json.loads(line) for line in result.stdout.splitlines()]
-
 
 # North leads the trump Ten into South's Ace, later ruffs a club with the trump Two, and South
 # gives away points too: the places and costs come from the reference (see expected_mistakes).

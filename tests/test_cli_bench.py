@@ -8,18 +8,13 @@ import subprocess
 
 import pytest
 
-from clirun import PROGRAM, run
+from clirun import PROGRAM, records, run
 from solver import benchmark
 
 pytest.importorskip("solver.search")
 
 KEYS = {"class", "title", "objective", "deals", "median", "p90", "p99", "nodes", "seconds",
         "nodes_per_second", "dds"}
-
-def records(result) -> list[dict]:
-    assert result.exit_code == 0, result.stderr
-    return [json.loads(line) for line in result.stdout.splitlines()]
-
 
 def test_json_per_class():
     found = records(run("bench", "--class", "2x6", "--class", "3x6", "--count", "3", "--json"))
