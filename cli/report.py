@@ -176,11 +176,14 @@ def end_table(position: Position, pretty: bool) -> Table:
 # ---- the whole report ---------------------------------------------------------------------------
 
 
-def solve_report(name: str, position: Position, solution: Solution,
-                 pretty: bool) -> RenderableType:
-    parts: list[RenderableType] = [heading(name, position, pretty), Text(),
-                                   diagram(position, pretty), Text(),
-                                   value_words(position, solution)]
+def solve_head(name: str, position: Position, pretty: bool) -> RenderableType:
+    """What a report shows before the search: the heading and the table."""
+    return Group(heading(name, position, pretty), Text(), diagram(position, pretty))
+
+
+def solve_body(position: Position, solution: Solution, pretty: bool) -> RenderableType:
+    """What the search found: the value, the cards, the line, the end of the deal, the match."""
+    parts: list[RenderableType] = [Text(), value_words(position, solution)]
     if not position.is_over:
         parts += [Text(), cards_table(position, solution, pretty)]
     if solution.complete:
@@ -195,3 +198,8 @@ def solve_report(name: str, position: Position, solution: Solution,
     parts.append(Text())
     parts.append(Text(f"{solution.nodes} nodes, {solution.seconds:.3f} s", style=QUIET))
     return Group(*parts)
+
+
+def solve_report(name: str, position: Position, solution: Solution,
+                 pretty: bool) -> RenderableType:
+    return Group(solve_head(name, position, pretty), solve_body(position, solution, pretty))

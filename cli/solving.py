@@ -9,7 +9,7 @@ import typer
 
 from solver.deal import Position
 from solver.errors import AllFivesError
-from solver.solution import Solve, check_limits, check_objective
+from solver.solution import Solution, Solve, check_limits, check_objective
 from solver.tricks import parse_seat, side_count, side_name
 
 from .errors import note
@@ -70,28 +70,54 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
     # every position is read and every --for checked before the first solve
     jobs = plan(read_inputs(names), for_, objective)
     run = solver_for(engine, node_limit, time_limit)
-    console = pretty = None
-    if not json:
+    if json:
+        from .records import solution_record
+    else:
         from .console import can_show_suits, make_console
-        from .report import solve_report
+        from .report import solve_body, solve_head
+        from .status import searching
         console = make_console(color)
         pretty = can_show_suits(console)
-    else:
-        from .records import solution_record
+        status = make_console(color, stderr=True)
+        progress = progress_of(engine)
+        # on a terminal the table is shown while the search runs, with a live line under it
+        live = console.is_terminal and status.is_terminal
     stopped = []
     for number, (name, position, side) in enumerate(jobs):
-        try:
-            solution = run(position, side=side, objective=objective)
-        except AllFivesError as error:
-            raise AllFivesError(f"{name}: {error}") from None
-        if console is None:
+        if json:
+            solution = solve_one(run, name, position, side, objective)
             typer.echo(solution_record(name, position, solution))
         else:
             if number:
                 console.print()
-            console.print(solve_report(name, position, solution, pretty), crop=False)
+            head = solve_head(name, position, pretty)
+            if live:
+                console.print(head, crop=False)
+                with searching(status, "searching", progress):
+                    solution = solve_one(run, name, position, side, objective)
+                console.print(solve_body(position, solution, pretty), crop=False)
+            else:
+                solution = solve_one(run, name, position, side, objective)
+                console.print(head, solve_body(position, solution, pretty), crop=False)
         if not solution.complete:
             stopped.append(name)
             note(f"{name}: no result: the search stopped at its limit (the value lies "
                  f"between {solution.lower} and {solution.upper})")
     return stopped
+
+
+def solve_one(run: Solve, name: str, position: Position, side: int | None,
+              objective: str) -> Solution:
+    try:
+        return run(position, side=side, objective=objective)
+    except AllFivesError as error:
+        raise AllFivesError(f"{name}: {error}") from None
+
+
+def progress_of(engine: str):
+    """What the live line reads while ``engine`` searches (None for the reference solver,
+    which only shows the time)."""
+    if engine == "reference":
+        return None
+    from solver.search import default_solver
+    return default_solver().progress
