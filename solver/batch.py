@@ -277,7 +277,10 @@ def _play(state: MatchState, players: Sequence[Player], labels: Sequence[str],
             if packs is None:
                 state.deal_pack()
             else:
-                state.deal_pack(next(packs))
+                pack = next(packs, None)
+                if pack is None:
+                    raise BatchError(f"the packs ran out after {len(state.deals)} deals")
+                state.deal_pack(pack)
             continue
         seat = state.current_player()
         start = clock()

@@ -270,3 +270,10 @@ def test_executor_for_one_job_is_serial():
     with pytest.raises(BatchError, match="jobs"):
         with executor_for(-1):
             pass
+
+
+def test_packs_that_run_out_are_a_batch_error():
+    stream = PackStream(1)
+    players = [make_player("random", seed=1), make_player("random", seed=2)]
+    with pytest.raises(BatchError, match="packs ran out"):
+        play_deals(players, Rules(), deals=3, packs=iter([stream[0]]))

@@ -141,7 +141,7 @@ def test_random_is_seeded():
 # ---- the heuristic's rules, one observation each ----------------------------------------------
 
 
-def test_rule_1_stands_with_three_trumps_or_a_scoring_trump():
+def test_rule_1_stands_with_two_trumps_or_a_scoring_trump():
     def call(hand):
         return explain(seen(hand, phase="elder", seat="N", turnups="9S"))
 
@@ -149,7 +149,8 @@ def test_rule_1_stands_with_three_trumps_or_a_scoring_trump():
     assert call("TS 2H 3H 4H 5D 6D") == ("stand", 1)
     assert call("5S 2H 3H 4H 6D 7D") == ("stand", 1)
     assert call("AS 2H 3H 4H 6D 7D") == ("stand", 1)
-    assert call("QS JS 2H 3H 4H 6D") == ("beg", 1)
+    assert call("QS JS 2H 3H 4H 6D") == ("stand", 1)
+    assert call("QS 2H 3H 4H 6D 7D") == ("beg", 1)
     assert call("AH KH QH JH TH 9D") == ("beg", 1)
 
 
@@ -211,8 +212,9 @@ def test_rule_6_throws_points_onto_a_partners_winner():
 def test_rule_7_wins_a_trick_of_points_as_cheaply_as_it_can():
     # N leads the queen of trumps; S, last, holds the ace and king: the king is enough
     assert explain(seen("AS KS 3H", players=2, play="N:QS")) == ("KS", 7)
-    # a heart ten led: won by the cheapest safe card, the heart ace when last
-    assert explain(seen("AH 7S 3C", players=2, play="N:TH")) == ("AH", 7)
+    # S trumps N's diamond with the queen; W, last, overtrumps with the king, not the ace
+    observation = seen("AS KS 5D", players=4, play="N:3D E:4D S:QS")
+    assert explain(observation) == ("KS", 7)
 
 
 def test_rule_8_fights_for_captured_trumps():
@@ -221,10 +223,12 @@ def test_rule_8_fights_for_captured_trumps():
     assert explain(observation) == ("KS", 8)
 
 
-def test_rule_9_takes_game_pips_with_a_worthless_card():
-    # N leads the heart king; E trumps it with a small trump (two seats still to play)
+def test_rule_9_takes_game_pips_with_a_non_trump():
+    # a heart ten led: S, last, takes its Game pips with the heart ace
+    assert explain(seen("AH 7S 3C", players=2, play="N:TH")) == ("AH", 9)
+    # N leads the heart king; E, void in hearts, spends no trump on the Game pips
     observation = seen("2S 9D 8C", players=4, play="N:KH")
-    assert explain(observation) == ("2S", 9)
+    assert explain(observation) == ("8C", 10)
 
 
 def test_rule_10_ducks_with_the_cheapest_card():
