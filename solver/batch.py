@@ -1,0 +1,631 @@
+"""Many games, or many solves, over any ``concurrent.futures.Executor``.
+
+One game
+--------
+``play_match(players_by_seat, match, seed)`` plays a whole match (``solver.game``) with one player
+per seat and gives a ``MatchResult``: the game records, the returns, the points each side pegged
+in each deal, and the seconds each decision took, per player name.  ``play_deals(players_by_seat,
+match, deals, packs=...)`` plays a fixed number of deals instead, from 0-0 with the target raised
+to ``MAX_TARGET`` so that no deal ends a game (the unit of duplicate play).  The runner hands
+each player its seat's ``Observation``, and an omniscient player (``cheater``) the state too
+(``solver.players.decide``).
+
+Duplicate play
+--------------
+``run_duplicate(a, b, players, groups, seed)`` compares two player kinds A and B on deal groups.
+A *deal group* is a number of deals (``deals``, 1 by default) played from the same packs, in the
+same order and with the same dealer, once for every *seating* of the two kinds:
+
+* 2 players: A as N and B as S, then B as N and A as S.
+* 4 players: A as the partners N+S and B as E+W, then the partnerships swapped.
+* 3 players: every seating in which each kind takes at least one seat, each counted once: the
+  2**3 - 2 = 6 assignments AAB, ABA, BAA, ABB, BAB, BBA of the seats N E S.  Every seat is A's
+  in three of them and B's in three.
+
+A pack given to a seating is the same for every seating of the group (``deal_pack`` of a state
+made with ``auto_deal=False``); a deal thrown in (too many runs) takes the next pack of the
+group's stream, so seatings whose calls differ still deal from one stream.  The *points per deal*
+of a side are the points it pegs in the deal (take-one, turned-up Jack, captures, end points).
+In one seating A's points are the mean over A's seats of their side's points, and B's likewise;
+the group's *paired difference* is A's points minus B's, averaged over the group's seatings (and
+divided by ``deals``: a difference per deal).  ``DuplicateResult.interval()`` is the mean of the
+differences over the groups with a paired t interval; ``bootstrap()`` resamples the groups.
+
+``run_matches(a, b, players, groups, seed)`` plays whole matches the same way: every seating of a
+group plays a match from the same seed (the same cut for the first dealer and the same stream of
+packs).  A's share of a match is the share of its winning sides held by A (1 or 0; a win shared
+between an A and a B side is one half); ``MatchesResult.won()`` is A's total share with a Wilson
+interval.
+
+Seeds and executors
+-------------------
+Work goes out in chunks of consecutive deal groups.  Everything a group does is drawn from
+``random.Random(f"{seed}:{group}")`` (its dealer and its packs) and from players made fresh for
+every game, player P at seat S of seating K seeded ``f"{seed}:{group}:{K}:{S}"``; chunks are
+gathered back in order.  A run therefore gives the same games and the same numbers whatever runs
+it and however it is cut: ``SerialExecutor()`` (the default), threads, a
+``ProcessPoolExecutor``, or Dask's ``distributed.Client(address).get_executor()`` (``pip install
+allfives[cluster]``).  Only the decision times differ, and the games of a ``cheater`` whose solve
+hits its time limit (see ``solver.players.CheaterPlayer``).
+
+``solve_many(positions, executor, **solve_options)`` solves positions (``solver.search.solve``)
+over an executor and gives the solutions in the order of the positions.
+
+Interrupts
+----------
+When waiting for results is interrupted (Ctrl-C, or any exception), every future not yet started
+is cancelled before the exception goes on; calls already running in a worker finish there (a
+chunk of games takes seconds).  ``executor_for(jobs)`` makes the executor for a number of worker
+processes and, leaving on an exception, shuts it down without waiting, cancelling what is
+queued, and on Ctrl-C stops its worker processes at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import math
+import os
+import random
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .cards import Card
+from .errors import AllFivesError, quoted
+from .game import Match, MatchState, match_records
+from .players import Player, PlayerSpec, decide, player_spec
+from .rules import MAX_TARGET, Rules
+from .shuffle import shuffled_pack
+from .stats import Interval, Proportion, TimeSummary, bootstrap_interval, mean_interval, \
+    time_summary, wilson_interval
+from .tricks import seat_names, side_count, side_of
+
+__all__ = ["BatchError", "SerialExecutor", "executor_for", "MatchResult", "play_match",
+           "play_deals", "seatings", "GroupResult", "DuplicateResult", "run_duplicate",
+           "MatchOutcome", "MatchesResult", "run_matches", "solve_many", "PackStream",
+           "DEFAULT_CHUNK"]
+
+#: Deal groups (or matches' groups) per chunk of work by default.
+DEFAULT_CHUNK = 25
+
+
+class BatchError(AllFivesError):
+    """Bad arguments to a batch run: a count, a table size, a chunk size."""
+
+
+# ---- executors ------------------------------------------------------------------------------
+
+
+class _LazyFuture(Future):
+    """A future that runs its call in the thread that first asks for its result."""
+
+    def __init__(self, fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+        super().__init__()
+        self._call = (fn, args, kwargs)
+
+    def result(self, timeout: float | None = None) -> Any:
+        self._run()
+        return super().result(timeout)
+
+    def exception(self, timeout: float | None = None) -> BaseException | None:
+        self._run()
+        return super().exception(timeout)
+
+    def _run(self) -> None:
+        if self._call is None or not self.set_running_or_notify_cancel():
+            return
+        fn, args, kwargs = self._call
+        self._call = None
+        try:
+            value = fn(*args, **kwargs)
+        except BaseException as error:  # noqa: BLE001 - handed to the caller, as executors do
+            self.set_exception(error)
+            if not isinstance(error, Exception):
+                raise
+        else:
+            self.set_result(value)
+
+
+class SerialExecutor(Executor):
+    """An Executor that runs nothing in the background: each call runs in the caller's thread
+    when its result is first asked for (so a run over it can be interrupted between calls)."""
+
+    def __init__(self) -> None:
+        self._shutdown = False
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        if self._shutdown:
+            raise RuntimeError("cannot submit after shutdown")
+        return _LazyFuture(fn, args, kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._shutdown = True
+
+
+@contextlib.contextmanager
+def executor_for(jobs: int | None) -> Iterator[Executor]:
+    """The executor for ``jobs`` worker processes: a ``SerialExecutor`` for 1 (or None), a
+    ``ProcessPoolExecutor(jobs)`` otherwise (0: one per CPU).  Leaving on an exception shuts it
+    down at once, cancelling what is queued; on Ctrl-C the worker processes are stopped too."""
+    if jobs is None or jobs == 1:
+        yield SerialExecutor()
+        return
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
+        raise BatchError(f"jobs {quoted(jobs)} must be a whole number of workers (0: one per CPU)")
+    pool = ProcessPoolExecutor(jobs or os.cpu_count() or 1)
+    try:
+        yield pool
+    except BaseException as error:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        if isinstance(error, KeyboardInterrupt):
+            for process in processes:
+                with contextlib.suppress(Exception):
+                    process.terminate()
+            for process in processes:
+                with contextlib.suppress(Exception):
+                    process.join(timeout=2)
+        raise
+    else:
+        pool.shutdown(wait=True)
+
+
+def _gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tuple],
+            progress: Callable[[int, int], None] | None = None) -> list[Any]:
+    """``fn(*args)`` for each of ``calls`` over ``executor``, results in order; on any exception
+    while waiting (Ctrl-C too) the futures not started are cancelled and it goes on up."""
+    executor = executor if executor is not None else SerialExecutor()
+    futures: list[Future] = []
+    try:
+        for args in calls:
+            futures.append(executor.submit(fn, *args))
+        out = []
+        for done, future in enumerate(futures, 1):
+            out.append(future.result())
+            if progress is not None:
+                progress(done, len(futures))
+        return out
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        raise
+
+
+def _chunks(count: int, size: int | None) -> list[range]:
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise BatchError(f"{quoted(count)} is not a number of groups")
+    size = DEFAULT_CHUNK if size is None else size
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise BatchError(f"chunk size {quoted(size)} must be a whole number from 1")
+    return [range(start, min(count, start + size)) for start in range(0, count, size)]
+
+
+# ---- one game -------------------------------------------------------------------------------
+
+
+class PackStream:
+    """Packs drawn one after another from ``random.Random(seed)``, each kept once drawn, so that
+    several games can deal from one stream."""
+
+    def __init__(self, seed: int | str | random.Random) -> None:
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self.packs: list[list[Card]] = []
+
+    def __getitem__(self, index: int) -> list[Card]:
+        while len(self.packs) <= index:
+            self.packs.append(shuffled_pack(self.rng))
+        return self.packs[index]
+
+    def __iter__(self) -> Iterator[list[Card]]:
+        return (self[i] for i in itertools.count())
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """What one game (a match, or a number of deals) left."""
+
+    #: The records of every deal (``solver.game.match_records``), thrown-in deals too.
+    records: tuple[dict[str, Any], ...]
+    #: Per seat (``MatchState.returns``): all 0 for ``play_deals``, whose match goes on.
+    returns: tuple[int, ...]
+    #: The sides that won the match (none for ``play_deals``).
+    winners: tuple[int, ...]
+    score: tuple[int, ...]
+    games_won: tuple[int, ...]
+    #: For every deal played (thrown-in deals left out), the points each side pegged in it.
+    deal_points: tuple[tuple[int, ...], ...]
+    #: Seconds of each decision, per player name, in order (left out of comparisons).
+    times: dict[str, tuple[float, ...]] = field(compare=False)
+    #: Packs dealt, thrown-in deals included.
+    packs: int = 0
+
+    @property
+    def deals(self) -> int:
+        return len(self.deal_points)
+
+    def points(self) -> tuple[int, ...]:
+        """The points each side pegged over every deal."""
+        return tuple(map(sum, zip(*self.deal_points))) if self.deal_points else ()
+
+
+def _labels(players: Sequence[Player], names: Sequence[str] | None, n: int) -> list[str]:
+    if len(players) != n:
+        raise BatchError(f"{len(players)} players for a {n}-player table")
+    labels = list(names) if names is not None else [getattr(p, "name", type(p).__name__)
+                                                    for p in players]
+    if len(labels) != n:
+        raise BatchError(f"{len(labels)} names for a {n}-player table")
+    return [str(label) for label in labels]
+
+
+def _play(state: MatchState, players: Sequence[Player], labels: Sequence[str],
+          packs: Iterator[Sequence[Card]] | None, deals: int | None) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {label: [] for label in labels}
+    played = 0
+    logged = 0
+    clock = time.perf_counter
+    while not state.is_terminal():
+        if len(state.deals) > logged:
+            played += sum(not log.thrown_in for log in state.deals[logged:])
+            logged = len(state.deals)
+            if deals is not None and played >= deals:
+                break
+        if state.is_chance_node():
+            if packs is None:
+                state.deal_pack()
+            else:
+                pack = next(packs, None)
+                if pack is None:
+                    raise BatchError(f"the packs ran out after {len(state.deals)} deals")
+                state.deal_pack(pack)
+            continue
+        seat = state.current_player()
+        start = clock()
+        action = decide(players[seat], state)
+        times[labels[seat]].append(clock() - start)
+        state.apply_action(action)
+    return times
+
+
+def _result(state: MatchState, labels: Sequence[str], times: Mapping[str, list[float]],
+            match_name: str | int, deals: int | None = None) -> MatchResult:
+    n = state.players
+    names = dict(zip(seat_names(n), labels))
+    logs = list(state.deals)
+    records = match_records(state, match_name, names)
+    points = []
+    for log in logs:
+        if log.thrown_in:
+            continue
+        side_points = [0] * side_count(n)
+        for peg in log.pegs:
+            side_points[peg.side] += peg.points
+        points.append(tuple(side_points))
+    if deals is not None:
+        points = points[:deals]
+    return MatchResult(tuple(records), tuple(state.returns()), tuple(state.winners),
+                       state.score, state.games_won, tuple(points),
+                       {k: tuple(v) for k, v in times.items()}, len(logs))
+
+
+def play_match(players_by_seat: Sequence[Player], match: Match, seed: int | str | None = None,
+               *, names: Sequence[str] | None = None, dealer: int | None = None,
+               packs: Iterable[Sequence[Card]] | None = None,
+               match_name: str | int = "1") -> MatchResult:
+    """Play a whole match: ``players_by_seat[s]`` at seat ``s``.  ``seed`` seeds the state
+    (the cut for the first dealer, unless ``dealer`` is given, and every pack, unless ``packs``
+    gives them in order).  ``names`` label the players in the records and the times (by
+    default each player's ``name``)."""
+    labels = _labels(players_by_seat, names, match.players)
+    state = match.new_initial_state(seed, dealer=dealer, auto_deal=packs is None)
+    times = _play(state, players_by_seat, labels, iter(packs) if packs is not None else None,
+                  None)
+    return _result(state, labels, times, match_name)
+
+
+def _deals_match(match: Match | Rules, players: int | None) -> Match:
+    if isinstance(match, Rules):
+        match = Match(players or 2, match)
+    elif not isinstance(match, Match):
+        raise BatchError(f"{quoted(match)} is not a Match or Rules")
+    return replace(match, rules=match.rules.replace(target=MAX_TARGET), best_of=1)
+
+
+def play_deals(players_by_seat: Sequence[Player], match: Match | Rules, deals: int = 1,
+               seed: int | str | None = None, *, dealer: int = 0,
+               packs: Iterable[Sequence[Card]] | None = None,
+               names: Sequence[str] | None = None, match_name: str | int = "1") -> MatchResult:
+    """Play ``deals`` deals (thrown-in deals not counted) from 0-0, the target raised to
+    ``MAX_TARGET`` so that none ends a game; the first dealer is ``dealer`` and the deal passes
+    to the left.  Packs come from ``packs`` in order, or else from ``random.Random(seed)``."""
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise BatchError(f"{quoted(deals)} is not a number of deals")
+    match = _deals_match(match, len(players_by_seat))
+    labels = _labels(players_by_seat, names, match.players)
+    stream = iter(packs) if packs is not None else iter(PackStream(seed))
+    state = match.new_initial_state(seed, dealer=dealer, auto_deal=False)
+    times = _play(state, players_by_seat, labels, stream, deals)
+    return _result(state, labels, times, match_name, deals)
+
+
+# ---- duplicate ------------------------------------------------------------------------------
+
+
+def seatings(players: int) -> list[tuple[int, ...]]:
+    """The seatings of duplicate play: for each, the kind at every seat, 0 for A and 1 for B
+    (see the module notes)."""
+    seat_names(players)
+    if players == 2:
+        return [(0, 1), (1, 0)]
+    if players == 4:
+        return [(0, 1, 0, 1), (1, 0, 1, 0)]
+    return [k for k in itertools.product((0, 1), repeat=3) if 0 < sum(k) < 3]
+
+
+def _kind_points(kinds: Sequence[int], side_points: Sequence[int], n: int) -> tuple[float, float]:
+    """A's and B's points in one seating: the mean over each kind's seats of its side's points."""
+    totals = [0.0, 0.0]
+    counts = [0, 0]
+    for seat, kind in enumerate(kinds):
+        totals[kind] += side_points[side_of(seat, n)]
+        counts[kind] += 1
+    return totals[0] / counts[0], totals[1] / counts[1]
+
+
+def _kind_labels(a: PlayerSpec, b: PlayerSpec) -> tuple[str, str]:
+    if str(a) != str(b):
+        return str(a), str(b)
+    return f"{a} (A)", f"{b} (B)"
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    """One deal group: its dealer, and per seating the points each side pegged over its deals."""
+
+    group: int
+    dealer: int
+    seatings: tuple[tuple[int, ...], ...]
+    #: Per seating, the points of each side over the group's deals.
+    side_points: tuple[tuple[int, ...], ...]
+    #: Per seating, A's and B's points per deal (means over their seats).
+    kind_points: tuple[tuple[float, float], ...]
+    #: A's points minus B's per deal, averaged over the seatings.
+    difference: float
+    #: Seconds of each decision per player label (left out of comparisons: they vary by run).
+    times: dict[str, tuple[float, ...]] = field(compare=False)
+    #: Per seating, the games' records (``keep_records``), else empty.
+    records: tuple[tuple[dict[str, Any], ...], ...] = ()
+
+
+def _play_group(a: PlayerSpec, b: PlayerSpec, match: Match, deals: int, seed: int | str,
+                group: int, keep_records: bool) -> GroupResult:
+    n = match.players
+    rng = random.Random(f"{seed}:{group}")
+    dealer = rng.randrange(n)
+    stream = PackStream(rng)
+    labels = _kind_labels(a, b)
+    times: dict[str, list[float]] = {labels[0]: [], labels[1]: []}
+    table = seatings(n)
+    side_points, kind_points, records = [], [], []
+    for k, kinds in enumerate(table):
+        players = [(a, b)[kind].make(seed=f"{seed}:{group}:{k}:{seat}")
+                   for seat, kind in enumerate(kinds)]
+        result = play_deals(players, match, deals, dealer=dealer, packs=iter(stream),
+                            names=[labels[kind] for kind in kinds],
+                            match_name=f"{seed}:{group}:{k}")
+        for label, seconds in result.times.items():
+            times[label].extend(seconds)
+        points = result.points()
+        side_points.append(points)
+        pa, pb = _kind_points(kinds, points, n)
+        kind_points.append((pa / deals, pb / deals))
+        if keep_records:
+            records.append(result.records)
+    difference = math.fsum(pa - pb for pa, pb in kind_points) / len(kind_points)
+    return GroupResult(group, dealer, tuple(table), tuple(side_points), tuple(kind_points),
+                       difference, {k: tuple(v) for k, v in times.items()}, tuple(records))
+
+
+def _duplicate_chunk(a: PlayerSpec, b: PlayerSpec, match: Match, deals: int, seed: int | str,
+                     groups: range, keep_records: bool) -> list[GroupResult]:
+    return [_play_group(a, b, match, deals, seed, g, keep_records) for g in groups]
+
+
+def _merge_times(parts: Iterable[Mapping[str, Sequence[float]]]) -> dict[str, tuple[float, ...]]:
+    merged: dict[str, list[float]] = {}
+    for part in parts:
+        for label, seconds in part.items():
+            merged.setdefault(label, []).extend(seconds)
+    return {k: tuple(v) for k, v in merged.items()}
+
+
+@dataclass(frozen=True)
+class DuplicateResult:
+    """A duplicate run: the groups in order, and what they add up to."""
+
+    a: str
+    b: str
+    players: int
+    deals: int
+    seed: int | str
+    groups: tuple[GroupResult, ...]
+    seconds: float = field(default=0.0, compare=False)
+
+    def differences(self) -> list[float]:
+        """A's points minus B's per deal, one per group."""
+        return [g.difference for g in self.groups]
+
+    def interval(self, confidence: float = 0.95) -> Interval:
+        """The mean paired difference per deal with its paired t interval."""
+        return mean_interval(self.differences(), confidence)
+
+    def bootstrap(self, confidence: float = 0.95, resamples: int = 2000,
+                  seed: int | str = 0) -> Interval:
+        """The same mean with a percentile bootstrap interval over the groups."""
+        return bootstrap_interval(self.differences(), confidence, resamples, seed)
+
+    def kind_means(self) -> tuple[float, float]:
+        """A's and B's mean points per deal."""
+        pairs = [kp for g in self.groups for kp in g.kind_points]
+        return (math.fsum(p[0] for p in pairs) / len(pairs),
+                math.fsum(p[1] for p in pairs) / len(pairs))
+
+    def times(self) -> dict[str, tuple[float, ...]]:
+        return _merge_times(g.times for g in self.groups)
+
+    def time_summaries(self) -> dict[str, TimeSummary]:
+        return {label: time_summary(seconds) for label, seconds in self.times().items()}
+
+
+def _check_table(players: int) -> int:
+    if players not in (2, 3, 4):
+        raise BatchError(f"a table has 2, 3 or 4 players, not {quoted(players)}")
+    return players
+
+
+def _match_for(players: int, rules: Rules | None, match: Match | None,
+               best_of: int = 1) -> Match:
+    if match is not None:
+        if match.players != players:
+            raise BatchError(f"the match is for {match.players} players, not {players}")
+        return match
+    return Match(players, rules if rules is not None else Rules(), best_of)
+
+
+def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, groups: int = 100,
+                  seed: int | str = 0, executor: Executor | None = None, *,
+                  rules: Rules | None = None, match: Match | None = None, deals: int = 1,
+                  chunk_size: int | None = None, keep_records: bool = False,
+                  progress: Callable[[int, int], None] | None = None) -> DuplicateResult:
+    """Duplicate play of A against B over ``groups`` deal groups of ``deals`` deals each (see
+    the module notes), chunks of ``chunk_size`` groups sent to ``executor``.  ``progress(done,
+    total)`` is called as each chunk comes back, in order."""
+    a, b = player_spec(a), player_spec(b)
+    game = _deals_match(_match_for(_check_table(players), rules, match), players)
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise BatchError(f"{quoted(deals)} is not a number of deals")
+    start = time.perf_counter()
+    calls = [(a, b, game, deals, seed, chunk, keep_records)
+             for chunk in _chunks(groups, chunk_size)]
+    parts = _gather(executor, _duplicate_chunk, calls, progress)
+    return DuplicateResult(str(a), str(b), players, deals, seed,
+                           tuple(g for part in parts for g in part),
+                           time.perf_counter() - start)
+
+
+# ---- whole matches --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """One match of a group: its seating, A's share of the win, and how it went."""
+
+    group: int
+    seating: tuple[int, ...]
+    a_share: float
+    winners: tuple[int, ...]
+    score: tuple[int, ...]
+    games_won: tuple[int, ...]
+    deals: int
+    records: tuple[dict[str, Any], ...] = ()
+
+
+def _a_share(kinds: Sequence[int], winners: Sequence[int], n: int) -> float:
+    if not winners:
+        return 0.5
+    held = sum(1 for side in winners
+               if any(kind == 0 and side_of(seat, n) == side for seat, kind in enumerate(kinds)))
+    return held / len(winners)
+
+
+def _matches_chunk(a: PlayerSpec, b: PlayerSpec, match: Match, seed: int | str, groups: range,
+                   keep_records: bool) -> list[tuple[list[MatchOutcome], dict]]:
+    out = []
+    labels = _kind_labels(a, b)
+    for group in groups:
+        outcomes = []
+        times: dict[str, list[float]] = {labels[0]: [], labels[1]: []}
+        for k, kinds in enumerate(seatings(match.players)):
+            players = [(a, b)[kind].make(seed=f"{seed}:{group}:{k}:{seat}")
+                       for seat, kind in enumerate(kinds)]
+            result = play_match(players, match, f"{seed}:{group}",
+                                names=[labels[kind] for kind in kinds],
+                                match_name=f"{seed}:{group}:{k}")
+            for label, seconds in result.times.items():
+                times[label].extend(seconds)
+            outcomes.append(MatchOutcome(group, kinds,
+                                         _a_share(kinds, result.winners, match.players),
+                                         result.winners, result.score, result.games_won,
+                                         result.deals, result.records if keep_records else ()))
+        out.append((outcomes, times))
+    return out
+
+
+@dataclass(frozen=True)
+class MatchesResult:
+    """Whole matches of A against B, every seating of every group."""
+
+    a: str
+    b: str
+    players: int
+    seed: int | str
+    matches: tuple[MatchOutcome, ...]
+    time_parts: tuple[dict[str, tuple[float, ...]], ...] = field(default=(), repr=False,
+                                                                 compare=False)
+    seconds: float = field(default=0.0, compare=False)
+
+    def won(self, confidence: float = 0.95) -> Proportion:
+        """A's matches won (shared wins count their share) with a Wilson interval."""
+        return wilson_interval(math.fsum(m.a_share for m in self.matches), len(self.matches),
+                               confidence)
+
+    def times(self) -> dict[str, tuple[float, ...]]:
+        return _merge_times(self.time_parts)
+
+    def time_summaries(self) -> dict[str, TimeSummary]:
+        return {label: time_summary(seconds) for label, seconds in self.times().items()}
+
+
+def run_matches(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, groups: int = 100,
+                seed: int | str = 0, executor: Executor | None = None, *,
+                rules: Rules | None = None, match: Match | None = None, best_of: int = 1,
+                chunk_size: int | None = None, keep_records: bool = False,
+                progress: Callable[[int, int], None] | None = None) -> MatchesResult:
+    """Whole matches of A against B: for each of ``groups`` groups, one match per seating, all
+    from the seed ``f"{seed}:{group}"`` (see the module notes)."""
+    a, b = player_spec(a), player_spec(b)
+    game = _match_for(_check_table(players), rules, match, best_of)
+    start = time.perf_counter()
+    calls = [(a, b, game, seed, chunk, keep_records)
+             for chunk in _chunks(groups, DEFAULT_CHUNK // 5 if chunk_size is None
+                                  else chunk_size)]
+    parts = _gather(executor, _matches_chunk, calls, progress)
+    outcomes = tuple(m for part in parts for group, _ in part for m in group)
+    times = tuple({k: tuple(v) for k, v in t.items()} for part in parts for _, t in part)
+    return MatchesResult(str(a), str(b), players, seed, outcomes, times,
+                         time.perf_counter() - start)
+
+
+# ---- many solves ----------------------------------------------------------------------------
+
+
+def _solve_chunk(positions: Sequence[Any], options: Mapping[str, Any]) -> list[Any]:
+    from .search import solve
+
+    return [solve(position, **options) for position in positions]
+
+
+def solve_many(positions: Iterable[Any], executor: Executor | None = None, *,
+               chunk_size: int = 1, progress: Callable[[int, int], None] | None = None,
+               **solve_options: Any) -> list[Any]:
+    """``solver.search.solve(position, **solve_options)`` for every position, over
+    ``executor`` (default: serial), in chunks of ``chunk_size``; the solutions in the order of
+    the positions.  Each worker thread or process solves with its own table."""
+    items = list(positions)
+    calls = [(items[r.start:r.stop], dict(solve_options))
+             for r in _chunks(len(items), chunk_size)]
+    parts = _gather(executor, _solve_chunk, calls, progress)
+    return [s for part in parts for s in part]

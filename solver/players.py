@@ -1,0 +1,537 @@
+"""Players of the match in ``solver.game``: ``random``, ``heuristic`` and ``cheater``, made by name.
+
+A player is anything with ``act(observation) -> action``: it is handed the ``Observation`` of its
+own seat (``MatchState.observation(seat)``: its hand, the turn-ups, the calls, the cards played,
+the score) and returns one of ``observation.legal_actions``.  It never sees another seat's cards.
+
+An *omniscient* player (``omniscient = True``) is the one exception: the runner
+(``solver.batch``, or any loop written the same way) calls ``act(observation, state)`` with the
+true ``MatchState`` as well, which it may read but must not change.  ``cheater`` is one: it
+plays the double-dummy best card, the upper bound of card play, not a fair opponent.  ``decide``
+is that calling convention in one place::
+
+    >>> from solver.game import Match
+    >>> state = Match(players=2).new_initial_state(seed=1)
+    >>> players = [make_player("heuristic"), make_player("random", seed=2)]
+    >>> while not state.is_terminal():
+    ...     state.apply_action(decide(players[state.current_player()], state))
+    >>> sorted(state.returns())
+    [-1, 1]
+
+Players are made by name through a registry: ``make_player("heuristic")``,
+``make_player("random", seed=3)``, ``make_player("cheater", time_limit=0.5)``;
+``player_names()`` lists them and ``register_player(name, factory)`` adds one.  An unknown name
+or option is a ``PlayerError``.  A player may keep state between decisions (``cheater`` keeps its
+solver's table); make a new one for each match to repeat a run exactly.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from .cards import ACE, ALL_CARDS, FIVE, JACK, KING, TEN, Card, make_card, pip_value, rank_of, \
+    suit_of
+from .errors import AllFivesError, quoted
+from .game import BEG, RUN, STAND, TAKE_ONE, Observation
+from .rules import Rules
+from .tricks import side_of, trick_winner
+
+__all__ = ["Player", "PlayerError", "RandomPlayer", "HeuristicPlayer", "CheaterPlayer",
+           "make_player", "register_player", "player_names", "decide", "PlayerSpec",
+           "player_spec", "card_value", "SCORING_TRUMPS", "GAME_PIP_WEIGHT"]
+
+
+class PlayerError(AllFivesError):
+    """An unknown player name or option, or a player asked to act when it may not."""
+
+
+@runtime_checkable
+class Player(Protocol):
+    """What the runner needs of a player."""
+
+    name: str
+    omniscient: bool
+
+    def act(self, observation: Observation, *args: Any) -> int: ...
+
+
+def decide(player: Player, state) -> int:
+    """The action ``player`` takes for the seat to act in ``state``: ``act(observation)``, or
+    ``act(observation, state)`` for an omniscient player; checked against the legal actions."""
+    seat = state.current_player()
+    if seat < 0:
+        raise PlayerError(f"nobody is to act: the state is in its {state.phase} phase")
+    observation = state.observation(seat)
+    action = (player.act(observation, state) if getattr(player, "omniscient", False)
+              else player.act(observation))
+    if action not in observation.legal_actions:
+        raise PlayerError(f"player {quoted(getattr(player, 'name', player))} chose "
+                          f"{quoted(action)}, which is not legal for {state.seats[seat]} now")
+    return action
+
+
+def _legal(observation: Observation) -> tuple[int, ...]:
+    if not observation.legal_actions:
+        raise PlayerError(f"seat {observation.seat} is not to act (phase {observation.phase})")
+    return observation.legal_actions
+
+
+# ---- random ---------------------------------------------------------------------------------
+
+
+class RandomPlayer:
+    """Uniform over the legal actions, from its own ``random.Random(seed)``."""
+
+    omniscient = False
+
+    def __init__(self, seed: int | str | None = None, name: str = "random") -> None:
+        self.name = name
+        self.rng = random.Random(seed)
+
+    def act(self, observation: Observation) -> int:
+        return self.rng.choice(_legal(observation))
+
+    def __repr__(self) -> str:
+        return f"RandomPlayer(name={self.name!r})"
+
+
+# ---- what cards are worth -------------------------------------------------------------------
+
+#: The trumps whose holder stands (as elder hand) or keeps trumps (as dealer) on them alone.
+SCORING_TRUMPS = (ACE, KING, TEN, FIVE)
+#: How many trumps of the proposed suit the elder hand stands on without a scoring trump.
+STAND_TRUMPS = 2
+#: What one pip toward Game is worth in the heuristic's count, against 1 for a point pegged:
+#: Game is one point for the most pips of about 100, so a pip moves it a little.
+GAME_PIP_WEIGHT = 0.1
+
+
+def card_value(card: Card, trump: int, rules: Rules) -> float:
+    """What ``card`` is worth to the side that wins the trick it falls in, by ``rules``: its
+    capture pips if a trump (A 4, K 3, Q 2, J 1, T 10, 5 5), 1 more for the trump Jack (Jack), 5
+    more for the trump Five (five-for-five), and ``GAME_PIP_WEIGHT`` a pip toward Game."""
+    value = 0.0
+    rank = rank_of(card)
+    if suit_of(card) == trump:
+        if rules.capture:
+            value += pip_value(card)
+        if rules.jack and rank == JACK:
+            value += 1
+        if rules.five_for_five and rank == FIVE:
+            value += 5
+    if rules.game and not (rank == FIVE and not rules.game_counts_fives):
+        value += GAME_PIP_WEIGHT * pip_value(card)
+    return value
+
+
+def _beats(card: Card, best: Card, trump: int) -> bool:
+    """Whether ``card`` played to a trick now won by ``best`` takes it over."""
+    if suit_of(card) == suit_of(best):
+        return rank_of(card) > rank_of(best)
+    return suit_of(card) == trump
+
+
+@dataclass
+class _Table:
+    """What one observation tells about the trick and the cards still out, worked out once."""
+
+    obs: Observation
+    trump: int
+    #: Cards in no hand seen and not played: in another hand or in the pack not dealt.
+    out: list[Card]
+    #: The trick on the table: (seat, card), lead first.
+    trick: list[tuple[int, Card]]
+    seats_after: int
+    partner: int | None
+    prize: list[Card] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, obs: Observation) -> _Table:
+        n = obs.players
+        trump = obs.trump
+        seen = set(obs.hand) | set(obs.turnups) | {c for _, c in obs.play}
+        out = [c for c in ALL_CARDS if c not in seen]
+        k = len(obs.play) % n
+        trick = list(obs.play[len(obs.play) - k:]) if k else []
+        partner = (obs.seat + 2) % 4 if n == 4 else None
+        table = cls(obs, trump, out, trick, n - len(trick) - 1, partner)
+        # the prize trumps, most valuable first (T, 5, J with the all-fives count)
+        table.prize = sorted((make_card(trump, r) for r in (TEN, FIVE, JACK)
+                              if card_value(make_card(trump, r), trump, obs.rules) >= 1),
+                             key=lambda c: -card_value(c, trump, obs.rules))
+        return table
+
+    def value(self, card: Card) -> float:
+        return card_value(card, self.trump, self.obs.rules)
+
+    def out_trumps(self) -> list[Card]:
+        return [c for c in self.out if suit_of(c) == self.trump]
+
+    def is_master(self, card: Card) -> bool:
+        """A trump higher than every trump still out."""
+        return suit_of(card) == self.trump and all(rank_of(c) < rank_of(card)
+                                                   for c in self.out_trumps())
+
+    def winner_after(self, card: Card) -> tuple[int, Card]:
+        """The seat and card winning the trick once ``card`` is played to it."""
+        cards = [c for _, c in self.trick] + [card]
+        i = trick_winner(cards, self.trump)
+        seat = self.trick[i][0] if i < len(self.trick) else self.obs.seat
+        return seat, cards[i]
+
+    def ours(self, seat: int) -> bool:
+        n = self.obs.players
+        return side_of(seat, n) == side_of(self.obs.seat, n)
+
+    def holds(self, card: Card) -> bool:
+        """Whether a winning ``card`` keeps the trick: no seat plays after, or no card still out
+        could take it over (whoever holds it, if anyone)."""
+        return self.seats_after == 0 or not any(_beats(c, card, self.trump) for c in self.out)
+
+    def safe(self, card: Card) -> bool:
+        """Whether the trick is surely my side's once ``card`` is played to it."""
+        seat, best = self.winner_after(card)
+        return self.ours(seat) and self.holds(best)
+
+    def points(self) -> float:
+        """What the cards on the table are worth (``card_value``)."""
+        return sum(self.value(c) for _, c in self.trick)
+
+    def trump_points(self) -> float:
+        """What the trumps on the table are worth, Game pips left out."""
+        return sum(self.value(c) - card_value(c, -1, self.obs.rules)
+                   for _, c in self.trick if suit_of(c) == self.trump)
+
+
+# ---- heuristic ------------------------------------------------------------------------------
+
+
+class HeuristicPlayer:
+    """A decent club player's rules; it sees only its own observation.
+
+    Words used below: *trumps* are the proposed suit (the suit of the card turned up) before
+    trumps are fixed, the trump suit after.  A *scoring trump* is the A, K, T or 5 of trumps.
+    A card is *out* when this seat has not seen it: not in its hand, not turned up, not played
+    (it is in another hand or in the pack).  A trump is a *master* when no higher trump is out.
+    The *prize trumps* are those of the T, the 5 and the J of trumps worth a point or more to the
+    winner of the trick by the rules in force (with the all-fives count T 10, 5 5, J 2).  A card's
+    *value* is what it gives the side that wins the trick it falls in: capture pips if a trump,
+    the Jack and five-for-five points if they count, and 0.1 a pip toward Game (any suit).
+    A trick is *safe* for my side when my side wins it with the card I play and, unless nobody
+    plays after me, no card that is out could take it over.  The *cheapest* card is the one of
+    least value, a non-trump before a trump, a low rank before a high one.
+
+    1. Elder hand: stand with two or more trumps, or with any scoring trump; otherwise beg.
+    2. Dealer, after a beg: run the cards when the take-one point would bring the elder hand's
+       side to the target, or when the dealer holds fewer than two trumps and no scoring trump
+       (the turn-up is poor for the dealer); otherwise take one.  When no run is allowed, take
+       one.
+    3. Leading, draw trumps with the top one: when my highest trump is a master and a trump is
+       still out, lead it.
+    4. Leading otherwise, save the prize trumps and lead the cheapest card: never a prize trump
+       while a higher trump is out (unless nothing else is left).
+    5. Following, bank a prize trump: play a prize trump, the most valuable first, when the
+       trick is then safe for my side.
+    6. Following, throw points onto a partner's winner: when my partner is winning a trick that
+       no card out can take from it (or nobody plays after me), play my most valuable card that
+       keeps the trick safe, but no master trump (kept to draw trumps).
+    7. Following, win a trick holding points as cheaply as possible: when the trumps on the
+       table are worth a point or more (their capture pips, the Jack, five-for-five; Game pips
+       are not counted here), play the lowest card that makes the trick safe for my side.
+    8. Following, fight for captured trumps: when the trumps on the table are worth 2 or more
+       and no card makes the trick safe, take the lead in it with my highest trump that does,
+       other than a prize trump.
+    9. Following, take Game pips when cheap: when the table holds Game pips, an opponent is
+       winning and a non-trump makes the trick safe for my side, play the lowest such card (no
+       trump is spent on Game pips alone).
+    10. Otherwise duck: play the cheapest card (never a prize trump when another card may be
+        played).
+
+    ``explain(observation)`` gives the action and the number of the rule that chose it.  The
+    thresholds of rules 1, 2, 7 and 9 were each kept over their neighbours (standing on three
+    trumps, keeping trumps on one or three, chasing Game pips with trumps) by duplicate play
+    against them, 2,000 deal groups with 2 and with 4 players.
+    """
+
+    omniscient = False
+
+    RULES = {1: "stand or beg", 2: "take one or run", 3: "draw trumps", 4: "lead cheap",
+             5: "bank a prize trump", 6: "throw points to partner", 7: "win points cheaply",
+             8: "fight for trumps", 9: "take Game pips cheaply", 10: "duck"}
+
+    def __init__(self, seed: int | str | None = None, name: str = "heuristic") -> None:
+        self.name = name        # the heuristic is deterministic: ``seed`` is accepted and unused
+
+    def act(self, observation: Observation) -> int:
+        return self.explain(observation)[0]
+
+    def explain(self, observation: Observation) -> tuple[int, int]:
+        """(action, rule number) for the seat to act."""
+        legal = _legal(observation)
+        if observation.phase == "elder":
+            return stand_or_beg(observation), 1
+        if observation.phase == "dealer":
+            return take_one_or_run(observation), 2
+        table = _Table.of(observation)
+        if len(legal) == 1:
+            return legal[0], (4 if not table.trick else 10)
+        if not table.trick:
+            return _lead(table, list(legal))
+        return _follow(table, list(legal))
+
+    def __repr__(self) -> str:
+        return f"HeuristicPlayer(name={self.name!r})"
+
+
+def _proposed_trumps(obs: Observation) -> list[Card]:
+    suit = suit_of(obs.turnups[-1])
+    return [c for c in obs.hand if suit_of(c) == suit]
+
+
+def _strong(trumps: Sequence[Card], count: int) -> bool:
+    return len(trumps) >= count or any(rank_of(c) in SCORING_TRUMPS for c in trumps)
+
+
+def stand_or_beg(obs: Observation) -> int:
+    """Rule 1: stand with two or more trumps of the proposed suit, or with a scoring trump."""
+    return STAND if _strong(_proposed_trumps(obs), STAND_TRUMPS) else BEG
+
+
+def take_one_or_run(obs: Observation) -> int:
+    """Rule 2: run when the take-one point would bring the elder's side to the target, or when
+    the dealer holds fewer than two trumps of the proposed suit and no scoring trump."""
+    if RUN not in obs.legal_actions:
+        return TAKE_ONE
+    elder_side = side_of((obs.dealer + 1) % obs.players, obs.players)
+    if obs.score[elder_side] + 1 >= obs.rules.target:
+        return RUN
+    return TAKE_ONE if _strong(_proposed_trumps(obs), 2) else RUN
+
+
+def _cheap_key(table: _Table) -> Callable[[Card], tuple]:
+    return lambda c: (table.value(c), suit_of(c) == table.trump, rank_of(c), c)
+
+
+def _lead(table: _Table, legal: list[Card]) -> tuple[Card, int]:
+    trump = table.trump
+    mine = [c for c in legal if suit_of(c) == trump]
+    if mine and table.out_trumps():
+        top = max(mine, key=rank_of)
+        if table.is_master(top):
+            return top, 3
+    keep = [c for c in legal if not (c in table.prize and not table.is_master(c))]
+    return min(keep or legal, key=_cheap_key(table)), 4
+
+
+def _follow(table: _Table, legal: list[Card]) -> tuple[Card, int]:
+    cheap = _cheap_key(table)
+    for card in table.prize:
+        if card in legal and table.safe(card):
+            return card, 5
+    winner_seat, winner = _current_winner(table)
+    if table.partner is not None and winner_seat == table.partner and table.holds(winner):
+        throw = [c for c in legal if table.safe(c) and not table.is_master(c) and table.value(c)]
+        if throw:
+            return max(throw, key=lambda c: (table.value(c), -rank_of(c), -c)), 6
+    safe = [c for c in legal if table.safe(c)]
+    lowest = lambda c: (suit_of(c) == table.trump, rank_of(c), c)  # noqa: E731
+    if table.trump_points() >= 1 and safe:
+        return min(safe, key=lowest), 7
+    if table.trump_points() >= 2 and not safe:
+        fight = [c for c in legal if suit_of(c) == table.trump and c not in table.prize
+                 and table.ours(table.winner_after(c)[0])]
+        if fight:
+            return max(fight, key=rank_of), 8
+    if table.points() > 0 and not table.ours(winner_seat):
+        cheap_win = [c for c in safe if suit_of(c) != table.trump]
+        if cheap_win:
+            return min(cheap_win, key=lowest), 9
+    keep = [c for c in legal if c not in table.prize]
+    return min(keep or legal, key=cheap), 10
+
+
+def _current_winner(table: _Table) -> tuple[int, Card]:
+    cards = [c for _, c in table.trick]
+    i = trick_winner(cards, table.trump)
+    return table.trick[i][0], cards[i]
+
+
+# ---- cheater --------------------------------------------------------------------------------
+
+
+class CheaterPlayer:
+    """Sees every hand: plays the double-dummy best card for its side (``solver.search``).
+
+    An omniscient player: the runner calls ``act(observation, state)`` with the true
+    ``MatchState``.  In card play it solves ``state.position()`` for its side, objective
+    ``margin`` with two sides (2 or 4 players) and ``points`` with three (the seat against the
+    other two together), and plays a card of the best value; among equal best cards it plays
+    the heuristic's choice when that is one of them, else the first in ``legal_actions``
+    order.  A lone legal card is played without a solve.  The calls (stand or beg, take one or
+    run) are the heuristic's rules 1 and 2: the pack and the runs stay hidden from it.
+
+    Each decision's solve is limited (``time_limit`` seconds, 2.0 by default, and
+    ``node_limit`` nodes, none by default), so that a 4-player 12-card deal cannot hang.  When a
+    limit stops the search it plays the best card among those whose values were finished, or
+    the heuristic's card when none was.  A run that never hits a limit is exactly repeatable;
+    one that does depends on the machine's speed (give a ``node_limit`` and ``time_limit=None``
+    for runs repeatable everywhere).  Without a node limit the cheaters of one thread share one
+    ``Solver`` per table size (``table_bits``: 2**20 entries of 32 bytes, 32 MiB, by default):
+    a table only speeds a solve up and never changes a finished value, so sharing it changes
+    no card played.  With a node limit each cheater has its own, kept across its decisions (the
+    nodes a solve needs depend on what the table holds): make one per match.
+    """
+
+    omniscient = True
+
+    def __init__(self, seed: int | str | None = None, name: str = "cheater",
+                 time_limit: float | None = 2.0, node_limit: int | None = None,
+                 table_bits: int = 20) -> None:
+        from .solution import check_limits
+
+        check_limits(node_limit, time_limit)
+        self.name = name
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.table_bits = table_bits
+        self._solver = None
+        self._heuristic = HeuristicPlayer()
+        #: Decisions a limit cut short (the card played was then the best of those valued).
+        self.stopped = 0
+
+    def act(self, observation: Observation, state=None) -> int:
+        legal = _legal(observation)
+        if observation.phase != "play":
+            return self._heuristic.act(observation)
+        if len(legal) == 1:
+            return legal[0]
+        if state is None:
+            raise PlayerError("the cheater is omniscient: call act(observation, state)")
+        from .search import Solver
+
+        if self._solver is None:
+            self._solver = (Solver(self.table_bits) if self.node_limit is not None
+                            else _shared_solver(self.table_bits))
+        position = state.position()
+        deal = position.deal
+        side = deal.side_of(position.to_move)
+        objective = "margin" if deal.sides == 2 else "points"
+        solution = self._solver.solve(position, side, objective, line=False,
+                                      node_limit=self.node_limit, time_limit=self.time_limit)
+        moves = solution.moves
+        if not solution.complete:
+            self.stopped += 1
+        if not moves:
+            return self._heuristic.act(observation)
+        best_value = max(moves.values())
+        best = [c for c in legal if moves.get(c) == best_value]
+        preferred = self._heuristic.act(observation)
+        return preferred if preferred in best else best[0]
+
+    def __repr__(self) -> str:
+        return (f"CheaterPlayer(name={self.name!r}, time_limit={self.time_limit}, "
+                f"node_limit={self.node_limit})")
+
+
+_local = threading.local()
+
+
+def _shared_solver(table_bits: int):
+    """This thread's Solver with a table of 2**table_bits entries."""
+    from .search import Solver
+
+    solvers = getattr(_local, "solvers", None)
+    if solvers is None:
+        solvers = _local.solvers = {}
+    if table_bits not in solvers:
+        solvers[table_bits] = Solver(table_bits)
+    return solvers[table_bits]
+
+
+# ---- the registry ---------------------------------------------------------------------------
+
+_REGISTRY: dict[str, Callable[..., Player]] = {
+    "random": RandomPlayer,
+    "heuristic": HeuristicPlayer,
+    "cheater": CheaterPlayer,
+}
+
+
+def register_player(name: str, factory: Callable[..., Player]) -> None:
+    """Make ``make_player(name, seed=..., **options)`` call ``factory(seed=..., **options)``."""
+    if not isinstance(name, str) or not name or ":" in name or "," in name:
+        raise PlayerError(f"a player name is a word, not {quoted(name)}")
+    _REGISTRY[name] = factory
+
+
+def player_names() -> list[str]:
+    return list(_REGISTRY)
+
+
+def make_player(name: str, seed: int | str | None = None, **options: Any) -> Player:
+    """A new player of the kind ``name`` (``player_names()``), seeded by ``seed``."""
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        raise PlayerError(f"unknown player {quoted(name)} (expected one of "
+                          f"{', '.join(_REGISTRY)})")
+    try:
+        return factory(seed=seed, **options)
+    except TypeError as error:
+        raise PlayerError(f"player {quoted(name)}: {error}") from None
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player kind and its options: what a batch run sends to its workers, which make a fresh
+    player from it for every game."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def make(self, seed: int | str | None = None) -> Player:
+        return make_player(self.name, seed=seed, **dict(self.options))
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
+
+
+def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
+    """A ``PlayerSpec`` from a spec, a name, or ``"name:key=value,key=value"`` (values read as
+    numbers where they are numbers, ``none`` as None)."""
+    if isinstance(value, PlayerSpec):
+        spec = value
+    elif isinstance(value, str):
+        name, _, rest = value.partition(":")
+        items = []
+        for item in filter(None, (s.strip() for s in rest.split(","))):
+            key, eq, text = item.partition("=")
+            if not eq:
+                raise PlayerError(f"player option {quoted(item)} is not key=value")
+            items.append((key.strip().replace("-", "_"), _read_value(text.strip())))
+        spec = PlayerSpec(name.strip(), tuple(items))
+    else:
+        raise PlayerError(f"{quoted(value)} is not a player name")
+    if spec.name not in _REGISTRY:
+        raise PlayerError(f"unknown player {quoted(spec.name)} (expected one of "
+                          f"{', '.join(_REGISTRY)})")
+    if options:
+        spec = PlayerSpec(spec.name, spec.options + tuple(options.items()))
+    return spec
+
+
+def _read_value(text: str) -> Any:
+    if text.lower() == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+

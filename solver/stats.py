@@ -1,0 +1,250 @@
+"""The statistics of a batch of games: intervals on a mean, on a proportion, and decision times.
+
+Nothing here needs SciPy.  The Student t quantile inverts the t distribution's CDF, which is the
+regularized incomplete beta function, evaluated by its continued fraction (Lentz's method) and
+solved for by bisection to double precision.
+
+* ``mean_interval(values)``: the mean and its two-sided t interval (for duplicate play the values
+  are the paired differences, one per deal group: this is the paired t interval).
+* ``bootstrap_interval(values, seed=...)``: the percentile bootstrap interval of the mean,
+  resampling the values (the deal groups) with a seeded ``random.Random``.
+* ``wilson_interval(successes, n)``: a proportion and its Wilson score interval; ``successes``
+  may hold halves (a shared win counts one half).
+* ``time_summary(seconds)``: count, total, median, 95th percentile (nearest rank) and maximum.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import AllFivesError, quoted
+from .timing import percentile
+
+__all__ = ["StatsError", "t_cdf", "t_quantile", "normal_quantile", "Interval", "mean_interval",
+           "bootstrap_interval", "Proportion", "wilson_interval", "TimeSummary", "time_summary"]
+
+
+class StatsError(AllFivesError):
+    """A statistic asked of too few values, or with a confidence that is not a probability."""
+
+
+def _check_confidence(confidence: float) -> float:
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) \
+            or not 0 < confidence < 1:
+        raise StatsError(f"confidence {quoted(confidence)} is not a probability between 0 and 1")
+    return float(confidence)
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 10_000):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) > tiny else tiny
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-16:
+            break
+    return h
+
+
+def _beta_regularized(a: float, b: float, x: float) -> float:
+    """I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                 + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(log_front) * _beta_fraction(a, b, x) / a
+    return 1.0 - math.exp(log_front) * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def _check_df(df: float) -> float:
+    if isinstance(df, bool) or not isinstance(df, (int, float)) or not df > 0:
+        raise StatsError(f"degrees of freedom {quoted(df)} must be a number above 0")
+    return float(df)
+
+
+def t_cdf(t: float, df: float) -> float:
+    """P(T <= t) for Student's t with ``df`` degrees of freedom (``math.inf``: the normal)."""
+    df = _check_df(df)
+    if math.isinf(df):
+        return statistics.NormalDist().cdf(t)
+    tail = 0.5 * _beta_regularized(df / 2.0, 0.5, df / (df + t * t))
+    return 1.0 - tail if t > 0 else tail
+
+
+def normal_quantile(p: float) -> float:
+    return statistics.NormalDist().inv_cdf(_check_confidence(p))
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The ``p`` quantile of Student's t with ``df`` degrees of freedom: the t with
+    ``t_cdf(t, df) == p``.  ``t_quantile(0.975, 10)`` is 2.228138851986..."""
+    p = _check_confidence(p)
+    df = _check_df(df)
+    if math.isinf(df):
+        return normal_quantile(p)
+    if p < 0.5:
+        return -t_quantile(1.0 - p, df)
+    if p == 0.5:
+        return 0.0
+    low, high = 0.0, 1.0
+    while t_cdf(high, df) < p:
+        low, high = high, high * 2.0
+        if high > 1e300:  # pragma: no cover - p within a rounding of 1
+            return math.inf
+    for _ in range(200):
+        mid = 0.5 * (low + high)
+        if mid in (low, high):
+            break
+        if t_cdf(mid, df) < p:
+            low = mid
+        else:
+            high = mid
+    return 0.5 * (low + high)
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A mean and a two-sided interval on it."""
+
+    mean: float
+    low: float
+    high: float
+    n: int
+    #: The sample standard deviation (n - 1 in the denominator; 0 for one value).
+    sd: float
+    confidence: float
+    method: str
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+    def excludes_zero(self) -> bool:
+        return self.low > 0 or self.high < 0
+
+    def __str__(self) -> str:
+        return (f"{self.mean:+.3f} ({self.confidence:.0%} {self.low:+.3f} .. {self.high:+.3f}, "
+                f"n={self.n}, {self.method})")
+
+
+def _values(values: Sequence[float]) -> list[float]:
+    out = [float(v) for v in values]
+    if not out:
+        raise StatsError("no values to take a mean of")
+    return out
+
+
+def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Interval:
+    """The mean of ``values`` and its t interval: mean ± t(1 - α/2, n - 1) · sd / √n.  With one
+    value the interval is unbounded."""
+    confidence = _check_confidence(confidence)
+    xs = _values(values)
+    n = len(xs)
+    mean = math.fsum(xs) / n
+    if n == 1:
+        return Interval(mean, -math.inf, math.inf, 1, 0.0, confidence, "t")
+    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1))
+    half = t_quantile(1 - (1 - confidence) / 2, n - 1) * sd / math.sqrt(n)
+    return Interval(mean, mean - half, mean + half, n, sd, confidence, "t")
+
+
+def bootstrap_interval(values: Sequence[float], confidence: float = 0.95,
+                       resamples: int = 2000, seed: int | str = 0) -> Interval:
+    """The percentile bootstrap interval of the mean: ``resamples`` resamples of the values with
+    replacement, by ``random.Random(seed)``; the bounds are the nearest-rank α/2 and 1 - α/2
+    percentiles of the resampled means."""
+    confidence = _check_confidence(confidence)
+    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
+        raise StatsError(f"resamples {quoted(resamples)} must be a whole number from 1")
+    xs = _values(values)
+    n = len(xs)
+    rng = random.Random(seed)
+    means = sorted(math.fsum(rng.choices(xs, k=n)) / n for _ in range(resamples))
+    alpha = (1 - confidence) / 2 * 100
+    mean = math.fsum(xs) / n
+    sd = statistics.stdev(xs) if n > 1 else 0.0
+    return Interval(mean, percentile(means, alpha), percentile(means, 100 - alpha), n, sd,
+                    confidence, "bootstrap")
+
+
+@dataclass(frozen=True)
+class Proportion:
+    """A share of successes and its Wilson score interval."""
+
+    successes: float
+    n: int
+    low: float
+    high: float
+    confidence: float
+
+    @property
+    def share(self) -> float:
+        return self.successes / self.n
+
+    def __str__(self) -> str:
+        return (f"{self.successes:g}/{self.n} = {self.share:.1%} ({self.confidence:.0%} "
+                f"{self.low:.1%} .. {self.high:.1%}, Wilson)")
+
+
+def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> Proportion:
+    """``successes`` out of ``n`` and the Wilson score interval:
+    (p + z²/2n ± z·√(p(1-p)/n + z²/4n²)) / (1 + z²/n)."""
+    confidence = _check_confidence(confidence)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise StatsError(f"n {quoted(n)} must be a whole number from 1")
+    if not 0 <= successes <= n:
+        raise StatsError(f"successes {quoted(successes)} must lie between 0 and n = {n}")
+    z = normal_quantile(1 - (1 - confidence) / 2)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Proportion(successes, n, low, high, confidence)
+
+
+@dataclass(frozen=True)
+class TimeSummary:
+    """Seconds per decision of one player."""
+
+    count: int
+    total: float
+    median: float
+    p95: float
+    max: float
+
+    def __str__(self) -> str:
+        return (f"{self.count} decisions, median {self.median * 1000:.3g} ms, "
+                f"p95 {self.p95 * 1000:.3g} ms, max {self.max * 1000:.3g} ms")
+
+
+def time_summary(seconds: Sequence[float]) -> TimeSummary:
+    """Count, total, median, nearest-rank 95th percentile and maximum (all 0 for none)."""
+    if not seconds:
+        return TimeSummary(0, 0.0, 0.0, 0.0, 0.0)
+    return TimeSummary(len(seconds), math.fsum(seconds), statistics.median(seconds),
+                       percentile(seconds, 95), max(seconds))

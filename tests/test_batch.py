@@ -1,0 +1,308 @@
+"""solver.batch: games and duplicate play over executors, the same results whatever runs them;
+solve_many; interrupts.  The statistics are in test_stats.py."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+from solver.batch import (BatchError, PackStream, SerialExecutor, executor_for, play_deals,
+                          play_match, run_duplicate, run_matches, seatings, solve_many)
+from solver.game import Match, replay
+from solver.players import make_player
+from solver.rules import MAX_TARGET, Rules
+from solver.shuffle import random_position
+
+
+# ---- one game -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_play_match_gives_records_that_replay_and_points_that_add_up(n):
+    players = [make_player("heuristic") if s % 2 == 0 else make_player("random", seed=s)
+               for s in range(n)]
+    result = play_match(players, Match(n), seed=7)
+    state = replay(result.records)
+    assert state.is_terminal()
+    assert tuple(state.returns()) == result.returns
+    assert state.score == result.score
+    # one game from 0-0: the final score is the sum of every deal's points
+    assert result.points() == result.score
+    assert sorted(result.times) == sorted({p.name for p in players})
+    decisions = sum(len(t) for t in result.times.values())
+    assert decisions == sum(len(r["actions"]) for r in result.records)
+    assert result.records[0]["players"]["N"] == "heuristic"
+
+
+def test_play_match_is_repeatable():
+    def run():
+        return play_match([make_player("random", seed=1), make_player("random", seed=2)],
+                          Match(2), seed=3)
+
+    assert run() == run()
+
+
+def test_play_deals_plays_a_fixed_number_of_deals_from_given_packs():
+    stream = PackStream(5)
+    players = [make_player("heuristic"), make_player("random", seed=1)]
+    result = play_deals(players, Rules(), deals=3, dealer=1, packs=iter(stream))
+    assert result.deals == 3
+    assert result.returns == (0, 0)
+    assert result.records[0]["dealer"] == "S"
+    assert result.records[0]["rules"]["target"] == MAX_TARGET
+    played = [r for r in result.records]
+    assert [r["pack"] for r in played] == [[_name(c) for c in stream[i]]
+                                          for i in range(len(played))]
+    assert result.points() == result.score
+
+
+def _name(card):
+    from solver.cards import card_str
+    return card_str(card)
+
+
+def test_a_table_of_the_wrong_size_is_refused():
+    with pytest.raises(BatchError, match="3 players for a 2-player table"):
+        play_match([make_player("random")] * 3, Match(2))
+    with pytest.raises(BatchError, match="number of deals"):
+        play_deals([make_player("random")] * 2, Rules(), deals=0)
+    with pytest.raises(BatchError, match="2, 3 or 4 players"):
+        run_duplicate("random", "random", players=5, groups=1)
+    with pytest.raises(BatchError, match="chunk size"):
+        run_duplicate("random", "random", groups=1, chunk_size=0)
+
+
+# ---- duplicate ------------------------------------------------------------------------------
+
+
+def test_the_seatings_are_as_documented():
+    assert seatings(2) == [(0, 1), (1, 0)]
+    assert seatings(4) == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    three = seatings(3)
+    assert len(three) == len(set(three)) == 6
+    assert set(three) == {(0, 0, 1), (0, 1, 0), (1, 0, 0), (0, 1, 1), (1, 0, 1), (1, 1, 0)}
+    for seat in range(3):  # every seat is A's in half the seatings
+        assert sum(k[seat] == 0 for k in three) == 3
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_every_seating_of_a_group_deals_the_same_packs_with_the_same_dealer(n):
+    result = run_duplicate("heuristic", "random", players=n, groups=3, seed=4, keep_records=True)
+    for group in result.groups:
+        assert len(group.records) == len(seatings(n))
+        firsts = [records[0] for records in group.records]
+        assert len({tuple(r["pack"]) for r in firsts}) == 1
+        assert {r["dealer"] for r in firsts} == {"NESW"[group.dealer] if n == 4 else
+                                                 {2: "NS", 3: "NES"}[n][group.dealer]}
+        for kinds, records in zip(group.seatings, group.records):
+            names = records[0]["players"]
+            assert [names[s] for s in sorted(names, key="NESW".index)] == \
+                [("heuristic", "random")[k] for k in kinds]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_a_player_against_itself_shows_no_difference(n):
+    # the heuristic is deterministic: each seat's games are the same whichever kind sits there
+    result = run_duplicate("heuristic", "heuristic", players=n, groups=20, seed=2)
+    assert result.differences() == [0.0] * 20
+    assert set(result.times()) == {"heuristic (A)", "heuristic (B)"}
+
+
+def test_the_paired_difference_is_the_mean_over_seatings():
+    result = run_duplicate("heuristic", "random", players=3, groups=4, seed=1)
+    for g in result.groups:
+        assert g.difference == pytest.approx(
+            sum(pa - pb for pa, pb in g.kind_points) / 6)
+        for kinds, points, (pa, pb) in zip(g.seatings, g.side_points, g.kind_points):
+            a_seats = [points[s] for s, k in enumerate(kinds) if k == 0]
+            b_seats = [points[s] for s, k in enumerate(kinds) if k == 1]
+            assert pa == pytest.approx(sum(a_seats) / len(a_seats))
+            assert pb == pytest.approx(sum(b_seats) / len(b_seats))
+
+
+def test_deals_per_group_divide_the_difference():
+    result = run_duplicate("heuristic", "random", players=2, groups=3, seed=1, deals=2)
+    for g in result.groups:
+        assert g.difference == pytest.approx(
+            ((g.side_points[0][0] - g.side_points[0][1])
+             + (g.side_points[1][1] - g.side_points[1][0])) / 2 / 2)
+
+
+def test_the_heuristic_beats_random_at_duplicate():
+    result = run_duplicate("heuristic", "random", players=2, groups=150, seed=0)
+    interval = result.interval()
+    assert interval.low > 0
+    assert result.kind_means()[0] > result.kind_means()[1]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_serial_threads_and_processes_give_identical_results(n):
+    serial = run_duplicate("heuristic", "random", players=n, groups=12, seed="x", chunk_size=5)
+    one = run_duplicate("heuristic", "random", players=n, groups=12, seed="x",
+                        executor=SerialExecutor(), chunk_size=12)
+    with ThreadPoolExecutor(3) as pool:
+        threads = run_duplicate("heuristic", "random", players=n, groups=12, seed="x",
+                                executor=pool, chunk_size=1)
+    with ProcessPoolExecutor(2) as pool:
+        processes = run_duplicate("heuristic", "random", players=n, groups=12, seed="x",
+                                  executor=pool, chunk_size=4)
+    assert serial == one == threads == processes
+    assert serial.interval() == processes.interval()
+    other = run_duplicate("heuristic", "random", players=n, groups=12, seed="y")
+    assert other != serial
+
+
+def test_whole_matches_are_identical_across_executors_and_counted_with_wilson():
+    serial = run_matches("heuristic", "random", players=2, groups=6, seed=3)
+    with ProcessPoolExecutor(2) as pool:
+        processes = run_matches("heuristic", "random", players=2, groups=6, seed=3,
+                                executor=pool, chunk_size=2)
+    assert serial == processes
+    assert len(serial.matches) == 12
+    won = serial.won()
+    assert won.n == 12 and won.low < won.share < won.high
+    for m in serial.matches:
+        a_won = any(m.seating[s] == 0 for s in m.winners)
+        assert m.a_share == (1.0 if a_won else 0.0)
+    # the two seatings of a group cut for the same first dealer and deal the same packs
+    kept = run_matches("heuristic", "random", players=2, groups=1, seed=3, keep_records=True)
+    first, second = kept.matches
+    assert first.records[0]["pack"] == second.records[0]["pack"]
+    assert first.records[0]["dealer"] == second.records[0]["dealer"]
+
+
+def test_a_shared_win_counts_half():
+    from solver.batch import _a_share
+
+    assert _a_share((0, 1, 1), (0, 2), 3) == 0.5
+    assert _a_share((0, 1, 0, 1), (1,), 4) == 0.0
+    assert _a_share((0, 0, 1), (1,), 3) == 1.0
+
+
+def test_dask_gives_identical_results():
+    distributed = pytest.importorskip("distributed")
+    serial = run_duplicate("heuristic", "random", players=4, groups=8, seed=5, chunk_size=3)
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        dask = run_duplicate("heuristic", "random", players=4, groups=8, seed=5,
+                             executor=client.get_executor(), chunk_size=3)
+        positions = [random_position(_rng(i), 2, 4, played=0) for i in range(4)]
+        solutions = solve_many(positions, client.get_executor(), objective="margin")
+    assert dask == serial
+    assert [s.value for s in solutions] == [s.value for s in solve_many(positions,
+                                                                         objective="margin")]
+
+
+def _rng(i):
+    import random
+    return random.Random(i)
+
+
+# ---- solve_many -----------------------------------------------------------------------------
+
+
+def test_solve_many_keeps_the_order_of_the_positions():
+    from solver.search import solve
+
+    positions = [random_position(_rng(i), 2 + i % 3, 3, played=i % 4) for i in range(10)]
+    expected = [solve(p, objective="points", fresh=True) for p in positions]
+    serial = solve_many(positions, objective="points")
+    with ProcessPoolExecutor(2) as pool:
+        processes = solve_many(positions, pool, chunk_size=3, objective="points")
+    for want, a, b in zip(expected, serial, processes):
+        assert (want.value, want.moves, want.side) == (a.value, a.moves, a.side) \
+            == (b.value, b.moves, b.side)
+    assert solve_many([]) == []
+
+
+# ---- interrupts -----------------------------------------------------------------------------
+
+
+class Interrupt:
+    """A progress callback that raises KeyboardInterrupt after ``after`` chunks."""
+
+    def __init__(self, after: int) -> None:
+        self.after = after
+        self.calls = 0
+        self.pool = None
+        self.processes = []
+
+    def __call__(self, done: int, total: int) -> None:
+        self.calls += 1
+        if self.pool is not None:
+            self.processes = list(self.pool._processes.values())
+        if done >= self.after:
+            raise KeyboardInterrupt
+
+
+def test_an_interrupt_stops_a_serial_run_between_chunks():
+    stop = Interrupt(2)
+    with pytest.raises(KeyboardInterrupt):
+        run_duplicate("heuristic", "random", groups=100, chunk_size=1, progress=stop)
+    assert stop.calls == 2
+
+
+def test_an_interrupt_cancels_pending_work_and_stops_the_pool_promptly():
+    groups, chunk = 3000, 2     # some 10 seconds of play on two workers
+    stop = Interrupt(1)
+    start = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        with executor_for(2) as pool:
+            stop.pool = pool
+            run_duplicate("heuristic", "random", players=3, groups=groups, chunk_size=chunk,
+                          executor=pool, progress=stop)
+    elapsed = time.perf_counter() - start
+    # the whole run takes many seconds; the interrupt ends it in well under that
+    assert elapsed < 3
+    assert stop.calls == 1
+    assert stop.processes
+    for process in stop.processes:
+        process.join(timeout=5)
+        assert not process.is_alive()
+
+
+def test_executor_for_one_job_is_serial():
+    with executor_for(1) as pool:
+        assert isinstance(pool, SerialExecutor)
+    with pytest.raises(BatchError, match="jobs"):
+        with executor_for(-1):
+            pass
+
+
+def test_packs_that_run_out_are_a_batch_error():
+    stream = PackStream(1)
+    players = [make_player("random", seed=1), make_player("random", seed=2)]
+    with pytest.raises(BatchError, match="packs ran out"):
+        play_deals(players, Rules(), deals=3, packs=iter([stream[0]]))
+
+
+# ---- long runs (pytest -m slow) -------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_heuristic_beats_random_over_2000_deal_groups(n):
+    with ProcessPoolExecutor(2) as pool:
+        result = run_duplicate("heuristic", "random", players=n, groups=2000, seed=2024,
+                               executor=pool)
+    assert result.interval().low > 1
+    assert result.bootstrap().low > 1
+
+
+@pytest.mark.slow
+def test_the_heuristic_wins_most_matches_against_random():
+    with ProcessPoolExecutor(2) as pool:
+        result = run_matches("heuristic", "random", players=2, groups=100, seed=2024,
+                             executor=pool)
+    assert result.won().low > 0.7
+
+
+@pytest.mark.slow
+def test_the_cheater_beats_the_heuristic_at_duplicate():
+    with ProcessPoolExecutor(2) as pool:
+        result = run_duplicate("cheater", "heuristic", players=2, groups=200, seed=2024,
+                               executor=pool, chunk_size=5)
+    assert result.interval().low > 0

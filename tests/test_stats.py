@@ -1,0 +1,91 @@
+"""solver.stats against values worked out by hand and published tables."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from solver.stats import (StatsError, bootstrap_interval, mean_interval, t_cdf, t_quantile,
+                          time_summary, wilson_interval)
+
+# two-sided 95% (and other) Student t quantiles from the standard tables
+T_TABLE = [
+    (0.975, 1, 12.7062047362), (0.975, 2, 4.30265272975), (0.975, 4, 2.77644510520),
+    (0.975, 5, 2.57058183661), (0.975, 10, 2.22813885196), (0.975, 30, 2.04227245630),
+    (0.975, 100, 1.98397151845), (0.975, 1000, 1.96233908082), (0.995, 3, 5.84090930973),
+    (0.95, 20, 1.72471824292), (0.9, 7, 1.41492392), (0.999, 10, 4.14370049),
+]
+
+
+@pytest.mark.parametrize("p, df, expected", T_TABLE)
+def test_t_quantiles_match_the_tables(p, df, expected):
+    assert t_quantile(p, df) == pytest.approx(expected, rel=1e-6)
+    assert t_quantile(1 - p, df) == pytest.approx(-expected, rel=1e-6)
+    assert t_cdf(t_quantile(p, df), df) == pytest.approx(p, abs=1e-12)
+
+
+def test_t_with_infinite_freedom_is_the_normal():
+    assert t_quantile(0.975, math.inf) == pytest.approx(1.959963984540054)
+    assert t_quantile(0.5, 3) == 0.0
+    # t with one degree of freedom is the Cauchy: P(T <= 1) = 3/4
+    assert t_cdf(1.0, 1) == pytest.approx(0.75)
+    assert t_cdf(0.0, 9) == pytest.approx(0.5)
+
+
+def test_a_mean_interval_by_hand():
+    # 1..5: mean 3, sd sqrt(2.5), t(0.975, 4) = 2.776445105
+    interval = mean_interval([1, 2, 3, 4, 5])
+    half = 2.776445105197799 * math.sqrt(2.5) / math.sqrt(5)
+    assert interval.mean == 3
+    assert interval.sd == pytest.approx(math.sqrt(2.5))
+    assert (interval.low, interval.high) == pytest.approx((3 - half, 3 + half))
+    assert interval.low == pytest.approx(1.036756, abs=1e-6)
+    assert interval.excludes_zero()
+    assert not mean_interval([-1, 1, -2, 2]).excludes_zero()
+    single = mean_interval([4.0])
+    assert single.mean == 4 and single.low == -math.inf and single.high == math.inf
+
+
+def test_a_bootstrap_interval_by_hand():
+    # resampling (0, 1) gives means 0, 1/2, 1 with chances 1/4, 1/2, 1/4: the 2.5th and
+    # 97.5th percentiles are 0 and 1
+    interval = bootstrap_interval([0, 1], resamples=4000, seed=1)
+    assert (interval.low, interval.high) == (0.0, 1.0)
+    assert interval.mean == 0.5
+    constant = bootstrap_interval([2, 2, 2], seed=3)
+    assert (constant.low, constant.mean, constant.high) == (2, 2, 2)
+    values = [((i * 37) % 11) - 4 for i in range(60)]
+    assert bootstrap_interval(values, seed=5) == bootstrap_interval(values, seed=5)
+    boot, t = bootstrap_interval(values, seed=5), mean_interval(values)
+    assert boot.low == pytest.approx(t.low, abs=0.25) and boot.high == pytest.approx(t.high,
+                                                                                      abs=0.25)
+
+
+def test_wilson_intervals_by_hand():
+    # 8 of 10: z = 1.959964, (0.8 + z²/20 ± z·sqrt(0.016 + z²/400)) / (1 + z²/10)
+    won = wilson_interval(8, 10)
+    assert won.share == 0.8
+    assert (won.low, won.high) == pytest.approx((0.4901625, 0.9433178), abs=1e-6)
+    none = wilson_interval(0, 10)
+    assert none.low == 0 and none.high == pytest.approx(0.2775328, abs=1e-6)
+    every = wilson_interval(10, 10)
+    assert every.high == 1 and every.low == pytest.approx(0.7224672, abs=1e-6)
+    assert wilson_interval(2.5, 5).share == 0.5
+
+
+def test_time_summaries_use_the_nearest_rank():
+    summary = time_summary([float(i) for i in range(1, 21)])
+    assert (summary.count, summary.median, summary.p95, summary.max) == (20, 10.5, 19.0, 20.0)
+    assert summary.total == 210
+    assert time_summary([]).count == 0
+
+
+@pytest.mark.parametrize("call", [
+    lambda: t_quantile(1.2, 3), lambda: t_quantile(0.9, 0), lambda: mean_interval([]),
+    lambda: mean_interval([1, 2], confidence=95), lambda: wilson_interval(3, 2),
+    lambda: wilson_interval(1, 0), lambda: bootstrap_interval([1], resamples=0),
+])
+def test_bad_arguments_are_stats_errors(call):
+    with pytest.raises(StatsError):
+        call()
