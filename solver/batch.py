@@ -22,6 +22,11 @@ same order and with the same dealer, once for every *seating* of the two kinds:
   2**3 - 2 = 6 assignments AAB, ABA, BAA, ABB, BAB, BBA of the seats N E S.  Every seat is A's
   in three of them and B's in three.
 
+With ``rotate=True`` a group plays only one seating, seating ``group % len(seatings(players))``
+of the list above (2 players: A as N in the even groups, as S in the odd; 4 players: A as N+S in
+the even groups, as E+W in the odd; 3 players: the six seatings in turn): A and B take turns at
+the seats from group to group, and every group is a fresh deal played once, not a duplicate.
+
 A pack given to a seating is the same for every seating of the group (``deal_pack`` of a state
 made with ``auto_deal=False``); a deal thrown in (too many runs) takes the next pack of the
 group's stream, so seatings whose calls differ still deal from one stream.  The *points per deal*
@@ -400,17 +405,24 @@ class GroupResult:
     records: tuple[tuple[dict[str, Any], ...], ...] = ()
 
 
+def _group_seatings(players: int, group: int, rotate: bool) -> list[tuple[int, tuple[int, ...]]]:
+    """The seatings a group plays, each with its number in ``seatings(players)``: all of them,
+    or with ``rotate`` only number ``group % len(seatings(players))``."""
+    table = list(enumerate(seatings(players)))
+    return [table[group % len(table)]] if rotate else table
+
+
 def _play_group(a: PlayerSpec, b: PlayerSpec, match: Match, deals: int, seed: int | str,
-                group: int, keep_records: bool) -> GroupResult:
+                group: int, keep_records: bool, rotate: bool = False) -> GroupResult:
     n = match.players
     rng = random.Random(f"{seed}:{group}")
     dealer = rng.randrange(n)
     stream = PackStream(rng)
     labels = _kind_labels(a, b)
     times: dict[str, list[float]] = {labels[0]: [], labels[1]: []}
-    table = seatings(n)
+    table = _group_seatings(n, group, rotate)
     side_points, kind_points, records = [], [], []
-    for k, kinds in enumerate(table):
+    for k, kinds in table:
         players = [(a, b)[kind].make(seed=f"{seed}:{group}:{k}:{seat}")
                    for seat, kind in enumerate(kinds)]
         result = play_deals(players, match, deals, dealer=dealer, packs=iter(stream),
@@ -425,13 +437,15 @@ def _play_group(a: PlayerSpec, b: PlayerSpec, match: Match, deals: int, seed: in
         if keep_records:
             records.append(result.records)
     difference = math.fsum(pa - pb for pa, pb in kind_points) / len(kind_points)
-    return GroupResult(group, dealer, tuple(table), tuple(side_points), tuple(kind_points),
+    return GroupResult(group, dealer, tuple(kinds for _, kinds in table), tuple(side_points),
+                       tuple(kind_points),
                        difference, {k: tuple(v) for k, v in times.items()}, tuple(records))
 
 
 def _duplicate_chunk(a: PlayerSpec, b: PlayerSpec, match: Match, deals: int, seed: int | str,
-                     groups: range, keep_records: bool) -> list[GroupResult]:
-    return [_play_group(a, b, match, deals, seed, g, keep_records) for g in groups]
+                     groups: range, keep_records: bool,
+                     rotate: bool = False) -> list[GroupResult]:
+    return [_play_group(a, b, match, deals, seed, g, keep_records, rotate) for g in groups]
 
 
 def _merge_times(parts: Iterable[Mapping[str, Sequence[float]]]) -> dict[str, tuple[float, ...]]:
@@ -499,16 +513,18 @@ def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, gr
                   seed: int | str = 0, executor: Executor | None = None, *,
                   rules: Rules | None = None, match: Match | None = None, deals: int = 1,
                   chunk_size: int | None = None, keep_records: bool = False,
-                  progress: Callable[[int, int], None] | None = None) -> DuplicateResult:
+                  progress: Callable[[int, int], None] | None = None,
+                  rotate: bool = False) -> DuplicateResult:
     """Duplicate play of A against B over ``groups`` deal groups of ``deals`` deals each (see
     the module notes), chunks of ``chunk_size`` groups sent to ``executor``.  ``progress(done,
-    total)`` is called as each chunk comes back, in order."""
+    total)`` is called as each chunk comes back, in order.  With ``rotate`` each group plays
+    one seating, in turn, instead of every seating."""
     a, b = player_spec(a), player_spec(b)
     game = _deals_match(_match_for(_check_table(players), rules, match), players)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise BatchError(f"{quoted(deals)} is not a number of deals")
     start = time.perf_counter()
-    calls = [(a, b, game, deals, seed, chunk, keep_records)
+    calls = [(a, b, game, deals, seed, chunk, keep_records, rotate)
              for chunk in _chunks(groups, chunk_size)]
     parts = _gather(executor, _duplicate_chunk, calls, progress)
     return DuplicateResult(str(a), str(b), players, deals, seed,
@@ -542,13 +558,14 @@ def _a_share(kinds: Sequence[int], winners: Sequence[int], n: int) -> float:
 
 
 def _matches_chunk(a: PlayerSpec, b: PlayerSpec, match: Match, seed: int | str, groups: range,
-                   keep_records: bool) -> list[tuple[list[MatchOutcome], dict]]:
+                   keep_records: bool,
+                   rotate: bool = False) -> list[tuple[list[MatchOutcome], dict]]:
     out = []
     labels = _kind_labels(a, b)
     for group in groups:
         outcomes = []
         times: dict[str, list[float]] = {labels[0]: [], labels[1]: []}
-        for k, kinds in enumerate(seatings(match.players)):
+        for k, kinds in _group_seatings(match.players, group, rotate):
             players = [(a, b)[kind].make(seed=f"{seed}:{group}:{k}:{seat}")
                        for seat, kind in enumerate(kinds)]
             result = play_match(players, match, f"{seed}:{group}",
@@ -593,13 +610,15 @@ def run_matches(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, grou
                 seed: int | str = 0, executor: Executor | None = None, *,
                 rules: Rules | None = None, match: Match | None = None, best_of: int = 1,
                 chunk_size: int | None = None, keep_records: bool = False,
-                progress: Callable[[int, int], None] | None = None) -> MatchesResult:
+                progress: Callable[[int, int], None] | None = None,
+                rotate: bool = False) -> MatchesResult:
     """Whole matches of A against B: for each of ``groups`` groups, one match per seating, all
-    from the seed ``f"{seed}:{group}"`` (see the module notes)."""
+    from the seed ``f"{seed}:{group}"`` (see the module notes); with ``rotate`` one match per
+    group, the seatings in turn."""
     a, b = player_spec(a), player_spec(b)
     game = _match_for(_check_table(players), rules, match, best_of)
     start = time.perf_counter()
-    calls = [(a, b, game, seed, chunk, keep_records)
+    calls = [(a, b, game, seed, chunk, keep_records, rotate)
              for chunk in _chunks(groups, DEFAULT_CHUNK // 5 if chunk_size is None
                                   else chunk_size)]
     parts = _gather(executor, _matches_chunk, calls, progress)

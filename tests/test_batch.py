@@ -306,3 +306,16 @@ def test_the_cheater_beats_the_heuristic_at_duplicate():
         result = run_duplicate("cheater", "heuristic", players=2, groups=200, seed=2024,
                                executor=pool, chunk_size=5)
     assert result.interval().low > 0
+
+
+def test_rotate_plays_one_seating_a_group_in_turn():
+    full = run_duplicate("heuristic", "random", players=3, groups=7, seed=2)
+    turns = run_duplicate("heuristic", "random", players=3, groups=7, seed=2, rotate=True)
+    table = seatings(3)
+    for group, whole in zip(turns.groups, full.groups):
+        k = group.group % len(table)
+        assert group.seatings == (table[k],)
+        assert group.side_points == (whole.side_points[k],)  # the same deal, the same players
+        assert group.difference == whole.kind_points[k][0] - whole.kind_points[k][1]
+    matches = run_matches("heuristic", "random", players=2, groups=4, seed=2, rotate=True)
+    assert [m.seating for m in matches.matches] == [(0, 1), (1, 0), (0, 1), (1, 0)]
