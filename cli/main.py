@@ -103,6 +103,13 @@ ColorFlag = Annotated[Optional[bool], typer.Option(
     "--color/--no-color",
     help="Colour the output even into a pipe, or print plain text even on a terminal. "
          "Default: colour on a terminal only (none where NO_COLOR is set).")]
+JobsOption = Annotated[Optional[int], typer.Option(
+    "--jobs", metavar="J", min=0,
+    help="Worker processes on this machine (0: one per CPU). Default: 1, in this process.")]
+SchedulerOption = Annotated[Optional[str], typer.Option(
+    "--scheduler", metavar="ADDRESS",
+    help="Run on an existing Dask cluster instead (tcp://host:8786; needs the cluster extra, "
+         "pip install 'allfives[cluster]').")]
 
 DEFAULT_OBJECTIVE = Objective("points")
 
@@ -146,12 +153,14 @@ def solve(
     node_limit: NodeLimitOption = None,
     time_limit: TimeLimitOption = None,
     color: ColorFlag = None,
+    jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     from .solving import solve_command
 
     with user_errors():
         stopped = solve_command(positions, for_, objective.value, json, engine.value,
-                                node_limit, time_limit, color)
+                                node_limit, time_limit, color, jobs, scheduler)
     if stopped:
         raise typer.Exit(1)
 
@@ -235,6 +244,61 @@ def bench(
 
     with user_errors():
         bench_command(classes, count, json, color)
+
+
+@app.command(cls=Command, help="Play two kinds of player against each other over many deals or "
+             "whole matches: points per deal, the difference per deal with its 95% interval "
+             "(paired t and bootstrap), matches won, the time per decision, and the command "
+             "that plays the same games again.\n\n"
+             "PLAYER is a player and its options: random, heuristic, cheater:time_limit=0.5. "
+             "--deals and --matches count deal groups: with --duplicate each is played in "
+             "every seating of the two (2 players: twice; 4: partnerships swapped; 3: six "
+             "seatings), else once, the two taking the seats in turn.", epilog="""\
+Examples:
+  allfives match heuristic random --deals 200
+  allfives match heuristic random --players 4 --duplicate --deals 2000 --jobs 2
+  allfives match heuristic random --matches 50 --json
+  allfives match cheater:time_limit=0.5 heuristic --scheduler tcp://10.0.0.5:8786""")
+def match(
+    a: Annotated[str, typer.Argument(
+        metavar="PLAYER", show_default=False,
+        help="Player A: random, heuristic, cheater, with options as cheater:time_limit=0.5.")],
+    b: Annotated[str, typer.Argument(
+        metavar="PLAYER", show_default=False, help="Player B, the same way.")],
+    players: Annotated[int, typer.Option(
+        "--players", metavar="N", help="Players at the table: 2, 3 or 4 (4 play as partners)."
+    )] = 2,
+    deals: Annotated[Optional[int], typer.Option(
+        "--deals", metavar="N",
+        help="Deal groups of one deal each, scored per deal. Default: 100.")] = None,
+    matches: Annotated[Optional[int], typer.Option(
+        "--matches", metavar="N",
+        help="Deal groups of one whole match each, to the target: matches won.")] = None,
+    duplicate: Annotated[bool, typer.Option(
+        "--duplicate", help="Play every group's packs in every seating of the two players.")
+    ] = False,
+    rules: Annotated[str, typer.Option(
+        "--rules", metavar="PRESET",
+        help="Rules: all-fives, strict, classic, all-fours, five-for-five.")] = "all-fives",
+    target: Annotated[Optional[int], typer.Option(
+        "--target", metavar="N",
+        help="The points that win a match (with --matches). Default: the preset's.")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        "--seed", metavar="S",
+        help="Seed of every pack and player: the same seed plays the same games, whatever "
+             "runs them. Default: 0.")] = None,
+    jobs: JobsOption = None,
+    scheduler: SchedulerOption = None,
+    record: Annotated[Optional[str], typer.Option(
+        "--record", metavar="FILE",
+        help="Write the game record of every deal played (JSON lines) to FILE.")] = None,
+    json: JsonFlag = False,
+) -> None:
+    from .matching import match_command
+
+    with user_errors():
+        match_command(a, b, players, deals, matches, duplicate, rules,
+                      target, seed, jobs, scheduler, record, json)
 
 
 def main() -> None:

@@ -63,13 +63,23 @@ def plan(positions: list[tuple[str, Position]], for_: str | None,
 
 def solve_command(names: list[str], for_: str | None, objective: str, json: bool, engine: str,
                   node_limit: int | None, time_limit: float | None,
-                  color: bool | None) -> list[str]:
-    """Solve and print every position; the names of those a limit stopped without a value."""
+                  color: bool | None, workers: int | None = None,
+                  scheduler: str | None = None) -> list[str]:
+    """Solve and print every position; the names of those a limit stopped without a value.
+    With ``workers`` (``--jobs``) or a ``scheduler`` the positions are solved over an executor
+    first (``solver.batch.solve_many``), then printed in their order."""
     from .inputs import read_inputs
 
     # every position is read and every --for checked before the first solve
     jobs = plan(read_inputs(names), for_, objective)
     run = solver_for(engine, node_limit, time_limit)
+    spread = workers is not None or scheduler is not None
+    if spread:
+        if engine == "reference":
+            raise AllFivesError("--jobs and --scheduler solve with the engine, not "
+                                "--engine reference")
+        solved = solve_spread(jobs, objective, node_limit, time_limit, workers, scheduler)
+        run = lambda position, **_: solved.pop(0)  # noqa: E731 - the solutions, in order
     if json:
         from .records import solution_record
     else:
@@ -81,7 +91,7 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
         status = make_console(color, stderr=True)
         progress = progress_of(engine)
         # on a terminal the table is shown while the search runs, with a live line under it
-        live = console.is_terminal and status.is_terminal
+        live = console.is_terminal and status.is_terminal and not spread
     stopped = []
     for number, (name, position, side) in enumerate(jobs):
         if json:
@@ -104,6 +114,26 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
             note(f"{name}: no result: the search stopped at its limit (the value lies "
                  f"between {solution.lower} and {solution.upper})")
     return stopped
+
+
+def solve_spread(jobs: list[tuple[str, Position, int | None]], objective: str,
+                 node_limit: int | None, time_limit: float | None, workers: int | None,
+                 scheduler: str | None) -> list[Solution]:
+    """Every position solved over the executor of ``--jobs`` / ``--scheduler``, in order."""
+    from solver.batch import solve_many
+
+    from .matching import executor_of
+
+    solutions: list[Solution | None] = [None] * len(jobs)
+    with executor_of(workers, scheduler) as executor:
+        for side in dict.fromkeys(side for _, _, side in jobs):  # one batch per side
+            at = [i for i, job in enumerate(jobs) if job[2] == side]
+            found = solve_many([jobs[i][1] for i in at], executor, side=side,
+                               objective=objective, node_limit=node_limit,
+                               time_limit=time_limit)
+            for i, solution in zip(at, found):
+                solutions[i] = solution
+    return solutions  # type: ignore[return-value]
 
 
 def solve_one(run: Solve, name: str, position: Position, side: int | None,

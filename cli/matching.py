@@ -1,0 +1,375 @@
+"""``allfives match``: two player kinds against each other over many deals or matches
+(``solver.batch``), on this machine's processes or a Dask cluster, with a report of who is ahead
+by how much and how sure that is (JSON for scripts); and the executor ``allfives solve --jobs``
+shares.
+
+The unit of comparison is the *deal group* (``solver.batch``'s notes): with ``--duplicate`` a
+group is one deal (or one match) played in every seating of A and B from the same packs; without,
+a group is one deal (or match) played once, A and B taking the seats in turn from group to group
+(``rotate``).  ``--deals N`` and ``--matches N`` both count groups.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from solver.errors import AllFivesError, quoted
+from solver.players import PlayerSpec, player_names, player_spec
+
+#: The seed of a run that names none: runs are repeatable by default.
+DEFAULT_SEED = 0
+#: Deal groups when neither ``--deals`` nor ``--matches`` is given.
+DEFAULT_DEALS = 100
+#: Seconds to wait for a Dask scheduler to answer.
+CONNECT_TIMEOUT = 5.0
+#: The confidence of every interval shown.
+CONFIDENCE = 0.95
+
+
+# ---- where the work runs ------------------------------------------------------------------------
+
+@contextmanager
+def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
+    """The executor for ``--jobs J`` (1 or none: in this process, serially; 0: a process per
+    CPU) or ``--scheduler ADDRESS`` (an existing Dask cluster); every worker process or
+    connection is gone when it is left, on Ctrl-C too."""
+    from solver.batch import executor_for
+
+    if scheduler is None:
+        if jobs is not None and jobs < 0:
+            raise AllFivesError(f"--jobs: {quoted(jobs)} is not a number of worker processes")
+        with executor_for(jobs) as executor:
+            yield executor
+        return
+    if jobs is not None:
+        raise AllFivesError("--jobs and --scheduler: give one or the other (a cluster has "
+                            "its own workers)")
+    try:
+        import distributed
+    except ImportError:
+        raise AllFivesError("--scheduler: Dask's distributed is not installed (pip install "
+                            "'allfives[cluster]')") from None
+    try:
+        client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
+    except Exception as error:  # noqa: BLE001 - whatever the connection says, in one line
+        detail = " ".join(str(error).split()) or type(error).__name__
+        raise AllFivesError(f"--scheduler: cannot reach {quoted(scheduler)}: {detail}") from None
+    try:
+        yield client.get_executor()
+    finally:
+        client.close()
+
+
+def chunk_size(groups: int, workers: int | None, largest: int) -> int:
+    """Groups per chunk: at most ``largest``, and small enough for about four chunks per
+    worker (the results do not depend on it)."""
+    spread = 4 * (workers or 8)
+    return max(1, min(largest, math.ceil(groups / spread)))
+
+
+# ---- the command line's values ------------------------------------------------------------------
+
+def spec_of(text: str) -> PlayerSpec:
+    """A player spec, checked now by making one (an unknown option is found before any play)."""
+    try:
+        spec = player_spec(text)
+        spec.make(seed=0)
+    except AllFivesError as error:
+        known = ", ".join(player_names())
+        message = str(error) if known in str(error) else f"{error} (players: {known})"
+        raise AllFivesError(f"PLAYER {quoted(text)}: {message}") from None
+    return spec
+
+
+@dataclass(frozen=True)
+class Plan:
+    a: PlayerSpec
+    b: PlayerSpec
+    players: int
+    groups: int
+    whole_matches: bool
+    duplicate: bool
+    preset: str
+    target: int | None
+    seed: int
+    jobs: int | None
+    scheduler: str | None
+
+    def command(self) -> str:
+        """The command line that plays the same games again (without --json and --record)."""
+        words = ["allfives", "match", str(self.a), str(self.b), "--players", str(self.players),
+                 "--matches" if self.whole_matches else "--deals", str(self.groups)]
+        if self.duplicate:
+            words.append("--duplicate")
+        words += ["--rules", self.preset]
+        if self.target is not None:
+            words += ["--target", str(self.target)]
+        words += ["--seed", str(self.seed)]
+        if self.scheduler is not None:
+            words += ["--scheduler", self.scheduler]
+        elif self.jobs not in (None, 1):
+            words += ["--jobs", str(self.jobs)]
+        return shlex.join(words)
+
+
+def make_plan(a: str, b: str, players: int, deals: int | None, matches: int | None,
+              duplicate: bool, preset: str, target: int | None, seed: int | None,
+              jobs: int | None, scheduler: str | None) -> Plan:
+    if players not in (2, 3, 4):
+        raise AllFivesError(f"--players: a table has 2, 3 or 4 players, not {quoted(players)}")
+    if deals is not None and matches is not None:
+        raise AllFivesError("--deals and --matches: give one or the other")
+    for name, count in (("--deals", deals), ("--matches", matches)):
+        if count is not None and count < 1:
+            raise AllFivesError(f"{name}: {quoted(count)} is not a number of deal groups "
+                                "(from 1)")
+    if target is not None and matches is None:
+        raise AllFivesError("--target: only whole matches (--matches) play to a target")
+    from solver.rules import Rules
+
+    try:
+        rules = Rules.preset(preset)
+    except AllFivesError as error:
+        raise AllFivesError(f"--rules: {error}") from None
+    if target is not None:
+        try:
+            rules.replace(target=target)
+        except AllFivesError as error:
+            raise AllFivesError(f"--target: {error}") from None
+    return Plan(spec_of(a), spec_of(b), players,
+                matches if matches is not None else deals or DEFAULT_DEALS,
+                matches is not None, duplicate, preset, target,
+                DEFAULT_SEED if seed is None else seed, jobs, scheduler)
+
+
+# ---- playing ------------------------------------------------------------------------------------
+
+def play(plan: Plan, executor: Executor, keep_records: bool, progress=None):
+    """The ``solver.batch`` result of the plan: a ``DuplicateResult`` or a ``MatchesResult``."""
+    from solver.batch import DEFAULT_CHUNK, run_duplicate, run_matches
+    from solver.rules import Rules
+
+    rules = Rules.preset(plan.preset)
+    if plan.target is not None:
+        rules = rules.replace(target=plan.target)
+    workers = 1 if plan.scheduler is None and plan.jobs in (None, 1) else (
+        None if plan.scheduler is not None else plan.jobs or None)
+    options: dict[str, Any] = dict(rules=rules, keep_records=keep_records, progress=progress,
+                                   rotate=not plan.duplicate)
+    if plan.whole_matches:
+        return run_matches(plan.a, plan.b, plan.players, plan.groups, plan.seed, executor,
+                           chunk_size=chunk_size(plan.groups, workers, max(1, DEFAULT_CHUNK // 5)),
+                           **options)
+    return run_duplicate(plan.a, plan.b, plan.players, plan.groups, plan.seed, executor,
+                         chunk_size=chunk_size(plan.groups, workers, DEFAULT_CHUNK), **options)
+
+
+def match_differences(result) -> tuple[list[float], tuple[float, float], int]:
+    """For whole matches: per group A's points minus B's per deal (averaged over the group's
+    seatings), A's and B's mean points per deal over every match, and the deals played."""
+    from solver.tricks import side_of
+
+    n = result.players
+    by_group: dict[int, list[tuple[float, float]]] = {}
+    for outcome in result.matches:
+        totals, counts = [0.0, 0.0], [0, 0]
+        for seat, kind in enumerate(outcome.seating):
+            totals[kind] += outcome.score[side_of(seat, n)]
+            counts[kind] += 1
+        deals = max(outcome.deals, 1)
+        by_group.setdefault(outcome.group, []).append(
+            (totals[0] / counts[0] / deals, totals[1] / counts[1] / deals))
+    differences = [math.fsum(pa - pb for pa, pb in pairs) / len(pairs)
+                   for pairs in by_group.values()]
+    pairs = [p for group in by_group.values() for p in group]
+    means = (math.fsum(p[0] for p in pairs) / len(pairs), math.fsum(p[1] for p in pairs) / len(pairs))
+    return differences, means, sum(o.deals for o in result.matches)
+
+
+def records_of(result) -> Iterator[dict[str, Any]]:
+    """Every game record of the run, game by game, in order."""
+    if hasattr(result, "matches"):
+        for outcome in result.matches:
+            yield from outcome.records
+    else:
+        for group in result.groups:
+            for game in group.records:
+                yield from game
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+def interval_record(interval) -> dict[str, Any]:
+    return {"mean": interval.mean, "low": _finite(interval.low), "high": _finite(interval.high),
+            "n": interval.n, "sd": interval.sd, "confidence": interval.confidence,
+            "method": interval.method}
+
+
+def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
+    """Everything the run found, as the JSON object (the report shows the same)."""
+    from solver.batch import seatings
+    from solver.stats import bootstrap_interval, mean_interval
+
+    labels = (result.a, result.b) if result.a != result.b else (f"{result.a} (A)",
+                                                                 f"{result.b} (B)")
+    won = None
+    if plan.whole_matches:
+        differences, means, deals = match_differences(result)
+        paired = mean_interval(differences, CONFIDENCE)
+        boot = bootstrap_interval(differences, CONFIDENCE)
+        share = result.won(CONFIDENCE)
+        won = {"a": share.successes, "matches": share.n, "share": share.share,
+               "low": share.low, "high": share.high, "confidence": share.confidence,
+               "method": "wilson"}
+        games = len(result.matches)
+    else:
+        paired, boot = result.interval(CONFIDENCE), result.bootstrap(CONFIDENCE)
+        means = result.kind_means()
+        games = sum(len(g.seatings) for g in result.groups)
+        deals = games * result.deals
+    times = {label: {"decisions": t.count, "median": t.median, "p95": t.p95, "max": t.max,
+                     "total": t.total}
+             for label, t in result.time_summaries().items()}
+    return {
+        "command": plan.command(),
+        "a": labels[0], "b": labels[1], "players": plan.players, "rules": plan.preset,
+        "target": plan.target, "duplicate": plan.duplicate,
+        "unit": "match" if plan.whole_matches else "deal",
+        "seed": plan.seed, "groups": plan.groups,
+        "seatings": len(seatings(plan.players)) if plan.duplicate else 1,
+        "games": games, "deals": deals,
+        "points_per_deal": {labels[0]: means[0], labels[1]: means[1]},
+        "difference": interval_record(paired),
+        "bootstrap": interval_record(boot),
+        "won": won,
+        "times": times,
+        "seconds": round(seconds, 3),
+        "jobs": 1 if plan.jobs is None and plan.scheduler is None else plan.jobs,
+        "scheduler": plan.scheduler,
+    }
+
+
+# ---- the command --------------------------------------------------------------------------------
+
+def open_record(path: str | None) -> TextIO | None:
+    """The record file, opened (and emptied) before any play, so that a path that cannot be
+    written is found at once."""
+    if path is None:
+        return None
+    return open(path, "w", encoding="utf-8")
+
+
+def match_command(a: str, b: str, players: int, deals: int | None, matches: int | None,
+                  duplicate: bool, preset: str, target: int | None, seed: int | None,
+                  jobs: int | None, scheduler: str | None, record: str | None,
+                  as_json: bool) -> None:
+    plan = make_plan(a, b, players, deals, matches, duplicate, preset, target, seed, jobs,
+                     scheduler)
+    out = open_record(record)
+    try:
+        with executor_of(jobs, scheduler) as executor:
+            start = time.perf_counter()
+            if as_json:
+                result = play(plan, executor, out is not None)
+            else:
+                result = _play_with_bar(plan, executor, out is not None)
+            seconds = time.perf_counter() - start
+        if out is not None:
+            for line in records_of(result):
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+    finally:
+        if out is not None:
+            out.close()
+    found = summary(plan, result, seconds)
+    if as_json:
+        import typer
+        typer.echo(json.dumps(found, ensure_ascii=False))
+    else:
+        _report(found)
+
+
+def _play_with_bar(plan: Plan, executor: Executor, keep_records: bool):
+    """Play with a progress bar on standard error, shown only on a terminal."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+        TimeElapsedColumn, TimeRemainingColumn
+
+    from .console import make_console
+
+    errors = make_console(None, stderr=True)
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), TimeRemainingColumn(), console=errors,
+                   transient=True, disable=not errors.is_terminal)
+    with bar:
+        task = bar.add_task("deal groups", total=plan.groups)
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=round(plan.groups * done / total))
+
+        return play(plan, executor, keep_records, advance)
+
+
+def _signed(x: float | None) -> str:
+    return "-inf" if x is None else f"{x:+.3f}"
+
+
+def _report(found: dict[str, Any]) -> None:
+    from rich.text import Text
+
+    from .benching import seconds_words
+    from .console import can_show_suits, make_console
+    from .report import table
+
+    console = make_console(None)
+    pretty = can_show_suits(console)
+    a, b = found["a"], found["b"]
+    unit = "match" if found["unit"] == "match" else "deal"
+    groups = found["groups"]
+    games = f"{found['games']} {'matches' if unit == 'match' else 'deals'}"
+    if unit == "match":
+        games += f", {found['deals']} deals"
+    if found["duplicate"]:
+        how = f"each played in {found['seatings']} seatings (duplicate)"
+    else:
+        how = "each played once, A and B taking the seats in turn"
+    target = f", target {found['target']}" if found["target"] is not None else ""
+    console.print(Text(f"{a} against {b}: {found['players']} players, rules {found['rules']}"
+                       f"{target}, seed {found['seed']}", style="bold"))
+    console.print(f"{groups} deal group{'s' if groups != 1 else ''} of one {unit}, {how}")
+    console.print()
+    grid = table("player", "points per deal", "decisions", "median", "p95",
+                 right=(1, 2, 3, 4))
+    for label in (a, b):
+        t = found["times"].get(label, {"decisions": 0, "median": 0.0, "p95": 0.0})
+        grid.add_row(label, f"{found['points_per_deal'][label]:.3f}", str(t["decisions"]),
+                     seconds_words(t["median"], pretty), seconds_words(t["p95"], pretty))
+    console.print(grid)
+    console.print()
+    d, boot = found["difference"], found["bootstrap"]
+    console.print(f"{a} minus {b}, points per deal: {d['mean']:+.3f}")
+    if d["low"] is None:
+        console.print("  (one deal group: no interval)")
+    else:
+        console.print(f"  95% interval, paired t:   {_signed(d['low'])} .. {_signed(d['high'])}")
+        console.print(f"  95% interval, bootstrap:  {_signed(boot['low'])} .. "
+                      f"{_signed(boot['high'])}")
+    won = found["won"]
+    if won is not None:
+        console.print(f"matches won by {a}: {won['a']:g} of {won['matches']} = "
+                      f"{won['share']:.1%} (95% interval {won['low']:.1%} .. {won['high']:.1%}, "
+                      "Wilson)")
+    console.print()
+    jobs = (f"scheduler {found['scheduler']}" if found["scheduler"] is not None
+            else f"{found['jobs']} job{'s' if found['jobs'] != 1 else ''}")
+    console.print(Text(f"{games} in {seconds_words(found['seconds'], pretty)} wall, {jobs}",
+                       style="dim"))
+    console.print(Text(f"Reproduce: {found['command']}", style="dim"), crop=False,
+                  soft_wrap=True)
