@@ -1,0 +1,230 @@
+"""``allfives match``: the numbers are solver.batch's for the same seed whatever runs them, bad
+input is one line, the records replay, Ctrl-C ends it cleanly; and ``solve --jobs``."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from clirun import EXAMPLES, PROGRAM, assert_one_error_line, records, run
+from solver.batch import run_duplicate, run_matches
+from solver.game import read_records, replay
+
+#: What differs between two runs of the same games: the times, and how they were run.
+RUN_KEYS = ("times", "seconds", "jobs", "scheduler", "command")
+
+
+def one(result) -> dict:
+    [found] = records(result)
+    return found
+
+
+def games(found: dict) -> dict:
+    return {k: v for k, v in found.items() if k not in RUN_KEYS}
+
+
+def test_duplicate_deals_are_solver_batch_s_numbers():
+    found = one(run("match", "heuristic", "random", "--deals", "30", "--duplicate",
+                    "--seed", "7", "--json"))
+    direct = run_duplicate("heuristic", "random", players=2, groups=30, seed=7)
+    t, boot = direct.interval(), direct.bootstrap()
+    assert found["difference"] == {"mean": t.mean, "low": t.low, "high": t.high, "n": 30,
+                                   "sd": t.sd, "confidence": 0.95, "method": "t"}
+    assert (found["bootstrap"]["low"], found["bootstrap"]["high"]) == (boot.low, boot.high)
+    assert found["points_per_deal"] == dict(zip(("heuristic", "random"), direct.kind_means()))
+    assert {k: found[k] for k in ("a", "b", "players", "rules", "duplicate", "unit", "seed",
+                                  "groups", "seatings", "games", "deals", "won")} == {
+        "a": "heuristic", "b": "random", "players": 2, "rules": "all-fives",
+        "duplicate": True, "unit": "deal", "seed": 7, "groups": 30, "seatings": 2,
+        "games": 60, "deals": 60, "won": None}
+    times = direct.time_summaries()
+    for label in ("heuristic", "random"):
+        assert found["times"][label]["decisions"] == times[label].count
+        assert set(found["times"][label]) == {"decisions", "median", "p95", "max", "total"}
+    assert found["command"] == ("allfives match heuristic random --players 2 --deals 30 "
+                                "--duplicate --rules all-fives --seed 7")
+    assert found["jobs"] == 1 and found["scheduler"] is None and found["seconds"] >= 0
+
+
+def test_without_duplicate_the_seats_go_in_turn():
+    found = one(run("match", "heuristic", "random", "--players", "4", "--deals", "10",
+                    "--json"))
+    direct = run_duplicate("heuristic", "random", players=4, groups=10, seed=0, rotate=True)
+    assert found["seed"] == 0 and found["seatings"] == 1 and found["games"] == 10
+    assert found["difference"]["mean"] == direct.interval().mean
+    assert found["difference"]["low"] == direct.interval().low
+
+
+def test_whole_matches_count_matches_won():
+    found = one(run("match", "heuristic", "random", "--matches", "3", "--duplicate",
+                    "--players", "3", "--target", "21", "--seed", "2", "--json"))
+    from solver.rules import Rules
+    direct = run_matches("heuristic", "random", players=3, groups=3, seed=2,
+                         rules=Rules().replace(target=21))
+    won = direct.won()
+    assert found["won"] == {"a": won.successes, "matches": 18, "share": won.share,
+                            "low": won.low, "high": won.high, "confidence": 0.95,
+                            "method": "wilson"}
+    assert found["unit"] == "match" and found["games"] == 18 and found["target"] == 21
+    assert found["deals"] == sum(m.deals for m in direct.matches)
+    assert found["difference"]["n"] == 3
+
+
+def test_two_jobs_give_the_numbers_of_one():
+    args = ["match", "heuristic", "random", "--deals", "40", "--duplicate", "--seed", "3",
+            "--json"]
+    serial = one(run(*args))
+    parallel = one(run(*args, "--jobs", "2"))
+    assert games(parallel) == games(serial)
+    assert parallel["jobs"] == 2 and parallel["command"].endswith("--jobs 2")
+    assert {k: v["decisions"] for k, v in parallel["times"].items()} == \
+        {k: v["decisions"] for k, v in serial["times"].items()}
+
+
+def test_a_dask_cluster_gives_the_same_numbers():
+    distributed = pytest.importorskip("distributed")
+    args = ["match", "heuristic", "random", "--players", "4", "--deals", "6", "--duplicate",
+            "--json"]
+    serial = one(run(*args))
+    with distributed.LocalCluster(n_workers=1, processes=False, scheduler_port=0,
+                                  dashboard_address=None) as cluster:
+        dask = one(run(*args, "--scheduler", cluster.scheduler_address))
+    assert games(dask) == games(serial)
+    assert dask["scheduler"] == cluster.scheduler_address
+
+
+def test_the_report_and_no_progress_bar_into_a_pipe():
+    result = run("match", "heuristic", "random", "--deals", "8", "--duplicate")
+    assert result.exit_code == 0 and result.stderr == ""
+    out = result.stdout
+    assert "heuristic against random: 2 players, rules all-fives, seed 0" in out
+    assert "8 deal groups of one deal, each played in 2 seatings (duplicate)" in out
+    assert re.search(r"95% interval, paired t: +[-+]\d+\.\d{3} \.\. [-+]\d+\.\d{3}", out)
+    assert "95% interval, bootstrap:" in out
+    assert re.search(r"16 deals in \d+\.\d+ (ms|s|µs) wall, 1 job", out)
+    assert out.rstrip().endswith("Reproduce: allfives match heuristic random --players 2 "
+                                 "--deals 8 --duplicate --rules all-fives --seed 0")
+
+
+def test_the_record_file_replays(tmp_path):
+    path = tmp_path / "games.jsonl"
+    found = one(run("match", "heuristic", "random", "--deals", "3", "--duplicate",
+                    "--record", path, "--json"))
+    lines = read_records(path.read_text(encoding="utf-8"), str(path))
+    by_match: dict[str, list[dict]] = {}
+    for line in lines:
+        by_match.setdefault(line["match"], []).append(line)
+    assert len(by_match) == found["games"] == 6
+    for name, deals in by_match.items():
+        state = replay(deals, name)
+        assert len(state.deals) == len(deals)
+
+
+def test_whole_matches_record_every_deal(tmp_path):
+    path = tmp_path / "games.jsonl"
+    found = one(run("match", "random", "random", "--matches", "2", "--target", "11",
+                    "--record", path, "--json"))
+    lines = read_records(path.read_text(encoding="utf-8"))
+    assert found["a"] == "random (A)" and found["b"] == "random (B)"
+    for name in {line["match"] for line in lines}:
+        state = replay([line for line in lines if line["match"] == name])
+        assert state.is_terminal()
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["nobody", "random"], ["unknown player 'nobody'", "random, heuristic, cheater"]),
+    (["heuristic", "cheater:speed=3"], ["cheater:speed=3", "random, heuristic, cheater"]),
+    (["heuristic", "random", "--players", "5"], ["--players", "2, 3 or 4"]),
+    (["heuristic", "random", "--deals", "0"], ["--deals", "0 is not"]),
+    (["heuristic", "random", "--matches", "-1"], ["--matches"]),
+    (["heuristic", "random", "--deals", "5", "--matches", "5"], ["--deals and --matches"]),
+    (["heuristic", "random", "--rules", "bridge"], ["--rules", "unknown preset 'bridge'"]),
+    (["heuristic", "random", "--matches", "2", "--target", "0"], ["--target"]),
+    (["heuristic", "random", "--target", "21"], ["--target", "--matches"]),
+    (["heuristic", "random", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"],
+     ["--jobs and --scheduler"]),
+    (["heuristic", "random", "--record", "/nonexistent/dir/games.jsonl"],
+     ["/nonexistent/dir/games.jsonl"]),
+    (["heuristic"], ["Missing argument 'PLAYER'"]),
+])
+def test_bad_input_is_one_line(args, fragments):
+    assert_one_error_line(run("match", *args), *fragments)
+
+
+def test_an_unreachable_scheduler_is_one_line(monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("cli.matching.CONNECT_TIMEOUT", 1.0)
+    start = time.monotonic()
+    result = run("match", "heuristic", "random", "--scheduler", "tcp://127.0.0.1:1")
+    assert time.monotonic() - start < 20
+    assert_one_error_line(result, "--scheduler: cannot reach 'tcp://127.0.0.1:1'")
+
+
+def test_a_scheduler_without_distributed_is_one_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    assert_one_error_line(run("match", "heuristic", "random", "--scheduler", "tcp://x:8786"),
+                          "--scheduler", "distributed is not installed", "allfives[cluster]")
+
+
+def test_a_record_path_that_cannot_be_written_stops_before_play(tmp_path, monkeypatch):
+    played = []
+    monkeypatch.setattr("cli.matching.play", lambda *a, **k: played.append(a))
+    result = run("match", "heuristic", "random", "--record", tmp_path)  # a directory
+    assert_one_error_line(result, str(tmp_path))
+    assert played == []
+
+
+def masked_solve(text: str) -> str:
+    text = re.sub(r'"seconds": [0-9.e-]+', '"seconds": T', text)
+    text = re.sub(r'"nodes": \d+', '"nodes": N', text)
+    return re.sub(r"\d+ nodes, \d+\.\d+ s", "N nodes, T s", text)
+
+
+@pytest.mark.parametrize("form", [["--json"], []], ids=["json", "report"])
+def test_solve_with_jobs_prints_what_solve_prints(form):
+    pytest.importorskip("solver.search")
+    positions = EXAMPLES / "positions.txt"
+    alone = run("solve", positions, *form)
+    spread = run("solve", positions, *form, "--jobs", "2")
+    assert spread.exit_code == alone.exit_code == 0
+    assert masked_solve(spread.stdout) == masked_solve(alone.stdout)
+    assert spread.stderr == alone.stderr
+
+
+def test_solve_with_jobs_refuses_the_reference_solver():
+    assert_one_error_line(run("solve", EXAMPLES / "two-player.toml", "--engine", "reference",
+                              "--jobs", "2"), "--engine reference")
+
+
+def test_ctrl_c_ends_a_match_and_its_workers():
+    psutil = pytest.importorskip("psutil")
+    program = subprocess.Popen([str(PROGRAM), "match", "heuristic", "random", "--deals",
+                                "100000", "--jobs", "2"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        me = psutil.Process(program.pid)
+        workers: list = []
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.2)
+            workers = [p for p in me.children(recursive=True) if p.is_running()]
+        assert len(workers) >= 2, "the worker processes did not start"
+        time.sleep(1.0)  # at work
+        assert program.poll() is None
+        program.send_signal(signal.SIGINT)
+        out, errors = program.communicate(timeout=10)
+    finally:
+        if program.poll() is None:
+            program.kill()
+            program.communicate()
+    assert program.returncode == 130
+    assert errors == "allfives: interrupted\n"
+    assert out == ""
+    gone, alive = psutil.wait_procs(workers, timeout=5)
+    assert alive == []
