@@ -246,6 +246,10 @@ def bench(
         bench_command(classes, count, json, color)
 
 
+PLAYER_HELP = ("A and B, the two players: random, heuristic or cheater, with options as "
+               "cheater:time_limit=0.5.")
+
+
 @app.command(cls=Command, help="Play two kinds of player against each other over many deals or "
              "whole matches: points per deal, the difference per deal with its 95% interval "
              "(paired t and bootstrap), matches won, the time per decision, and the command "
@@ -256,15 +260,12 @@ def bench(
              "seatings), else once, the two taking the seats in turn.", epilog="""\
 Examples:
   allfives match heuristic random --deals 200
-  allfives match heuristic random --players 4 --duplicate --deals 2000 --jobs 2
-  allfives match heuristic random --matches 50 --json
-  allfives match cheater:time_limit=0.5 heuristic --scheduler tcp://10.0.0.5:8786""")
+  allfives match heuristic random --players 4 --duplicate --deals 100 --jobs 2
+  allfives match heuristic random --matches 10 --json
+  allfives match heuristic random --deals 20 --record games.jsonl""")
 def match(
-    a: Annotated[str, typer.Argument(
-        metavar="PLAYER", show_default=False,
-        help="Player A: random, heuristic, cheater, with options as cheater:time_limit=0.5.")],
-    b: Annotated[str, typer.Argument(
-        metavar="PLAYER", show_default=False, help="Player B, the same way.")],
+    a: Annotated[str, typer.Argument(metavar="PLAYER", show_default=False, help=PLAYER_HELP)],
+    b: Annotated[str, typer.Argument(metavar="PLAYER", show_default=False, help=PLAYER_HELP)],
     players: Annotated[int, typer.Option(
         "--players", metavar="N", help="Players at the table: 2, 3 or 4 (4 play as partners)."
     )] = 2,

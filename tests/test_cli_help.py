@@ -25,7 +25,8 @@ USAGE = {"": "Usage: allfives [OPTIONS] COMMAND [ARGS]...",
          "solve": "Usage: allfives solve [OPTIONS] POSITION...",
          "analyze": "Usage: allfives analyze [OPTIONS] POSITION...",
          "deal": "Usage: allfives deal [OPTIONS]",
-         "bench": "Usage: allfives bench [OPTIONS]"}
+         "bench": "Usage: allfives bench [OPTIONS]",
+         "match": "Usage: allfives match [OPTIONS] PLAYER PLAYER"}
 
 
 def screen(command: list[str], columns: int = 80) -> str:
@@ -186,7 +187,9 @@ def test_shared_options_are_the_same_in_every_command():
         for param in cmd.params:
             key = param.opts[0] if param.param_type_name == "option" else param.name
             face = (param.help, param.metavar, param.secondary_opts, param.required)
-            if key in seen and key != "--count":  # deal's count of deals, bench's of each class
+            # deal's count of deals, bench's of each class; deal's table and shuffle, match's
+            # table (2 by default) and seed of every game (0 by default)
+            if key in seen and key not in ("--count", "--players", "--seed"):
                 assert seen[key] == face, (name, key)
             seen.setdefault(key, face)
 
