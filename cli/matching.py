@@ -253,7 +253,7 @@ def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
         "bootstrap": interval_record(boot),
         "won": won,
         "times": times,
-        "seconds": round(seconds, 3),
+        "seconds": round(seconds, 6),
         "jobs": 1 if plan.jobs is None and plan.scheduler is None else plan.jobs,
         "scheduler": plan.scheduler,
     }

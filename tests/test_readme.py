@@ -78,7 +78,7 @@ def masked(text: str, command: str) -> str:
     text = re.sub(r"\b\d+ nodes, \d+\.\d+ s\b", "N nodes, T s", text)
     text = re.sub(r'"nodes": \d+', '"nodes": N', text)
     text = re.sub(r'"seconds": [0-9.e-]+', '"seconds": T', text)
-    if command.startswith("allfives bench"):
+    if command.startswith(("allfives bench", "allfives match")):
         text = re.sub(r"\b\d+(\.\d+)? ?(µs|us|ms|s|[kMG]|x)(?=\s|$)", "T", text)
         text = re.sub(r"─+", "─", text)
         text = re.sub(r"[ \t]+", " ", text)
