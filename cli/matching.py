@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shlex
 import time
 from collections.abc import Iterator
@@ -70,8 +71,8 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
 
 def chunk_size(groups: int, workers: int | None, largest: int) -> int:
     """Groups per chunk: at most ``largest``, and small enough for about four chunks per
-    worker (the results do not depend on it)."""
-    spread = 4 * (workers or 8)
+    worker (a hundred in one process, for the progress bar); the results do not depend on it."""
+    spread = 100 if workers == 1 else 4 * (workers or 8)
     return max(1, min(largest, math.ceil(groups / spread)))
 
 
@@ -160,8 +161,10 @@ def play(plan: Plan, executor: Executor, keep_records: bool, progress=None):
     rules = Rules.preset(plan.preset)
     if plan.target is not None:
         rules = rules.replace(target=plan.target)
-    workers = 1 if plan.scheduler is None and plan.jobs in (None, 1) else (
-        None if plan.scheduler is not None else plan.jobs or None)
+    if plan.scheduler is not None:
+        workers = None  # the cluster's: not known here
+    else:
+        workers = 1 if plan.jobs is None else plan.jobs or os.cpu_count() or 1
     options: dict[str, Any] = dict(rules=rules, keep_records=keep_records, progress=progress,
                                    rotate=not plan.duplicate)
     if plan.whole_matches:
