@@ -72,6 +72,7 @@ import itertools
 import math
 import os
 import random
+import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -150,6 +151,13 @@ class SerialExecutor(Executor):
         self._shutdown = True
 
 
+def _worker_signals() -> None:
+    """In a worker process: Ctrl-C is the parent's to handle (a terminal sends it to the whole
+    process group), and SIGTERM ends the worker at once, whatever handler the parent had."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 @contextlib.contextmanager
 def executor_for(jobs: int | None) -> Iterator[Executor]:
     """The executor for ``jobs`` worker processes: a ``SerialExecutor`` for 1 (or None), a
@@ -160,7 +168,7 @@ def executor_for(jobs: int | None) -> Iterator[Executor]:
         return
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         raise BatchError(f"jobs {quoted(jobs)} must be a whole number of workers (0: one per CPU)")
-    pool = ProcessPoolExecutor(jobs or os.cpu_count() or 1)
+    pool = ProcessPoolExecutor(jobs or os.cpu_count() or 1, initializer=_worker_signals)
     try:
         yield pool
     except BaseException as error:

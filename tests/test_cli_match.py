@@ -4,6 +4,7 @@ input is one line, the records replay, Ctrl-C ends it cleanly; and ``solve --job
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -202,11 +203,14 @@ def test_solve_with_jobs_refuses_the_reference_solver():
                               "--jobs", "2"), "--engine reference")
 
 
-def test_ctrl_c_ends_a_match_and_its_workers():
+@pytest.mark.parametrize("group", [False, True], ids=["to-the-program", "to-its-group"])
+def test_ctrl_c_ends_a_match_and_its_workers(group: bool):
+    """SIGINT to the program alone, or (as a terminal's Ctrl-C) to its whole process group,
+    workers included: one line, status 130, no worker left and no worker's traceback."""
     psutil = pytest.importorskip("psutil")
     program = subprocess.Popen([str(PROGRAM), "match", "heuristic", "random", "--deals",
                                 "100000", "--jobs", "2"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True, start_new_session=group)
     try:
         me = psutil.Process(program.pid)
         workers: list = []
@@ -217,7 +221,10 @@ def test_ctrl_c_ends_a_match_and_its_workers():
         assert len(workers) >= 2, "the worker processes did not start"
         time.sleep(1.0)  # at work
         assert program.poll() is None
-        program.send_signal(signal.SIGINT)
+        if group:
+            os.killpg(program.pid, signal.SIGINT)
+        else:
+            program.send_signal(signal.SIGINT)
         out, errors = program.communicate(timeout=10)
     finally:
         if program.poll() is None:
