@@ -25,7 +25,8 @@ USAGE = {"": "Usage: allfives [OPTIONS] COMMAND [ARGS]...",
          "solve": "Usage: allfives solve [OPTIONS] POSITION...",
          "analyze": "Usage: allfives analyze [OPTIONS] POSITION...",
          "deal": "Usage: allfives deal [OPTIONS]",
-         "bench": "Usage: allfives bench [OPTIONS]"}
+         "bench": "Usage: allfives bench [OPTIONS]",
+         "play": "Usage: allfives play [OPTIONS]"}
 
 
 def screen(command: list[str], columns: int = 80) -> str:
@@ -186,7 +187,9 @@ def test_shared_options_are_the_same_in_every_command():
         for param in cmd.params:
             key = param.opts[0] if param.param_type_name == "option" else param.name
             face = (param.help, param.metavar, param.secondary_opts, param.required)
-            if key in seen and key != "--count":  # deal's count of deals, bench's of each class
+            # deal's count of deals, bench's of each class; deal's players and seed deal hands,
+            # play's seat a match (and a default of 2 players)
+            if key in seen and key not in ("--count", "--players", "--seed"):
                 assert seen[key] == face, (name, key)
             seen.setdefault(key, face)
 
