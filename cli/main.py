@@ -103,6 +103,10 @@ ColorFlag = Annotated[Optional[bool], typer.Option(
     "--color/--no-color",
     help="Colour the output even into a pipe, or print plain text even on a terminal. "
          "Default: colour on a terminal only (none where NO_COLOR is set).")]
+DealOption = Annotated[Optional[int], typer.Option(
+    "--deal", metavar="N", min=1,
+    help="With a game record (JSON lines, as 'allfives play' writes them): its N-th deal "
+         "only, as RECORD#N names it. Default: every deal with card play.")]
 
 DEFAULT_OBJECTIVE = Objective("points")
 
@@ -173,12 +177,13 @@ def analyze(
     node_limit: NodeLimitOption = None,
     time_limit: TimeLimitOption = None,
     color: ColorFlag = None,
+    deal: DealOption = None,
 ) -> None:
     from .analyzing import analyze_command
 
     with user_errors():
         stopped = analyze_command(positions, objective.value, json, engine.value,
-                                  node_limit, time_limit, color)
+                                  node_limit, time_limit, color, deal)
     if stopped:
         raise typer.Exit(1)
 
@@ -226,6 +231,27 @@ def play(
 
     with user_errors():
         play_command(players, seat, opponents, rules, target, seed, record, color)
+
+
+@app.command(cls=Command, help="Play a game record (JSON lines, as 'allfives play' writes "
+             "them) again by the rules, checking every action and score: a short summary, or "
+             "one line naming the first deal and action that does not follow (status 2).",
+             epilog="""\
+Examples:
+  allfives replay solver/examples/match.jsonl
+  allfives replay solver/examples/match.jsonl --json
+  allfives analyze solver/examples/match.jsonl#2""")
+def replay(
+    record: Annotated[str, typer.Argument(
+        metavar="RECORD", show_default=False,
+        help="A game record, or '-' for standard input.")],
+    json: JsonFlag = False,
+    color: ColorFlag = None,
+) -> None:
+    from .replaying import replay_command
+
+    with user_errors():
+        replay_command(record, json, color)
 
 
 @app.command(cls=Command, help="Deal random hands as from a shuffled pack (with the turn-up and "

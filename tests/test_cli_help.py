@@ -26,7 +26,8 @@ USAGE = {"": "Usage: allfives [OPTIONS] COMMAND [ARGS]...",
          "analyze": "Usage: allfives analyze [OPTIONS] POSITION...",
          "deal": "Usage: allfives deal [OPTIONS]",
          "bench": "Usage: allfives bench [OPTIONS]",
-         "play": "Usage: allfives play [OPTIONS]"}
+         "play": "Usage: allfives play [OPTIONS]",
+         "replay": "Usage: allfives replay [OPTIONS] RECORD"}
 
 
 def screen(command: list[str], columns: int = 80) -> str:
