@@ -53,9 +53,10 @@ def _why_not_card(card: int, obs: Observation, pretty: bool) -> str:
 def _one_of(matches: list[int], what: str, pretty: bool) -> int:
     if len(matches) == 1:
         return matches[0]
-    faces = " ".join(card_str(c, pretty) for c in matches)
-    raise AnswerError(f"{what} is more than one legal card ({faces}): type the card, e.g. "
-                      f"{card_str(matches[0])}, or its number")
+    faces = " and ".join(card_str(c, pretty) for c in matches) if len(matches) == 2 else \
+        " ".join(card_str(c, pretty) for c in matches)
+    raise AnswerError(f"which {what}? {faces} are legal: type the card ({card_str(matches[0])}) "
+                      f"or its number")
 
 
 def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
@@ -90,7 +91,7 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
     if rank >= 0:
         matches = [c for c in legal if rank_of(c) == rank]
         if matches:
-            return _one_of(matches, f"a {RANK_NAMES[rank]}", pretty)
+            return _one_of(matches, RANK_NAMES[rank], pretty)
         held = [c for c in obs.hand if rank_of(c) == rank]
         if held:
             raise AnswerError(_why_not_card(held[0], obs, pretty))
@@ -102,7 +103,7 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
     if suit is not None:
         matches = [c for c in legal if suit_of(c) == suit]
         if matches:
-            return _one_of(matches, f"a {SUIT_ONE[suit]}", pretty)
+            return _one_of(matches, SUIT_ONE[suit], pretty)
         held = [c for c in obs.hand if suit_of(c) == suit]
         if held:
             raise AnswerError(_why_not_card(held[0], obs, pretty))

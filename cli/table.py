@@ -24,7 +24,7 @@ from .faces import QUIET, SIDE_STYLES, card_face, cards_face
 from .pegboard import strip
 
 #: How a call reads in the line that reports it.
-CALL_WORDS = {STAND: "stands", BEG: "begs", TAKE_ONE: "gives one", RUN: "runs the cards"}
+CALL_WORDS = {STAND: "stands", BEG: "begs", TAKE_ONE: "gives one (take-one)", RUN: "runs the cards"}
 #: What the end-of-deal points are called.
 PEG_WORDS = {"take-one": "take-one", "turn-up jack": "turn-up Jack", "revoke": "revoke",
              "high": "High", "low": "Low", "jack": "Jack", "game": "Game",
