@@ -410,7 +410,7 @@ class Session:
         """Where the record is, as the last line says it."""
         if self.save():
             return f"the record is in {self.setup.record}"
-        return "no deal was finished, so no record was written"
+        return "no deal is over yet, so there is no record"
 
 
 

@@ -304,8 +304,8 @@ def test_no_deal_finished_writes_no_record(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("play", "--seed", 1, input="")
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[-1] == ("You left the match after 0 deals; no deal was "
-                                              "finished, so no record was written.")
+    assert result.stdout.splitlines()[-1] == ("You left the match after 0 deals; no deal is "
+                                              "over yet, so there is no record.")
     assert not list(tmp_path.iterdir())
 
 
