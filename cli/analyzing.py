@@ -111,13 +111,13 @@ def analysis_report(name: str, position: Position, plays: list[CardPlayed], obje
 
 def analyze_command(names: list[str], objective: str, json: bool, engine: str,
                     node_limit: int | None, time_limit: float | None,
-                    color: bool | None) -> list[str]:
+                    color: bool | None, deal: int | None = None) -> list[str]:
     """Judge and print every position's play; the names of those with a card a limit left
-    unjudged."""
+    unjudged.  ``deal``: that deal of each game record named."""
     from .inputs import read_inputs
     from .solving import plan, solver_for
 
-    jobs = [(name, position) for name, position, _ in plan(read_inputs(names), None, objective)]
+    jobs = [(name, position) for name, position, _ in plan(read_inputs(names, deal), None, objective)]
     for name, position in jobs:
         if not position.play:
             raise AllFivesError(f"{name}: play: no cards played, nothing to analyze")

@@ -1,13 +1,24 @@
 """Reading the positions named on the command line: deal files, files of one-line positions,
-a one-line position given as the argument itself, and ``-`` for standard input."""
+a one-line position given as the argument itself, ``-`` for standard input, and game records
+(``allfives play``'s JSON lines): every deal of one with card play, or ``RECORD#N`` its N-th."""
 
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from solver.deal import Position, load_positions, read_positions
+from solver.errors import AllFivesError
 from solver.notation import is_line_form
+
+if TYPE_CHECKING:
+    from solver.game import MatchState
+
+#: An action number from this one up is a revoke (``solver.game.REVOKE``).
+REVOKE = 128
 
 STDIN = "-"
 #: The name a position given on the command line is known by in messages and JSON.
@@ -22,20 +33,107 @@ def is_file(name: str) -> bool:
         return False
 
 
-def read_input(name: str) -> list[tuple[str, Position]]:
-    """The positions one argument names, each with the name it is known by.  An argument that
-    is not an existing file but starts like a one-line position is read as one."""
+def read_text(name: str) -> str:
+    """The text of a file, or of standard input for ``-``."""
     if name == STDIN:
-        return list(read_positions(sys.stdin.read(), "<stdin>"))
+        return sys.stdin.read()
+    return Path(name).read_text(encoding="utf-8")
+
+
+def record_and_deal(name: str) -> tuple[str, int | None] | None:
+    """``RECORD`` or ``RECORD#N`` when ``name`` names a game record (a ``.jsonl`` file, or JSON
+    lines whose first object has a ``pack`` and ``actions``): the file and N; else None."""
+    from .replaying import is_record_file
+
+    file, number = name, None
+    if not is_file(name) and "#" in name:
+        file, _, tail = name.rpartition("#")
+        if not tail.isdigit():
+            return None
+        number = int(tail)
+    if is_file(file) and Path(file).is_file() and is_record_file(Path(file)):
+        return file, number
+    return None
+
+
+def record_positions(text: str, source: str, number: int | None = None) -> list[
+        tuple[str, Position]]:
+    """Deal ``number`` (from 1) of a record as a position, named ``SOURCE#N``; without a number
+    every deal with card play.  The whole record is replayed, and so checked, first."""
+    from solver.game import read_records, replay
+
+    state = replay(read_records(text, source), source)
+    if number is not None:
+        if not 1 <= number <= len(state.deals):
+            raise AllFivesError(f"{source}: no deal {number}: the record has "
+                                f"{len(state.deals)}")
+        return [(f"{source}#{number}", deal_position(state, number, source))]
+    return [(f"{source}#{k}", deal_position(state, k, source))
+            for k, log in enumerate(state.deals, 1)
+            if any(action < 64 or action >= REVOKE for _, action in log.actions)]
+
+
+def deal_position(state: MatchState, number: int, source: str) -> Position:
+    """The card play of deal ``number`` of a replayed match, as ``position()`` gives it: the
+    deal is played again from its pack on a fresh state at the score it started from."""
+    from solver.game import GameError
+
+    name = f"{source}#{number}"
+    log = state.deals[number - 1]
+    before = state.deals[number - 2] if number > 1 else None
+    sides = state.sides
+    score = before.score if before is not None and before.game == log.game else (0,) * sides
+    try:
+        fresh = state.match.new_initial_state(dealer=log.dealer, score=score, auto_deal=False)
+        known = True
+    except GameError:  # a score at or over the target (a revoke barred a side)
+        fresh = state.match.new_initial_state(dealer=log.dealer, auto_deal=False)
+        known = False
+    fresh.deal_pack(log.pack)
+    position = None
+    for seat, action in log.actions:
+        if action >= REVOKE:
+            raise AllFivesError(f"{name}: the deal holds a revoke, which a position cannot "
+                                f"replay")
+        if fresh.phase == "play":
+            position = fresh.position().after(action)
+        fresh.apply_action(action)
+    if position is None:
+        raise AllFivesError(f"{name}: play: no cards played (the deal was thrown in, or the "
+                            f"match ended before play)")
+    if not known:
+        position = Position(replace(position.deal, score=None), position.play)
+    return position
+
+
+def read_input(name: str, deal: int | None = None) -> list[tuple[str, Position]]:
+    """The positions one argument names, each with the name it is known by.  An argument that
+    is not an existing file but starts like a one-line position is read as one.  ``deal``
+    picks that deal of a game record (the argument must be one)."""
+    if name == STDIN:
+        text = sys.stdin.read()
+        from .replaying import is_record_text
+        if is_record_text(text) or deal is not None:
+            return record_positions(text, "<stdin>", deal)
+        return list(read_positions(text, "<stdin>"))
+    record = record_and_deal(name)
+    if record is not None:
+        file, number = record
+        if deal is not None and number is not None and deal != number:
+            raise AllFivesError(f"{name}: --deal {deal} and #{number} name different deals")
+        return record_positions(read_text(file), file, number if number is not None else deal)
+    if deal is not None:
+        raise AllFivesError(f"--deal: {name} is not a game record (JSON lines, as 'allfives "
+                            f"play' writes them)")
     if "\n" not in name and is_line_form(name) and not is_file(name):
         return [(ARGUMENT, Position.from_line(name.strip(), ARGUMENT))]
     return load_positions(name)
 
 
-def read_inputs(names: list[str]) -> list[tuple[str, Position]]:
+def read_inputs(names: list[str], deal: int | None = None) -> list[tuple[str, Position]]:
     """Every position in every argument, in order.  All are read before anything is solved,
     so a bad file is reported at once."""
     positions: list[tuple[str, Position]] = []
     for name in names:
-        positions += read_input(name)
+        positions += read_input(name, deal)
     return positions

@@ -110,6 +110,10 @@ SchedulerOption = Annotated[Optional[str], typer.Option(
     "--scheduler", metavar="ADDRESS",
     help="Run on an existing Dask cluster instead (tcp://host:8786; needs the cluster extra, "
          "pip install 'allfives[cluster]').")]
+DealOption = Annotated[Optional[int], typer.Option(
+    "--deal", metavar="N", min=1,
+    help="With a game record (JSON lines, as 'allfives play' writes them): its N-th deal "
+         "only, as RECORD#N names it. Default: every deal with card play.")]
 
 DEFAULT_OBJECTIVE = Objective("points")
 
@@ -182,14 +186,81 @@ def analyze(
     node_limit: NodeLimitOption = None,
     time_limit: TimeLimitOption = None,
     color: ColorFlag = None,
+    deal: DealOption = None,
 ) -> None:
     from .analyzing import analyze_command
 
     with user_errors():
         stopped = analyze_command(positions, objective.value, json, engine.value,
-                                  node_limit, time_limit, color)
+                                  node_limit, time_limit, color, deal)
     if stopped:
         raise typer.Exit(1)
+
+
+@app.command(cls=Command, help="Play a match against bots: on each of your decisions the "
+             "table as you see it and your legal cards, numbered; the bots' moves as they "
+             "happen; after each deal what your cards cost, judged open-hand.\n\n"
+             "Type a card (TH, th, 10h, T♥), a rank or suit alone when it picks one legal "
+             "card, or its number; Enter plays a lone legal card; calls by name or first "
+             "letter (s, b, t, r). At the prompt: hint, undo, score, help, quit. The record "
+             "(JSON lines, for 'allfives replay') is saved after every deal; quit or the end "
+             "of input stop with status 0, Ctrl-C with 130.", epilog="""\
+Examples:
+  allfives play --seed 1
+  allfives play --players 4 --opponents cheater --seat N --target 31
+  allfives play --players 3 --rules classic --record match.jsonl""")
+def play(
+    players: Annotated[int, typer.Option(
+        metavar="2|3|4", min=2, max=4,
+        help="Players at the table (4 play as partners, N+S against E+W).")] = 2,
+    seat: Annotated[Optional[str], typer.Option(
+        metavar="SEAT", help="Your seat. Default: S.")] = None,
+    opponents: Annotated[Optional[list[str]], typer.Option(
+        "--opponents", metavar="PLAYER",
+        help="The bots: heuristic, random or cheater (it sees every hand), with options as "
+             "name:key=value; once for every bot, or once a bot from your left. "
+             "Default: heuristic.")] = None,
+    rules: Annotated[str, typer.Option(
+        "--rules", metavar="PRESET",
+        help="Rules: all-fives, strict, classic, all-fours, five-for-five.")] = "all-fives",
+    target: Annotated[Optional[int], typer.Option(
+        metavar="N", min=1, help="Points that win the match. Default: the rules' (61).")
+    ] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        "--seed", metavar="S",
+        help="Seed of the match: the same seed deals the same packs and the bots play the "
+             "same. Default: a fresh seed, shown at the start.")] = None,
+    record: Annotated[Optional[str], typer.Option(
+        metavar="FILE",
+        help="Where the record goes. Default: allfives-SEED.jsonl in the current folder.")
+    ] = None,
+    color: ColorFlag = None,
+) -> None:
+    from .playing import play_command
+
+    with user_errors():
+        play_command(players, seat, opponents, rules, target, seed, record, color)
+
+
+@app.command(cls=Command, help="Play a game record (JSON lines, as 'allfives play' writes "
+             "them) again by the rules, checking every action and score: a short summary, or "
+             "one line naming the first deal and action that does not follow (status 2).",
+             epilog="""\
+Examples:
+  allfives replay solver/examples/match.jsonl
+  allfives replay solver/examples/match.jsonl --json
+  allfives analyze solver/examples/match.jsonl#2""")
+def replay(
+    record: Annotated[str, typer.Argument(
+        metavar="RECORD", show_default=False,
+        help="A game record, or '-' for standard input.")],
+    json: JsonFlag = False,
+    color: ColorFlag = None,
+) -> None:
+    from .replaying import replay_command
+
+    with user_errors():
+        replay_command(record, json, color)
 
 
 @app.command(cls=Command, help="Deal random hands as from a shuffled pack (with the turn-up and "

@@ -26,7 +26,9 @@ USAGE = {"": "Usage: allfives [OPTIONS] COMMAND [ARGS]...",
          "analyze": "Usage: allfives analyze [OPTIONS] POSITION...",
          "deal": "Usage: allfives deal [OPTIONS]",
          "bench": "Usage: allfives bench [OPTIONS]",
-         "match": "Usage: allfives match [OPTIONS] PLAYER PLAYER"}
+         "match": "Usage: allfives match [OPTIONS] PLAYER PLAYER",
+         "play": "Usage: allfives play [OPTIONS]",
+         "replay": "Usage: allfives replay [OPTIONS] RECORD"}
 
 
 def screen(command: list[str], columns: int = 80) -> str:
@@ -187,8 +189,8 @@ def test_shared_options_are_the_same_in_every_command():
         for param in cmd.params:
             key = param.opts[0] if param.param_type_name == "option" else param.name
             face = (param.help, param.metavar, param.secondary_opts, param.required)
-            # deal's count of deals, bench's of each class; deal's table and shuffle, match's
-            # table (2 by default) and seed of every game (0 by default)
+            # deal's count of deals, bench's of each class; deal's players and seed deal hands,
+            # play's and match's seat a match (2 players by default; match's seed is 0)
             if key in seen and key not in ("--count", "--players", "--seed"):
                 assert seen[key] == face, (name, key)
             seen.setdefault(key, face)

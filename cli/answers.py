@@ -1,0 +1,149 @@
+"""What the person at the table typed, read as an action: a card in any spelling deal files
+accept (``TH``, ``th``, ``10h``, ``T♥``), a rank or suit alone when it picks one legal card, the
+number of a card in the list of legal ones, a call by name or prefix (``s``, ``b``, ``t``,
+``r``), or Enter for a lone legal card.  An answer that names no legal action is an
+``AnswerError`` whose message says why, in the player's terms ("you hold a club: follow suit")."""
+
+from __future__ import annotations
+
+from solver.cards import RANKS, SUIT_NAMES, CardError, card_str, parse_card, parse_suit, \
+    rank_of, sort_cards, suit_of
+from solver.game import CALLS, Observation
+
+#: Rank names for messages: "you hold no ten".
+RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+              "queen", "king", "ace")
+SUIT_ONE = ("spade", "heart", "diamond", "club")
+
+
+class AnswerError(ValueError):
+    """An answer that is no legal action now; the message is the reason."""
+
+
+def choices(obs: Observation) -> list[int]:
+    """The legal actions in the order they are listed and numbered: the calls as the game
+    orders them, cards as a hand is sorted (suits S H D C, high first)."""
+    legal = list(obs.legal_actions)
+    if obs.phase != "play":
+        return legal
+    return sort_cards(legal)
+
+
+def _calls_words(obs: Observation) -> str:
+    names = [CALLS[a] for a in obs.legal_actions]
+    return " or ".join(names)
+
+
+def _why_not_card(card: int, obs: Observation, pretty: bool) -> str:
+    """Why ``card`` cannot be played now."""
+    face = card_str(card, pretty)
+    if obs.phase != "play":
+        return f"no card is played yet: {_calls_words(obs)}"
+    if card not in obs.hand:
+        return f"you do not hold {face}"
+    n = obs.players
+    led = obs.play[len(obs.play) // n * n][1]
+    suit = suit_of(led)
+    strict = obs.rules.strict_follow or suit == obs.trump
+    must = "follow suit" if strict else "follow suit or trump"
+    return f"you hold a {SUIT_ONE[suit]}: {must} ({face} may not be played to " \
+           f"{card_str(led, pretty)} led)"
+
+
+def _one_of(matches: list[int], what: str, pretty: bool) -> int:
+    if len(matches) == 1:
+        return matches[0]
+    faces = " and ".join(card_str(c, pretty) for c in matches) if len(matches) == 2 else \
+        " ".join(card_str(c, pretty) for c in matches)
+    raise AnswerError(f"which {what}? {faces} are legal: type the card ({card_str(matches[0])}) "
+                      f"or its number")
+
+
+def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
+    """The legal action ``text`` names for the seat of ``obs``; an ``AnswerError`` if none."""
+    legal = choices(obs)
+    word = text.strip()
+    low = word.lower()
+    if not word:
+        if len(legal) == 1:
+            return legal[0]
+        if obs.phase != "play":
+            raise AnswerError(f"Enter alone plays only a lone choice: {_calls_words(obs)}")
+        raise AnswerError("Enter alone plays only a lone legal card: type a card or its number")
+    if low.isdigit() and not (low == "10" and len(legal) < 10):
+        number = int(low)
+        if 1 <= number <= len(legal):
+            return legal[number - 1]
+        raise AnswerError(f"there is no number {number}: choose 1 to {len(legal)}")
+    if obs.phase in ("elder", "dealer"):
+        return _call(low, obs)
+    # a card named in full
+    try:
+        card = parse_card(word)
+    except CardError:
+        card = None
+    if card is not None:
+        if card in legal:
+            return card
+        raise AnswerError(_why_not_card(card, obs, pretty))
+    # a rank alone, or a suit alone
+    rank = 8 if low == "10" else RANKS.find(word.upper()) if len(word) == 1 else -1
+    if rank >= 0:
+        matches = [c for c in legal if rank_of(c) == rank]
+        if matches:
+            return _one_of(matches, RANK_NAMES[rank], pretty)
+        held = [c for c in obs.hand if rank_of(c) == rank]
+        if held:
+            raise AnswerError(_why_not_card(held[0], obs, pretty))
+        raise AnswerError(f"you hold no {RANK_NAMES[rank]}")
+    try:
+        suit = parse_suit(word) if len(word) == 1 else None
+    except CardError:
+        suit = None
+    if suit is not None:
+        matches = [c for c in legal if suit_of(c) == suit]
+        if matches:
+            return _one_of(matches, SUIT_ONE[suit], pretty)
+        held = [c for c in obs.hand if suit_of(c) == suit]
+        if held:
+            raise AnswerError(_why_not_card(held[0], obs, pretty))
+        raise AnswerError(f"you hold no {SUIT_NAMES[suit]}")
+    if _call_named(low):
+        raise AnswerError(f"'{word}' is a call, and the call is over: play a card")
+    raise AnswerError(f"unknown answer '{word}': type a card (TH, 10h, T), its number, or help")
+
+
+def _normal(word: str) -> str:
+    return word.replace(" ", "").replace("-", "").replace("_", "")
+
+
+def _call_named(low: str) -> list[int]:
+    key = _normal(low)
+    if not key:
+        return []
+    return [a for a, name in CALLS.items() if _normal(name).startswith(key)]
+
+
+def _call(low: str, obs: Observation) -> int:
+    legal = list(obs.legal_actions)
+    named = _call_named(low)
+    ours = [a for a in named if a in legal]
+    if len(ours) == 1:
+        return ours[0]
+    if len(ours) > 1:
+        raise AnswerError(f"'{low}' could be {' or '.join(CALLS[a] for a in ours)}")
+    if named:
+        return _not_now(named[0], obs)
+    try:
+        parse_card(low)
+        is_card = True
+    except CardError:
+        is_card = len(low) == 1 and low.upper() in RANKS
+    if is_card:
+        raise AnswerError(f"no card is played yet: {_calls_words(obs)}")
+    calls = " or ".join(f"{CALLS[a]} ({CALLS[a][0]})" for a in obs.legal_actions)
+    raise AnswerError(f"unknown answer '{low}': type {calls}, a number, or help")
+
+
+def _not_now(action: int, obs: Observation) -> int:
+    raise AnswerError(f"{CALLS[action]} is not your call now: {_calls_words(obs)}")

@@ -1,0 +1,481 @@
+"""``allfives play``: a person plays a match against bots, line by line.
+
+The match is ``solver.game``'s state machine; the bots are ``solver.players`` made from their
+specs, each seeded from the match's seed, so that a seed gives the same packs and the same bots'
+moves every time.  That is what ``undo`` stands on: it plays the match again from the start, the
+person's moves as they were, up to the person's previous decision.
+
+Input is read a line at a time from any stream, output goes to a Rich console: a test scripts a
+whole match by handing over both.  On a terminal the line is read with ``input()`` (line
+editing); from a pipe or file each answer read is echoed after its prompt, so that what is
+printed reads as the session it was.
+
+The record (``solver.game``'s JSON lines, one object a finished deal) is written after every
+deal, so that quitting, the end of input or Ctrl-C leaves it whole.  Ending: the match played
+out, ``quit`` or the end of input: status 0; Ctrl-C: ``allfives: interrupted; the record is in
+FILE`` on standard error, status 130 (143 for SIGTERM).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+import typer
+from rich.text import Text
+
+from solver.analysis import CardPlayed, judge_card, unjudged
+from solver.cards import SUIT_NAMES, card_str
+from solver.deal import Position
+from solver.errors import AllFivesError, EngineMissing
+from solver.game import CALLS, RUN, Match, MatchState, match_records, records_text
+from solver.players import Player, PlayerSpec, decide, player_spec
+from solver.rules import Rules
+from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
+
+from .answers import AnswerError, choices, read_answer
+from .errors import INTERRUPTED, TERMINATED, Terminated, note
+from .faces import BAD, GOOD, QUIET, card_face, cards_face
+from .table import action_line, choices_line, peg_words, pegboard_lines, scores_text, \
+    seat_text, side_text, table_screen
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+#: The limit on each solve of the analysis after a deal, so that a long deal cannot hang it.
+ANALYSIS_NODES = 5_000_000
+#: The limit on the solve behind ``hint``.
+HINT_NODES = 20_000_000
+COMMANDS = ("hint", "undo", "score", "help", "quit")
+
+HELP = """\
+Type a card as deal files spell it (TH, th, 10h, T♥), a rank or suit alone when it
+picks one legal card (T, k, h), or the card's number in the list; Enter plays a
+lone legal card. Calls: stand, beg, take-one, run, or their first letter.
+Commands (whole words): hint (open-hand values of your cards), undo (back to your
+previous decision), score (the match score), help, quit (save the record, stop).
+Ctrl-D stops as quit does; Ctrl-C stops too, with status 130."""
+
+
+class Undo(Exception):
+    """The person asked to go back to the previous decision."""
+
+
+class Stop(Exception):
+    """The person quit, or the input ended."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What is fixed for the match: the table, the rules, the person's seat, the bots' specs
+    (None at the person's seat), the seed and where the record goes."""
+
+    match: Match
+    seat: int
+    specs: tuple[PlayerSpec | None, ...]
+    seed: int
+    record: Path
+
+    def bots(self) -> list[Player | None]:
+        """Fresh bots, each seeded from the match's seed and its seat."""
+        names = self.match.seats
+        return [None if spec is None else spec.make(seed=f"{self.seed}/{names[seat]}")
+                for seat, spec in enumerate(self.specs)]
+
+    def names(self) -> dict[str, str]:
+        return {name: "you" if spec is None else str(spec)
+                for name, spec in zip(self.match.seats, self.specs)}
+
+
+def make_setup(players: int, seat: str | None, opponents: list[str] | None, preset: str,
+               target: int | None, seed: int | None, record: str | None) -> Setup:
+    """The match the options describe; a bad option is an ``AllFivesError``."""
+    rules = Rules.preset(preset)
+    if target is not None:
+        rules = rules.replace(target=target)
+    match = Match(players, rules)
+    me = parse_seat(seat, players) if seat is not None else seat_names(players).index("S")
+    others = [s for k in range(1, players) for s in [(me + k) % players]]
+    given = opponents or ["heuristic"]
+    if len(given) not in (1, len(others)):
+        raise AllFivesError(f"--opponents: give one player for every bot, or {len(others)} "
+                            f"(one a seat from your left), not {len(given)}")
+    specs: list[PlayerSpec | None] = [None] * players
+    for k, s in enumerate(others):
+        specs[s] = player_spec(given[k if len(given) > 1 else 0])
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 1_000_000)
+    path = Path(record) if record is not None else Path(f"allfives-{seed}.jsonl")
+    return Setup(match, me, tuple(specs), seed, path)
+
+
+class Session:
+    """One match at the table: the state, the bots, every action taken, and the screen."""
+
+    def __init__(self, setup: Setup, console: Console, stream: TextIO,
+                 interactive: bool = False, pretty: bool = True) -> None:
+        self.setup = setup
+        self.console = console
+        self.stream = stream
+        self.interactive = interactive
+        self.pretty = pretty
+        self.players = setup.match.players
+        self.me = setup.seat
+        self.target = setup.match.rules.target
+        self.finish = setup.match.rules.finish
+        self.saved = False
+        self.history: list[tuple[int, int]] = []
+        self._start()
+
+    # ---- the match ------------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        self.state: MatchState = self.setup.match.new_initial_state(seed=self.setup.seed)
+        self.bots = self.setup.bots()
+        self.last_play: Position | None = None
+
+    def run(self) -> None:
+        """Play to the end of the match, or until the person stops (``Stop``)."""
+        self.console.print(self.opening(), crop=False)
+        while not self.state.is_terminal():
+            seat = self.state.current_player()
+            if seat == self.me:
+                try:
+                    action = self.decision()
+                except Undo:
+                    self.undo()
+                    continue
+            else:
+                action = decide(self.bots[seat], self.state)
+            self.apply(seat, action, show=True)
+        self.save()
+        self.console.print(self.result(), soft_wrap=True)
+
+    def apply(self, seat: int, action: int, show: bool) -> None:
+        """Take ``action`` for ``seat``; with ``show``, say what happened at the table."""
+        state = self.state
+        deals, pegs, turnups = len(state.deals), len(state.pegs), state.turnups
+        trump = state.trump
+        before = state.position() if state.phase == "play" else None
+        if before is not None:
+            self.last_play = before.after(action)
+        state.apply_action(action)
+        self.history.append((seat, action))
+        ended = len(state.deals) > deals
+        if not show:
+            return
+        lines = [action_line(self.players, seat, action, self.pretty, trump, self.me)]
+        if action == RUN:
+            if ended and state.deals[-1].thrown_in:
+                lines[0].append(": no new suit turned up")
+            else:
+                shown = state.turnups[len(turnups):]
+                lines[0].append(": turn-up " if len(shown) == 1 else ": turn-ups ")
+                lines[0].append_text(cards_face(shown, self.pretty, state.trump))
+        if before is not None and self.last_play is not None:
+            done = self.last_play.completed
+            if len(done) > len(before.completed):
+                trick = done[-1]
+                line = Text("  ")
+                line.append_text(seat_text(self.players, trick.winner, self.me))
+                line.append(f" wins trick {len(done)}")
+                lines.append(line)
+        log_pegs = state.deals[-1].pegs if ended else state.pegs
+        score = state.deals[-1].score if ended else state.score
+        for peg in log_pegs[pegs:]:
+            line = Text("  ")
+            line.append_text(side_text(self.players, peg.side))
+            verb = "pegs" if peg.points >= 0 else "loses"
+            line.append(f" {verb} {abs(peg.points)} ({peg_words(peg)})")
+            lines.append(line)
+        if state.trump is not None and trump is None and not ended:
+            lines.append(Text(f"  Trumps are {SUIT_NAMES[state.trump]}.", style="bold"))
+        for line in lines:
+            self.console.print(line, crop=False)
+        if log_pegs[pegs:]:
+            self.console.print(Text(f"  Score: {scores_text(self.players, score)}",
+                                    style=QUIET), crop=False)
+        if ended:
+            self.deal_over()
+
+    def deal_over(self) -> None:
+        """A deal has ended: its points, the analysis of the person's cards, the record."""
+        log = self.state.deals[-1]
+        n = self.players
+        if log.thrown_in:
+            self.console.print(Text(f"The cards are thrown in; {seat_names(n)[log.dealer]} "
+                                    f"deals again.", style="bold"), crop=False)
+            self.save()
+            return
+        totals = [0] * side_count(n)
+        for peg in log.pegs:
+            totals[peg.side] += peg.points
+        text = Text(f"Deal {log.number} is over: ", style="bold")
+        text.append(", ".join(f"{side_name(s, n)} {p:+d}" for s, p in enumerate(totals)))
+        text.append(f"; the score is {scores_text(n, log.score)}.")
+        if log.winners:
+            won = " and ".join(side_name(s, n) for s in log.winners)
+            text.append(f" {won} {_win(log.winners, n)} the game"
+                        + (" (a double game)" if log.double else "") + ".")
+        self.console.print(text, crop=False)
+        has_cards = any(a < 64 for _, a in log.actions)
+        if has_cards and self.last_play is not None:
+            self.console.print(self.analysis(self.last_play), crop=False)
+        self.last_play = None
+        self.save()
+
+    def analysis(self, position: Position):
+        """The cost of each of the person's cards in the deal just played, as ``analyze``
+        judges them (each solve limited to ``ANALYSIS_NODES`` nodes)."""
+        from rich.console import Group
+
+        from .analyzing import plays_table
+
+        try:
+            from solver.search import solve
+        except EngineMissing:
+            return Text("(no analysis: the compiled engine is not installed)", style=QUIET)
+        plays = judge_cards(position, self.me, solve, ANALYSIS_NODES)
+        if not plays:
+            return Text("You played no card this deal.", style=QUIET)
+        away = sum(p.cost or 0 for p in plays)
+        mistakes = sum(1 for p in plays if p.mistake)
+        words = Text("Your cards, judged open-hand", style="bold")
+        summary = Text("before, after: the points your side could be sure of before and after "
+                       "the card\n", style=QUIET)
+        if mistakes:
+            summary.append(f"You gave away {away} point{'s' if away != 1 else ''} in "
+                           f"{mistakes} mistake{'s' if mistakes != 1 else ''}.", style=BAD)
+        else:
+            summary.append("No mistakes.", style=GOOD)
+        left = unjudged(plays)
+        if left:
+            summary.append(f" {left} card{'s' if left != 1 else ''} not judged: the search "
+                           f"stopped at its limit.", style=QUIET)
+        return Group(words, plays_table(position, plays, self.pretty), summary)
+
+    # ---- the person's decision ------------------------------------------------------------------
+
+    def decision(self) -> int:
+        obs = self.state.observation(self.me)
+        self.console.print(table_screen(obs, self.target, self.finish, self.pretty), crop=False)
+        while True:
+            self.console.print(self.choices(obs), crop=False)
+            answer = self.ask("Your call: " if obs.phase != "play" else "Your card: ")
+            if answer is None:
+                raise Stop("eof")
+            word = answer.strip().lower()
+            if word in ("quit", "exit"):
+                raise Stop("quit")
+            if word == "undo":
+                if not any(seat == self.me for seat, _ in self.history):
+                    self.console.print("  Nothing to undo: this is your first decision.")
+                    continue
+                raise Undo()
+            if word in ("help", "?"):
+                self.console.print(HELP, crop=False)
+                continue
+            if word == "score":
+                self.console.print(pegboard_lines(obs, self.target, self.pretty), crop=False)
+                continue
+            if word == "hint":
+                self.console.print(self.hint(obs), crop=False)
+                continue
+            try:
+                return read_answer(answer, obs, self.pretty)
+            except AnswerError as error:
+                self.console.print(Text(f"  {error}", style=BAD), crop=False)
+
+    def choices(self, obs) -> Text:
+        words = "Stand or beg" if obs.phase == "elder" else \
+            "Take one or run" if obs.phase == "dealer" else "Your legal cards"
+        text = Text(f"{words}: ", style="bold")
+        text.append_text(choices_line(obs, self.pretty))
+        return text
+
+    def ask(self, prompt: str) -> str | None:
+        """One line of input, without its newline; None at the end of input."""
+        if self.interactive:
+            self.console.file.flush()
+            try:
+                return input(prompt)
+            except EOFError:
+                self.console.print()
+                return None
+        self.console.print(prompt, end="")
+        line = self.stream.readline()
+        if not line:
+            self.console.print()
+            return None
+        line = line.rstrip("\r\n")
+        self.console.print(line, markup=False, highlight=False)
+        return line
+
+    def hint(self, obs) -> Text:
+        """Each legal card's open-hand value for the person's side."""
+        if obs.phase != "play":
+            return Text("  No hint for the calls: the open-hand values are of card play.",
+                        style=QUIET)
+        from solver.search import solve
+
+        position = self.state.position()
+        side = side_of(self.me, self.players)
+        solution = solve(position, side=side, objective="points", line=False,
+                         node_limit=HINT_NODES)
+        text = Text(f"  Open-hand values: they assume you can see every hand.\n  The points "
+                    f"{side_name(side, self.players)} can be sure of in this deal after each "
+                    f"card:", style=QUIET)
+        best = max(solution.moves.values(), default=None)
+        for number, card in enumerate(choices(obs), 1):
+            value = solution.moves.get(card)
+            text.append(f"\n  {number} ")
+            text.append_text(card_face(card, self.pretty, obs.trump))
+            text.append(f"  {value if value is not None else '?':>3}")
+            if value is not None and value == best:
+                text.append("  best", style=GOOD)
+        if not solution.complete:
+            text.append(f"\n  (the search stopped at {HINT_NODES} nodes: ? is not known)",
+                        style=QUIET)
+        return text
+
+    def undo(self) -> None:
+        """Back to the person's previous decision: the match played again from the start, with
+        fresh bots, up to it."""
+        last = max(i for i, (seat, _) in enumerate(self.history) if seat == self.me)
+        steps = self.history[:last]
+        self.history = []
+        self._start()
+        for seat, action in steps:
+            if seat != self.me:
+                decide(self.bots[seat], self.state)  # the bot moves on as it did
+            self.apply(seat, action, show=False)
+        self.console.print(Text("Back to your previous decision.", style="bold"))
+
+    # ---- the start and the end ------------------------------------------------------------------
+
+    def opening(self) -> Text:
+        setup = self.setup
+        n = self.players
+        text = Text(f"All Fives, {n} players, rules {setup.match.rules.preset_name}, "
+                    f"{self.target} to win; seed {setup.seed}.", style="bold")
+        for seat, spec in enumerate(setup.specs):
+            text.append("\n  ")
+            text.append_text(seat_text(n, seat))
+            text.append("  you" if spec is None else f"  {spec}")
+        if n == 4:
+            text.append(f"\n  partners: {side_name(0, 4)} against {side_name(1, 4)}")
+        cuts = self.state.cuts
+        if cuts:
+            text.append("\nCut for deal: ")
+            text.append(", ".join(f"{seat_names(n)[s]} {card_str(c, self.pretty)}"
+                                  for s, c in cuts))
+            text.append(f"; {seat_names(n)[self.state.dealer]} deals first.")
+        text.append("\nType help for how to play, quit to stop.", style=QUIET)
+        return text
+
+    def result(self) -> Text:
+        state = self.state
+        n = self.players
+        mine = side_of(self.me, n)
+        won = " and ".join(side_name(s, n) for s in state.winners)
+        text = Text()
+        if mine in state.winners:
+            text.append("You win the match" if len(state.winners) == 1 else
+                        "You share the match", style=f"bold {GOOD}")
+        else:
+            text.append(f"{won} {_win(state.winners, n)} the match", style=f"bold {BAD}")
+        text.append(f", {scores_text(n, state.score)}")
+        if state.double:
+            text.append(" (a double game)")
+        text.append(f". The record is in {self.setup.record}.")
+        return text
+
+    def save(self) -> bool:
+        """Write the record of every finished deal; False if none has finished."""
+        if not self.state.deals:
+            return False
+        text = records_text(match_records(self.state, str(self.setup.seed), self.setup.names()))
+        self.setup.record.write_text(text, encoding="utf-8")
+        self.saved = True
+        return True
+
+    def where(self) -> str:
+        """Where the record is, as the last line says it."""
+        if self.save():
+            return f"the record is in {self.setup.record}"
+        return "no deal is over yet, so there is no record"
+
+
+
+def _win(sides: tuple[int, ...], players: int) -> str:
+    """``wins`` for one seat, ``win`` for a partnership or several sides."""
+    return "wins" if len(sides) == 1 and players < 4 else "win"
+
+
+def judge_cards(position: Position, seat: int, solve, node_limit: int) -> list[CardPlayed]:
+    """The cards ``seat`` played in ``position``, judged as ``analyze_play`` judges every card:
+    the position before the card solved for its side, the card's value against the best."""
+    deal = position.deal
+    out = []
+    for index, card in enumerate(position.play):
+        before = deal.position(position.play[:index])
+        if before.to_move != seat:
+            continue
+        solution = solve(before, side=deal.side_of(seat), objective="points", line=False,
+                         node_limit=node_limit)
+        out.append(judge_card(before, index, card, solution))
+    return out
+
+
+def play_command(players: int, seat: str | None, opponents: list[str] | None, preset: str,
+                 target: int | None, seed: int | None, record: str | None,
+                 color: bool | None, stream: TextIO | None = None,
+                 console: Console | None = None) -> None:
+    """Play a match at the console; ``stream`` (default standard input) gives the answers."""
+    from .console import can_show_suits, make_console
+
+    setup = make_setup(players, seat, opponents, preset, target, seed, record)
+    if console is None:
+        console = make_console(color)
+    if stream is None:
+        stream = sys.stdin
+    interactive = _is_terminal(stream) and stream is sys.stdin
+    if interactive:
+        try:
+            import readline  # noqa: F401  (line editing for input())
+        except ImportError:
+            pass
+    session = Session(setup, console, stream, interactive, can_show_suits(console))
+    try:
+        session.run()
+    except Stop:
+        where = session.where()
+        deals = len(session.state.deals)
+        console.print(f"You left the match after {deals} deal{'s' if deals != 1 else ''}; "
+                      f"{where}.", soft_wrap=True)
+    except KeyboardInterrupt as stop:
+        if interactive:
+            console.print()  # off the prompt's line
+        try:
+            where = session.where()
+        except OSError as error:
+            where = f"the record could not be written ({error})"
+        note(f"interrupted; {where}")
+        raise typer.Exit(TERMINATED if isinstance(stop, Terminated) else INTERRUPTED)
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+__all__ = ["play_command", "Session", "Setup", "make_setup", "judge_cards", "CALLS"]

@@ -1,0 +1,352 @@
+"""``allfives play``: whole matches scripted through the input stream, the answers a person can
+get wrong, hint, undo, and how a session ends (the match over, quit, end of input, Ctrl-C)."""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from cli.answers import AnswerError, choices, read_answer
+from cli.playing import Session, Stop, make_setup, play_command
+from clirun import run
+from solver.cards import parse_card
+from solver.game import BEG, RUN, STAND, TAKE_ONE, Match, read_records, replay
+
+pytest.importorskip("solver.search")  # hints and the analysis after each deal use the engine
+
+
+def console() -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    return Console(file=out, width=80, color_system=None, highlight=False, markup=False,
+                   emoji=False), out
+
+
+class Script:
+    """An input stream that answers from a function of the session (or a list of lines), and
+    notes what the person saw at every decision."""
+
+    def __init__(self, answer) -> None:
+        self.answer = answer
+        self.session: Session | None = None
+        self.seen: list = []
+
+    def readline(self) -> str:
+        state = self.session.state
+        obs = state.observation(self.session.me)
+        self.seen.append(obs)
+        line = self.answer(obs, len(self.seen))
+        return "" if line is None else line + "\n"
+
+    def isatty(self) -> bool:
+        return False
+
+
+def session(args: dict, answer, tmp_path: Path) -> tuple[Session, Script, io.StringIO]:
+    options = dict(players=2, seat=None, opponents=None, preset="all-fives", target=11,
+                   seed=1, record=str(tmp_path / "match.jsonl"))
+    options.update(args)
+    setup = make_setup(**options)
+    out_console, out = console()
+    script = Script(answer)
+    s = Session(setup, out_console, script, pretty=True)
+    script.session = s
+    return s, script, out
+
+
+def first_choice(obs, count):
+    return "1"
+
+
+# ---- whole matches ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players, opponents", [(2, ["random"]), (3, ["heuristic"]),
+                                                (4, ["heuristic", "random", "heuristic"])])
+def test_a_whole_scripted_match_and_its_record_replays(tmp_path, players, opponents):
+    record = tmp_path / "match.jsonl"
+    result = run("play", "--players", players, "--target", 11, "--seed", 5, "--record", record,
+                 *[x for o in opponents for x in ("--opponents", o)], input="1\n" * 400)
+    assert result.exit_code == 0, result.stderr
+    last = result.stdout.splitlines()[-1]
+    assert re.fullmatch(r"(You win the match|\w+ wins? the match), .*\. The record is in "
+                        + re.escape(str(record)) + r"\.", last), last
+    state = replay(read_records(record.read_text(encoding="utf-8")))
+    assert state.is_terminal()
+    assert max(state.score) >= 11
+    assert "Your cards, judged open-hand" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_the_same_seed_plays_the_same_match(tmp_path):
+    outs = []
+    for name in ("a.jsonl", "b.jsonl"):
+        result = run("play", "--seed", 9, "--target", 11, "--record", tmp_path / name,
+                     input="1\n" * 400)
+        outs.append(result.stdout.replace(name, "X"))
+    assert outs[0] == outs[1]
+    assert (tmp_path / "a.jsonl").read_text() == (tmp_path / "b.jsonl").read_text()
+
+
+def test_the_bots_moves_are_shown_one_line_each(tmp_path):
+    result = run("play", "--seed", 1, "--target", 11, "--record", tmp_path / "m.jsonl",
+                 input="1\n" * 400)
+    lines = result.stdout.splitlines()
+    assert any(re.fullmatch(r"N plays [2-9TJQKA][♠♥♦♣]", line) for line in lines)
+    assert any(re.fullmatch(r"N (stands|begs)", line) for line in lines)
+    assert any(re.fullmatch(r"  (N|S \(you\)) wins trick \d+", line) for line in lines)
+    assert any(re.fullmatch(r"  [NS] pegs \d+ \((trick \d+|High|Low|Jack|Game)\)", line)
+               for line in lines)
+    assert any(line.startswith("Deal 1 is over: ") for line in lines)
+
+
+def test_the_screen_fits_80_columns(tmp_path):
+    result = run("play", "--players", 4, "--seed", 2, "--target", 31, "--record",
+                 tmp_path / "m.jsonl", input="1\n" * 400)
+    assert result.exit_code == 0
+    lines = [line for line in result.stdout.splitlines() if "m.jsonl" not in line]
+    assert max(len(line.rstrip()) for line in lines) <= 80
+
+
+# ---- answers -------------------------------------------------------------------------------
+
+def decision_in_play(seed: int = 1, players: int = 2):
+    """The observation of the seat to play at the first card decision that follows a lead."""
+    state = Match(players).new_initial_state(seed=seed)
+    while state.phase != "play" or not state.trick:
+        state.apply_action(state.legal_actions()[0])
+    return state.observation(state.current_player())
+
+
+def test_cards_in_any_spelling_by_prefix_and_by_number():
+    obs = decision_in_play()
+    legal = choices(obs)
+    card = legal[0]
+    from solver.cards import card_str
+    text = card_str(card)
+    for spelling in (text, text.lower(), text.replace("T", "10"), card_str(card, True)):
+        assert read_answer(spelling, obs) == card
+    for number, action in enumerate(legal, 1):
+        assert read_answer(str(number), obs) == action
+    lone = replace(obs, legal_actions=(card,))
+    assert read_answer("", lone) == card
+    assert read_answer(text[0], lone) == card  # the rank alone
+
+
+def test_an_illegal_card_gives_the_follow_suit_reason():
+    th, tc, fc = parse_card("TH"), parse_card("4C"), parse_card("9C")
+    obs = replace(decision_in_play(), hand=(th, tc), legal_actions=(tc,),
+                  play=((0, fc),), trump=2, phase="play")
+    obs = replace(obs, rules=obs.rules.replace(follow="strict"))
+    with pytest.raises(AnswerError, match=r"you hold a club: follow suit"):
+        read_answer("TH", obs)
+    with pytest.raises(AnswerError, match="you do not hold"):
+        read_answer("AS", obs)
+
+
+def test_bad_answers_each_say_why():
+    ah, kh, ad = parse_card("AH"), parse_card("KH"), parse_card("AD")
+    obs = replace(decision_in_play(), hand=(ah, kh, ad), legal_actions=(ah, kh, ad), play=(),
+                  phase="play", trump=1)
+    with pytest.raises(AnswerError, match=r"which ace\? A♥ and A♦ are legal"):
+        read_answer("A", obs)  # an ambiguous prefix: two aces
+    with pytest.raises(AnswerError, match=r"which heart\? A♥ and K♥ are legal"):
+        read_answer("h", obs)
+    assert read_answer("K", obs) == kh
+    assert read_answer("d", obs) == ad
+    with pytest.raises(AnswerError, match="there is no number 4: choose 1 to 3"):
+        read_answer("4", obs)
+    with pytest.raises(AnswerError, match="unknown answer 'xyzzy'"):
+        read_answer("xyzzy", obs)
+    with pytest.raises(AnswerError, match="you hold no queen"):
+        read_answer("Q", obs)
+    with pytest.raises(AnswerError, match="Enter alone"):
+        read_answer("", obs)
+
+
+def test_calls_by_name_prefix_and_number():
+    state = Match(2).new_initial_state(seed=1)
+    obs = state.observation(state.current_player())
+    assert obs.phase == "elder"
+    for text, action in (("stand", STAND), ("s", STAND), ("B", BEG), ("beg", BEG), ("1", STAND),
+                         ("2", BEG)):
+        assert read_answer(text, obs) == action
+    with pytest.raises(AnswerError, match="not your call now"):
+        read_answer("run", obs)
+    with pytest.raises(AnswerError, match="no card is played yet"):
+        read_answer("TH", obs)
+    state.apply_action(BEG)
+    obs = state.observation(state.current_player())
+    for text, action in (("t", TAKE_ONE), ("take one", TAKE_ONE), ("take-one", TAKE_ONE),
+                         ("r", RUN), ("run", RUN)):
+        assert read_answer(text, obs) == action
+
+
+def test_bad_answers_are_asked_again_in_a_session(tmp_path):
+    def answer(obs, count):
+        if count > 40:
+            return None
+        if obs.phase != "play":
+            return "1"
+        if count < 10:
+            return ["xyzzy", "99", "zz", "1"][count % 4]
+        return None
+
+    s, script, out = session({}, answer, tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    text = out.getvalue()
+    assert "unknown answer 'xyzzy'" in text
+    assert "there is no number 99" in text
+    assert "Traceback" not in text
+
+
+def test_an_illegal_card_in_a_session_is_asked_again_with_the_reason(tmp_path):
+    tried = []
+
+    def answer(obs, count):
+        if obs.phase != "play":
+            return "1"
+        legal = set(obs.legal_actions)
+        wrong = [c for c in obs.hand if c not in legal]
+        if wrong and not tried:
+            tried.append(wrong[0])
+            from solver.cards import card_str
+            return card_str(wrong[0])
+        if tried and count > 60:
+            return None
+        return "1"
+
+    for seed in range(1, 20):
+        tried.clear()
+        s, script, out = session({"seed": seed, "preset": "strict"}, answer, tmp_path)
+        try:
+            s.run()
+        except Stop:
+            pass
+        if tried:
+            break
+    assert tried
+    assert re.search(r"you hold an? \w+: follow suit", out.getvalue())
+
+
+# ---- hint and undo ---------------------------------------------------------------------------
+
+def test_hint_shows_the_open_hand_values_of_solve(tmp_path):
+    from solver.search import solve
+
+    asked = []
+
+    def answer(obs, count):
+        if obs.phase != "play":
+            return "1"
+        if not asked:
+            asked.append(obs)
+            return "hint"
+        return "quit"
+
+    s, script, out = session({"seed": 4}, answer, tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    obs = asked[0]
+    state = s.state
+    solution = solve(state.position(), side=state.position().deal.side_of(s.me))
+    text = out.getvalue()
+    assert "open-hand values: they assume you can see every hand" in text.lower()
+    from solver.cards import card_str
+    shown = dict(re.findall(r"^  \d+ (\S+)\s+(-?\d+)", text.split("Open-hand values")[1],
+                            re.M))
+    expected = {card_str(c, True): str(v) for c, v in solution.moves.items()}
+    assert shown == expected
+    assert set(expected) == {card_str(c, True) for c in obs.legal_actions}
+
+
+def test_undo_returns_to_the_previous_decision_with_the_same_cards(tmp_path):
+    def answer(obs, count):
+        return {1: "1", 2: "1", 3: "undo", 4: "undo"}.get(count) or None
+
+    s, script, out = session({"seed": 2}, answer, tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    first, second, third, after_one, after_two = script.seen[:5]
+    assert after_one == second      # back to the previous decision
+    assert after_two == first       # and once more to the one before it
+    assert third != second
+    assert out.getvalue().count("Back to your previous decision.") == 2
+
+
+def test_undo_at_the_first_decision_has_nothing_to_undo(tmp_path):
+    s, script, out = session({}, lambda obs, count: "undo" if count == 1 else None, tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    assert "Nothing to undo" in out.getvalue()
+
+
+# ---- how it ends -----------------------------------------------------------------------------
+
+def test_the_end_of_input_saves_the_record_and_stops_cleanly(tmp_path):
+    record = tmp_path / "m.jsonl"
+    result = run("play", "--seed", 1, "--record", record, input="1\n" * 40)
+    assert result.exit_code == 0, result.stderr
+    last = result.stdout.splitlines()[-1]
+    assert re.fullmatch(rf"You left the match after \d+ deals?; the record is in "
+                        rf"{re.escape(str(record))}\.", last), last
+    records = read_records(record.read_text(encoding="utf-8"))
+    assert records
+    state = replay(records)
+    assert not state.is_terminal()
+
+
+def test_no_deal_finished_writes_no_record(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "--seed", 1, input="")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[-1] == ("You left the match after 0 deals; no deal is "
+                                              "over yet, so there is no record.")
+    assert not list(tmp_path.iterdir())
+
+
+def test_quit_saves_to_the_default_record(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("play", "--seed", 7, input="1\n" * 40 + "quit\n")
+    assert result.exit_code == 0
+    assert "the record is in allfives-7.jsonl." in result.stdout.splitlines()[-1]
+    assert (tmp_path / "allfives-7.jsonl").exists()
+
+
+def test_ctrl_c_saves_the_record_and_exits_130(tmp_path, monkeypatch):
+    record = tmp_path / "m.jsonl"
+    calls = []
+    original = Session.ask
+
+    def ask(self, prompt):
+        calls.append(1)
+        if len(calls) > 30:
+            raise KeyboardInterrupt
+        return original(self, prompt)
+
+    monkeypatch.setattr(Session, "ask", ask)
+    result = run("play", "--seed", 1, "--record", record, input="1\n" * 100)
+    assert result.exit_code == 130
+    assert result.stderr == f"allfives: interrupted; the record is in {record}\n"
+    replay(read_records(record.read_text(encoding="utf-8")))
+
+
+def test_bad_options_are_one_line(tmp_path):
+    result = run("play", "--seat", "E", "--record", tmp_path / "m.jsonl", input="")
+    assert result.exit_code == 2 and "seat" in result.stderr
+    result = run("play", "--opponents", "nobody", input="")
+    assert result.exit_code == 2 and "unknown player 'nobody'" in result.stderr
+    result = run("play", "--players", 3, "--opponents", "random", "--opponents", "random",
+                 "--opponents", "random", input="")
+    assert result.exit_code == 2 and "--opponents" in result.stderr
+
+
+def test_play_command_takes_a_stream_and_a_console(tmp_path):
+    out_console, out = console()
+    play_command(2, None, ["random"], "all-fives", 11, 3, str(tmp_path / "r.jsonl"), None,
+                 stream=io.StringIO("1\n" * 400), console=out_console)
+    assert "The record is in" in out.getvalue().splitlines()[-1]

@@ -1,0 +1,168 @@
+"""``allfives replay`` and ``allfives analyze RECORD#N``: a game record played again by the
+rules, a tampered one stopped at its first fault in one line, and a record's deal judged as the
+same deal written as a deal file is."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from clirun import EXAMPLES, assert_one_error_line, records, run
+from solver.deal import Deal, Position
+from solver.game import Match, match_records, records_text
+from solver.players import decide, make_player
+from solver.rules import Rules
+
+MATCH = EXAMPLES / "match.jsonl"
+
+
+def bots_match(tmp_path: Path, players: int = 2, seed: int = 3, target: int = 31,
+               kinds=("heuristic", "random")) -> tuple[Path, object]:
+    """A match of bots, written as a record."""
+    match = Match(players, Rules.preset("all-fives", target=target))
+    state = match.new_initial_state(seed=seed)
+    bots = [make_player(kinds[s % len(kinds)], seed=s) for s in range(players)]
+    while not state.is_terminal():
+        state.apply_action(decide(bots[state.current_player()], state))
+    path = tmp_path / "match.jsonl"
+    path.write_text(records_text(match_records(state, "t")), encoding="utf-8")
+    return path, state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_record_of_bots_replays(tmp_path, players):
+    path, state = bots_match(tmp_path, players)
+    result = run("replay", path)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == str(path)
+    assert "every action and score follows the rules" in lines[1]
+    assert f"{len(state.deals)} deal" in lines[2]
+    (row,) = records(run("replay", path, "--json"))
+    assert row["deals"] == len(state.deals) and row["over"] is True
+    assert row["winners"] == [state.seats[w] if players < 4 else ["NS", "EW"][w]
+                              for w in state.winners]
+    assert list(row["score"].values()) == list(state.score)
+
+
+def test_the_bundled_record_and_standard_input():
+    result = run("replay", MATCH)
+    assert result.exit_code == 0
+    assert "6 deals; final score N 31, S 28; N wins the match." in result.stdout
+    same = run("replay", "-", "--json", input=MATCH.read_text(encoding="utf-8"))
+    assert records(same)[0]["file"] == "<stdin>"
+
+
+def tampered(tmp_path: Path, change) -> Path:
+    lines = [json.loads(line) for line in MATCH.read_text(encoding="utf-8").splitlines()]
+    change(lines)
+    path = tmp_path / "bad.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    return path
+
+
+def swap_two_cards(lines):
+    actions = lines[1]["actions"]
+    cards = [i for i, a in enumerate(actions) if a.split(":")[1] not in
+             ("stand", "beg", "take-one", "run")]
+    i, j = cards[0], cards[1]
+    actions[i], actions[j] = actions[j], actions[i]
+
+
+@pytest.mark.parametrize("change, fragments", [
+    (lambda r: r[2]["score"].update(N=99), ("deal 3", "score")),
+    (swap_two_cards, ("deal 2, action",)),
+    (lambda r: r[0]["actions"].pop(), ("deal 1", "the actions end before the deal does")),
+    (lambda r: r[3].update(dealer="N" if r[3]["dealer"] == "S" else "S"), ("deal 4", "dealer")),
+    (lambda r: r[1]["pack"].reverse(), ("deal 2",)),
+    (lambda r: r.pop(2), ("deal 3",)),
+])
+def test_a_tampered_record_fails_in_one_line(tmp_path, change, fragments):
+    path = tampered(tmp_path, change)
+    assert_one_error_line(run("replay", path), str(path), *fragments)
+
+
+def test_a_record_that_is_not_json_or_not_there(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"match": 1}\nnot json\n', encoding="utf-8")
+    assert_one_error_line(run("replay", path), "bad.jsonl:2: not JSON")
+    assert_one_error_line(run("replay", tmp_path / "none.jsonl"), "No such file")
+
+
+# ---- analyze RECORD#N ------------------------------------------------------------------------
+
+def deal_file(position: Position, path: Path) -> Path:
+    path.write_text(position.to_toml(), encoding="utf-8")
+    return path
+
+
+def test_analyze_of_a_records_deal_equals_analyze_of_the_deal_file(tmp_path):
+    from solver.game import read_records, replay
+
+    state = replay(read_records(MATCH.read_text(encoding="utf-8")))
+    log = state.deals[1]
+    # deal 2 played again by hand: the hands as dealt, trumps, dealer and the cards played
+    fresh = state.match.new_initial_state(dealer=log.dealer, score=state.deals[0].score,
+                                          auto_deal=False)
+    fresh.deal_pack(log.pack)
+    for _, action in log.actions[:-1]:
+        fresh.apply_action(action)
+    position = fresh.position().after(log.actions[-1][1])
+    assert isinstance(position.deal, Deal)
+    path = deal_file(position, tmp_path / "deal2.toml")
+    by_record = run("analyze", f"{MATCH}#2", "--json")
+    by_option = run("analyze", MATCH, "--deal", 2, "--json")
+    by_file = run("analyze", path, "--json")
+    rows = [records(r)[0] for r in (by_record, by_option, by_file)]
+    for row in rows:
+        row.pop("file"), row.pop("nodes"), row.pop("seconds")
+        for play in row["plays"]:
+            play.pop("nodes", None), play.pop("seconds", None)
+    assert rows[0] == rows[1] == rows[2]
+    assert records(by_record)[0]["file"] == f"{MATCH}#2"
+    report = run("analyze", f"{MATCH}#2")
+    assert report.exit_code == 0
+    assert report.stdout.splitlines()[0] == f"{MATCH}#2"
+
+
+def test_analyze_of_a_whole_record_judges_every_deal(tmp_path):
+    result = run("analyze", MATCH, "--json")
+    names = [row["file"] for row in records(result)]
+    assert names == [f"{MATCH}#{k}" for k in range(1, 7)]
+
+
+def test_a_record_read_by_its_first_line_and_on_standard_input(tmp_path):
+    path = tmp_path / "match.txt"
+    path.write_text(MATCH.read_text(encoding="utf-8"), encoding="utf-8")
+    assert records(run("analyze", f"{path}#3", "--json"))[0]["file"] == f"{path}#3"
+    piped = run("analyze", "-", "--deal", 3, "--json", input=path.read_text(encoding="utf-8"))
+    assert records(piped)[0]["file"] == "<stdin>#3"
+
+
+def test_bad_deal_numbers_and_records(tmp_path):
+    assert_one_error_line(run("analyze", f"{MATCH}#9"), "no deal 9: the record has 6")
+    assert_one_error_line(run("analyze", MATCH, "--deal", 0), "--deal")
+    assert_one_error_line(run("analyze", f"{MATCH}#2", "--deal", 3), "different deals")
+    assert_one_error_line(run("analyze", EXAMPLES / "played.toml", "--deal", 1),
+                          "not a game record")
+    bad = tampered(tmp_path, lambda r: r[2]["score"].update(N=99))
+    assert_one_error_line(run("analyze", f"{bad}#1"), "deal 3", "score")
+
+
+def test_a_thrown_in_deal_has_no_play_to_analyze(tmp_path):
+    # a record in which the dealer runs every time finds a throw-in soon
+    for seed in range(40):
+        match = Match(2, Rules.preset("all-fives", target=11))
+        state = match.new_initial_state(seed=seed)
+        while not state.is_terminal() and not any(d.thrown_in for d in state.deals):
+            legal = state.legal_actions()
+            state.apply_action(65 if 65 in legal else 67 if 67 in legal else legal[0])
+        thrown = [k for k, d in enumerate(state.deals, 1) if d.thrown_in]
+        if thrown:
+            break
+    assert thrown
+    path = tmp_path / "t.jsonl"
+    path.write_text(records_text(match_records(state)), encoding="utf-8")
+    assert_one_error_line(run("analyze", f"{path}#{thrown[0]}"), "no cards played")
