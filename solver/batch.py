@@ -70,12 +70,13 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+import multiprocessing
 import os
 import random
 import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -158,32 +159,53 @@ def _worker_signals() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+class WorkerPool(Executor):
+    """An ``Executor`` over worker processes on this machine, which, unlike
+    ``ProcessPoolExecutor``, can be stopped at once: ``shutdown(cancel_futures=True)`` (or
+    leaving ``executor_for`` on an exception, Ctrl-C included) ends every worker where it is."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool = multiprocessing.get_context().Pool(workers, initializer=_worker_signals)
+
+    @property
+    def processes(self) -> list:
+        """The worker processes (for tests that check they are gone)."""
+        return list(self._pool._pool)
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        future: Future = Future()
+        future.set_running_or_notify_cancel()
+        self._pool.apply_async(fn, args, kwargs, callback=future.set_result,
+                               error_callback=future.set_exception)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if cancel_futures:
+            self._pool.terminate()
+        else:
+            self._pool.close()
+        if wait or cancel_futures:
+            self._pool.join()
+
+
 @contextlib.contextmanager
 def executor_for(jobs: int | None) -> Iterator[Executor]:
     """The executor for ``jobs`` worker processes: a ``SerialExecutor`` for 1 (or None), a
-    ``ProcessPoolExecutor(jobs)`` otherwise (0: one per CPU).  Leaving on an exception shuts it
-    down at once, cancelling what is queued; on Ctrl-C the worker processes are stopped too."""
+    ``WorkerPool(jobs)`` otherwise (0: one per CPU).  Leaving on an exception, Ctrl-C
+    included, stops the workers at once; leaving normally lets them finish."""
     if jobs is None or jobs == 1:
         yield SerialExecutor()
         return
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         raise BatchError(f"jobs {quoted(jobs)} must be a whole number of workers (0: one per CPU)")
-    pool = ProcessPoolExecutor(jobs or os.cpu_count() or 1, initializer=_worker_signals)
+    pool = WorkerPool(jobs or os.cpu_count() or 1)
     try:
         yield pool
-    except BaseException as error:
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        if isinstance(error, KeyboardInterrupt):
-            for process in processes:
-                with contextlib.suppress(Exception):
-                    process.terminate()
-            for process in processes:
-                with contextlib.suppress(Exception):
-                    process.join(timeout=2)
+    except BaseException:
+        pool.shutdown(cancel_futures=True)
         raise
-    else:
-        pool.shutdown(wait=True)
+    pool.shutdown(wait=True)
 
 
 def _gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tuple],

@@ -233,7 +233,7 @@ class Interrupt:
     def __call__(self, done: int, total: int) -> None:
         self.calls += 1
         if self.pool is not None:
-            self.processes = list(self.pool._processes.values())
+            self.processes = self.pool.processes
         if done >= self.after:
             raise KeyboardInterrupt
 
