@@ -13,14 +13,17 @@ from setuptools import Extension, setup
 
 DEBUG = os.environ.get("ALLFIVES_DEBUG") == "1"
 
+# The directives that never change are in the header of solver/_search.pyx.  These two are
+# here because a directive in the header wins over one passed to cythonize: neither may be set
+# there, or ALLFIVES_DEBUG=1 would no longer turn the checks on.
 directives = {
-    "language_level": 3,
     "boundscheck": DEBUG,
-    "wraparound": False,
-    "cdivision": True,
     "initializedcheck": DEBUG,
-    "nonecheck": False,
 }
+with open("solver/_search.pyx", encoding="utf-8") as source:
+    header = [line for line in source.readlines()[:5] if line.startswith("# cython:")]
+if any(name in line for line in header for name in directives):
+    raise SystemExit("solver/_search.pyx: setup.py sets boundscheck and initializedcheck")
 
 if DEBUG:
     sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
@@ -41,4 +44,7 @@ extensions = [
     )
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives))
+# Cython regenerates a .c file only when its source changes, not when the directives do: the
+# debug build keeps its own, so that neither build picks up the other's.
+setup(ext_modules=cythonize(extensions, compiler_directives=directives,
+                            build_dir="build/debug" if DEBUG else None))
