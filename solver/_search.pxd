@@ -5,7 +5,8 @@
 #
 # One fallible function, Engine._load (``except -1``), turns the Python arguments into a State
 # and raises ValueError for bad ones.  Everything after it runs without the GIL and cannot fail
-# (``noexcept nogil``): a limit marks the State aborted, and the search unwinds.
+# (``noexcept nogil``): a limit or a signal marks the State aborted, and the search unwinds.
+# Python's signal handlers are run from the search every so often, with the GIL taken briefly.
 #
 # Names: a value's bounds are ``lower`` and ``upper`` (``game_lower``/``game_upper`` for the
 # part that is Game, ``points_lower``/``points_upper`` on points alone); a search's window is
@@ -76,7 +77,10 @@ cdef struct State:
     int64_t nodes
     int64_t node_limit            # 0: none
     double deadline               # monotonic seconds; 0: none
-    bint aborted                  # a limit stopped the search
+    bint poll_signals             # run Python's signal handlers now and then (main thread only)
+    double next_poll              # monotonic seconds: when to run them next
+    bint aborted                  # a limit or a signal stopped the search
+    bint interrupted              # a signal handler raised; its exception is set, to re-raise
     # the answer: bounds on the root's future value, every root card's, and a line
     int lower
     int upper
@@ -169,7 +173,8 @@ cdef void _order(State* s, int seat, int* cards, int n, int first,
 cdef int _moves(State* s, int* cards, int first) noexcept nogil  # ordered representatives
 
 # the search
-cdef bint _check_limits(State* s) noexcept nogil            # node limit, clock
+cdef bint _signalled() noexcept nogil                       # run Python's signal handlers
+cdef bint _check_limits(State* s) noexcept nogil            # node limit, clock, signals
 cdef int _last_trick(State* s) noexcept nogil               # a last trick, played out
 cdef int _points_alone(State* s, int alpha, int beta,
                        int game) noexcept nogil             # Game decided: search points only

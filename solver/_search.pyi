@@ -61,4 +61,7 @@ class Engine:
         ``all_moves`` values every legal card; ``want_line`` follows an optimal line; a
         ``node_limit`` or ``time_limit`` (seconds; 0: none) may stop the search early;
         ``fresh`` forgets the table first (a new problem always does).  Raises ValueError for
-        a bad problem or position, RuntimeError while the Engine is solving in another thread."""
+        a bad problem or position, RuntimeError while the Engine is solving in another thread.
+        A signal handler that raises during the search (Ctrl-C's does) stops it within
+        milliseconds, in the main thread, and its exception comes out of here; the Engine
+        stays usable."""

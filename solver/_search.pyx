@@ -22,9 +22,13 @@
 # - Cards of one hand that play alike are searched once; bounds from who can still win which
 #   trump, the Game pips each side is sure of, and quick tricks; a last trick is played out
 #   directly.
+# - The search runs without the GIL.  Every 1024 nodes it looks at the clock; in the main
+#   thread it also runs Python's signal handlers now and then, so that Ctrl-C (or a handler that
+#   raises) stops it at once: Engine.solve then raises what the handler raised.
 # See _search.pxd for the data it works on and the functions' contract.
 
 from collections import namedtuple
+import threading
 
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
@@ -36,7 +40,20 @@ cdef extern from *:
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
     int clz64 "__builtin_clzll"(unsigned long long) nogil
 
+cdef extern from "Python.h":
+    # Declared without an exception value on purpose: -1 leaves the handler's exception set
+    # for Engine.solve to raise once the search has unwound.
+    int PyErr_CheckSignals()
+    unsigned long PyThread_get_thread_ident() nogil
+
 cdef uint64_t SUIT_LANE = 0x1FFF
+
+# How often the main thread's search runs the signal handlers.  Each time takes the GIL, which
+# is quick unless another thread is running Python code: then it waits for that thread's switch
+# interval (5 ms), so a short period would make such a thread slow the search down.
+cdef double POLL_SECONDS = 0.01
+
+cdef unsigned long MAIN_THREAD = threading.main_thread().ident
 
 
 cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
@@ -633,13 +650,28 @@ cdef inline int _moves(State* s, int* cards, int first) noexcept nogil:
 
 # ---- the search ---------------------------------------------------------------------------------
 
+cdef bint _signalled() noexcept nogil:
+    """Run Python's pending signal handlers, holding the GIL for the while; whether one raised
+    (its exception is left set)."""
+    with gil:
+        return PyErr_CheckSignals() < 0
+
+
 cdef inline bint _check_limits(State* s) noexcept nogil:
-    """Whether the search must stop: the node limit is checked at every node, the clock every
-    1024 nodes."""
+    """Whether the search must stop: the node limit is checked at every node; every 1024 nodes
+    the clock, and in the main thread (every POLL_SECONDS) Python's signal handlers."""
+    cdef double now
     if s.node_limit and s.nodes >= s.node_limit:
         s.aborted = True
-    elif s.deadline > 0 and (s.nodes & 1023) == 0 and _now() > s.deadline:
-        s.aborted = True
+    elif (s.nodes & 1023) == 0 and (s.deadline > 0 or s.poll_signals) and not s.aborted:
+        now = _now()
+        if s.deadline > 0 and now > s.deadline:
+            s.aborted = True
+        elif s.poll_signals and now >= s.next_poll:
+            s.next_poll = now + POLL_SECONDS
+            if _signalled():
+                s.aborted = True
+                s.interrupted = True
     return s.aborted
 
 
@@ -1016,6 +1048,12 @@ included) for side ``xside``: exact when ``lower == upper``; ``moves`` a list of
 a limit cut the work short."""
 
 
+cdef int _reraise() except -1:
+    """Raise the exception a signal handler left set during the search (the caller knows it
+    is set: Cython raises whatever is set when a function declared ``except -1`` returns -1)."""
+    return -1
+
+
 cdef class Engine:
     """A search engine with its own transposition table.  Use one per thread."""
 
@@ -1085,7 +1123,8 @@ cdef class Engine:
         ``node_limit`` nodes or ``time_limit`` seconds (0: no limit); ``fresh`` forgets the
         table first (a new problem always does).
 
-        Returns a ``Result``.
+        Returns a ``Result``.  A signal handler that raises meanwhile (Ctrl-C's among them)
+        stops the search, and its exception comes out of here; the Engine stays usable.
         """
         if self.busy:
             raise RuntimeError("this Engine is already solving; use one Engine per thread")
@@ -1095,6 +1134,8 @@ cdef class Engine:
         with nogil:
             _drive(s, all_moves, want_line)
         self.busy = False
+        if s.interrupted:
+            _reraise()
         return Result(s.lower, s.upper,
                       [(s.move_card[i], s.move_lower[i], s.move_upper[i])
                        for i in range(s.move_count)],
@@ -1198,6 +1239,7 @@ cdef class Engine:
         # limits: nothing proved yet
         s.node_limit = node_limit
         s.deadline = _now() + time_limit if time_limit > 0 else 0.0
+        s.poll_signals = PyThread_get_thread_ident() == MAIN_THREAD
         s.lower = -BIG
         s.upper = BIG
         self.state = s

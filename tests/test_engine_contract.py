@@ -1,8 +1,156 @@
-"""The engine's entry: the Python interface holds what solver/_search.pyi says."""
+"""The engine's entry: signals stop a search at once, and the Python interface holds what
+solver/_search.pyi says."""
 
 from __future__ import annotations
 
+import _thread
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
 import pytest
+
+from solver import reference
+from solver.dealing import random_position, shuffle_deal
+from solver.rules import Rules
+from solver.search import Solver
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Four players with two runs (a seed, players, runs): minutes of search, so a signal always
+# finds it running.
+LONG_DEAL = (3, 4, 2)
+
+
+def _long_position():
+    seed, players, runs = LONG_DEAL
+    return shuffle_deal(random.Random(seed), players, runs).position()
+
+
+CHILD = textwrap.dedent(f"""
+    import random, signal, sys, time
+    from solver.dealing import shuffle_deal
+    from solver.search import Solver
+
+    class Terminated(Exception):
+        pass
+
+    def on_term(signum, frame):
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, on_term)
+    seed, players, runs = {LONG_DEAL}
+    position = shuffle_deal(random.Random(seed), players, runs).position()
+    solver = Solver()
+    print("solving", flush=True)
+    try:
+        solver.solve(position)
+    except BaseException as e:
+        print(type(e).__name__, time.monotonic(), flush=True)
+        sys.exit(0)
+    print("finished", flush=True)
+""")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("signum,raised", [(signal.SIGINT, "KeyboardInterrupt"),
+                                           (signal.SIGTERM, "Terminated")])
+def test_a_signal_stops_a_long_solve_at_once(signum, raised):
+    """A real signal, sent a second into a search that would take minutes, ends it with the
+    exception its handler raises, well within a second."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True,
+                             cwd=ROOT, env=env)
+    try:
+        assert child.stdout.readline().strip() == "solving"
+        time.sleep(1.0)
+        sent = time.monotonic()
+        os.kill(child.pid, signum)
+        out, _ = child.communicate(timeout=10)
+        ended = time.monotonic()
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    name, caught = out.split()
+    assert name == raised
+    assert float(caught) - sent < 0.2
+    assert ended - sent < 1.0
+    assert child.returncode == 0
+
+
+def _interrupt_soon(seconds: float) -> threading.Timer:
+    # interrupt_main only sets the flag that the signal's C handler would: the search sees it
+    # the next time it runs the handlers
+    timer = threading.Timer(seconds, _thread.interrupt_main)
+    timer.start()
+    return timer
+
+
+def test_an_interrupted_solver_solves_again_and_stays_exact():
+    solver = Solver(table_bits=18)
+    position = _long_position()
+    timer = _interrupt_soon(0.3)
+    start = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        solver.solve(position, side=0)
+    assert time.perf_counter() - start < 0.3 + 0.5
+    timer.join()
+    # the same problem later in play keeps the table: whatever the interrupted search stored
+    # must hold
+    rng = random.Random(4)
+    late = position
+    while len(late.play) < 4 * 12 - 4 * 4:
+        late = late.after(rng.choice(late.legal_moves()))
+    kept = solver.solve(late, side=0)
+    fresh = Solver(table_bits=18).solve(late, side=0)
+    assert (kept.value, kept.moves, kept.complete) == (fresh.value, fresh.moves, True)
+    for _ in range(10):
+        small = random_position(rng, 3, 4, Rules(), played=rng.randrange(5))
+        answer = solver.solve(small)
+        expected = reference.solve(small, answer.side)
+        assert (answer.value, answer.moves) == (expected.value, expected.moves)
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX interval timers")
+def test_a_handler_that_raises_is_what_solve_raises():
+    class Alarm(Exception):
+        pass
+
+    def on_alarm(signum, frame):
+        raise Alarm
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    solver = Solver(table_bits=16)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        with pytest.raises(Alarm):
+            solver.solve(_long_position())
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    position = random_position(random.Random(6), 2, 6, Rules(), played=0)
+    assert solver.solve(position).moves == reference.solve(position).moves
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX interval timers")
+def test_a_handler_that_returns_lets_the_search_go_on():
+    calls = []
+    previous = signal.signal(signal.SIGALRM, lambda signum, frame: calls.append(signum))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05, 0.05)
+        solution = Solver(table_bits=16).solve(_long_position(), time_limit=0.5)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert len(calls) >= 3
+    assert not solution.complete and solution.lower <= solution.upper
 
 
 def test_the_python_interface():
