@@ -81,7 +81,8 @@ cdef struct State:
     double next_poll              # monotonic seconds: when to run them next
     bint aborted                  # a limit or a signal stopped the search
     bint interrupted              # a signal handler raised; its exception is set, to re-raise
-    # the answer: bounds on the root's future value, every root card's, and a line
+    # the answer: bounds on the root's future value, narrowed as they are proved (Engine.progress
+    # reads them while the search runs), every root card's, and a line
     int lower
     int upper
     int static_lower              # the root's bounds before any search
@@ -199,7 +200,7 @@ cdef void _line(State* s, int value) noexcept nogil         # follow optimal car
 
 
 cdef class Engine:
-    cdef State state               # of the solve running, or of the last one
+    cdef State state               # of the solve running, or of the last one (see progress)
     cdef Entry* table
     cdef uint64_t entries
     cdef uint8_t generation

@@ -39,6 +39,11 @@ class Engine:
     def __init__(self, table_bits: int = 20) -> None: ...
     @property
     def table_bytes(self) -> int: ...
+    @property
+    def progress(self) -> tuple[int, int, int]:
+        """``(nodes, lower, upper)``: the nodes searched so far and the bounds proved so far on
+        the root's future value, as ``solve`` returns them.  Another thread may read it while
+        ``solve`` runs; between solves it is the last solve's final numbers."""
     def new_generation(self) -> None:
         """Forget every stored entry, in constant time."""
     def solve(

@@ -840,12 +840,13 @@ cdef inline bint _at_least(State* s, int beta) noexcept nogil:
 cdef int _exact(State* s, int guess, int gain, int* lower, int* upper) noexcept nogil:
     """The exact value of ``gain`` plus the future value, by MTD(f): null-window searches from
     ``guess``, each moving a bound.  ``lower`` and ``upper``, on that sum, narrow as the bounds
-    are proved; on a limit they hold what was.  Only the root's value and its cards' are found
-    this way."""
+    are proved, and the root's with them; on a limit they hold what was.  Only the root's value
+    and its cards' are found this way."""
     cdef int g, beta, game_lower, game_upper, points_lower, points_upper, no_game
     _bounds(s, lower, upper, &game_lower, &game_upper)
     lower[0] += gain
     upper[0] += gain
+    _root_bounds(s)
     if s.game and lower[0] < upper[0]:
         # the value on points alone, cheaper to find, leaves only Game's swing to settle
         s.game = False
@@ -859,6 +860,7 @@ cdef int _exact(State* s, int guess, int gain, int* lower, int* upper) noexcept 
                 lower[0] = points_lower + game_lower + gain
             if points_upper + game_upper + gain < upper[0]:
                 upper[0] = points_upper + game_upper + gain
+            _root_bounds(s)
             if points_lower >= points_upper:
                 break
             beta = g + 1 if g == points_lower else g
@@ -883,6 +885,7 @@ cdef int _exact(State* s, int guess, int gain, int* lower, int* upper) noexcept 
             upper[0] = g
         else:
             lower[0] = g
+        _root_bounds(s)
     return lower[0]
 
 
@@ -932,7 +935,7 @@ cdef void _root_bounds(State* s) noexcept nogil:
 
 cdef void _drive(State* s, bint all_moves, bint want_line) noexcept nogil:
     """Value, every legal card's value, and a line, on one shared table, into the State's
-    answer."""
+    answer.  Its bounds narrow as they are proved; Engine.progress reads them meanwhile."""
     cdef int cards[MAX_MOVES]
     cdef int n, i, k, c, seat, best, v, guess, lower, upper, game_lower, game_upper
     cdef uint64_t rest, others
@@ -1098,6 +1101,13 @@ cdef class Engine:
     @property
     def table_bytes(self):
         return self.entries * sizeof(Entry)
+
+    @property
+    def progress(self):
+        """``(nodes, lower, upper)`` of the solve under way: the nodes searched so far and the
+        bounds proved so far on the root's future value (as ``solve`` returns them).  Another
+        thread may read it while ``solve`` runs; between solves it is the last one's."""
+        return self.state.nodes, self.state.lower, self.state.upper
 
     def new_generation(self):
         """Forget every stored entry, in constant time."""

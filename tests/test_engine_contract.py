@@ -1,5 +1,5 @@
-"""The engine's entry: signals stop a search at once, and the Python interface holds what
-solver/_search.pyi says."""
+"""The engine's entry: signals stop a search at once, progress can be read while it runs, and
+the Python interface holds what solver/_search.pyi says."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ CHILD = textwrap.dedent(f"""
     try:
         solver.solve(position)
     except BaseException as e:
-        print(type(e).__name__, time.monotonic(), flush=True)
+        print(type(e).__name__, time.monotonic(), solver.engine.progress[0], flush=True)
         sys.exit(0)
     print("finished", flush=True)
 """)
@@ -78,8 +78,9 @@ def test_a_signal_stops_a_long_solve_at_once(signum, raised):
         if child.poll() is None:
             child.kill()
             child.wait()
-    name, caught = out.split()
+    name, caught, nodes = out.split()
     assert name == raised
+    assert int(nodes) > 0
     assert float(caught) - sent < 0.2
     assert ended - sent < 1.0
     assert child.returncode == 0
@@ -102,6 +103,7 @@ def test_an_interrupted_solver_solves_again_and_stays_exact():
         solver.solve(position, side=0)
     assert time.perf_counter() - start < 0.3 + 0.5
     timer.join()
+    assert solver.engine.progress[0] > 0
     # the same problem later in play keeps the table: whatever the interrupted search stored
     # must hold
     rng = random.Random(4)
@@ -153,6 +155,36 @@ def test_a_handler_that_returns_lets_the_search_go_on():
     assert not solution.complete and solution.lower <= solution.upper
 
 
+@pytest.mark.parametrize("moves", [True, False])
+def test_progress_can_be_read_while_solving(moves):
+    solver = Solver(table_bits=18)
+    engine = solver.engine
+    samples = []
+    done = threading.Event()
+
+    def sample():
+        time.sleep(0.05)
+        while not done.is_set():
+            samples.append(engine.progress)
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    try:
+        solution = solver.solve(_long_position(), moves=moves, time_limit=1.0)
+    finally:
+        done.set()
+        sampler.join()
+    nodes, lower, upper = engine.progress  # the future value's: solution's less what is settled
+    assert (nodes, upper - lower) == (solution.nodes, solution.upper - solution.lower)
+    assert len(samples) > 20
+    counts = [n for n, _, _ in samples]
+    assert counts == sorted(counts) and counts[-1] > counts[0] > 0
+    # the bounds only narrow, so each sample's hold the final ones
+    for _, sampled_lower, sampled_upper in samples:
+        assert sampled_lower <= lower <= upper <= sampled_upper
+
+
 def test_the_python_interface():
     from solver._search import Engine, Problem, Result
 
@@ -169,6 +201,7 @@ def test_the_python_interface():
     assert (result.lower, result.upper, result.stopped) == (1, 1, False)
     assert sorted(result.moves) == [(0, 1, 1), (12, 1, 1)]
     assert len(result.line) == 4 and result.nodes > 0
+    assert engine.progress == (result.nodes, 1, 1)
     # mid-trick: seat 1 has led the two
     result = engine.solve(problem, [1 << 12 | 1 << 1, 1 << 11], 1, [0], (0, 0, 0),
                           all_moves=False, want_line=False)
@@ -188,4 +221,6 @@ def test_the_python_interface():
             engine.solve(*bad)
     with pytest.raises(ValueError, match="a node limit of 0 or more"):
         engine.solve(problem, [1, 2], 0, node_limit=-1)
+    # a refused solve leaves the last one's progress
+    assert engine.progress == (result.nodes, 1, 1)
     assert engine.solve(problem, [1, 2], 0).lower == 0
