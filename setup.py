@@ -1,8 +1,10 @@
 """Builds the Cython engine.
 
 ALLFIVES_DEBUG=1 builds it for hunting memory errors instead: no optimisation, debug symbols,
-and AddressSanitizer with UndefinedBehaviorSanitizer (run Python with
-LD_PRELOAD=$(gcc -print-file-name=libasan.so) to load it).
+bounds checks, and AddressSanitizer with UndefinedBehaviorSanitizer.  Run Python with
+LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libstdc++.so)" to load
+them (libstdc++ too, or a C++ extension that throws, such as one endplay imports, trips ASan)
+and ASAN_OPTIONS=detect_leaks=0 (Python does not free everything at exit).
 """
 
 import os
@@ -13,14 +15,17 @@ from setuptools import Extension, setup
 
 DEBUG = os.environ.get("ALLFIVES_DEBUG") == "1"
 
+# The directives that never change are in the header of solver/_search.pyx.  These two are
+# here because a directive in the header wins over one passed to cythonize: neither may be set
+# there, or ALLFIVES_DEBUG=1 would no longer turn the checks on.
 directives = {
-    "language_level": 3,
     "boundscheck": DEBUG,
-    "wraparound": False,
-    "cdivision": True,
     "initializedcheck": DEBUG,
-    "nonecheck": False,
 }
+with open("solver/_search.pyx", encoding="utf-8") as source:
+    header = [line for line in source.readlines()[:5] if line.startswith("# cython:")]
+if any(name in line for line in header for name in directives):
+    raise SystemExit("solver/_search.pyx: setup.py sets boundscheck and initializedcheck")
 
 if DEBUG:
     sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
@@ -41,4 +46,18 @@ extensions = [
     )
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives))
+# Cython regenerates a .c file only when its source changes, not when the directives do: the
+# debug build keeps its own, so that neither build picks up the other's.  And an extension
+# built the other way is newer than this way's .c file, so setuptools would keep it: a switch
+# between the two forces the compilation.
+kind = "debug" if DEBUG else "release"
+stamp = os.path.join("build", "engine-build-kind")
+switched = not os.path.exists(stamp) or open(stamp, encoding="utf-8").read() != kind
+if switched:
+    os.makedirs("build", exist_ok=True)
+    with open(stamp, "w", encoding="utf-8") as out:
+        out.write(kind)
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives,
+                            build_dir="build/debug" if DEBUG else None),
+      options={"build_ext": {"force": True}} if switched else {})

@@ -2,13 +2,26 @@
 # (rank 0 is the two, 12 the ace), hands are 64-bit masks over those numbers, seats are numbered
 # clockwise from 0.  Everything about the rules that is not trick-taking arrives as numbers per
 # card (points to the trick's winner, pips toward Game); solver/search.py computes them.
+#
+# One fallible function, Engine._load (``except -1``), turns the Python arguments into a State
+# and raises ValueError for bad ones.  Everything after it runs without the GIL and cannot fail
+# (``noexcept nogil``): a limit or a signal marks the State aborted, and the search unwinds.
+# Python's signal handlers are run from the search every so often, with the GIL taken briefly.
+#
+# Names: a value's bounds are ``lower`` and ``upper`` (``game_lower``/``game_upper`` for the
+# part that is Game, ``points_lower``/``points_upper`` on points alone); a search's window is
+# ``(alpha, beta)``.
 
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
 
 cdef enum:
     MAX_SEATS = 4
     MAX_MOVES = 32
+    MAX_CARDS = 64
     NO_TRUMP = 4
+    NO_CARD = 255
+    BIG = 30000                   # beyond any value: the bound of a node nothing bounds
+    KINDS = 32                    # kinds of card the table keys tell apart
 
 
 # One slot of the transposition table.  Entries are stored only at trick boundaries and hold
@@ -28,7 +41,8 @@ cdef struct Entry:
     uint8_t unused
 
 
-# The whole search state: the problem (constant during a solve) and the position (changing).
+# The whole search state: the problem (constant during a solve), the position (changing), and
+# the answer, which narrows as the search goes on.
 cdef struct State:
     # the problem
     int seats                     # 2, 3 or 4
@@ -37,11 +51,11 @@ cdef struct State:
     int sides                     # 2 or 3
     int xside                     # the side whose value is computed (the maximiser)
     int side[MAX_SEATS]           # side of each seat
-    int points[64]                # points a card in a trick gives the trick's winner
-    int pips[64]                  # each card's count toward Game
+    int points[MAX_CARDS]         # points a card in a trick gives the trick's winner
+    int pips[MAX_CARDS]           # each card's count toward Game
     uint64_t scoring              # the cards whose points are not zero
-    uint8_t kind[64]              # cards of one kind have the same points and pips
-    uint8_t points_kind[64]       # cards of one points kind have the same points
+    uint8_t kind[MAX_CARDS]       # cards of one kind have the same points and pips
+    uint8_t points_kind[MAX_CARDS]  # cards of one points kind have the same points
     int trick_bonus               # points for winning a trick itself (objective tricks)
     bint game                     # the Game point is at stake (off while Game is set aside)
     bint margin                   # value = X's points - the other side's; else X's points
@@ -63,10 +77,130 @@ cdef struct State:
     int64_t nodes
     int64_t node_limit            # 0: none
     double deadline               # monotonic seconds; 0: none
-    bint aborted
+    bint poll_signals             # run Python's signal handlers now and then (main thread only)
+    double next_poll              # monotonic seconds: when to run them next
+    bint aborted                  # a limit or a signal stopped the search
+    bint interrupted              # a signal handler raised; its exception is set, to re-raise
+    # the answer: bounds on the root's future value, narrowed as they are proved (Engine.progress
+    # reads them while the search runs), every root card's, and a line
+    int lower
+    int upper
+    int static_lower              # the root's bounds before any search
+    int static_upper
+    bint maximiser                # X's side moves at the root
+    int move_total                # root cards being valued one by one; 0 once done or if not
+    int move_count                # root cards valued, the last perhaps still being valued
+    int move_card[MAX_MOVES]
+    int move_lower[MAX_MOVES]     # bounds on the future value after each of them
+    int move_upper[MAX_MOVES]
+    int line_length
+    int line[MAX_CARDS]           # an optimal continuation
+
+
+# A completed trick, as it was before it was closed.
+cdef struct Undo:
+    int leader
+    int trick[MAX_SEATS]
+    int winner_side
+    int trick_pips
+
+
+# What the cuts at a trick's start leave to the move loop of a node they do not settle.
+cdef struct Node:
+    int lower                     # bounds on the node's value (+-BIG inside a trick)
+    int upper
+    int first                     # the card to try first (the table's best), or -1
+    int depth                     # cards left in the hands; 0 inside a trick: nothing is stored
+    int lead_a                    # X's Game leads over the other sides, as the table keeps them
+    int lead_b
+    uint64_t key                  # the position's table keys
+    uint64_t check
+
+
+# ---- the nogil functions of _search.pyx -------------------------------------------------------
+# Cython exports every function declared here through the module's __pyx_capi__, which takes
+# its address: the C compiler then no longer inlines a function just because it has one caller,
+# so the .pyx marks the hot ones inline.
+
+# helpers
+cdef void _init_keys() noexcept nogil                       # fill the random words of the keys
+cdef uint64_t _mix(uint64_t x) noexcept nogil               # splitmix64's finaliser
+cdef double _now() noexcept nogil                           # monotonic seconds
+cdef int _highest(uint64_t m) noexcept nogil                # the highest card of a mask
+cdef int _total(int* per_card, uint64_t m) noexcept nogil   # sum of points or pips over m
+cdef uint64_t _up_to(uint64_t m) noexcept nogil             # cards up to m's highest
+
+# playing and taking back cards
+cdef void _play(State* s, int card) noexcept nogil          # the next seat plays card
+cdef void _unplay(State* s) noexcept nogil                  # take back the trick's last card
+cdef int _winning_index(State* s, int count) noexcept nogil # which card wins the trick so far
+cdef int _close_trick(State* s, Undo* u) noexcept nogil     # score a full trick; X's gain
+cdef void _reopen_trick(State* s, Undo* u) noexcept nogil   # undo _close_trick
+
+# values and bounds
+cdef int _game_value(State* s) noexcept nogil               # Game for X when play is over
+cdef int _tricks_left(State* s) noexcept nogil              # tricks not yet completed
+cdef void _trick_bounds(State* s, int* lower, int* upper) noexcept nogil  # objective tricks
+cdef void _bounds(State* s, int* lower, int* upper, int* game_lower,
+                  int* game_upper) noexcept nogil           # static bounds on the future value
+cdef void _sure_pips(State* s, int* sure) noexcept nogil    # Game pips each side cannot lose
+cdef void _game_bounds(State* s, int* lower, int* upper) noexcept nogil  # what Game can give X
+cdef int _sign(int lead, bint margin) noexcept nogil        # Game for X at a final pips lead
+cdef int _clamp(int lead, int reach) noexcept nogil         # a lead past reach is decided
+cdef void _game_leads(State* s, int* lead_a, int* lead_b) noexcept nogil  # X's clamped leads
+
+# the transposition table
+cdef void _table_keys(State* s, uint64_t* key, uint64_t* check, uint64_t* points_key,
+                      uint64_t* points_check) noexcept nogil  # the position's hashes
+cdef int _encode(State* s, int card) noexcept nogil         # card -> suit, rank among out
+cdef int _decode(State* s, int code) noexcept nogil         # and back; -1 if gone
+cdef Entry* _probe(State* s, uint64_t key, uint64_t check) noexcept nogil  # find, or NULL
+cdef void _store(State* s, uint64_t key, uint64_t check, int depth, int alpha, int beta,
+                 int value, int best, int lead_a, int lead_b) noexcept nogil  # record a result
+
+# moves
+cdef uint64_t _legal(State* s, int seat) noexcept nogil     # the seat's legal cards
+cdef uint64_t _cards_out(State* s) noexcept nogil           # cards in hands and on the table
+cdef bint _same(State* s, int a, int b) noexcept nogil      # same points (and pips if Game)
+cdef uint64_t _others(State* s, int seat) noexcept nogil    # cards out not in seat's hand
+cdef bint _equivalent(State* s, int a, int b, uint64_t others) noexcept nogil  # play alike
+cdef int _representatives(State* s, uint64_t legal, uint64_t others,
+                          int* cards) noexcept nogil        # one card per equivalent group
+cdef bint _beats(State* s, int c, int w) noexcept nogil     # c beats the winning card w
+cdef bint _ruffable(State* s, int seat, int suit) noexcept nogil  # an opponent can trump suit
+cdef bint _opponents_hold(State* s, int seat, uint64_t cards) noexcept nogil
+cdef void _order(State* s, int seat, int* cards, int n, int first,
+                 uint64_t out) noexcept nogil               # most promising first
+cdef int _moves(State* s, int* cards, int first) noexcept nogil  # ordered representatives
+
+# the search
+cdef bint _signalled() noexcept nogil                       # run Python's signal handlers
+cdef bint _check_limits(State* s) noexcept nogil            # node limit, clock, signals
+cdef int _last_trick(State* s) noexcept nogil               # a last trick, played out
+cdef int _points_alone(State* s, int alpha, int beta,
+                       int game) noexcept nogil             # Game decided: search points only
+cdef bint _table_cut(State* s, Entry* e, int alpha, int beta, Node* node,
+                     int* value) noexcept nogil             # a stored bound settles the node
+cdef bint _points_table_cut(State* s, Entry* e, int alpha, int beta, int game_lower,
+                            int game_upper, Node* node,
+                            int* value) noexcept nogil      # one on points alone does
+cdef bint _trick_start(State* s, int alpha, int beta, Node* node,
+                       int* value) noexcept nogil           # all the cuts where a trick starts
+cdef int _search(State* s, int alpha, int beta) noexcept nogil  # fail-soft alpha-beta
+cdef bint _at_least(State* s, int beta) noexcept nogil      # null-window test: value >= beta
+cdef int _exact(State* s, int guess, int gain, int* lower,
+                int* upper) noexcept nogil              # MTD(f) on gain + the value
+cdef int _value_after(State* s, int card, int guess, int* lower,
+                      int* upper) noexcept nogil            # exact value after a root card
+
+# the driver: the answer a solve returns
+cdef void _root_bounds(State* s) noexcept nogil             # what the root cards valued prove
+cdef void _drive(State* s, bint all_moves, bint want_line) noexcept nogil  # value, moves, line
+cdef void _line(State* s, int value) noexcept nogil         # follow optimal cards to the end
 
 
 cdef class Engine:
+    cdef State state               # of the solve running, or of the last one (see progress)
     cdef Entry* table
     cdef uint64_t entries
     cdef uint8_t generation
@@ -74,8 +208,12 @@ cdef class Engine:
     cdef object last_problem
     cdef uint64_t mask             # the part of the table the current problem uses
     cdef object card_tables        # the (points, pips) the kinds below were sorted for
-    cdef uint8_t kind[64]
-    cdef uint8_t points_kind[64]
-    cdef uint64_t _entries_for(self, int cards)
-    cdef void _sort_kinds(self, const unsigned char* pts, const unsigned char* pps) except *
-    cdef void _next_generation(self)
+    cdef uint8_t kind[MAX_CARDS]
+    cdef uint8_t points_kind[MAX_CARDS]
+    # validate the problem, the position and the limits, and load them into self.state
+    cdef int _load(self, problem, hands, int leader, trick, won_pips, long long node_limit,
+                   double time_limit, bint fresh) except -1
+    cdef uint64_t _entries_for(self, int cards) noexcept  # how much of the table to use
+    cdef int _sort_kinds(self, const unsigned char* pts,
+                         const unsigned char* pps) except -1  # number the kinds of card
+    cdef void _next_generation(self) noexcept   # forget the table's entries

@@ -1,36 +1,72 @@
-"""Type stub for the compiled engine (solver/_search.pyx)."""
+"""Type stub for the compiled engine (solver/_search.pyx).
+
+Cards are numbered ``suit * 16 + rank`` (rank 0 is the two, 12 the ace), a hand is a mask over
+those numbers, seats are numbered clockwise from 0.  Values are *future* values for side
+``xside``: the points still to come in the tricks not yet completed, and Game.
+"""
 
 from collections.abc import Sequence
+from typing import NamedTuple
+
+class Problem(NamedTuple):
+    """What stays the same through the positions of a deal solved for one side."""
+
+    sides: Sequence[int]  # each seat's side, 0 to 2
+    xside: int  # the side solved for (the maximiser)
+    trump: int  # 0 to 3, or 4 for none
+    points: bytes  # 64 bytes by card number: what the card gives the winner of its trick
+    pips: bytes  # 64 bytes by card number: the card's count toward Game
+    trick_bonus: int = 0  # points for winning a trick itself (1 for the tricks objective)
+    game: bool = True  # the Game point is at stake
+    margin: bool = False  # value = X's points less the other side's (two sides only)
+    strict: bool = False  # follow suit if able; else a trump may be played at any time
+
+class Result(NamedTuple):
+    """A solve's answer; the value is exact when ``lower == upper``."""
+
+    lower: int
+    upper: int
+    moves: list[tuple[int, int, int]]  # (card, lower, upper) for every legal card, if asked
+    line: list[int]  # an optimal continuation, if asked (partial or empty if stopped)
+    nodes: int
+    stopped: bool  # a node or time limit cut the work short
 
 class Engine:
     """A search engine with its own transposition table of 2**table_bits entries.
     Use one per thread."""
 
+    Problem: type[Problem]
     def __init__(self, table_bits: int = 20) -> None: ...
     @property
     def table_bytes(self) -> int: ...
+    @property
+    def progress(self) -> tuple[int, int, int]:
+        """``(nodes, lower, upper)``: the nodes searched so far and the bounds proved so far on
+        the root's future value, as ``solve`` returns them.  Another thread may read it while
+        ``solve`` runs; between solves it is the last solve's final numbers."""
     def new_generation(self) -> None:
         """Forget every stored entry, in constant time."""
     def solve(
         self,
+        problem: Problem,
         hands: Sequence[int],
-        trump: int,
         leader: int,
-        trick: Sequence[int],
-        sides: Sequence[int],
-        xside: int,
-        points: bytes,
-        pips: bytes,
-        trick_bonus: int = 0,
-        game: bool = True,
+        trick: Sequence[int] = (),
         won_pips: Sequence[int] = (0, 0, 0),
-        margin: bool = False,
-        strict: bool = False,
+        *,
         all_moves: bool = True,
         want_line: bool = True,
         node_limit: int = 0,
         time_limit: float = 0.0,
         fresh: bool = False,
-    ) -> tuple[int, int, list[tuple[int, int, int]], list[int], int, bool]:
-        """(lower, upper, [(card, lower, upper)...], line, nodes, stopped) for the future value
-        (points still to come, Game included) of side ``xside``."""
+    ) -> Result:
+        """Solve ``problem`` at the position: ``hands`` (a mask per seat), the cards of the
+        ``trick`` on the table played from ``leader`` on, and the Game pips each side has won.
+
+        ``all_moves`` values every legal card; ``want_line`` follows an optimal line; a
+        ``node_limit`` or ``time_limit`` (seconds; 0: none) may stop the search early;
+        ``fresh`` forgets the table first (a new problem always does).  Raises ValueError for
+        a bad problem or position, RuntimeError while the Engine is solving in another thread.
+        A signal handler that raises during the search (Ctrl-C's does) stops it within
+        milliseconds, in the main thread, and its exception comes out of here; the Engine
+        stays usable."""

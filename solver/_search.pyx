@@ -1,3 +1,7 @@
+# cython: language_level=3, wraparound=False, cdivision=True, nonecheck=False
+# boundscheck and initializedcheck are off as well, but setup.py sets those two (on under
+# ALLFIVES_DEBUG=1): a directive in this header would win over the ones setup.py passes.
+#
 # The double-dummy engine.
 #
 # - Positions are card masks; a search asks for the *future* value for side X: the points still
@@ -18,7 +22,13 @@
 # - Cards of one hand that play alike are searched once; bounds from who can still win which
 #   trump, the Game pips each side is sure of, and quick tricks; a last trick is played out
 #   directly.
-# See _search.pxd for the data it works on.
+# - The search runs without the GIL.  Every 1024 nodes it looks at the clock; in the main
+#   thread it also runs Python's signal handlers now and then, so that Ctrl-C (or a handler that
+#   raises) stops it at once: Engine.solve then raises what the handler raised.
+# See _search.pxd for the data it works on and the functions' contract.
+
+from collections import namedtuple
+import threading
 
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
@@ -30,15 +40,25 @@ cdef extern from *:
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
     int clz64 "__builtin_clzll"(unsigned long long) nogil
 
-cdef enum:
-    NO_CARD = 255
-    BIG = 30000
+cdef extern from "Python.h":
+    # Declared without an exception value on purpose: -1 leaves the handler's exception set
+    # for Engine.solve to raise once the search has unwound.
+    int PyErr_CheckSignals()
+    unsigned long PyThread_get_thread_ident() nogil
 
 cdef uint64_t SUIT_LANE = 0x1FFF
 
+# How often the main thread's search runs the signal handlers.  Each time takes the GIL, which
+# takes a microsecond unless another thread is running Python code: then it waits for that
+# thread's switch interval (5 ms), and the search polls ten times less often: it loses some 2%
+# of its speed that way, not half.
+cdef double POLL_SECONDS = 0.01
+cdef double SLOW_POLL_SECONDS = 0.1
+
+cdef unsigned long MAIN_THREAD = threading.main_thread().ident
+
 
 cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
-    # splitmix64's finaliser
     x ^= x >> 30
     x *= <uint64_t>0xBF58476D1CE4E5B9
     x ^= x >> 27
@@ -48,13 +68,11 @@ cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
 
 
 # Random words for the table keys, one per (seat, suit, rank among the cards out, kind of card).
-cdef enum:
-    KINDS = 32
 cdef uint64_t ZKEY[MAX_SEATS * 4 * 16 * KINDS]
 cdef uint64_t ZCHECK[MAX_SEATS * 4 * 16 * KINDS]
 
 
-cdef void _init_keys():
+cdef void _init_keys() noexcept nogil:
     cdef uint64_t seed = 0x2545F4914F6CDD1D
     cdef int i
     for i in range(MAX_SEATS * 4 * 16 * KINDS):
@@ -77,13 +95,6 @@ cdef inline int _highest(uint64_t m) noexcept nogil:
 
 
 # ---- playing and taking back cards ------------------------------------------------------------
-
-cdef struct Undo:
-    int leader
-    int trick[MAX_SEATS]
-    int winner_side
-    int trick_pips
-
 
 cdef inline void _play(State* s, int card) noexcept nogil:
     cdef int seat = s.seat_at[s.leader][s.trick_len]
@@ -188,15 +199,14 @@ cdef inline uint64_t _up_to(uint64_t m) noexcept nogil:
     return ~(<uint64_t>0) if h == 63 else ((<uint64_t>2) << h) - 1
 
 
-cdef void _trick_bounds(State* s, int* low, int* up) noexcept nogil:
+cdef void _trick_bounds(State* s, int* lower, int* upper) noexcept nogil:
     """Bounds on the tricks still to come, with the leader's quick tricks at a trick's start:
     cards higher than any other seat holds in their suit win while the lead stays put, trumps
     always, side cards as long as no opponent holding trumps can be void in the suit."""
-    cdef int tricks = _tricks_left(s), quick = 0, i, suit, top, least
+    cdef int tricks = _tricks_left(s), quick = 0, i, suit, winners, least
     cdef uint64_t others = 0, lane, mine, opp_trumps = 0, t_lane
-    cdef bint leader_x
-    low[0] = 0
-    up[0] = s.trick_bonus * tricks
+    lower[0] = 0
+    upper[0] = s.trick_bonus * tricks
     if s.trick_len or tricks < 2:
         return
     mine = s.hand[s.leader]
@@ -211,10 +221,10 @@ cdef void _trick_bounds(State* s, int* low, int* up) noexcept nogil:
     for suit in range(4):
         lane = SUIT_LANE << (16 * suit)
         if others & lane:
-            top = popcount64(mine & lane & ~_up_to(others & lane))
+            winners = popcount64(mine & lane & ~_up_to(others & lane))
         else:
-            top = popcount64(mine & lane)
-        if top == 0:
+            winners = popcount64(mine & lane)
+        if winners == 0:
             continue
         if suit != s.trump and opp_trumps:
             if not s.strict:
@@ -223,27 +233,28 @@ cdef void _trick_bounds(State* s, int* low, int* up) noexcept nogil:
             for i in range(s.seats):
                 if s.side[i] != s.side[s.leader] and s.hand[i] & t_lane:
                     least = popcount64(s.hand[i] & lane)
-                    if least < top:
-                        top = least
-        quick += top
+                    if least < winners:
+                        winners = least
+        quick += winners
     if quick > tricks:
         quick = tricks
     if s.side[s.leader] == s.xside:
-        low[0] = s.trick_bonus * quick
+        lower[0] = s.trick_bonus * quick
     else:
-        up[0] = s.trick_bonus * (tricks - quick)
+        upper[0] = s.trick_bonus * (tricks - quick)
 
 
-cdef void _bounds(State* s, int* low, int* up, int* game_low, int* game_up) noexcept nogil:
+cdef void _bounds(State* s, int* lower, int* upper, int* game_lower,
+                  int* game_upper) noexcept nogil:
     """Bounds on the future value, and on the part of it that is Game.  A trump can be won only
     by a side holding it or a higher trump (or with a higher trump already on the table), so
     the points a side cannot reach go to the other; the current trick's points may go either
     way, and so may Game."""
     cdef int i, c, total, in_trick = 0, cap_x, cap_o, open_points
     cdef uint64_t tx = 0, to = 0, held = 0, lane, scoring, trumps
-    game_low[0] = game_up[0] = 0
+    game_lower[0] = game_upper[0] = 0
     if s.trick_bonus:
-        _trick_bounds(s, low, up)
+        _trick_bounds(s, lower, upper)
         return
     for i in range(s.trick_len):
         c = s.trick[i]
@@ -269,16 +280,16 @@ cdef void _bounds(State* s, int* low, int* up, int* game_low, int* game_up) noex
         cap_x = open_points + _total(s.points, trumps & _up_to(tx & lane))
         cap_o = open_points + _total(s.points, trumps & _up_to(to & lane))
     if s.game:
-        _game_bounds(s, game_low, game_up)
+        _game_bounds(s, game_lower, game_upper)
     if s.margin:
-        up[0] = 2 * cap_x - total + game_up[0]
-        low[0] = total - 2 * cap_o + game_low[0]
+        upper[0] = 2 * cap_x - total + game_upper[0]
+        lower[0] = total - 2 * cap_o + game_lower[0]
     else:
-        up[0] = cap_x + game_up[0]
-        low[0] = total - cap_o + game_low[0]
+        upper[0] = cap_x + game_upper[0]
+        lower[0] = total - cap_o + game_lower[0]
 
 
-cdef void _sure_pips(State* s, int* sure) noexcept nogil:
+cdef inline void _sure_pips(State* s, int* sure) noexcept nogil:
     """The pips each side is sure to win at a trick's start: those of its trumps higher than
     any other side's, which win whenever they are played."""
     cdef uint64_t lane, trumps = 0
@@ -296,7 +307,7 @@ cdef void _sure_pips(State* s, int* sure) noexcept nogil:
         sure[side] = _total(s.pips, held[side] & ~_up_to(trumps & ~held[side]))
 
 
-cdef inline void _game_bounds(State* s, int* low, int* up) noexcept nogil:
+cdef inline void _game_bounds(State* s, int* lower, int* upper) noexcept nogil:
     """The least and most Game can give X, from the pips won so far, those each side is sure
     to win, and the rest still to win."""
     cdef int left = s.pips_left, x = s.won_pips[s.xside], a, b, i, sx, sa, sb
@@ -310,15 +321,15 @@ cdef inline void _game_bounds(State* s, int* low, int* up) noexcept nogil:
         sa = sure[1 - s.xside]
         # X's lead over the other side ends between (x - a) - (left - 2 sx) and
         # (x - a) + (left - 2 sa)
-        up[0] = _sign(x - a + left - 2 * sa, s.margin)
-        low[0] = _sign(x - a - left + 2 * sx, s.margin)
+        upper[0] = _sign(x - a + left - 2 * sa, s.margin)
+        lower[0] = _sign(x - a - left + 2 * sx, s.margin)
     else:
         a = s.won_pips[(s.xside + 1) % 3]
         b = s.won_pips[(s.xside + 2) % 3]
         sa = sure[(s.xside + 1) % 3]
         sb = sure[(s.xside + 2) % 3]
-        up[0] = 1 if (x + left - sa - sb > a + sa and x + left - sa - sb > b + sb) else 0
-        low[0] = 1 if (x + sx > a + left - sx - sb and x + sx > b + left - sx - sa) else 0
+        upper[0] = 1 if (x + left - sa - sb > a + sa and x + left - sa - sb > b + sb) else 0
+        lower[0] = 1 if (x + sx > a + left - sx - sb and x + sx > b + left - sx - sa) else 0
 
 
 cdef inline int _sign(int lead, bint margin) noexcept nogil:
@@ -328,34 +339,36 @@ cdef inline int _sign(int lead, bint margin) noexcept nogil:
     return -1 if (lead < 0 and margin) else 0
 
 
-cdef inline int _clamp(int d, int r) noexcept nogil:
-    if d > r:
-        return r + 1
-    if d < -r:
-        return -r - 1
-    return d
+cdef inline int _clamp(int lead, int reach) noexcept nogil:
+    if lead > reach:
+        return reach + 1
+    if lead < -reach:
+        return -reach - 1
+    return lead
 
 
-cdef inline void _game_leads(State* s, int* da, int* db) noexcept nogil:
+cdef inline void _game_leads(State* s, int* lead_a, int* lead_b) noexcept nogil:
     """X's lead in Game pips over each other side, clamped to the pips left (+-1 beyond):
     past that Game is decided whatever happens."""
     cdef int x, r = s.pips_left
-    da[0] = db[0] = 0
+    lead_a[0] = lead_b[0] = 0
     if s.game:
         x = s.won_pips[s.xside]
         if s.sides == 2:
-            da[0] = _clamp(x - s.won_pips[1 - s.xside], r)
+            lead_a[0] = _clamp(x - s.won_pips[1 - s.xside], r)
         else:
-            da[0] = _clamp(x - s.won_pips[(s.xside + 1) % 3], r)
-            db[0] = _clamp(x - s.won_pips[(s.xside + 2) % 3], r)
+            lead_a[0] = _clamp(x - s.won_pips[(s.xside + 1) % 3], r)
+            lead_b[0] = _clamp(x - s.won_pips[(s.xside + 2) % 3], r)
 
 
-cdef inline void _table_keys(State* s, uint64_t* key, uint64_t* check, uint64_t* pkey,
-                             uint64_t* pcheck) noexcept nogil:
+# ---- the transposition table -------------------------------------------------------------------
+
+cdef inline void _table_keys(State* s, uint64_t* key, uint64_t* check, uint64_t* points_key,
+                             uint64_t* points_check) noexcept nogil:
     """The hash of the cards by owner and the leader, and a second one for the search on points
-    alone (``pkey``), where cards are told apart by points only; while Game is set aside the
-    two are one.  Not the Game leads, which the entry itself qualifies (the value can only grow
-    with X's lead)."""
+    alone (``points_key``), where cards are told apart by points only; while Game is set aside
+    the two are one.  Not the Game leads, which the entry itself qualifies (the value can only
+    grow with X's lead)."""
     cdef uint64_t extra = (<uint64_t>(s.leader + 1)) << 40
     cdef uint64_t k1 = 0, k2 = 0, p1 = 0, p2 = 0, all_cards = 0, lane
     cdef uint64_t m
@@ -377,15 +390,15 @@ cdef inline void _table_keys(State* s, uint64_t* key, uint64_t* check, uint64_t*
             k2 ^= ZCHECK[token]
             p1 += ZKEY[points_token]
             p2 ^= ZCHECK[points_token]
-    pkey[0] = _mix(p1 ^ _mix(extra))
-    pcheck[0] = p2 ^ _mix(extra ^ <uint64_t>0x5851F42D4C957F2D)
+    points_key[0] = _mix(p1 ^ _mix(extra))
+    points_check[0] = p2 ^ _mix(extra ^ <uint64_t>0x5851F42D4C957F2D)
     if s.game:
         extra |= (<uint64_t>1) << 48
         key[0] = _mix(k1 ^ _mix(extra))
         check[0] = k2 ^ _mix(extra ^ <uint64_t>0x5851F42D4C957F2D)
     else:
-        key[0] = pkey[0]
-        check[0] = pcheck[0]
+        key[0] = points_key[0]
+        check[0] = points_check[0]
 
 
 cdef inline int _encode(State* s, int card) noexcept nogil:
@@ -421,11 +434,11 @@ cdef inline Entry* _probe(State* s, uint64_t key, uint64_t check) noexcept nogil
     return NULL
 
 
-cdef void _store(State* s, uint64_t key, uint64_t check, int depth, int alpha, int beta,
-                 int value, int best, int da, int db) noexcept nogil:
+cdef inline void _store(State* s, uint64_t key, uint64_t check, int depth, int alpha, int beta,
+                 int value, int best, int lead_a, int lead_b) noexcept nogil:
     """Record what a search with window (alpha, beta) that returned ``value`` proved at Game
-    leads (da, db).  The future value never falls as X's leads grow, so a lower bound holds
-    at any leads at least these, an upper bound at any leads at most these."""
+    leads (lead_a, lead_b).  The future value never falls as X's leads grow, so a lower bound
+    holds at any leads at least these, an upper bound at any leads at most these."""
     cdef Entry* bucket = s.table + (key & s.table_mask & ~(<uint64_t>3))
     cdef Entry* e = NULL
     cdef int i
@@ -451,14 +464,16 @@ cdef void _store(State* s, uint64_t key, uint64_t check, int depth, int alpha, i
         e.upper = BIG
         e.best = NO_CARD
     e.depth = <uint8_t>depth
-    if value > alpha and not (e.lower >= value and da >= e.lower_a and db >= e.lower_b):
+    if value > alpha and not (e.lower >= value and lead_a >= e.lower_a
+                              and lead_b >= e.lower_b):
         e.lower = <int16_t>value
-        e.lower_a = <int16_t>da
-        e.lower_b = <int16_t>db
-    if value < beta and not (e.upper <= value and da <= e.upper_a and db <= e.upper_b):
+        e.lower_a = <int16_t>lead_a
+        e.lower_b = <int16_t>lead_b
+    if value < beta and not (e.upper <= value and lead_a <= e.upper_a
+                             and lead_b <= e.upper_b):
         e.upper = <int16_t>value
-        e.upper_a = <int16_t>da
-        e.upper_b = <int16_t>db
+        e.upper_a = <int16_t>lead_a
+        e.upper_b = <int16_t>lead_b
     if best >= 0:
         e.best = <uint8_t>best
 
@@ -502,13 +517,14 @@ cdef inline bint _equivalent(State* s, int a, int b, uint64_t others) noexcept n
     """Two cards of one hand that play alike: same suit, same points and pips, and no card of
     another hand (or on the table) between them.  The hand's own cards between them do not
     matter: whichever is played, the other still stands in the same place among the rest."""
-    cdef int hi = a if a > b else b, lo = b if a > b else a
+    cdef int high_card = a if a > b else b, low_card = b if a > b else a
     if (a >> 4) != (b >> 4) or not _same(s, a, b):
         return False
-    return others & ((((<uint64_t>1) << hi) - 1) & ~(((<uint64_t>2) << lo) - 1)) == 0
+    return others & ((((<uint64_t>1) << high_card) - 1)
+                     & ~(((<uint64_t>2) << low_card) - 1)) == 0
 
 
-cdef int _representatives(State* s, uint64_t legal, uint64_t others, int* cards) noexcept nogil:
+cdef inline int _representatives(State* s, uint64_t legal, uint64_t others, int* cards) noexcept nogil:
     """The legal cards less those equivalent to one already taken (``others``: the cards out
     in other hands and on the table).  Highest first."""
     cdef int n = 0, c, i
@@ -552,11 +568,11 @@ cdef inline bint _opponents_hold(State* s, int seat, uint64_t cards) noexcept no
     return False
 
 
-cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out) noexcept nogil:
+cdef inline void _order(State* s, int seat, int* cards, int n, int first, uint64_t out) noexcept nogil:
     """Sort the moves, most promising for the seat to move first."""
     cdef int score[MAX_MOVES]
-    cdef int i, j, c, sc, w = -1, trick_value = 0, rank, top, winning
-    cdef bint partner_wins = False, last = s.trick_len == s.seats - 1
+    cdef int i, j, c, sc, w = -1, trick_value = 0, rank, winning
+    cdef bint is_top, partner_wins = False, last = s.trick_len == s.seats - 1
     cdef uint64_t lane
     if s.trick_len > 0:
         winning = _winning_index(s, s.trick_len)
@@ -571,8 +587,8 @@ cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out)
             sc = 100000
         elif s.trick_len == 0:
             lane = out & (SUIT_LANE << (16 * (c >> 4)))
-            top = _highest(lane) == c
-            if top:
+            is_top = _highest(lane) == c
+            if is_top:
                 # lead a winner: a top trump first while the other side has trumps to draw
                 # (else it wins whenever it comes: keep it), a side suit's top card only where
                 # no opponent can trump it
@@ -626,7 +642,7 @@ cdef void _order(State* s, int seat, int* cards, int n, int first, uint64_t out)
         score[j + 1] = sc
 
 
-cdef int _moves(State* s, int* cards, int first) noexcept nogil:
+cdef inline int _moves(State* s, int* cards, int first) noexcept nogil:
     cdef int seat = s.seat_at[s.leader][s.trick_len]
     cdef uint64_t out = _cards_out(s)
     cdef int n = _representatives(s, _legal(s, seat), out & ~s.hand[seat], cards)
@@ -636,15 +652,36 @@ cdef int _moves(State* s, int* cards, int first) noexcept nogil:
 
 # ---- the search ---------------------------------------------------------------------------------
 
-cdef bint _check_limits(State* s) noexcept nogil:
+cdef bint _signalled() noexcept nogil:
+    """Run Python's pending signal handlers, holding the GIL for the while; whether one raised
+    (its exception is left set)."""
+    with gil:
+        return PyErr_CheckSignals() < 0
+
+
+cdef inline bint _check_limits(State* s) noexcept nogil:
+    """Whether the search must stop: the node limit is checked at every node; every 1024 nodes
+    the clock, and in the main thread (every POLL_SECONDS, or SLOW_POLL_SECONDS while the GIL
+    is in demand) Python's signal handlers."""
+    cdef double now
     if s.node_limit and s.nodes >= s.node_limit:
         s.aborted = True
-    elif s.deadline > 0 and (s.nodes & 1023) == 0 and _now() > s.deadline:
-        s.aborted = True
+    elif (s.nodes & 1023) == 0 and (s.deadline > 0 or s.poll_signals) and not s.aborted:
+        now = _now()
+        if s.deadline > 0 and now > s.deadline:
+            s.aborted = True
+        elif s.poll_signals and now >= s.next_poll:
+            if _signalled():
+                s.aborted = True
+                s.interrupted = True
+            elif _now() - now < 0.001:
+                s.next_poll = now + POLL_SECONDS
+            else:
+                s.next_poll = now + SLOW_POLL_SECONDS  # the GIL was busy
     return s.aborted
 
 
-cdef int _last_trick(State* s) noexcept nogil:
+cdef inline int _last_trick(State* s) noexcept nogil:
     """The value of a last trick, each seat holding one card: no choice is left."""
     cdef Undo undo
     cdef int i, gain, v
@@ -658,73 +695,117 @@ cdef int _last_trick(State* s) noexcept nogil:
     return v
 
 
+cdef int _points_alone(State* s, int alpha, int beta, int game) noexcept nogil:
+    """The value once Game is decided (``game`` is what it gives X): the rest is a matter of
+    points alone."""
+    cdef int v
+    s.game = False
+    v = _search(s, alpha - game, beta - game)
+    s.game = True
+    return v + game
+
+
+cdef inline bint _table_cut(State* s, Entry* e, int alpha, int beta, Node* node,
+                            int* value) noexcept nogil:
+    """Whether the position's entry settles the node (its value then in ``value``); else its
+    best card is to be tried first.  A bound found at other Game leads holds less the most Game
+    can move the value."""
+    if e == NULL:
+        return False
+    if e.lower >= beta:
+        if node.lead_a >= e.lower_a and node.lead_b >= e.lower_b:
+            value[0] = e.lower
+            return True
+        if e.lower - s.game_swing >= beta:
+            value[0] = e.lower - s.game_swing
+            return True
+    if e.upper <= alpha:
+        if node.lead_a <= e.upper_a and node.lead_b <= e.upper_b:
+            value[0] = e.upper
+            return True
+        if e.upper + s.game_swing <= alpha:
+            value[0] = e.upper + s.game_swing
+            return True
+    if e.best != NO_CARD:
+        node.first = _decode(s, e.best)
+    return False
+
+
+cdef inline bint _points_table_cut(State* s, Entry* e, int alpha, int beta, int game_lower,
+                                   int game_upper, Node* node, int* value) noexcept nogil:
+    """Whether a bound on the points alone, left in the table by the searches that set Game
+    aside, settles the node: it does when Game cannot move it across the window."""
+    if e == NULL:
+        return False
+    if e.upper + game_upper <= alpha:
+        value[0] = e.upper + game_upper
+        return True
+    if e.lower + game_lower >= beta:
+        value[0] = e.lower + game_lower
+        return True
+    if node.first < 0 and e.best != NO_CARD:
+        node.first = _decode(s, e.best)
+    return False
+
+
+cdef inline bint _trick_start(State* s, int alpha, int beta, Node* node,
+                              int* value) noexcept nogil:
+    """The cuts where a trick starts: the static bounds, a last trick played out, the table,
+    Game decided, the table on points alone.  True with the node's value in ``value`` when one
+    settles the node; else ``node`` holds what the move loop and the store need."""
+    cdef int game_lower, game_upper, i
+    cdef uint64_t points_key, points_check
+    # bounds pay for themselves where a trick starts; inside a trick they rarely cut
+    _bounds(s, &node.lower, &node.upper, &game_lower, &game_upper)
+    if node.upper <= alpha:
+        value[0] = node.upper
+        return True
+    if node.lower >= beta:
+        value[0] = node.lower
+        return True
+    node.depth = 0
+    for i in range(s.seats):
+        node.depth += popcount64(s.hand[i])
+    if node.depth <= s.seats:
+        value[0] = _last_trick(s) if node.depth else _game_value(s)
+        return True
+    _table_keys(s, &node.key, &node.check, &points_key, &points_check)
+    _game_leads(s, &node.lead_a, &node.lead_b)
+    if _table_cut(s, _probe(s, node.key, node.check), alpha, beta, node, value):
+        return True
+    if s.game:
+        if game_lower == game_upper:
+            value[0] = _points_alone(s, alpha, beta, game_upper)
+            return True
+        if _points_table_cut(s, _probe(s, points_key, points_check), alpha, beta, game_lower,
+                             game_upper, node, value):
+            return True
+    return False
+
+
 cdef int _search(State* s, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on the future value for X.  A result <= alpha is an upper bound,
-    >= beta a lower bound, and in between exact."""
+    >= beta a lower bound, and in between exact.  An aborted search stores nothing."""
     cdef int cards[MAX_MOVES]
-    cdef int n, i, up, low, gain, first = -1, seat, best_card = -1, depth = 0, v, best
-    cdef int da = 0, db = 0, game_low, game_up
+    cdef int n, i, gain, seat, best_card = -1, v, best, value
     cdef int a = alpha, b = beta
     cdef bint maximiser
-    cdef uint64_t key = 0, check = 0, pkey, pcheck
-    cdef Entry* e
+    cdef Node node
     cdef Undo undo
     s.nodes += 1
     if _check_limits(s):
         return 0
+    node.first = -1
     if s.trick_len == 0:
-        # bounds pay for themselves where a trick starts; inside a trick they rarely cut
-        _bounds(s, &low, &up, &game_low, &game_up)
-        if up <= alpha:
-            return up
-        if low >= beta:
-            return low
+        if _trick_start(s, alpha, beta, &node, &value):
+            return value
     else:
-        low = -BIG
-        up = BIG
-    if s.trick_len == 0:
-        for i in range(s.seats):
-            depth += popcount64(s.hand[i])
-        if depth <= s.seats:
-            return _last_trick(s) if depth else _game_value(s)
-        _table_keys(s, &key, &check, &pkey, &pcheck)
-        _game_leads(s, &da, &db)
-        e = _probe(s, key, check)
-        if e != NULL:
-            # a bound found at other Game leads holds less the most Game can move the value
-            if e.lower >= beta:
-                if da >= e.lower_a and db >= e.lower_b:
-                    return e.lower
-                if e.lower - s.game_swing >= beta:
-                    return e.lower - s.game_swing
-            if e.upper <= alpha:
-                if da <= e.upper_a and db <= e.upper_b:
-                    return e.upper
-                if e.upper + s.game_swing <= alpha:
-                    return e.upper + s.game_swing
-            if e.best != NO_CARD:
-                first = _decode(s, e.best)
-        if s.game:
-            if game_low == game_up:
-                # Game is decided: the rest is a matter of points alone
-                s.game = False
-                v = _search(s, alpha - game_up, beta - game_up)
-                s.game = True
-                return v + game_up
-            # a bound on the points alone, left in the table by the searches that set Game
-            # aside, settles the question when Game cannot move it across
-            e = _probe(s, pkey, pcheck)
-            if e != NULL:
-                if e.upper + game_up <= alpha:
-                    return e.upper + game_up
-                if e.lower + game_low >= beta:
-                    return e.lower + game_low
-                if first < 0 and e.best != NO_CARD:
-                    first = _decode(s, e.best)
+        node.lower = -BIG
+        node.upper = BIG
     seat = s.seat_at[s.leader][s.trick_len]
     maximiser = s.side[seat] == s.xside
-    n = _moves(s, cards, first)
-    best = low - 1 if maximiser else up + 1
+    n = _moves(s, cards, node.first)
+    best = node.lower - 1 if maximiser else node.upper + 1
     for i in range(n):
         _play(s, cards[i])
         if s.trick_len == s.seats:
@@ -752,8 +833,8 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
                 if b <= alpha:
                     break
     if s.trick_len == 0:
-        _store(s, key, check, depth, alpha, beta, best,
-               _encode(s, best_card) if best_card >= 0 else -1, da, db)
+        _store(s, node.key, node.check, node.depth, alpha, beta, best,
+               _encode(s, best_card) if best_card >= 0 else -1, node.lead_a, node.lead_b)
     return best
 
 
@@ -762,42 +843,61 @@ cdef inline bint _at_least(State* s, int beta) noexcept nogil:
     return _search(s, beta - 1, beta) >= beta
 
 
-cdef int _exact(State* s, int guess, int* lower, int* upper) noexcept nogil:
-    """The exact future value by MTD(f): null-window searches from ``guess``, each moving a
-    bound.  On a limit, ``lower`` and ``upper`` hold what was proved."""
-    cdef int lo, hi, g, b, game_low, game_up, points_low, points_up
-    _bounds(s, &lo, &hi, &game_low, &game_up)
-    if s.game and lo < hi:
+cdef int _exact(State* s, int guess, int gain, int* lower, int* upper) noexcept nogil:
+    """The exact value of ``gain`` plus the future value, by MTD(f): null-window searches from
+    ``guess``, each moving a bound.  ``lower`` and ``upper``, on that sum, narrow as the bounds
+    are proved, and the root's with them; on a limit they hold what was.  Only the root's value
+    and its cards' are found this way."""
+    cdef int g, beta, game_lower, game_upper, points_lower, points_upper, no_game
+    _bounds(s, lower, upper, &game_lower, &game_upper)
+    lower[0] += gain
+    upper[0] += gain
+    _root_bounds(s)
+    if s.game and lower[0] < upper[0]:
         # the value on points alone, cheaper to find, leaves only Game's swing to settle
         s.game = False
-        _exact(s, guess - game_low, &points_low, &points_up)
+        _bounds(s, &points_lower, &points_upper, &no_game, &no_game)
+        g = guess - gain - game_lower
+        g = g if g > points_lower else points_lower
+        g = g if g < points_upper else points_upper
+        while True:
+            # what the points alone prove of the whole value
+            if points_lower + game_lower + gain > lower[0]:
+                lower[0] = points_lower + game_lower + gain
+            if points_upper + game_upper + gain < upper[0]:
+                upper[0] = points_upper + game_upper + gain
+            _root_bounds(s)
+            if points_lower >= points_upper:
+                break
+            beta = g + 1 if g == points_lower else g
+            g = _search(s, beta - 1, beta)
+            if s.aborted:
+                break
+            if g < beta:
+                points_upper = g
+            else:
+                points_lower = g
         s.game = True
-        if points_low + game_low > lo:
-            lo = points_low + game_low
-        if points_up + game_up < hi:
-            hi = points_up + game_up
         if s.aborted:
-            lower[0] = lo
-            upper[0] = hi
-            return lo
-    g = guess if guess > lo else lo
-    g = g if g < hi else hi
-    while lo < hi:
-        b = g + 1 if g == lo else g
-        g = _search(s, b - 1, b)
+            return lower[0]
+    g = guess if guess > lower[0] else lower[0]
+    g = g if g < upper[0] else upper[0]
+    while lower[0] < upper[0]:
+        beta = g + 1 if g == lower[0] else g
+        g = gain + _search(s, beta - 1 - gain, beta - gain)
         if s.aborted:
             break
-        if g < b:
-            hi = g
+        if g < beta:
+            upper[0] = g
         else:
-            lo = g
-    lower[0] = lo
-    upper[0] = hi
-    return lo
+            lower[0] = g
+        _root_bounds(s)
+    return lower[0]
 
 
 cdef int _value_after(State* s, int card, int guess, int* lower, int* upper) noexcept nogil:
-    """Exact value of the position after ``card``, counting the trick it may complete."""
+    """Exact value of the position after ``card``, counting the trick it may complete;
+    ``lower`` and ``upper`` narrow as in _exact."""
     cdef Undo undo
     cdef int gain = 0, v
     cdef bint closed
@@ -805,19 +905,168 @@ cdef int _value_after(State* s, int card, int guess, int* lower, int* upper) noe
     closed = s.trick_len == s.seats
     if closed:
         gain = _close_trick(s, &undo)
-    v = _exact(s, guess - gain, lower, upper)
-    lower[0] += gain
-    upper[0] += gain
+    v = _exact(s, guess, gain, lower, upper)
     if closed:
         _reopen_trick(s, &undo)
     _unplay(s)
-    return v + gain
+    return v
+
+
+# ---- the driver ---------------------------------------------------------------------------------
+
+cdef void _root_bounds(State* s) noexcept nogil:
+    """While the root's cards are valued one by one, the bounds on the root's value they prove
+    so far: from the ``s.move_count`` cards of ``s.move_total`` valued or being valued, within
+    the root's static bounds (a card not reached yet may be worth anything)."""
+    cdef int i, lower, upper
+    if s.move_total == 0:
+        return  # the root is valued whole: its bounds are narrowed in place
+    lower = s.static_lower - 1 if s.maximiser else s.static_upper + 1
+    upper = lower
+    for i in range(s.move_count):
+        if s.maximiser:
+            lower = max(lower, s.move_lower[i])
+            upper = max(upper, s.move_upper[i])
+        else:
+            lower = min(lower, s.move_lower[i])
+            upper = min(upper, s.move_upper[i])
+    if s.move_count < s.move_total:
+        if s.maximiser:
+            upper = s.static_upper
+        else:
+            lower = s.static_lower
+    s.lower = max(lower, s.static_lower)
+    s.upper = min(upper, s.static_upper)
+
+
+cdef void _drive(State* s, bint all_moves, bint want_line) noexcept nogil:
+    """Value, every legal card's value, and a line, on one shared table, into the State's
+    answer.  Its bounds narrow as they are proved; Engine.progress reads them meanwhile."""
+    cdef int cards[MAX_MOVES]
+    cdef int n, i, k, c, seat, best, v, guess, lower, upper, game_lower, game_upper
+    cdef uint64_t rest, others
+    s.move_total = s.move_count = s.line_length = 0
+    if _tricks_left(s) == 0:
+        s.lower = s.upper = _game_value(s)
+        return
+    _bounds(s, &lower, &upper, &game_lower, &game_upper)
+    s.static_lower = s.lower = lower
+    s.static_upper = s.upper = upper
+    if not all_moves:
+        _exact(s, (upper + 1) // 2, 0, &s.lower, &s.upper)
+    else:
+        seat = s.seat_at[s.leader][s.trick_len]
+        s.maximiser = s.side[seat] == s.xside
+        n = _moves(s, cards, -1)
+        best = lower - 1 if s.maximiser else upper + 1
+        s.move_total = n
+        for i in range(n):
+            # a later card is most often worse than the best so far: guess just below it
+            if lower <= best <= upper:
+                guess = best - 1 if s.maximiser else best + 1
+            else:
+                guess = (upper + 1) // 2
+            s.move_card[i] = cards[i]
+            s.move_count = i + 1
+            v = _value_after(s, cards[i], guess, &s.move_lower[i], &s.move_upper[i])
+            if s.aborted:
+                _root_bounds(s)  # what the cards searched prove is all that is known
+                return
+            if (s.maximiser and v > best) or (not s.maximiser and v < best):
+                best = v
+        s.move_total = 0
+        s.lower = s.upper = best
+        # a card equivalent to a searched one shares its value
+        others = _others(s, seat)
+        rest = _legal(s, seat)
+        for i in range(n):
+            rest &= ~((<uint64_t>1) << s.move_card[i])
+        k = n
+        while rest:
+            c = ctz64(rest)
+            rest &= rest - 1
+            i = 0
+            while not _equivalent(s, c, s.move_card[i], others):
+                i += 1
+            s.move_card[k] = c
+            s.move_lower[k] = s.move_lower[i]
+            s.move_upper[k] = s.move_upper[i]
+            k += 1
+        s.move_count = k
+    if want_line and not s.aborted:
+        _line(s, s.lower)
+
+
+cdef void _line(State* s, int value) noexcept nogil:
+    """Follow optimal cards to the end of play into the State's line, restoring the position
+    afterwards."""
+    cdef int cards[MAX_MOVES]
+    cdef Undo undos[MAX_CARDS]
+    cdef bint closed[MAX_CARDS]
+    cdef int n, i, seat, gain, k = 0
+    cdef bint maximiser, ok
+    while _tricks_left(s) > 0 and not s.aborted:
+        seat = s.seat_at[s.leader][s.trick_len]
+        maximiser = s.side[seat] == s.xside
+        n = _moves(s, cards, -1)
+        ok = False
+        for i in range(n):
+            _play(s, cards[i])
+            gain = 0
+            closed[k] = s.trick_len == s.seats
+            if closed[k]:
+                gain = _close_trick(s, &undos[k])
+            if maximiser:
+                ok = _at_least(s, value - gain)
+            else:
+                ok = not _at_least(s, value - gain + 1)
+            if ok and not s.aborted:
+                s.line[k] = cards[i]
+                k += 1
+                value -= gain
+                break
+            if closed[k]:
+                _reopen_trick(s, &undos[k])
+            _unplay(s)
+        if not ok:
+            break
+    s.line_length = k
+    while k > 0:
+        k -= 1
+        if closed[k]:
+            _reopen_trick(s, &undos[k])
+        _unplay(s)
 
 
 # ---- the Python face ----------------------------------------------------------------------------
 
+Problem = namedtuple(
+    "Problem", ["sides", "xside", "trump", "points", "pips", "trick_bonus", "game", "margin",
+                "strict"], defaults=(0, True, False, False), module=__name__)
+Problem.__doc__ = """What stays the same through the positions of a deal solved for one side:
+each seat's side, the side solved for, the trump suit (4: none), the points a card gives the
+winner of its trick and its pips toward Game (64 bytes each, by card number), the points for
+winning a trick itself, whether Game is at stake, whether the value is a margin over the other
+side, and whether suit must be followed strictly."""
+
+Result = namedtuple("Result", ["lower", "upper", "moves", "line", "nodes", "stopped"],
+                    module=__name__)
+Result.__doc__ = """A solve's answer, in future-value terms (the points still to come, Game
+included) for side ``xside``: exact when ``lower == upper``; ``moves`` a list of
+``(card, lower, upper)``; ``line`` an optimal continuation; ``nodes`` searched; ``stopped``:
+a limit cut the work short."""
+
+
+cdef int _reraise() except -1:
+    """Raise the exception a signal handler left set during the search (the caller knows it
+    is set: Cython raises whatever is set when a function declared ``except -1`` returns -1)."""
+    return -1
+
+
 cdef class Engine:
     """A search engine with its own transposition table.  Use one per thread."""
+
+    Problem = Problem
 
     def __cinit__(self, int table_bits=20):
         if not 8 <= table_bits <= 26:
@@ -832,7 +1081,7 @@ cdef class Engine:
         self.last_problem = None
         self.mask = self.entries - 1
 
-    cdef uint64_t _entries_for(self, int cards):
+    cdef uint64_t _entries_for(self, int cards) noexcept:
         """A small search uses the front of the table only, so that it stays in cache; a deep
         one (over 27 cards) wants room more than speed of reach."""
         cdef int bits = 8 + cards // 3 + (4 if cards > 27 else 0)
@@ -840,7 +1089,7 @@ cdef class Engine:
             return self.entries
         return (<uint64_t>1) << bits
 
-    cdef void _sort_kinds(self, const unsigned char* pts, const unsigned char* pps) except *:
+    cdef int _sort_kinds(self, const unsigned char* pts, const unsigned char* pps) except -1:
         """Number the kinds of card, by points and pips and by points alone."""
         kinds = {}
         points_kinds = {}
@@ -850,6 +1099,7 @@ cdef class Engine:
         if len(kinds) > KINDS:
             self.card_tables = None
             raise ValueError(f"at most {KINDS} different (points, pips) pairs")
+        return 0
 
     def __dealloc__(self):
         free(self.table)
@@ -858,45 +1108,73 @@ cdef class Engine:
     def table_bytes(self):
         return self.entries * sizeof(Entry)
 
+    @property
+    def progress(self):
+        """``(nodes, lower, upper)`` of the solve under way: the nodes searched so far and the
+        bounds proved so far on the root's future value (as ``solve`` returns them).  Another
+        thread may read it while ``solve`` runs; between solves it is the last one's."""
+        return self.state.nodes, self.state.lower, self.state.upper
+
     def new_generation(self):
         """Forget every stored entry, in constant time."""
         if self.busy:
             raise RuntimeError("this Engine is solving; use one Engine per thread")
         self._next_generation()
 
-    cdef void _next_generation(self):
+    cdef void _next_generation(self) noexcept:
         self.generation = <uint8_t>(self.generation + 1)
         if self.generation == 0:
             memset(self.table, 0, self.entries * sizeof(Entry))
             self.generation = 1
 
-    def solve(self, hands, int trump, int leader, trick, sides, int xside, bytes points,
-              bytes pips, int trick_bonus=0, bint game=True, won_pips=(0, 0, 0),
-              bint margin=False, bint strict=False, bint all_moves=True, bint want_line=True,
-              long long node_limit=0, double time_limit=0.0, bint fresh=False):
-        """Solve for the future value (points still to come, Game included) for side ``xside``.
+    def solve(self, problem, hands, int leader, trick=(), won_pips=(0, 0, 0), *,
+              bint all_moves=True, bint want_line=True, long long node_limit=0,
+              double time_limit=0.0, bint fresh=False):
+        """Solve ``problem`` (a ``Problem``) at a position for the future value (points still
+        to come, Game included) of side ``problem.xside``.
 
         ``hands``: a mask per seat; ``trick``: the cards on the table, lead first, played from
-        ``leader`` on; ``sides``: each seat's side; ``points`` and ``pips``: 64 bytes, by card,
-        the points a card gives the winner of its trick and its count toward Game.
+        ``leader`` on; ``won_pips``: the Game pips each side has won so far.  ``all_moves``
+        values every legal card, ``want_line`` follows an optimal line; the search stops after
+        ``node_limit`` nodes or ``time_limit`` seconds (0: no limit); ``fresh`` forgets the
+        table first (a new problem always does).
 
-        Returns ``(lower, upper, moves, line, nodes, stopped)``: the value is exact when
-        lower == upper; ``moves`` is a list of ``(card, lower, upper)`` for every legal card
-        (empty unless ``all_moves``); ``line`` is an optimal continuation (empty unless
-        ``want_line``); ``stopped`` says a limit cut the work short (the line may be partial).
+        Returns a ``Result``.  A signal handler that raises meanwhile (Ctrl-C's among them)
+        stops the search, and its exception comes out of here; the Engine stays usable.
         """
         if self.busy:
             raise RuntimeError("this Engine is already solving; use one Engine per thread")
+        self._load(problem, hands, leader, trick, won_pips, node_limit, time_limit, fresh)
+        cdef State* s = &self.state
+        self.busy = True
+        with nogil:
+            _drive(s, all_moves, want_line)
+        self.busy = False
+        if s.interrupted:
+            _reraise()
+        return Result(s.lower, s.upper,
+                      [(s.move_card[i], s.move_lower[i], s.move_upper[i])
+                       for i in range(s.move_count)],
+                      [s.line[i] for i in range(s.line_length)], s.nodes, bool(s.aborted))
+
+    cdef int _load(self, problem, hands, int leader, trick, won_pips, long long node_limit,
+                   double time_limit, bint fresh) except -1:
+        """Check solve's arguments and load them into ``self.state``; a bad one raises
+        ValueError and leaves the Engine as it was."""
         cdef State s
         cdef int i, c, size, cards = 0
         cdef int seats = len(hands)
-        cdef uint64_t m, seen = 0, card_bit
-        cdef const unsigned char* pts = points
-        cdef const unsigned char* pps = pips
+        cdef uint64_t m, seen = 0
+        sides, xside_, trump_, points_, pips_, trick_bonus_, game_, margin_, strict_ = problem
+        cdef int xside = xside_, trump = trump_, trick_bonus = trick_bonus_
+        cdef bint game = game_, margin = margin_, strict = strict_
+        cdef bytes points = points_, pips = pips_
         if not 2 <= seats <= MAX_SEATS or len(sides) != seats:
             raise ValueError("2 to 4 seats, each with a side")
         if len(points) != 64 or len(pips) != 64:
             raise ValueError("points and pips take 64 bytes, one per card number")
+        cdef const unsigned char* pts = points
+        cdef const unsigned char* pps = pips
         if not 0 <= trump <= NO_TRUMP or not 0 <= leader < seats:
             raise ValueError("trump is 0 to 4 and the leader a seat")
         if not 0 <= len(trick) < seats:
@@ -904,6 +1182,7 @@ cdef class Engine:
         if len(won_pips) > 3 or node_limit < 0:
             raise ValueError("Game pips for at most three sides; a node limit of 0 or more")
         memset(&s, 0, sizeof(State))
+        # the problem
         s.seats = seats
         for i in range(MAX_SEATS):
             for c in range(MAX_SEATS):
@@ -932,7 +1211,7 @@ cdef class Engine:
         s.margin = margin
         s.game_swing = (2 if margin else 1) if game else 0
         s.strict = strict
-        # the cards: real card numbers, each in one place, hands of sizes that fit the trick
+        # the position: real card numbers, each in one place, hands of sizes that fit the trick
         s.trick_len = len(trick)
         for i in range(s.trick_len):
             c = trick[i]
@@ -959,152 +1238,25 @@ cdef class Engine:
                 m &= m - 1
                 s.points_left += s.points[c]
                 s.pips_left += s.pips[c]
-        problem = (seats, trump, tuple(sides), xside, points, pips, trick_bonus, game, margin,
-                   strict)
-        if fresh or problem != self.last_problem:
-            # a new problem starts afresh, on as much of the table as its size wants; the
-            # smaller positions that follow keep that part, so their entries stay in reach
-            self._next_generation()
-            self.last_problem = problem
-            self.mask = self._entries_for(cards) - 1
         s.leader = leader
         for i in range(len(won_pips)):
             s.won_pips[i] = won_pips[i]
+        # the table
+        key = (seats, trump, tuple(sides), xside, points, pips, trick_bonus, game, margin, strict)
+        if fresh or key != self.last_problem:
+            # a new problem starts afresh, on as much of the table as its size wants; the
+            # smaller positions that follow keep that part, so their entries stay in reach
+            self._next_generation()
+            self.last_problem = key
+            self.mask = self._entries_for(cards) - 1
         s.table = self.table
         s.table_mask = self.mask
         s.generation = self.generation
+        # limits: nothing proved yet
         s.node_limit = node_limit
         s.deadline = _now() + time_limit if time_limit > 0 else 0.0
-        self.busy = True
-        cdef int lower = 0, upper = 0, nmoves = 0, nline = 0
-        cdef int mcards[MAX_MOVES]
-        cdef int mlow[MAX_MOVES]
-        cdef int mhigh[MAX_MOVES]
-        cdef int line[64]
-        try:
-            with nogil:
-                _drive(&s, all_moves, want_line, &lower, &upper, mcards, mlow, mhigh, &nmoves,
-                       line, &nline)
-        finally:
-            self.busy = False
-        moves = [(mcards[i], mlow[i], mhigh[i]) for i in range(nmoves)]
-        return lower, upper, moves, [line[i] for i in range(nline)], s.nodes, bool(s.aborted)
-
-
-cdef void _drive(State* s, bint all_moves, bint want_line, int* lower, int* upper,
-                 int* mcards, int* mlow, int* mhigh, int* nmoves, int* line,
-                 int* nline) noexcept nogil:
-    """Value, every legal card's value, and a line, on one shared table."""
-    cdef int reps[MAX_MOVES]
-    cdef int n, done, i, k, c, seat, lo, hi, best, v, top, bottom, guess
-    cdef bint maximiser
-    cdef uint64_t rest, others
-    nmoves[0] = 0
-    nline[0] = 0
-    if _tricks_left(s) == 0:
-        lower[0] = upper[0] = _game_value(s)
-        return
-    _bounds(s, &bottom, &top, &lo, &hi)
-    if not all_moves:
-        _exact(s, (top + 1) // 2, lower, upper)
-    else:
-        seat = s.seat_at[s.leader][s.trick_len]
-        maximiser = s.side[seat] == s.xside
-        n = _moves(s, reps, -1)
-        best = bottom - 1 if maximiser else top + 1
-        done = 0
-        for i in range(n):
-            # a later card is most often worse than the best so far: guess just below it
-            if bottom <= best <= top:
-                guess = best - 1 if maximiser else best + 1
-            else:
-                guess = (top + 1) // 2
-            v = _value_after(s, reps[i], guess, &lo, &hi)
-            mcards[i] = reps[i]
-            mlow[i] = lo
-            mhigh[i] = hi
-            done = i + 1
-            if s.aborted:
-                break
-            if (maximiser and v > best) or (not maximiser and v < best):
-                best = v
-        nmoves[0] = done
-        if s.aborted:
-            # what the cards searched prove; a card not searched may be worth anything
-            lo = bottom - 1 if maximiser else top + 1
-            hi = lo
-            for i in range(done):
-                if maximiser:
-                    lo = max(lo, mlow[i])
-                    hi = max(hi, mhigh[i])
-                else:
-                    lo = min(lo, mlow[i])
-                    hi = min(hi, mhigh[i])
-            if done < n:
-                if maximiser:
-                    hi = top
-                else:
-                    lo = bottom
-            lower[0] = max(lo, bottom)
-            upper[0] = min(hi, top)
-            return
-        lower[0] = upper[0] = best
-        # a card equivalent to a searched one shares its value
-        others = _others(s, seat)
-        rest = _legal(s, seat)
-        for i in range(n):
-            rest &= ~((<uint64_t>1) << mcards[i])
-        k = n
-        while rest:
-            c = ctz64(rest)
-            rest &= rest - 1
-            i = 0
-            while not _equivalent(s, c, mcards[i], others):
-                i += 1
-            mcards[k] = c
-            mlow[k] = mlow[i]
-            mhigh[k] = mhigh[i]
-            k += 1
-        nmoves[0] = k
-    if want_line and not s.aborted:
-        _line(s, lower[0], line, nline)
-
-
-cdef void _line(State* s, int value, int* line, int* nline) noexcept nogil:
-    """Follow optimal cards to the end of play, restoring the state afterwards."""
-    cdef int cards[MAX_MOVES]
-    cdef Undo undos[64]
-    cdef bint closed[64]
-    cdef int n, i, seat, gain, k = 0
-    cdef bint maximiser, ok
-    while _tricks_left(s) > 0 and not s.aborted:
-        seat = s.seat_at[s.leader][s.trick_len]
-        maximiser = s.side[seat] == s.xside
-        n = _moves(s, cards, -1)
-        ok = False
-        for i in range(n):
-            _play(s, cards[i])
-            gain = 0
-            closed[k] = s.trick_len == s.seats
-            if closed[k]:
-                gain = _close_trick(s, &undos[k])
-            if maximiser:
-                ok = _at_least(s, value - gain)
-            else:
-                ok = not _at_least(s, value - gain + 1)
-            if ok and not s.aborted:
-                line[k] = cards[i]
-                k += 1
-                value -= gain
-                break
-            if closed[k]:
-                _reopen_trick(s, &undos[k])
-            _unplay(s)
-        if not ok:
-            break
-    nline[0] = k
-    while k > 0:
-        k -= 1
-        if closed[k]:
-            _reopen_trick(s, &undos[k])
-        _unplay(s)
+        s.poll_signals = PyThread_get_thread_ident() == MAIN_THREAD
+        s.lower = -BIG
+        s.upper = BIG
+        self.state = s
+        return 0

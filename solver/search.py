@@ -163,13 +163,13 @@ class Solver:
         for c in position.play:
             played |= 1 << c
         lower, upper, move_bounds, best_line, nodes, stopped = self.engine.solve(
-            [m & ~played for m in deal.hand_masks], deal.trump, current.leader, current.cards,
-            [deal.side_of(s) for s in range(deal.players)], side, points, pips,
-            trick_bonus=1 if objective == "tricks" else 0,
-            game=objective != "tricks" and deal.rules.game,
-            won_pips=pips_won, margin=objective == "margin",
-            strict=deal.rules.strict_follow, all_moves=moves, want_line=line,
-            node_limit=node_limit, time_limit=time_limit, fresh=fresh)
+            self.engine.Problem([deal.side_of(s) for s in range(deal.players)], side, deal.trump,
+                                points, pips, trick_bonus=1 if objective == "tricks" else 0,
+                                game=objective != "tricks" and deal.rules.game,
+                                margin=objective == "margin", strict=deal.rules.strict_follow),
+            [m & ~played for m in deal.hand_masks], current.leader, current.cards, pips_won,
+            all_moves=moves, want_line=line, node_limit=node_limit, time_limit=time_limit,
+            fresh=fresh)
         move_values: dict[Card, int] = {}
         order = {c: i for i, c in enumerate(position.legal_moves())}
         for card, lo, hi in sorted(move_bounds, key=lambda m: order[m[0]]):
