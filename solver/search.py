@@ -23,6 +23,7 @@ except ModuleNotFoundError as error:
     if error.name != f"{__package__}._search":
         raise
     raise EngineMissing.here() from None
+Problem = Engine.Problem
 
 __all__ = ["Solver", "solve", "default_solver", "card_points", "DEFAULT_TABLE_BITS"]
 
@@ -163,7 +164,7 @@ class Solver:
         for c in position.play:
             played |= 1 << c
         lower, upper, move_bounds, best_line, nodes, stopped = self.engine.solve(
-            self.engine.Problem([deal.side_of(s) for s in range(deal.players)], side, deal.trump,
+            Problem([deal.side_of(s) for s in range(deal.players)], side, deal.trump,
                                 points, pips, trick_bonus=1 if objective == "tricks" else 0,
                                 game=objective != "tricks" and deal.rules.game,
                                 margin=objective == "margin", strict=deal.rules.strict_follow),

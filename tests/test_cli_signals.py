@@ -235,7 +235,6 @@ def test_what_was_printed_before_the_signal_stays_printed_whole(start, signum, f
     assert took < 1.0
 
 
-@pytest.mark.xfail(strict=False, reason="engine polling lands with the engine branch")
 def test_a_signal_ends_a_long_engine_search(start):
     pytest.importorskip("solver.search")
     deal = run("deal", "--players", "4", "--runs", "2", "--seed", "3", "--format", "line")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from solver import reference
-from solver.dealing import random_position, shuffle_deal
+from solver.shuffle import random_position, shuffle_deal
 from solver.rules import Rules
 from solver.search import Solver
 
@@ -35,7 +35,7 @@ def _long_position():
 
 CHILD = textwrap.dedent(f"""
     import random, signal, sys, threading, time
-    from solver.dealing import shuffle_deal
+    from solver.shuffle import shuffle_deal
     from solver.search import Solver
 
     class Terminated(Exception):
