@@ -114,6 +114,13 @@ DealOption = Annotated[Optional[int], typer.Option(
     "--deal", metavar="N", min=1,
     help="With a game record (JSON lines, as 'allfives play' writes them): its N-th deal "
          "only, as RECORD#N names it. Default: every deal with card play.")]
+RulesOption = Annotated[str, typer.Option(
+    "--rules", metavar="PRESET",
+    help="Rules: all-fives, strict, classic, all-fours, five-for-five.")]
+TargetOption = Annotated[Optional[int], typer.Option(
+    "--target", metavar="N",
+    help="The points that win a match (with match, only with --matches). Default: the "
+         "preset's: 61, or 7 in all-fours.")]
 
 DEFAULT_OBJECTIVE = Objective("points")
 
@@ -220,12 +227,8 @@ def play(
         help="The bots: heuristic, random or cheater (it sees every hand), with options as "
              "name:key=value; once for every bot, or once a bot from your left. "
              "Default: heuristic.")] = None,
-    rules: Annotated[str, typer.Option(
-        "--rules", metavar="PRESET",
-        help="Rules: all-fives, strict, classic, all-fours, five-for-five.")] = "all-fives",
-    target: Annotated[Optional[int], typer.Option(
-        metavar="N", min=1, help="Points that win the match. Default: the rules' (61).")
-    ] = None,
+    rules: RulesOption = "all-fives",
+    target: TargetOption = None,
     seed: Annotated[Optional[int], typer.Option(
         "--seed", metavar="S",
         help="Seed of the match: the same seed deals the same packs and the bots play the "
@@ -349,12 +352,8 @@ def match(
     duplicate: Annotated[bool, typer.Option(
         "--duplicate", help="Play every group's packs in every seating of the two players.")
     ] = False,
-    rules: Annotated[str, typer.Option(
-        "--rules", metavar="PRESET",
-        help="Rules: all-fives, strict, classic, all-fours, five-for-five.")] = "all-fives",
-    target: Annotated[Optional[int], typer.Option(
-        "--target", metavar="N",
-        help="The points that win a match (with --matches). Default: the preset's.")] = None,
+    rules: RulesOption = "all-fives",
+    target: TargetOption = None,
     seed: Annotated[Optional[int], typer.Option(
         "--seed", metavar="S",
         help="Seed of every pack and player: the same seed plays the same games, whatever "

@@ -25,8 +25,7 @@ from .errors import AllFivesError, quoted
 from .notation import (DealFileError, Layout, is_toml_name, line_str, parse_line, parse_toml,
                        read_file, read_layouts, toml_str)
 from .rules import Rules
-from .tricks import (legal_plays, seat_names, side_count, side_name, side_of, side_seats,
-                     trick_winner)
+from .tricks import Seated, legal_plays, seat_names, side_count, side_name, trick_winner
 
 __all__ = ["Deal", "Position", "Trick", "DealError", "PlayError", "DealFileError", "load",
            "load_positions", "read_positions"]
@@ -45,7 +44,7 @@ def _is_card(c: object) -> bool:
 
 
 @dataclass(frozen=True)
-class Deal:
+class Deal(Seated):
     hands: tuple[tuple[Card, ...], ...]
     trump: int
     dealer: int | None = None
@@ -115,28 +114,6 @@ class Deal:
     def hand_masks(self) -> tuple[int, ...]:
         """Each hand as dealt, as a card mask."""
         return tuple(mask_of(h) for h in self.hands)
-
-    @property
-    def seats(self) -> str:
-        return seat_names(self.players)
-
-    @property
-    def sides(self) -> int:
-        return side_count(self.players)
-
-    @property
-    def elder(self) -> int:
-        """The seat left of the dealer, who leads first."""
-        return (self.dealer + 1) % self.players
-
-    def side_of(self, seat: int) -> int:
-        return side_of(seat, self.players)
-
-    def side_name(self, side: int) -> str:
-        return side_name(side, self.players)
-
-    def side_seats(self, side: int) -> list[int]:
-        return side_seats(side, self.players)
 
     def holder(self, card: Card) -> int | None:
         for seat, hand in enumerate(self.hands):

@@ -130,7 +130,7 @@ from .errors import AllFivesError, quoted
 from .pegging import SKUNK_LINE, Peg
 from .rules import OPTION_NAMES, Rules
 from .scoring import capture_points
-from .tricks import legal_plays, parse_seat, seat_names, side_count, side_name, side_of, \
+from .tricks import Seated, legal_plays, parse_seat, seat_names, side_count, side_name, side_of, \
     trick_winner
 
 __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "RecordError",
@@ -323,7 +323,7 @@ class _PlayedOut:
     is_over: bool = True
 
 
-class MatchState:
+class MatchState(Seated):
     """A match in progress: the state machine of the module notes."""
 
     def __init__(self, match: Match, rng: random.Random, dealer: int | None = None,
@@ -380,18 +380,6 @@ class MatchState:
         self._score_at_play: tuple[int, ...] | None = None
 
     # ---- reading ------------------------------------------------------------------------------
-
-    @property
-    def seats(self) -> str:
-        return seat_names(self.players)
-
-    @property
-    def sides(self) -> int:
-        return side_count(self.players)
-
-    @property
-    def elder(self) -> int:
-        return (self.dealer + 1) % self.players
 
     @property
     def score(self) -> tuple[int, ...]:
