@@ -50,6 +50,18 @@ def _why_not_card(card: int, obs: Observation, pretty: bool) -> str:
            f"{card_str(led, pretty)} led)"
 
 
+def _the_one(legal: list[int], obs, fits, one: str, many: str, pretty: bool) -> int:
+    """The legal card that ``fits`` (a rank or a suit typed alone): the only one, or a re-ask
+    that says which are legal, or why the one held may not be played, or that none is held."""
+    matches = [c for c in legal if fits(c)]
+    if matches:
+        return _one_of(matches, one, pretty)
+    held = [c for c in obs.hand if fits(c)]
+    if held:
+        raise AnswerError(_why_not_card(held[0], obs, pretty))
+    raise AnswerError(f"you hold no {many}")
+
+
 def _one_of(matches: list[int], what: str, pretty: bool) -> int:
     if len(matches) == 1:
         return matches[0]
@@ -89,25 +101,15 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
     # a rank alone, or a suit alone
     rank = 8 if low == "10" else RANKS.find(word.upper()) if len(word) == 1 else -1
     if rank >= 0:
-        matches = [c for c in legal if rank_of(c) == rank]
-        if matches:
-            return _one_of(matches, RANK_NAMES[rank], pretty)
-        held = [c for c in obs.hand if rank_of(c) == rank]
-        if held:
-            raise AnswerError(_why_not_card(held[0], obs, pretty))
-        raise AnswerError(f"you hold no {RANK_NAMES[rank]}")
+        return _the_one(legal, obs, lambda c: rank_of(c) == rank, RANK_NAMES[rank],
+                        RANK_NAMES[rank], pretty)
     try:
         suit = parse_suit(word) if len(word) == 1 else None
     except CardError:
         suit = None
     if suit is not None:
-        matches = [c for c in legal if suit_of(c) == suit]
-        if matches:
-            return _one_of(matches, SUIT_ONE[suit], pretty)
-        held = [c for c in obs.hand if suit_of(c) == suit]
-        if held:
-            raise AnswerError(_why_not_card(held[0], obs, pretty))
-        raise AnswerError(f"you hold no {SUIT_NAMES[suit]}")
+        return _the_one(legal, obs, lambda c: suit_of(c) == suit, SUIT_ONE[suit],
+                        SUIT_NAMES[suit], pretty)
     if _call_named(low):
         raise AnswerError(f"'{word}' is a call, and the call is over: play a card")
     raise AnswerError(f"unknown answer '{word}': type a card (TH, 10h, T), its number, or help")

@@ -130,7 +130,7 @@ from .errors import AllFivesError, quoted
 from .pegging import SKUNK_LINE, Peg
 from .rules import OPTION_NAMES, Rules
 from .scoring import capture_points
-from .tricks import Seated, legal_plays, parse_seat, seat_names, side_count, side_name, side_of, \
+from .tricks import Seated, Table, legal_plays, parse_seat, seat_names, side_name, side_of, \
     trick_winner
 
 __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "RecordError",
@@ -233,7 +233,7 @@ def cut_for_deal(rng: random.Random, players: int) -> tuple[int, tuple[tuple[int
 
 
 @dataclass(frozen=True)
-class Match:
+class Match(Table):
     """What is fixed for a match: the table, the rules, and how many games it is the best of."""
 
     players: int = 2
@@ -246,14 +246,6 @@ class Match:
             raise GameError(f"rules must be a Rules, not {quoted(self.rules)}")
         if isinstance(self.best_of, bool) or not isinstance(self.best_of, int) or self.best_of < 1:
             raise GameError(f"best_of takes a whole number from 1, not {quoted(self.best_of)}")
-
-    @property
-    def seats(self) -> str:
-        return seat_names(self.players)
-
-    @property
-    def sides(self) -> int:
-        return side_count(self.players)
 
     def new_initial_state(self, seed: int | str | None = None, dealer: int | None = None,
                           score: Sequence[int] | None = None,

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from .cards import Card, rank_of, suit_of
 from .errors import AllFivesError, quoted
 
-__all__ = ["Seated", "SEAT_NAMES", "seat_names", "side_of", "side_count", "side_name", "side_seats",
+__all__ = ["Table", "Seated", "SEAT_NAMES", "seat_names", "side_of", "side_count", "side_name", "side_seats",
            "parse_seat", "legal_plays", "trick_winner", "SeatError"]
 
 SEAT_NAMES = {2: "NS", 3: "NES", 4: "NESW"}
@@ -56,12 +56,10 @@ def side_name(side: int, players: int) -> str:
     return "".join(names[s] for s in side_seats(side, players))
 
 
-class Seated:
-    """The seats and sides of a table, for a class with ``players`` and a ``dealer`` seat (a
-    ``Deal``, a match in play)."""
+class Table:
+    """The seats and sides of a table, for a class with ``players`` (a ``Match``)."""
 
     players: int
-    dealer: int
 
     @property
     def seats(self) -> str:
@@ -71,11 +69,6 @@ class Seated:
     def sides(self) -> int:
         return side_count(self.players)
 
-    @property
-    def elder(self) -> int:
-        """The seat left of the dealer, who leads first."""
-        return (self.dealer + 1) % self.players
-
     def side_of(self, seat: int) -> int:
         return side_of(seat, self.players)
 
@@ -84,6 +77,17 @@ class Seated:
 
     def side_seats(self, side: int) -> list[int]:
         return side_seats(side, self.players)
+
+
+class Seated(Table):
+    """A table with a ``dealer`` seat (a ``Deal``, a match in play), and so an elder hand."""
+
+    dealer: int
+
+    @property
+    def elder(self) -> int:
+        """The seat left of the dealer, who leads first."""
+        return (self.dealer + 1) % self.players
 
 
 def legal_plays(hand: Iterable[Card], trick: Sequence[Card], trump: int,

@@ -7,7 +7,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from cli.main import app
 from clirun import PROGRAM, RUNNER, assert_one_error_line, records, run
 from solver import reference
 from solver.cards import card_str
-from solver.deal import Position, load
+from solver.deal import load
 
 EXAMPLES = Path(solver.__file__).parent / "examples"
 TWO = EXAMPLES / "two-player.toml"

@@ -3,7 +3,6 @@ input is one line, the records replay, Ctrl-C ends it cleanly; and ``solve --job
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
