@@ -1,5 +1,6 @@
 """Objective ``win``: positions worked by hand for the reference solver (RULES.md, "What a
-double-dummy value means" and "Winning the match").
+double-dummy value means" and "Winning the match"), and the engine against the reference on
+small random positions whose scores are near the target.
 
 Seats play clockwise; the elder hand (dealer's left) leads.  Pips: A 4, K 3, Q 2, J 1, T 10, 5 5.
 """
@@ -7,13 +8,19 @@ Seats play clockwise; the elder hand (dealer's left) leads.  Pips: A 4, K 3, Q 2
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 from handmade import make_position
 
+from solver.cards import parse_cards
 from solver.deal import Position
 from solver.errors import AllFivesError
+from solver.pegging import match_after
 from solver.reference import solve
+from solver.rules import Rules
+from solver.search import Solver
+from solver.shuffle import random_position
 
 
 def scored(position: Position, *score: int) -> Position:
@@ -89,3 +96,90 @@ def test_three_players_x_against_the_other_two():
     pos = scored(make_position(["5S 2H", "KS 3H", "4S QH"], "S", dealer="S", rules="strict",
                                high=False, low=False), 55, 50, 50)
     assert win(pos, "N") == 0
+
+
+# ---- the engine against the reference -----------------------------------------------------------
+
+def _near_target(rng: random.Random, players: int, preset: str, finish: str,
+                 mid_trick: bool) -> Position:
+    """A small random position whose match score is within reach of the target."""
+    rules = Rules.preset(preset)
+    target = 7 if preset == "all-fours" else rng.choice([rules.target, 11, 21])
+    options = {"finish": finish, "target": target}
+    if preset not in ("classic", "all-fours") and rng.random() < 0.3:
+        options["low_to"] = "captor"
+    rules = rules.replace(**options)
+    cards = {2: rng.choice([3, 4, 5]), 3: rng.choice([2, 3, 4]), 4: rng.choice([2, 3])}[players]
+    total = players * cards
+    if mid_trick:
+        played = rng.choice([k for k in range(total) if k % players])
+    else:
+        played = rng.choice(range(0, total, players))
+    pos = random_position(rng, players, cards, rules, played=played)
+    span = min(target - 1, 20)
+    score = tuple(rng.randint(target - span, target - 1) for _ in range(pos.deal.sides))
+    return scored(pos, *score)
+
+
+def _agree(engine: Solver, pos: Position) -> int:
+    """Engine and reference agree for every side: value, every legal card's value, and the
+    engine's line, replayed, wins the match exactly when the value says so."""
+    for side in range(pos.deal.sides):
+        expected = solve(pos, side, "win")
+        got = engine.solve(pos, side, "win")
+        assert got.complete
+        assert (got.value, got.moves) == (expected.value, expected.moves), (pos, side)
+        end = pos.after(*got.line)
+        assert end.is_over
+        match = match_after(end)
+        assert match is not None and int(side in match.winners) == got.value, (pos, side)
+    return pos.deal.sides
+
+
+PRESET_NAMES = ["all-fives", "strict", "classic", "all-fours", "five-for-five"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("finish", ["peg-out", "hand-end"])
+def test_engine_agrees_with_reference(players, finish):
+    rng = random.Random(f"win {players} {finish}")
+    engine = Solver(table_bits=16)
+    compared = 0
+    for i in range(300):
+        pos = _near_target(rng, players, PRESET_NAMES[i % len(PRESET_NAMES)], finish,
+                           mid_trick=i % 2 == 1)
+        compared += _agree(engine, pos)
+    assert compared >= 600
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("finish", ["peg-out", "hand-end"])
+def test_engine_agrees_with_reference_long(players, finish):
+    rng = random.Random(f"win long {players} {finish}")
+    engine = Solver(table_bits=18)
+    for i in range(1500):
+        pos = _near_target(rng, players, PRESET_NAMES[i % len(PRESET_NAMES)], finish,
+                           mid_trick=rng.random() < 0.5)
+        _agree(engine, pos)
+
+
+def test_engine_hand_made():
+    engine = Solver(table_bits=12)
+    pos = scored(make_position(["AS 2H", "3S TH"], "S", dealer="S", rules="strict", high=False),
+                 57, 60)
+    assert engine.solve(pos, 0, "win").value == 1
+    assert engine.solve(pos, 1, "win").value == 0
+    with pytest.raises(AllFivesError, match="needs the match score"):
+        engine.solve(make_position(["AS 2H", "3S TH"], "S", dealer="S"), 0, "win")
+
+
+def test_engine_decided_by_a_capture_already():
+    # Peg-out: N's AS took the first trick and N out (57 + 4); the rest cannot change it.
+    pos = scored(make_position(["AS 2H", "3S TH"], "S", dealer="S", rules="strict", high=False),
+                 57, 60).after(*parse_cards("AS 3S"))
+    engine = Solver(table_bits=12)
+    for side, value in ((0, 1), (1, 0)):
+        got = engine.solve(pos, side, "win")
+        assert got.value == value and set(got.moves.values()) == {value}
+        assert pos.after(*got.line).is_over
