@@ -218,7 +218,8 @@ cdef int _win_play(State* s, int card, WinUndo* w) noexcept nogil  # 0/1 if it d
 cdef void _win_unplay(State* s, WinUndo* w) noexcept nogil
 cdef int _captor(State* s, int card) noexcept nogil         # the side that won card, or -1
 cdef int _win_final(State* s) noexcept nogil                # the end-of-deal points pegged
-cdef bint _win_hopeless(State* s) noexcept nogil            # X cannot reach the target
+cdef int _win_reach(State* s, int side, bint sure) noexcept nogil  # most or sure match score
+cdef int _win_bounds(State* s) noexcept nogil               # 0 or 1 if decided, else -1
 cdef void _win_key(State* s, uint64_t* key, uint64_t* check) noexcept nogil
 cdef int _win_search(State* s, int alpha, int beta) noexcept nogil  # 0/1 alpha-beta
 cdef void _win_drive(State* s, bint all_moves, bint want_line) noexcept nogil

@@ -1136,21 +1136,56 @@ cdef int _win_final(State* s) noexcept nogil:
     return 1
 
 
-cdef inline bint _win_hopeless(State* s) noexcept nogil:
-    """At a trick's start: X cannot reach the target even taking every point still to come."""
-    cdef int most = s.run[s.xside] + s.points_left, k, side
-    if s.high_side == s.xside:
-        most += 1
-    if s.low_side == s.xside:
-        most += 1
-    if s.game:
-        most += 1
+cdef inline int _win_reach(State* s, int side, bint sure) noexcept nogil:
+    """At a trick's start: the most ``side``'s match score can reach in this deal, or with
+    ``sure`` what it is sure to reach.  A trump is won only by a side holding it or a higher
+    one, so a side can win only the trumps up to its highest, and is sure of those above every
+    other side's (only trumps score as they are captured).  Game is never sure."""
+    cdef int total = s.run[side], k, captor, i
+    cdef uint64_t mine = 0, theirs = 0, lane, cards = 0
+    if s.trump != NO_TRUMP:
+        lane = SUIT_LANE << (16 * s.trump)
+        for i in range(s.seats):
+            if s.side[i] == side:
+                mine |= s.hand[i] & lane
+            else:
+                theirs |= s.hand[i] & lane
+        if sure:
+            cards = mine & ~_up_to(theirs)
+        else:
+            cards = (mine | theirs) & _up_to(mine)
+    total += _total(s.points, cards)
+    if s.high_side == side:
+        total += 1
+    if s.low_side == side:
+        total += 1
+    if s.game and not sure:
+        total += 1
     for k in range(3):
         if s.special_card[k] >= 0:
-            side = _captor(s, s.special_card[k])
-            if side < 0 or side == s.xside:
-                most += s.special_points[k]
-    return most < s.target
+            captor = _captor(s, s.special_card[k])
+            if captor == side or (captor < 0 and (cards >> s.special_card[k]) & 1):
+                total += s.special_points[k]
+    return total
+
+
+cdef inline int _win_bounds(State* s) noexcept nogil:
+    """At a trick's start: 0 if X cannot reach the target even taking every point it can
+    still win; 1 if it is sure to reach it and no other side can reach it (peg-out) or pass
+    what X is sure of (hand-end); else -1."""
+    cdef int sure, side
+    if _win_reach(s, s.xside, False) < s.target:
+        return 0
+    sure = _win_reach(s, s.xside, True)
+    if sure < s.target:
+        return -1
+    for side in range(s.sides):
+        if side != s.xside:
+            if s.peg_out and _win_reach(s, side, False) >= s.target:
+                return -1
+            if not s.peg_out and _win_reach(s, side, False) > sure:
+                return -1
+    return 1
 
 
 cdef inline void _win_key(State* s, uint64_t* key, uint64_t* check) noexcept nogil:
@@ -1195,8 +1230,9 @@ cdef int _win_search(State* s, int alpha, int beta) noexcept nogil:
             depth += popcount64(s.hand[i])
         if depth == 0:
             return _win_final(s)
-        if _win_hopeless(s):
-            return 0
+        r = _win_bounds(s)
+        if r >= 0:
+            return r
         _win_key(s, &key, &check)
         e = _probe(s, key, check)
         if e != NULL:
