@@ -1189,14 +1189,29 @@ cdef inline int _win_bounds(State* s) noexcept nogil:
 
 
 cdef inline void _win_key(State* s, uint64_t* key, uint64_t* check) noexcept nogil:
-    """The table keys of a trick's start: the cards' keys, then the running scores, the Game
-    pips won, and where each special card is."""
+    """The table keys of a trick's start: the cards' keys, then the running scores of the
+    sides that can still reach the target, the Game pips won as far as Game can still turn on
+    them, and where each special card is."""
     cdef uint64_t points_key, points_check, h = 0x243F6A8885A308D3
     cdef int i, k, c, where
+    cdef int least, lead
     _table_keys(s, key, check, &points_key, &points_check)
-    for i in range(3):
-        h = _mix(h ^ <uint64_t>(s.run[i] + 1024 * (i + 1)))
-        h = _mix(h ^ <uint64_t>(s.won_pips[i] + 4096 * (i + 1)))
+    # a side that cannot reach the target any more cannot change the value, whatever its score
+    for i in range(s.sides):
+        if _win_reach(s, i, False) >= s.target:
+            h = _mix(h ^ <uint64_t>(s.run[i] + 1024 * (i + 1)))
+        else:
+            h = _mix(h ^ <uint64_t>(1023 + 1024 * (i + 1)))
+    # Game goes by the differences in pips alone; with two sides, by the lead, which past the
+    # pips still to win is decided
+    if s.game:
+        if s.sides == 2:
+            lead = _clamp(s.won_pips[0] - s.won_pips[1], s.pips_left)
+            h = _mix(h ^ <uint64_t>(lead + 8192))
+        else:
+            least = min(s.won_pips[0], min(s.won_pips[1], s.won_pips[2]))
+            for i in range(3):
+                h = _mix(h ^ <uint64_t>(s.won_pips[i] - least + 4096 * (i + 1)))
     for k in range(3):
         c = s.special_card[k]
         if c < 0:
