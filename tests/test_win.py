@@ -101,7 +101,7 @@ def test_three_players_x_against_the_other_two():
 # ---- the engine against the reference -----------------------------------------------------------
 
 def _near_target(rng: random.Random, players: int, preset: str, finish: str,
-                 mid_trick: bool) -> Position:
+                 mid_trick: bool, cards: int | None = None) -> Position:
     """A small random position whose match score is within reach of the target."""
     rules = Rules.preset(preset)
     target = 7 if preset == "all-fours" else rng.choice([rules.target, 11, 21])
@@ -109,7 +109,9 @@ def _near_target(rng: random.Random, players: int, preset: str, finish: str,
     if preset not in ("classic", "all-fours") and rng.random() < 0.3:
         options["low_to"] = "captor"
     rules = rules.replace(**options)
-    cards = {2: rng.choice([3, 4, 5]), 3: rng.choice([2, 3, 4]), 4: rng.choice([2, 3])}[players]
+    if cards is None:
+        cards = {2: rng.choice([3, 4, 5]), 3: rng.choice([2, 3, 4]),
+                 4: rng.choice([2, 3])}[players]
     total = players * cards
     if mid_trick:
         played = rng.choice([k for k in range(total) if k % players])
@@ -161,6 +163,18 @@ def test_engine_agrees_with_reference_long(players, finish):
     for i in range(1500):
         pos = _near_target(rng, players, PRESET_NAMES[i % len(PRESET_NAMES)], finish,
                            mid_trick=rng.random() < 0.5)
+        _agree(engine, pos)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players, cards", [(2, 6), (3, 5), (4, 4)])
+def test_engine_agrees_with_reference_larger(players, cards):
+    rng = random.Random(f"win larger {players}")
+    engine = Solver()
+    for i in range(40):
+        pos = _near_target(rng, players, PRESET_NAMES[i % len(PRESET_NAMES)],
+                           ("peg-out", "hand-end")[i % 2], mid_trick=rng.random() < 0.5,
+                           cards=cards)
         _agree(engine, pos)
 
 
