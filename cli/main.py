@@ -1,6 +1,6 @@
 """``allfives``: the command line.
 
-    allfives solve POSITION... [--for SEAT] [--objective points|margin|tricks] [--json]
+    allfives solve POSITION... [--for SEAT] [--objective points|margin|tricks|win] [--json]
                                [--engine engine|reference] [--node-limit N] [--time-limit S]
     allfives analyze POSITION... [--objective ...] [--json] [--engine engine|reference]
                                  [--node-limit N] [--time-limit S]

@@ -71,7 +71,9 @@ def value_words(position: Position, solution: Solution) -> Text:
     deal = position.deal
     text = Text(f"{solution.objective.capitalize()} for ", style="bold")
     text.append_text(side_face(deal, solution.side))
-    if solution.complete:
+    if solution.complete and solution.objective == "win":
+        text.append(f": {'yes' if solution.value else 'no'} ({solution.value})", style="bold")
+    elif solution.complete:
         text.append(f": {solution.value}", style="bold")
     else:
         text.append(f": between {solution.lower} and {solution.upper}", style="bold")

@@ -61,6 +61,17 @@ cdef struct State:
     bint margin                   # value = X's points - the other side's; else X's points
     int game_swing                # how far Game can move the value: 0, 1, or 2 with margin
     bint strict                   # follow suit if able; else a trump may be played any time
+    # objective win (see _win_search): the match, pegged as the deal goes
+    bint win                      # the value is 1 if X wins the match in this deal, else 0
+    bint peg_out                  # the first side to reach the target wins at once
+    int target
+    int run[3]                    # each side's match score: before play, and captures since
+    int high_side                 # the side that pegs High (-1: none)
+    int low_side                  # the side dealt Low when it goes to the holder (-1: none)
+    int special_card[3]           # Low to the captor, the Jack, the five of five-for-five (-1)
+    int special_points[3]         # what each of them is worth to its captor
+    uint64_t special              # those cards: none plays alike with another card
+    uint64_t won[3]               # the special cards each side has won
     # the position
     uint64_t hand[MAX_SEATS]
     int leader
@@ -103,6 +114,15 @@ cdef struct Undo:
     int trick[MAX_SEATS]
     int winner_side
     int trick_pips
+
+
+# A card played in a search on objective win, and the trick it closed, if it did.
+cdef struct WinUndo:
+    Undo undo
+    bint closed
+    int side
+    int gain
+    uint64_t cards
 
 
 # What the cuts at a trick's start leave to the move loop of a node they do not settle.
@@ -192,6 +212,18 @@ cdef int _exact(State* s, int guess, int gain, int* lower,
                 int* upper) noexcept nogil              # MTD(f) on gain + the value
 cdef int _value_after(State* s, int card, int guess, int* lower,
                       int* upper) noexcept nogil            # exact value after a root card
+
+# objective win
+cdef int _win_play(State* s, int card, WinUndo* w) noexcept nogil  # 0/1 if it decides, else -1
+cdef void _win_unplay(State* s, WinUndo* w) noexcept nogil
+cdef int _captor(State* s, int card) noexcept nogil         # the side that won card, or -1
+cdef int _win_final(State* s) noexcept nogil                # the end-of-deal points pegged
+cdef int _win_reach(State* s, int side, bint sure) noexcept nogil  # most or sure match score
+cdef int _win_bounds(State* s) noexcept nogil               # 0 or 1 if decided, else -1
+cdef void _win_key(State* s, uint64_t* key, uint64_t* check) noexcept nogil
+cdef int _win_search(State* s, int alpha, int beta) noexcept nogil  # 0/1 alpha-beta
+cdef void _win_drive(State* s, bint all_moves, bint want_line) noexcept nogil
+cdef void _win_line(State* s, int value) noexcept nogil
 
 # the driver: the answer a solve returns
 cdef void _root_bounds(State* s) noexcept nogil             # what the root cards valued prove

@@ -8,6 +8,19 @@ those numbers, seats are numbered clockwise from 0.  Values are *future* values 
 from collections.abc import Sequence
 from typing import NamedTuple
 
+class Win(NamedTuple):
+    """The match, for objective win: the value is then 1 if X wins it in this deal, else 0
+    (``Problem.points`` give the captures alone, pegged as each trick closes)."""
+
+    target: int
+    peg_out: bool  # the first side to reach the target wins at once; else hand-end
+    run: Sequence[int]  # each side's match score, the completed tricks' captures pegged
+    high_side: int  # the side that pegs High (-1: none)
+    low_side: int  # the side dealt Low when it goes to the holder (-1: none)
+    special_cards: Sequence[int]  # Low to the captor, the Jack, the five (-1: none)
+    special_points: Sequence[int]  # what each of them is worth to its captor
+    won: Sequence[int]  # a mask per side of the cards it has won
+
 class Problem(NamedTuple):
     """What stays the same through the positions of a deal solved for one side."""
 
@@ -20,6 +33,7 @@ class Problem(NamedTuple):
     game: bool = True  # the Game point is at stake
     margin: bool = False  # value = X's points less the other side's (two sides only)
     strict: bool = False  # follow suit if able; else a trump may be played at any time
+    win: Win | None = None  # objective win: the match
 
 class Result(NamedTuple):
     """A solve's answer; the value is exact when ``lower == upper``."""
@@ -36,6 +50,7 @@ class Engine:
     Use one per thread."""
 
     Problem: type[Problem]
+    Win: type[Win]
     def __init__(self, table_bits: int = 20) -> None: ...
     @property
     def table_bytes(self) -> int: ...

@@ -505,7 +505,8 @@ cdef inline uint64_t _cards_out(State* s) noexcept nogil:
 
 
 cdef inline bint _same(State* s, int a, int b) noexcept nogil:
-    return s.points[a] == s.points[b] and (s.pips[a] == s.pips[b] or not s.game)
+    return s.points[a] == s.points[b] and (s.pips[a] == s.pips[b] or not s.game) \
+        and not ((s.special >> a) & 1 or (s.special >> b) & 1)
 
 
 cdef inline uint64_t _others(State* s, int seat) noexcept nogil:
@@ -1038,16 +1039,369 @@ cdef void _line(State* s, int value) noexcept nogil:
         _unplay(s)
 
 
+# ---- objective win ------------------------------------------------------------------------------
+# The value is 1 if X can force winning the match in this deal, else 0: a search of its own, so
+# that the other objectives' searches stay as they are.  The State carries each side's running
+# match score (``run``: the score before play and the captures since), pegged as each trick
+# closes; under peg-out a side that reaches the target there ends the search at once.  At the
+# end of play High, Low, Jack, Game and five-for-five are pegged in that order, with the same
+# first-to-target test under peg-out, and under hand-end the totals are compared.  The cards
+# whose captor takes an end point (Low to the captor, the Jack, the five) are ``special``: none
+# plays alike with another card.  Plain fail-soft alpha-beta on the 0/1 value, window (0, 1),
+# with the table: an entry's key adds to the cards' key everything else the value depends on,
+# each side's running score and Game pips, and where each special card is (its slot in a hand
+# as the cards' key names it, or the side that won it), so a hit is the same problem exactly.
+
+cdef inline int _win_play(State* s, int card, WinUndo* w) noexcept nogil:
+    """Play ``card`` and close the trick if it is full, pegging its captures; 1 or 0 if that
+    decides the match (peg-out), else -1."""
+    cdef int i, c, gain = 0
+    cdef uint64_t cards = 0
+    _play(s, card)
+    w.closed = s.trick_len == s.seats
+    if not w.closed:
+        return -1
+    for i in range(s.seats):
+        c = s.trick[i]
+        cards |= (<uint64_t>1) << c
+        gain += s.points[c]
+    _close_trick(s, &w.undo)
+    w.side = w.undo.winner_side
+    w.gain = gain
+    w.cards = cards & s.special
+    s.run[w.side] += gain
+    s.won[w.side] |= w.cards
+    if s.peg_out and s.run[w.side] >= s.target:
+        return 1 if w.side == s.xside else 0
+    return -1
+
+
+cdef inline void _win_unplay(State* s, WinUndo* w) noexcept nogil:
+    if w.closed:
+        s.run[w.side] -= w.gain
+        s.won[w.side] &= ~w.cards
+        _reopen_trick(s, &w.undo)
+    _unplay(s)
+
+
+cdef inline int _captor(State* s, int card) noexcept nogil:
+    cdef int side
+    if card < 0:
+        return -1
+    for side in range(s.sides):
+        if (s.won[side] >> card) & 1:
+            return side
+    return -1
+
+
+cdef int _win_final(State* s) noexcept nogil:
+    """The value when play is over: the end points pegged in order onto the running scores."""
+    cdef int run[3]
+    cdef int peg_side[5]
+    cdef int peg_points[5]
+    cdef int i, side, best = -1, top = -1, x
+    for i in range(3):
+        run[i] = s.run[i]
+    if s.game:
+        for side in range(s.sides):
+            if s.won_pips[side] > top:
+                top = s.won_pips[side]
+                best = side
+            elif s.won_pips[side] == top:
+                best = -1
+    peg_side[0] = s.high_side
+    peg_side[1] = s.low_side if s.low_side >= 0 else _captor(s, s.special_card[0])
+    peg_side[2] = _captor(s, s.special_card[1])
+    peg_side[3] = best
+    peg_side[4] = _captor(s, s.special_card[2])
+    peg_points[0] = peg_points[3] = 1
+    peg_points[1] = 1 if s.low_side >= 0 else s.special_points[0]
+    peg_points[2] = s.special_points[1]
+    peg_points[4] = s.special_points[2]
+    for i in range(5):
+        side = peg_side[i]
+        if side < 0:
+            continue
+        run[side] += peg_points[i]
+        if s.peg_out and run[side] >= s.target:
+            return 1 if side == s.xside else 0
+    if s.peg_out:
+        return 0
+    x = run[s.xside]
+    if x < s.target:
+        return 0
+    for side in range(s.sides):
+        if run[side] > x:
+            return 0
+    return 1
+
+
+cdef inline int _win_reach(State* s, int side, bint sure) noexcept nogil:
+    """At a trick's start: the most ``side``'s match score can reach in this deal, or with
+    ``sure`` what it is sure to reach.  A trump is won only by a side holding it or a higher
+    one, so a side can win only the trumps up to its highest, and is sure of those above every
+    other side's (only trumps score as they are captured).  Game is never sure."""
+    cdef int total = s.run[side], k, captor, i
+    cdef uint64_t mine = 0, theirs = 0, lane, cards = 0
+    if s.trump != NO_TRUMP:
+        lane = SUIT_LANE << (16 * s.trump)
+        for i in range(s.seats):
+            if s.side[i] == side:
+                mine |= s.hand[i] & lane
+            else:
+                theirs |= s.hand[i] & lane
+        if sure:
+            cards = mine & ~_up_to(theirs)
+        else:
+            cards = (mine | theirs) & _up_to(mine)
+    total += _total(s.points, cards)
+    if s.high_side == side:
+        total += 1
+    if s.low_side == side:
+        total += 1
+    if s.game and not sure:
+        total += 1
+    for k in range(3):
+        if s.special_card[k] >= 0:
+            captor = _captor(s, s.special_card[k])
+            if captor == side or (captor < 0 and (cards >> s.special_card[k]) & 1):
+                total += s.special_points[k]
+    return total
+
+
+cdef inline int _win_bounds(State* s) noexcept nogil:
+    """At a trick's start: 0 if X cannot reach the target even taking every point it can
+    still win; 1 if it is sure to reach it and no other side can reach it (peg-out) or pass
+    what X is sure of (hand-end); else -1."""
+    cdef int sure, side
+    if _win_reach(s, s.xside, False) < s.target:
+        return 0
+    sure = _win_reach(s, s.xside, True)
+    if sure < s.target:
+        return -1
+    for side in range(s.sides):
+        if side != s.xside:
+            if s.peg_out and _win_reach(s, side, False) >= s.target:
+                return -1
+            if not s.peg_out and _win_reach(s, side, False) > sure:
+                return -1
+    return 1
+
+
+cdef inline void _win_key(State* s, uint64_t* key, uint64_t* check) noexcept nogil:
+    """The table keys of a trick's start: the cards' keys, then the running scores of the
+    sides that can still reach the target, the Game pips won as far as Game can still turn on
+    them, and where each special card is."""
+    cdef uint64_t points_key, points_check, h = 0x243F6A8885A308D3
+    cdef int i, k, c, where
+    cdef int least, lead
+    _table_keys(s, key, check, &points_key, &points_check)
+    # a side that cannot reach the target any more cannot change the value, whatever its score
+    for i in range(s.sides):
+        if _win_reach(s, i, False) >= s.target:
+            h = _mix(h ^ <uint64_t>(s.run[i] + 1024 * (i + 1)))
+        else:
+            h = _mix(h ^ <uint64_t>(1023 + 1024 * (i + 1)))
+    # Game goes by the differences in pips alone; with two sides, by the lead, which past the
+    # pips still to win is decided
+    if s.game:
+        if s.sides == 2:
+            lead = _clamp(s.won_pips[0] - s.won_pips[1], s.pips_left)
+            h = _mix(h ^ <uint64_t>(lead + 8192))
+        else:
+            least = min(s.won_pips[0], min(s.won_pips[1], s.won_pips[2]))
+            for i in range(3):
+                h = _mix(h ^ <uint64_t>(s.won_pips[i] - least + 4096 * (i + 1)))
+    for k in range(3):
+        c = s.special_card[k]
+        if c < 0:
+            continue
+        where = _captor(s, c)
+        if where >= 0:
+            where += 1
+        else:
+            for i in range(s.seats):
+                if (s.hand[i] >> c) & 1:
+                    where = 8 + 64 * i + _encode(s, c)
+        h = _mix(h ^ <uint64_t>(where + 65536 * (k + 1)))
+    key[0] ^= h
+    check[0] ^= _mix(h ^ <uint64_t>0x5851F42D4C957F2D)
+
+
+cdef int _win_search(State* s, int alpha, int beta) noexcept nogil:
+    """Fail-soft alpha-beta on the 0/1 value of objective win."""
+    cdef int cards[MAX_MOVES]
+    cdef int n, i, r, v, best, best_card = -1, first = -1, depth = 0, seat
+    cdef int a = alpha, b = beta
+    cdef bint maximiser, at_start = s.trick_len == 0
+    cdef uint64_t key = 0, check = 0
+    cdef Entry* e
+    cdef WinUndo w
+    s.nodes += 1
+    if _check_limits(s):
+        return 0
+    if at_start:
+        for i in range(s.seats):
+            depth += popcount64(s.hand[i])
+        if depth == 0:
+            return _win_final(s)
+        r = _win_bounds(s)
+        if r >= 0:
+            return r
+        _win_key(s, &key, &check)
+        e = _probe(s, key, check)
+        if e != NULL:
+            if e.lower >= beta or e.lower == e.upper:
+                return e.lower
+            if e.upper <= alpha:
+                return e.upper
+            if e.best != NO_CARD:
+                first = _decode(s, e.best)
+    seat = s.seat_at[s.leader][s.trick_len]
+    maximiser = s.side[seat] == s.xside
+    n = _moves(s, cards, first)
+    best = -1 if maximiser else 2
+    for i in range(n):
+        r = _win_play(s, cards[i], &w)
+        v = r if r >= 0 else _win_search(s, a, b)
+        _win_unplay(s, &w)
+        if s.aborted:
+            return 0
+        if maximiser:
+            if v > best:
+                best = v
+                best_card = cards[i]
+                if v > a:
+                    a = v
+                    if a >= beta:
+                        break
+        elif v < best:
+            best = v
+            best_card = cards[i]
+            if v < b:
+                b = v
+                if b <= alpha:
+                    break
+    if at_start:
+        _store(s, key, check, depth, alpha, beta, best,
+               _encode(s, best_card) if best_card >= 0 else -1, 0, 0)
+    return best
+
+
+cdef void _win_drive(State* s, bint all_moves, bint want_line) noexcept nogil:
+    """``_drive`` for objective win: the value, every legal card's, and a line."""
+    cdef int cards[MAX_MOVES]
+    cdef int n, i, k, c, r, v, seat, best
+    cdef uint64_t rest, others
+    cdef WinUndo w
+    s.move_total = s.move_count = s.line_length = 0
+    s.static_lower = s.lower = 0
+    s.static_upper = s.upper = 1
+    if _tricks_left(s) == 0:
+        s.lower = s.upper = _win_final(s)
+        return
+    if not all_moves:
+        v = _win_search(s, 0, 1)
+        if s.aborted:
+            return
+        s.lower = s.upper = v
+    else:
+        seat = s.seat_at[s.leader][s.trick_len]
+        s.maximiser = s.side[seat] == s.xside
+        n = _moves(s, cards, -1)
+        best = -1 if s.maximiser else 2
+        s.move_total = n
+        for i in range(n):
+            s.move_card[i] = cards[i]
+            s.move_count = i + 1
+            s.move_lower[i] = 0
+            s.move_upper[i] = 1
+            r = _win_play(s, cards[i], &w)
+            v = r if r >= 0 else _win_search(s, 0, 1)
+            _win_unplay(s, &w)
+            if s.aborted:
+                _root_bounds(s)
+                return
+            s.move_lower[i] = s.move_upper[i] = v
+            if (s.maximiser and v > best) or (not s.maximiser and v < best):
+                best = v
+        s.move_total = 0
+        s.lower = s.upper = best
+        others = _others(s, seat)
+        rest = _legal(s, seat)
+        for i in range(n):
+            rest &= ~((<uint64_t>1) << s.move_card[i])
+        k = n
+        while rest:
+            c = ctz64(rest)
+            rest &= rest - 1
+            i = 0
+            while not _equivalent(s, c, s.move_card[i], others):
+                i += 1
+            s.move_card[k] = c
+            s.move_lower[k] = s.move_lower[i]
+            s.move_upper[k] = s.move_upper[i]
+            k += 1
+        s.move_count = k
+    if want_line and not s.aborted:
+        _win_line(s, s.lower)
+
+
+cdef void _win_line(State* s, int value) noexcept nogil:
+    """``_line`` for objective win.  Once a capture has decided the match (peg-out) every card
+    keeps the value: the line goes on with the first card searched."""
+    cdef int cards[MAX_MOVES]
+    cdef WinUndo undos[MAX_CARDS]
+    cdef int n, i, r, v, k = 0, decided = -1
+    cdef bint ok
+    while _tricks_left(s) > 0 and not s.aborted:
+        n = _moves(s, cards, -1)
+        ok = False
+        for i in range(n):
+            r = _win_play(s, cards[i], &undos[k])
+            if decided >= 0:
+                v = value
+            elif r >= 0:
+                v = r
+            else:
+                v = _win_search(s, 0, 1)
+            if v == value and not s.aborted:
+                if r >= 0 and decided < 0:
+                    decided = r
+                s.line[k] = cards[i]
+                k += 1
+                ok = True
+                break
+            _win_unplay(s, &undos[k])
+        if not ok:
+            break
+    s.line_length = k
+    while k > 0:
+        k -= 1
+        _win_unplay(s, &undos[k])
+
+
 # ---- the Python face ----------------------------------------------------------------------------
 
 Problem = namedtuple(
     "Problem", ["sides", "xside", "trump", "points", "pips", "trick_bonus", "game", "margin",
-                "strict"], defaults=(0, True, False, False), module=__name__)
+                "strict", "win"], defaults=(0, True, False, False, None), module=__name__)
 Problem.__doc__ = """What stays the same through the positions of a deal solved for one side:
 each seat's side, the side solved for, the trump suit (4: none), the points a card gives the
 winner of its trick and its pips toward Game (64 bytes each, by card number), the points for
 winning a trick itself, whether Game is at stake, whether the value is a margin over the other
-side, and whether suit must be followed strictly."""
+side, whether suit must be followed strictly, and for objective win the match (a ``Win``,
+else None)."""
+
+Win = namedtuple(
+    "Win", ["target", "peg_out", "run", "high_side", "low_side", "special_cards",
+            "special_points", "won"], module=__name__)
+Win.__doc__ = """The match, for objective win (the value is then 1 if X wins it in this deal,
+else 0; ``points`` give the captures alone, pegged as each trick closes): the target, whether
+the first side to reach it wins at once (peg-out; else hand-end), each side's match score with
+the completed tricks' captures pegged (``run``), the sides that peg High and Low-to-the-holder
+(-1: none), the cards whose captor scores Low, the Jack and the five (-1: none) and what each is
+worth, and for each side the mask of the cards it has won."""
 
 Result = namedtuple("Result", ["lower", "upper", "moves", "line", "nodes", "stopped"],
                     module=__name__)
@@ -1067,6 +1421,7 @@ cdef class Engine:
     """A search engine with its own transposition table.  Use one per thread."""
 
     Problem = Problem
+    Win = Win
 
     def __cinit__(self, int table_bits=20):
         if not 8 <= table_bits <= 26:
@@ -1148,7 +1503,10 @@ cdef class Engine:
         cdef State* s = &self.state
         self.busy = True
         with nogil:
-            _drive(s, all_moves, want_line)
+            if s.win:
+                _win_drive(s, all_moves, want_line)
+            else:
+                _drive(s, all_moves, want_line)
         self.busy = False
         if s.interrupted:
             _reraise()
@@ -1165,7 +1523,7 @@ cdef class Engine:
         cdef int i, c, size, cards = 0
         cdef int seats = len(hands)
         cdef uint64_t m, seen = 0
-        sides, xside_, trump_, points_, pips_, trick_bonus_, game_, margin_, strict_ = problem
+        sides, xside_, trump_, points_, pips_, trick_bonus_, game_, margin_, strict_, win_ = problem
         cdef int xside = xside_, trump = trump_, trick_bonus = trick_bonus_
         cdef bint game = game_, margin = margin_, strict = strict_
         cdef bytes points = points_, pips = pips_
@@ -1211,6 +1569,28 @@ cdef class Engine:
         s.margin = margin
         s.game_swing = (2 if margin else 1) if game else 0
         s.strict = strict
+        if win_ is not None:
+            target_, peg_out_, run_, high_, low_, cards_, card_points_, won_ = win_
+            if len(run_) > 3 or len(cards_) != 3 or len(card_points_) != 3 or len(won_) > 3 \
+                    or margin or trick_bonus:
+                raise ValueError("win: a run and won cards per side, three special cards, "
+                                 "and neither margin nor a trick bonus")
+            s.win = True
+            s.peg_out = peg_out_
+            s.target = target_
+            for i in range(len(run_)):
+                s.run[i] = run_[i]
+            for i in range(len(won_)):
+                s.won[i] = <uint64_t>won_[i]
+            s.high_side = high_
+            s.low_side = low_
+            for i in range(3):
+                s.special_card[i] = cards_[i]
+                s.special_points[i] = card_points_[i]
+                if not -1 <= s.special_card[i] < 64:
+                    raise ValueError("win: a special card is a card number or -1")
+                if s.special_card[i] >= 0:
+                    s.special |= (<uint64_t>1) << s.special_card[i]
         # the position: real card numbers, each in one place, hands of sizes that fit the trick
         s.trick_len = len(trick)
         for i in range(s.trick_len):
@@ -1242,7 +1622,10 @@ cdef class Engine:
         for i in range(len(won_pips)):
             s.won_pips[i] = won_pips[i]
         # the table
-        key = (seats, trump, tuple(sides), xside, points, pips, trick_bonus, game, margin, strict)
+        key = (seats, trump, tuple(sides), xside, points, pips, trick_bonus, game, margin, strict,
+               # the running scores and the cards won are in the win entries' keys
+               None if win_ is None else (win_[0], win_[1], win_[3], win_[4], tuple(win_[5]),
+                                          tuple(win_[6])))
         if fresh or key != self.last_problem:
             # a new problem starts afresh, on as much of the table as its size wants; the
             # smaller positions that follow keep that part, so their entries stay in reach

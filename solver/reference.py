@@ -6,6 +6,13 @@ deal is scored from scratch by ``solver.scoring`` — captures, High, Low, Jack,
 five-for-five as the rules count them — so nothing here knows how the engine splits the score.
 The only shortcut is a memo keyed by the whole state of play: the cards in each hand, the trick
 on the table, its leader, and the cards and tricks each side has won.
+
+Objective ``win`` pegs the finished deal onto the match score with ``solver.pegging.match_after``.
+Under ``peg-out`` a side can win the match in the middle of the deal; the order of the captures
+then matters, which the state of play does not record, so each time a trick closes the captures
+so far are pegged the same way and a side that has reached the target ends the search there.
+A state that goes on therefore has no side at the target yet, and its value depends on the
+state alone: the memo stays exact.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import time
 
 from .cards import Card
 from .deal import Position
+from .pegging import match_after
 from .scoring import score_position
 from .solution import Solution, check_objective, resolve_side
 from .tricks import legal_plays, trick_winner
@@ -23,6 +31,10 @@ __all__ = ["solve", "final_value"]
 
 def final_value(position: Position, side: int, objective: str) -> int:
     """The value for ``side`` of a position whose play is over."""
+    if objective == "win":
+        match = match_after(position)
+        assert match is not None  # check_objective refuses a deal without a score
+        return int(side in match.winners)
     if objective == "tricks":
         return sum(1 for t in position.completed if position.deal.side_of(t.winner) == side)
     totals = score_position(position).totals()
@@ -38,6 +50,16 @@ class _Search:
         self.objective = objective
         self.memo: dict[tuple, int] = {}
         self.nodes = 0
+        self.peg_out = objective == "win" and self.deal.rules.finish == "peg-out"
+
+    def won_already(self, play: tuple[Card, ...]) -> int | None:
+        """Under peg-out, at a trick's start: 1 or 0 if the captures so far have taken a side
+        out (X or another), else None."""
+        match = match_after(Position(self.deal, play))
+        assert match is not None
+        if not match.winners:
+            return None
+        return int(self.side in match.winners)
 
     def value(self, play: tuple[Card, ...], hands: tuple[frozenset, ...], trick: tuple[Card, ...],
               leader: int, won: tuple[frozenset, ...], counts: tuple[int, ...]) -> int:
@@ -49,6 +71,8 @@ class _Search:
         n = deal.players
         if not any(hands):
             result = final_value(Position(deal, play), self.side, self.objective)
+        elif self.peg_out and play and not trick and (decided := self.won_already(play)) is not None:
+            result = decided
         else:
             seat = (leader + len(trick)) % n
             values = [self.value(*self.child(play, hands, trick, leader, won, counts, card))

@@ -4,6 +4,12 @@ The engine counts only what is still to come: the points in the tricks not yet c
 Game.  Everything else is worked out here from the rules: what each card gives the winner of
 the trick it falls in, each card's pips toward Game, and the points already settled (completed
 tricks, High, and Low when it goes to the holder), which are added back to every value.
+
+Objective ``win`` (1 if the side can force winning the match in this deal, else 0) has a search
+of its own in the engine, which pegs the match as the deal goes (see ``_win``): here the engine
+is given the captures alone as each card's points, the match score with the completed tricks
+pegged, who pegs High and Low-to-the-holder, and which cards give their captor an end point.
+A position in which a capture has already taken a side out (peg-out) is decided without it.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import time
 from .cards import FIVE, JACK, Card, make_card
 from .deal import Deal, Position
 from .errors import EngineMissing
+from .pegging import match_after
 from .scoring import capture_points, game_pips
 from .solution import Solution, check_limits, check_objective, resolve_side
 
@@ -24,6 +31,7 @@ except ModuleNotFoundError as error:
         raise
     raise EngineMissing.here() from None
 Problem = Engine.Problem
+Win = Engine.Win
 
 __all__ = ["Solver", "solve", "default_solver", "card_points", "DEFAULT_TABLE_BITS"]
 
@@ -45,6 +53,8 @@ def card_points(deal: Deal, objective: str) -> list[int]:
 
     Cards not in play never reach a trick, so only Low to the captor depends on the hands:
     deals with the same rules and trumps share their tables, and a kept table serves them all.
+    For objective ``win`` only the captures, pegged as the trick closes (the end points are
+    pegged after them; see ``_win``).
     """
     points = [0] * 64
     if objective == "tricks":
@@ -53,6 +63,8 @@ def card_points(deal: Deal, objective: str) -> list[int]:
     for rank in range(13):
         c = make_card(deal.trump, rank)
         points[c] = capture_points((c,), deal)
+    if objective == "win":
+        return points
     if rules.jack:
         points[make_card(deal.trump, JACK)] += 1
     if rules.five_for_five:
@@ -118,6 +130,56 @@ def _settled(position: Position, side: int, objective: str, points: bytes,
     return settled, pips_won
 
 
+def _win(position: Position, side: int, points: bytes) -> Win | int:
+    """The match as the engine takes it for objective ``win``; or the value itself, 1 or 0,
+    when a capture of the completed tricks has already taken a side out (peg-out)."""
+    deal = position.deal
+    rules = deal.rules
+    match = match_after(deal.position(position.play[:len(position.completed) * deal.players]))
+    assert match is not None  # check_objective refuses a deal without a score
+    if match.winners and rules.finish == "peg-out":
+        return int(side in match.winners)
+    run = [deal.score[s] for s in range(deal.sides)]
+    won = [0] * deal.sides
+    for t in position.completed:
+        s = deal.side_of(t.winner)
+        run[s] += sum(points[c] for c in t.cards)
+        for c in t.cards:
+            won[s] |= 1 << c
+    trumps = deal.trumps_dealt()
+    high = deal.side_of(deal.holder(trumps[-1])) if trumps and rules.high else -1
+    low = -1
+    specials = [-1, -1, -1]
+    if trumps and rules.low:
+        if rules.low_to == "holder":
+            low = deal.side_of(deal.holder(trumps[0]))
+        else:
+            specials[0] = trumps[0]
+    jack, five = make_card(deal.trump, JACK), make_card(deal.trump, FIVE)
+    if rules.jack and jack in trumps:
+        specials[1] = jack
+    if rules.five_for_five and five in trumps:
+        specials[2] = five
+    return Win(rules.target, rules.finish == "peg-out", run, high, low, specials, [1, 1, 5], won)
+
+
+def _decided(position: Position, side: int, value: int, objective: str, moves: bool,
+             line: bool, start: float) -> Solution:
+    """The Solution of a position whose value no card can change: every legal card has it, and
+    any line keeps it."""
+    legal = position.legal_moves()
+    best_line: list[Card] = []
+    if line:
+        after = position
+        while not after.is_over:
+            card = after.legal_moves()[0]
+            best_line.append(card)
+            after = after.after(card)
+    return Solution(value=value, side=side, objective=objective,
+                    moves={c: value for c in legal} if moves else {}, line=tuple(best_line),
+                    nodes=0, seconds=time.perf_counter() - start, lower=value, upper=value)
+
+
 class Solver:
     """An engine and its transposition table, kept between solves.
 
@@ -158,7 +220,15 @@ class Solver:
         deal = position.deal
         current = position.current
         points, pips = _card_tables(deal, objective)
-        settled, pips_won = _settled(position, side, objective, points, pips)
+        win = None
+        if objective == "win":
+            win = _win(position, side, points)
+            if isinstance(win, int):
+                self._settled = 0
+                return _decided(position, side, win, objective, moves, line, start)
+            settled, pips_won = 0, _settled(position, side, "points", points, pips)[1]
+        else:
+            settled, pips_won = _settled(position, side, objective, points, pips)
         self._settled = settled
         played = 0
         for c in position.play:
@@ -167,7 +237,8 @@ class Solver:
             Problem([deal.side_of(s) for s in range(deal.players)], side, deal.trump,
                                 points, pips, trick_bonus=1 if objective == "tricks" else 0,
                                 game=objective != "tricks" and deal.rules.game,
-                                margin=objective == "margin", strict=deal.rules.strict_follow),
+                                margin=objective == "margin", strict=deal.rules.strict_follow,
+                                win=win),
             [m & ~played for m in deal.hand_masks], current.leader, current.cards, pips_won,
             all_moves=moves, want_line=line, node_limit=node_limit, time_limit=time_limit,
             fresh=fresh)

@@ -18,12 +18,14 @@ __all__ = ["Solution", "Solve", "OBJECTIVES", "OBJECTIVE_HELP", "check_objective
            "resolve_side", "check_limits", "MAX_NODES"]
 
 #: ``points``: what the side can be sure of scoring in this deal; ``margin``: its points minus the
-#: other side's (two sides only); ``tricks``: the tricks it wins.
-OBJECTIVES = ("points", "margin", "tricks")
+#: other side's (two sides only); ``tricks``: the tricks it wins; ``win``: 1 if it can force
+#: winning the match in this deal (from the deal's match score, under the ``finish`` rule), else 0.
+OBJECTIVES = ("points", "margin", "tricks", "win")
 OBJECTIVE_HELP = {
     "points": "what the side can be sure of scoring in the deal",
     "margin": "its points minus the other side's",
     "tricks": "the tricks it wins",
+    "win": "1 if it can force winning the match in this deal (needs a score), else 0",
 }
 #: The most nodes a search can count.
 MAX_NODES = 2 ** 63 - 1
@@ -35,6 +37,9 @@ def check_objective(objective: str, position: Position) -> str:
                          f"{', '.join(OBJECTIVES)})")
     if objective == "margin" and position.deal.sides != 2:
         raise AllFivesError("objective 'margin' needs two sides (2 or 4 players)")
+    if objective == "win" and position.deal.score is None:
+        raise AllFivesError("objective 'win' needs the match score when play starts "
+                            "(the deal has none)")
     return objective
 
 

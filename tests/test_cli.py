@@ -77,6 +77,24 @@ def test_for_the_other_side_and_other_objectives():
     assert 0 <= tricks["value"] <= 6
 
 
+WIN = "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H"
+
+
+@pytest.mark.parametrize("score, value", [("55,50", 1), ("30,50", 0)])
+def test_objective_win(score, value):
+    (record,) = records(run("solve", f"{WIN} score={score}", "--objective", "win", "--json"))
+    assert record["objective"] == "win" and record["value"] == value
+    assert set(record["moves"].values()) <= {0, 1}
+    plain = run("solve", f"{WIN} score={score}", "--objective", "win")
+    assert plain.exit_code == 0
+    assert f"Win for N: {'yes' if value else 'no'} ({value})" in plain.stdout
+
+
+def test_objective_win_needs_a_score():
+    assert_one_error_line(run("solve", WIN, "--objective", "win"), "objective 'win'",
+                          "match score")
+
+
 @pytest.mark.parametrize("seat, side, index", [(None, "EW", 1), ("N", "NS", 0), ("S", "NS", 0),
                                                ("E", "EW", 1), ("w", "EW", 1), ("NS", "NS", 0),
                                                ("we", "EW", 1)])
