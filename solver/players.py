@@ -371,7 +371,8 @@ class CheaterPlayer:
     ``margin`` with two sides (2 or 4 players) and ``points`` with three (the seat against the
     other two together), and plays a card of the best value; among equal best cards it plays
     the heuristic's choice when that is one of them, else the first in ``legal_actions``
-    order.  A lone legal card is played without a solve.  The calls (stand or beg, take one or
+    order.  When the match can end in this deal (``within_reach``) it first keeps the cards
+    that win the match (objective ``win``), then chooses among them by points.  A lone legal card is played without a solve.  The calls (stand or beg, take one or
     run) are the heuristic's rules 1 and 2: the pack and the runs stay hidden from it.
 
     Each decision's solve is limited (``time_limit`` seconds, 2.0 by default, and
@@ -419,22 +420,56 @@ class CheaterPlayer:
         position = state.position()
         deal = position.deal
         side = deal.side_of(position.to_move)
+        preferred = self._heuristic.act(observation)
+        candidates = legal
+        if within_reach(position):
+            # near the target the match comes first: the cards that win it (or, if none does,
+            # all of them), then the most points among those
+            candidates = self._best(position, side, "win", candidates, preferred)
+            if len(candidates) == 1:
+                return candidates[0]
         objective = "margin" if deal.sides == 2 else "points"
+        return self._best(position, side, objective, candidates, preferred)[0]
+
+    def _best(self, position, side: int, objective: str, candidates: list[int],
+              preferred: int) -> list[int]:
+        """The ``candidates`` of the best value by ``objective`` (the heuristic's card first
+        when it is one of them); all of them when the solve valued none."""
         solution = self._solver.solve(position, side, objective, line=False,
                                       node_limit=self.node_limit, time_limit=self.time_limit)
-        moves = solution.moves
         if not solution.complete:
             self.stopped += 1
-        if not moves:
-            return self._heuristic.act(observation)
-        best_value = max(moves.values())
-        best = [c for c in legal if moves.get(c) == best_value]
-        preferred = self._heuristic.act(observation)
-        return preferred if preferred in best else best[0]
+        valued = [c for c in candidates if c in solution.moves]
+        if not valued:
+            return [preferred] if preferred in candidates else candidates
+        top = max(solution.moves[c] for c in valued)
+        best = [c for c in valued if solution.moves[c] == top]
+        return sorted(best, key=lambda c: c != preferred)
 
     def __repr__(self) -> str:
         return (f"CheaterPlayer(name={self.name!r}, time_limit={self.time_limit}, "
                 f"node_limit={self.node_limit})")
+
+
+def within_reach(position) -> bool:
+    """Whether some side could reach the target in this deal: its score when play started plus
+    every point still to be had (each trump's capture, the end points) reaches it.  Near the
+    target a cheater plays for the match (objective ``win``), elsewhere for points."""
+    from .search import card_points
+
+    deal = position.deal
+    if deal.score is None:
+        return False
+    rules = deal.rules
+    left = sum(card_points(deal, "points")[c] for hand in position.hands for c in hand)
+    left += sum((rules.high, rules.low, rules.game)) + sum(
+        card_points(deal, "points")[c] for c in position.current.cards)
+    won = [0] * deal.sides
+    for trick in position.completed:
+        won[deal.side_of(trick.winner)] += sum(card_points(deal, "points")[c]
+                                               for c in trick.cards)
+    return any(score + won[side] + left >= rules.target
+               for side, score in enumerate(deal.score))
 
 
 _local = threading.local()

@@ -17,7 +17,7 @@ from solver.cards import parse_card, parse_cards, suit_of
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match, Observation
 from solver.players import (CheaterPlayer, HeuristicPlayer, PlayerError, PlayerSpec,
                             RandomPlayer, card_value, decide, make_player, player_names,
-                            player_spec, register_player)
+                            player_spec, register_player, within_reach)
 from solver.rules import PRESETS, Rules
 from solver.tricks import legal_plays, parse_seat
 
@@ -354,3 +354,34 @@ def test_the_heuristics_rules_are_numbered_in_its_docstring():
         assert f"\n    {number}. " in doc
     assert set(HeuristicPlayer.RULES) == set(range(1, 11))
     assert suit_of(parse_card("2S")) == 0
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_near_the_target_the_cheater_plays_a_card_that_wins_the_match(n):
+    """With the match within reach in this deal, the cheater's card keeps the best value of
+    objective win, by the reference solver."""
+    rng = random.Random(n)
+    checked = 0
+    for game in range(30):
+        score = [15] * (2 if n == 4 else n)
+        state = Match(n, Rules().replace(target=21)).new_initial_state(seed=1000 * n + game,
+                                                                      score=score)
+        cheater = CheaterPlayer(time_limit=None)
+        while not state.is_terminal() and (state.phase != "play"
+                                           or max(len(h) for h in state.hands) > 3):
+            if state.phase == "play":
+                state.apply_action(rng.choice(state.legal_actions()))
+            else:
+                state.apply_action(decide(make_player("heuristic"), state))
+        if state.is_terminal() or state.phase != "play":
+            continue
+        position = state.position()
+        if position.deal.score is None or len(position.legal_moves()) < 2 \
+                or not within_reach(position):
+            continue
+        side = position.deal.side_of(position.to_move)
+        truth = reference.solve(position, side, "win")
+        card = cheater.act(state.observation(state.current_player()), state)
+        assert truth.moves[card] == truth.value, (position, card)
+        checked += 1
+    assert checked >= 10
