@@ -228,6 +228,7 @@ cdef void _win_line(State* s, int value) noexcept nogil
 # the driver: the answer a solve returns
 cdef void _root_bounds(State* s) noexcept nogil             # what the root cards valued prove
 cdef void _drive(State* s, bint all_moves, bint want_line) noexcept nogil  # value, moves, line
+cdef void _share_values(State* s, int seat, int n) noexcept nogil  # equivalent root cards
 cdef void _line(State* s, int value) noexcept nogil         # follow optimal cards to the end
 
 

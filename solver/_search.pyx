@@ -944,8 +944,7 @@ cdef void _drive(State* s, bint all_moves, bint want_line) noexcept nogil:
     """Value, every legal card's value, and a line, on one shared table, into the State's
     answer.  Its bounds narrow as they are proved; Engine.progress reads them meanwhile."""
     cdef int cards[MAX_MOVES]
-    cdef int n, i, k, c, seat, best, v, guess, lower, upper, game_lower, game_upper
-    cdef uint64_t rest, others
+    cdef int n, i, seat, best, v, guess, lower, upper, game_lower, game_upper
     s.move_total = s.move_count = s.line_length = 0
     if _tricks_left(s) == 0:
         s.lower = s.upper = _game_value(s)
@@ -977,25 +976,29 @@ cdef void _drive(State* s, bint all_moves, bint want_line) noexcept nogil:
                 best = v
         s.move_total = 0
         s.lower = s.upper = best
-        # a card equivalent to a searched one shares its value
-        others = _others(s, seat)
-        rest = _legal(s, seat)
-        for i in range(n):
-            rest &= ~((<uint64_t>1) << s.move_card[i])
-        k = n
-        while rest:
-            c = ctz64(rest)
-            rest &= rest - 1
-            i = 0
-            while not _equivalent(s, c, s.move_card[i], others):
-                i += 1
-            s.move_card[k] = c
-            s.move_lower[k] = s.move_lower[i]
-            s.move_upper[k] = s.move_upper[i]
-            k += 1
-        s.move_count = k
+        _share_values(s, seat, n)
     if want_line and not s.aborted:
         _line(s, s.lower)
+
+
+cdef void _share_values(State* s, int seat, int n) noexcept nogil:
+    """After the ``n`` root cards searched: every other legal card of ``seat``, equivalent to
+    one of them, shares its value."""
+    cdef uint64_t others = _others(s, seat), rest = _legal(s, seat)
+    cdef int i, c, k = n
+    for i in range(n):
+        rest &= ~((<uint64_t>1) << s.move_card[i])
+    while rest:
+        c = ctz64(rest)
+        rest &= rest - 1
+        i = 0
+        while not _equivalent(s, c, s.move_card[i], others):
+            i += 1
+        s.move_card[k] = c
+        s.move_lower[k] = s.move_lower[i]
+        s.move_upper[k] = s.move_upper[i]
+        k += 1
+    s.move_count = k
 
 
 cdef void _line(State* s, int value) noexcept nogil:
@@ -1291,8 +1294,7 @@ cdef int _win_search(State* s, int alpha, int beta) noexcept nogil:
 cdef void _win_drive(State* s, bint all_moves, bint want_line) noexcept nogil:
     """``_drive`` for objective win: the value, every legal card's, and a line."""
     cdef int cards[MAX_MOVES]
-    cdef int n, i, k, c, r, v, seat, best
-    cdef uint64_t rest, others
+    cdef int n, i, r, v, seat, best
     cdef WinUndo w
     s.move_total = s.move_count = s.line_length = 0
     s.static_lower = s.lower = 0
@@ -1327,22 +1329,7 @@ cdef void _win_drive(State* s, bint all_moves, bint want_line) noexcept nogil:
                 best = v
         s.move_total = 0
         s.lower = s.upper = best
-        others = _others(s, seat)
-        rest = _legal(s, seat)
-        for i in range(n):
-            rest &= ~((<uint64_t>1) << s.move_card[i])
-        k = n
-        while rest:
-            c = ctz64(rest)
-            rest &= rest - 1
-            i = 0
-            while not _equivalent(s, c, s.move_card[i], others):
-                i += 1
-            s.move_card[k] = c
-            s.move_lower[k] = s.move_lower[i]
-            s.move_upper[k] = s.move_upper[i]
-            k += 1
-        s.move_count = k
+        _share_values(s, seat, n)
     if want_line and not s.aborted:
         _win_line(s, s.lower)
 
