@@ -461,13 +461,13 @@ def within_reach(position) -> bool:
     if deal.score is None:
         return False
     rules = deal.rules
-    left = sum(card_points(deal, "points")[c] for hand in position.hands for c in hand)
-    left += sum((rules.high, rules.low, rules.game)) + sum(
-        card_points(deal, "points")[c] for c in position.current.cards)
+    points = card_points(deal, "points")
+    left = sum(points[c] for hand in position.hands for c in hand)
+    left += sum(points[c] for c in position.current.cards) + sum((rules.high, rules.low,
+                                                                   rules.game))
     won = [0] * deal.sides
     for trick in position.completed:
-        won[deal.side_of(trick.winner)] += sum(card_points(deal, "points")[c]
-                                               for c in trick.cards)
+        won[deal.side_of(trick.winner)] += sum(points[c] for c in trick.cards)
     return any(score + won[side] + left >= rules.target
                for side, score in enumerate(deal.score))
 
