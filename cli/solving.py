@@ -84,6 +84,9 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
         from .records import solution_record
     else:
         from .console import can_show_suits, make_console
+        from rich.console import Group
+        from rich.text import Text
+
         from .report import solve_body, solve_head
         from .status import searching
         console = make_console(color)
@@ -98,9 +101,9 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
             solution = solve_one(run, name, position, side, objective)
             typer.echo(solution_record(name, position, solution))
         else:
-            if number:
-                console.print()
-            head = solve_head(name, position, pretty)
+            # a blank line between two reports, printed with the second, never ahead of it
+            head = Group(Text(), solve_head(name, position, pretty)) if number \
+                else solve_head(name, position, pretty)
             if live:
                 console.print(head, crop=False)
                 with searching(status, "searching", progress):
