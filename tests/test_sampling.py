@@ -442,3 +442,10 @@ def test_a_forced_run_says_nothing():
         assert bidding_weight(forced, world) == bidding_weight(beg_only, world)
         differ += bidding_weight(free, world) != bidding_weight(beg_only, world)
     assert differ > 10
+
+
+def test_the_module_examples_run():
+    import doctest
+
+    import solver.sampling
+    assert doctest.testmod(solver.sampling).failed == 0
