@@ -101,7 +101,7 @@ class World:
 
 @dataclass(frozen=True)
 class Worlds(Sequence[World]):
-    """Worlds drawn for one observation."""
+    """Worlds drawn for one observation; a sequence of ``World``."""
 
     worlds: tuple[World, ...]
     #: True when these are all the consistent worlds, each once.
@@ -117,6 +117,11 @@ class Worlds(Sequence[World]):
 
     def __iter__(self) -> Iterator[World]:
         return iter(self.worlds)
+
+    @property
+    def weights(self) -> tuple[float, ...]:
+        """Each world's weight, in order."""
+        return tuple(w.weight for w in self.worlds)
 
 
 @dataclass(frozen=True)
@@ -430,16 +435,16 @@ def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
     if total <= count and total <= exact_limit:
         hands = list(counter.every())
         return Worlds(_weighed(observation, hands, bidding), True, total)
-    if 2 * count >= total and total <= max(exact_limit, 2 * count):
-        hands = rng.sample(list(counter.every()), count)
-    elif 2 * count <= total:
+    if 2 * count <= total:
         drawn: set = set()
         hands = []
-        while len(hands) < count:
+        while len(hands) < count:            # uniform among the worlds not drawn yet
             world = counter.draw(rng)
             if world not in drawn:
                 drawn.add(world)
                 hands.append(world)
+    elif total <= exact_limit:
+        hands = rng.sample(list(counter.every()), count)
     else:
         hands = [counter.draw(rng) for _ in range(count)]
     return Worlds(_weighed(observation, hands, bidding), False, total)
@@ -484,6 +489,8 @@ class _CallModel:
     def agree(self, dealt: Sequence[Card], strong: bool) -> float:
         """The chance that the first six of ``dealt`` (any six equally likely) make the call."""
         m = len(dealt)
+        if not m:
+            return 1.0
         six = min(_FIRST_DEAL, m)
         trumps = [c for c in dealt if suit_of(c) == self.proposed]
         t = len(trumps)
