@@ -239,10 +239,12 @@ class Sampler:
     ``Sampler.of(observation)``; ``total`` worlds, ``draw(rng)`` one world's hands uniformly,
     ``every()`` all of them.  Made once, it draws each further world without counting again.
 
-    The constrained seats take their cards suit by suit: ``options(s, needs)`` lists the ways the
-    constrained seats still needing ``needs`` cards may take cards of suit ``s`` (how many each)
-    with the number of completions of each; the rest of every suit goes to the free pool: the
-    unconstrained seats and the pack, shuffled at the end."""
+    The constrained seats take their cards class by class, a *class* being the suits that the
+    same constrained seats may hold (a suit a revoke is owed in is a class of its own), and the
+    suits none of them may hold going straight to the others: ``options(j, needs)`` lists the
+    ways the constrained seats still needing ``needs`` cards may take cards of class ``j`` (how
+    many each) with the number of completions of each.  The rest of every class goes to the
+    free pool: the unconstrained seats and the pack, dealt at random at the end."""
 
     @classmethod
     def of(cls, observation: Observation) -> Sampler:
@@ -251,49 +253,62 @@ class Sampler:
     def __init__(self, c: Constraints) -> None:
         self.c = c
         self.hand = _sorted(c.hand)
-        n = c.players
-        others = [s for s in range(n) if s != c.seat]
+        others = [s for s in range(c.players) if s != c.seat]
         self.bound = [s for s in others if c.voids[s] or c.holds[s]]
         self.free = [s for s in others if s not in self.bound]
-        self.by_suit = [tuple(x for x in c.unseen if suit_of(x) == s) for s in range(4)]
-        self.counts = [len(cards) for cards in self.by_suit]
-        # cards of suits s.. that each bound seat may hold, and suits s.. it must hold
-        self.avail = [[sum(self.counts[t] for t in range(s, 4) if t not in c.voids[p])
-                       for s in range(5)] for p in self.bound]
-        self.owed = [[sum(1 for t in range(s, 4) if t in c.holds[p]) for s in range(5)]
-                     for p in self.bound]
-        self.left = [sum(self.counts[s:]) for s in range(5)]
+        by_suit = [[x for x in c.unseen if suit_of(x) == s] for s in range(4)]
+        self.loose: list[Card] = []              # cards no constrained seat may hold
+        classes: dict[tuple, list[Card]] = {}
+        for suit, cards in enumerate(by_suit):
+            allowed = tuple(suit not in c.voids[p] for p in self.bound)
+            owed = tuple(suit in c.holds[p] for p in self.bound)
+            if any(owed):
+                classes[(allowed, owed, suit)] = cards
+            elif any(allowed):
+                classes.setdefault((allowed, owed, None), []).extend(cards)
+            else:
+                self.loose.extend(cards)
+        # most seats allowed last: the last class takes what is left, with no choice
+        keys = sorted(classes, key=lambda k: (sum(k[0]), k[2] is None))
+        self.cards = [tuple(classes[k]) for k in keys]
+        self.allowed = [k[0] for k in keys]
+        self.owed = [k[1] for k in keys]
+        self.counts = [len(cards) for cards in self.cards]
+        m = len(keys)
+        # per bound seat, the cards of classes j.. it may hold, and the classes j.. it is owed
+        self.avail = [[sum(self.counts[t] for t in range(j, m) if self.allowed[t][i])
+                       for j in range(m + 1)] for i in range(len(self.bound))]
+        self.owing = [[sum(1 for t in range(j, m) if self.owed[t][i]) for j in range(m + 1)]
+                      for i in range(len(self.bound))]
+        self.left = [sum(self.counts[j:]) for j in range(m + 1)]
         self._options: dict[tuple[int, tuple[int, ...]], tuple[list, int]] = {}
         self.free_sizes = [c.sizes[s] for s in self.free] + [c.undealt]
         self.free_held = sum(self.free_sizes[:-1])
-        self.free_ways = _multinomial(sum(self.free_sizes), self.free_sizes[:-1]) \
-            if c.undealt >= 0 else 0
-        start = tuple(c.sizes[p] for p in self.bound)
-        self.start = start
-        self.bound_ways = self.ways(0, start) if c.undealt >= 0 else 0
+        ok = c.undealt >= 0 and len(c.hand) == c.sizes[c.seat]
+        self.free_ways = _multinomial(sum(self.free_sizes), self.free_sizes[:-1]) if ok else 0
+        self.start = tuple(c.sizes[p] for p in self.bound)
+        self.bound_ways = self.ways(0, self.start) if ok else 0
         self.total = self.bound_ways * self.free_ways
 
-    def ways(self, s: int, needs: tuple[int, ...]) -> int:
-        if s == 4:
+    def ways(self, j: int, needs: tuple[int, ...]) -> int:
+        if j == len(self.counts):
             return 1 if not any(needs) else 0
-        return self.options(s, needs)[1]
+        return self.options(j, needs)[1]
 
-    def options(self, s: int, needs: tuple[int, ...]) -> tuple[list, int]:
-        key = (s, needs)
+    def options(self, j: int, needs: tuple[int, ...]) -> tuple[list, int]:
+        key = (j, needs)
         found = self._options.get(key)
         if found is not None:
             return found
-        c = self.c
-        count = self.counts[s]
-        free_left = self.left[s] - sum(needs)         # free-pool cards among suits s..
+        count = self.counts[j]
+        free_left = self.left[j] - sum(needs)         # free-pool cards among classes j..
         ranges = []
-        for i, p in enumerate(self.bound):
-            need = needs[i]
-            if s in c.voids[p]:
-                lo, hi = (1, 0) if s in c.holds[p] else (0, 0)   # void in a suit it holds
+        for i, need in enumerate(needs):
+            if not self.allowed[j][i]:
+                lo, hi = (1, 0) if self.owed[j][i] else (0, 0)   # void in a suit it holds
             else:
-                lo = max(1 if s in c.holds[p] else 0, need - self.avail[i][s + 1])
-                hi = min(need - self.owed[i][s + 1], count)
+                lo = max(1 if self.owed[j][i] else 0, need - self.avail[i][j + 1])
+                hi = min(need - self.owing[i][j + 1], count)
             if lo > hi:
                 self._options[key] = ([], 0)
                 return [], 0
@@ -305,7 +320,7 @@ class Sampler:
             if taken > count or count - taken > free_left:
                 continue
             rest = tuple(need - k for need, k in zip(needs, ks))
-            w = self.ways(s + 1, rest)
+            w = self.ways(j + 1, rest)
             if w:
                 w *= _multinomial(count, ks)
                 total += w
@@ -319,21 +334,23 @@ class Sampler:
         hands: list = [()] * c.players
         hands[c.seat] = self.hand
         if self.bound:
-            pool: list[Card] = []
+            pool: list[Card] = list(self.loose)
             taken: list[list[Card]] = [[] for _ in self.bound]
             needs = self.start
-            for s in range(4):
-                cards = self.by_suit[s]
-                out, total = self.options(s, needs)
-                pick = rng.randrange(total)
-                lo, hi = 0, len(out) - 1
-                while lo < hi:                  # the first option whose running total > pick
-                    mid = (lo + hi) // 2
-                    if out[mid][0] > pick:
-                        hi = mid
-                    else:
-                        lo = mid + 1
-                _, ks, needs = out[lo]
+            for j, cards in enumerate(self.cards):
+                out, total = self.options(j, needs)
+                if len(out) == 1:
+                    _, ks, needs = out[0]
+                else:
+                    pick = rng.randrange(total)
+                    lo, hi = 0, len(out) - 1
+                    while lo < hi:              # the first option whose running total > pick
+                        mid = (lo + hi) // 2
+                        if out[mid][0] > pick:
+                            hi = mid
+                        else:
+                            lo = mid + 1
+                    _, ks, needs = out[lo]
                 given = sum(ks)
                 if given:
                     chosen = rng.sample(cards, given)
@@ -341,14 +358,15 @@ class Sampler:
                     for i, k in enumerate(ks):
                         taken[i] += chosen[at:at + k]
                         at += k
-                    given_set = set(chosen)
-                    pool.extend(x for x in cards if x not in given_set)
+                    if given < len(cards):
+                        given_set = set(chosen)
+                        pool.extend(x for x in cards if x not in given_set)
                 else:
                     pool.extend(cards)
             for p, cards in zip(self.bound, taken):
                 hands[p] = _sorted(cards)
         else:
-            pool = self.c.unseen
+            pool = c.unseen
         if self.free:
             chosen = rng.sample(pool, self.free_held)
             at = 0
@@ -362,6 +380,7 @@ class Sampler:
         """Every world, each once, in a fixed order."""
         c = self.c
         n = c.players
+        m = len(self.counts)
 
         def free_split(pool: list[Card], seats: list[int], hands: list):
             if not seats:
@@ -373,17 +392,17 @@ class Sampler:
                 hands[p] = chosen
                 yield from free_split([x for x in pool if x not in taken], rest, hands)
 
-        def suit_split(cards: Sequence[Card], ks: Sequence[int]):
+        def class_split(cards: Sequence[Card], ks: Sequence[int]):
             if not ks:
                 yield (), list(cards)
                 return
             for chosen in itertools.combinations(cards, ks[0]):
                 taken = set(chosen)
-                for more, rest in suit_split([x for x in cards if x not in taken], ks[1:]):
+                for more, rest in class_split([x for x in cards if x not in taken], ks[1:]):
                     yield (chosen,) + more, rest
 
-        def by_suit(s: int, needs: tuple[int, ...], parts: list, pool: list[Card]):
-            if s == 4:
+        def by_class(j: int, needs: tuple[int, ...], parts: list, pool: list[Card]):
+            if j == m:
                 hands: list = [()] * n
                 hands[c.seat] = self.hand
                 for i, p in enumerate(self.bound):
@@ -391,15 +410,13 @@ class Sampler:
                 for done in free_split(pool, self.free, hands):
                     yield tuple(_sorted(h) for h in done)
                 return
-            if not self.bound:
-                yield from by_suit(s + 1, needs, parts, pool + list(self.by_suit[s]))
-                return
-            for _, ks, rest in self.options(s, needs)[0]:
-                for chosen, left in suit_split(self.by_suit[s], ks):
-                    yield from by_suit(s + 1, rest, parts + [chosen], pool + left)
+            for _, ks, rest in self.options(j, needs)[0]:
+                for chosen, left in class_split(self.cards[j], ks):
+                    yield from by_class(j + 1, rest, parts + [chosen], pool + left)
 
         if self.total:
-            yield from by_suit(0, self.start, [], [])
+            yield from by_class(0, self.start, [], list(self.loose) if self.bound
+                                else list(c.unseen))
 
 
 def count_worlds(observation: Observation) -> int:
