@@ -27,9 +27,9 @@ still.  The unseen cards a world does not put in a hand are the pack not dealt.
 likely: exactly the chance of each given a uniformly shuffled pack, since every consistent world
 is dealt by the same number of packs.  The sampler is constructive and exactly uniform: the seats
 with a void (or a revoke to honour) are *constrained*; how many cards of each suit each of them
-holds is drawn in proportion to the number of worlds with those counts (counted suit by suit), the
-cards within each suit at random, and the cards left over are shuffled among the other seats and
-the pack, which no constraint touches.  ``count_worlds`` gives the number of consistent worlds.
+holds is drawn in proportion to the number of worlds with those counts (counted suit by suit, the
+suits the same seats may hold together), the cards within each suit at random, and the cards left
+over are dealt at random among the other seats and the pack, which no constraint touches.  ``count_worlds`` gives the number of consistent worlds.
 
 *Exact or sampled.*  When no more worlds agree than asked for (and at most ``exact_limit``) every
 one is returned, each once (``Worlds.exact``).  Otherwise ``count`` distinct worlds are drawn
@@ -441,10 +441,11 @@ def all_worlds(observation: Observation, *, bidding: bool = False) -> Worlds:
 
 def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
                   exact_limit: int = 10_000, bidding: bool = False) -> Worlds:
-    """``count`` worlds that agree with the observation, drawn by ``rng`` (see the module
-    notes): every world when there are no more than ``count`` (and no more than
-    ``exact_limit``), else distinct worlds drawn uniformly without replacement; with
-    ``bidding`` each carries its weight from the calls."""
+    """``count`` worlds that agree with the observation, drawn by ``rng`` uniformly over all
+    such worlds (see the module notes): every world, once each, when there are no more than
+    ``count`` (and no more than ``exact_limit``); else distinct worlds without replacement
+    (with repeats only when more than half of over ``exact_limit`` worlds are asked for).
+    With ``bidding`` each carries its weight from the calls (still drawn uniformly)."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise SamplingError(f"count must be a whole number, not {count!r}")
     counter = _counter(observation)
