@@ -29,7 +29,8 @@ is dealt by the same number of packs.  The sampler is constructive and exactly u
 with a void (or a revoke to honour) are *constrained*; how many cards of each suit each of them
 holds is drawn in proportion to the number of worlds with those counts (counted suit by suit, the
 suits the same seats may hold together), the cards within each suit at random, and the cards left
-over are dealt at random among the other seats and the pack, which no constraint touches.  ``count_worlds`` gives the number of consistent worlds.
+over are dealt at random among the other seats and the pack, which no constraint touches.
+``count_worlds`` gives the number of consistent worlds.
 
 *Exact or sampled.*  When no more worlds agree than asked for (and at most ``exact_limit``) every
 one is returned, each once (``Worlds.exact``).  Otherwise ``count`` distinct worlds are drawn
