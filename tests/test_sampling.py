@@ -20,8 +20,8 @@ from solver.game import BEG, PLAY, REVOKE, RUN, SHUFFLE, STAND, TAKE_ONE, GameEr
     Observation
 from solver.players import decide, make_player
 from solver.rules import PRESETS, Rules
-from solver.sampling import TEMPER, Constraints, Sampler, SamplingError, World, all_worlds, bidding_weight, \
-    constraints, count_worlds, sample_worlds, world_position
+from solver.sampling import TEMPER, Constraints, Sampler, SamplingError, World, all_worlds, \
+    bidding_weight, constraints, count_worlds, sample_worlds, world_position
 from solver.tricks import trick_winner
 
 #: Every preset, and the follow rules the other way round on two of them.
@@ -39,8 +39,8 @@ def case_id(case) -> str:
 def games(players: int, rules: Rules, seeds, *, revokes: float = 0.0, steps: int = 150,
           caller: str = "mixed", every: int = 1):
     """(observation, true hands, state, actions, state before the deal) for every seat at every
-    ``every``-th step of seeded matches.  ``revokes``: the chance a seat plays a card the follow rule forbids
-    when it holds one."""
+    ``every``-th step of seeded matches.  ``revokes``: the chance a seat plays a card the follow
+    rule forbids when it holds one."""
     for seed in seeds:
         state = Match(players, rules).new_initial_state(seed, auto_deal=False)
         rng = random.Random(seed)
