@@ -307,6 +307,19 @@ def test_generated_puzzles_are_sound_by_the_reference(players, cards, preset, so
         assert reference_swing(puzzle) < puzzle.target
 
 
+@pytest.mark.parametrize("players, cards", SMALL)
+def test_win_puzzles_near_the_end_of_a_match(players, cards, solver):
+    puzzles = list(generate(players, count=2, seed=8, cards=cards, objective="win",
+                            solver=solver, max_tries=20000))
+    assert len(puzzles) == 2
+    for puzzle in puzzles:
+        assert puzzle.objective == "win" and puzzle.target == 1
+        assert "peg-out" in puzzle.themes
+        assert check_puzzle(puzzle, solver) == []
+        assert reference.solve(puzzle.position, puzzle.side, "win").value == 1
+        assert reference_swing(puzzle) == 0
+
+
 def test_generated_puzzles_are_reproducible(solver):
     first = list(generate(2, count=3, seed=11, cards=4, solver=solver))
     again = list(generate(2, count=3, seed=11, cards=4, solver=Solver(16)))
