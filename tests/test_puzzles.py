@@ -275,6 +275,25 @@ def reference_winning(position: Position, puzzle: Puzzle) -> list[int]:
     return [c for c, v in ref.moves.items() if v >= puzzle.target]
 
 
+def independent_classes(position: Position, cards: list[int], objective: str) -> int:
+    groups: list[int] = []
+    for card in cards:
+        if not any(independent_alike(position, g, card, objective) for g in groups):
+            groups.append(card)
+    return len(groups)
+
+
+def reference_pressure(position: Position, puzzle: Puzzle) -> int:
+    """Winning classes at the side's next turn, the defence in between at its toughest, by
+    the reference solver (99 when play ends first)."""
+    if position.is_over:
+        return 99
+    if position.deal.side_of(position.to_move) == puzzle.side:
+        return independent_classes(position, reference_winning(position, puzzle),
+                                   puzzle.objective)
+    return min(reference_pressure(position.after(c), puzzle) for c in position.legal_moves())
+
+
 def reference_swing(puzzle: Puzzle) -> int:
     """The heuristic's result against a defence minimising the reference's value."""
     heuristic = HeuristicPlayer()
@@ -310,6 +329,10 @@ def test_generated_puzzles_are_sound_by_the_reference(players, cards, preset, so
                 assert all(independent_alike(p, card, c, puzzle.objective) for c in winning)
                 legal = p.legal_moves()
                 real += any(not independent_alike(p, card, c, puzzle.objective) for c in legal)
+            else:
+                # the toughest defence leaves the fewest winning classes at the next turn
+                least = min(reference_pressure(p.after(c), puzzle) for c in p.legal_moves())
+                assert reference_pressure(p.after(card), puzzle) == least
             p = p.after(card)
         assert real >= 2
         # the line ends on the solver's card
