@@ -12,7 +12,7 @@
 # part that is Game, ``points_lower``/``points_upper`` on points alone); a search's window is
 # ``(alpha, beta)``.
 
-from libc.stdint cimport int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
 
 cdef enum:
     MAX_SEATS = 4
@@ -26,18 +26,9 @@ cdef enum:
 
 # One slot of the transposition table.  Entries are stored only at trick boundaries and hold
 # bounds on the *future* value: the points still to come from this trick on, and Game.
-#
-# Partition search: an entry holds for every position that agrees with the one it was found
-# at on the leader, each hand's length in each suit, and, in each suit, the owner and kind of
-# the cards down to its ``rel`` depth (the top cards by rank among those out): the cards below
-# are plain (no points, no pips while Game counts), and the search that found the entry never
-# looked at their order.  ``key`` hashes the part of that a lookup can compute without the
-# entry (the lengths and, per suit, the cards down to its lowest card that is not plain, or a
-# few more), ``check`` the cards down to the entry's own depths.
 cdef struct Entry:
-    uint64_t key        # the index hash: leader, lengths, each suit's top cards (see above)
-    uint32_t check      # a second hash of each suit's cards down to the entry's depth
-    uint16_t rel        # four nibbles: per suit, how many top cards the entry depends on
+    uint64_t key        # the position's hash: cards by owner and rank among those out, leader
+    uint64_t check      # an independent second hash, so a false hit needs 128 bits to agree
     int16_t lower       # future value >= lower, when X's Game leads are >= (lower_a, lower_b)
     int16_t lower_a
     int16_t lower_b
@@ -47,6 +38,7 @@ cdef struct Entry:
     uint8_t best        # the card that last refuted or proved a bound (suit, rank among out)
     uint8_t generation  # an entry of another generation is empty
     uint8_t depth       # cards left in the hands: how costly the entry was to find
+    uint8_t unused
 
 
 # The whole search state: the problem (constant during a solve), the position (changing), and
@@ -62,7 +54,6 @@ cdef struct State:
     int points[MAX_CARDS]         # points a card in a trick gives the trick's winner
     int pips[MAX_CARDS]           # each card's count toward Game
     uint64_t scoring              # the cards whose points are not zero
-    uint64_t pip_cards            # the cards whose pips are not zero
     uint8_t kind[MAX_CARDS]       # cards of one kind have the same points and pips
     uint8_t points_kind[MAX_CARDS]  # cards of one points kind have the same points
     int trick_bonus               # points for winning a trick itself (objective tricks)
@@ -89,16 +80,12 @@ cdef struct State:
     int won_pips[3]               # Game pips won so far by each side
     int points_left               # points of the cards still in the hands
     int pips_left                 # Game pips of the cards still in the hands
-    # the techniques in use (all on; switched off one at a time to measure what each buys)
-    bint partition                # entries that hold for positions alike in their relevant cards
-    int index_depth               # the least top cards per suit a key names (partition search)
-    Frame* frames                 # per trick left: the hashes of a trick's start (see Frame)
-    uint64_t* hints               # per index key: the depths of four recent entries' classes
-    bint use_bounds               # static bounds and quick tricks at a trick's start
+    # the techniques in use (all on unless ALLFIVES_ENGINE_OFF switches some off, to measure
+    # what each buys)
+    bint use_bounds               # static bounds and quick tricks where a trick starts
     bint use_order                # the move ordering (off: highest card first)
     bint use_classes              # cards of one hand that play alike searched once
-    int64_t counts[9]
-    uint64_t rel                  # set by _search: the cards whose rank the result depended on
+    bint points_first             # the value on points alone first, then Game
     # the table
     Entry* table
     uint64_t table_mask           # entries - 1; buckets of four
@@ -144,21 +131,6 @@ cdef struct WinUndo:
     uint64_t cards
 
 
-# The hashes a trick's start computes for the partition search, one frame per trick left (a
-# node's children are at other tricks, so each node has its frame to itself while it needs it).
-cdef struct Frame:
-    uint64_t base                 # the hash of the leader and the hands' lengths
-    int full                      # the position's depths: every card (four nibbles)
-    int index                     # the depths the index names, and on points alone
-    int points_index
-    uint64_t index_key
-    uint64_t points_index_key
-    uint64_t check[4][17]         # per suit: the hash of its top k cards
-    uint64_t points_check[4][17]
-    int length[4]                 # cards out in each suit
-    uint8_t order[4][16]          # each suit's cards out, highest first
-
-
 # What the cuts at a trick's start leave to the move loop of a node they do not settle.
 cdef struct Node:
     int lower                     # bounds on the node's value (+-BIG inside a trick)
@@ -167,8 +139,8 @@ cdef struct Node:
     int depth                     # cards left in the hands; 0 inside a trick: nothing is stored
     int lead_a                    # X's Game leads over the other sides, as the table keeps them
     int lead_b
-    Frame* f                      # the partition search's hashes of the position
-    uint64_t bounds_rel           # the cards the static bounds depended on
+    uint64_t key                  # the position's table keys
+    uint64_t check
 
 
 # ---- the nogil functions of _search.pyx -------------------------------------------------------
@@ -211,29 +183,6 @@ cdef int _decode(State* s, int code) noexcept nogil         # and back; -1 if go
 cdef Entry* _probe(State* s, uint64_t key, uint64_t check) noexcept nogil  # find, or NULL
 cdef void _store(State* s, uint64_t key, uint64_t check, int depth, int alpha, int beta,
                  int value, int best, int lead_a, int lead_b) noexcept nogil  # record a result
-
-# partition search
-cdef uint64_t _plain_mask(State* s) noexcept nogil          # the cards that are not plain
-cdef uint64_t _closed(uint64_t rel, uint64_t cards) noexcept nogil  # relevant, closed upwards
-cdef uint64_t _rank_winner(State* s) noexcept nogil         # a full trick won by rank
-cdef void _partition_keys(State* s, Node* node) noexcept nogil  # hashes, depths, index
-cdef uint64_t _class_key(Node* node, uint64_t* checks, int depths,
-                         bint game) noexcept nogil          # the key of a class of depths
-cdef uint32_t _check_of(uint64_t key) noexcept nogil       # an entry's check from its key
-cdef int _deeper(int a, int b) noexcept nogil               # per suit, the deeper depths
-cdef bint _fits(int depths, int full) noexcept nogil        # depths within the lengths
-cdef uint64_t* _hints(State* s, uint64_t index_key) noexcept nogil  # the index's slot
-cdef void _add_hint(State* s, uint64_t index_key, int depths) noexcept nogil
-cdef uint64_t _region(Node* node, int rel) noexcept nogil   # the cards an entry names here
-cdef int _depths(Node* node, uint64_t rel, int index) noexcept nogil  # per-suit depths
-cdef Entry* _partition_probe(State* s, uint64_t key) noexcept nogil  # a class's entry
-cdef void _partition_store(State* s, Node* node, int alpha, int beta, int value, int best,
-                           uint64_t rel) noexcept nogil     # record a result for its class
-cdef bint _class_cut(State* s, Node* node, uint64_t* checks, int index, uint64_t index_key,
-                     bint game, bint points, int alpha, int beta, int game_lower,
-                     int game_upper, int* value) noexcept nogil  # an entry of its classes
-cdef uint64_t _bounds_rel(State* s) noexcept nogil          # the cards the bounds read
-cdef uint64_t _class_below(State* s, int c, uint64_t others) noexcept nogil  # c's equals
 
 # moves
 cdef uint64_t _legal(State* s, int seat) noexcept nogil     # the seat's legal cards
@@ -300,13 +249,10 @@ cdef class Engine:
     cdef object card_tables        # the (points, pips) the kinds below were sorted for
     cdef uint8_t kind[MAX_CARDS]
     cdef uint8_t points_kind[MAX_CARDS]
-    cdef bint partition            # the techniques in use (see State)
-    cdef int index_depth
-    cdef uint64_t* hints           # the partition index's slots (see State)
-    cdef Frame* frames
-    cdef bint use_bounds
+    cdef bint use_bounds           # the techniques in use (see State)
     cdef bint use_order
     cdef bint use_classes
+    cdef bint points_first
     # validate the problem, the position and the limits, and load them into self.state
     cdef int _load(self, problem, hands, int leader, trick, won_pips, long long node_limit,
                    double time_limit, bint fresh) except -1

@@ -31,13 +31,12 @@ from collections import namedtuple
 import os
 import threading
 
-from libc.stdint cimport int16_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 cdef extern from *:
-    void _prefetch "__builtin_prefetch"(const void*) nogil
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
     int ctz64 "__builtin_ctzll"(unsigned long long) nogil
     int clz64 "__builtin_clzll"(unsigned long long) nogil
@@ -58,11 +57,6 @@ cdef double POLL_SECONDS = 0.01
 cdef double SLOW_POLL_SECONDS = 0.1
 
 cdef unsigned long MAIN_THREAD = threading.main_thread().ident
-
-# How many top cards of each suit a partition key names at least (beyond those down to the
-# lowest card that is not plain): fewer lets an entry serve more positions, more spreads the
-# positions of one suit-length pattern over more buckets.
-DEFAULT_INDEX_DEPTH = 0
 
 
 cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
@@ -435,7 +429,7 @@ cdef inline Entry* _probe(State* s, uint64_t key, uint64_t check) noexcept nogil
     cdef Entry* bucket = s.table + (key & s.table_mask & ~(<uint64_t>3))
     cdef int i
     for i in range(4):
-        if bucket[i].key == key and bucket[i].check == <uint32_t>check \
+        if bucket[i].key == key and bucket[i].check == check \
                 and bucket[i].generation == s.generation:
             return &bucket[i]
     return NULL
@@ -450,7 +444,7 @@ cdef inline void _store(State* s, uint64_t key, uint64_t check, int depth, int a
     cdef Entry* e = NULL
     cdef int i
     for i in range(4):
-        if bucket[i].key == key and bucket[i].check == <uint32_t>check \
+        if bucket[i].key == key and bucket[i].check == check \
                 and bucket[i].generation == s.generation:
             e = &bucket[i]
             break
@@ -465,8 +459,7 @@ cdef inline void _store(State* s, uint64_t key, uint64_t check, int depth, int a
                 if bucket[i].depth < e.depth:
                     e = &bucket[i]
         e.key = key
-        e.check = <uint32_t>check
-        e.rel = 0xFFFF
+        e.check = check
         e.generation = s.generation
         e.lower = -BIG
         e.upper = BIG
@@ -482,226 +475,6 @@ cdef inline void _store(State* s, uint64_t key, uint64_t check, int depth, int a
         e.upper = <int16_t>value
         e.upper_a = <int16_t>lead_a
         e.upper_b = <int16_t>lead_b
-    if best >= 0:
-        e.best = <uint8_t>best
-
-
-# ---- partition search: entries for every position alike in its relevant cards ------------------
-# An entry found at position P holds at every position P' with the same leader and hand lengths
-# in each suit whose top cards in each suit, down to the entry's depth for that suit, are held
-# by the same hands and are of the same kinds, the cards below being plain (no points, and no
-# pips while Game counts) in both.  It does because the search behind it never looked at the
-# order of those plain cards: the results it combined are backed up with the cards whose rank
-# they depended on (``s.rel``): a trick's winner when it beat a card of its own suit, the cards
-# an entry it found depended on, what the static bounds read, and every card that is not plain;
-# each suit's relevant cards are closed upwards (a card relevant, every higher one is), so that
-# P' is P with its plain low cards shuffled among the hands, which changes no trick's winner
-# and no trick's worth.  The key names each suit's cards down to its lowest card that is not
-# plain (or ``index_depth`` cards, if more), which every position of the entry's class shares
-# with it; ``check`` the cards down to the entry's own depth.
-
-cdef inline uint64_t _plain_mask(State* s) noexcept nogil:
-    """The cards that are not plain: they have points, or pips while Game counts."""
-    return s.scoring | (s.pip_cards if s.game else 0)
-
-
-cdef inline uint64_t _closed(uint64_t rel, uint64_t cards) noexcept nogil:
-    """``rel`` with, in each suit, every card of ``cards`` above its lowest card added."""
-    cdef int suit, low
-    cdef uint64_t lane, m
-    for suit in range(4):
-        lane = SUIT_LANE << (16 * suit)
-        m = rel & lane
-        if m:
-            low = ctz64(m)
-            rel |= cards & lane & ~(((<uint64_t>1) << low) - 1)
-    return rel
-
-
-cdef inline uint64_t _rank_winner(State* s) noexcept nogil:
-    """The full trick's winning card as a mask if it beat a card of its own suit (its rank then
-    decided the trick), else nothing."""
-    cdef int w = s.trick[_winning_index(s, s.seats)], i
-    for i in range(s.seats):
-        if s.trick[i] != w and (s.trick[i] >> 4) == (w >> 4):
-            return (<uint64_t>1) << w
-    return 0
-
-
-cdef void _partition_keys(State* s, Node* node) noexcept nogil:
-    """At a trick's start: each suit's cards out, highest first; the hashes of every suit's
-    top k cards (by kind, and by points kind for the search on points alone); the depths the
-    index names (per suit, down to the lowest card that is not plain, or ``index_depth`` cards
-    if more), the whole position's depths, and the index keys."""
-    cdef uint64_t all_cards = 0, lane, plain_game, plain_points, h, hp, lengths = 0
-    cdef int i, suit, j, c, owner, token, deepest, deepest_points, d
-    for i in range(s.seats):
-        all_cards |= s.hand[i]
-        for suit in range(4):
-            lengths = lengths * 14 + <uint64_t>popcount64(s.hand[i] & (SUIT_LANE << (16 * suit)))
-    node.f = &s.frames[node.depth // s.seats]
-    plain_game = _plain_mask(s)
-    plain_points = s.scoring
-    node.f.base = _mix(lengths ^ ((<uint64_t>(s.leader + 1)) << 60))
-    node.f.index = node.f.points_index = node.f.full = 0
-    for suit in range(4):
-        lane = all_cards & (SUIT_LANE << (16 * suit))
-        j = 0
-        deepest = deepest_points = 0
-        h = hp = 0
-        node.f.check[suit][0] = node.f.points_check[suit][0] = 0
-        while lane:
-            c = _highest(lane)
-            lane &= ~((<uint64_t>1) << c)
-            owner = 0
-            while not (s.hand[owner] >> c) & 1:
-                owner += 1
-            node.f.order[suit][j] = <uint8_t>c
-            token = ((owner << 2 | suit) << 4 | j) << 5
-            # set aside, Game makes a card with pips but no points plain
-            h += ZKEY[token | (s.kind[c] if s.game else s.points_kind[c])]
-            hp += ZKEY[token | s.points_kind[c]]
-            j += 1
-            node.f.check[suit][j] = h
-            node.f.points_check[suit][j] = hp
-            if (plain_game >> c) & 1:
-                deepest = j
-            if (plain_points >> c) & 1:
-                deepest_points = j
-        d = s.index_depth if s.index_depth < j else j
-        if not s.partition:
-            d = j
-        node.f.full |= j << (4 * suit)
-        node.f.index |= (deepest if deepest > d else d) << (4 * suit)
-        node.f.points_index |= (deepest_points if deepest_points > d else d) << (4 * suit)
-    if not s.game:
-        node.f.index = node.f.points_index  # (the hashes are the points kinds' already)
-    node.f.index_key = _class_key(node, &node.f.check[0][0], node.f.index, s.game)
-    node.f.points_index_key = _class_key(node, &node.f.points_check[0][0], node.f.points_index, False)
-
-
-cdef inline uint64_t _class_key(Node* node, uint64_t* checks, int depths, bint game) noexcept nogil:
-    """The key of the position's class of depths ``depths``: each suit's top cards down to
-    its depth, with the leader and the hands' lengths."""
-    return _mix(node.f.base ^ (checks[depths & 15] + 3 * checks[17 + ((depths >> 4) & 15)]
-                             + 5 * checks[34 + ((depths >> 8) & 15)]
-                             + 7 * checks[51 + (depths >> 12)])
-                ^ ((<uint64_t>1) << 59 if game else 0)) + <uint64_t>depths
-
-
-cdef inline uint32_t _check_of(uint64_t key) noexcept nogil:
-    return <uint32_t>(_mix(key ^ <uint64_t>0x5851F42D4C957F2D) >> 32)
-
-
-cdef inline int _deeper(int a, int b) noexcept nogil:
-    """Per suit, the deeper of two sets of depths."""
-    cdef int out = 0, suit, x, y
-    for suit in range(4):
-        x = (a >> (4 * suit)) & 15
-        y = (b >> (4 * suit)) & 15
-        out |= (x if x > y else y) << (4 * suit)
-    return out
-
-
-cdef inline bint _fits(int depths, int full) noexcept nogil:
-    """Whether depths are within the suits' lengths (a hint may come from another position)."""
-    cdef int suit
-    for suit in range(4):
-        if ((depths >> (4 * suit)) & 15) > ((full >> (4 * suit)) & 15):
-            return False
-    return True
-
-
-cdef inline uint64_t* _hints(State* s, uint64_t index_key) noexcept nogil:
-    """The slot of recent depths of entries whose class an index key is the index of."""
-    return s.hints + ((index_key >> 7) & (s.table_mask >> 2))
-
-
-cdef inline void _add_hint(State* s, uint64_t index_key, int depths) noexcept nogil:
-    cdef uint64_t* slot = _hints(s, index_key)
-    cdef int i
-    for i in range(4):
-        if ((slot[0] >> (16 * i)) & 0xFFFF) == <uint64_t>depths:
-            return
-    slot[0] = (slot[0] << 16) | <uint64_t>depths
-
-
-cdef inline uint64_t _region(Node* node, int rel) noexcept nogil:
-    """The cards an entry of depths ``rel`` names at this node: each suit's top ones."""
-    cdef uint64_t m = 0
-    cdef int suit, k
-    for suit in range(4):
-        k = (rel >> (4 * suit)) & 15
-        if k:
-            m |= ((SUIT_LANE << (16 * suit)) & ~(((<uint64_t>1) << node.f.order[suit][k - 1]) - 1))
-    return m
-
-
-cdef inline int _depths(Node* node, uint64_t rel, int index) noexcept nogil:
-    """The per-suit depths (four nibbles) of the relevant cards ``rel`` (closed upwards), no
-    fewer than the index names."""
-    cdef int suit, out = 0
-    for suit in range(4):
-        out |= popcount64(rel & (SUIT_LANE << (16 * suit))) << (4 * suit)
-    return _deeper(out, index)
-
-
-cdef inline Entry* _partition_probe(State* s, uint64_t key) noexcept nogil:
-    """The entry of the class whose key is ``key``, or NULL."""
-    cdef Entry* bucket = s.table + (key & s.table_mask & ~(<uint64_t>3))
-    cdef uint32_t check = _check_of(key)
-    cdef int i
-    for i in range(4):
-        if bucket[i].key == key and bucket[i].check == check \
-                and bucket[i].generation == s.generation:
-            return &bucket[i]
-    return NULL
-
-
-cdef void _partition_store(State* s, Node* node, int alpha, int beta, int value, int best,
-                           uint64_t rel) noexcept nogil:
-    """``_store`` for the main search: the entry is the class's whose depths are those of
-    ``rel``, the cards the result depended on; the index remembers the depths."""
-    cdef int depths = _depths(node, rel, node.f.index), i
-    cdef uint64_t key = _class_key(node, &node.f.check[0][0], depths, s.game)
-    cdef uint32_t check = _check_of(key)
-    cdef Entry* bucket = s.table + (key & s.table_mask & ~(<uint64_t>3))
-    cdef Entry* e = NULL
-    if depths != node.f.full:
-        _add_hint(s, node.f.index_key, depths)
-    for i in range(4):
-        if bucket[i].key == key and bucket[i].check == check \
-                and bucket[i].generation == s.generation:
-            e = &bucket[i]
-            break
-    if e == NULL:
-        for i in range(4):
-            if bucket[i].generation != s.generation:
-                e = &bucket[i]
-                break
-        if e == NULL:
-            e = &bucket[0]
-            for i in range(1, 4):
-                if bucket[i].depth < e.depth:
-                    e = &bucket[i]
-        e.key = key
-        e.rel = <uint16_t>depths
-        e.check = check
-        e.generation = s.generation
-        e.lower = -BIG
-        e.upper = BIG
-        e.best = NO_CARD
-    e.depth = <uint8_t>node.depth
-    if value > alpha and not (e.lower >= value and node.lead_a >= e.lower_a
-                              and node.lead_b >= e.lower_b):
-        e.lower = <int16_t>value
-        e.lower_a = <int16_t>node.lead_a
-        e.lower_b = <int16_t>node.lead_b
-    if value < beta and not (e.upper <= value and node.lead_a <= e.upper_a
-                             and node.lead_b <= e.upper_b):
-        e.upper = <int16_t>value
-        e.upper_a = <int16_t>node.lead_a
-        e.upper_b = <int16_t>node.lead_b
     if best >= 0:
         e.best = <uint8_t>best
 
@@ -921,13 +694,11 @@ cdef inline bint _check_limits(State* s) noexcept nogil:
 
 
 cdef inline int _last_trick(State* s) noexcept nogil:
-    """The value of a last trick, each seat holding one card: no choice is left.  ``s.rel``:
-    its winner, if it beat a card of its suit."""
+    """The value of a last trick, each seat holding one card: no choice is left."""
     cdef Undo undo
     cdef int i, gain, v
     for i in range(s.seats):
         _play(s, ctz64(s.hand[s.seat_at[s.leader][i]]))
-    s.rel = _rank_winner(s) if s.partition else 0
     gain = _close_trick(s, &undo)
     v = gain + _game_value(s)
     _reopen_trick(s, &undo)
@@ -951,6 +722,8 @@ cdef inline bint _table_cut(State* s, Entry* e, int alpha, int beta, Node* node,
     """Whether the position's entry settles the node (its value then in ``value``); else its
     best card is to be tried first.  A bound found at other Game leads holds less the most Game
     can move the value."""
+    if e == NULL:
+        return False
     if e.lower >= beta:
         if node.lead_a >= e.lower_a and node.lead_b >= e.lower_b:
             value[0] = e.lower
@@ -965,7 +738,7 @@ cdef inline bint _table_cut(State* s, Entry* e, int alpha, int beta, Node* node,
         if e.upper + s.game_swing <= alpha:
             value[0] = e.upper + s.game_swing
             return True
-    if node.first < 0 and e.best != NO_CARD:
+    if e.best != NO_CARD:
         node.first = _decode(s, e.best)
     return False
 
@@ -974,6 +747,8 @@ cdef inline bint _points_table_cut(State* s, Entry* e, int alpha, int beta, int 
                                    int game_upper, Node* node, int* value) noexcept nogil:
     """Whether a bound on the points alone, left in the table by the searches that set Game
     aside, settles the node: it does when Game cannot move it across the window."""
+    if e == NULL:
+        return False
     if e.upper + game_upper <= alpha:
         value[0] = e.upper + game_upper
         return True
@@ -985,94 +760,26 @@ cdef inline bint _points_table_cut(State* s, Entry* e, int alpha, int beta, int 
     return False
 
 
-cdef inline uint64_t _bounds_rel(State* s) noexcept nogil:
-    """The cards whose rank the static bounds read beyond the cards that are not plain: with
-    quick tricks, in each suit the highest card of the seats other than the leader's (the
-    leader's cards above it are its winners)."""
-    cdef uint64_t others = 0, lane, m, rel = 0
-    cdef int i, suit
-    if not s.trick_bonus:
-        return 0   # the points bounds read the trumps above the plain ones only
-    for i in range(s.seats):
-        if i != s.leader:
-            others |= s.hand[i]
-    for suit in range(4):
-        lane = SUIT_LANE << (16 * suit)
-        m = others & lane
-        if m and s.hand[s.leader] & lane:
-            rel |= (<uint64_t>1) << _highest(m)
-    return rel
-
-
-cdef inline bint _class_cut(State* s, Node* node, uint64_t* checks, int index,
-                            uint64_t index_key, bint game, bint points, int alpha, int beta,
-                            int game_lower, int game_upper, int* value) noexcept nogil:
-    """Whether an entry of one of the position's classes settles the node: the position
-    alone, then the classes of the depths the index remembers.  ``points``: entries on points
-    alone, consulted with Game still open."""
-    cdef int i, j, n = 1, depths
-    cdef uint64_t keys[5]
-    cdef uint64_t hints = _hints(s, index_key)[0] if s.partition else 0
-    cdef Entry* e
-    cdef bint cut, seen
-    keys[0] = _class_key(node, checks, node.f.full, game)
-    for i in range(4):
-        depths = (hints >> (16 * i)) & 0xFFFF
-        if depths == 0 or not _fits(depths, node.f.full):
-            continue
-        depths = _deeper(depths, index)
-        if depths == node.f.full:
-            continue
-        keys[n] = _class_key(node, checks, depths, game)
-        seen = False
-        for j in range(1, n):
-            seen = seen or keys[j] == keys[n]
-        if not seen:
-            n += 1
-    # the buckets are fetched together, so that their cache misses overlap
-    for i in range(n):
-        _prefetch(s.table + (keys[i] & s.table_mask & ~(<uint64_t>3)))
-    for i in range(n):
-        e = _partition_probe(s, keys[i])
-        if e == NULL:
-            continue
-        if points:
-            cut = _points_table_cut(s, e, alpha, beta, game_lower, game_upper, node, value)
-        else:
-            cut = _table_cut(s, e, alpha, beta, node, value)
-        if cut:
-            s.rel = _region(node, e.rel)
-            s.counts[(2 if points else 0) + (i > 0)] += 1
-            return True
-    return False
-
-
 cdef inline bint _trick_start(State* s, int alpha, int beta, Node* node,
                               int* value) noexcept nogil:
     """The cuts where a trick starts: the static bounds, a last trick played out, the table,
-    Game decided, the table on points alone.  True with the node's value in ``value`` (and the
-    cards it depended on in ``s.rel``) when one settles the node; else ``node`` holds what the
-    move loop and the store need."""
+    Game decided, the table on points alone.  True with the node's value in ``value`` when one
+    settles the node; else ``node`` holds what the move loop and the store need."""
     cdef int game_lower, game_upper, i
+    cdef uint64_t points_key, points_check
     # bounds pay for themselves where a trick starts; inside a trick they rarely cut
-    s.rel = 0
     if s.use_bounds:
         _bounds(s, &node.lower, &node.upper, &game_lower, &game_upper)
-        node.bounds_rel = _bounds_rel(s) if s.partition else 0
         if node.upper <= alpha:
             value[0] = node.upper
-            s.rel = node.bounds_rel
             return True
         if node.lower >= beta:
             value[0] = node.lower
-            s.rel = node.bounds_rel
             return True
     else:
         node.lower = -BIG
         node.upper = BIG
-        node.bounds_rel = 0
-        game_lower = -s.game_swing
-        game_upper = s.game_swing
+        game_lower = game_upper = 0
         if s.game:
             _game_bounds(s, &game_lower, &game_upper)
     node.depth = 0
@@ -1081,48 +788,27 @@ cdef inline bint _trick_start(State* s, int alpha, int beta, Node* node,
     if node.depth <= s.seats:
         value[0] = _last_trick(s) if node.depth else _game_value(s)
         return True
-    _partition_keys(s, node)
+    _table_keys(s, &node.key, &node.check, &points_key, &points_check)
     _game_leads(s, &node.lead_a, &node.lead_b)
-    if _class_cut(s, node, &node.f.check[0][0], node.f.index, node.f.index_key, s.game, False,
-                  alpha, beta, 0, 0, value):
+    if _table_cut(s, _probe(s, node.key, node.check), alpha, beta, node, value):
         return True
     if s.game:
         if game_lower == game_upper:
             value[0] = _points_alone(s, alpha, beta, game_upper)
             return True
-        if _class_cut(s, node, &node.f.points_check[0][0], node.f.points_index,
-                      node.f.points_index_key, False, True, alpha, beta, game_lower, game_upper,
-                      value):
+        if _points_table_cut(s, _probe(s, points_key, points_check), alpha, beta, game_lower,
+                             game_upper, node, value):
             return True
     return False
 
 
-cdef inline uint64_t _class_below(State* s, int c, uint64_t others) noexcept nogil:
-    """The cards of ``c``'s hand below it that play alike with it (searched as it was)."""
-    cdef uint64_t hand = 0, m, below = 0
-    cdef int i, d
-    for i in range(s.seats):
-        if (s.hand[i] >> c) & 1:
-            hand = s.hand[i]
-    m = hand & (SUIT_LANE << (c & 48)) & (((<uint64_t>1) << c) - 1)
-    while m:
-        d = _highest(m)
-        m &= ~((<uint64_t>1) << d)
-        if not _equivalent(s, c, d, others):
-            break
-        below |= (<uint64_t>1) << d
-    return below
-
-
 cdef int _search(State* s, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on the future value for X.  A result <= alpha is an upper bound,
-    >= beta a lower bound, and in between exact; ``s.rel`` is left holding the cards whose
-    rank the result depended on (see partition search).  An aborted search stores nothing."""
+    >= beta a lower bound, and in between exact.  An aborted search stores nothing."""
     cdef int cards[MAX_MOVES]
-    cdef int n, i, gain, seat, best_card = -1, v, best, value, searched = 0, init
+    cdef int n, i, gain, seat, best_card = -1, v, best, value
     cdef int a = alpha, b = beta
-    cdef bint maximiser, cut = False
-    cdef uint64_t rel = 0, child, out, m
+    cdef bint maximiser
     cdef Node node
     cdef Undo undo
     s.nodes += 1
@@ -1135,27 +821,21 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
     else:
         node.lower = -BIG
         node.upper = BIG
-        node.bounds_rel = 0
     seat = s.seat_at[s.leader][s.trick_len]
     maximiser = s.side[seat] == s.xside
     n = _moves(s, cards, node.first)
     best = node.lower - 1 if maximiser else node.upper + 1
-    init = best
     for i in range(n):
         _play(s, cards[i])
         if s.trick_len == s.seats:
-            m = _rank_winner(s) if s.partition else 0
             gain = _close_trick(s, &undo)
             v = gain + _search(s, a - gain, b - gain)
             _reopen_trick(s, &undo)
-            child = s.rel | m
         else:
             v = _search(s, a, b)
-            child = s.rel
         _unplay(s)
         if s.aborted:
             return 0
-        searched = i + 1
         if maximiser:
             if v > best:
                 best = v
@@ -1163,8 +843,6 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
                 if v > a:
                     a = v
                     if a >= beta:
-                        rel = child
-                        cut = True
                         break
         elif v < best:
             best = v
@@ -1172,33 +850,10 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
             if v < b:
                 b = v
                 if b <= alpha:
-                    rel = child
-                    cut = True
                     break
-        rel |= child
-    if s.partition:
-        if best == init:
-            rel |= node.bounds_rel
-        if s.trick_len == 0 or (not cut and n < popcount64(_legal(s, seat))):
-            # (inside a trick the cards are closed upwards at the trick's start, unless some
-            # were searched for others)
-            out = _cards_out(s)
-            rel = _closed(rel | (out & _plain_mask(s)), out) & out
-            if not cut and s.use_classes:
-                # a card searched for the others of its hand that play alike: if its rank
-                # counted, theirs do (else they are as free as it is)
-                m = 0
-                for i in range(searched):
-                    if (rel >> cards[i]) & 1:
-                        m |= _class_below(s, cards[i], out & ~s.hand[seat])
-                if m:
-                    rel = _closed(rel | m, out) & out
-    else:
-        rel = 0  # every entry is the exact position's
     if s.trick_len == 0:
-        _partition_store(s, &node, alpha, beta, best,
-                         _encode(s, best_card) if best_card >= 0 else -1, rel)
-    s.rel = rel
+        _store(s, node.key, node.check, node.depth, alpha, beta, best,
+               _encode(s, best_card) if best_card >= 0 else -1, node.lead_a, node.lead_b)
     return best
 
 
@@ -1217,7 +872,7 @@ cdef int _exact(State* s, int guess, int gain, int* lower, int* upper) noexcept 
     lower[0] += gain
     upper[0] += gain
     _root_bounds(s)
-    if s.game and lower[0] < upper[0]:
+    if s.game and lower[0] < upper[0] and s.points_first:
         # the value on points alone, cheaper to find, leaves only Game's swing to settle
         s.game = False
         _bounds(s, &points_lower, &points_upper, &no_game, &no_game)
@@ -1781,27 +1436,22 @@ cdef class Engine:
         if self.table == NULL:
             raise MemoryError("no memory for the transposition table")
         memset(self.table, 0, self.entries * sizeof(Entry))  # commit the pages now, not mid-search
-        self.frames = <Frame*>calloc(MAX_CARDS // 2 + 1, sizeof(Frame))
-        self.hints = <uint64_t*>calloc(self.entries // 4, sizeof(uint64_t))
-        if self.hints == NULL or self.frames == NULL:
-            raise MemoryError("no memory for the transposition table")
-        memset(self.hints, 0, self.entries // 4 * sizeof(uint64_t))
         self.generation = 1
         self.busy = False
         self.last_problem = None
         self.mask = self.entries - 1
-        # the techniques in use: ALLFIVES_ENGINE_OFF names those to switch off (partition,
-        # bounds, order, classes), to measure what each buys; ALLFIVES_INDEX_DEPTH sets how
-        # many top cards of each suit a partition key names at least
+        # ALLFIVES_ENGINE_OFF names techniques to switch off, to measure what each buys:
+        # bounds (the static bounds and quick tricks), order (the move ordering), classes
+        # (cards that play alike searched once), points-first (the value on points alone
+        # first, then Game)
         off = {w.strip() for w in os.environ.get("ALLFIVES_ENGINE_OFF", "").split(",")}
-        unknown = off - {"", "partition", "bounds", "order", "classes"}
+        unknown = off - {"", "bounds", "order", "classes", "points-first"}
         if unknown:
             raise ValueError(f"ALLFIVES_ENGINE_OFF: unknown technique {sorted(unknown)[0]!r}")
-        self.partition = "partition" not in off
         self.use_bounds = "bounds" not in off
         self.use_order = "order" not in off
         self.use_classes = "classes" not in off
-        self.index_depth = int(os.environ.get("ALLFIVES_INDEX_DEPTH", DEFAULT_INDEX_DEPTH))
+        self.points_first = "points-first" not in off
 
     cdef uint64_t _entries_for(self, int cards) noexcept:
         """A small search uses the front of the table only, so that it stays in cache; a deep
@@ -1825,12 +1475,6 @@ cdef class Engine:
 
     def __dealloc__(self):
         free(self.table)
-        free(self.hints)
-        free(self.frames)
-
-    @property
-    def counts(self):
-        return [self.state.counts[i] for i in range(9)]
 
     @property
     def table_bytes(self):
@@ -1935,8 +1579,6 @@ cdef class Engine:
             s.pips[c] = pps[c]
             if pts[c]:
                 s.scoring |= (<uint64_t>1) << c
-            if pps[c]:
-                s.pip_cards |= (<uint64_t>1) << c
             s.kind[c] = self.kind[c]
             s.points_kind[c] = self.points_kind[c]
         s.trick_bonus = trick_bonus
@@ -2007,13 +1649,10 @@ cdef class Engine:
             self._next_generation()
             self.last_problem = key
             self.mask = self._entries_for(cards) - 1
-        s.partition = self.partition
-        s.index_depth = self.index_depth
-        s.hints = self.hints
-        s.frames = self.frames
         s.use_bounds = self.use_bounds
         s.use_order = self.use_order
         s.use_classes = self.use_classes
+        s.points_first = self.points_first
         s.table = self.table
         s.table_mask = self.mask
         s.generation = self.generation

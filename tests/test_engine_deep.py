@@ -56,3 +56,20 @@ def test_bridge_deals_of_nine_and_twelve_cards_agree_with_dds(cards, count):
     for position in benchmark.bridge_positions(cards, count):
         ours = solver.solve(position, objective="tricks")
         assert ours.moves_str() == benchmark.dds_moves(position), position.deal
+
+
+@pytest.mark.parametrize("off", ["bounds", "order", "classes", "points-first"])
+def test_each_technique_off_gives_the_same_answers(monkeypatch, off):
+    """ALLFIVES_ENGINE_OFF switches a technique off to measure what it buys: the answers stay
+    exact."""
+    monkeypatch.setenv("ALLFIVES_ENGINE_OFF", off)
+    solver = Solver(table_bits=14)
+    for k, position in enumerate(_late("4x9", 12, 3, 7)):
+        for objective in ("points", "tricks"):
+            _check(solver.solve(position, k % 2, objective), position, k % 2, objective)
+
+
+def test_an_unknown_technique_is_refused(monkeypatch):
+    monkeypatch.setenv("ALLFIVES_ENGINE_OFF", "bounds,telepathy")
+    with pytest.raises(ValueError, match="telepathy"):
+        Solver(table_bits=10)
