@@ -18,7 +18,7 @@ from solver import reference
 from solver.search import Solver
 
 FAST = ["2x6", "3x6", "4x6", "2x9"]
-SLOW = ["4x9", "bridge"]
+SLOW = ["2x12", "2x15", "2x21", "3x9", "3x12", "4x9", "bridge"]
 
 
 def _time_class(benchmark, name: str, count: int) -> None:
@@ -76,5 +76,18 @@ def test_dds_bridge(benchmark):
     benchmark.group = "dds"
     count = deals("slow")
     feed = itertools.cycle(classes.positions("bridge", count))
+    benchmark.pedantic(classes.dds_moves, setup=lambda: ((next(feed),), {}), rounds=count,
+                       iterations=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cards", [6, 9, 12])
+def test_dds_bridge_deals_of_a_hand_size(benchmark, cards):
+    """DDS on seeded bridge deals with hands of a class's size, as many as the slow classes
+    time: the yardstick for that class."""
+    pytest.importorskip("endplay")
+    benchmark.group = "dds"
+    count = deals("slow")
+    feed = itertools.cycle(classes.bridge_positions(cards, count))
     benchmark.pedantic(classes.dds_moves, setup=lambda: ((next(feed),), {}), rounds=count,
                        iterations=1)

@@ -90,6 +90,10 @@ def bench_command(given: list[str] | None, count: int, json: bool, color: bool |
     console.print(Text(f"{legend}.\nSeconds a deal, wall clock: one solver per class, a fresh "
                        "table for each deal (the value, every legal card and a line).",
                        style="dim"))
+    if any(t.dds_seconds for t in timings):
+        console.print(Text("DDS median: DDS (endplay, every card) on as many seeded bridge deals "
+                           "with hands of the class's size; on the bridge class, the same "
+                           "deals.", style="dim"))
     for t in timings:
         if t.dds_agree is not None:
             console.print(Text(f"{t.name}: DDS gave every card the engine's value on "

@@ -93,5 +93,5 @@ def timing_record(timing: ClassTiming) -> str:
     if timing.dds_seconds:
         record["dds"] = {"median": round(timing.dds_median, 9),
                          "ratio": round(timing.dds_ratio, 4),
-                         "agree": timing.dds_agree}
+                         "agree": timing.dds_agree, "cards": timing.dds_cards}
     return json.dumps(record)

@@ -80,6 +80,12 @@ cdef struct State:
     int won_pips[3]               # Game pips won so far by each side
     int points_left               # points of the cards still in the hands
     int pips_left                 # Game pips of the cards still in the hands
+    # the techniques in use (all on unless ALLFIVES_ENGINE_OFF switches some off, to measure
+    # what each buys)
+    bint use_bounds               # static bounds and quick tricks where a trick starts
+    bint use_order                # the move ordering (off: highest card first)
+    bint use_classes              # cards of one hand that play alike searched once
+    bint points_first             # the value on points alone first, then Game
     # the table
     Entry* table
     uint64_t table_mask           # entries - 1; buckets of four
@@ -243,6 +249,10 @@ cdef class Engine:
     cdef object card_tables        # the (points, pips) the kinds below were sorted for
     cdef uint8_t kind[MAX_CARDS]
     cdef uint8_t points_kind[MAX_CARDS]
+    cdef bint use_bounds           # the techniques in use (see State)
+    cdef bint use_order
+    cdef bint use_classes
+    cdef bint points_first
     # validate the problem, the position and the limits, and load them into self.state
     cdef int _load(self, problem, hands, int leader, trick, won_pips, long long node_limit,
                    double time_limit, bint fresh) except -1

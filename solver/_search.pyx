@@ -28,6 +28,7 @@
 # See _search.pxd for the data it works on and the functions' contract.
 
 from collections import namedtuple
+import os
 import threading
 
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
@@ -645,9 +646,19 @@ cdef inline void _order(State* s, int seat, int* cards, int n, int first, uint64
 
 cdef inline int _moves(State* s, int* cards, int first) noexcept nogil:
     cdef int seat = s.seat_at[s.leader][s.trick_len]
-    cdef uint64_t out = _cards_out(s)
-    cdef int n = _representatives(s, _legal(s, seat), out & ~s.hand[seat], cards)
-    _order(s, seat, cards, n, first, out)
+    cdef uint64_t out = _cards_out(s), legal
+    cdef int n = 0, c
+    if s.use_classes:
+        n = _representatives(s, _legal(s, seat), out & ~s.hand[seat], cards)
+    else:
+        legal = _legal(s, seat)
+        while legal:
+            c = _highest(legal)
+            legal &= ~((<uint64_t>1) << c)
+            cards[n] = c
+            n += 1
+    if s.use_order:
+        _order(s, seat, cards, n, first, out)
     return n
 
 
@@ -757,13 +768,20 @@ cdef inline bint _trick_start(State* s, int alpha, int beta, Node* node,
     cdef int game_lower, game_upper, i
     cdef uint64_t points_key, points_check
     # bounds pay for themselves where a trick starts; inside a trick they rarely cut
-    _bounds(s, &node.lower, &node.upper, &game_lower, &game_upper)
-    if node.upper <= alpha:
-        value[0] = node.upper
-        return True
-    if node.lower >= beta:
-        value[0] = node.lower
-        return True
+    if s.use_bounds:
+        _bounds(s, &node.lower, &node.upper, &game_lower, &game_upper)
+        if node.upper <= alpha:
+            value[0] = node.upper
+            return True
+        if node.lower >= beta:
+            value[0] = node.lower
+            return True
+    else:
+        node.lower = -BIG
+        node.upper = BIG
+        game_lower = game_upper = 0
+        if s.game:
+            _game_bounds(s, &game_lower, &game_upper)
     node.depth = 0
     for i in range(s.seats):
         node.depth += popcount64(s.hand[i])
@@ -854,7 +872,7 @@ cdef int _exact(State* s, int guess, int gain, int* lower, int* upper) noexcept 
     lower[0] += gain
     upper[0] += gain
     _root_bounds(s)
-    if s.game and lower[0] < upper[0]:
+    if s.game and lower[0] < upper[0] and s.points_first:
         # the value on points alone, cheaper to find, leaves only Game's swing to settle
         s.game = False
         _bounds(s, &points_lower, &points_upper, &no_game, &no_game)
@@ -1422,6 +1440,18 @@ cdef class Engine:
         self.busy = False
         self.last_problem = None
         self.mask = self.entries - 1
+        # ALLFIVES_ENGINE_OFF names techniques to switch off, to measure what each buys:
+        # bounds (the static bounds and quick tricks), order (the move ordering), classes
+        # (cards that play alike searched once), points-first (the value on points alone
+        # first, then Game)
+        off = {w.strip() for w in os.environ.get("ALLFIVES_ENGINE_OFF", "").split(",")}
+        unknown = off - {"", "bounds", "order", "classes", "points-first"}
+        if unknown:
+            raise ValueError(f"ALLFIVES_ENGINE_OFF: unknown technique {sorted(unknown)[0]!r}")
+        self.use_bounds = "bounds" not in off
+        self.use_order = "order" not in off
+        self.use_classes = "classes" not in off
+        self.points_first = "points-first" not in off
 
     cdef uint64_t _entries_for(self, int cards) noexcept:
         """A small search uses the front of the table only, so that it stays in cache; a deep
@@ -1619,6 +1649,10 @@ cdef class Engine:
             self._next_generation()
             self.last_problem = key
             self.mask = self._entries_for(cards) - 1
+        s.use_bounds = self.use_bounds
+        s.use_order = self.use_order
+        s.use_classes = self.use_classes
+        s.points_first = self.points_first
         s.table = self.table
         s.table_mask = self.mask
         s.generation = self.generation

@@ -17,7 +17,11 @@ from .shuffle import shuffle_deal
 from .rules import Rules
 from .solution import Solution
 
-__all__ = ["DealClass", "CLASSES", "positions", "solve_once", "dds_moves", "dds_available"]
+__all__ = ["DealClass", "CLASSES", "positions", "bridge_positions", "solve_once", "dds_moves",
+           "dds_available", "DDS_MAX_CARDS"]
+
+#: DDS solves bridge deals of up to 13 cards a hand.
+DDS_MAX_CARDS = 13
 
 
 @dataclass(frozen=True)
@@ -39,8 +43,10 @@ class DealClass:
     def title(self) -> str:
         if self.bridge:
             return "bridge, 13 cards, tricks, every root card"
-        runs = {0: "", 1: " (one run)", 2: " (two runs)"}.get(self.runs, f" ({self.runs} runs)")
-        return f"{self.players} players x {self.cards} cards{runs}"
+        words = {1: "one run", 2: "two runs", 3: "three runs", 4: "four runs", 5: "five runs"}
+        runs = f" ({words.get(self.runs, f'{self.runs} runs')})" if self.runs else ""
+        preset = "" if self.preset == "all-fives" else f", {self.preset}"
+        return f"{self.players} players x {self.cards} cards{runs}{preset}"
 
 
 CLASSES: dict[str, DealClass] = {c.name: c for c in (
@@ -48,6 +54,11 @@ CLASSES: dict[str, DealClass] = {c.name: c for c in (
     DealClass("3x6", 3),
     DealClass("4x6", 4),
     DealClass("2x9", 2, runs=1),
+    DealClass("2x12", 2, runs=2),
+    DealClass("2x15", 2, runs=3, preset="classic"),
+    DealClass("2x21", 2, runs=5, preset="classic"),
+    DealClass("3x9", 3, runs=1),
+    DealClass("3x12", 3, runs=2),
     DealClass("4x9", 4, runs=1),
     DealClass("4x12", 4, runs=2),
     DealClass("bridge", 4, preset="strict", objective="tricks", bridge=True),
@@ -61,17 +72,30 @@ def positions(name: str, count: int = 200) -> list[Position]:
     except KeyError:
         raise AllFivesError(f"unknown deal class {quoted(name)} (expected one of "
                          f"{', '.join(CLASSES)})") from None
+    if cls.bridge:
+        return _bridge_deals(random.Random(f"{cls.name}:{cls.seed}"), 13, count)
     rng = random.Random(f"{cls.name}:{cls.seed}")
     rules = Rules.preset(cls.preset)
+    return [shuffle_deal(rng, cls.players, cls.runs, rules).position() for _ in range(count)]
+
+
+def bridge_positions(cards: int, count: int = 200, seed: int = 2026) -> list[Position]:
+    """The first ``count`` seeded bridge deals of ``cards`` cards a hand (four hands from one
+    shuffled pack, a random trump suit, strict follow): DDS's yardstick at a class's hand size.
+    Objective ``tricks``."""
+    if not 1 <= cards <= DDS_MAX_CARDS:
+        raise AllFivesError(f"bridge deals have 1 to {DDS_MAX_CARDS} cards a hand, not {cards}")
+    return _bridge_deals(random.Random(f"bridge{cards}:{seed}"), cards, count)
+
+
+def _bridge_deals(rng: random.Random, cards: int, count: int) -> list[Position]:
+    rules = Rules.preset("strict")
     out = []
     for _ in range(count):
-        if cls.bridge:
-            pack = list(ALL_CARDS)
-            rng.shuffle(pack)
-            deal = Deal(hands=[pack[13 * k:13 * (k + 1)] for k in range(4)],
-                        trump=rng.randrange(4), dealer=rng.randrange(4), rules=rules)
-        else:
-            deal = shuffle_deal(rng, cls.players, cls.runs, rules)
+        pack = list(ALL_CARDS)
+        rng.shuffle(pack)
+        deal = Deal(hands=[pack[cards * k:cards * (k + 1)] for k in range(4)],
+                    trump=rng.randrange(4), dealer=rng.randrange(4), rules=rules)
         out.append(deal.position())
     return out
 

@@ -2,7 +2,8 @@
 
 Each timed solve is ``benchmark.solve_once`` (value, every root card and a line, from a fresh
 table) with one ``Solver`` per class.  On the bridge class the same deals can be timed with DDS
-(the ``endplay`` package) for a side-by-side ratio.
+(the ``endplay`` package) for a side-by-side ratio; on a class of at most 13 cards a hand, DDS
+on as many seeded bridge deals of that hand size (``benchmark.bridge_positions``).
 """
 
 from __future__ import annotations
@@ -39,8 +40,11 @@ class ClassTiming:
     seconds: tuple[float, ...]
     nodes: tuple[int, ...]
     dds_seconds: tuple[float, ...] = ()
-    #: On how many deals DDS gave every root card the engine's value.
+    #: On how many deals DDS gave every root card the engine's value (the bridge class only:
+    #: elsewhere DDS solves bridge deals of the class's hand size, not the class's deals).
     dds_agree: int | None = None
+    #: The hand size of the deals DDS solved (0: none).
+    dds_cards: int = 0
 
     @property
     def count(self) -> int:
@@ -100,20 +104,24 @@ def time_class(name: str, count: int, dds: bool = False,
             tick()
     dds_seconds: list[float] = []
     agree = None
-    if dds and cls.bridge and benchmark.dds_available():
-        agree = 0
-        for position, solution in zip(deals, solutions):
+    if dds and will_time_dds(name):
+        bridge = deals if cls.bridge else benchmark.bridge_positions(cls.cards, count)
+        agree = 0 if cls.bridge else None
+        for k, position in enumerate(bridge):
             start = time.perf_counter()
             moves = benchmark.dds_moves(position)
             dds_seconds.append(time.perf_counter() - start)
-            agree += moves == solution.moves_str()
+            if cls.bridge:
+                agree += moves == solutions[k].moves_str()
             if tick is not None:
                 tick()
     return ClassTiming(name, cls.title, cls.objective, tuple(seconds), tuple(nodes),
-                       tuple(dds_seconds), agree)
+                       tuple(dds_seconds), agree, cls.cards if dds_seconds else 0)
 
 
 def will_time_dds(name: str) -> bool:
-    """Whether ``time_class(name, ..., dds=True)`` times DDS too."""
+    """Whether ``time_class(name, ..., dds=True)`` times DDS too: on a class of at most 13
+    cards a hand, where ``endplay`` is installed."""
     cls = benchmark.CLASSES.get(name)
-    return cls is not None and cls.bridge and benchmark.dds_available()
+    return cls is not None and cls.cards <= benchmark.DDS_MAX_CARDS \
+        and benchmark.dds_available()

@@ -25,7 +25,36 @@ def test_json_per_class():
         assert record["title"] == benchmark.CLASSES[record["class"]].title
         assert 0 < record["median"] <= record["p90"] <= record["p99"]
         assert record["nodes"] > 0 and record["nodes_per_second"] > 0
-        assert record["dds"] is None
+        if benchmark.dds_available():
+            # DDS on as many bridge deals of the class's hand size
+            dds = record["dds"]
+            assert set(dds) == {"median", "ratio", "agree", "cards"}
+            assert dds["cards"] == 6 and dds["agree"] is None and dds["median"] > 0
+            assert dds["ratio"] == pytest.approx(record["median"] / dds["median"], rel=1e-3)
+        else:
+            assert record["dds"] is None
+
+
+def test_no_dds_beyond_thirteen_cards():
+    from solver.timing import will_time_dds
+
+    assert not will_time_dds("2x21") and not will_time_dds("2x15")
+    assert will_time_dds("4x12") == benchmark.dds_available()
+
+
+def test_the_classes_of_every_hand_size():
+    for name, players, cards in (("2x12", 2, 12), ("2x15", 2, 15), ("2x21", 2, 21),
+                                 ("3x9", 3, 9), ("3x12", 3, 12)):
+        (position,) = benchmark.positions(name, 1)
+        assert [len(h) for h in position.deal.hands] == [cards] * players
+
+
+def test_bridge_deals_of_a_hand_size():
+    deals = benchmark.bridge_positions(9, 3)
+    assert deals == benchmark.bridge_positions(9, 3)  # seeded
+    for position in deals:
+        hands = position.deal.hands
+        assert [len(h) for h in hands] == [9] * 4 and len(set().union(*hands)) == 36
 
 
 def test_classes_may_be_given_with_commas():
@@ -38,7 +67,8 @@ def test_the_table():
     assert result.exit_code == 0, result.stderr
     text = result.stdout
     header = text.splitlines()[0].split()
-    assert header == ["class", "deals", "median", "p90", "p99", "nodes/s"]
+    dds = ["DDS", "median", "vs", "DDS"] if benchmark.dds_available() else []
+    assert header == ["class", "deals", "median", "p90", "p99", "nodes/s"] + dds
     row = text.splitlines()[2].split()
     assert row[:2] == ["2x6", "2"]
     assert "2x6: 2 players x 6 cards." in text
@@ -72,8 +102,8 @@ def test_unknown_class():
 def test_bridge_side_by_side_with_dds():
     (record,) = records(run("bench", "--class", "bridge", "--count", "1", "--json"))
     dds = record["dds"]
-    assert set(dds) == {"median", "ratio", "agree"}
-    assert dds["agree"] == 1
+    assert set(dds) == {"median", "ratio", "agree", "cards"}
+    assert dds["agree"] == 1 and dds["cards"] == 13
     assert dds["ratio"] == pytest.approx(record["median"] / dds["median"], rel=1e-3)
 
 

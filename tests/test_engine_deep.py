@@ -1,0 +1,75 @@
+"""The engine on the deep deals, where its table entries generalise most: late positions of the
+benchmark classes' 9-, 12-, 15- and 21-card deals against the reference solver, and bridge
+deals of 9 and 12 cards a hand against DDS."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver import benchmark
+from solver.search import Solver
+from test_engine import _check, _objectives
+
+#: class, cards left in the hands (the reference solver's reach), positions
+LATE = [("4x9", 12, 4), ("4x9", 13, 3), ("4x12", 12, 4), ("4x12", 14, 2), ("3x9", 11, 4),
+        ("3x12", 12, 3), ("2x12", 10, 4), ("2x15", 11, 3), ("2x21", 10, 4)]
+
+
+def _late(name: str, left: int, count: int, seed: int):
+    """The class's first deals played on at random until ``left`` cards are in the hands (often
+    mid-trick)."""
+    rng = random.Random(f"{name}:{left}:{seed}")
+    for position in benchmark.positions(name, count):
+        cards = sum(len(h) for h in position.deal.hands)
+        while cards - len(position.play) > left:
+            position = position.after(rng.choice(position.legal_moves()))
+        yield position
+
+
+@pytest.mark.parametrize("name,left,count", LATE)
+def test_late_positions_of_deep_deals(name, left, count):
+    solver = Solver(table_bits=16)
+    for k, position in enumerate(_late(name, left, count, 0)):
+        objectives = _objectives(len(position.deal.hands))
+        for objective in ("points", objectives[1 + k % (len(objectives) - 1)]):
+            side = k % position.deal.sides
+            _check(solver.solve(position, side, objective), position, side, objective)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,left,count", LATE)
+def test_late_positions_of_deep_deals_many(name, left, count):
+    solver = Solver(table_bits=18)
+    for seed in range(1, 6):
+        for k, position in enumerate(_late(name, left, 3 * count, seed)):
+            for objective in _objectives(len(position.deal.hands)):
+                side = k % position.deal.sides
+                _check(solver.solve(position, side, objective), position, side, objective)
+
+
+@pytest.mark.parametrize("cards,count", [(9, 6), (12, 3)])
+def test_bridge_deals_of_nine_and_twelve_cards_agree_with_dds(cards, count):
+    pytest.importorskip("endplay")
+    solver = Solver()
+    for position in benchmark.bridge_positions(cards, count):
+        ours = solver.solve(position, objective="tricks")
+        assert ours.moves_str() == benchmark.dds_moves(position), position.deal
+
+
+@pytest.mark.parametrize("off", ["bounds", "order", "classes", "points-first"])
+def test_each_technique_off_gives_the_same_answers(monkeypatch, off):
+    """ALLFIVES_ENGINE_OFF switches a technique off to measure what it buys: the answers stay
+    exact."""
+    monkeypatch.setenv("ALLFIVES_ENGINE_OFF", off)
+    solver = Solver(table_bits=14)
+    for k, position in enumerate(_late("4x9", 12, 3, 7)):
+        for objective in ("points", "tricks"):
+            _check(solver.solve(position, k % 2, objective), position, k % 2, objective)
+
+
+def test_an_unknown_technique_is_refused(monkeypatch):
+    monkeypatch.setenv("ALLFIVES_ENGINE_OFF", "bounds,telepathy")
+    with pytest.raises(ValueError, match="telepathy"):
+        Solver(table_bits=10)
