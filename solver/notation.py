@@ -53,7 +53,8 @@ from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side
 __all__ = ["DealFileError", "Layout", "parse_toml", "toml_str", "parse_line", "line_str",
            "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR"]
 
-TOP_KEYS = ("rules", "dealer", "trump", "turnup", "hands", "play", "options", "score")
+#: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles`` (the deal ignores it).
+TOP_KEYS = ("rules", "dealer", "trump", "turnup", "hands", "play", "options", "score", "puzzle")
 LINE_KEYS = ("rules", "dealer", "trump", "turnup", "play", "score")
 COMPASS = "NESW"
 #: The line between two deals in one TOML text (trailing blanks allowed when reading).

@@ -1,0 +1,16 @@
+"""Play-the-hand puzzles: the file format, the soundness check, the generator, themes, rating.
+
+A puzzle is a position, the side the solver plays for, an objective and a target that holds
+against any defence, and the main line: at every solver turn exactly one class of cards reaches
+the target, the defence plays its toughest reply, and natural play (the heuristic player) fails.
+See the README's "Puzzles" section for every rule.
+"""
+
+from .format import PUZZLE_OBJECTIVES, Puzzle, PuzzleError, load_puzzle, parse_side, side_text
+from .soundness import (Oracle, Turn, card_classes, check_puzzle, heuristic_result, main_line,
+                        observation_of, play_alike, refutation, toughest_reply, winning_cards)
+
+__all__ = ["Puzzle", "PuzzleError", "load_puzzle", "PUZZLE_OBJECTIVES", "parse_side",
+           "side_text", "check_puzzle", "winning_cards", "toughest_reply", "refutation",
+           "play_alike", "card_classes", "main_line", "Turn", "Oracle", "heuristic_result",
+           "observation_of"]

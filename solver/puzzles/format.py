@@ -1,0 +1,263 @@
+"""The puzzle file: a deal file (any position, mid-trick allowed) with a ``[puzzle]`` table.
+
+::
+
+    [puzzle]
+    side = "N"                 # a seat of the side the solver plays for (or "NS"/"EW")
+    objective = "points"       # points | margin | win
+    target = 19                # at least this value, against any defence
+    line = ["9H", "KH"]        # the main line: the solver's cards and the toughest defence
+    title = "Draw before you cash"
+    themes = ["draw-trumps", "save-the-ten"]
+    rating = 1450
+    seed = "0/17"              # the generator seed that reproduces it
+    solved_by = ["cheater"]    # the ladder players that reach the target from the start
+
+    [puzzle.evidence]          # what the rating was worked out from
+    real_choices = 2
+    tempting = 3
+
+The target is in the units of ``Solution.value`` for the objective: the whole deal's points for
+the side (tricks already completed, High and Low included, as the engine counts them), its
+margin over the other side, or 1 for winning the match in this deal.
+
+Every mistake in the table is a ``PuzzleError`` naming the file and the key:
+``p.toml: puzzle.target: expected a whole number, not 'ten'``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from os import PathLike
+from typing import Any
+
+from ..cards import Card, card_str, parse_card
+from ..deal import Position
+from ..errors import AllFivesError, quoted
+from ..notation import BOM, read_file
+from ..solution import OBJECTIVES, check_objective
+from ..tricks import seat_names, side_name, side_seats
+
+__all__ = ["Puzzle", "PuzzleError", "load_puzzle", "PUZZLE_KEYS", "PUZZLE_OBJECTIVES",
+           "side_text", "parse_side"]
+
+#: The objectives a puzzle may set (``tricks`` is not one).
+PUZZLE_OBJECTIVES = ("points", "margin", "win")
+PUZZLE_KEYS = ("side", "objective", "target", "line", "title", "themes", "rating", "seed",
+               "solved_by", "evidence")
+REQUIRED_KEYS = ("side", "objective", "target", "line")
+
+
+class PuzzleError(AllFivesError):
+    """A puzzle file or table that cannot be read; says the file and the key."""
+
+
+def side_text(side: int, players: int) -> str:
+    """How a side is written in a puzzle file: its seat with 2 or 3 players, the partnership
+    (``NS``, ``EW``) with 4."""
+    return side_name(side, players)
+
+
+def parse_side(text: str, players: int) -> int:
+    """A side from a seat letter (any seat of the side) or a partnership (``NS``, ``EW``)."""
+    names = seat_names(players)
+    key = text.strip().upper()
+    for side in range(2 if players == 4 else players):
+        seats = "".join(names[s] for s in side_seats(side, players))
+        if key == seats or (len(key) == 1 and key in seats) or \
+                (len(key) == 2 and sorted(key) == sorted(seats)):
+            return side
+    raise PuzzleError(f"no seat or side {quoted(text)} at a {players}-player table "
+                      f"(seats {' '.join(names)})")
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A position, the side the solver plays for, the goal and the main line.
+
+    ``line`` is the solver's cards and the toughest defence, in order, forced cards included,
+    ending on the solver's last card that had a real choice.  ``seed`` reproduces it with
+    ``solver.puzzles.generate``; ``solved_by`` and ``evidence`` are what ``rate`` found.
+    """
+
+    position: Position
+    side: int
+    objective: str
+    target: int
+    line: tuple[Card, ...]
+    title: str = ""
+    themes: tuple[str, ...] = ()
+    rating: int | None = None
+    seed: str | None = None
+    solved_by: tuple[str, ...] = ()
+    #: What the rating was worked out from, as (name, number) pairs (``dict(evidence)``).
+    evidence: tuple[tuple[str, int], ...] = ()
+
+    # ---- reading and writing ------------------------------------------------------------
+
+    @classmethod
+    def from_toml(cls, text: str, source: str = "<string>") -> Puzzle:
+        """Read a puzzle file's text; ``source`` names it in error messages."""
+        try:
+            data = tomllib.loads(text.removeprefix(BOM))
+        except tomllib.TOMLDecodeError:
+            data = None  # the deal reader says what is wrong with it
+        position = Position.from_toml(text, source)
+        if data is None or "puzzle" not in data:
+            raise PuzzleError(f"{source}: no [puzzle] table")
+        return _read_table(position, data["puzzle"], source)
+
+    def to_toml(self) -> str:
+        """The puzzle file: the position's canonical TOML and the ``[puzzle]`` table;
+        ``from_toml`` reads it back to an equal puzzle."""
+        players = self.position.deal.players
+        lines = [self.position.to_toml().rstrip("\n"), "", "[puzzle]",
+                 f"side = {_string(side_text(self.side, players))}",
+                 f"objective = {_string(self.objective)}",
+                 f"target = {self.target}",
+                 "line = [" + ", ".join(_string(card_str(c)) for c in self.line) + "]"]
+        if self.title:
+            lines.append(f"title = {_string(self.title)}")
+        lines.append("themes = [" + ", ".join(_string(t) for t in self.themes) + "]")
+        if self.rating is not None:
+            lines.append(f"rating = {self.rating}")
+        if self.seed is not None:
+            lines.append(f"seed = {_string(self.seed)}")
+        if self.solved_by or self.evidence:
+            lines.append("solved_by = [" + ", ".join(_string(t) for t in self.solved_by) + "]")
+        if self.evidence:
+            lines += ["", "[puzzle.evidence]"]
+            lines += [f"{key} = {value}" for key, value in self.evidence]
+        return "\n".join(lines) + "\n"
+
+    # ---- what the line holds --------------------------------------------------------------
+
+    @property
+    def positions(self) -> list[Position]:
+        """The start and the position after each card of the line."""
+        out = [self.position]
+        for card in self.line:
+            out.append(out[-1].after(card))
+        return out
+
+    def solver_turns(self) -> list[int]:
+        """Indexes into ``line`` of the solver's cards."""
+        deal = self.position.deal
+        return [i for i, p in enumerate(self.positions[:-1])
+                if deal.side_of(p.to_move) == self.side]
+
+    def line_str(self) -> list[str]:
+        return [card_str(c) for c in self.line]
+
+
+
+def load_puzzle(path: str | PathLike[str]) -> Puzzle:
+    """Read a puzzle file."""
+    return Puzzle.from_toml(read_file(path), str(path))
+
+
+# ---- the [puzzle] table -------------------------------------------------------------------------
+
+
+def _string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _kind(value: object) -> str:
+    return {str: "a string", bool: "true or false", int: "a whole number", float: "a number",
+            list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
+
+
+def _read_table(position: Position, table: Any, source: str) -> Puzzle:
+    def fail(key: str | None, message: str) -> PuzzleError:
+        return PuzzleError(f"{source}: puzzle.{key}: {message}" if key
+                           else f"{source}: puzzle: {message}")
+
+    def text(key: str) -> str:
+        value = table[key]
+        if not isinstance(value, str):
+            raise fail(key, f"expected a string, not {_kind(value)} ({quoted(value)})")
+        return value
+
+    def whole(key: str) -> int:
+        value = table[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise fail(key, f"expected a whole number, not {_kind(value)} ({quoted(value)})")
+        return value
+
+    def words(key: str) -> tuple[str, ...]:
+        value = table[key]
+        if not isinstance(value, list):
+            raise fail(key, f"expected an array of strings, not {_kind(value)} "
+                            f"({quoted(value)})")
+        for i, item in enumerate(value):
+            if not isinstance(item, str):
+                raise fail(f"{key}[{i}]", f"expected a string, not {_kind(item)} "
+                                          f"({quoted(item)})")
+        return tuple(value)
+
+    if not isinstance(table, dict):
+        raise PuzzleError(f"{source}: puzzle: expected a table, not {_kind(table)} "
+                          f"({quoted(table)})")
+    for key in table:
+        if key not in PUZZLE_KEYS:
+            raise fail(None, f"unknown key {quoted(key)} (expected {', '.join(PUZZLE_KEYS)})")
+    for key in REQUIRED_KEYS:
+        if key not in table:
+            raise fail(key, "missing")
+    players = position.deal.players
+    try:
+        side = parse_side(text("side"), players)
+    except PuzzleError as error:
+        raise fail("side", str(error)) from None
+    objective = text("objective")
+    if objective not in PUZZLE_OBJECTIVES:
+        raise fail("objective", f"{quoted(objective)} is not one of "
+                                f"{', '.join(PUZZLE_OBJECTIVES)}")
+    assert objective in OBJECTIVES
+    try:
+        check_objective(objective, position)
+    except AllFivesError as error:
+        raise fail("objective", str(error)) from None
+    target = whole("target")
+    line_value = table["line"]
+    if not isinstance(line_value, list) or not line_value:
+        raise fail("line", f"expected an array of cards, not {_kind(line_value)} "
+                           f"({quoted(line_value)})")
+    line: list[Card] = []
+    after = position
+    for i, token in enumerate(line_value):
+        key = f"line[{i}]"
+        if not isinstance(token, str):
+            raise fail(key, f"expected a card, not {_kind(token)} ({quoted(token)})")
+        try:
+            card = parse_card(token)
+        except AllFivesError as error:
+            raise fail(key, str(error)) from None
+        if after.is_over:
+            raise fail(key, f"{quoted(token)} is played after the last trick")
+        if card not in after.legal_moves():
+            seat = after.deal.seats[after.to_move]
+            if card not in after.hands[after.to_move]:
+                raise fail(key, f"{quoted(token)} is not in {seat}'s hand")
+            raise fail(key, f"{seat} may not play {quoted(token)} here (the follow rule)")
+        line.append(card)
+        after = after.after(card)
+    title = text("title") if "title" in table else ""
+    themes = words("themes") if "themes" in table else ()
+    rating = whole("rating") if "rating" in table else None
+    seed = text("seed") if "seed" in table else None
+    solved_by = words("solved_by") if "solved_by" in table else ()
+    evidence: dict[str, int] = {}
+    if "evidence" in table:
+        value = table["evidence"]
+        if not isinstance(value, dict):
+            raise fail("evidence", f"expected a table, not {_kind(value)} ({quoted(value)})")
+        for key, item in value.items():
+            if isinstance(item, bool) or not isinstance(item, int):
+                raise fail(f"evidence.{key}", f"expected a whole number, not {_kind(item)} "
+                                              f"({quoted(item)})")
+            evidence[key] = item
+    return Puzzle(position, side, objective, target, tuple(line), title, themes, rating, seed,
+                  solved_by, tuple(evidence.items()))

@@ -1,0 +1,353 @@
+"""What makes a puzzle sound, and the main line it is built on.
+
+Words used here (README, "Puzzles"):
+
+- A card *reaches the target* when its double-dummy value (``Solver.solve(...).moves``) for the
+  solver's side and objective is at least the target: the target then holds against any
+  defence.
+- Two cards *play alike* when they are in the same hand, of the same suit, give the same points
+  to the captor and the same pips toward Game, neither is a card whose captor pegs an end point
+  on its own (objective ``win``: the Low to the captor, the Jack, the five-for-five Five), and no
+  card still out in another hand or on the table ranks between them.  Cards that play alike have
+  the same value in every line; they are one *class*, and count as one card.
+- A turn has a *real choice* when the seat to play has two classes or more among its legal
+  cards; otherwise its card is *forced*.
+- The *toughest reply* of the defence leaves the solver the fewest winning classes at its next
+  turn (with three players the other defender's replies in between are taken at their toughest
+  too); ties are broken toward the reply after which the main line goes on for the most turns
+  with a real choice, then toward the first such card in the hand's order.
+- The *main line* from a position: at the solver's turns the one winning class (the first card
+  of it), at the defence's the toughest reply; it stops before a solver turn with no winning
+  class or two, or at the end of play.  A puzzle's line is the main line *trimmed*: it ends on
+  the solver's last card that had a real choice.
+
+``check_puzzle`` holds a puzzle to every rule and says, one line each, every one it breaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..cards import FIVE, JACK, Card, card_str, make_card, rank_of, suit_of
+from ..deal import Position
+from ..reference import final_value
+from ..scoring import game_pips
+from ..search import Solver, card_points
+from ..solution import Solution
+
+__all__ = ["play_alike", "card_classes", "winning_cards", "toughest_reply", "refutation",
+           "check_puzzle", "main_line", "Turn", "Oracle", "heuristic_result", "observation_of",
+           "PRESSURE_DONE"]
+
+#: The pressure of a reply after which the solver has no turn left (the least tough).
+PRESSURE_DONE = 99
+
+
+def _special_cards(position: Position, objective: str) -> set[Card]:
+    """For objective ``win``: the cards whose captor pegs an end point as the trick closes."""
+    if objective != "win":
+        return set()
+    deal = position.deal
+    rules = deal.rules
+    trumps = deal.trumps_dealt()
+    special: set[Card] = set()
+    if trumps and rules.low and rules.low_to == "captor":
+        special.add(trumps[0])
+    if rules.jack:
+        special.add(make_card(deal.trump, JACK))
+    if rules.five_for_five:
+        special.add(make_card(deal.trump, FIVE))
+    return special
+
+
+def play_alike(position: Position, a: Card, b: Card, objective: str = "points") -> bool:
+    """Whether cards ``a`` and ``b`` of the hand to play play alike (see the module notes)."""
+    if a == b:
+        return True
+    if suit_of(a) != suit_of(b):
+        return False
+    deal = position.deal
+    seat = position.to_move
+    hand = position.hands[seat]
+    if a not in hand or b not in hand:
+        return False
+    points = card_points(deal, objective)
+    if points[a] != points[b]:
+        return False
+    if deal.rules.game and game_pips(a, deal) != game_pips(b, deal):
+        return False
+    special = _special_cards(position, objective)
+    if a in special or b in special:
+        return False
+    low, high = sorted((rank_of(a), rank_of(b)))
+    suit = suit_of(a)
+    out = [c for s, h in enumerate(position.hands) if s != seat for c in h]
+    out += list(position.current.cards)
+    return not any(suit_of(c) == suit and low < rank_of(c) < high for c in out)
+
+
+def card_classes(position: Position, cards: Sequence[Card] | None = None,
+                 objective: str = "points") -> list[tuple[Card, ...]]:
+    """``cards`` (default: the legal cards) of the hand to play, grouped into the classes of
+    cards that play alike, each in the hand's order, in the order of their first card."""
+    if cards is None:
+        cards = position.legal_moves()
+    classes: list[list[Card]] = []
+    for card in cards:
+        for group in classes:
+            if play_alike(position, group[0], card, objective):
+                group.append(card)
+                break
+        else:
+            classes.append([card])
+    return [tuple(g) for g in classes]
+
+
+@dataclass
+class Oracle:
+    """The engine's values for one puzzle's side, objective and target, kept per position (a
+    puzzle's line and its alternatives solve the same positions many times)."""
+
+    side: int
+    objective: str
+    target: int
+    solver: Solver = field(default_factory=Solver)
+    solutions: dict[tuple[Card, ...], Solution] = field(default_factory=dict)
+    nodes: int = 0
+
+    def solve(self, position: Position) -> Solution:
+        key = position.play
+        solution = self.solutions.get(key)
+        if solution is None:
+            solution = self.solver.solve(position, self.side, self.objective, line=False)
+            assert solution.complete
+            self.nodes += solution.nodes
+            if len(self.solutions) > 200_000:
+                self.solutions.clear()
+            self.solutions[key] = solution
+        return solution
+
+    def is_solver_turn(self, position: Position) -> bool:
+        return position.deal.side_of(position.to_move) == self.side
+
+    def winning(self, position: Position) -> list[tuple[Card, ...]]:
+        """The classes of the solver's cards that reach the target."""
+        moves = self.solve(position).moves
+        return card_classes(position, [c for c in position.legal_moves()
+                                       if moves[c] >= self.target], self.objective)
+
+    def classes(self, position: Position) -> list[tuple[Card, ...]]:
+        return card_classes(position, None, self.objective)
+
+    def pressure(self, position: Position) -> int:
+        """How many winning classes the solver has at its next turn, the defence between
+        playing its toughest; ``PRESSURE_DONE`` when play ends first."""
+        if position.is_over:
+            return PRESSURE_DONE
+        if self.is_solver_turn(position):
+            return len(self.winning(position))
+        return min(self.pressure(position.after(group[0])) for group in self.classes(position))
+
+    def toughest(self, position: Position, lookahead: bool = True) -> Card:
+        """The defence's toughest reply (module notes); ``lookahead=False`` skips the tie-break
+        by the length of the line (used inside that tie-break)."""
+        replies = [group[0] for group in self.classes(position)]
+        if len(replies) == 1:
+            return replies[0]
+        pressures = [self.pressure(position.after(r)) for r in replies]
+        least = min(pressures)
+        tied = [r for r, p in zip(replies, pressures) if p == least]
+        if len(tied) == 1 or not lookahead:
+            return tied[0]
+        lengths = [sum(t.real for t in main_line(position.after(r), self, lookahead=False)[1])
+                   for r in tied]
+        return tied[lengths.index(max(lengths))]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One solver turn of a main line."""
+
+    index: int                       # its card's index in the line
+    card: Card
+    winning: tuple[Card, ...]        # the one winning class
+    classes: int                     # the classes among the legal cards
+    losing: tuple[Card, ...]         # the legal cards that miss the target
+    values: tuple[tuple[Card, int], ...]
+
+    @property
+    def real(self) -> bool:
+        return self.classes > 1
+
+
+def main_line(position: Position, oracle: Oracle, lookahead: bool = True,
+              trim: bool = True) -> tuple[tuple[Card, ...], list[Turn]]:
+    """The main line from ``position`` (module notes) and its solver turns; ``trim`` cuts it
+    after the last turn with a real choice (no such turn: an empty line)."""
+    line: list[Card] = []
+    turns: list[Turn] = []
+    p = position
+    while not p.is_over:
+        if oracle.is_solver_turn(p):
+            winning = oracle.winning(p)
+            if len(winning) != 1:
+                break
+            moves = oracle.solve(p).moves
+            card = winning[0][0]
+            turns.append(Turn(len(line), card, winning[0], len(oracle.classes(p)),
+                              tuple(c for c in p.legal_moves() if moves[c] < oracle.target),
+                              tuple(moves.items())))
+        else:
+            card = oracle.toughest(p, lookahead)
+        line.append(card)
+        p = p.after(card)
+    if trim:
+        real = [t for t in turns if t.real]
+        if not real:
+            return (), []
+        end = real[-1].index + 1
+        line = line[:end]
+        turns = [t for t in turns if t.index < end]
+    return tuple(line), turns
+
+
+# ---- the public helpers --------------------------------------------------------------------
+
+
+def _oracle(side: int, objective: str, target: int, solver: Solver | Oracle | None) -> Oracle:
+    if isinstance(solver, Oracle) and (solver.side, solver.objective, solver.target) == \
+            (side, objective, target):
+        return solver
+    if isinstance(solver, Oracle):
+        solver = solver.solver
+    return Oracle(side, objective, target, solver if solver is not None else Solver())
+
+
+def winning_cards(position: Position, side: int, objective: str, target: int,
+                  solver: Solver | None = None) -> list[tuple[Card, ...]]:
+    """The classes of cards (those that play alike grouped) of the hand to play that reach
+    ``target`` for ``side``."""
+    return _oracle(side, objective, target, solver).winning(position)
+
+
+def toughest_reply(position: Position, side: int, objective: str, target: int,
+                   solver: Solver | None = None) -> Card:
+    """The defence's card on the main line: the toughest reply (module notes)."""
+    return _oracle(side, objective, target, solver).toughest(position)
+
+
+def refutation(position: Position, side: int, objective: str, target: int,
+               solver: Solver | None = None) -> tuple[tuple[Card, ...], int]:
+    """After a wrong card: an optimal line from ``position`` to the end of play (the defence
+    keeping ``side`` under ``target``, the solver doing its best) and the value reached."""
+    solver = solver.solver if isinstance(solver, Oracle) else (solver or Solver())
+    solution = solver.solve(position, side, objective)
+    return solution.line, solution.value
+
+
+# ---- the swing: natural play fails ----------------------------------------------------------
+
+
+def observation_of(position: Position, seat: int):
+    """The game's ``Observation`` of ``seat`` in ``position`` (a deal in play outside a match),
+    for the players of ``solver.players``."""
+    from ..game import Observation
+
+    deal = position.deal
+    sides = deal.sides
+    play = []
+    for trick in position.tricks:
+        play += [(trick.seat_of(i, deal.players), c) for i, c in enumerate(trick.cards)]
+    legal = tuple(sorted(position.legal_moves())) if position.to_move == seat else ()
+    return Observation(
+        seat=seat, players=deal.players, rules=deal.rules, best_of=1, phase="play",
+        current_player=position.to_move, game=1, deal=1, dealer=deal.dealer,
+        score=deal.score if deal.score is not None else (0,) * sides,
+        games_won=(0,) * sides, hand=tuple(sorted(position.hands[seat])),
+        turnups=(deal.turnup,) if deal.turnup is not None else (), trump=deal.trump,
+        calls=(), play=tuple(play), revokes=(), pegs=(), legal_actions=legal)
+
+
+def heuristic_result(position: Position, oracle: Oracle, player=None) -> tuple[int, tuple[Card, ...]]:
+    """The value ``side`` ends with when ``player`` (default the heuristic) plays its seats
+    from ``position`` and the defence plays, at every turn, a card that minimises the side's
+    double-dummy value (the first such in the hand's order); and the cards played."""
+    if player is None:
+        from ..players import HeuristicPlayer
+        player = HeuristicPlayer()
+    p = position
+    while not p.is_over:
+        if oracle.is_solver_turn(p):
+            legal = p.legal_moves()
+            card = legal[0] if len(legal) == 1 else player.act(observation_of(p, p.to_move))
+        else:
+            moves = oracle.solve(p).moves
+            card = min(p.legal_moves(), key=lambda c: moves[c])
+        p = p.after(card)
+    return final_value(p, oracle.side, oracle.objective), p.play[len(position.play):]
+
+
+# ---- the check ------------------------------------------------------------------------------
+
+
+def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> list[str]:
+    """Every rule the puzzle breaks, one line each; ``[]`` when it is sound (README,
+    "Puzzles")."""
+    problems: list[str] = []
+    oracle = _oracle(puzzle.side, puzzle.objective, puzzle.target, solver)
+    start = puzzle.position
+    deal = start.deal
+    target = puzzle.target
+    if start.is_over:
+        return ["the position has no card left to play"]
+    if not oracle.is_solver_turn(start):
+        problems.append(f"the solver's side {deal.side_name(puzzle.side)} is not to play at the "
+                        f"start ({deal.seats[start.to_move]} is)")
+        return problems
+    value = oracle.solve(start).value
+    if value < target:
+        problems.append(f"the target {target} does not hold against every defence: the "
+                        f"value is {value}")
+        return problems
+    p = start
+    real = 0
+    last_real = -1
+    for i, card in enumerate(puzzle.line):
+        where = f"line[{i}] {card_str(card)}"
+        if card not in p.legal_moves():
+            problems.append(f"{where}: not a legal card here")
+            return problems
+        if oracle.is_solver_turn(p):
+            winning = oracle.winning(p)
+            classes = oracle.classes(p)
+            if len(winning) > 1:
+                shown = ", ".join("=".join(card_str(c) for c in g) for g in winning)
+                problems.append(f"{where}: {len(winning)} different cards reach the target "
+                                f"here ({shown})")
+            elif not winning:
+                problems.append(f"{where}: no card reaches the target here")
+            if not any(card in g for g in winning):
+                problems.append(f"{where}: the line's card misses the target "
+                                f"(value {oracle.solve(p).moves[card]})")
+            if len(classes) > 1:
+                real += 1
+                last_real = i
+        else:
+            best = oracle.toughest(p)
+            if not play_alike(p, best, card, puzzle.objective):
+                problems.append(f"{where}: not the toughest defence (that is "
+                                f"{card_str(best)})")
+        p = p.after(card)
+    if puzzle.line and last_real != len(puzzle.line) - 1:
+        problems.append(f"the line does not end on the solver's last real choice "
+                        f"(line[{last_real}]): trim the {len(puzzle.line) - 1 - last_real} "
+                        f"card(s) after it")
+    if real < min_turns:
+        problems.append(f"{real} solver turn(s) with a real choice; a puzzle needs at least "
+                        f"{min_turns}")
+    reached, _ = heuristic_result(start, oracle)
+    if reached >= target:
+        problems.append(f"no swing: the heuristic player reaches the target ({reached} >= "
+                        f"{target}) against the toughest defence")
+    return problems
