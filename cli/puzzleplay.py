@@ -100,8 +100,7 @@ class PuzzleSession:
         for line in facts.situation:
             self.console.print(Text(line, style=QUIET), crop=False)
         self.console.print(Text("Type help for what you can type.", style=QUIET))
-        position = self.puzzle.position
-        shown = True  # the diagram is shown before the first real choice
+        position = self.position = self.puzzle.position
         while self.turns_left > 0 and not position.is_over:
             if self.oracle.is_solver_turn(position):
                 classes = self.oracle.classes(position)
@@ -109,18 +108,16 @@ class PuzzleSession:
                     card = classes[0][0]
                     self.say_card(position, card, "forced")
                 else:
-                    if shown:
-                        self.show(position)
+                    self.show(position)  # the table before every real choice
                     card = self.decision(position)
                     if card is None:
                         break
                     self.say_card(position, card, "you")
                 self.turns_left -= 1
-                shown = True
             else:
                 card = self.oracle.toughest(position)
                 self.say_card(position, card, "")
-            position = self.play(position, card)
+            position = self.position = self.play(position, card)
         if self.turns_left <= 0:
             self.result.solved = not self.result.shown
         self.finish(position)
