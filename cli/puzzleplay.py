@@ -25,6 +25,7 @@ from solver.deal import Position
 
 from .answers import AnswerError, read_answer
 from .faces import BAD, GOOD, QUIET, card_face
+from .sheet import about, heading, seat_word
 from .table import choices_line
 
 if TYPE_CHECKING:
@@ -99,7 +100,10 @@ class PuzzleSession:
         self.console.print(Text(facts.goal), crop=False)
         for line in facts.situation:
             self.console.print(Text(line, style=QUIET), crop=False)
-        self.console.print(Text("Type help for what you can type.", style=QUIET))
+        ours = [seat_word(self.deal.seats[s]) for s in self.deal.side_seats(self.puzzle.side)]
+        self.console.print(Text(f"You play {' and '.join(ours)}, every hand open; the program "
+                                f"defends. Type help for what you can type.", style=QUIET),
+                           crop=False)
         position = self.position = self.puzzle.position
         while self.turns_left > 0 and not position.is_over:
             if self.oracle.is_solver_turn(position):
@@ -275,9 +279,9 @@ class PuzzleSession:
         return text
 
     def title_line(self, facts) -> str:
-        from .sheet import about, heading
 
-        return f"{heading(facts)}  ({about(facts)})"
+        seed = f" · seed {self.puzzle.seed}" if self.puzzle.seed and not self.name else ""
+        return f"{heading(facts)}  ({about(facts)}{seed})"
 
     def finish(self, position: Position) -> None:
         result = self.result

@@ -342,7 +342,6 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
         if not found:
             raise AllFivesError("no puzzle found for these options")
         puzzle, name = found[0], ""
-        note(f"a {players}-player puzzle, seed {seed}")
     console = console or make_console(color)
     stream = stream or sys.stdin
     interactive = stream is sys.stdin and _is_terminal(stream)

@@ -10,7 +10,6 @@ import random
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -22,8 +21,8 @@ pytest.importorskip("solver.search")  # puzzles are solved by the engine
 from cli.puzzleplay import PuzzleSession  # noqa: E402
 from cli.puzzling import slug  # noqa: E402
 from solver import reference  # noqa: E402
-from solver.cards import card_str, suit_of, SUIT_NAMES  # noqa: E402
-from solver.puzzles import Oracle, Puzzle, check_puzzle, load_puzzle, main_line  # noqa: E402
+from solver.cards import SUIT_NAMES, card_str, suit_of  # noqa: E402
+from solver.puzzles import Oracle, Puzzle, check_puzzle, main_line  # noqa: E402
 from solver.rules import Rules  # noqa: E402
 from solver.search import Solver  # noqa: E402
 from solver.shuffle import random_position  # noqa: E402
