@@ -303,3 +303,32 @@ def test_bad_options_are_one_line():
     assert_one_error_line(run("puzzle", "generate", "--rules", "nonsense"), "nonsense")
     assert_one_error_line(run("puzzle", "generate", "--theme", "nonsense"), "nonsense")
     assert_one_error_line(run("puzzle", "generate", "--players", "5"), "--players")
+
+
+def test_ctrl_c_at_the_prompt_ends_with_status_130(tmp_path, puzzles):
+    import signal
+    import subprocess
+    import time
+
+    from clirun import PROGRAM
+
+    path = tmp_path / "001-mined.toml"
+    path.write_text(puzzles[2].to_toml(), encoding="utf-8")
+    program = subprocess.Popen([str(PROGRAM), "puzzle", "play", str(path)],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        program.stdin.write("hint\n")
+        program.stdin.flush()
+        deadline = time.monotonic() + 60
+        seen = ""
+        while seen.count("'s card: ") < 2 and time.monotonic() < deadline:
+            seen += program.stdout.read(1)  # the second prompt: waiting for a line
+        program.send_signal(signal.SIGINT)
+        out, err = program.communicate(timeout=10)
+    finally:
+        if program.poll() is None:
+            program.kill()
+    assert program.returncode == 130
+    assert err == "allfives: interrupted\n"
+    assert "Traceback" not in seen + out
