@@ -1,0 +1,169 @@
+"""Mining puzzles: random deals, natural play to a random point, and every rule checked.
+
+Each candidate is made from its own seed, ``"<seed>/<k>"`` for the k-th candidate of
+``generate(seed=...)``, and from nothing else, so the same arguments give the same puzzles and
+each puzzle records the seed that reproduces it (``candidate(puzzle.seed, ...)``).
+
+A candidate: a match is started with the game engine (``solver.game``), its first deal dealt
+from a shuffled pack, the calls (stand or beg, take one or run) made by the heuristic player's
+rules, so that runs come as they come from the pack; a quarter of the candidates start the match
+near its target instead of at 0.  With ``cards`` given, a random deal of that many cards a hand
+is dealt instead (``solver.shuffle.random_deal``).  The heuristic then plays a random number of
+cards for every seat, and the seat to play at that point is the solver's.
+
+The objective: ``win`` when some side can reach the match's target in this deal
+(``solver.players.within_reach``), else ``points`` or ``margin`` (two sides) at random, or
+``points`` (three players); the target is the position's exact double-dummy value, so that the
+winning cards are exactly the best ones.  Cheap rejections come first: one solve tells whether
+the first turn has exactly one winning class and a real choice; then the heuristic's playout
+(the swing); then the main line and its trim.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+from ..deal import Position
+from ..game import PLAY, Match
+from ..players import HeuristicPlayer, within_reach
+from ..rules import Rules
+from ..search import Solver
+from ..shuffle import random_deal
+from .format import Puzzle
+from .soundness import Oracle, heuristic_result, main_line, observation_of
+
+__all__ = ["generate", "candidate", "start_position", "NEAR_TARGET", "NODE_LIMIT"]
+
+#: The most nodes the first solve of a candidate may take (a deal after runs, with many cards
+#: left, is passed over rather than solved for minutes).
+NODE_LIMIT = 300_000
+#: How far under the target a side starts a near-the-end match: 1 to this many points.
+NEAR_TARGET = 12
+
+
+def start_position(seed: str, players: int = 2, rules: Rules | None = None,
+                   cards: int | None = None) -> Position | None:
+    """The position a candidate seed gives (module notes), or None when the heuristic's play
+    ended the match before the cut."""
+    rules = rules or Rules()
+    rng = random.Random(f"allfives-puzzle:{seed}")
+    near = rng.random() < 0.25
+    sides = 2 if players == 4 else players
+    score = (tuple(rules.target - rng.randint(1, min(NEAR_TARGET, rules.target))
+                   for _ in range(sides)) if near else None)
+    heuristic = HeuristicPlayer()
+    if cards is not None:
+        deal = random_deal(rng, players, cards, rules)
+        if score is not None:
+            from dataclasses import replace
+            deal = replace(deal, score=score)
+        position = deal.position()
+        total = players * cards
+        cut = rng.randrange(0, max(1, total - 2 * players))
+        for _ in range(cut):
+            legal = position.legal_moves()
+            card = legal[0] if len(legal) == 1 else heuristic.act(
+                observation_of(position, position.to_move))
+            position = position.after(card)
+        return position
+    state = Match(players, rules).new_initial_state(seed=rng.getrandbits(64), score=score)
+    while state.phase != PLAY:
+        if state.is_terminal():
+            return None
+        state.apply_action(heuristic.act(state.observation(state.current_player())))
+    total = players * len(state.position().deal.hands[0])
+    cut = rng.randrange(0, max(1, total - 2 * players))
+    for _ in range(cut):
+        state.apply_action(heuristic.act(state.observation(state.current_player())))
+        if state.phase != PLAY:
+            return None
+    return state.position()
+
+
+def _objective(rng: random.Random, position: Position) -> str:
+    if within_reach(position):
+        return "win"
+    if position.deal.sides == 2:
+        return rng.choice(("points", "margin"))
+    return "points"
+
+
+def candidate(seed: str, players: int = 2, rules: Rules | None = None, min_turns: int = 2,
+              solver: Solver | None = None, objective: str | None = None,
+              cards: int | None = None, assess: bool = True,
+              node_limit: int | None = NODE_LIMIT) -> Puzzle | None:
+    """The puzzle the candidate ``seed`` gives, or None if its position breaks a rule or its
+    first solve needs more than ``node_limit`` nodes.  ``assess``: work out the themes, the
+    title and the rating too."""
+    position = start_position(seed, players, rules, cards)
+    if position is None or position.is_over:
+        return None
+    rng = random.Random(f"allfives-puzzle-objective:{seed}")
+    objective = objective or _objective(rng, position)
+    if objective == "win" and position.deal.score is None:
+        return None
+    if objective == "margin" and position.deal.sides != 2:
+        return None
+    deal = position.deal
+    side = deal.side_of(position.to_move)
+    solver = solver or Solver()
+    first = solver.solve(position, side, objective, line=False, node_limit=node_limit)
+    if not first.complete:
+        return None
+    value = first.value
+    oracle = Oracle(side, objective, value, solver)
+    # one winning class and a real choice at the first turn
+    if len(oracle.classes(position)) < 2 or len(oracle.winning(position)) != 1:
+        return None
+    # the swing
+    if heuristic_result(position, oracle)[0] >= value:
+        return None
+    line, turns = main_line(position, oracle)
+    if sum(t.real for t in turns) < min_turns:
+        return None
+    puzzle = Puzzle(position, side, objective, value, line, seed=seed)
+    if assess:
+        from .rating import assess as assess_puzzle
+        from .themes import themes_of, title_of
+
+        themes = themes_of(puzzle, oracle)
+        puzzle = assess_puzzle(Puzzle(position, side, objective, value, line,
+                                      title_of(themes), themes, seed=seed), oracle)
+    return puzzle
+
+
+def generate(players: int = 2, rules: Rules | None = None, count: int | None = 1,
+             seed: int | str = 0, min_turns: int = 2, theme: str | None = None,
+             progress: Callable[[int, int], None] | None = None,
+             solver: Solver | None = None, *, objective: str | None = None,
+             cards: int | None = None, max_tries: int | None = None,
+             assess: bool = True, node_limit: int | None = NODE_LIMIT) -> Iterator[Puzzle]:
+    """Puzzles mined from the candidates ``"<seed>/0"``, ``"<seed>/1"``, ... (module notes):
+    ``count`` of them (None: without end), each with a real choice at ``min_turns`` solver
+    turns or more, and with the ``theme`` if one is given.  ``progress(tried, accepted)`` is
+    called after every candidate; ``max_tries`` stops after that many candidates.
+    ``objective`` fixes the objective; ``cards`` deals random hands of that size instead of
+    dealing from the pack (6 cards a hand, 3 more a run); ``node_limit`` passes over the
+    candidates whose first solve takes more nodes."""
+    from .themes import check_theme
+
+    if theme is not None:
+        check_theme(theme)
+    solver = solver or Solver()
+    tried = accepted = 0
+    while count is None or accepted < count:
+        if max_tries is not None and tried >= max_tries:
+            return
+        name = f"{seed}/{tried}"
+        tried += 1
+        puzzle = candidate(name, players, rules, min_turns, solver, objective, cards,
+                           assess or theme is not None, node_limit)
+        if puzzle is not None and theme is not None and theme not in puzzle.themes:
+            puzzle = None
+        if puzzle is not None:
+            accepted += 1
+        if progress is not None:
+            progress(tried, accepted)
+        if puzzle is not None:
+            yield puzzle

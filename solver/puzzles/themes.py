@@ -1,0 +1,296 @@
+"""Themes: what a puzzle is about, detected from its line by rules.
+
+The rules read three things (README, "Puzzles", where each theme has an example):
+
+- the *line* and its solver turns (a turn with a *real choice* has two classes of cards or more);
+- the *solution*: the line followed to the end of play by optimal cards (at each turn the first
+  card, in the hand's order, of the best value for the side to play);
+- the *refutations*: for each losing card at a solver turn of the line, the play up to that
+  turn, the losing card, and optimal cards from there to the end.
+
+A card is *captured* by the side that wins the trick it falls in.
+"""
+
+from __future__ import annotations
+
+from ..cards import FIVE, JACK, TEN, Card, make_card, rank_of, suit_of
+from ..deal import Position
+from ..errors import AllFivesError, quoted
+from ..pegging import match_after
+from ..scoring import score_position
+from ..search import Solver, card_points
+from ..tricks import trick_winner
+from .soundness import Oracle, _oracle, card_classes
+
+__all__ = ["THEMES", "THEME_TITLES", "themes_of", "title_of", "check_theme", "optimal_play",
+           "GAME_BY_A_PIP", "LONG_PUZZLE"]
+
+#: The most pips the solver's side may lead Game by for ``game-by-a-pip``.
+GAME_BY_A_PIP = 4
+#: Real choices from which a puzzle is ``long``.
+LONG_PUZZLE = 4
+
+THEMES: dict[str, str] = {
+    "save-the-ten": "the side's trump Ten is captured by it in the solution and lost to the "
+                    "defence after some wrong card",
+    "catch-the-five": "the defence's trump Five is captured by the side in the solution and "
+                      "kept by the defence after some wrong card",
+    "jack-hunt": "the defence's trump Jack (the Jack point on) is captured by the side in the "
+                 "solution and kept by the defence after some wrong card",
+    "draw-trumps": "at a real choice the side leads a trump while the defence still holds one",
+    "ruff-the-ten": "the side trumps a trick holding the defence's Ten of the plain suit led "
+                    "although it holds that suit, and wins the trick",
+    "duck": "at a real choice the side, following, lets the defence win a trick although one of "
+            "its wrong cards would have taken the lead in it",
+    "sacrifice": "at a real choice the side gives the defence a trick with points, which it "
+                 "wins after some wrong card",
+    "game-by-a-pip": f"the side wins Game by {GAME_BY_A_PIP} pips or fewer in the solution and "
+                     f"loses it after some wrong card",
+    "endplay": "a defender, put on lead by winning the trick before, leads to a trick the side "
+               "wins with a card a defender's card of that suit outranked",
+    "peg-out": "objective win: the side wins the match in this deal",
+    "long": f"{LONG_PUZZLE} real choices or more",
+}
+
+THEME_TITLES = {
+    "save-the-ten": "Save the ten", "catch-the-five": "Catch the five",
+    "jack-hunt": "Hunt the jack", "draw-trumps": "Draw trumps first",
+    "ruff-the-ten": "Ruff the ten", "duck": "Duck", "sacrifice": "Give a little, take more",
+    "game-by-a-pip": "Game by a pip", "endplay": "Endplay", "peg-out": "Peg out",
+    "long": "The long way home",
+}
+
+
+def check_theme(name: str) -> str:
+    if name not in THEMES:
+        raise AllFivesError(f"unknown theme {quoted(name)} (expected one of "
+                            f"{', '.join(THEMES)})")
+    return name
+
+
+def title_of(themes: tuple[str, ...]) -> str:
+    """A title from the first theme that has one."""
+    for theme in themes:
+        if theme in THEME_TITLES and theme != "long":
+            return THEME_TITLES[theme]
+    return "Find the only line"
+
+
+def optimal_play(position: Position, oracle: Oracle) -> tuple[Card, ...]:
+    """Optimal cards to the end of play: at each turn the first card of the best value for the
+    side to play (the most for the solver's side, the least for the defence)."""
+    cards: list[Card] = []
+    p = position
+    while not p.is_over:
+        moves = oracle.solve(p).moves
+        legal = p.legal_moves()
+        pick = max if oracle.is_solver_turn(p) else min
+        best = pick(moves[c] for c in legal)
+        card = next(c for c in legal if moves[c] == best)
+        cards.append(card)
+        p = p.after(card)
+    return tuple(cards)
+
+
+def _captor(final: Position, card: Card) -> int | None:
+    for trick in final.completed:
+        if card in trick.cards:
+            return final.deal.side_of(trick.winner)
+    return None
+
+
+def _trick_of(final: Position, index: int) -> int:
+    """The side that wins the trick of ``final.play[index]``."""
+    n = final.deal.players
+    return final.deal.side_of(final.completed[index // n].winner)
+
+
+class _Reading:
+    """The solution and the refutations of one puzzle, worked out once."""
+
+    def __init__(self, puzzle, oracle: Oracle) -> None:
+        self.puzzle = puzzle
+        self.oracle = oracle
+        start = puzzle.position
+        self.start = start
+        self.deal = start.deal
+        self.side = puzzle.side
+        end = start.after(*puzzle.line)
+        self.solution = start.after(*puzzle.line, *optimal_play(end, oracle))
+        self.positions = [start]
+        for card in puzzle.line:
+            self.positions.append(self.positions[-1].after(card))
+        self.offset = len(start.play)
+        #: (index in the line, position before the turn, real choice?, refutations)
+        self.turns: list[tuple[int, Position, bool, list[tuple[Card, Position]]]] = []
+        for i, card in enumerate(puzzle.line):
+            p = self.positions[i]
+            if not oracle.is_solver_turn(p):
+                continue
+            moves = oracle.solve(p).moves
+            wrong = [g[0] for g in card_classes(p, [c for c in p.legal_moves()
+                                                    if moves[c] < puzzle.target],
+                                                puzzle.objective)]
+            refutations = [(c, p.after(c, *optimal_play(p.after(c), oracle))) for c in wrong]
+            real = len(card_classes(p, None, puzzle.objective)) > 1
+            self.turns.append((i, p, real, refutations))
+
+    def holder_side(self, card: Card) -> int | None:
+        for seat, hand in enumerate(self.start.hands):
+            if card in hand:
+                return self.deal.side_of(seat)
+        return None
+
+    def refutations(self) -> list[Position]:
+        return [final for _, _, _, refs in self.turns for _, final in refs]
+
+
+def _card_fight(reading: _Reading, card: Card, ours: bool) -> bool:
+    """The card, held at the start by the side (``ours``) or the defence, is captured by the
+    side in the solution and by the defence in some refutation."""
+    holder = reading.holder_side(card)
+    if holder is None or (holder == reading.side) != ours:
+        return False
+    side = reading.side
+    if _captor(reading.solution, card) != side:
+        return False
+    return any(_captor(f, card) not in (side, None) for f in reading.refutations())
+
+
+def _draw_trumps(reading: _Reading) -> bool:
+    trump = reading.deal.trump
+    for i, p, real, _ in reading.turns:
+        card = reading.puzzle.line[i]
+        if real and not p.current.cards and suit_of(card) == trump:
+            defence = [c for s, h in enumerate(p.hands) if reading.deal.side_of(s) != reading.side
+                       for c in h]
+            if any(suit_of(c) == trump for c in defence):
+                return True
+    return False
+
+
+def _ruff_the_ten(reading: _Reading) -> bool:
+    trump = reading.deal.trump
+    for i, p, _, _ in reading.turns:
+        card = reading.puzzle.line[i]
+        trick = p.current.cards
+        if not trick or suit_of(card) != trump:
+            continue
+        led = suit_of(trick[0])
+        ten = make_card(led, TEN)
+        if led == trump or ten not in trick:
+            continue
+        played_by = p.current.seat_of(trick.index(ten), reading.deal.players)
+        if reading.deal.side_of(played_by) == reading.side:
+            continue
+        if not any(suit_of(c) == led for c in p.hands[p.to_move]):
+            continue
+        if _trick_of(reading.solution, reading.offset + i) == reading.side:
+            return True
+    return False
+
+
+def _duck(reading: _Reading) -> bool:
+    trump = reading.deal.trump
+    for i, p, real, refs in reading.turns:
+        trick = p.current.cards
+        if not real or not trick:
+            continue
+        if _trick_of(reading.solution, reading.offset + i) == reading.side:
+            continue
+        for wrong, _ in refs:
+            if trick_winner(list(trick) + [wrong], trump) == len(trick):
+                return True
+    return False
+
+
+def _sacrifice(reading: _Reading) -> bool:
+    points = card_points(reading.deal, "points")
+    n = reading.deal.players
+    for i, p, real, refs in reading.turns:
+        if not real:
+            continue
+        index = reading.offset + i
+        if _trick_of(reading.solution, index) == reading.side:
+            continue
+        first = index - index % n
+        trick = reading.solution.play[first:first + n]
+        if sum(points[c] for c in trick) <= 0:
+            continue
+        if any(_trick_of(final, index) == reading.side for _, final in refs):
+            return True
+    return False
+
+
+def _game_side(final: Position) -> tuple[int | None, int]:
+    """Who wins Game at the end of play, and by how many pips over the next side."""
+    score = score_position(final)
+    pips = sorted(score.pips, reverse=True)
+    return score.game, pips[0] - pips[1]
+
+
+def _game_by_a_pip(reading: _Reading) -> bool:
+    if not reading.deal.rules.game:
+        return False
+    winner, lead = _game_side(reading.solution)
+    if winner != reading.side or lead > GAME_BY_A_PIP:
+        return False
+    return any(_game_side(f)[0] != reading.side for f in reading.refutations())
+
+
+def _endplay(reading: _Reading) -> bool:
+    final = reading.solution
+    deal = reading.deal
+    side = reading.side
+    first_real = next((i for i, _, real, _ in reading.turns if real), None)
+    if first_real is None:
+        return False
+    tricks = final.completed
+    n = deal.players
+    for k in range(1, len(tricks)):
+        trick = tricks[k]
+        start = (len(tricks[:k])) * n
+        if start < reading.offset + first_real:
+            continue
+        leader = trick.leader
+        if deal.side_of(leader) == side or tricks[k - 1].winner != leader:
+            continue
+        if deal.side_of(trick.winner) != side:
+            continue
+        winning = trick.cards[trick_winner(trick.cards, deal.trump)]
+        before = final.deal.position(final.play[:start])
+        outranked = any(suit_of(c) == suit_of(winning) and rank_of(c) > rank_of(winning)
+                        for s, h in enumerate(before.hands) if deal.side_of(s) != side
+                        for c in h)
+        if outranked:
+            return True
+    return False
+
+
+def _peg_out(reading: _Reading) -> bool:
+    if reading.puzzle.objective != "win":
+        return False
+    match = match_after(reading.solution)
+    return match is not None and reading.side in match.winners
+
+
+def themes_of(puzzle, solver: Solver | Oracle | None = None) -> tuple[str, ...]:
+    """The themes of ``THEMES`` the puzzle shows, in that order."""
+    oracle = _oracle(puzzle.side, puzzle.objective, puzzle.target, solver)
+    reading = _Reading(puzzle, oracle)
+    trump = reading.deal.trump
+    rules = reading.deal.rules
+    found = {
+        "save-the-ten": _card_fight(reading, make_card(trump, TEN), True),
+        "catch-the-five": _card_fight(reading, make_card(trump, FIVE), False),
+        "jack-hunt": rules.jack and _card_fight(reading, make_card(trump, JACK), False),
+        "draw-trumps": _draw_trumps(reading),
+        "ruff-the-ten": _ruff_the_ten(reading),
+        "duck": _duck(reading),
+        "sacrifice": _sacrifice(reading),
+        "game-by-a-pip": _game_by_a_pip(reading),
+        "endplay": _endplay(reading),
+        "peg-out": _peg_out(reading),
+        "long": sum(real for _, _, real, _ in reading.turns) >= LONG_PUZZLE,
+    }
+    return tuple(name for name in THEMES if found[name])
