@@ -425,7 +425,7 @@ def puzzle(ctx: typer.Context) -> None:
                     "go to standard output, separated by '# ---' lines.", epilog="""\
 Examples:
   allfives puzzle generate --count 2 --seed 1
-  allfives puzzle generate --players 3 --rules strict --count 5 --seed 7 --out my-puzzles""")
+  allfives puzzle generate --players 3 --rules strict --count 5 --out mine""")
 def puzzle_generate(
     players: PuzzlePlayersOption = 2,
     rules: RulesOption = "all-fives",

@@ -60,7 +60,7 @@ def load_all(paths: Iterable[str | PathLike[str]]) -> list[tuple[Path, Puzzle]]:
 
 def slug(title: str) -> str:
     """``draw-before-you-cash`` of ``Draw before you cash!``."""
-    words = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    words = re.sub(r"[^a-z0-9]+", "-", title.lower().replace("'", "")).strip("-")
     return words[:60].rstrip("-") or "puzzle"
 
 
@@ -201,16 +201,18 @@ def index_text(paths: list[str]) -> str:
     count = len(puzzles)
 
     def counts(counter: Counter) -> str:
-        return ", ".join(f"{key} {n}" for key, n in sorted(counter.items(), key=str))
+        return ", ".join(f"{key}: {n}" for key, n in sorted(counter.items(), key=str))
 
     head = [
         "# The puzzle collection", "",
-        "Every file here is a puzzle file (a deal file with a `[puzzle]` table; see the",
-        "project's README, \"Puzzles\"), checked by the test suite with",
-        "`allfives puzzle check puzzles/`. Play one with `allfives puzzle play FILE`, print",
-        "them all with `allfives puzzle show puzzles/ --format html --solution > sheet.html`.",
-        "", "This index is made by `allfives puzzle index puzzles/ > puzzles/README.md`.", "",
-        f"{count} puzzles. Players: {counts(players)}. Rules: {counts(presets)}.",
+        "Every file here is a puzzle file: a deal file with a `[puzzle]` table (the project's",
+        "README, \"Puzzles\"). The test suite checks each one with",
+        "`allfives puzzle check puzzles/`. Play one with `allfives puzzle play FILE`; print them",
+        "all with `allfives puzzle show puzzles/ --format html --solution > sheet.html`.", "",
+        "The candidates were made by `allfives puzzle generate` and picked by",
+        "[`curate.py`](curate.py), which says how (each file's `seed` makes it again). This",
+        "index is made by `allfives puzzle index puzzles/ > puzzles/README.md`.", "",
+        f"{count} puzzles. Players: {counts(players)}. Rules: {counts(presets)}.", "",
         f"Themes: {counts(themes)}.", "",
     ]
     return "\n".join(head + rows) + "\n"

@@ -116,8 +116,9 @@ def goal_words(position: Position, side: int, objective: str, target: int) -> st
     return task + ", whatever the defence."
 
 
-def situation_words(position: Position) -> list[str]:
-    """What has happened so far that the goal counts: tricks won, points taken, the score."""
+def situation_words(position: Position, objective: str = "points") -> list[str]:
+    """What has happened so far that the goal counts: tricks won, points taken, and (for the
+    objective ``win``) the match score."""
     deal = position.deal
     out = []
     done = position.completed
@@ -148,7 +149,7 @@ def situation_words(position: Position) -> list[str]:
         if deal.rules.low and deal.rules.low_to == "holder":
             held.append(f"Low ({card_str(trumps[0], True)}) {deal.side_name(deal.side_of(deal.holder(trumps[0])))}")
         out.append("Dealt: " + ", ".join(held) + ".")
-    if deal.score is not None:
+    if deal.score is not None and objective == "win":
         rules = deal.rules
         score = ", ".join(f"{deal.side_name(s)} {p}" for s, p in enumerate(deal.score))
         finish = "first to peg out" if rules.finish == "peg-out" else "counted at the deal's end"
@@ -199,7 +200,7 @@ def facts_of(puzzle, name: str = "") -> Facts:
         on_table=tuple((deal.seats[current.seat_of(i, deal.players)], c)
                        for i, c in enumerate(current.cards)),
         goal=goal_words(position, puzzle.side, puzzle.objective, puzzle.target),
-        situation=tuple(situation_words(position)),
+        situation=tuple(situation_words(position, puzzle.objective)),
         themes=tuple(puzzle.themes),
         rating=puzzle.rating,
         solution=tuple(solution_tricks(position, puzzle.side, puzzle.line)),
