@@ -513,8 +513,8 @@ def puzzle_show(
     solution: Annotated[bool, typer.Option(
         "--solution", help="Show the solution too.")] = False,
     title: Annotated[Optional[str], typer.Option(
-        "--title", metavar="TEXT", help="The title of an HTML sheet. Default: the folder's "
-                                        "name.")] = None,
+        "--title", metavar="TEXT", help="The title of an HTML sheet. Default: All Fives "
+                                        "puzzles.")] = None,
     color: ColorFlag = None,
 ) -> None:
     from .puzzling import show_command

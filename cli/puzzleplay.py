@@ -101,8 +101,8 @@ class PuzzleSession:
         for line in facts.situation:
             self.console.print(Text(line, style=QUIET), crop=False)
         ours = [seat_word(self.deal.seats[s]) for s in self.deal.side_seats(self.puzzle.side)]
-        self.console.print(Text(f"You play {' and '.join(ours)}, every hand open; the program "
-                                f"defends. Type help for what you can type.", style=QUIET),
+        self.console.print(Text(f"You play {' and '.join(ours)}; every hand is open and the "
+                                f"program defends. Type help for help.", style=QUIET),
                            crop=False)
         position = self.position = self.puzzle.position
         while self.turns_left > 0 and not position.is_over:
@@ -227,8 +227,15 @@ class PuzzleSession:
                                  self.puzzle.target, self.oracle.solver)
         text = Text("  ")
         text.append_text(card_face(card, self.pretty, self.deal.trump))
-        text.append(f" fails: {self.value_words(value)}, short of "
-                    f"{self.value_words(self.puzzle.target)}.", style=BAD)
+        objective, target = self.puzzle.objective, self.puzzle.target
+        if objective == "win":
+            words = " fails: the defence stops the match being won in this deal."
+        elif objective == "margin":
+            words = f" fails: a margin of {value:+d} at most, short of {target:+d}."
+        else:
+            words = f" fails: {value} point{'s' if value != 1 else ''} at most, short of " \
+                    f"{target}."
+        text.append(words, style=BAD)
         if line:
             text.append("\n  The best play after it: ")
             text.append_text(self.line_text(position, (card, *line),
@@ -266,7 +273,10 @@ class PuzzleSession:
         ideas = [IDEAS.get(t) or self.themes.get(t, t.replace("-", " "))
                  for t in self.puzzle.themes if t != "long"]
         if asked == 1 and ideas:
-            return Text("  The idea: " + "; ".join(ideas) + ".", style=QUIET)
+            if len(ideas) == 1:
+                return Text(f"  The idea: {ideas[0]}.", style=QUIET)
+            return Text("  The ideas:" + "".join(f"\n  - {idea}" for idea in ideas),
+                        style=QUIET)
         return Text(f"  Play a {SUIT_NAMES[suit][:-1]}.", style=QUIET)
 
     def solution(self, position: Position) -> Text:

@@ -157,8 +157,7 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
         sys.stdout.write(svg(facts_of(puzzle, path.name), solution))
         return
     if form == "html":
-        name = title or (Path(paths[0]).name if len(paths) == 1 and Path(paths[0]).is_dir()
-                         else "All Fives puzzles")
+        name = title or "All Fives puzzles"
         sys.stdout.write(html_sheet([facts_of(p, path.name) for path, p in puzzles],
                                     name, solution))
         return
@@ -192,7 +191,8 @@ def index_text(paths: list[str]) -> str:
         players[deal.players] += 1
         presets[deal.rules.preset_name] += 1
         themes.update(puzzle.themes)
-        goal = {"points": f"{puzzle.target} points", "margin": f"margin {puzzle.target:+d}",
+        points = f"{puzzle.target} point{'s' if puzzle.target != 1 else ''}"
+        goal = {"points": points, "margin": f"margin {puzzle.target:+d}",
                 "win": "win the match"}.get(puzzle.objective, puzzle.objective)
         rows.append(f"| {facts.number or '·'} | [{puzzle.title or path.stem}]({path.name}) | "
                     f"{deal.players} | {facts.rules} | {goal} | "

@@ -102,7 +102,7 @@ def goal_words(position: Position, side: int, objective: str, target: int) -> st
         elif target == 0:
             task = "score at least as many points as the other side in the deal"
         else:
-            task = f"lose the deal by no more than {-target} points"
+            task = f"lose the deal by no more than {-target} point{'s' if target != -1 else ''}"
     elif objective == "win":
         task = "win the match in this deal"
     else:  # tricks
@@ -129,31 +129,32 @@ def situation_words(position: Position, objective: str = "points") -> list[str]:
             won[deal.side_of(trick.winner)] += 1
         parts = []
         for side in range(deal.sides):
-            part = f"{deal.side_name(side)} {won[side]} trick{'s' if won[side] != 1 else ''}"
+            tricks = won[side]
+            part = f"{deal.side_name(side)} {tricks or 'no'} trick{'s' if tricks != 1 else ''}"
             extra = []
-            if deal.rules.capture:
-                extra.append(f"{score.captures[side]} pt{'s' if score.captures[side] != 1 else ''}"
-                             f" captured")
-            if deal.rules.game:
-                extra.append(f"{score.pips[side]} for game")
+            if deal.rules.capture and score.captures[side]:
+                extra.append(f"{score.captures[side]} pt{'s' if score.captures[side] != 1 else ''}")
+            if deal.rules.game and score.pips[side]:
+                extra.append(f"game {score.pips[side]}")
             if extra:
                 part += f" ({', '.join(extra)})"
             parts.append(part)
-        count = len(done)
-        out.append(f"After {count} trick{'s' if count != 1 else ''}: " + "; ".join(parts) + ".")
+        out.append("Won so far: " + "; ".join(parts) + ".")
     trumps = deal.trumps_dealt()
-    if trumps and (deal.rules.high or (deal.rules.low and deal.rules.low_to == "holder")):
-        held = []
-        if deal.rules.high:
-            held.append(f"High ({card_str(trumps[-1], True)}) {deal.side_name(deal.side_of(deal.holder(trumps[-1])))}")
-        if deal.rules.low and deal.rules.low_to == "holder":
-            held.append(f"Low ({card_str(trumps[0], True)}) {deal.side_name(deal.side_of(deal.holder(trumps[0])))}")
+    held = []
+    if trumps and deal.rules.high:
+        high = trumps[-1]
+        held.append(f"High {card_str(high, True)} {deal.side_name(deal.side_of(deal.holder(high)))}")
+    if trumps and deal.rules.low and deal.rules.low_to == "holder":
+        low = trumps[0]
+        held.append(f"Low {card_str(low, True)} {deal.side_name(deal.side_of(deal.holder(low)))}")
+    if held:
         out.append("Dealt: " + ", ".join(held) + ".")
     if deal.score is not None and objective == "win":
         rules = deal.rules
         score = ", ".join(f"{deal.side_name(s)} {p}" for s, p in enumerate(deal.score))
         finish = "first to peg out" if rules.finish == "peg-out" else "counted at the deal's end"
-        out.append(f"Match score {score}; {rules.target} to win ({finish}).")
+        out.append(f"Match: {score}; {rules.target} to win ({finish}).")
     return out
 
 
@@ -380,13 +381,13 @@ header.sheet p { margin: 1mm 0 0; color: #555; font-size: 9pt; }
 .puzzle:nth-child(2n) { margin-right: 0; }
 .puzzle h2 { font-size: 12pt; margin: 0; }
 .about { color: #555; font-size: 8.5pt; margin: 0.5mm 0 1.5mm; }
-.goal { font-weight: bold; margin: 0 0 1mm; }
+.goal { font-weight: bold; margin: 0 0 1mm; font-size: 10pt; }
 .situation { color: #444; font-size: 8.5pt; margin: 0 0 1mm; }
 table.table { border-collapse: collapse; margin: 2mm auto 0; }
-table.table td { vertical-align: middle; padding: 1mm 2mm; min-width: 27mm; }
+table.table td { vertical-align: middle; padding: 0.5mm 2mm; min-width: 27mm; }
 .hand .seat { font-weight: bold; font-size: 9pt; }
 .hand .seat small { font-weight: normal; color: #555; }
-.hand div { white-space: nowrap; line-height: 1.35; }
+.hand div { white-space: nowrap; line-height: 1.2; }
 .trump { font-weight: bold; }
 .middle { border: 0.3mm solid #aaa; border-radius: 2mm; background: #f4f4f0; text-align: center;
           font-size: 9pt; }

@@ -1,7 +1,8 @@
 """How this collection was picked from the generator's candidates (see README.md here).
 
-    for n in 2 3 4; do for preset in all-fives strict all-fours classic five-for-five; do
-      allfives puzzle generate --players $n --rules $preset --count 12 --seed ${n}00 \
+    k=0; for n in 2 3 4; do for preset in all-fives strict all-fours classic five-for-five; do
+      k=$((k+1))
+      allfives puzzle generate --players $n --rules $preset --count 12 --seed $((n*100+k)) \
           --out candidates/$n-$preset
     done; done
     python puzzles/curate.py candidates puzzles 22
@@ -99,8 +100,10 @@ def main(candidates: str, out: str, per_players: int) -> None:
     found, seen = [], set()
     for path in sorted(Path(candidates).glob("*/*.toml")):
         puzzle = load_puzzle(path)
-        if puzzle.position.to_line() not in seen:
-            seen.add(puzzle.position.to_line())
+        deal = puzzle.position.deal
+        cards = (deal.hands, deal.trump)  # one deal, whatever the rules: once
+        if cards not in seen:
+            seen.add(cards)
             found.append(puzzle)
     folder = Path(out)
     for old in folder.glob("*.toml"):

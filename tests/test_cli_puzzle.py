@@ -124,8 +124,8 @@ def test_a_wrong_card_is_refuted_with_the_reference_solvers_value(puzzles, playe
 
     result, text, _ = solve_session(puzzle, answer)
     assert result.solved and result.wrong == 1
-    assert f"{card_str(wrong, True)} fails: {truth} point{'s' if truth != 1 else ''}, short " \
-           f"of {puzzle.target} points." in text
+    assert f"{card_str(wrong, True)} fails: {truth} point{'s' if truth != 1 else ''} at most, " \
+           f"short of {puzzle.target}." in text
     assert "Try again." in text
     assert "1 wrong card, no hints" in text.splitlines()[-1]
 
