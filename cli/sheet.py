@@ -214,6 +214,11 @@ def holding(cards: Sequence[Card], suit: int) -> str:
     return " ".join(ranks).replace("T", "10") if ranks else "—"
 
 
+def face(card: Card) -> str:
+    """A card as it is printed on paper: ``10♥``, ``A♠``."""
+    return card_str(card, True).replace("T", "10")
+
+
 def heading(facts: Facts) -> str:
     return f"{facts.number}. {facts.title}" if facts.number else facts.title
 
@@ -319,22 +324,23 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
     top = y + 22
     block = LINE * 4 + 8  # a hand's height
     columns = {"W": 10, "N": width / 2 - 45, "E": width - 110, "S": width / 2 - 45}
-    rows = {"N": top, "W": top + block + 6, "E": top + block + 6, "S": top + 2 * (block + 6)}
+    rows = {"N": top, "W": top + block + 10, "E": top + block + 10, "S": top + 2 * block + 26}
     for seat, cards in zip(facts.seats, facts.hands):
         marks = (" (dealer)" if seat == facts.dealer else "") + \
                 (" to play" if seat == facts.to_move else "")
         out.extend(_svg_hand(columns[seat], rows[seat], seat, cards, facts.trump, marks))
     # the middle: the trumps and the trick on the table
-    mx, my = width / 2 - 58, top + block + 2
-    out.append(f'<rect x="{mx:g}" y="{my:g}" width="116" height="{block - 4}" rx="8" '
+    mx, my = width / 2 - 58, top + block
+    out.append(f'<rect x="{mx:g}" y="{my:g}" width="116" height="{block + 10}" rx="8" '
                f'fill="#f4f4f0" stroke="#999"/>')
-    out.append(f'<text x="{mx + 10:g}" y="{my + 18:g}" font-size="12">trumps '
-               f'<tspan fill="{SUIT_COLOURS[facts.trump]}">{SUIT_SYMBOLS[facts.trump]} '
-               f'{SUIT_NAMES[facts.trump]}</tspan></text>')
+    out.append(_svg_text(mx + 10, my + 17, "trumps", 12))
+    out.append(f'<text x="{mx + 10:g}" y="{my + 32:g}" font-size="12" '
+               f'fill="{SUIT_COLOURS[facts.trump]}">{SUIT_SYMBOLS[facts.trump]} '
+               f'{SUIT_NAMES[facts.trump]}</text>')
     for k, (seat, card) in enumerate(facts.on_table):
-        out.append(f'<text x="{mx + 10:g}" y="{my + 36 + 14 * k:g}" font-size="12">'
+        out.append(f'<text x="{mx + 10:g}" y="{my + 50 + 14 * k:g}" font-size="12">'
                    f'{seat} <tspan fill="{SUIT_COLOURS[suit_of(card)]}">'
-                   f'{_esc(card_str(card, True))}</tspan></text>')
+                   f'{_esc(face(card))}</tspan></text>')
     y = rows["S"] + block + 10
     if solution:
         y += 8
@@ -347,7 +353,7 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
                 weight = "bold" if played.ours and not played.before else "normal"
                 fill = "#999" if played.before else SUIT_COLOURS[suit_of(played.card)]
                 parts.append(f' <tspan font-weight="{weight}">{played.seat}</tspan> '
-                             f'<tspan fill="{fill}">{_esc(card_str(played.card, True))}</tspan>')
+                             f'<tspan fill="{fill}">{_esc(face(played.card))}</tspan>')
             if trick.winner:
                 parts.append(f' <tspan fill="#777">→ {trick.winner}</tspan>')
             out.append(f'<text x="16" y="{y:g}" font-size="12">{"".join(parts)}</text>')
@@ -408,7 +414,7 @@ table.table td { vertical-align: middle; padding: 0.5mm 2mm; min-width: 27mm; }
 
 def _html_card(card: Card) -> str:
     colour = "red" if suit_of(card) in (1, 2) else "black"
-    return f'<span class="{colour}">{_esc(card_str(card, True))}</span>'
+    return f'<span class="{colour}">{_esc(face(card))}</span>'
 
 
 def _html_suit(suit: int) -> str:
@@ -454,7 +460,7 @@ def html_solution(facts: Facts) -> str:
     items = []
     for trick in facts.solution:
         cards = "&ensp;".join(
-            f'<span class="before">{p.seat} {_esc(card_str(p.card, True))}</span>' if p.before
+            f'<span class="before">{p.seat} {_esc(face(p.card))}</span>' if p.before
             else f'<span class="{"ours" if p.ours else "them"}">{p.seat}</span> '
                  f'{_html_card(p.card)}' for p in trick.cards)
         tail = f" → {trick.winner}" if trick.winner else ""
