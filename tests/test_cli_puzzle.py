@@ -10,6 +10,7 @@ import random
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -22,10 +23,12 @@ from cli.puzzleplay import PuzzleSession  # noqa: E402
 from cli.puzzling import slug  # noqa: E402
 from solver import reference  # noqa: E402
 from solver.cards import SUIT_NAMES, card_str, suit_of  # noqa: E402
-from solver.puzzles import Oracle, Puzzle, check_puzzle, main_line  # noqa: E402
+from solver.puzzles import Oracle, Puzzle, check_puzzle, load_puzzle, main_line  # noqa: E402
 from solver.rules import Rules  # noqa: E402
 from solver.search import Solver  # noqa: E402
 from solver.shuffle import random_position  # noqa: E402
+
+COLLECTION = Path(__file__).resolve().parents[1] / "puzzles"
 
 
 def mined(players: int, seed: int, preset: str = "all-fives", cards: int = 4) -> Puzzle:
@@ -332,3 +335,50 @@ def test_ctrl_c_at_the_prompt_ends_with_status_130(tmp_path, puzzles):
     assert program.returncode == 130
     assert err == "allfives: interrupted\n"
     assert "Traceback" not in seen + out
+
+
+# ---- generate, and play --random --------------------------------------------------------------
+
+def test_generate_is_seeded_and_numbers_its_files(tmp_path):
+    out = tmp_path / "made"
+    first = run("puzzle", "generate", "--count", "2", "--seed", "5", "--out", out)
+    assert first.exit_code == 0, first.stderr
+    paths = [Path(line) for line in first.stdout.splitlines()]
+    assert [p.name[:4] for p in paths] == ["001-", "002-"]
+    texts = [p.read_text(encoding="utf-8") for p in paths]
+    for path in paths:
+        puzzle = load_puzzle(path)
+        assert path.name == f"{path.name[:3]}-{slug(puzzle.title)}.toml"
+        assert puzzle.seed.startswith("5/")
+    again = run("puzzle", "generate", "--count", "2", "--seed", "5", "--out", out)
+    more = [Path(line) for line in again.stdout.splitlines()]
+    assert [p.name[:4] for p in more] == ["003-", "004-"]  # numbered on
+    assert [p.read_text(encoding="utf-8") for p in more] == texts  # the same puzzles
+    piped = run("puzzle", "generate", "--count", "2", "--seed", "5")
+    assert piped.stdout.split("# ---\n") == texts
+    checked = run("puzzle", "check", out)
+    assert checked.stdout == "4 puzzles checked: all sound.\n"
+
+
+def test_play_random_shows_its_seed(tmp_path):
+    result = run("puzzle", "play", "--random", "--players", "3", "--seed", "2",
+                 input="solution\n")
+    assert result.exit_code == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert "3 players" in first and "seed 2/" in first
+    assert result.stdout.splitlines()[-1].startswith("Not solved (the solution shown)")
+
+
+def test_a_wrong_card_in_a_match_puzzle():
+    path = next(p for p in sorted(COLLECTION.glob("*.toml"))
+                if load_puzzle(p).objective == "win")
+    puzzle = load_puzzle(path)
+    start = puzzle.position
+    moves = Solver().solve(start, puzzle.side, "win").moves
+    wrong = next(c for c in start.legal_moves() if moves[c] < 1)
+    answers = iter([card_str(wrong), None])
+    result, text, _ = solve_session(puzzle, lambda s, k: next(answers), path.name)
+    assert f"{card_str(wrong, True)} fails: the defence stops the match being won in this " \
+           f"deal." in text
+    assert "win the match in this deal" in text and "Match: " in text
+    assert result.wrong == 1 and not result.solved
