@@ -299,7 +299,8 @@ class PuzzleSession:
         if result.solved:
             value = self.oracle.solve(position).value
             text = Text("Solved", style=f"bold {GOOD}")
-            text.append(f": {self.value_words(value)} whatever the defence does now"
+            text.append(f": the goal is safe whatever the defence does now "
+                        f"({self.value_words(value)} sure)"
                         if self.puzzle.objective != "win" else
                         ": the match is won whatever the defence does now")
             text.append(f". Tries: {tally}.")
