@@ -13,7 +13,7 @@ See the README's "Puzzles" section for every rule.
 """
 
 from .format import PUZZLE_OBJECTIVES, Puzzle, PuzzleError, load_puzzle, parse_side, side_text
-from .generator import candidate, generate, start_position
+from .generator import candidate, examine, generate, start_position
 from .rating import LADDER, Assessment, assess, evaluate, rate, rating_of
 from .soundness import (Oracle, Turn, card_classes, check_puzzle, heuristic_result, main_line,
                         observation_of, play_alike, refutation, toughest_reply, winning_cards)
@@ -22,6 +22,6 @@ from .themes import THEME_TITLES, THEMES, check_theme, optimal_play, themes_of, 
 __all__ = ["Puzzle", "PuzzleError", "load_puzzle", "PUZZLE_OBJECTIVES", "parse_side",
            "side_text", "check_puzzle", "winning_cards", "toughest_reply", "refutation",
            "play_alike", "card_classes", "main_line", "Turn", "Oracle", "heuristic_result",
-           "observation_of", "generate", "candidate", "start_position", "THEMES",
+           "observation_of", "generate", "candidate", "examine", "start_position", "THEMES",
            "THEME_TITLES", "themes_of", "title_of", "check_theme", "optimal_play", "rate",
            "evaluate", "assess", "rating_of", "LADDER", "Assessment"]

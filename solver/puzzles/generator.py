@@ -33,7 +33,7 @@ from ..shuffle import random_deal
 from .format import Puzzle
 from .soundness import Oracle, heuristic_result, main_line, observation_of
 
-__all__ = ["generate", "candidate", "start_position", "NEAR_TARGET", "NODE_LIMIT"]
+__all__ = ["generate", "candidate", "examine", "start_position", "NEAR_TARGET", "NODE_LIMIT"]
 
 #: The most nodes the first solve of a candidate may take (a deal after runs, with many cards
 #: left, is passed over rather than solved for minutes).
@@ -100,28 +100,45 @@ def candidate(seed: str, players: int = 2, rules: Rules | None = None, min_turns
     if position is None or position.is_over:
         return None
     rng = random.Random(f"allfives-puzzle-objective:{seed}")
-    objective = objective or _objective(rng, position)
-    if objective == "win" and position.deal.score is None:
-        return None
-    if objective == "margin" and position.deal.sides != 2:
-        return None
+    found = examine(position, objective or _objective(rng, position), min_turns, solver,
+                    assess=assess, node_limit=node_limit, seed=seed)
+    return found if isinstance(found, Puzzle) else None
+
+
+def examine(position: Position, objective: str = "points", min_turns: int = 2,
+            solver: Solver | Oracle | None = None, *, assess: bool = True,
+            node_limit: int | None = None, seed: str | None = None) -> Puzzle | str:
+    """The puzzle ``position`` makes for the side to play, with the target its exact value:
+    a ``Puzzle``, or the reason it is none (one line, the first rule it breaks, cheapest
+    checks first)."""
+    if position.is_over:
+        return "no card left to play"
     deal = position.deal
+    if objective == "win" and deal.score is None:
+        return "objective 'win' needs the match score"
+    if objective == "margin" and deal.sides != 2:
+        return "objective 'margin' needs two sides"
     side = deal.side_of(position.to_move)
+    if isinstance(solver, Oracle):
+        solver = solver.solver
     solver = solver or Solver()
     first = solver.solve(position, side, objective, line=False, node_limit=node_limit)
     if not first.complete:
-        return None
+        return f"the first solve needs more than {node_limit} nodes"
     value = first.value
     oracle = Oracle(side, objective, value, solver)
-    # one winning class and a real choice at the first turn
-    if len(oracle.classes(position)) < 2 or len(oracle.winning(position)) != 1:
-        return None
-    # the swing
-    if heuristic_result(position, oracle)[0] >= value:
-        return None
+    if len(oracle.classes(position)) < 2:
+        return "the first card is forced"
+    winning = len(oracle.winning(position))
+    if winning != 1:
+        return f"{winning} different cards reach the target at the first turn"
+    reached = heuristic_result(position, oracle)[0]
+    if reached >= value:
+        return f"no swing: the heuristic player reaches the target ({reached})"
     line, turns = main_line(position, oracle)
-    if sum(t.real for t in turns) < min_turns:
-        return None
+    real = sum(t.real for t in turns)
+    if real < min_turns:
+        return f"{real} solver turn(s) with a real choice, fewer than {min_turns}"
     puzzle = Puzzle(position, side, objective, value, line, seed=seed)
     if assess:
         from .rating import assess as assess_puzzle

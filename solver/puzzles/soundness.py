@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..cards import FIVE, JACK, Card, card_str, make_card, rank_of, suit_of
-from ..deal import Position
+from ..deal import Deal, Position
 from ..reference import final_value
 from ..scoring import game_pips
 from ..search import Solver, card_points
@@ -113,11 +113,11 @@ class Oracle:
     objective: str
     target: int
     solver: Solver = field(default_factory=Solver)
-    solutions: dict[tuple[Card, ...], Solution] = field(default_factory=dict)
+    solutions: dict[tuple[Deal, tuple[Card, ...]], Solution] = field(default_factory=dict)
     nodes: int = 0
 
     def solve(self, position: Position) -> Solution:
-        key = position.play
+        key = (position.deal, position.play)
         solution = self.solutions.get(key)
         if solution is None:
             solution = self.solver.solve(position, self.side, self.objective, line=False)

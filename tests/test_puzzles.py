@@ -1,0 +1,440 @@
+"""Puzzles: the file format, the soundness rules against the reference solver, the generator's
+acceptances and rejections (2, 3 and 4 players, several presets)."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+
+import pytest
+
+from solver import reference
+from solver.cards import card_str, parse_card, rank_of, suit_of
+from solver.deal import Position, load
+from solver.errors import AllFivesError
+from solver.players import HeuristicPlayer
+from solver.puzzles import (Oracle, Puzzle, PuzzleError, candidate, card_classes, check_puzzle,
+                            examine, generate, load_puzzle, observation_of, play_alike,
+                            refutation, toughest_reply, winning_cards)
+from solver.rules import Rules
+from solver.scoring import game_pips
+from solver.search import Solver, card_points
+from solver.shuffle import random_position
+
+PRESETS = ("all-fives", "strict", "all-fours")
+#: Small deals the reference solver works out quickly: (players, cards a hand).
+SMALL = ((2, 3), (2, 4), (3, 3), (4, 2))
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver(18)
+
+
+def small_puzzles(players: int, cards: int, preset: str, count: int = 3, seed: int = 5,
+                  solver: Solver | None = None) -> list[Puzzle]:
+    return list(generate(players, Rules.preset(preset), count=count, seed=seed, cards=cards,
+                         solver=solver, assess=False, max_tries=5000))
+
+
+# ---- the format ----------------------------------------------------------------------------
+
+
+SAMPLE = """\
+dealer = "S"
+trump = "H"
+
+[hands]
+N = "AH TH 2C"
+S = "QH 5H 3C"
+
+[puzzle]
+side = "N"
+objective = "points"
+target = 18
+line = ["2C", "5H", "QH", "AH"]
+title = "Keep the ten"
+themes = ["save-the-ten"]
+rating = 1450
+seed = "9/3"
+solved_by = ["cheater"]
+
+[puzzle.evidence]
+real_choices = 2
+"""
+
+
+def test_reads_a_puzzle_file(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(SAMPLE)
+    puzzle = load_puzzle(path)
+    assert puzzle.side == 0 and puzzle.objective == "points" and puzzle.target == 18
+    assert [card_str(c) for c in puzzle.line] == ["2C", "5H", "QH", "AH"]
+    assert puzzle.title == "Keep the ten" and puzzle.themes == ("save-the-ten",)
+    assert puzzle.rating == 1450 and puzzle.seed == "9/3"
+    assert puzzle.solved_by == ("cheater",) and dict(puzzle.evidence) == {"real_choices": 2}
+    # the deal readers take a puzzle file as the deal file it also is
+    assert load(path) == puzzle.position
+    assert Puzzle.from_toml(puzzle.to_toml()) == puzzle
+
+
+def test_a_sample_puzzle_is_sound(solver):
+    puzzle = Puzzle.from_toml(SAMPLE)
+    assert check_puzzle(puzzle, solver) == []
+
+
+@pytest.mark.parametrize("players, cards", SMALL)
+@pytest.mark.parametrize("preset", PRESETS)
+def test_round_trip(players, cards, preset, solver):
+    for puzzle in small_puzzles(players, cards, preset, count=2, solver=solver):
+        text = puzzle.to_toml()
+        again = Puzzle.from_toml(text, "p.toml")
+        assert again == puzzle
+        assert again.to_toml() == text
+        full = dataclasses.replace(puzzle, title='Say "when"', themes=("duck", "endplay"),
+                                   rating=1234, solved_by=("pimc-8",),
+                                   evidence=(("nodes", 77), ("tempting", 2)))
+        assert Puzzle.from_toml(full.to_toml()) == full
+
+
+def test_four_players_write_the_partnership(solver):
+    (puzzle,) = small_puzzles(4, 2, "all-fives", count=1, solver=solver)
+    name = puzzle.position.deal.side_name(puzzle.side)
+    text = puzzle.to_toml()
+    assert f'side = "{name}"' in text
+    for spelling in (name[0], name[1], name[::-1], name.lower()):
+        again = Puzzle.from_toml(text.replace(f'side = "{name}"', f'side = "{spelling}"'))
+        assert again.side == puzzle.side
+
+
+BAD = [
+    ("side", 'side = "Q"', "puzzle.side: no seat or side 'Q'"),
+    ("side", "side = 1", "puzzle.side: expected a string"),
+    ("objective", 'objective = "tricks"', "puzzle.objective: 'tricks' is not one of"),
+    ("objective", 'objective = "win"', "puzzle.objective: objective 'win' needs the match"),
+    ("target", 'target = "ten"', "puzzle.target: expected a whole number"),
+    ("target", "target = 1.5", "puzzle.target: expected a whole number"),
+    ("line", 'line = ["ZZ"]', "puzzle.line[0]: unknown card 'ZZ'"),
+    ("line", 'line = ["QH"]', "puzzle.line[0]: 'QH' is not in N's hand"),
+    ("line", 'line = ["TH", "3C"]', "puzzle.line[1]: S may not play '3C' here"),
+    ("line", 'line = []', "puzzle.line: expected an array of cards"),
+    ("line", 'line = [1]', "puzzle.line[0]: expected a card"),
+    ("line", 'line = ["2C", "5H", "QH", "AH", "TH", "3C", "2S"]',
+     "puzzle.line[6]: '2S' is played after the last trick"),
+    ("themes", 'themes = "duck"', "puzzle.themes: expected an array of strings"),
+    ("themes", 'themes = [3]', "puzzle.themes[0]: expected a string"),
+    ("rating", "rating = true", "puzzle.rating: expected a whole number"),
+    ("title", "title = 5", "puzzle.title: expected a string"),
+    ("seed", "seed = 9", "puzzle.seed: expected a string"),
+    ("colour", 'colour = "red"', "puzzle: unknown key 'colour'"),
+]
+
+
+@pytest.mark.parametrize("key, replacement, message", BAD)
+def test_bad_puzzle_table_is_one_line(key, replacement, message, tmp_path):
+    lines = [line for line in SAMPLE.splitlines() if not line.startswith(f"{key} =")]
+    lines.insert(lines.index("[puzzle]") + 1, replacement)
+    path = tmp_path / "bad.toml"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(PuzzleError) as caught:
+        load_puzzle(path)
+    text = str(caught.value)
+    assert isinstance(caught.value, AllFivesError)
+    assert "\n" not in text
+    assert text.startswith(f"{path}: ") and message in text, text
+
+
+@pytest.mark.parametrize("key", ["side", "objective", "target", "line"])
+def test_missing_key(key):
+    text = "\n".join(line for line in SAMPLE.splitlines() if not line.startswith(f"{key} ="))
+    with pytest.raises(PuzzleError, match=rf"^x.toml: puzzle.{key}: missing$"):
+        Puzzle.from_toml(text, "x.toml")
+
+
+def test_no_puzzle_table_and_bad_deal():
+    deal_only = SAMPLE.split("[puzzle]")[0]
+    with pytest.raises(PuzzleError, match="^d.toml: no \\[puzzle\\] table$"):
+        Puzzle.from_toml(deal_only, "d.toml")
+    with pytest.raises(AllFivesError, match="^d.toml: hands.N: "):
+        Puzzle.from_toml(SAMPLE.replace('N = "AH TH 2C"', 'N = "AH TH ZZ"'), "d.toml")
+    with pytest.raises(PuzzleError, match="^d.toml: puzzle: expected a table"):
+        Puzzle.from_toml("puzzle = 3\n" + deal_only, "d.toml")
+    with pytest.raises(AllFivesError, match="^d.toml: not TOML"):
+        Puzzle.from_toml(SAMPLE + "[[[", "d.toml")
+
+
+def test_evidence_must_be_numbers():
+    with pytest.raises(PuzzleError, match="puzzle.evidence.real_choices: expected a whole"):
+        Puzzle.from_toml(SAMPLE.replace("real_choices = 2", 'real_choices = "two"'))
+
+
+# ---- playing alike, winning cards: against the reference solver ---------------------------------
+
+
+def independent_alike(position: Position, a: int, b: int, objective: str) -> bool:
+    """The rule of the README written again: same hand and suit, same points and pips, not a
+    card pegging an end point of its own (win), no card out elsewhere between them."""
+    deal = position.deal
+    if suit_of(a) != suit_of(b):
+        return False
+    points = card_points(deal, objective)
+    if points[a] != points[b]:
+        return False
+    if deal.rules.game and game_pips(a, deal) != game_pips(b, deal):
+        return False
+    if objective == "win":
+        trumps = deal.trumps_dealt()
+        special = {parse_card("J" + "SHDC"[deal.trump])}
+        if deal.rules.low and deal.rules.low_to == "captor" and trumps:
+            special.add(trumps[0])
+        if deal.rules.five_for_five:
+            special.add(parse_card("5" + "SHDC"[deal.trump]))
+        if {a, b} & special:
+            return False
+    lo, hi = sorted((rank_of(a), rank_of(b)))
+    elsewhere = [c for s, hand in enumerate(position.hands) if s != position.to_move
+                 for c in hand] + list(position.current.cards)
+    return not any(suit_of(c) == suit_of(a) and lo < rank_of(c) < hi for c in elsewhere)
+
+
+def random_small(rng: random.Random, preset: str) -> tuple[Position, str]:
+    players, cards = rng.choice(SMALL)
+    rules = Rules.preset(preset)
+    position = random_position(rng, players, cards, rules)
+    if rng.random() < 0.25:
+        # near the end of a match: objective win
+        score = tuple(rules.target - rng.randint(1, 6) for _ in range(position.deal.sides))
+        deal = dataclasses.replace(position.deal, score=score)
+        return Position(deal, position.play), "win"
+    objective = rng.choice(["points", "margin"] if players != 3 else ["points"])
+    return position, objective
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_winning_cards_match_the_reference(preset, solver):
+    rng = random.Random(f"winning:{preset}")
+    checked = 0
+    for _ in range(150):
+        position, objective = random_small(rng, preset)
+        if position.is_over:
+            continue
+        side = position.deal.side_of(position.to_move)
+        ref = reference.solve(position, side, objective)
+        for target in (ref.value, ref.value - 1, ref.value + 1):
+            classes = winning_cards(position, side, objective, target, solver)
+            flat = sorted(c for g in classes for c in g)
+            assert flat == sorted(c for c, v in ref.moves.items() if v >= target)
+            for group in classes:
+                # cards of one class play alike and share one value
+                assert len({ref.moves[c] for c in group}) == 1
+                for a, b in itertools.combinations(group, 2):
+                    assert independent_alike(position, a, b, objective)
+            for g1, g2 in itertools.combinations(classes, 2):
+                assert not independent_alike(position, g1[0], g2[0], objective)
+        checked += 1
+    assert checked > 100
+
+
+def test_alike_cards_share_their_value_in_the_reference(solver):
+    rng = random.Random("alike")
+    pairs = 0
+    for _ in range(600):
+        position, objective = random_small(rng, rng.choice(PRESETS))
+        if position.is_over:
+            continue
+        side = position.deal.side_of(position.to_move)
+        legal = position.legal_moves()
+        ref = None
+        for a, b in itertools.combinations(legal, 2):
+            assert play_alike(position, a, b, objective) == \
+                independent_alike(position, a, b, objective)
+            if play_alike(position, a, b, objective):
+                ref = ref or reference.solve(position, side, objective)
+                assert ref.moves[a] == ref.moves[b]
+                pairs += 1
+    assert pairs > 20
+
+
+# ---- generated puzzles are sound, checked again with the reference ------------------------------
+
+
+def reference_winning(position: Position, puzzle: Puzzle) -> list[int]:
+    ref = reference.solve(position, puzzle.side, puzzle.objective)
+    return [c for c, v in ref.moves.items() if v >= puzzle.target]
+
+
+def reference_swing(puzzle: Puzzle) -> int:
+    """The heuristic's result against a defence minimising the reference's value."""
+    heuristic = HeuristicPlayer()
+    p = puzzle.position
+    deal = p.deal
+    while not p.is_over:
+        legal = p.legal_moves()
+        if deal.side_of(p.to_move) == puzzle.side:
+            card = legal[0] if len(legal) == 1 else heuristic.act(observation_of(p, p.to_move))
+        else:
+            moves = reference.solve(p, puzzle.side, puzzle.objective).moves
+            card = min(legal, key=lambda c: moves[c])
+        p = p.after(card)
+    return reference.final_value(p, puzzle.side, puzzle.objective)
+
+
+@pytest.mark.parametrize("players, cards", SMALL)
+@pytest.mark.parametrize("preset", PRESETS)
+def test_generated_puzzles_are_sound_by_the_reference(players, cards, preset, solver):
+    puzzles = small_puzzles(players, cards, preset, count=3, solver=solver)
+    assert len(puzzles) == 3
+    for puzzle in puzzles:
+        assert check_puzzle(puzzle, solver) == []
+        start = puzzle.position
+        assert reference.solve(start, puzzle.side, puzzle.objective).value >= puzzle.target
+        p = start
+        real = 0
+        for card in puzzle.line:
+            if p.deal.side_of(p.to_move) == puzzle.side:
+                winning = reference_winning(p, puzzle)
+                # exactly one class: every winning card plays alike with the line's card
+                assert card in winning
+                assert all(independent_alike(p, card, c, puzzle.objective) for c in winning)
+                legal = p.legal_moves()
+                real += any(not independent_alike(p, card, c, puzzle.objective) for c in legal)
+            p = p.after(card)
+        assert real >= 2
+        # the line ends on the solver's card
+        last = puzzle.positions[-2]
+        assert last.deal.side_of(last.to_move) == puzzle.side
+        assert reference_swing(puzzle) < puzzle.target
+
+
+@pytest.mark.parametrize("players, cards", SMALL)
+def test_win_puzzles_near_the_end_of_a_match(players, cards, solver):
+    puzzles = list(generate(players, count=2, seed=8, cards=cards, objective="win",
+                            solver=solver, max_tries=20000))
+    assert len(puzzles) == 2
+    for puzzle in puzzles:
+        assert puzzle.objective == "win" and puzzle.target == 1
+        assert "peg-out" in puzzle.themes
+        assert check_puzzle(puzzle, solver) == []
+        assert reference.solve(puzzle.position, puzzle.side, "win").value == 1
+        assert reference_swing(puzzle) == 0
+
+
+def test_generated_puzzles_are_reproducible(solver):
+    first = list(generate(2, count=3, seed=11, cards=4, solver=solver))
+    again = list(generate(2, count=3, seed=11, cards=4, solver=Solver(16)))
+    assert first == again
+    for puzzle in first:
+        assert candidate(puzzle.seed, 2, cards=4) == puzzle
+    assert len({p.seed for p in first}) == 3
+
+
+def test_generated_from_the_pack(solver):
+    """Deals as the game engine deals them (runs as they come), every player count."""
+    for players in (2, 3, 4):
+        (puzzle,) = generate(players, count=1, seed=3, solver=solver, assess=False)
+        assert check_puzzle(puzzle, solver) == []
+        assert puzzle.position.deal.score is not None
+        assert len(puzzle.position.deal.hands[0]) in (6, 9, 12, 15, 18, 21)
+
+
+def test_progress_and_max_tries(solver):
+    seen = []
+    puzzles = list(generate(2, count=None, seed=2, cards=3, solver=solver, assess=False,
+                            max_tries=40, progress=lambda tried, accepted: seen.append(
+                                (tried, accepted))))
+    assert [t for t, _ in seen] == list(range(1, 41))
+    assert seen[-1][1] == len(puzzles) and 0 < len(puzzles) < 40
+
+
+# ---- rejections ---------------------------------------------------------------------------------
+
+
+def test_two_winning_cards_are_rejected(solver):
+    position = Position.from_line("N:-.AK.-.- -.-.-.32 dealer=S trump=H")
+    ref = reference.solve(position, 0, "points")
+    assert ref.moves_str() == {"KH": 10, "AH": 10}  # two cards of different points both win
+    assert not play_alike(position, parse_card("AH"), parse_card("KH"))
+    assert examine(position, "points", solver=solver) == \
+        "2 different cards reach the target at the first turn"
+    puzzle = Puzzle(position, 0, "points", 10, (parse_card("AH"), parse_card("2C")))
+    problems = check_puzzle(puzzle, solver)
+    assert "line[0] AH: 2 different cards reach the target here (AH, KH)" in problems
+
+
+def test_a_one_turn_puzzle_is_rejected(solver):
+    position = Position.from_line("N:J.A.-.- 5.-.-.4 dealer=S turnup=6S")
+    assert examine(position, "points", solver=solver).startswith("1 solver turn(s) with a real")
+    side = 0
+    value = reference.solve(position, side, "points").value
+    (winning,) = winning_cards(position, side, "points", value, solver)
+    line = (winning[0],)
+    problems = check_puzzle(Puzzle(position, side, "points", value, line), solver)
+    assert any("1 solver turn(s) with a real choice; a puzzle needs at least 2" in p
+               for p in problems)
+
+
+def test_a_puzzle_the_heuristic_solves_is_rejected(solver):
+    position = Position.from_line("N:2.-.9.- 4.-.-.T dealer=N turnup=QS")
+    reason = examine(position, "points", solver=solver)
+    assert reason.startswith("no swing: the heuristic player reaches the target")
+    side = position.deal.side_of(position.to_move)
+    value = reference.solve(position, side, "points").value
+    oracle = Oracle(side, "points", value, solver)
+    from solver.puzzles import main_line
+    line, _ = main_line(position, oracle, trim=False)
+    problems = check_puzzle(Puzzle(position, side, "points", value, line), solver, min_turns=0)
+    assert problems and problems[-1].startswith("no swing")
+
+
+def test_an_accepted_handmade_puzzle(solver):
+    position = Position.from_line("N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H")
+    puzzle = examine(position, "points", solver=solver)
+    assert isinstance(puzzle, Puzzle)
+    assert [card_str(c) for c in puzzle.line] == ["2C", "5H", "QH", "AH"]
+    assert puzzle.target == 18 == reference.solve(position, 0, "points").value
+    assert check_puzzle(puzzle, solver) == []
+    assert "save-the-ten" in puzzle.themes
+
+
+def test_check_finds_each_broken_rule(solver):
+    good = Puzzle.from_toml(SAMPLE)
+    c = parse_card
+    # a losing card on the line
+    bad = dataclasses.replace(good, line=(c("AH"), c("5H"), c("2C"), c("3C")))
+    assert any(p.startswith("line[0] AH: the line's card misses the target (value 10)")
+               for p in check_puzzle(bad, solver))
+    # a defence that is not the toughest: S ruffing with the Queen instead of the Five
+    bad = dataclasses.replace(good, line=(c("2C"), c("QH"), c("5H"), c("AH")))
+    assert any("line[1] QH: not the toughest defence (that is 5H)" in p
+               for p in check_puzzle(bad, solver))
+    # a target the defence can hold it under
+    bad = dataclasses.replace(good, target=19)
+    assert check_puzzle(bad, solver) == [
+        "the target 19 does not hold against every defence: the value is 18"]
+    # forced cards after the last real choice
+    bad = dataclasses.replace(good, line=good.line + (c("TH"), c("3C")))
+    assert any("does not end on the solver's last real choice" in p
+               for p in check_puzzle(bad, solver))
+    # the side not to play
+    bad = dataclasses.replace(good, side=1)
+    assert check_puzzle(bad, solver)[0].startswith("the solver's side S is not to play")
+
+
+def test_toughest_reply_and_refutation(solver):
+    position = Position.from_line("N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H play=2C")
+    assert card_str(toughest_reply(position, 0, "points", 18, solver)) == "5H"
+    wrong = Position.from_line("N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H play=AH")
+    line, value = refutation(wrong, 0, "points", 18, solver)
+    assert value == reference.solve(wrong, 0, "points").value < 18
+    assert len(line) == 5
+
+
+def test_classes_group_alike_cards():
+    position = Position.from_line("N:-.-.986.- -.-.742.- dealer=S trump=H")
+    groups = card_classes(position)
+    assert {frozenset(card_str(c) for c in g) for g in groups} == {
+        frozenset({"9D", "8D"}), frozenset({"6D"})}
+    # the Five counts 5 toward Game: never alike with the Four beside it
+    position = Position.from_line("N:-.-.54.- -.-.A2.- dealer=S trump=H")
+    assert len(card_classes(position)) == 2

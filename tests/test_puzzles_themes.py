@@ -1,0 +1,201 @@
+"""Themes on constructed positions, and the rating's evidence and monotonicity."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.cards import card_str, suit_of
+from solver.deal import Position
+from solver.puzzles import THEMES, Puzzle, check_puzzle, evaluate, examine, rate, rating_of
+from solver.puzzles.rating import LADDER, RANDOM_TRIES, _voids, sample_world
+from solver.puzzles.themes import check_theme, title_of
+from solver.errors import AllFivesError
+from solver.rules import Rules
+from solver.search import Solver
+from solver.shuffle import random_position
+
+#: (position, objective, the line, the themes), each worked through by hand below.
+CASES = {
+    # N leads 4S to S's Queen; on S's JS, N throws 3D rather than ruff with the 5C (which would
+    # win that trick): the ruff is kept for the Ten of diamonds.
+    "duck": ("N:4.-.3.5 QJ.-.T.- dealer=S turnup=AC", "margin", "4S QS JS 3D", ("duck",)),
+    # S leads the 8S, N wins and leads the Ten of diamonds; S trumps it with the King of clubs
+    # although it holds the 8D.
+    "ruff-the-ten": ("N:A.-.T7.- 8.-.8.K dealer=N turnup=QC", "points", "8S AS TD KC",
+                     ("ruff-the-ten",)),
+    # S throws the QH under N's Queen of spades, lets N's QC go to its King and then catches
+    # N's Five with its Ten: the Ten is saved, the Five caught, and the QH play is a duck.
+    "save-the-ten": ("N:Q.-.-.Q5 -.Q.-.KT dealer=S turnup=AC play=QS", "points",
+                     "QH QC KC", ("save-the-ten", "catch-the-five", "duck")),
+    # N leads its small club (a trump) while S still holds the Five of trumps: the Five falls.
+    "catch-the-five": ("N:A6.-.-.7 K.7.-.5 dealer=S turnup=TC", "margin", "7C 5C AS",
+                       ("catch-the-five", "draw-trumps")),
+    # N wins S's 3S with the 7S and leads the Jack of trumps: S must follow with its Ten.
+    "draw-trumps": ("N:7.J.-.J 43.T.-.- dealer=N turnup=4H play=3S", "margin", "7S JH",
+                    ("draw-trumps",)),
+    # N leads the 2H, a trump, into S's Jack (the trick and its Jack go to S) so that its TC and
+    # 6C are good later.
+    "sacrifice": ("N:-.2.-.T6 -.J.-.A2 dealer=S turnup=AH", "points", "2H JH AC 6C",
+                  ("draw-trumps", "sacrifice")),
+    # Game goes to N by few pips, and goes the other way after a wrong card.
+    "game-by-a-pip": ("N:9.3.4.- -.6.Q.5 dealer=S turnup=8D", "points", "9S 6H 3H",
+                      ("game-by-a-pip",)),
+    # The score is 52 to 58 to 61: objective win.
+    "peg-out": ("N:-.8.-.Q9 -.7.3.3 dealer=N turnup=5D score=52,58", "win", "7H 8H QC 3D",
+                ("game-by-a-pip", "peg-out")),
+    # Four players, strict follow: E's Jack of clubs falls to the side's trumps.
+    "jack-hunt": ("N:-.4.A.- -.Q.-.J 3.-.-.K K.-.-.5 rules=strict dealer=E turnup=3C", "margin",
+                  "KC 5C AD", ("jack-hunt", "draw-trumps")),
+    # Three players: a defender, on lead after winning the trick before, must lead into the
+    # side's tenace.
+    "endplay": ("N:3.-.9.2 J4.-.-.J -.T4.J.- dealer=N turnup=KD play=4S,4H", "points",
+                "3S JS TH 9D", ("duck", "endplay")),
+    # Four real choices.
+    "long": ("N:K.A2.J.2 A4.T7.-.4 dealer=S turnup=9D play=2H", "points",
+             "TH 4C 2C 7H AH KS AS", ("long",)),
+}
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver(18)
+
+
+@pytest.fixture(scope="module")
+def puzzles(solver) -> dict[str, Puzzle]:
+    found = {}
+    for name, (line, objective, _, _) in CASES.items():
+        puzzle = examine(Position.from_line(line), objective, solver=solver)
+        assert isinstance(puzzle, Puzzle), (name, puzzle)
+        found[name] = puzzle
+    return found
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_theme_on_a_constructed_position(name, puzzles, solver):
+    _, _, line, themes = CASES[name]
+    puzzle = puzzles[name]
+    assert " ".join(card_str(c) for c in puzzle.line) == line
+    assert puzzle.themes == themes
+    assert name in puzzle.themes
+    assert check_puzzle(puzzle, solver) == []
+
+
+def test_every_theme_has_a_case():
+    assert set(CASES) == set(THEMES)
+    for name, description in THEMES.items():
+        assert description and check_theme(name) == name
+    with pytest.raises(AllFivesError, match="unknown theme 'pin'"):
+        check_theme("pin")
+    assert title_of(("long", "duck")) == "Duck" and title_of(()) == "Find the only line"
+
+
+def test_ruff_the_ten_needs_the_suit_led_in_hand(puzzles):
+    puzzle = puzzles["ruff-the-ten"]
+    p = puzzle.positions[3]                      # S to play to N's Ten of diamonds
+    assert card_str(p.current.cards[0]) == "TD"
+    assert any(suit_of(c) == suit_of(p.current.cards[0]) for c in p.hands[p.to_move])
+    assert suit_of(puzzle.line[3]) == p.deal.trump
+
+
+def test_themes_with_follow_strict_never_ruff(solver):
+    for puzzle in generate_small(2, 4, "strict", 12, solver):
+        assert "ruff-the-ten" not in puzzle.themes
+
+
+def test_peg_out_only_with_objective_win(solver):
+    for puzzle in generate_small(2, 4, "all-fives", 12, solver):
+        assert ("peg-out" in puzzle.themes) == (puzzle.objective == "win")
+
+
+def generate_small(players, cards, preset, count, solver):
+    from solver.puzzles import generate
+    return list(generate(players, Rules.preset(preset), count=count, seed=21, cards=cards,
+                         solver=solver, max_tries=5000))
+
+
+# ---- rating ----------------------------------------------------------------------------------
+
+
+BASE = {"solved_random": 8, "solved_heuristic": 0, "solved_search_200": 1, "solved_pimc_2": 1,
+        "solved_search_2000": 1, "solved_pimc_8": 1, "solved_cheater": 1, "real_choices": 2,
+        "tempting": 1, "nodes": 500}
+
+HARDER = [
+    {"solved_random": 3}, {"solved_random": 0}, {"solved_search_200": 0}, {"solved_pimc_2": 0},
+    {"solved_search_2000": 0}, {"solved_pimc_8": 0}, {"real_choices": 3}, {"real_choices": 6},
+    {"tempting": 2}, {"tempting": 7}, {"nodes": 5000}, {"nodes": 500_000},
+]
+
+
+@pytest.mark.parametrize("change", HARDER)
+def test_harder_evidence_rates_higher(change):
+    assert rating_of({**BASE, **change}) > rating_of(BASE)
+
+
+def test_rating_is_monotone_in_every_piece_of_evidence():
+    rng = random.Random("ratings")
+    keys = [k for k in BASE]
+    for _ in range(300):
+        a = {"solved_random": rng.randint(0, RANDOM_TRIES), "real_choices": rng.randint(2, 12),
+             "tempting": rng.randint(0, 14), "nodes": rng.randint(0, 10 ** 7)}
+        for name, _ in LADDER[1:]:
+            a[f"solved_{name.replace('-', '_')}"] = rng.randint(0, 1)
+        b = dict(a)
+        key = rng.choice(keys)
+        if key.startswith("solved_"):
+            b[key] = max(0, b[key] - rng.randint(0, 2))
+        else:
+            b[key] += rng.randint(0, 5) * (1000 if key == "nodes" else 1)
+        assert rating_of(b) >= rating_of(a)
+
+
+def test_ladder_extremes():
+    everyone = {f"solved_{n.replace('-', '_')}": 1 for n, _ in LADDER}
+    everyone["solved_random"] = RANDOM_TRIES
+    nobody = {k: 0 for k in everyone}
+    nobody["solved_cheater"] = 1
+    assert rating_of(everyone) < 1200 < 1800 < rating_of(nobody)
+
+
+def test_rate_gathers_evidence(puzzles, solver):
+    puzzle = puzzles["long"]
+    assessment = evaluate(puzzle, solver)
+    evidence = dict(assessment.evidence)
+    assert evidence["solved_cheater"] == 1 and evidence["solved_heuristic"] == 0
+    assert evidence["real_choices"] == 4 and evidence["nodes"] > 0
+    assert 0 <= evidence["solved_random"] <= RANDOM_TRIES
+    assert evidence["tempting"] <= evidence["wrong"]
+    assert "cheater" in assessment.solved_by and "heuristic" not in assessment.solved_by
+    assert rate(puzzle, solver) == assessment.rating == rating_of(evidence)
+    assert puzzle.rating == assessment.rating       # examine filled it in
+
+
+def test_harder_puzzle_rates_higher_on_constructed_cases(puzzles, solver):
+    """The four-turn puzzle asks more of the solver than the two-turn one."""
+    long, short = evaluate(puzzles["long"], solver), evaluate(puzzles["draw-trumps"], solver)
+    assert dict(long.evidence)["real_choices"] > dict(short.evidence)["real_choices"]
+    assert long.rating > short.rating
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", ["all-fives", "strict"])
+def test_sampled_worlds_are_consistent(players, preset):
+    rng = random.Random(f"worlds:{players}:{preset}")
+    for _ in range(60):
+        position = random_position(rng, players, rng.randint(2, 6), Rules.preset(preset))
+        if position.is_over:
+            continue
+        seat = position.to_move
+        world = sample_world(position, seat, rng)
+        assert world.play == position.play
+        assert world.hands[seat] == position.hands[seat]
+        voids = _voids(position)
+        for s in range(players):
+            assert len(world.hands[s]) == len(position.hands[s])
+            if s != seat:
+                assert not set(world.hands[s]) & set(position.hands[seat])
+                assert not {suit_of(c) for c in world.hands[s]} & voids[s]
+        assert position.deal.turnup not in {c for h in world.hands for c in h}
