@@ -303,12 +303,13 @@ class PuzzleSession:
                         f"({self.value_words(value)} sure)"
                         if self.puzzle.objective != "win" else
                         ": the match is won whatever the defence does now")
-            text.append(f". Tries: {tally}.")
+            text.append(".")
         else:
             text = Text("Not solved", style=f"bold {BAD}")
             why = "the solution shown" if result.shown else "stopped"
-            text.append(f" ({why}). Tries: {tally}.")
+            text.append(f" ({why}).")
         self.console.print(text, crop=False)
+        self.console.print(f"Tries: {tally}.", crop=False)
 
 
 def _count(number: int, what: str) -> str:

@@ -105,8 +105,8 @@ def test_a_whole_solve_typed_from_the_line(puzzles, players):
                    puzzle.positions[i])) > 1)
     assert script.asked == real  # forced cards are never asked for
     assert text.count("(forced)") == len(puzzle.solver_turns()) - real
-    assert "Solved" in text.splitlines()[-1]
-    assert "no wrong cards, no hints" in text.splitlines()[-1]
+    assert text.splitlines()[-2].startswith("Solved: the goal is safe")
+    assert text.splitlines()[-1] == "Tries: no wrong cards, no hints."
     # every card of the line is shown played, in order, with its seat
     deal = puzzle.position.deal
     shown = re.findall(r"^([NESW]) plays (\S+)", text, re.M)
@@ -130,7 +130,7 @@ def test_a_wrong_card_is_refuted_with_the_reference_solvers_value(puzzles, playe
     assert f"{card_str(wrong, True)} fails: {truth} point{'s' if truth != 1 else ''} at most, " \
            f"short of {puzzle.target}." in text
     assert "Try again." in text
-    assert "1 wrong card, no hints" in text.splitlines()[-1]
+    assert text.splitlines()[-1] == "Tries: 1 wrong card, no hints."
 
 
 def test_hint_names_the_idea_then_the_suit_and_solution_ends_it(puzzles):
@@ -144,8 +144,8 @@ def test_hint_names_the_idea_then_the_suit_and_solution_ends_it(puzzles):
                                .splitlines()[0]))
     assert line.split() == [card_str(c, True) for c in puzzle.line]
     assert not result.solved and result.shown and result.hints == 2
-    assert text.splitlines()[-1] == "Not solved (the solution shown). Tries: no wrong cards, " \
-                                    "2 hints."
+    assert text.splitlines()[-2:] == ["Not solved (the solution shown).",
+                                      "Tries: no wrong cards, 2 hints."]
 
 
 def test_bad_answers_are_asked_again_and_the_end_of_input_stops(puzzles):
@@ -160,7 +160,7 @@ def test_bad_answers_are_asked_again_and_the_end_of_input_stops(puzzles):
     assert "there is no number 99" in text
     assert "Forced cards are played for you" in text
     assert result.quit and not result.solved
-    assert text.splitlines()[-1] == "Not solved (stopped). Tries: no wrong cards, no hints."
+    assert text.splitlines()[-2:] == ["Not solved (stopped).", "Tries: no wrong cards, no hints."]
 
 
 def test_play_from_the_command_line_with_piped_answers(tmp_path, puzzles):
@@ -175,7 +175,7 @@ def test_play_from_the_command_line_with_piped_answers(tmp_path, puzzles):
     result = run("puzzle", "play", path, input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[0].startswith("001. Mined  (2 players · all-fives")
-    assert "Solved" in result.stdout.splitlines()[-1]
+    assert result.stdout.splitlines()[-2].startswith("Solved: ")
 
 
 def test_play_needs_a_file_or_random():
@@ -366,7 +366,7 @@ def test_play_random_shows_its_seed(tmp_path):
     assert result.exit_code == 0, result.stderr
     first = result.stdout.splitlines()[0]
     assert "3 players" in first and "seed 2/" in first
-    assert result.stdout.splitlines()[-1].startswith("Not solved (the solution shown)")
+    assert result.stdout.splitlines()[-2] == "Not solved (the solution shown)."
 
 
 def test_a_wrong_card_in_a_match_puzzle():
