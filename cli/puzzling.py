@@ -19,8 +19,6 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-import typer
-
 from solver.errors import AllFivesError, quoted
 
 from .errors import FAILURE, note
@@ -368,8 +366,3 @@ def _is_terminal(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-def exit_with(code: int) -> None:
-    if code:
-        raise typer.Exit(code)
