@@ -390,13 +390,13 @@ header.sheet p { margin: 1mm 0 0; color: #555; font-size: 9pt; }
 .goal { font-weight: bold; margin: 0 0 1mm; font-size: 10pt; }
 .situation { color: #444; font-size: 8.5pt; margin: 0 0 1mm; }
 table.table { border-collapse: collapse; margin: 2mm auto 0; }
-table.table td { vertical-align: middle; padding: 0.5mm 2mm; min-width: 27mm; }
+table.table td { vertical-align: middle; padding: 0.5mm 1.5mm; min-width: 20mm; }
 .hand .seat { font-weight: bold; font-size: 9pt; }
-.hand .seat small { font-weight: normal; color: #555; }
+.hand .seat small { font-weight: normal; color: #555; font-size: 7.5pt; }
 .hand div { white-space: nowrap; line-height: 1.2; }
 .trump { font-weight: bold; }
 .middle { border: 0.3mm solid #aaa; border-radius: 2mm; background: #f4f4f0; text-align: center;
-          font-size: 9pt; }
+          font-size: 9pt; width: 22mm; }
 .red { color: #c8102e; }
 .black { color: #1a1a1a; }
 .solutions { break-before: page; page-break-before: always; }
