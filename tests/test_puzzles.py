@@ -164,6 +164,17 @@ def test_no_puzzle_table_and_bad_deal():
         Puzzle.from_toml(SAMPLE + "[[[", "d.toml")
 
 
+def test_a_puzzle_is_checked_when_made():
+    position = Puzzle.from_toml(SAMPLE).position
+    with pytest.raises(PuzzleError, match="side 2 is not a side at this table"):
+        Puzzle(position, 2, "points", 18, ())
+    with pytest.raises(PuzzleError, match="objective 'tricks' is not one of"):
+        Puzzle(position, 0, "tricks", 18, ())
+    with pytest.raises(PuzzleError, match="target '18' is not a whole number"):
+        Puzzle(position, 0, "points", "18", ())
+    assert Puzzle(position, 0, "points", 18, [parse_card("2C")]).line == (parse_card("2C"),)
+
+
 def test_evidence_must_be_numbers():
     with pytest.raises(PuzzleError, match="puzzle.evidence.real_choices: expected a whole"):
         Puzzle.from_toml(SAMPLE.replace("real_choices = 2", 'real_choices = "two"'))
@@ -264,6 +275,25 @@ def reference_winning(position: Position, puzzle: Puzzle) -> list[int]:
     return [c for c, v in ref.moves.items() if v >= puzzle.target]
 
 
+def independent_classes(position: Position, cards: list[int], objective: str) -> int:
+    groups: list[int] = []
+    for card in cards:
+        if not any(independent_alike(position, g, card, objective) for g in groups):
+            groups.append(card)
+    return len(groups)
+
+
+def reference_pressure(position: Position, puzzle: Puzzle) -> int:
+    """Winning classes at the side's next turn, the defence in between at its toughest, by
+    the reference solver (99 when play ends first)."""
+    if position.is_over:
+        return 99
+    if position.deal.side_of(position.to_move) == puzzle.side:
+        return independent_classes(position, reference_winning(position, puzzle),
+                                   puzzle.objective)
+    return min(reference_pressure(position.after(c), puzzle) for c in position.legal_moves())
+
+
 def reference_swing(puzzle: Puzzle) -> int:
     """The heuristic's result against a defence minimising the reference's value."""
     heuristic = HeuristicPlayer()
@@ -299,6 +329,10 @@ def test_generated_puzzles_are_sound_by_the_reference(players, cards, preset, so
                 assert all(independent_alike(p, card, c, puzzle.objective) for c in winning)
                 legal = p.legal_moves()
                 real += any(not independent_alike(p, card, c, puzzle.objective) for c in legal)
+            else:
+                # the toughest defence leaves the fewest winning classes at the next turn
+                least = min(reference_pressure(p.after(c), puzzle) for c in p.legal_moves())
+                assert reference_pressure(p.after(card), puzzle) == least
             p = p.after(card)
         assert real >= 2
         # the line ends on the solver's card
@@ -438,3 +472,21 @@ def test_classes_group_alike_cards():
     # the Five counts 5 toward Game: never alike with the Four beside it
     position = Position.from_line("N:-.-.54.- -.-.A2.- dealer=S trump=H")
     assert len(card_classes(position)) == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players, cards", SMALL)
+@pytest.mark.parametrize("preset", PRESETS + ("five-for-five", "classic"))
+def test_many_generated_puzzles_against_the_reference(players, cards, preset, solver):
+    """The reference check of ``test_generated_puzzles_are_sound_by_the_reference`` on 40
+    puzzles of each kind."""
+    for puzzle in small_puzzles(players, cards, preset, count=40, seed=99, solver=solver):
+        assert check_puzzle(puzzle, solver) == []
+        p = puzzle.position
+        for card in puzzle.line:
+            if p.deal.side_of(p.to_move) == puzzle.side:
+                winning = reference_winning(p, puzzle)
+                assert card in winning
+                assert all(independent_alike(p, card, c, puzzle.objective) for c in winning)
+            p = p.after(card)
+        assert reference_swing(puzzle) < puzzle.target

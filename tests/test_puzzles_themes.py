@@ -105,6 +105,18 @@ def test_themes_with_follow_strict_never_ruff(solver):
         assert "ruff-the-ten" not in puzzle.themes
 
 
+def test_a_card_theme_needs_a_card_worth_something(solver):
+    """Under all-fours the trump Five neither captures nor counts toward Game: no prize."""
+    from solver.puzzles.themes import worth
+    from solver.cards import parse_card
+    fours = Position.from_line("N:-.5T.-.- -.AJ.-.- rules=all-fours dealer=S trump=H").deal
+    fives = Position.from_line("N:-.5T.-.- -.AJ.-.- dealer=S trump=H").deal
+    assert worth(fours, parse_card("5H")) == 0 < worth(fives, parse_card("5H")) == 10
+    assert worth(fours, parse_card("TH")) == 10 and worth(fours, parse_card("JH")) == 2
+    for puzzle in generate_small(2, 4, "all-fours", 12, solver):
+        assert "catch-the-five" not in puzzle.themes
+
+
 def test_peg_out_only_with_objective_win(solver):
     for puzzle in generate_small(2, 4, "all-fives", 12, solver):
         assert ("peg-out" in puzzle.themes) == (puzzle.objective == "win")

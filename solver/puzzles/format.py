@@ -94,6 +94,22 @@ class Puzzle:
     #: What the rating was worked out from, as (name, number) pairs (``dict(evidence)``).
     evidence: tuple[tuple[str, int], ...] = ()
 
+    def __post_init__(self) -> None:
+        sides = self.position.deal.sides
+        if isinstance(self.side, bool) or not isinstance(self.side, int) or \
+                not 0 <= self.side < sides:
+            raise PuzzleError(f"side {quoted(self.side)} is not a side at this table "
+                              f"(0 to {sides - 1})")
+        if self.objective not in PUZZLE_OBJECTIVES:
+            raise PuzzleError(f"objective {quoted(self.objective)} is not one of "
+                              f"{', '.join(PUZZLE_OBJECTIVES)}")
+        if isinstance(self.target, bool) or not isinstance(self.target, int):
+            raise PuzzleError(f"target {quoted(self.target)} is not a whole number")
+        object.__setattr__(self, "line", tuple(self.line))
+        object.__setattr__(self, "themes", tuple(self.themes))
+        object.__setattr__(self, "solved_by", tuple(self.solved_by))
+        object.__setattr__(self, "evidence", tuple(tuple(e) for e in self.evidence))
+
     # ---- reading and writing ------------------------------------------------------------
 
     @classmethod

@@ -8,7 +8,10 @@ The rules read three things (README, "Puzzles", where each theme has an example)
 - the *refutations*: for each losing card at a solver turn of the line, the play up to that
   turn, the losing card, and optimal cards from there to the end.
 
-A card is *captured* by the side that wins the trick it falls in.
+A card is *captured* by the side that wins the trick it falls in.  The themes about one card
+(``save-the-ten``, ``catch-the-five``, ``jack-hunt``) need the card to be worth something to its
+captor by the rules in force (``worth``): under ``all-fours`` the trump Five, which neither
+captures nor counts toward Game there, is no prize.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from ..cards import FIVE, JACK, TEN, Card, make_card, rank_of, suit_of
 from ..deal import Position
 from ..errors import AllFivesError, quoted
 from ..pegging import match_after
-from ..scoring import score_position
+from ..scoring import game_pips, score_position
 from ..search import Solver, card_points
 from ..tricks import trick_winner
 from .soundness import Oracle, _oracle, card_classes
@@ -145,9 +148,19 @@ class _Reading:
         return [final for _, _, _, refs in self.turns for _, final in refs]
 
 
+def worth(deal, card: Card) -> int:
+    """What ``card`` gives its captor by the rules: its points (captures, the Jack, the
+    five-for-five Five, Low to the captor) and its pips toward Game when Game counts."""
+    pips = game_pips(card, deal) if deal.rules.game else 0
+    return card_points(deal, "points")[card] + pips
+
+
 def _card_fight(reading: _Reading, card: Card, ours: bool) -> bool:
-    """The card, held at the start by the side (``ours``) or the defence, is captured by the
-    side in the solution and by the defence in some refutation."""
+    """The card, worth something to its captor, held at the start by the side (``ours``) or
+    the defence, is captured by the side in the solution and by the defence in some
+    refutation."""
+    if not worth(reading.deal, card):
+        return False
     holder = reading.holder_side(card)
     if holder is None or (holder == reading.side) != ours:
         return False
