@@ -70,3 +70,28 @@ def test_the_index_is_up_to_date():
         assert cells[1] == f"[{puzzle.title}]({path.name})"
         assert cells[2] == str(puzzle.position.deal.players)
         assert cells[6] == str(puzzle.rating)
+
+
+def test_the_themes_are_the_ones_the_puzzles_show():
+    from solver.puzzles import themes_of
+    from solver.search import Solver
+
+    solver = Solver()
+    for path, puzzle in PUZZLES.items():
+        assert tuple(themes_of(puzzle, solver)) == puzzle.themes, path.name
+
+
+@pytest.mark.slow
+def test_every_puzzle_is_made_again_by_its_seed():
+    """The generator's candidate of each file's seed is that puzzle, line and rating
+    included (the collection must be picked again when the generator changes)."""
+    from solver.puzzles import candidate
+    from solver.search import Solver
+
+    solver = Solver()
+    for path, puzzle in PUZZLES.items():
+        deal = puzzle.position.deal
+        made = candidate(puzzle.seed, deal.players, deal.rules, 2, solver)
+        assert made is not None, path.name
+        assert (made.position, made.line, made.themes, made.rating) == \
+               (puzzle.position, puzzle.line, puzzle.themes, puzzle.rating), path.name
