@@ -382,3 +382,20 @@ def test_a_wrong_card_in_a_match_puzzle():
            f"deal." in text
     assert "win the match in this deal" in text and "Match: " in text
     assert result.wrong == 1 and not result.solved
+
+
+def test_the_progress_bar_is_for_a_terminal_only(tmp_path):
+    from cli.puzzling import progress_bar
+
+    piped = Console(file=io.StringIO(), width=80)
+    with progress_bar(piped, 3, "puzzles") as advance:
+        assert advance is None
+    screen = io.StringIO()
+    terminal = Console(file=screen, width=80, force_terminal=True)
+    with progress_bar(terminal, 3, "puzzles") as advance:
+        advance(7, 2)
+        advance(9, 3)
+    assert "9 deals tried" in screen.getvalue()
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    assert_one_error_line(run("puzzle", "generate", "--out", tmp_path / "a-file"),
+                          "is a file, not a folder")
