@@ -7,6 +7,7 @@
     allfives deal --players N [--runs R] [--seed S] [--count K] [--format toml|line]
                               [--preset NAME] [--dealer SEAT]
     allfives bench [--class NAME]... [--count N] [--json]
+    allfives puzzle generate|check|play|show|index ...   (see cli/puzzling.py)
 
 The options that several commands share are declared once, below, as typed ``Annotated``
 aliases; a command takes one as a parameter's type (``json: JsonFlag = False``) and gets the same
@@ -23,11 +24,12 @@ from enum import Enum
 from typing import Annotated, Optional
 
 import typer
+from typer.core import TyperGroup
 
 from solver.solution import OBJECTIVES
 
 from .errors import Boundary, on_sigterm, user_errors
-from .helpscreen import Command, render_help
+from .helpscreen import Command, HelpScreen, render_help
 
 EXIT_STATUS = """\
 Exit status: 0 done; 1 a limit stopped a search without a value (or the engine
@@ -371,6 +373,168 @@ def match(
     with user_errors():
         match_command(a, b, players, deals, matches, duplicate, rules,
                       target, seed, jobs, scheduler, record, json)
+
+
+# ---- the puzzles ---------------------------------------------------------------------------
+
+class PuzzleGroup(HelpScreen, TyperGroup):
+    """``allfives puzzle``: its commands' help screens drawn as every other command's."""
+
+
+class SheetForm(str, Enum):
+    text = "text"
+    svg = "svg"
+    html = "html"
+
+
+puzzle_app = typer.Typer(
+    name="puzzle", cls=PuzzleGroup, add_completion=False, invoke_without_command=True,
+    help="Play-the-hand puzzles: make them, check them, play them, print them.",
+    epilog="""\
+Examples:
+  allfives puzzle generate --players 2 --count 3 --seed 1 --out my-puzzles
+  allfives puzzle check puzzles/
+  allfives puzzle play puzzles/001-*.toml
+  allfives puzzle show puzzles/ --format html --solution > sheet.html""")
+app.add_typer(puzzle_app, name="puzzle")
+
+PuzzleFilesArgument = Annotated[list[str], typer.Argument(
+    metavar="FILE|DIR", show_default=False,
+    help="Puzzle files, or folders of them (their *.toml files, in the order of their "
+         "names).")]
+ThemeOption = Annotated[Optional[str], typer.Option(
+    "--theme", metavar="NAME", help="Only puzzles of this theme.")]
+PuzzlePlayersOption = Annotated[int, typer.Option(
+    "--players", metavar="N", min=2, max=4,
+    help="Players at the table: 2, 3 or 4 (4 play as partners).")]
+
+
+@puzzle_app.callback()
+def puzzle(ctx: typer.Context) -> None:
+    """Play-the-hand puzzles: make them, check them, play them, print them."""
+    if ctx.invoked_subcommand is None:
+        typer.echo(render_help(ctx.command, ctx, stderr=True), err=True)
+        raise typer.Exit(2)
+
+
+@puzzle_app.command("generate", cls=Command, help="Make puzzles from seeded random deals.\n\n"
+                    "A puzzle is a position where exactly one card reaches the target at every "
+                    "turn of the side that solves, against the toughest defence, and natural "
+                    "play fails; each is checked as 'allfives puzzle check' checks it. "
+                    "With --out each is written to a file of the folder, named by its number "
+                    "and title (numbered on from the files there); otherwise the puzzle files "
+                    "go to standard output, separated by '# ---' lines.", epilog="""\
+Examples:
+  allfives puzzle generate --count 2 --seed 1
+  allfives puzzle generate --players 3 --rules strict --count 5 --out mine""")
+def puzzle_generate(
+    players: PuzzlePlayersOption = 2,
+    rules: RulesOption = "all-fives",
+    count: Annotated[int, typer.Option(metavar="K", min=1, help="How many puzzles.")] = 1,
+    seed: Annotated[Optional[int], typer.Option(
+        "--seed", metavar="S",
+        help="Seed of the deals: the same seed makes the same puzzles. Default: a fresh "
+             "seed, kept in each puzzle file.")] = None,
+    min_turns: Annotated[int, typer.Option(
+        "--min-turns", metavar="T", min=1,
+        help="The fewest turns with a real choice for the side that solves.")] = 2,
+    theme: ThemeOption = None,
+    out: Annotated[Optional[str], typer.Option(
+        "--out", metavar="DIR", help="The folder the puzzle files go to.")] = None,
+) -> None:
+    from .puzzling import generate_command
+
+    with user_errors():
+        generate_command(players, rules, count, seed, min_turns, theme, out)
+
+
+@puzzle_app.command("check", cls=Command, help="Check puzzle files by every rule of a sound "
+                    "puzzle.\n\nOne line for each problem (FILE: what), a summary line, and "
+                    "the exit status 1 if any puzzle has one.", epilog="""\
+Examples:
+  allfives puzzle check puzzles/
+  allfives puzzle check puzzles/ --jobs 0""")
+def puzzle_check(
+    paths: PuzzleFilesArgument,
+    jobs: JobsOption = None,
+) -> None:
+    from .puzzling import check_command
+
+    with user_errors():
+        code = check_command(paths, jobs)
+    if code:
+        raise typer.Exit(code)
+
+
+@puzzle_app.command("play", cls=Command, help="Solve a puzzle at the console.\n\n"
+                    "You play the cards of the side that solves; the program defends with the "
+                    "toughest line and plays your forced cards. "
+                    "Type a card (TH, th, 10h, T♥), a rank or suit alone when it picks one "
+                    "legal card, or its number. A wrong card is answered with the defence "
+                    "that beats it, and you try again. At the prompt: hint (the idea, then "
+                    "the suit), solution, help, quit.", epilog="""\
+Examples:
+  allfives puzzle play puzzles/001-*.toml
+  allfives puzzle play --random --players 3 --seed 5""")
+def puzzle_play(
+    file: Annotated[Optional[str], typer.Argument(
+        metavar="FILE", show_default=False, help="A puzzle file.")] = None,
+    random: Annotated[bool, typer.Option(
+        "--random", help="A fresh puzzle, made on the spot (with --players, --rules, "
+                         "--theme, --seed).")] = False,
+    players: PuzzlePlayersOption = 2,
+    rules: RulesOption = "all-fives",
+    theme: ThemeOption = None,
+    seed: Annotated[Optional[int], typer.Option(
+        "--seed", metavar="S",
+        help="With --random, the seed of the puzzle made. Default: a fresh seed, shown at "
+             "the start.")] = None,
+    color: ColorFlag = None,
+) -> None:
+    from .puzzling import play_command
+
+    with user_errors():
+        play_command(file, random, players, rules, theme, seed, color)
+
+
+@puzzle_app.command("show", cls=Command, help="Draw puzzles as text, SVG or a printable "
+                    "HTML sheet.\n\nThe hands, the trumps, the goal and, with --solution, "
+                    "the solution: as text, as an SVG drawing (one puzzle), or as one HTML "
+                    "sheet of them all (four to an A4 page, the solutions at the end).", epilog="""\
+Examples:
+  allfives puzzle show puzzles/001-*.toml
+  allfives puzzle show puzzles/001-*.toml --format svg > puzzle.svg
+  allfives puzzle show puzzles/ --format html --solution > sheet.html""")
+def puzzle_show(
+    paths: PuzzleFilesArgument,
+    format: Annotated[SheetForm, typer.Option(
+        "--format", metavar=choices(SheetForm),
+        help="text: on the console; svg: one puzzle as a drawing; html: a printable sheet.")
+    ] = SheetForm.text,
+    solution: Annotated[bool, typer.Option(
+        "--solution", help="Show the solution too.")] = False,
+    title: Annotated[Optional[str], typer.Option(
+        "--title", metavar="TEXT", help="The title of an HTML sheet. Default: All Fives "
+                                        "puzzles.")] = None,
+    color: ColorFlag = None,
+) -> None:
+    from .puzzling import show_command
+
+    with user_errors():
+        show_command(paths, format.value, solution, title, color)
+
+
+@puzzle_app.command("index", cls=Command, help="The Markdown index of a puzzle collection.\n\n"
+                    "One row a puzzle (number, title, players, rules, goal, themes, rating), "
+                    "and the counts.", epilog="""\
+Examples:
+  allfives puzzle index puzzles/
+  allfives puzzle index puzzles/ > puzzles/README.md""")
+def puzzle_index(paths: PuzzleFilesArgument) -> None:
+    from .puzzling import index_text
+
+    with user_errors():
+        typer.echo(index_text(paths), nl=False)
 
 
 def main() -> None:

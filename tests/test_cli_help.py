@@ -28,7 +28,8 @@ USAGE = {"": "Usage: allfives [OPTIONS] COMMAND [ARGS]...",
          "bench": "Usage: allfives bench [OPTIONS]",
          "match": "Usage: allfives match [OPTIONS] PLAYER PLAYER",
          "play": "Usage: allfives play [OPTIONS]",
-         "replay": "Usage: allfives replay [OPTIONS] RECORD"}
+         "replay": "Usage: allfives replay [OPTIONS] RECORD",
+         "puzzle": "Usage: allfives puzzle [OPTIONS] COMMAND [ARGS]..."}
 
 
 def screen(command: list[str], columns: int = 80) -> str:
@@ -156,6 +157,9 @@ def examples() -> list[str]:
 def test_every_example_runs(example, tmp_path):
     # the examples' paths are the repository's (solver/examples/...)
     (tmp_path / "solver").symlink_to(EXAMPLES.parent, target_is_directory=True)
+    # and the puzzle collection's (puzzles/...)
+    (tmp_path / "puzzles").symlink_to(EXAMPLES.parent.parent / "puzzles",
+                                      target_is_directory=True)
     if not example.startswith("allfives deal") or "solve" in example:
         pytest.importorskip("solver.search")  # the engine, the default
     done = shell(example, tmp_path, timeout=120)  # stderr into stdout

@@ -1,0 +1,316 @@
+"""``allfives puzzle play``: a person solves a puzzle at the console, a line at a time.
+
+The person plays every card of the solver's side (both partners with four players); the program
+defends with the toughest reply and plays the person's forced cards itself.  A card that misses
+the target is answered with its refutation (the defence's line that keeps the side under it,
+and the points that line ends with) and the person tries again from the same place.  ``hint``
+names the idea first (the puzzle's theme) and then the suit of the winning card; ``solution``
+shows the line and ends the puzzle.  The puzzle is solved when the person has played through
+the last real choice of its line; at the end the tries used are counted.
+
+Input is any line stream, output a Rich console, as in ``allfives play``: a test scripts a whole
+solve by handing over both.  On a terminal the line is read with ``input()``; from a pipe each
+answer is echoed after its prompt, so that the output reads as the session did.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TextIO
+
+from rich.text import Text
+
+from solver.cards import SUIT_NAMES, suit_of
+from solver.deal import Position
+
+from .answers import AnswerError, read_answer
+from .faces import BAD, GOOD, QUIET, card_face
+from .sheet import about, heading, seat_word
+from .table import choices_line
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from solver.puzzles import Puzzle
+
+HELP = """\
+Type a card of the side you play for as deal files spell it (TH, th, 10h, T♥), a
+rank or suit alone when it picks one legal card, or its number in the list.
+Commands: hint (the idea, then the suit to play), solution (show the line and
+stop), help, quit. Forced cards are played for you; a wrong card shows the
+defence that beats it, and you try again."""
+
+
+#: What ``hint`` says first for each theme: the idea, without the card.
+IDEAS = {
+    "save-the-ten": "keep your Ten of trumps out of the defence's reach",
+    "catch-the-five": "the defence's Five of trumps can be caught",
+    "jack-hunt": "the defence's Jack of trumps can be caught",
+    "draw-trumps": "draw the defence's trumps before you cash your winners",
+    "ruff-the-ten": "trump the trick the defence's Ten falls on, even holding the suit",
+    "duck": "let the defence win a trick you could take",
+    "sacrifice": "give a little to take more",
+    "game-by-a-pip": "Game is won or lost by a few pips: count them",
+    "endplay": "put a defender on lead, so that it must lead into you",
+    "peg-out": "count to the target: win the match in this deal",
+}
+
+
+@dataclass
+class Result:
+    """How a solve went."""
+
+    solved: bool = False
+    wrong: int = 0  # cards tried that missed the target
+    hints: int = 0
+    shown: bool = False  # the person asked for the solution
+    quit: bool = False
+    played: list[int] = field(default_factory=list)
+
+
+class PuzzleSession:
+    """One puzzle at the console."""
+
+    def __init__(self, puzzle: Puzzle, console: Console, stream: TextIO, solver=None,
+                 interactive: bool = False, pretty: bool = True, name: str = "",
+                 themes: dict[str, str] | None = None) -> None:
+        from solver.puzzles import Oracle
+
+        self.puzzle = puzzle
+        self.console = console
+        self.stream = stream
+        self.interactive = interactive
+        self.pretty = pretty
+        self.name = name
+        self.themes = themes or {}
+        self.oracle = Oracle(puzzle.side, puzzle.objective, puzzle.target,
+                             *([solver] if solver is not None else []))
+        self.deal = puzzle.position.deal
+        self.result = Result()
+        #: the solver turns of the line still to play (the puzzle is solved when none is left)
+        self.turns_left = len(puzzle.solver_turns())
+
+    # ---- the loop ---------------------------------------------------------------------------
+
+    def run(self) -> Result:
+        from .sheet import facts_of
+
+        facts = facts_of(self.puzzle, self.name)
+        self.console.print(Text(self.title_line(facts), style="bold"), crop=False)
+        self.console.print(Text(facts.goal), crop=False)
+        for line in facts.situation:
+            self.console.print(Text(line, style=QUIET), crop=False)
+        ours = [seat_word(self.deal.seats[s]) for s in self.deal.side_seats(self.puzzle.side)]
+        self.console.print(Text(f"You play {' and '.join(ours)}; every hand is open and the "
+                                f"program defends. Type help for help.", style=QUIET),
+                           crop=False)
+        position = self.position = self.puzzle.position
+        while self.turns_left > 0 and not position.is_over:
+            if self.oracle.is_solver_turn(position):
+                classes = self.oracle.classes(position)
+                if len(classes) == 1:
+                    card = classes[0][0]
+                    self.say_card(position, card, "forced")
+                else:
+                    self.show(position)  # the table before every real choice
+                    card = self.decision(position)
+                    if card is None:
+                        break
+                    self.say_card(position, card, "you")
+                self.turns_left -= 1
+            else:
+                card = self.oracle.toughest(position)
+                self.say_card(position, card, "")
+            position = self.position = self.play(position, card)
+        if self.turns_left <= 0:
+            self.result.solved = not self.result.shown
+        self.finish(position)
+        return self.result
+
+    def play(self, position: Position, card: int) -> Position:
+        after = position.after(card)
+        self.result.played.append(card)
+        if len(after.completed) > len(position.completed):
+            trick = after.completed[-1]
+            from solver.scoring import capture_points
+
+            points = capture_points(trick, self.deal)
+            words = f"  {self.deal.seats[trick.winner]} wins trick {len(after.completed)}"
+            if points:
+                words += f" (+{points})"
+            self.console.print(Text(words, style=QUIET), crop=False)
+        return after
+
+    def say_card(self, position: Position, card: int, how: str) -> None:
+        seat = self.deal.seats[position.to_move]
+        text = Text(f"{seat} plays ")
+        text.append_text(card_face(card, self.pretty, self.deal.trump))
+        if how == "forced":
+            text.append("  (forced)", style=QUIET)
+        self.console.print(text, crop=False)
+
+    def show(self, position: Position) -> None:
+        from .diagram import diagram
+
+        self.console.print(diagram(position, self.pretty), crop=False)
+
+    # ---- one decision -----------------------------------------------------------------------
+
+    def decision(self, position: Position) -> int | None:
+        """The card the person plays here: a winning one, after any wrong tries; None if the
+        person stops (the solution shown, quit, the end of input)."""
+        from solver.puzzles import observation_of
+
+        seat = self.deal.seats[position.to_move]
+        obs = observation_of(position, position.to_move)
+        hints = 0
+        while True:
+            text = Text(f"{seat} to play: ", style="bold")
+            text.append_text(choices_line(obs, self.pretty))
+            self.console.print(text, crop=False)
+            answer = self.ask(f"{seat}'s card: ")
+            if answer is None:
+                self.result.quit = True
+                return None
+            word = answer.strip().lower()
+            if word in ("quit", "exit"):
+                self.result.quit = True
+                return None
+            if word in ("help", "?"):
+                self.console.print(HELP, crop=False)
+                continue
+            if word == "hint":
+                hints += 1
+                self.result.hints += 1
+                self.console.print(self.hint(position, hints), crop=False)
+                continue
+            if word == "solution":
+                self.result.shown = True
+                self.console.print(self.solution(position), crop=False)
+                return None
+            try:
+                card = read_answer(answer, obs, self.pretty)
+            except AnswerError as error:
+                self.console.print(Text(f"  {error}", style=BAD), crop=False)
+                continue
+            if any(card in group for group in self.oracle.winning(position)):
+                return card
+            self.result.wrong += 1
+            self.console.print(self.refuted(position, card), crop=False)
+
+    def ask(self, prompt: str) -> str | None:
+        """One line of input, without its newline; None at the end of input."""
+        if self.interactive:
+            self.console.file.flush()
+            try:
+                return input(prompt)
+            except EOFError:
+                self.console.print()
+                return None
+        self.console.print(prompt, end="")
+        line = self.stream.readline()
+        if not line:
+            self.console.print()
+            return None
+        line = line.rstrip("\r\n")
+        self.console.print(line, markup=False, highlight=False)
+        return line
+
+    # ---- what the program says ------------------------------------------------------------
+
+    def refuted(self, position: Position, card: int) -> Text:
+        """Why ``card`` fails: the defence's line after it, and what it holds the side to."""
+        from solver.puzzles import refutation
+
+        after = position.after(card)
+        line, value = refutation(after, self.puzzle.side, self.puzzle.objective,
+                                 self.puzzle.target, self.oracle.solver)
+        text = Text("  ")
+        text.append_text(card_face(card, self.pretty, self.deal.trump))
+        objective, target = self.puzzle.objective, self.puzzle.target
+        if objective == "win":
+            words = " fails: the defence stops the match being won in this deal."
+        elif objective == "margin":
+            words = f" fails: a margin of {value:+d} at most, short of {target:+d}."
+        else:
+            words = f" fails: {value} point{'s' if value != 1 else ''} at most, short of " \
+                    f"{target}."
+        text.append(words, style=BAD)
+        if line:
+            text.append("\n  The best play after it: ")
+            text.append_text(self.line_text(position, (card, *line),
+                                            limit=2 * self.deal.players + 1))
+        text.append("\n  Try again.", style="bold")
+        return text
+
+    def value_words(self, value: int) -> str:
+        objective = self.puzzle.objective
+        if objective == "win":
+            return "the match is won" if value >= 1 else "no win"
+        if objective == "margin":
+            return f"a margin of {value:+d}"
+        return f"{value} point{'s' if value != 1 else ''}"
+
+    def line_text(self, position: Position, line, limit: int | None = None) -> Text:
+        """``W 7♠, N 3♠ | S Q♦ ...``: cards with their seats, a bar between tricks."""
+        text = Text()
+        here = position
+        for k, card in enumerate(line):
+            if limit is not None and k >= limit:
+                text.append(" …")
+                break
+            if k:
+                text.append(" | " if not here.current.cards else " ")
+            text.append(f"{self.deal.seats[here.to_move]} ")
+            text.append_text(card_face(card, self.pretty, self.deal.trump))
+            here = here.after(card)
+        return text
+
+    def hint(self, position: Position, asked: int) -> Text:
+        """The first hint: the idea (the puzzle's themes); then the suit of the winning card."""
+        winning = self.oracle.winning(position)
+        suit = suit_of(winning[0][0])
+        ideas = [IDEAS.get(t) or self.themes.get(t, t.replace("-", " "))
+                 for t in self.puzzle.themes if t != "long"]
+        if asked == 1 and ideas:
+            if len(ideas) == 1:
+                return Text(f"  The idea: {ideas[0]}.", style=QUIET)
+            return Text("  The ideas:" + "".join(f"\n  - {idea}" for idea in ideas),
+                        style=QUIET)
+        return Text(f"  Play a {SUIT_NAMES[suit][:-1]}.", style=QUIET)
+
+    def solution(self, position: Position) -> Text:
+        """The rest of the line from ``position`` (the person's own correct cards kept)."""
+        from solver.puzzles import main_line
+
+        line, _ = main_line(position, self.oracle)
+        text = Text("  The solution from here: ", style="bold")
+        text.append_text(self.line_text(position, line))
+        return text
+
+    def title_line(self, facts) -> str:
+
+        seed = f" · seed {self.puzzle.seed}" if self.puzzle.seed and not self.name else ""
+        return f"{heading(facts)}  ({about(facts)}{seed})"
+
+    def finish(self, position: Position) -> None:
+        result = self.result
+        tally = f"{_count(result.wrong, 'wrong card')}, {_count(result.hints, 'hint')}"
+        if result.solved:
+            value = self.oracle.solve(position).value
+            text = Text("Solved", style=f"bold {GOOD}")
+            text.append(f": the goal is safe whatever the defence does now "
+                        f"({self.value_words(value)} sure)"
+                        if self.puzzle.objective != "win" else
+                        ": the match is won whatever the defence does now")
+            text.append(".")
+        else:
+            text = Text("Not solved", style=f"bold {BAD}")
+            why = "the solution shown" if result.shown else "stopped"
+            text.append(f" ({why}).")
+        self.console.print(text, crop=False)
+        self.console.print(f"Tries: {tally}.", crop=False)
+
+
+def _count(number: int, what: str) -> str:
+    return f"{'no' if number == 0 else number} {what}{'' if number == 1 else 's'}"

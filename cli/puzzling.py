@@ -1,0 +1,368 @@
+"""``allfives puzzle``: make puzzles, check them, show them, play them, and index a folder.
+
+    allfives puzzle generate [--players N] [--rules PRESET] [--count K] [--seed S]
+                             [--min-turns T] [--theme NAME] [--out DIR]
+    allfives puzzle check FILE|DIR... [--jobs J]
+    allfives puzzle play [FILE | --random] [--players N] [--theme T] [--seed S]
+    allfives puzzle show FILE|DIR... [--format text|svg|html] [--solution] [--title TEXT]
+    allfives puzzle index DIR
+
+A folder stands for the puzzle files in it (``*.toml``, in the order of their names).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from solver.errors import AllFivesError, quoted
+
+from .errors import FAILURE, note
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from solver.puzzles import Puzzle
+
+FORMATS = ("text", "svg", "html")
+
+
+# ---- the files ----------------------------------------------------------------------------------
+
+def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
+    """The puzzle files named: a file itself, a folder's ``*.toml`` files by name."""
+    out: list[Path] = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found = sorted(p for p in path.glob("*.toml") if p.is_file())
+            if not found:
+                raise AllFivesError(f"{path}: no puzzle files (*.toml) in this folder")
+            out += found
+        elif path.exists():
+            out.append(path)
+        else:
+            raise AllFivesError(f"{path}: no such file or folder")
+    return out
+
+
+def load_all(paths: Iterable[str | PathLike[str]]) -> list[tuple[Path, Puzzle]]:
+    from solver.puzzles import load_puzzle
+
+    return [(path, load_puzzle(path)) for path in puzzle_paths(paths)]
+
+
+def slug(title: str) -> str:
+    """``draw-before-you-cash`` of ``Draw before you cash!``."""
+    words = re.sub(r"[^a-z0-9]+", "-", title.lower().replace("'", "")).strip("-")
+    return words[:60].rstrip("-") or "puzzle"
+
+
+def file_name(number: int, puzzle: Puzzle) -> str:
+    return f"{number:03d}-{slug(puzzle.title)}.toml"
+
+
+def next_number(folder: Path) -> int:
+    """One more than the highest number a puzzle file in ``folder`` starts with."""
+    numbers = [int(m.group(1)) for p in folder.glob("*.toml")
+               if (m := re.match(r"(\d+)-", p.name))]
+    return max(numbers, default=0) + 1
+
+
+# ---- check ---------------------------------------------------------------------------------------
+
+def problems_of(path: str) -> list[str]:
+    """Every problem of one puzzle file, each ``FILE: what`` (one process's worth of work)."""
+    from solver.puzzles import check_puzzle, load_puzzle
+
+    try:
+        puzzle = load_puzzle(path)
+    except AllFivesError as error:
+        text = str(error)
+        return [text if text.startswith(path) else f"{path}: {text}"]
+    except OSError as error:
+        return [f"{path}: {error.strerror or error}"]
+    return [f"{path}: {problem}" for problem in check_puzzle(puzzle, _solver())]
+
+
+_SOLVER = None
+
+
+def _solver():
+    """This process's engine, kept from one puzzle to the next."""
+    global _SOLVER
+    if _SOLVER is None:
+        from solver.search import Solver
+
+        _SOLVER = Solver()
+    return _SOLVER
+
+
+def check_files(paths: list[str], jobs: int | None) -> Iterator[list[str]]:
+    """The problems of each file in turn; ``jobs`` worker processes (0: one per CPU)."""
+    if jobs is None or jobs == 1 or len(paths) < 2:
+        for path in paths:
+            yield problems_of(path)
+        return
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    workers = jobs or os.cpu_count() or 1
+    with ProcessPoolExecutor(max_workers=min(workers, len(paths))) as pool:
+        yield from pool.map(problems_of, paths, chunksize=1)
+
+
+def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None) -> int:
+    """Check every puzzle file named; the exit status (1 if any has a problem)."""
+    import solver.search  # noqa: F401  (the engine: missing, it says so once)
+
+    out = out or sys.stdout
+    files = [str(p) for p in puzzle_paths(paths)]
+    bad = problems = 0
+    for found in check_files(files, jobs):
+        for line in found:
+            print(line, file=out, flush=True)
+        if found:
+            bad += 1
+            problems += len(found)
+    count = len(files)
+    what = f"{count} puzzle{'s' if count != 1 else ''}"
+    if bad:
+        print(f"{what} checked: {problems} problem{'s' if problems != 1 else ''} in {bad}.",
+              file=out)
+        return FAILURE
+    print(f"{what} checked: all sound.", file=out)
+    return 0
+
+
+# ---- show ----------------------------------------------------------------------------------------
+
+def show_command(paths: list[str], form: str, solution: bool, title: str | None,
+                 color: bool | None, console: Console | None = None) -> None:
+    from .console import can_show_suits, make_console
+    from .sheet import facts_of, html_sheet, svg, text_view
+
+    puzzles = load_all(paths)
+    if form == "svg":
+        if len(puzzles) != 1:
+            raise AllFivesError(f"--format svg draws one puzzle, not {len(puzzles)}: name one "
+                                f"file, or use --format html for a sheet of them")
+        path, puzzle = puzzles[0]
+        sys.stdout.write(svg(facts_of(puzzle, path.name), solution))
+        return
+    if form == "html":
+        name = title or "All Fives puzzles"
+        sys.stdout.write(html_sheet([facts_of(p, path.name) for path, p in puzzles],
+                                    name, solution))
+        return
+    console = console or make_console(color)
+    pretty = can_show_suits(console)
+    for k, (path, puzzle) in enumerate(puzzles):
+        if k:
+            console.print()
+        console.print(text_view(facts_of(puzzle, path.name), puzzle.position, solution, pretty),
+                      crop=False)
+
+
+# ---- index ---------------------------------------------------------------------------------------
+
+def index_text(paths: list[str]) -> str:
+    """The Markdown index of a collection: one row a puzzle, and counts by players, rules and
+    theme."""
+    from collections import Counter
+
+    from .sheet import facts_of
+
+    puzzles = load_all(paths)
+    rows = ["| # | title | players | rules | goal | themes | rating |",
+            "|---|---|---|---|---|---|---|"]
+    players: Counter[int] = Counter()
+    presets: Counter[str] = Counter()
+    themes: Counter[str] = Counter()
+    for path, puzzle in puzzles:
+        facts = facts_of(puzzle, path.name)
+        deal = puzzle.position.deal
+        players[deal.players] += 1
+        presets[deal.rules.preset_name] += 1
+        themes.update(puzzle.themes)
+        points = f"{puzzle.target} point{'s' if puzzle.target != 1 else ''}"
+        goal = {"points": points, "margin": f"margin {puzzle.target:+d}",
+                "win": "win the match"}.get(puzzle.objective, puzzle.objective)
+        rows.append(f"| {facts.number or '·'} | [{puzzle.title or path.stem}]({path.name}) | "
+                    f"{deal.players} | {facts.rules} | {goal} | "
+                    f"{', '.join(puzzle.themes) or '·'} | "
+                    f"{puzzle.rating if puzzle.rating is not None else '·'} |")
+    count = len(puzzles)
+
+    def counts(counter: Counter) -> str:
+        return ", ".join(f"{key}: {n}" for key, n in sorted(counter.items(), key=str))
+
+    head = [
+        "# The puzzle collection", "",
+        "Every file here is a puzzle file: a deal file with a `[puzzle]` table (the project's",
+        "README, \"Puzzles\"). The test suite checks each one with",
+        "`allfives puzzle check puzzles/`. Play one with `allfives puzzle play FILE`; print them",
+        "all with `allfives puzzle show puzzles/ --format html --solution > sheet.html`.", "",
+        "The candidates were made by `allfives puzzle generate` and picked by",
+        "[`curate.py`](curate.py), which says how (each file's `seed` makes it again). This",
+        "index is made by `allfives puzzle index puzzles/ > puzzles/README.md`.", "",
+        f"{count} puzzles. Players: {counts(players)}. Rules: {counts(presets)}.", "",
+        f"Themes: {counts(themes)}.", "",
+    ]
+    return "\n".join(head + rows) + "\n"
+
+
+# ---- generate ------------------------------------------------------------------------------------
+
+def generate_command(players: int, preset: str, count: int, seed: int | None,
+                     min_turns: int, theme: str | None, out: str | None,
+                     console: Console | None = None) -> None:
+    """Make ``count`` puzzles: into files in ``out`` (numbered on from the files there), or
+    onto standard output separated by ``# ---`` lines."""
+    from solver.notation import SEPARATOR
+    from solver.rules import Rules
+
+    from .console import make_console
+
+    rules = Rules.preset(preset)
+    theme = check_theme(theme)
+    if seed is None:
+        import random
+
+        seed = random.SystemRandom().randrange(1, 1_000_000)
+    folder = Path(out) if out is not None else None
+    if folder is not None:
+        if folder.exists() and not folder.is_dir():
+            raise AllFivesError(f"--out: {folder} is a file, not a folder")
+        folder.mkdir(parents=True, exist_ok=True)
+    err = make_console(stderr=True)
+    made = 0
+    with progress_bar(err, count, f"{players}-player puzzles") as advance:
+        for puzzle in make_puzzles(players, rules, count, seed, min_turns, theme, advance):
+            made += 1
+            if folder is not None:
+                path = folder / file_name(next_number(folder), puzzle)
+                path.write_text(puzzle.to_toml(), encoding="utf-8")
+                print(path, flush=True)
+            else:
+                if made > 1:
+                    print(SEPARATOR)
+                sys.stdout.write(puzzle.to_toml())
+                sys.stdout.flush()
+    if made < count:
+        note(f"{made} of {count} puzzles found")
+
+
+def make_puzzles(players, rules, count, seed, min_turns, theme, progress):
+    from solver.puzzles import generate
+
+    return generate(players=players, rules=rules, count=count, seed=seed, min_turns=min_turns,
+                    theme=theme, progress=progress)
+
+
+def theme_names() -> dict[str, str]:
+    try:
+        from solver.puzzles import THEMES
+    except ImportError:  # the themes are not there yet
+        return {}
+    return dict(THEMES)
+
+
+def check_theme(theme: str | None) -> str | None:
+    if theme is None:
+        return None
+    names = theme_names()
+    if theme not in names:
+        raise AllFivesError(f"--theme: unknown theme {quoted(theme)} (themes: "
+                            f"{', '.join(sorted(names))})")
+    return theme
+
+
+class progress_bar:
+    """A Rich progress bar on a terminal (none into a pipe); the ``advance`` it yields is the
+    generator's ``progress`` callback, called with the candidates tried and the puzzles made."""
+
+    def __init__(self, console: Console, total: int, what: str) -> None:
+        self.console, self.total, self.what = console, total, what
+        self.bar = None
+
+    def __enter__(self):
+        if not self.console.is_terminal:
+            return None
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+            TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(),
+                            MofNCompleteColumn(), TimeElapsedColumn(), console=self.console,
+                            transient=True)
+        self.bar.start()
+        task = self.bar.add_task(self.what, total=self.total)
+
+        def advance(tried: int, made: int) -> None:
+            self.bar.update(task, completed=made,
+                            description=f"{self.what} ({tried} deals tried)")
+
+        return advance
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+# ---- play ----------------------------------------------------------------------------------------
+
+def play_command(file: str | None, random_one: bool, players: int, preset: str,
+                 theme: str | None, seed: int | None, color: bool | None,
+                 stream: TextIO | None = None, console: Console | None = None) -> int:
+    """Play a puzzle at the console; the exit status (0 solved or not)."""
+    from .console import can_show_suits, make_console
+    from .puzzleplay import PuzzleSession
+
+    if (file is None) == (not random_one):
+        raise AllFivesError("name a puzzle FILE, or ask for --random (not both)"
+                            if file is not None else "name a puzzle FILE, or ask for --random")
+    if file is not None:
+        (path, puzzle), *rest = load_all([file])
+        if rest:
+            raise AllFivesError(f"{file}: a folder of {len(rest) + 1} puzzles: name one file")
+        name = path.name
+    else:
+        from solver.rules import Rules
+
+        theme = check_theme(theme)
+        if seed is None:
+            import random
+
+            seed = random.SystemRandom().randrange(1, 1_000_000)
+        found = list(make_puzzles(players, Rules.preset(preset), 1, seed, 2, theme, None))
+        if not found:
+            raise AllFivesError("no puzzle found for these options")
+        puzzle, name = found[0], ""
+    console = console or make_console(color)
+    stream = stream or sys.stdin
+    interactive = stream is sys.stdin and _is_terminal(stream)
+    if interactive:
+        try:
+            import readline  # noqa: F401  (line editing for input())
+        except ImportError:
+            pass
+    session = PuzzleSession(puzzle, console, stream, _solver(), interactive,
+                            can_show_suits(console), name, theme_names())
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        if interactive:
+            console.print()  # off the prompt's line
+        raise
+    return 0
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

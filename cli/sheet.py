@@ -1,0 +1,492 @@
+"""A puzzle on paper: the hands at their seats, the trumps, the goal and (if asked) the
+solution, as plain text on the console, as an SVG drawing, or as a printable HTML sheet of
+many puzzles (several to an A4 page, suit symbols red and black, the solutions at the end).
+
+Everything here is text generation: what a puzzle says is gathered once (``Facts``) and each
+form draws it.  No renderer is needed to make a sheet; a browser prints it."""
+
+from __future__ import annotations
+
+import html
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from solver.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, card_str, sort_cards, suit_of
+from solver.deal import Position
+from solver.scoring import score_position
+
+RED = "#c8102e"
+BLACK = "#1a1a1a"
+SUIT_COLOURS = (BLACK, RED, RED, BLACK)
+SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
+SIDE_WORDS = {"NS": "North-South", "EW": "East-West"}
+
+
+# ---- what a puzzle says -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Played:
+    """One card of the solution: the seat that plays it and whether that seat is the solver's."""
+
+    seat: str
+    card: Card
+    ours: bool
+    before: bool = False  # on the table already when the puzzle starts
+
+
+@dataclass(frozen=True)
+class TrickLine:
+    """One trick of the solution (its first card may come after cards already on the table)."""
+
+    number: int
+    cards: tuple[Played, ...]
+    winner: str | None  # None: the line ends inside this trick
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Everything a diagram of one puzzle shows."""
+
+    title: str
+    number: str  # "017", or "" when the file's name has none
+    players: int
+    rules: str  # "all-fives", "strict + low to captor"
+    seats: str
+    hands: tuple[tuple[Card, ...], ...]  # as they are now
+    trump: int
+    dealer: str
+    to_move: str
+    on_table: tuple[tuple[str, Card], ...]
+    goal: str  # "South to play and make 9 points in the deal."
+    situation: tuple[str, ...]  # the tricks already played, the match score
+    themes: tuple[str, ...]
+    rating: int | None
+    solution: tuple[TrickLine, ...]
+
+
+def number_of(name: str) -> str:
+    """``017`` of ``017-draw-before-you-cash.toml``."""
+    head = name.rsplit("/", 1)[-1].split("-", 1)[0]
+    return head if head.isdigit() else ""
+
+
+def seat_word(seat: str) -> str:
+    return SEAT_WORDS[seat]
+
+
+def side_word(name: str) -> str:
+    return SIDE_WORDS.get(name, SEAT_WORDS.get(name, name))
+
+
+def rules_words(position: Position) -> str:
+    rules = position.deal.rules
+    changes = rules.changes()
+    words = rules.preset_name
+    if changes:
+        words += " with " + ", ".join(f"{key.replace('_', ' ')} {value}"
+                                      for key, value in changes.items())
+    return words
+
+
+def goal_words(position: Position, side: int, objective: str, target: int) -> str:
+    """The task in a sentence: who plays, for which side, to what end."""
+    deal = position.deal
+    name = side_word(deal.side_name(side))
+    mover = seat_word(deal.seats[position.to_move])
+    if objective == "points":
+        task = f"make {target} point{'s' if target != 1 else ''} or more in the deal"
+    elif objective == "margin":
+        if target > 0:
+            task = f"outscore the other side by {target} or more in the deal"
+        elif target == 0:
+            task = "score at least as many points as the other side in the deal"
+        else:
+            task = f"lose the deal by no more than {-target} point{'s' if target != -1 else ''}"
+    elif objective == "win":
+        task = "win the match in this deal"
+    else:  # tricks
+        task = f"take {target} trick{'s' if target != 1 else ''} or more"
+    if deal.players != 4 and deal.side_of(position.to_move) == side:
+        task = f"{mover} to play and {task}"
+    else:
+        task = f"{mover} to play; {name} to {task}"
+    if deal.players == 3:
+        task += ", against the other two together"
+    return task + ", whatever the defence."
+
+
+def situation_words(position: Position, objective: str = "points") -> list[str]:
+    """What has happened so far that the goal counts: tricks won, points taken, and (for the
+    objective ``win``) the match score."""
+    deal = position.deal
+    out = []
+    done = position.completed
+    if done:
+        score = score_position(position)
+        won = [0] * deal.sides
+        for trick in done:
+            won[deal.side_of(trick.winner)] += 1
+        parts = []
+        for side in range(deal.sides):
+            tricks = won[side]
+            part = f"{deal.side_name(side)} {tricks or 'no'} trick{'s' if tricks != 1 else ''}"
+            extra = []
+            if deal.rules.capture and score.captures[side]:
+                extra.append(f"{score.captures[side]} pt{'s' if score.captures[side] != 1 else ''}")
+            if deal.rules.game and score.pips[side]:
+                extra.append(f"game {score.pips[side]}")
+            if extra:
+                part += f" ({', '.join(extra)})"
+            parts.append(part)
+        out.append("Won so far: " + "; ".join(parts) + ".")
+    trumps = deal.trumps_dealt()
+    held = []
+    if trumps and deal.rules.high:
+        high = trumps[-1]
+        held.append(f"High {card_str(high, True)} {deal.side_name(deal.side_of(deal.holder(high)))}")
+    if trumps and deal.rules.low and deal.rules.low_to == "holder":
+        low = trumps[0]
+        held.append(f"Low {card_str(low, True)} {deal.side_name(deal.side_of(deal.holder(low)))}")
+    if held:
+        out.append("Dealt: " + ", ".join(held) + ".")
+    if deal.score is not None and objective == "win":
+        rules = deal.rules
+        score = ", ".join(f"{deal.side_name(s)} {p}" for s, p in enumerate(deal.score))
+        finish = "first to peg out" if rules.finish == "peg-out" else "counted at the deal's end"
+        out.append(f"Match: {score}; {rules.target} to win ({finish}).")
+    return out
+
+
+def solution_tricks(position: Position, side: int, line: Sequence[Card]) -> list[TrickLine]:
+    """The line, trick by trick, each card with its seat."""
+    deal = position.deal
+    out: list[TrickLine] = []
+    here = position
+    current = position.current
+    cards = [Played(deal.seats[current.seat_of(i, deal.players)], c,
+                    deal.side_of(current.seat_of(i, deal.players)) == side, True)
+             for i, c in enumerate(current.cards)]
+    number = len(position.completed) + 1
+    for card in line:
+        seat = here.to_move
+        cards.append(Played(deal.seats[seat], card, deal.side_of(seat) == side))
+        here = here.after(card)
+        if len(here.completed) >= number:
+            winner = deal.seats[here.completed[number - 1].winner]
+            out.append(TrickLine(number, tuple(cards), winner))
+            cards, number = [], number + 1
+    if cards:
+        out.append(TrickLine(number, tuple(cards), None))
+    return out
+
+
+def facts_of(puzzle, name: str = "") -> Facts:
+    """What a diagram of ``puzzle`` (a ``solver.puzzles.Puzzle``) shows; ``name`` is its
+    file's name, which may carry its number."""
+    position = puzzle.position
+    deal = position.deal
+    current = position.current
+    title = puzzle.title or (name.rsplit("/", 1)[-1].removesuffix(".toml") if name else "Puzzle")
+    return Facts(
+        title=title,
+        number=number_of(name) if name else "",
+        players=deal.players,
+        rules=rules_words(position),
+        seats=deal.seats,
+        hands=tuple(tuple(sort_cards(h)) for h in position.hands),
+        trump=deal.trump,
+        dealer=deal.seats[deal.dealer],
+        to_move=deal.seats[position.to_move],
+        on_table=tuple((deal.seats[current.seat_of(i, deal.players)], c)
+                       for i, c in enumerate(current.cards)),
+        goal=goal_words(position, puzzle.side, puzzle.objective, puzzle.target),
+        situation=tuple(situation_words(position, puzzle.objective)),
+        themes=tuple(puzzle.themes),
+        rating=puzzle.rating,
+        solution=tuple(solution_tricks(position, puzzle.side, puzzle.line)),
+    )
+
+
+def holding(cards: Sequence[Card], suit: int) -> str:
+    """``A Q 9`` (or ``—``) of one suit."""
+    ranks = [RANKS[c & 15] for c in sort_cards(cards) if suit_of(c) == suit]
+    return " ".join(ranks).replace("T", "10") if ranks else "—"
+
+
+def face(card: Card) -> str:
+    """A card as it is printed on paper: ``10♥``, ``A♠``."""
+    return card_str(card, True).replace("T", "10")
+
+
+def heading(facts: Facts) -> str:
+    return f"{facts.number}. {facts.title}" if facts.number else facts.title
+
+
+def about(facts: Facts) -> str:
+    """``2 players · all-fives · rating 1450``."""
+    parts = [f"{facts.players} players", facts.rules]
+    if facts.rating is not None:
+        parts.append(f"rating {facts.rating}")
+    return " · ".join(parts)
+
+
+def trick_words(trick: TrickLine, pretty: bool = True) -> str:
+    """``3. S A♠  N 4♠ → S``."""
+    cards = "  ".join(f"{p.seat} {card_str(p.card, pretty)}" for p in trick.cards)
+    tail = f" → {trick.winner}" if trick.winner else ""
+    return f"{trick.number}. {cards}{tail}"
+
+
+# ---- text ---------------------------------------------------------------------------------------
+
+def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = True):
+    """A Rich renderable: heading, goal, the diagram, and the solution if asked."""
+    from rich.console import Group
+    from rich.text import Text
+
+    from .diagram import diagram
+    from .faces import QUIET, card_face
+
+    parts: list = [Text(heading(facts), style="bold"), Text(about(facts), style=QUIET)]
+    goal = Text(facts.goal)
+    parts.append(goal)
+    for line in facts.situation:
+        parts.append(Text(line, style=QUIET))
+    parts.append(diagram(position, pretty))
+    if solution:
+        text = Text("Solution", style="bold")
+        if facts.themes:
+            text.append(f" ({', '.join(facts.themes)})", style=QUIET)
+        for trick in facts.solution:
+            text.append(f"\n  {trick.number}. ")
+            for k, played in enumerate(trick.cards):
+                if k:
+                    text.append("  ")
+                if played.before:
+                    text.append(f"{played.seat} {card_str(played.card, pretty)}", style=QUIET)
+                    continue
+                text.append(f"{played.seat} ", style="bold" if played.ours else "")
+                text.append_text(card_face(played.card, pretty, facts.trump))
+            if trick.winner:
+                text.append(f"  → {trick.winner}", style=QUIET)
+        parts.append(text)
+    return Group(*parts)
+
+
+# ---- SVG ----------------------------------------------------------------------------------------
+
+SVG_WIDTH = 380
+LINE = 17  # px between lines of a hand
+FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _svg_text(x: float, y: float, text: str, size: int = 13, weight: str = "normal",
+              anchor: str = "start", fill: str = BLACK) -> str:
+    return (f'<text x="{x:g}" y="{y:g}" font-size="{size}" font-weight="{weight}" '
+            f'text-anchor="{anchor}" fill="{fill}">{_esc(text)}</text>')
+
+
+def _svg_hand(x: float, y: float, seat: str, cards: Sequence[Card], trump: int,
+              marks: str) -> list[str]:
+    out = [_svg_text(x, y, f"{seat_word(seat)}{marks}", 12, "bold")]
+    for suit in range(4):
+        yy = y + LINE * (suit + 1)
+        weight = "bold" if suit == trump else "normal"
+        out.append(f'<text x="{x:g}" y="{yy:g}" font-size="14" font-weight="{weight}">'
+                   f'<tspan fill="{SUIT_COLOURS[suit]}">{SUIT_SYMBOLS[suit]}</tspan>'
+                   f'<tspan fill="{BLACK}"> {_esc(holding(cards, suit))}</tspan></text>')
+    return out
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width) or [""]
+
+
+def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list[str], int]:
+    """The drawing's elements and its height."""
+    out: list[str] = []
+    y = 20
+    out.append(_svg_text(10, y, heading(facts), 15, "bold"))
+    y += 16
+    out.append(_svg_text(10, y, about(facts), 11, fill="#555"))
+    for line in _wrap(facts.goal, 52):
+        y += 16
+        out.append(_svg_text(10, y, line, 13))
+    for words in facts.situation:
+        for line in _wrap(words, 60):
+            y += 14
+            out.append(_svg_text(10, y, line, 11, fill="#555"))
+    top = y + 22
+    block = LINE * 4 + 8  # a hand's height
+    columns = {"W": 10, "N": width / 2 - 45, "E": width - 110, "S": width / 2 - 45}
+    rows = {"N": top, "W": top + block + 10, "E": top + block + 10, "S": top + 2 * block + 26}
+    for seat, cards in zip(facts.seats, facts.hands):
+        marks = (" (dealer)" if seat == facts.dealer else "") + \
+                (" to play" if seat == facts.to_move else "")
+        out.extend(_svg_hand(columns[seat], rows[seat], seat, cards, facts.trump, marks))
+    # the middle: the trumps and the trick on the table
+    mx, my = width / 2 - 58, top + block
+    out.append(f'<rect x="{mx:g}" y="{my:g}" width="116" height="{block + 10}" rx="8" '
+               f'fill="#f4f4f0" stroke="#999"/>')
+    out.append(_svg_text(mx + 10, my + 17, "trumps", 12))
+    out.append(f'<text x="{mx + 10:g}" y="{my + 32:g}" font-size="12" '
+               f'fill="{SUIT_COLOURS[facts.trump]}">{SUIT_SYMBOLS[facts.trump]} '
+               f'{SUIT_NAMES[facts.trump]}</text>')
+    for k, (seat, card) in enumerate(facts.on_table):
+        out.append(f'<text x="{mx + 10:g}" y="{my + 50 + 14 * k:g}" font-size="12">'
+                   f'{seat} <tspan fill="{SUIT_COLOURS[suit_of(card)]}">'
+                   f'{_esc(face(card))}</tspan></text>')
+    y = rows["S"] + block + 10
+    if solution:
+        y += 8
+        title = "Solution" + (f" ({', '.join(facts.themes)})" if facts.themes else "")
+        out.append(_svg_text(10, y, title, 13, "bold"))
+        for trick in facts.solution:
+            y += 16
+            parts = [f'<tspan font-weight="bold">{trick.number}.</tspan>']
+            for played in trick.cards:
+                weight = "bold" if played.ours and not played.before else "normal"
+                fill = "#999" if played.before else SUIT_COLOURS[suit_of(played.card)]
+                parts.append(f' <tspan font-weight="{weight}">{played.seat}</tspan> '
+                             f'<tspan fill="{fill}">{_esc(face(played.card))}</tspan>')
+            if trick.winner:
+                parts.append(f' <tspan fill="#777">→ {trick.winner}</tspan>')
+            out.append(f'<text x="16" y="{y:g}" font-size="12">{"".join(parts)}</text>')
+        y += 10
+    return out, int(y)
+
+
+def svg(facts: Facts, solution: bool) -> str:
+    """A standalone SVG drawing of one puzzle."""
+    body, height = svg_body(facts, solution)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{SVG_WIDTH}" height="{height}" '
+            f'viewBox="0 0 {SVG_WIDTH} {height}" font-family="{FONT}" xml:space="preserve">\n'
+            f'<rect width="100%" height="100%" fill="white"/>\n'
+            + "\n".join(body) + "\n</svg>\n")
+
+
+# ---- HTML ---------------------------------------------------------------------------------------
+
+CSS = """\
+@page { size: A4; margin: 12mm; }
+* { box-sizing: border-box; }
+body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; color: #1a1a1a; margin: 0;
+       font-size: 10.5pt; }
+header.sheet { margin: 0 0 4mm; }
+header.sheet h1 { font-size: 15pt; margin: 0; }
+header.sheet p { margin: 1mm 0 0; color: #555; font-size: 9pt; }
+.puzzles::after { content: ""; display: block; clear: both; }
+.puzzle { float: left; width: 90mm; height: 124mm; margin: 0 5mm 5mm 0; padding: 3mm 4mm;
+          border: 0.3mm solid #999; border-radius: 2mm; overflow: hidden;
+          break-inside: avoid; page-break-inside: avoid; }
+.puzzle:nth-child(2n) { margin-right: 0; }
+.puzzle h2 { font-size: 12pt; margin: 0; }
+.about { color: #555; font-size: 8.5pt; margin: 0.5mm 0 1.5mm; }
+.goal { font-weight: bold; margin: 0 0 1mm; font-size: 10pt; }
+.situation { color: #444; font-size: 8.5pt; margin: 0 0 1mm; }
+table.table { border-collapse: collapse; margin: 2mm auto 0; }
+table.table td { vertical-align: middle; padding: 0.5mm 1.5mm; min-width: 20mm; }
+.hand .seat { font-weight: bold; font-size: 9pt; }
+.hand .seat small { font-weight: normal; color: #555; font-size: 7.5pt; }
+.hand div { white-space: nowrap; line-height: 1.2; }
+.trump { font-weight: bold; }
+.middle { border: 0.3mm solid #aaa; border-radius: 2mm; background: #f4f4f0; text-align: center;
+          font-size: 9pt; width: 22mm; }
+.red { color: #c8102e; }
+.black { color: #1a1a1a; }
+.solutions { break-before: page; page-break-before: always; }
+.solutions h1 { font-size: 14pt; }
+.solution { break-inside: avoid; page-break-inside: avoid; margin: 0 0 3mm; }
+.solution h3 { font-size: 10.5pt; margin: 0; }
+.solutions .list { columns: 2; column-gap: 8mm; }
+.solution div { margin-left: 3mm; }
+.solution .ours { font-weight: bold; }
+.solution .before { color: #999; }
+.solution .themes { color: #555; font-size: 8.5pt; }
+@media screen { body { margin: 8mm auto; width: 186mm; } }
+"""
+
+
+def _html_card(card: Card) -> str:
+    colour = "red" if suit_of(card) in (1, 2) else "black"
+    return f'<span class="{colour}">{_esc(face(card))}</span>'
+
+
+def _html_suit(suit: int) -> str:
+    colour = "red" if suit in (1, 2) else "black"
+    return f'<span class="{colour}">{SUIT_SYMBOLS[suit]}</span>'
+
+
+def _html_hand(facts: Facts, seat: str, cards: Sequence[Card]) -> str:
+    marks = []
+    if seat == facts.dealer:
+        marks.append("dealer")
+    if seat == facts.to_move:
+        marks.append("to play")
+    small = f" <small>{', '.join(marks)}</small>" if marks else ""
+    lines = [f'<div class="seat">{seat_word(seat)}{small}</div>']
+    for suit in range(4):
+        cls = ' class="trump"' if suit == facts.trump else ""
+        lines.append(f"<div{cls}>{_html_suit(suit)} {_esc(holding(cards, suit))}</div>")
+    return '<td class="hand">' + "".join(lines) + "</td>"
+
+
+def html_puzzle(facts: Facts) -> str:
+    """One puzzle's card on the sheet."""
+    hands = dict(zip(facts.seats, facts.hands))
+
+    def cell(seat: str) -> str:
+        return _html_hand(facts, seat, hands[seat]) if seat in hands else "<td></td>"
+
+    middle = f"trumps {_html_suit(facts.trump)} {SUIT_NAMES[facts.trump]}"
+    for seat, card in facts.on_table:
+        middle += f"<br>{seat} {_html_card(card)}"
+    rows = [f"<tr><td></td>{cell('N')}<td></td></tr>",
+            f"<tr>{cell('W')}<td class=\"middle\">{middle}</td>{cell('E')}</tr>",
+            f"<tr><td></td>{cell('S')}<td></td></tr>"]
+    situation = "".join(f'<p class="situation">{_esc(s)}</p>' for s in facts.situation)
+    return (f'<section class="puzzle">\n<h2>{_esc(heading(facts))}</h2>\n'
+            f'<p class="about">{_esc(about(facts))}</p>\n'
+            f'<p class="goal">{_esc(facts.goal)}</p>\n{situation}\n'
+            f'<table class="table">{"".join(rows)}</table>\n</section>')
+
+
+def html_solution(facts: Facts) -> str:
+    items = []
+    for trick in facts.solution:
+        cards = "&ensp;".join(
+            f'<span class="before">{p.seat} {_esc(face(p.card))}</span>' if p.before
+            else f'<span class="{"ours" if p.ours else "them"}">{p.seat}</span> '
+                 f'{_html_card(p.card)}' for p in trick.cards)
+        tail = f" → {trick.winner}" if trick.winner else ""
+        items.append(f'<div><b>{trick.number}.</b> {cards}{tail}</div>')
+    themes = f' <span class="themes">({_esc(", ".join(facts.themes))})</span>' \
+        if facts.themes else ""
+    return (f'<div class="solution"><h3>{_esc(heading(facts))}{themes}</h3>'
+            f'{"".join(items)}</div>')
+
+
+def html_sheet(all_facts: Sequence[Facts], title: str, solution: bool) -> str:
+    """One printable page of puzzles (four to an A4 page), the solutions at the end."""
+    count = len(all_facts)
+    cards = "\n".join(html_puzzle(f) for f in all_facts)
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        f"<title>{_esc(title)}</title>", f"<style>\n{CSS}</style>", "</head>", "<body>",
+        f'<header class="sheet"><h1>{_esc(title)}</h1>'
+        f"<p>{count} puzzle{'s' if count != 1 else ''}, solved double-dummy: every hand is "
+        "open, the defence finds its best play. Bold seats in the solutions are the side "
+        "that solves.</p></header>",
+        f'<div class="puzzles">\n{cards}\n</div>',
+    ]
+    if solution:
+        parts.append('<div class="solutions"><h1>Solutions</h1><div class="list">')
+        parts.extend(html_solution(f) for f in all_facts)
+        parts.append("</div></div>")
+    parts += ["</body>", "</html>", ""]
+    return "\n".join(parts)

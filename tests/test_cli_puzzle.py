@@ -1,0 +1,401 @@
+"""``allfives puzzle``: play (whole solves scripted through the input stream, wrong cards and
+their refutations checked against the reference solver, hints, the solution, the end of
+input), show (text, SVG, HTML), check (every problem one line), generate (seeded, reproducible)
+and the errors a user can make."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from clirun import assert_one_error_line, run
+
+pytest.importorskip("solver.search")  # puzzles are solved by the engine
+
+from cli.puzzleplay import PuzzleSession  # noqa: E402
+from cli.puzzling import slug  # noqa: E402
+from solver import reference  # noqa: E402
+from solver.cards import SUIT_NAMES, card_str, suit_of  # noqa: E402
+from solver.puzzles import Oracle, Puzzle, check_puzzle, load_puzzle, main_line  # noqa: E402
+from solver.rules import Rules  # noqa: E402
+from solver.search import Solver  # noqa: E402
+from solver.shuffle import random_position  # noqa: E402
+
+COLLECTION = Path(__file__).resolve().parents[1] / "puzzles"
+
+
+def mined(players: int, seed: int, preset: str = "all-fives", cards: int = 4) -> Puzzle:
+    """A sound puzzle found from ``seed``: a random small deal, its value as the target, the
+    main line trimmed; the first that passes ``check_puzzle``."""
+    rng = random.Random(f"{players}/{seed}/{preset}")
+    solver = Solver()
+    while True:
+        position = random_position(rng, players, cards, Rules.preset(preset), played=0)
+        side = position.deal.side_of(position.to_move)
+        value = solver.solve(position, side, "points", line=False).value
+        oracle = Oracle(side, "points", value, solver)
+        line, turns = main_line(position, oracle)
+        if sum(t.real for t in turns) < 2:
+            continue
+        puzzle = Puzzle(position, side, "points", value, line, title="Mined",
+                        themes=("draw-trumps",))
+        if not check_puzzle(puzzle, solver):
+            return puzzle
+
+
+@pytest.fixture(scope="module")
+def puzzles() -> dict[int, Puzzle]:
+    return {n: mined(n, 1) for n in (2, 3, 4)}
+
+
+def console() -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    return Console(file=out, width=80, color_system=None, highlight=False, markup=False,
+                   emoji=False), out
+
+
+class Script:
+    """Answers from a function of the session's position, noting every prompt answered."""
+
+    def __init__(self, answer) -> None:
+        self.answer = answer
+        self.session: PuzzleSession | None = None
+        self.asked = 0
+
+    def readline(self) -> str:
+        self.asked += 1
+        line = self.answer(self.session, self.asked)
+        return "" if line is None else line + "\n"
+
+    def isatty(self) -> bool:
+        return False
+
+
+def solve_session(puzzle: Puzzle, answer, name: str = "007-mined.toml"):
+    out_console, out = console()
+    script = Script(answer)
+    session = PuzzleSession(puzzle, out_console, script, Solver(), name=name)
+    script.session = session
+    result = session.run()
+    return result, out.getvalue(), script
+
+
+def line_card(session: PuzzleSession) -> str:
+    """The line's card at the session's position (the person has followed the line)."""
+    played = len(session.position.play) - len(session.puzzle.position.play)
+    return card_str(session.puzzle.line[played])
+
+
+# ---- play ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_whole_solve_typed_from_the_line(puzzles, players):
+    puzzle = puzzles[players]
+    result, text, script = solve_session(puzzle, lambda s, k: line_card(s).lower())
+    assert result.solved and result.wrong == 0 and result.hints == 0
+    real = sum(1 for i in puzzle.solver_turns()
+               if len(Oracle(puzzle.side, "points", puzzle.target).classes(
+                   puzzle.positions[i])) > 1)
+    assert script.asked == real  # forced cards are never asked for
+    assert text.count("(forced)") == len(puzzle.solver_turns()) - real
+    assert text.splitlines()[-2].startswith("Solved: the goal is safe")
+    assert text.splitlines()[-1] == "Tries: no wrong cards, no hints."
+    # every card of the line is shown played, in order, with its seat
+    deal = puzzle.position.deal
+    shown = re.findall(r"^([NESW]) plays (\S+)", text, re.M)
+    assert [s for s, _ in shown] == [deal.seats[p.to_move] for p in puzzle.positions[:-1]]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_wrong_card_is_refuted_with_the_reference_solvers_value(puzzles, players):
+    puzzle = puzzles[players]
+    start = puzzle.position
+    moves = Solver().solve(start, puzzle.side, "points").moves
+    wrong = next(c for c in start.legal_moves() if moves[c] < puzzle.target)
+    truth = reference.solve(start.after(wrong), puzzle.side, "points").value
+    assert truth < puzzle.target
+
+    def answer(session, asked):
+        return card_str(wrong) if asked == 1 else line_card(session)
+
+    result, text, _ = solve_session(puzzle, answer)
+    assert result.solved and result.wrong == 1
+    assert f"{card_str(wrong, True)} fails: {truth} point{'s' if truth != 1 else ''} at most, " \
+           f"short of {puzzle.target}." in text
+    assert "Try again." in text
+    assert text.splitlines()[-1] == "Tries: 1 wrong card, no hints."
+
+
+def test_hint_names_the_idea_then_the_suit_and_solution_ends_it(puzzles):
+    puzzle = puzzles[2]
+    answers = iter(["hint", "hint", "solution"])
+    result, text, _ = solve_session(puzzle, lambda s, k: next(answers))
+    assert "The idea: draw the defence's trumps before you cash your winners." in text
+    suit = SUIT_NAMES[suit_of(puzzle.line[0])][:-1]
+    assert f"Play a {suit}." in text
+    line = " ".join(re.findall(r"[NESW] (\S+)", text.split("The solution from here: ")[1]
+                               .splitlines()[0]))
+    assert line.split() == [card_str(c, True) for c in puzzle.line]
+    assert not result.solved and result.shown and result.hints == 2
+    assert text.splitlines()[-2:] == ["Not solved (the solution shown).",
+                                      "Tries: no wrong cards, 2 hints."]
+
+
+def test_bad_answers_are_asked_again_and_the_end_of_input_stops(puzzles):
+    puzzle = puzzles[2]
+    start = puzzle.position
+    mine = start.hands[start.to_move]
+    other = next(c for h in start.hands for c in h if c not in mine)
+    answers = iter(["zz", card_str(other), "99", "help", None])
+    result, text, _ = solve_session(puzzle, lambda s, k: next(answers))
+    assert "unknown answer 'zz'" in text
+    assert f"you do not hold {card_str(other, True)}" in text
+    assert "there is no number 99" in text
+    assert "Forced cards are played for you" in text
+    assert result.quit and not result.solved
+    assert text.splitlines()[-2:] == ["Not solved (stopped).", "Tries: no wrong cards, no hints."]
+
+
+def test_play_from_the_command_line_with_piped_answers(tmp_path, puzzles):
+    puzzle = puzzles[2]
+    path = tmp_path / "001-mined.toml"
+    path.write_text(puzzle.to_toml(), encoding="utf-8")
+    answers = []
+    oracle = Oracle(puzzle.side, "points", puzzle.target)
+    for i in puzzle.solver_turns():
+        if len(oracle.classes(puzzle.positions[i])) > 1:
+            answers.append(card_str(puzzle.line[i]))
+    result = run("puzzle", "play", path, input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0].startswith("001. Mined  (2 players · all-fives")
+    assert result.stdout.splitlines()[-2].startswith("Solved: ")
+
+
+def test_play_needs_a_file_or_random():
+    assert_one_error_line(run("puzzle", "play"), "name a puzzle FILE, or ask for --random")
+    assert_one_error_line(run("puzzle", "play", "nowhere.toml"), "nowhere.toml",
+                          "no such file")
+
+
+# ---- show ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_show_text_has_every_card_the_goal_and_the_solution(tmp_path, puzzles, players):
+    puzzle = puzzles[players]
+    path = tmp_path / "012-mined.toml"
+    path.write_text(puzzle.to_toml(), encoding="utf-8")
+    result = run("puzzle", "show", path, "--solution")
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    assert text.splitlines()[0] == "012. Mined"
+    assert f"to make {puzzle.target} points or more" in text or \
+           f"and make {puzzle.target} points or more" in text
+    diagram, solution = text.split("Solution")
+    for hand in puzzle.position.hands:
+        for card in hand:
+            assert card_str(card, True)[0] in diagram
+    played = re.findall(r"[NESW] (\S+)", solution)
+    assert played == [card_str(c, True) for c in puzzle.line]
+    assert "Solution" not in run("puzzle", "show", path).stdout
+
+
+def test_show_svg_is_a_drawing_of_every_holding(tmp_path, puzzles):
+    puzzle = puzzles[4]
+    path = tmp_path / "003-mined.toml"
+    path.write_text(puzzle.to_toml(), encoding="utf-8")
+    result = run("puzzle", "show", path, "--format", "svg", "--solution")
+    assert result.exit_code == 0, result.stderr
+    root = ET.fromstring(result.stdout)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    words = " ".join("".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    for name in ("North", "East", "South", "West"):
+        assert name in words
+    assert "003. Mined" in words and "Solution" in words
+    # red suits are red, black ones black
+    assert 'fill="#c8102e">♥' in result.stdout and 'fill="#1a1a1a">♠' in result.stdout
+
+
+class _Sections(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.classes: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.classes += dict(attrs).get("class", "").split()
+
+
+def test_show_html_is_one_sheet_of_a_whole_folder(tmp_path, puzzles):
+    for n, puzzle in puzzles.items():
+        (tmp_path / f"00{n}-mined.toml").write_text(puzzle.to_toml(), encoding="utf-8")
+    result = run("puzzle", "show", tmp_path, "--format", "html", "--solution",
+                 "--title", "Club night")
+    assert result.exit_code == 0, result.stderr
+    page = result.stdout
+    parser = _Sections()
+    parser.feed(page)
+    assert parser.classes.count("puzzle") == 3
+    assert parser.classes.count("solution") == 3
+    assert "<title>Club night</title>" in page and "@page { size: A4" in page
+    assert page.index("002. Mined") < page.index("003. Mined") < page.index("004. Mined")
+    assert '<span class="red">♥</span>' in page
+
+
+def test_svg_draws_one_puzzle_only(tmp_path, puzzles):
+    for n, puzzle in puzzles.items():
+        (tmp_path / f"00{n}-mined.toml").write_text(puzzle.to_toml(), encoding="utf-8")
+    assert_one_error_line(run("puzzle", "show", tmp_path, "--format", "svg"),
+                          "--format svg draws one puzzle, not 3")
+    assert_one_error_line(run("puzzle", "show", tmp_path / "nothing"), "no such file")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert_one_error_line(run("puzzle", "show", empty), "no puzzle files")
+
+
+# ---- check --------------------------------------------------------------------------------------
+
+def test_check_says_every_problem_on_its_own_line(tmp_path, puzzles):
+    good = puzzles[2]
+    (tmp_path / "001-good.toml").write_text(good.to_toml(), encoding="utf-8")
+    high = Puzzle(good.position, good.side, "points", good.target + 1, good.line, "High")
+    (tmp_path / "002-high.toml").write_text(high.to_toml(), encoding="utf-8")
+    short = Puzzle(good.position, good.side, "points", good.target, good.line[:1], "Short")
+    (tmp_path / "003-short.toml").write_text(short.to_toml(), encoding="utf-8")
+    (tmp_path / "004-broken.toml").write_text("[puzzle]\nside = 3\n", encoding="utf-8")
+    result = run("puzzle", "check", tmp_path)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    expected = {
+        "002-high.toml": check_puzzle(high),
+        "003-short.toml": check_puzzle(short),
+    }
+    for name, problems in expected.items():
+        assert problems
+        for problem in problems:
+            assert f"{tmp_path / name}: {problem}" in lines
+    assert sum(1 for line in lines if "001-good.toml" in line) == 0
+    assert sum(1 for line in lines if "004-broken.toml" in line) == 1
+    bad = sum(len(p) for p in expected.values()) + 1
+    assert lines[-1] == f"4 puzzles checked: {bad} problems in 3."
+    assert len(lines) == bad + 1
+
+
+def test_check_of_sound_puzzles_in_worker_processes(tmp_path, puzzles):
+    for n, puzzle in puzzles.items():
+        (tmp_path / f"00{n}-mined.toml").write_text(puzzle.to_toml(), encoding="utf-8")
+    for jobs in ([], ["--jobs", "2"]):
+        result = run("puzzle", "check", tmp_path, *jobs)
+        assert result.exit_code == 0, result.stdout
+        assert result.stdout == "3 puzzles checked: all sound.\n"
+
+
+# ---- generate -----------------------------------------------------------------------------------
+
+def test_names_are_numbers_and_titles():
+    assert slug("Draw trumps first!") == "draw-trumps-first"
+    assert slug("  ") == "puzzle"
+
+
+def test_bad_options_are_one_line():
+    assert_one_error_line(run("puzzle", "generate", "--rules", "nonsense"), "nonsense")
+    assert_one_error_line(run("puzzle", "generate", "--theme", "nonsense"), "nonsense")
+    assert_one_error_line(run("puzzle", "generate", "--players", "5"), "--players")
+
+
+def test_ctrl_c_at_the_prompt_ends_with_status_130(tmp_path, puzzles):
+    import signal
+    import subprocess
+    import time
+
+    from clirun import PROGRAM
+
+    path = tmp_path / "001-mined.toml"
+    path.write_text(puzzles[2].to_toml(), encoding="utf-8")
+    program = subprocess.Popen([str(PROGRAM), "puzzle", "play", str(path)],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        program.stdin.write("hint\n")
+        program.stdin.flush()
+        deadline = time.monotonic() + 60
+        seen = ""
+        while seen.count("'s card: ") < 2 and time.monotonic() < deadline:
+            seen += program.stdout.read(1)  # the second prompt: waiting for a line
+        program.send_signal(signal.SIGINT)
+        out, err = program.communicate(timeout=10)
+    finally:
+        if program.poll() is None:
+            program.kill()
+    assert program.returncode == 130
+    assert err == "allfives: interrupted\n"
+    assert "Traceback" not in seen + out
+
+
+# ---- generate, and play --random --------------------------------------------------------------
+
+def test_generate_is_seeded_and_numbers_its_files(tmp_path):
+    out = tmp_path / "made"
+    first = run("puzzle", "generate", "--count", "2", "--seed", "5", "--out", out)
+    assert first.exit_code == 0, first.stderr
+    paths = [Path(line) for line in first.stdout.splitlines()]
+    assert [p.name[:4] for p in paths] == ["001-", "002-"]
+    texts = [p.read_text(encoding="utf-8") for p in paths]
+    for path in paths:
+        puzzle = load_puzzle(path)
+        assert path.name == f"{path.name[:3]}-{slug(puzzle.title)}.toml"
+        assert puzzle.seed.startswith("5/")
+    again = run("puzzle", "generate", "--count", "2", "--seed", "5", "--out", out)
+    more = [Path(line) for line in again.stdout.splitlines()]
+    assert [p.name[:4] for p in more] == ["003-", "004-"]  # numbered on
+    assert [p.read_text(encoding="utf-8") for p in more] == texts  # the same puzzles
+    piped = run("puzzle", "generate", "--count", "2", "--seed", "5")
+    assert piped.stdout.split("# ---\n") == texts
+    checked = run("puzzle", "check", out)
+    assert checked.stdout == "4 puzzles checked: all sound.\n"
+
+
+def test_play_random_shows_its_seed(tmp_path):
+    result = run("puzzle", "play", "--random", "--players", "3", "--seed", "2",
+                 input="solution\n")
+    assert result.exit_code == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert "3 players" in first and "seed 2/" in first
+    assert result.stdout.splitlines()[-2] == "Not solved (the solution shown)."
+
+
+def test_a_wrong_card_in_a_match_puzzle():
+    path = next(p for p in sorted(COLLECTION.glob("*.toml"))
+                if load_puzzle(p).objective == "win")
+    puzzle = load_puzzle(path)
+    start = puzzle.position
+    moves = Solver().solve(start, puzzle.side, "win").moves
+    wrong = next(c for c in start.legal_moves() if moves[c] < 1)
+    answers = iter([card_str(wrong), None])
+    result, text, _ = solve_session(puzzle, lambda s, k: next(answers), path.name)
+    assert f"{card_str(wrong, True)} fails: the defence stops the match being won in this " \
+           f"deal." in text
+    assert "win the match in this deal" in text and "Match: " in text
+    assert result.wrong == 1 and not result.solved
+
+
+def test_the_progress_bar_is_for_a_terminal_only(tmp_path):
+    from cli.puzzling import progress_bar
+
+    piped = Console(file=io.StringIO(), width=80)
+    with progress_bar(piped, 3, "puzzles") as advance:
+        assert advance is None
+    screen = io.StringIO()
+    terminal = Console(file=screen, width=80, force_terminal=True)
+    with progress_bar(terminal, 3, "puzzles") as advance:
+        advance(7, 2)
+        advance(9, 3)
+    assert "9 deals tried" in screen.getvalue()
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    assert_one_error_line(run("puzzle", "generate", "--out", tmp_path / "a-file"),
+                          "is a file, not a folder")

@@ -1,0 +1,97 @@
+"""The curated collection in ``puzzles/``: every file sound by ``allfives puzzle check``, named
+by its number and title, enough of every kind (players, rules, themes, ratings, the win
+objective), and its index up to date."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from clirun import run
+
+pytest.importorskip("solver.search")  # the check solves every puzzle
+
+from cli.puzzling import index_text, slug  # noqa: E402
+from solver.puzzles import load_puzzle  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+COLLECTION = ROOT / "puzzles"
+FILES = sorted(COLLECTION.glob("*.toml"))
+PUZZLES = {path: load_puzzle(path) for path in FILES}
+
+
+def test_every_puzzle_is_sound():
+    result = run("puzzle", "check", COLLECTION, "--jobs", "2")
+    assert result.exit_code == 0, result.stdout
+    assert result.stdout == f"{len(FILES)} puzzles checked: all sound.\n"
+
+
+def test_files_are_named_by_number_and_title():
+    numbers = []
+    for path, puzzle in PUZZLES.items():
+        match = re.fullmatch(r"(\d{3})-([a-z0-9-]+)\.toml", path.name)
+        assert match, path.name
+        numbers.append(int(match.group(1)))
+        assert puzzle.title and match.group(2) == slug(puzzle.title), path.name
+    assert numbers == list(range(1, len(FILES) + 1))
+    titles = [p.title for p in PUZZLES.values()]
+    assert len(set(titles)) == len(titles)
+
+
+def test_enough_of_every_kind():
+    assert len(PUZZLES) >= 60
+    players = Counter(p.position.deal.players for p in PUZZLES.values())
+    assert all(players[n] >= 15 for n in (2, 3, 4)), players
+    presets = Counter(p.position.deal.rules.preset_name for p in PUZZLES.values())
+    assert {"all-fives", "strict", "all-fours"} <= set(presets), presets
+    themes = Counter(t for p in PUZZLES.values() for t in p.themes)
+    assert len(themes) >= 8, themes
+    wins = [p for p in PUZZLES.values() if p.objective == "win"]
+    assert len(wins) >= 3
+    assert all(p.position.deal.score is not None for p in wins)
+    ratings = sorted(p.rating for p in PUZZLES.values())
+    assert None not in ratings
+    assert ratings[-1] - ratings[0] >= 400  # a spread, not one level
+
+
+def test_the_index_is_up_to_date():
+    assert (COLLECTION / "README.md").read_text(encoding="utf-8") == index_text([COLLECTION])
+    result = run("puzzle", "index", COLLECTION)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    rows = [line for line in lines if re.match(r"\| \d{3} \|", line)]
+    assert len(rows) == len(FILES)
+    for row, (path, puzzle) in zip(rows, PUZZLES.items()):
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        assert cells[0] == path.name[:3]
+        assert cells[1] == f"[{puzzle.title}]({path.name})"
+        assert cells[2] == str(puzzle.position.deal.players)
+        assert cells[6] == str(puzzle.rating)
+
+
+def test_the_themes_are_the_ones_the_puzzles_show():
+    from solver.puzzles import themes_of
+    from solver.search import Solver
+
+    solver = Solver()
+    for path, puzzle in PUZZLES.items():
+        assert tuple(themes_of(puzzle, solver)) == puzzle.themes, path.name
+
+
+@pytest.mark.slow
+def test_every_puzzle_is_made_again_by_its_seed():
+    """The generator's candidate of each file's seed is that puzzle, line and rating
+    included (the collection must be picked again when the generator changes)."""
+    from solver.puzzles import candidate
+    from solver.search import Solver
+
+    solver = Solver()
+    for path, puzzle in PUZZLES.items():
+        deal = puzzle.position.deal
+        made = candidate(puzzle.seed, deal.players, deal.rules, 2, solver)
+        assert made is not None, path.name
+        assert (made.position, made.line, made.themes, made.rating) == \
+               (puzzle.position, puzzle.line, puzzle.themes, puzzle.rating), path.name
