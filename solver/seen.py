@@ -21,25 +21,34 @@ gives a seat at the table: its hand, the trumps, the turn-up if given, every car
 whom, the points the completed tricks pegged and the match score they make, and its legal cards.
 The seat must be the one to move and its hand shown.  ``hide(position, seats)`` hides hands of a
 full ``Position``, for tests and examples.
+
+``call_observation`` is what a seat knows when it is to call (stand or beg, take one or run):
+its six cards, the turn-up, the dealer and the score.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from os import PathLike
 
 from .cards import ALL_CARDS, SUIT_NAMES, Card, card_str, pip_value, sort_cards, suit_of
 from .deal import Position
-from .errors import quoted
-from .game import PLAY, Observation
+from .errors import AllFivesError, quoted
+from .game import BEG, PLAY, Match, Observation
 from .notation import DealFileError, Layout, is_toml_name, line_str, read_file, read_layouts, \
     toml_str
 from .pegging import Peg
+from .rules import Rules
 from .tricks import legal_plays, parse_seat, seat_names, side_count, side_name, side_of, \
     trick_winner
 
-__all__ = ["SeenPosition", "read_seen", "load_seen", "hide"]
+__all__ = ["SeenPosition", "read_seen", "load_seen", "hide", "call_observation", "HAND"]
+
+#: The cards a seat holds when it calls: the deal before any run.
+HAND = 6
 
 
 def _fail(source: str, key: str | None, message: str) -> DealFileError:
@@ -295,3 +304,59 @@ def hide(position: Position, seats: str | tuple[int, ...], source: str = "<posit
     hands = tuple(() if s in hidden else h for s, h in enumerate(deal.hands))
     return SeenPosition.of(Layout(hands, deal.trump, deal.dealer, deal.rules, deal.turnup,
                                   deal.score, position.play, source, hidden))
+
+
+# ---- the calls --------------------------------------------------------------------------------
+
+
+def call_observation(hand: Sequence[Card], turnup: Card, seat: int, players: int,
+                     dealer: int, rules: Rules = Rules(), score: Sequence[int] | None = None,
+                     seed: int | str | None = None) -> Observation:
+    """What ``seat`` knows when it is to call with ``hand`` (six cards) and ``turnup``: the
+    elder hand (the dealer's left) is to stand or beg; the dealer, after the elder hand begged,
+    to take one or run.  The observation is a real table's: a pack is arranged with the seat's
+    cards and the turn-up where the deal puts them, the other cards shuffled by ``seed``, and
+    dealt by ``solver.game``; the other hands are hidden from it as from any seat."""
+    names = seat_names(players)
+    if not 0 <= dealer < players or not 0 <= seat < players:
+        raise AllFivesError(f"a seat of a {players}-player table is one of {' '.join(names)}")
+    elder = (dealer + 1) % players
+    if seat not in (elder, dealer):
+        raise AllFivesError(f"{names[seat]} has no call: with {names[dealer]} dealing, the "
+                            f"elder hand {names[elder]} stands or begs and the dealer "
+                            f"{names[dealer]} takes one or runs")
+    hand = list(hand)
+    if len(hand) != HAND:
+        raise AllFivesError(f"the hand holds {len(hand)} cards: a call is made on the "
+                            f"{HAND} cards dealt")
+    for i, card in enumerate(hand):
+        if card in hand[:i]:
+            raise AllFivesError(f"the hand holds {card_str(card)} twice")
+    if turnup in hand:
+        raise AllFivesError(f"the turn-up {card_str(turnup)} is also in the hand")
+    sides = side_count(players)
+    score = tuple(score) if score is not None else (0,) * sides
+    if len(score) != sides:
+        raise AllFivesError(f"the score takes {sides} entries, one a side "
+                            f"({' '.join(side_name(s, players) for s in range(sides))}), "
+                            f"not {len(score)}")
+    for side, points in enumerate(score):
+        if points >= rules.target:
+            raise AllFivesError(f"{side_name(side, players)} has {points}, already at the "
+                                f"target {rules.target}: that match is over")
+    rest = [c for c in ALL_CARDS if c not in hand and c != turnup]
+    random.Random(seed).shuffle(rest)
+    pack: list[Card | None] = [None] * len(ALL_CARDS)
+    k = (seat - dealer - 1) % players                 # the seat's place from the elder hand
+    for i, card in enumerate(hand):
+        pack[(i // 3) * 3 * players + 3 * k + i % 3] = card
+    pack[HAND * players] = turnup
+    fill = iter(rest)
+    pack = [next(fill) if c is None else c for c in pack]
+    state = Match(players, rules).new_initial_state(dealer=dealer, score=score, auto_deal=False)
+    state.deal_pack(pack)
+    if seat == dealer:
+        state.apply_action(BEG)
+    observation = state.observation(seat)
+    assert sorted(observation.hand) == sorted(hand) and observation.turnups == (turnup,)
+    return observation

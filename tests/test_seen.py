@@ -5,18 +5,19 @@ position with hidden hands checked against the game engine's own at real tables.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+import re
 
 import pytest
 
 from clirun import run
-from solver.cards import parse_card, suit_of
-from solver.deal import Deal, DealFileError, Position
-from solver.game import PLAY, Match
+from solver.cards import ALL_CARDS, parse_card, parse_cards, suit_of
+from solver.deal import DealFileError, Position
+from solver.errors import AllFivesError
+from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
 from solver.notation import line_str, parse_line, parse_toml, toml_str
 from solver.players import decide, make_player
 from solver.rules import PRESETS, Rules
-from solver.seen import SeenPosition, hide, read_seen
+from solver.seen import call_observation, hide, read_seen
 from solver.tricks import SeatError, legal_plays
 from test_notation import random_position
 
@@ -235,3 +236,45 @@ def test_voids_are_exactly_what_the_follow_rule_shows():
                     expected[seat].add(led)
         for seat in seen.hidden:
             assert seen.voids[seat] == expected[seat]
+
+
+# ---- the calls -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_call_observation_is_the_tables(players):
+    rng = random.Random(players)
+    for _ in range(60):
+        cards = rng.sample(ALL_CARDS, 7)
+        hand, turnup = sorted(cards[:6]), cards[6]
+        dealer = rng.randrange(players)
+        elder = (dealer + 1) % players
+        rules = PRESETS[rng.choice(sorted(PRESETS))]
+        score = tuple(rng.randrange(rules.target) for _ in range(2 if players == 4 else players))
+        for seat, phase in ((elder, "elder"), (dealer, "dealer")):
+            obs = call_observation(hand, turnup, seat, players, dealer, rules, score,
+                                   seed=rng.random())
+            assert obs.phase == phase and obs.seat == obs.current_player == seat
+            assert set(obs.hand) == set(hand) and obs.turnups == (turnup,)
+            assert obs.dealer == dealer and obs.score == score and obs.play == ()
+            assert obs.calls == (() if phase == "elder" else ((elder, BEG),))
+            assert obs.legal_actions == ((STAND, BEG) if phase == "elder" else
+                                         (TAKE_ONE,) if rules.max_runs == 0 else (TAKE_ONE, RUN))
+            # nothing of the other hands shows: another shuffle, the same observation
+            assert call_observation(hand, turnup, seat, players, dealer, rules, score,
+                                    seed=rng.random()) == obs
+
+
+@pytest.mark.parametrize("args, message", [
+    (dict(seat=2, players=4, dealer=3), "S has no call: with W dealing, the elder hand N "
+                                        "stands or begs and the dealer W takes one or runs"),
+    (dict(hand="AH KH"), "the hand holds 2 cards: a call is made on the 6 cards dealt"),
+    (dict(turnup="AH"), "the turn-up AH is also in the hand"),
+    (dict(score=(3,)), "the score takes 2 entries, one a side (N S), not 1"),
+    (dict(score=(61, 0)), "N has 61, already at the target 61"),
+])
+def test_a_call_that_cannot_be(args, message):
+    given = dict(hand="AH KH 5H 9C 2D 3S", turnup="7H", seat=0, players=2, dealer=1)
+    given.update(args)
+    given["hand"], given["turnup"] = parse_cards(given["hand"]), parse_card(given["turnup"])
+    with pytest.raises(AllFivesError, match=re.escape(message)):
+        call_observation(**given)
