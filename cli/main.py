@@ -372,6 +372,69 @@ def match(
                       target, seed, jobs, scheduler, record, json)
 
 
+@app.command(cls=Command, help="Advise one seat from what it can see: every legal card (or "
+             "call) with its expected points, or chance of winning the match, a 95% interval "
+             "and how often it is a best choice, from the unseen cards dealt at random into "
+             "the hands hidden (the Monte Carlo player's analysis).\n\n"
+             "A POSITION may hide hands: '?' in a deal file, '-' on one line; their cards "
+             "played are in the play. The seat advised is the seat to move, and its hand must "
+             "be shown. Without a POSITION, --hand and --turnup ask for a call: the elder hand "
+             "(the dealer's left) stands or begs, the dealer takes one or runs.", epilog="""\
+Examples:
+  allfives advise solver/examples/hidden.toml
+  allfives advise "N:T.QJT92.-.- - dealer=S turnup=6H" --json
+  allfives advise --hand "AH KH 5H 9C 2D 3S" --turnup 7H --seat N
+  allfives advise --hand "9H 4C 3C 8D 2S QS" --turnup 7H --players 4 --dealer W --seat W""")
+def advise(
+    ctx: typer.Context,
+    position: Annotated[Optional[str], typer.Argument(
+        metavar="POSITION", show_default=False,
+        help="A deal file or one-line position, hands hidden as '?' (TOML) or '-' (one "
+             "line), or '-' for standard input.")] = None,
+    seat: Annotated[Optional[str], typer.Option(
+        "--seat", metavar="SEAT",
+        help="The seat advised: with a POSITION the seat to move (the default); for a call "
+             "the elder hand or the dealer.")] = None,
+    hand: Annotated[Optional[str], typer.Option(
+        "--hand", metavar="CARDS", help="The six cards of the seat about to call.")] = None,
+    turnup: Annotated[Optional[str], typer.Option(
+        "--turnup", metavar="CARD", help="The turned-up card, which proposes trumps.")] = None,
+    players: Annotated[int, typer.Option(
+        "--players", metavar="N", min=2, max=4,
+        help="Players at the table for a call: 2, 3 or 4 (4 play as partners).")] = 2,
+    dealer: Annotated[Optional[str], typer.Option(
+        "--dealer", metavar="SEAT",
+        help="The dealer, for a call. Default: the seat on the right of --seat, which is "
+             "then the elder hand (with neither, the last seat deals).")] = None,
+    score: Annotated[Optional[str], typer.Option(
+        "--score", metavar="POINTS",
+        help="The match score before the deal, for a call: points per side, in side order "
+             "(N,S; N,E,S; NS,EW). Default: 0 each.")] = None,
+    rules: RulesOption = "all-fives",
+    target: TargetOption = None,
+    worlds: Annotated[Optional[int], typer.Option(
+        "--worlds", metavar="K", min=1,
+        help="Deals of the unseen cards to value each choice in. Default: the Monte Carlo "
+             "player's.")] = None,
+    seed: Annotated[int, typer.Option(
+        "--seed", metavar="S",
+        help="Seed of the deals of the unseen cards: the same seed gives the same advice.")
+    ] = 0,
+    json: JsonFlag = False,
+    color: ColorFlag = None,
+) -> None:
+    from click.core import ParameterSource
+
+    from .advising import advise_command
+
+    given = {name for name in ("hand", "turnup", "players", "dealer", "score", "rules",
+                               "target") if ctx.get_parameter_source(name) ==
+             ParameterSource.COMMANDLINE}
+    with user_errors():
+        advise_command(position, seat, hand, turnup, players, dealer, score, rules, target,
+                       worlds, seed, json, color, given)
+
+
 def main() -> None:
     """The ``allfives`` program: SIGTERM ends it as Ctrl-C does, with its own status."""
     signal.signal(signal.SIGTERM, on_sigterm)
