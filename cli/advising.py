@@ -13,6 +13,7 @@ command gives the same advice.
 from __future__ import annotations
 
 import json as json_module
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -150,6 +151,8 @@ def is_win(advice) -> bool:
 def value_text(advice, value: float, signed: bool = True) -> str:
     """A mean or a bound as the table writes it: points to two decimals (signed for a
     margin), a chance of winning as a percentage."""
+    if math.isnan(value):
+        return "?"
     if is_win(advice):
         return f"{100 * value:.0f}%"
     if advice.objective == "margin" and signed:
@@ -189,10 +192,16 @@ def advice_table(advice, observation: Observation, pretty: bool):
                  "", right=(1, 2, 3))
     top = advice.actions[0].mean if advice.actions else None
     for value in advice.actions:
+        if math.isnan(value.mean):
+            lone = len(advice.actions) == 1
+            grid.add_row(action_face(value.action, pretty, observation.trump), "?", "?", "",
+                         Text("the only choice" if lone else "not known", style=QUIET))
+            continue
         low, high = value_text(advice, value.low), value_text(advice, value.high)
+        interval = low if low == high else f"{low} to {high}"
         note = Text("best", style=f"bold {GOOD}") if value.mean == top else Text()
         grid.add_row(action_face(value.action, pretty, observation.trump),
-                     value_text(advice, value.mean), f"{low} to {high}",
+                     value_text(advice, value.mean), interval,
                      f"{100 * value.best:.0f}%", note)
     return grid
 
@@ -278,10 +287,17 @@ def advice_record(name: str | None, observation: Observation, advice, seed: int)
         "complete": advice.complete,
         "seed": seed,
         "best": action_name(advice.best),
-        "actions": [{"action": action_name(v.action), "mean": round(v.mean, 6),
-                     "low": round(v.low, 6), "high": round(v.high, 6),
-                     "best": round(v.best, 6)} for v in advice.actions],
+        "actions": [{"action": action_name(v.action), "mean": _number(v.mean),
+                     "low": _number(v.low), "high": _number(v.high),
+                     "best": _number(v.best)} for v in advice.actions],
+        "nodes": getattr(advice, "nodes", None),
+        "seconds": round(getattr(advice, "seconds", 0.0), 6),
     }
+
+
+def _number(value: float) -> float | None:
+    """A value for JSON: rounded, or null where it is not known."""
+    return None if math.isnan(value) else round(value, 6)
 
 
 # ---- the command ---------------------------------------------------------------------------------

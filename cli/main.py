@@ -423,13 +423,11 @@ def advise(
     json: JsonFlag = False,
     color: ColorFlag = None,
 ) -> None:
-    from click.core import ParameterSource
+    from .advising import CALL_OPTIONS, advise_command
 
-    from .advising import advise_command
-
-    given = {name for name in ("hand", "turnup", "players", "dealer", "score", "rules",
-                               "target") if ctx.get_parameter_source(name) ==
-             ParameterSource.COMMANDLINE}
+    # the options typed (a position brings its own table, and no call's option goes with it)
+    given = {name for name in CALL_OPTIONS
+             if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"}
     with user_errors():
         advise_command(position, seat, hand, turnup, players, dealer, score, rules, target,
                        worlds, seed, json, color, given)

@@ -45,7 +45,8 @@ from .rules import Rules
 from .tricks import legal_plays, parse_seat, seat_names, side_count, side_name, side_of, \
     trick_winner
 
-__all__ = ["SeenPosition", "read_seen", "load_seen", "hide", "call_observation", "HAND"]
+__all__ = ["SeenPosition", "read_seen", "load_seen", "hide", "call_observation", "CallError",
+           "HAND"]
 
 #: The cards a seat holds when it calls: the deal before any run.
 HAND = 6
@@ -309,6 +310,15 @@ def hide(position: Position, seats: str | tuple[int, ...], source: str = "<posit
 # ---- the calls --------------------------------------------------------------------------------
 
 
+class CallError(AllFivesError):
+    """A call that cannot be made; ``argument`` names the argument of ``call_observation`` at
+    fault (``"seat"``, ``"hand"``, ``"turnup"``, ``"score"``)."""
+
+    def __init__(self, argument: str, message: str) -> None:
+        super().__init__(message)
+        self.argument = argument
+
+
 def call_observation(hand: Sequence[Card], turnup: Card, seat: int, players: int,
                      dealer: int, rules: Rules = Rules(), score: Sequence[int] | None = None,
                      seed: int | str | None = None) -> Observation:
@@ -319,30 +329,31 @@ def call_observation(hand: Sequence[Card], turnup: Card, seat: int, players: int
     dealt by ``solver.game``; the other hands are hidden from it as from any seat."""
     names = seat_names(players)
     if not 0 <= dealer < players or not 0 <= seat < players:
-        raise AllFivesError(f"a seat of a {players}-player table is one of {' '.join(names)}")
+        raise CallError("seat", f"a seat of a {players}-player table is one of "
+                                f"{' '.join(names)}")
     elder = (dealer + 1) % players
     if seat not in (elder, dealer):
-        raise AllFivesError(f"{names[seat]} has no call: with {names[dealer]} dealing, the "
-                            f"elder hand {names[elder]} stands or begs and the dealer "
-                            f"{names[dealer]} takes one or runs")
+        raise CallError("seat", f"{names[seat]} has no call: with {names[dealer]} dealing, "
+                                f"the elder hand {names[elder]} stands or begs and the "
+                                f"dealer {names[dealer]} takes one or runs")
     hand = list(hand)
     if len(hand) != HAND:
-        raise AllFivesError(f"the hand holds {len(hand)} cards: a call is made on the "
+        raise CallError("hand", f"the hand holds {len(hand)} cards: a call is made on the "
                             f"{HAND} cards dealt")
     for i, card in enumerate(hand):
         if card in hand[:i]:
-            raise AllFivesError(f"the hand holds {card_str(card)} twice")
+            raise CallError("hand", f"the hand holds {card_str(card)} twice")
     if turnup in hand:
-        raise AllFivesError(f"the turn-up {card_str(turnup)} is also in the hand")
+        raise CallError("turnup", f"the turn-up {card_str(turnup)} is also in the hand")
     sides = side_count(players)
     score = tuple(score) if score is not None else (0,) * sides
     if len(score) != sides:
-        raise AllFivesError(f"the score takes {sides} entries, one a side "
+        raise CallError("score", f"the score takes {sides} entries, one a side "
                             f"({' '.join(side_name(s, players) for s in range(sides))}), "
                             f"not {len(score)}")
     for side, points in enumerate(score):
         if points >= rules.target:
-            raise AllFivesError(f"{side_name(side, players)} has {points}, already at the "
+            raise CallError("score", f"{side_name(side, players)} has {points}, already at the "
                                 f"target {rules.target}: that match is over")
     rest = [c for c in ALL_CARDS if c not in hand and c != turnup]
     random.Random(seed).shuffle(rest)
