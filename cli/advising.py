@@ -40,6 +40,10 @@ STDIN = "-"
 ARGUMENT = "<argument>"
 #: The options that describe a call, which a position describes itself.
 CALL_OPTIONS = ("hand", "turnup", "players", "dealer", "score", "rules", "target")
+#: Engine nodes a piece of advice may search in all: enough for every world of a 6-card deal
+#: many times over; on the deep hands after a run fewer worlds are valued (a node limit, not a
+#: time limit, so that the same command gives the same advice on any machine).
+ADVICE_NODES = 100_000_000
 PHASE_WORDS = {"elder": "stand or beg", "dealer": "take one or run", "play": "card to play"}
 
 
@@ -138,7 +142,7 @@ def advice_for(observation: Observation, worlds: int | None, seed: int):
     (the player's default when None) drawn from ``seed``."""
     from solver.pimc import PimcPlayer
 
-    options: dict[str, Any] = {"seed": seed, "time_limit": None}
+    options: dict[str, Any] = {"seed": seed, "time_limit": None, "node_limit": ADVICE_NODES}
     if worlds is not None:
         options["worlds"] = worlds
     return PimcPlayer(**options).advise(observation)
@@ -161,14 +165,15 @@ def value_text(advice, value: float, signed: bool = True) -> str:
 
 
 def objective_words(advice, players: int) -> str:
+    """What the values are: ``N's points in the deal minus S's``."""
     side = side_of(advice.seat, players)
     mine = side_name(side, players)
     if advice.objective == "win":
-        return f"the chance that {mine} wins the match"
+        return f"{mine}'s chance of winning the match"
     if advice.objective == "margin":
         others = " ".join(side_name(s, players) for s in range(side_count(players)) if s != side)
-        return f"the points {mine} scores in the deal, minus {others}'s"
-    return f"the points {mine} scores in the deal"
+        return f"{mine}'s points in the deal minus {others}'s"
+    return f"{mine}'s points in the deal"
 
 
 def worlds_words(advice) -> str:
@@ -261,7 +266,12 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     n = observation.players
     me = seat_names(n)[observation.seat]
     words = Text(f"Advice for {me}: ", style="bold")
-    words.append(f"{objective_words(advice, n)}, over {worlds_words(advice)}", style="")
+    if len(advice.actions) == 1:
+        words.append("the only legal choice", style="")
+    elif advice.worlds == 0:
+        words.append("no deal of the unseen cards could be valued within the limit", style="")
+    else:
+        words.append(f"{objective_words(advice, n)}, over {worlds_words(advice)}", style="")
     notes = Text("expected: the mean over the worlds of the double-dummy value after the "
                  "choice; 95% interval: of that mean; best in: the share of the worlds in "
                  "which it is one of the best choices", style=QUIET)
@@ -298,6 +308,42 @@ def advice_record(name: str | None, observation: Observation, advice, seed: int)
 def _number(value: float) -> float | None:
     """A value for JSON: rounded, or null where it is not known."""
     return None if math.isnan(value) else round(value, 6)
+
+
+def advice_lines(advice, observation: Observation, order: list[int], pretty: bool) -> Text:
+    """The advice as ``play``'s hint shows it: each choice in ``order`` (the numbered list of
+    legal choices), its expected value, the interval and its share of best."""
+    n = observation.players
+    values = {v.action: v for v in advice.actions}
+    if len(order) == 1:
+        text = Text("  From what you can see: there is only one choice.", style=QUIET)
+        return text
+    text = Text(f"  From what you can see: each choice valued over {advice.worlds} deal"
+                f"{'s' if advice.worlds != 1 else ''} of the cards you have not seen"
+                f"{' (all there are)' if advice.exact else ''}.\n  Expected "
+                f"{objective_words(advice, n)}, its 95% interval, and how often it is best:",
+                style=QUIET)
+    top = advice.actions[0].mean if advice.actions else None
+    width = max(len(CALLS.get(a, "AA")) for a in order)
+    for number, action in enumerate(order, 1):
+        value = values[action]
+        text.append(f"\n  {number} ")
+        face = action_face(action, pretty, observation.trump)
+        face.pad_right(width - len(face))
+        text.append_text(face)
+        if math.isnan(value.mean):
+            text.append("      ?" if len(order) > 1 else "  the only choice", style=QUIET)
+            continue
+        low, high = value_text(advice, value.low), value_text(advice, value.high)
+        interval = low if low == high else f"{low} to {high}"
+        text.append(f"  {value_text(advice, value.mean):>6}  {interval:<16} "
+                    f"best in {100 * value.best:3.0f}%")
+        if value.mean == top:
+            text.append("  best", style=GOOD)
+    if not advice.complete:
+        text.append("\n  (some solves stopped at their limit: those values are bounds)",
+                    style=QUIET)
+    return text
 
 
 # ---- the command ---------------------------------------------------------------------------------

@@ -182,7 +182,7 @@ def test_the_report_lists_every_choice_best_first(made):
     assert "S to play to trick 1: W 7♥, N 6♥, E 9♥" in text
     assert "hidden: N (5 cards), E (5 cards), W (5 cards)" in text
     assert "S holds 6♠ 4♠ A♥ 2♦ K♣ 3♣" in text
-    assert "Advice for S: the points NS scores in the deal, minus EW's, over 5 deals" in text
+    assert "Advice for S: NS's points in the deal minus EW's, over 5 deals" in text
     rows = [line.split() for line in lines if line[:2] in ("A♥", "6♠", "4♠")]
     assert [row[0] for row in rows] == [card_str(v.action, True) for v in advice.actions]
     faces = [card_str(v.action, True) for v in advice.actions]
@@ -199,7 +199,7 @@ def test_the_report_of_a_call_and_of_a_chance_to_win(monkeypatch):
     assert result.exit_code == 0, result.stderr
     text = result.stdout
     assert "S is the dealer, to take one or run; turn-up 7♥; N begged" in text
-    assert "Advice for S: the chance that S wins the match" in text
+    assert "Advice for S: S's chance of winning the match" in text
     rows = {line.split()[0]: line.split() for line in text.splitlines()
             if line.split()[:1] in (["take-one"], ["run"])}
     assert rows["run"][1:6] == ["67%", "57%", "to", "77%", "100%"]
@@ -220,3 +220,75 @@ def test_a_lone_choice_and_values_not_known(monkeypatch):
     assert "the only choice" in result.stdout
     record = json.loads(run("advise", one.replace("play=2H", ""), "--json").stdout)
     assert record["actions"][0]["mean"] is None and record["complete"] is False
+
+
+# ---- the advice against every world, solved by the reference solver ------------------------------
+
+def every_world(seen):
+    """Every deal of the unseen cards into the hidden hands that fits what the seat saw, as
+    positions: found by trying every hand for each hidden seat (not by the sampler)."""
+    from solver.deal import Deal, Position
+
+    layout = seen.layout
+    hidden = list(seen.hidden)
+    unseen = seen.unseen()
+
+    def deal_out(k, used, hands):
+        if k == len(hidden):
+            yield hands
+            return
+        seat = hidden[k]
+        allowed = [c for c in unseen if c not in used and suit_of(c) not in seen.voids[seat]]
+        for combo in itertools.combinations(allowed, seen.counts[seat]):
+            yield from deal_out(k + 1, used | set(combo), {**hands, seat: combo})
+
+    played = {}
+    for seat, card in seen.play:
+        played.setdefault(seat, []).append(card)
+    for hands in deal_out(0, set(), {}):
+        dealt = tuple(tuple(played.get(s, ())) + hands[s] if s in hands else layout.hands[s]
+                      for s in range(seen.players))
+        deal = Deal(dealt, layout.trump, layout.dealer, layout.rules, layout.turnup,
+                    layout.score)
+        yield Position(deal, layout.play)
+
+
+@pytest.mark.parametrize("line", [
+    # 2 players: S's last two cards unknown
+    "N:KQ.T.-.- - dealer=S trump=S play=TH,2H",
+    # 3 players: E's last two cards unknown, N to lead
+    "N:K.5.-.9 - J2.4.-.- dealer=S trump=H play=5H,2H,4H",
+    # 4 players, strict: E's last two cards unknown, and E showed no clubs
+    "N:AJ.-.-.K - Q.-.-.T2 9.-.7.4 dealer=W trump=S follow=strict play=KC,3D,2C,4C",
+])
+def test_exact_advice_is_the_mean_over_every_world(line):
+    """With every consistent world enumerated the advice is exact: each card's mean is its
+    double-dummy value averaged over every world, each solved by the reference solver, and
+    its share of best the share of worlds in which no card is worth more."""
+    pytest.importorskip("solver.sampling")
+    from solver.reference import solve
+    from solver.seen import read_seen
+
+    seen = read_seen(line)
+    obs = seen.observation()
+    record = json.loads(run("advise", line, "--json", "--worlds", "5000").stdout)
+    assert record["exact"] is True and record["complete"] is True
+    objective = record["objective"]
+    side = obs.seat % 2 if obs.players == 4 else obs.seat
+    values = {c: [] for c in obs.legal_actions}
+    for position in every_world(seen):
+        moves = solve(position, side=side, objective=objective).moves
+        for c in values:
+            values[c].append(moves[c])
+    worlds = len(next(iter(values.values())))
+    assert record["worlds"] == worlds
+    tops = [max(v[i] for v in values.values()) for i in range(worlds)]
+    for action in record["actions"]:
+        card = parse_card(action["action"])
+        mean = sum(values[card]) / worlds
+        assert action["mean"] == pytest.approx(mean, abs=1e-6)
+        assert action["low"] == action["high"] == action["mean"]
+        best = sum(1 for v, top in zip(values[card], tops) if v == top) / worlds
+        assert action["best"] == pytest.approx(best, abs=1e-6)
+    means = [a["mean"] for a in record["actions"]]
+    assert means == sorted(means, reverse=True)

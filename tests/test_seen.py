@@ -10,7 +10,7 @@ import re
 import pytest
 
 from clirun import run
-from solver.cards import ALL_CARDS, parse_card, parse_cards, suit_of
+from solver.cards import ALL_CARDS, parse_card, parse_cards, sort_cards, suit_of
 from solver.deal import DealFileError, Position
 from solver.errors import AllFivesError
 from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
@@ -278,3 +278,29 @@ def test_a_call_that_cannot_be(args, message):
     given["hand"], given["turnup"] = parse_cards(given["hand"]), parse_card(given["turnup"])
     with pytest.raises(AllFivesError, match=re.escape(message)):
         call_observation(**given)
+
+
+# ---- the observation against the world sampler ---------------------------------------------------
+
+def test_the_true_hands_of_a_hidden_position_give_it_back():
+    """Hide hands of random positions: the observation, with the true hands as the sampler's
+    World, is the position again (``solver.sampling.world_position``)."""
+    sampling = pytest.importorskip("solver.sampling")
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(500):
+        position = random_position(rng)
+        if position.is_over:
+            continue
+        seen = hide(position, random_hidden(rng, position))
+        obs = seen.observation()
+        world = sampling.World(tuple(tuple(sort_cards(h)) for h in position.hands))
+        again = sampling.world_position(obs, world)
+        deal = position.deal
+        expected = deal.score if deal.score is not None else (0,) * deal.sides
+        assert again.deal.hands == deal.hands
+        assert (again.deal.trump, again.deal.dealer, again.deal.rules, again.deal.turnup) == \
+            (deal.trump, deal.dealer, deal.rules, deal.turnup)
+        assert again.play == position.play and again.deal.score == expected
+        checked += 1
+    assert checked > 300
