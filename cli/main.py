@@ -209,7 +209,8 @@ def analyze(
              "happen; after each deal what your cards cost, judged open-hand.\n\n"
              "Type a card (TH, th, 10h, T♥), a rank or suit alone when it picks one legal "
              "card, or its number; Enter plays a lone legal card; calls by name or first "
-             "letter (s, b, t, r). At the prompt: hint, undo, score, help, quit. The record "
+             "letter (s, b, t, r). At the prompt: hint (the Monte Carlo player's advice from "
+             "what you can see), undo, score, help, quit. The record "
              "(JSON lines, for 'allfives replay') is saved after every deal; quit or the end "
              "of input stop with status 0, Ctrl-C with 130.", epilog="""\
 Examples:
@@ -224,7 +225,8 @@ def play(
         metavar="SEAT", help="Your seat. Default: S.")] = None,
     opponents: Annotated[Optional[list[str]], typer.Option(
         "--opponents", metavar="PLAYER",
-        help="The bots: heuristic, random or cheater (it sees every hand), with options as "
+        help="The bots: heuristic, random, pimc (the Monte Carlo player, which sees what you "
+             "would in its seat) or cheater (it sees every hand), with options as "
              "name:key=value; once for every bot, or once a bot from your left. "
              "Default: heuristic.")] = None,
     rules: RulesOption = "all-fives",
@@ -384,7 +386,7 @@ Examples:
   allfives advise solver/examples/hidden.toml
   allfives advise "N:T.QJT92.-.- - dealer=S turnup=6H" --json
   allfives advise --hand "AH KH 5H 9C 2D 3S" --turnup 7H --seat N
-  allfives advise --hand "9H 4C 3C 8D 2S QS" --turnup 7H --players 4 --dealer W --seat W""")
+  allfives advise --hand "9H 4C 3C 8D 2S QS" --turnup 7H --dealer N --seat N""")
 def advise(
     ctx: typer.Context,
     position: Annotated[Optional[str], typer.Argument(
