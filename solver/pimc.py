@@ -371,6 +371,12 @@ class PimcPlayer:
         from . import sampling
 
         budget = _Budget(self.time_limit, self.node_limit, self.worlds)
+        if observation.revokes:
+            # a deal holding a revoke has no Position to solve: the heuristic's card
+            legal = list(legal)
+            rows = {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}
+            return self._advice(observation, self._objective(observation), 0, False, False,
+                                _ranked(legal, rows, self._heuristic.act(observation)), budget)
         worlds = sampling.sample_worlds(observation, self.worlds, self.rng,
                                         exact_limit=self.exact_limit, bidding=self.bidding)
         positions = [sampling.world_position(observation, w) for w in worlds]
@@ -388,7 +394,7 @@ class PimcPlayer:
             budget = _Budget(self.time_limit, self.node_limit, len(positions))
         n = observation.players
         side = observation.seat % 2 if n == 4 else observation.seat
-        objective = "margin" if n != 3 else "points"
+        objective = self._objective(observation)
         preferred = self._heuristic.act(observation)
         first = positions[0]
         if len(legal) == 1:
@@ -427,6 +433,10 @@ class PimcPlayer:
         rows = dict(zip(legal, summarize([values[c] for c in legal], kept, exact)))
         return self._advice(observation, objective, len(kept), exact, complete,
                             _ranked(legal, rows, preferred), budget)
+
+    @staticmethod
+    def _objective(observation: Observation) -> str:
+        return "margin" if observation.players != 3 else "points"
 
     def _advice(self, observation: Observation, objective: str, worlds: int, exact: bool,
                 complete: bool, actions: tuple[ActionValue, ...], budget: _Budget) -> Advice:

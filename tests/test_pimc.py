@@ -149,6 +149,36 @@ def test_limits_are_respected_on_twelve_card_hands():
         assert advice.best == heuristic.act(obs)
 
 
+def test_near_the_target_the_match_comes_first():
+    checked = 0
+    for players in (2, 4):
+        for seed in range(6):
+            state = Match(players=players).new_initial_state(seed=seed, score=(57, 58))
+            heuristic = make_player("heuristic")
+            while state.phase != PLAY and not state.is_terminal():
+                state.apply_action(decide(heuristic, state))
+            if state.phase != PLAY or len(state.hands[0]) > 6:
+                continue
+            obs = state.observation(state.current_player())
+            me = side(obs.seat, players)
+            advice = PimcPlayer(seed=1, time_limit=None).advise_positions(
+                obs, [state.position()], [1.0])
+            assert advice.objective == "win"
+            check_advice(advice, obs.legal_actions)
+            win = Solver(16).solve(state.position(), me, "win", line=False)
+            points = Solver(16).solve(state.position(), me, "margin", line=False)
+            for a in advice.actions:
+                assert a.mean == win.moves[a.action] and a.points == points.moves[a.action]
+            assert win.moves[advice.best] == max(win.moves.values())
+            best = [c for c in win.moves if win.moves[c] == win.moves[advice.best]]
+            assert points.moves[advice.best] == max(points.moves[c] for c in best)
+            checked += 1
+            without = PimcPlayer(seed=1, time_limit=None, win=False).advise_positions(
+                obs, [state.position()], [1.0])
+            assert without.objective == "margin"
+    assert checked
+
+
 # ---- the calls ----------------------------------------------------------------------------
 
 
