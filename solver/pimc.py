@@ -59,7 +59,7 @@ from .game import Observation
 from .players import HeuristicPlayer, PlayerError, within_reach
 from .solution import check_limits
 
-__all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "summarize", "DEFAULT_WORLDS",
+__all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed", "summarize", "DEFAULT_WORLDS",
            "DEFAULT_TIME_LIMIT", "Z95"]
 
 #: Worlds valued per decision by default (see the README, "The Monte Carlo player").
@@ -210,6 +210,70 @@ def value_play(solver, positions: Sequence[Position], weights: Sequence[float],
     return values, kept, complete
 
 
+def value_play_postponed(solver, positions: Sequence[Position], weights: Sequence[float],
+                         legal: Sequence[int], seat: int, side: int, objective: str,
+                         budget: _Budget) -> tuple[dict[int, list[float]], list[float], bool]:
+    """``value_play`` with the perfect-information evaluation postponed to this seat's next
+    card (a remedy for strategy fusion): after each card of ours, the other seats play their
+    double-dummy best in each world until it is our turn again; there our next card must be one
+    card for all the worlds we cannot tell apart (the same cards seen since), the one of best
+    weighted mean among them.  The result is None-free only when every solve finished; it says
+    ``complete`` False otherwise, and the caller falls back to ``value_play``."""
+    # per card: {seen since: [(world, value or {our next card: value})]}
+    groups: dict[int, dict[tuple, list]] = {c: {} for c in legal}
+    kept: list[float] = []
+    for world, (position, weight) in enumerate(zip(positions, weights)):
+        if world and budget.spent():
+            break
+        node_limit, time_limit = budget.limits(world)
+        root = solver.solve(position, side, objective, line=False, node_limit=node_limit,
+                            time_limit=time_limit)
+        budget.used(root.nodes)
+        if not root.complete or any(c not in root.moves for c in legal):
+            return {}, [], False
+        outcome = {}
+        for card in legal:
+            after = position.after(card)
+            seen: list[int] = []
+            value: object = float(root.moves[card])
+            while not after.is_over:
+                node_limit, time_limit = budget.limits(world)
+                solution = solver.solve(after, side, objective, line=False,
+                                        node_limit=node_limit, time_limit=time_limit)
+                budget.used(solution.nodes)
+                moves = solution.moves
+                options = after.legal_moves()
+                if not solution.complete or any(c not in moves for c in options):
+                    return {}, [], False
+                if after.to_move == seat:
+                    value = {c: float(moves[c]) for c in options}
+                    break
+                partner = after.deal.side_of(after.to_move) == side
+                pick = (max if partner else min)(options, key=lambda c: moves[c])
+                seen.append(pick)
+                after = after.after(pick)
+                if after.is_over:
+                    value = float(moves[pick])
+                    break
+            outcome[card] = (tuple(seen), value)
+        for card, (seen, value) in outcome.items():
+            groups[card].setdefault(seen, []).append((len(kept), value))
+        kept.append(weight)
+    values: dict[int, list[float]] = {c: [0.0] * len(kept) for c in legal}
+    for card in legal:
+        for members in groups[card].values():
+            if isinstance(members[0][1], float):
+                for world, value in members:
+                    values[card][world] = value
+                continue
+            options = list(members[0][1])
+            best = max(options, key=lambda c: (sum(kept[w] * v[c] for w, v in members),
+                                               -options.index(c)))
+            for world, value in members:
+                values[card][world] = value[best]
+    return values, kept, True
+
+
 def _ranked(legal: Sequence[int], rows: dict[int, tuple[float, float, float, float]],
             preferred: int | None, points: dict[int, float] | None = None
             ) -> tuple[ActionValue, ...]:
@@ -236,6 +300,8 @@ class PimcPlayer:
     ``win``         near the target, keep the cards most likely to win the match first;
     ``call_worlds`` worlds valued per call (``DEFAULT_CALL_WORLDS``, or ``worlds`` if fewer);
     ``exact_limit`` enumerate every consistent world when there are at most this many;
+    ``fusion``      ``"postpone"``: value each card with our next card chosen once for the
+                    worlds we cannot tell apart (``value_play_postponed``); ``"none"``: plain;
     ``table_bits``  the engine's table: 2**table_bits entries of 32 bytes.
     """
 
@@ -245,12 +311,14 @@ class PimcPlayer:
                  worlds: int = DEFAULT_WORLDS, time_limit: float | None = DEFAULT_TIME_LIMIT,
                  node_limit: int | None = None, calls: str = "pimc", bidding: bool | int = True,
                  win: bool | int = True, exact_limit: int = 10_000, call_worlds: int | None = None,
-                 table_bits: int = 20) -> None:
+                 fusion: str = "none", table_bits: int = 20) -> None:
         check_limits(node_limit, time_limit)
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise PlayerError(f"worlds: {quoted(worlds)} is not a whole number from 1")
         if calls not in ("pimc", "heuristic"):
             raise PlayerError(f"calls: {quoted(calls)} is not 'pimc' or 'heuristic'")
+        if fusion not in ("none", "postpone"):
+            raise PlayerError(f"fusion: {quoted(fusion)} is not 'none' or 'postpone'")
         if call_worlds is not None and (isinstance(call_worlds, bool)
                                         or not isinstance(call_worlds, int) or call_worlds < 1):
             raise PlayerError(f"call_worlds: {quoted(call_worlds)} is not a whole number from 1")
@@ -264,6 +332,7 @@ class PimcPlayer:
         self.win = bool(win)
         self.exact_limit = exact_limit
         self.call_worlds = call_worlds or min(worlds, DEFAULT_CALL_WORLDS)
+        self.fusion = fusion
         self.table_bits = table_bits
         self._solver = None
         self._heuristic = HeuristicPlayer()
@@ -302,6 +371,12 @@ class PimcPlayer:
         from . import sampling
 
         budget = _Budget(self.time_limit, self.node_limit, self.worlds)
+        if observation.revokes:
+            # a deal holding a revoke has no Position to solve: the heuristic's card
+            legal = list(legal)
+            rows = {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}
+            return self._advice(observation, self._objective(observation), 0, False, False,
+                                _ranked(legal, rows, self._heuristic.act(observation)), budget)
         worlds = sampling.sample_worlds(observation, self.worlds, self.rng,
                                         exact_limit=self.exact_limit, bidding=self.bidding)
         positions = [sampling.world_position(observation, w) for w in worlds]
@@ -319,7 +394,7 @@ class PimcPlayer:
             budget = _Budget(self.time_limit, self.node_limit, len(positions))
         n = observation.players
         side = observation.seat % 2 if n == 4 else observation.seat
-        objective = "margin" if n != 3 else "points"
+        objective = self._objective(observation)
         preferred = self._heuristic.act(observation)
         first = positions[0]
         if len(legal) == 1:
@@ -342,8 +417,14 @@ class PimcPlayer:
                 complete = complete and complete_p
                 return self._advice(observation, "win", done, exact, complete, actions, budget)
             complete = False
-        values, kept, complete = value_play(solver, positions, weights, legal, side, objective,
-                                            budget)
+        values, kept, complete = {}, [], False
+        if self.fusion == "postpone":
+            values, kept, complete = value_play_postponed(solver, positions, weights, legal,
+                                                          observation.seat, side, objective,
+                                                          budget)
+        if not kept:
+            values, kept, complete = value_play(solver, positions, weights, legal, side,
+                                                objective, budget)
         if not kept:
             self.stopped += 1
             rows = {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}
@@ -352,6 +433,10 @@ class PimcPlayer:
         rows = dict(zip(legal, summarize([values[c] for c in legal], kept, exact)))
         return self._advice(observation, objective, len(kept), exact, complete,
                             _ranked(legal, rows, preferred), budget)
+
+    @staticmethod
+    def _objective(observation: Observation) -> str:
+        return "margin" if observation.players != 3 else "points"
 
     def _advice(self, observation: Observation, objective: str, worlds: int, exact: bool,
                 complete: bool, actions: tuple[ActionValue, ...], budget: _Budget) -> Advice:

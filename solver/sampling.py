@@ -1,0 +1,522 @@
+"""Worlds: the deals of the unseen cards that agree with what one seat has seen.
+
+A seat's ``Observation`` (``solver.game``) shows its own hand, every turn-up, the calls and every
+card played by whom.  A *world* is one way the other cards can lie: each seat's cards still in
+hand, the observer's own included.  ``sample_worlds`` draws worlds for the Monte Carlo player,
+``world_position`` turns one into the ``Position`` the solver searches::
+
+    >>> import random
+    >>> from solver.game import Match
+    >>> state = Match(players=4).new_initial_state(seed=3)
+    >>> worlds = sample_worlds(state.observation(0), 8, random.Random(1))
+    >>> len(worlds), all(len(w.hands) == 4 for w in worlds)
+    (8, True)
+
+*What a world must agree with* (``constraints``), exactly: the observer's hand; the cards played,
+each by its seat, and the turn-ups, set-aside ones included (all are in no hand); the number of
+cards each seat still holds; and the voids the follow rule reveals (``solver.tricks.legal_plays``).
+Under ``strict`` a card off the suit led shows a void in that suit.  Under ``trump-anytime`` a
+seat that cannot follow may play anything, so to a non-trump lead a card of a third suit shows a
+void in the suit led only (not in trumps), a trump shows nothing, and to a trump lead a non-trump
+shows no trumps.  A revoke (``Observation.revokes``) shows no void, but it shows the opposite: the
+card broke the follow rule, so its seat then held a card of the suit it should have played (the
+suit led; trumps to a trump lead); unless that seat has played such a card since, it holds one
+still.  The unseen cards a world does not put in a hand are the pack not dealt.
+
+*The distribution.*  Without ``bidding`` every world that agrees with the observation is equally
+likely: exactly the chance of each given a uniformly shuffled pack, since every consistent world
+is dealt by the same number of packs.  The sampler is constructive and exactly uniform: the seats
+with a void (or a revoke to honour) are *constrained*; how many cards of each suit each of them
+holds is drawn in proportion to the number of worlds with those counts (counted suit by suit), the
+cards within each suit at random, and the cards left over are shuffled among the other seats and
+the pack, which no constraint touches.  ``count_worlds`` gives the number of consistent worlds.
+
+*Exact or sampled.*  When no more worlds agree than asked for (and at most ``exact_limit``) every
+one is returned, each once (``Worlds.exact``).  Otherwise ``count`` distinct worlds are drawn
+uniformly without replacement; only when more than half of more than ``exact_limit`` worlds are
+asked for may a world come twice.
+
+*Bidding* (``bidding=True``): the elder hand's stand or beg and the dealer's take-one or run say
+something about their hands.  Each world is weighted by how likely the calls other seats made are
+under the heuristic player's rules (``solver.players.stand_or_beg``, ``take_one_or_run``): a call
+agrees with the rule when the hand it was made on is strong (two cards of the suit proposed, or a
+scoring one: A K T 5) for a stand or a take-one, weak for a beg or a run.  The hand a call was made
+on is the first six cards dealt; after a run a world knows only the seat's whole deal (played
+and held), of which any six are equally likely to have been the first, so the chance that the
+call agrees is counted over those six-card subsets (a hypergeometric count).  A dealer's run that
+the score forced (the take-one point would bring the elder's side to the target) or a take-one
+when no run is allowed says nothing.  The weight is tempered so that no world weighs more than
+``TEMPER`` (8) times another: ``1/8 + 7/8 * P(the calls | world)``.  Worlds are still drawn
+uniformly; the weight is for averaging over them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from math import comb, factorial
+
+from .cards import ALL_CARDS, FIVE, Card, rank_of, suit_of
+from .deal import Deal, Position
+from .errors import AllFivesError
+from .game import BEG, RUN, STAND, TAKE_ONE, Observation
+from .tricks import seat_names, side_of
+
+__all__ = ["World", "Worlds", "Constraints", "SamplingError", "constraints", "count_worlds",
+           "sample_worlds", "all_worlds", "world_position", "bidding_weight", "TEMPER"]
+
+#: No world weighs more than this many times another under ``bidding``.
+TEMPER = 8.0
+
+#: The trumps the heuristic stands or keeps trumps on alone (``players.SCORING_TRUMPS``).
+_SCORING_RANKS = frozenset((12, 11, 8, FIVE))   # A K T 5
+_FIRST_DEAL = 6
+#: The points pegged in a deal before its play starts (``MatchState.pegs``).
+_BEFORE_PLAY = frozenset(("take-one", "turn-up jack"))
+
+
+class SamplingError(AllFivesError):
+    """An observation no deal of the unseen cards agrees with, or a world that is not one."""
+
+
+def _sort_key(card: Card) -> int:
+    return (card >> 4) * 16 + 15 - (card & 15)    # suits S H D C, high rank first
+
+
+def _sorted(cards) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=_sort_key))
+
+
+@dataclass(frozen=True)
+class World:
+    """Every seat's cards still in hand (the observer's own included), each sorted."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    #: Relative weight from the bidding evidence; 1.0 without it.
+    weight: float = 1.0
+
+
+@dataclass(frozen=True)
+class Worlds(Sequence[World]):
+    """Worlds drawn for one observation."""
+
+    worlds: tuple[World, ...]
+    #: True when these are all the consistent worlds, each once.
+    exact: bool
+    #: The number of consistent worlds.
+    total: int | None
+
+    def __len__(self) -> int:
+        return len(self.worlds)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self.worlds[index]
+
+    def __iter__(self) -> Iterator[World]:
+        return iter(self.worlds)
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """What every world of an observation must agree with."""
+
+    #: The observer's seat and its hand.
+    seat: int
+    hand: tuple[Card, ...]
+    #: The cards the observer has not seen: in another seat's hand or in the pack not dealt.
+    unseen: tuple[Card, ...]
+    #: How many cards each seat must still hold (the observer's own included).
+    sizes: tuple[int, ...]
+    #: Per seat, the suits it cannot hold (none for the observer).
+    voids: tuple[frozenset[int], ...]
+    #: Per seat, the suits it must hold one card of at least (a revoke not yet made good).
+    holds: tuple[frozenset[int], ...]
+
+    @property
+    def players(self) -> int:
+        return len(self.sizes)
+
+    @property
+    def undealt(self) -> int:
+        """How many unseen cards are in no hand (the pack not dealt)."""
+        return len(self.unseen) - sum(s for seat, s in enumerate(self.sizes) if seat != self.seat)
+
+    def agrees(self, hands: Sequence[Sequence[Card]]) -> bool:
+        """Whether one world's hands meet every constraint (the sampler's own predicate)."""
+        if len(hands) != self.players or sorted(hands[self.seat]) != sorted(self.hand):
+            return False
+        unseen = set(self.unseen)
+        seen: set[Card] = set()
+        for seat, hand in enumerate(hands):
+            if len(hand) != self.sizes[seat]:
+                return False
+            suits = {suit_of(c) for c in hand}
+            if suits & self.voids[seat] or not self.holds[seat] <= suits:
+                return False
+            if seat != self.seat:
+                if not set(hand) <= unseen or seen & set(hand):
+                    return False
+                seen |= set(hand)
+        return True
+
+
+def _tricks(observation: Observation) -> Iterator[list[tuple[int, int, Card]]]:
+    """The play as tricks of (index into play, seat, card)."""
+    n = observation.players
+    play = observation.play
+    for start in range(0, len(play), n):
+        yield [(i, *play[i]) for i in range(start, min(start + n, len(play)))]
+
+
+def constraints(observation: Observation) -> Constraints:
+    """The hard constraints of an observation (see the module notes)."""
+    obs = observation
+    n = obs.players
+    seat_names(n)
+    played_by = [0] * n
+    for seat, _ in obs.play:
+        played_by[seat] += 1
+    first = len(obs.hand) + played_by[obs.seat]
+    sizes = tuple(first - played_by[s] for s in range(n))
+    if any(s < 0 for s in sizes):
+        raise SamplingError("a seat has played more cards than the observer's hand held")
+    seen = set(obs.hand) | set(obs.turnups) | {c for _, c in obs.play}
+    if len(seen) != len(obs.hand) + len(obs.turnups) + len(obs.play):
+        raise SamplingError("a card is both in the hand, turned up or played")
+    unseen = tuple(c for c in ALL_CARDS if c not in seen)
+    if sum(sizes) - sizes[obs.seat] > len(unseen):
+        raise SamplingError(f"the other seats hold {sum(sizes) - sizes[obs.seat]} cards but "
+                            f"only {len(unseen)} are unseen")
+    voids: list[set[int]] = [set() for _ in range(n)]
+    owed: list[tuple[int, int, int]] = []   # (seat, suit, index of the revoke)
+    revokes = set(obs.revokes)
+    trump = obs.trump
+    strict = obs.rules.strict_follow
+    if obs.play and trump is None:
+        raise SamplingError("cards are played but no trump suit is fixed")
+    for trick in _tricks(obs):
+        led = suit_of(trick[0][2])
+        for index, seat, card in trick[1:]:
+            suit = suit_of(card)
+            if index in revokes:
+                owed.append((seat, led, index))
+            elif suit != led and (strict or led == trump or suit != trump):
+                voids[seat].add(led)
+    holds: list[set[int]] = [set() for _ in range(n)]
+    for seat, suit, index in owed:
+        if not any(s == seat and suit_of(c) == suit for s, c in obs.play[index + 1:]):
+            holds[seat].add(suit)
+    voids[obs.seat].clear()
+    holds[obs.seat].clear()
+    return Constraints(obs.seat, tuple(obs.hand), unseen, sizes,
+                       tuple(frozenset(v) for v in voids), tuple(frozenset(h) for h in holds))
+
+
+# ---- counting and drawing ------------------------------------------------------------------
+
+_FACT = [factorial(i) for i in range(53)]
+
+
+def _multinomial(total: int, parts: Sequence[int]) -> int:
+    out = _FACT[total]
+    rest = total
+    for k in parts:
+        out //= _FACT[k]
+        rest -= k
+    return out // _FACT[rest]
+
+
+class _Counter:
+    """Counts and draws the worlds of one set of constraints (see the module notes).
+
+    The constrained seats take their cards suit by suit: ``options(s, needs)`` lists the ways the
+    constrained seats still needing ``needs`` cards may take cards of suit ``s`` (how many each)
+    with the number of completions of each; the rest of every suit goes to the free pool: the
+    unconstrained seats and the pack, shuffled at the end."""
+
+    def __init__(self, c: Constraints) -> None:
+        self.c = c
+        n = c.players
+        others = [s for s in range(n) if s != c.seat]
+        self.bound = [s for s in others if c.voids[s] or c.holds[s]]
+        self.free = [s for s in others if s not in self.bound]
+        self.by_suit = [tuple(x for x in c.unseen if suit_of(x) == s) for s in range(4)]
+        self.counts = [len(cards) for cards in self.by_suit]
+        # cards of suits s.. that each bound seat may hold, and suits s.. it must hold
+        self.avail = [[sum(self.counts[t] for t in range(s, 4) if t not in c.voids[p])
+                       for s in range(5)] for p in self.bound]
+        self.owed = [[sum(1 for t in range(s, 4) if t in c.holds[p]) for s in range(5)]
+                     for p in self.bound]
+        self.left = [sum(self.counts[s:]) for s in range(5)]
+        self._options: dict[tuple[int, tuple[int, ...]], tuple[list, int]] = {}
+        self.free_sizes = [c.sizes[s] for s in self.free] + [c.undealt]
+        self.free_ways = _multinomial(sum(self.free_sizes), self.free_sizes[:-1]) \
+            if c.undealt >= 0 else 0
+        start = tuple(c.sizes[p] for p in self.bound)
+        self.start = start
+        self.bound_ways = self.ways(0, start) if c.undealt >= 0 else 0
+        self.total = self.bound_ways * self.free_ways
+
+    def ways(self, s: int, needs: tuple[int, ...]) -> int:
+        if s == 4:
+            return 1 if not any(needs) else 0
+        return self.options(s, needs)[1]
+
+    def options(self, s: int, needs: tuple[int, ...]) -> tuple[list, int]:
+        key = (s, needs)
+        found = self._options.get(key)
+        if found is not None:
+            return found
+        c = self.c
+        count = self.counts[s]
+        free_left = self.left[s] - sum(needs)         # free-pool cards among suits s..
+        ranges = []
+        for i, p in enumerate(self.bound):
+            need = needs[i]
+            if s in c.voids[p]:
+                lo = hi = 0
+            else:
+                lo = max(1 if s in c.holds[p] else 0, need - self.avail[i][s + 1])
+                hi = min(need - self.owed[i][s + 1], count)
+            if lo > hi:
+                self._options[key] = ([], 0)
+                return [], 0
+            ranges.append(range(lo, hi + 1))
+        out = []
+        total = 0
+        for ks in itertools.product(*ranges):
+            taken = sum(ks)
+            if taken > count or count - taken > free_left:
+                continue
+            rest = tuple(need - k for need, k in zip(needs, ks))
+            w = self.ways(s + 1, rest)
+            if w:
+                w *= _multinomial(count, ks)
+                total += w
+                out.append((total, ks, rest))
+        self._options[key] = (out, total)
+        return out, total
+
+    def draw(self, rng: random.Random) -> tuple[tuple[Card, ...], ...]:
+        """One world, uniformly."""
+        c = self.c
+        hands: list[list[Card]] = [[] for _ in range(c.players)]
+        hands[c.seat] = list(c.hand)
+        pool: list[Card] = []
+        needs = self.start
+        for s in range(4):
+            cards = self.by_suit[s]
+            if not self.bound:
+                pool.extend(cards)
+                continue
+            out, total = self.options(s, needs)
+            pick = rng.randrange(total)
+            lo, hi = 0, len(out) - 1
+            while lo < hi:                      # the first option whose running total > pick
+                mid = (lo + hi) // 2
+                if out[mid][0] > pick:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            _, ks, needs = out[lo]
+            cards = list(cards)
+            rng.shuffle(cards)
+            at = 0
+            for p, k in zip(self.bound, ks):
+                hands[p].extend(cards[at:at + k])
+                at += k
+            pool.extend(cards[at:])
+        rng.shuffle(pool)
+        at = 0
+        for p in self.free:
+            k = c.sizes[p]
+            hands[p] = pool[at:at + k]
+            at += k
+        return tuple(_sorted(h) for h in hands)
+
+    def every(self) -> Iterator[tuple[tuple[Card, ...], ...]]:
+        """Every world, each once, in a fixed order."""
+        c = self.c
+        n = c.players
+
+        def free_split(pool: list[Card], seats: list[int], hands: list):
+            if not seats:
+                yield hands
+                return
+            p, rest = seats[0], seats[1:]
+            for chosen in itertools.combinations(pool, c.sizes[p]):
+                taken = set(chosen)
+                hands[p] = chosen
+                yield from free_split([x for x in pool if x not in taken], rest, hands)
+
+        def suit_split(cards: Sequence[Card], ks: Sequence[int]):
+            if not ks:
+                yield (), list(cards)
+                return
+            for chosen in itertools.combinations(cards, ks[0]):
+                taken = set(chosen)
+                for more, rest in suit_split([x for x in cards if x not in taken], ks[1:]):
+                    yield (chosen,) + more, rest
+
+        def by_suit(s: int, needs: tuple[int, ...], parts: list, pool: list[Card]):
+            if s == 4:
+                hands: list = [()] * n
+                hands[c.seat] = c.hand
+                for i, p in enumerate(self.bound):
+                    hands[p] = tuple(x for part in parts for x in part[i])
+                for done in free_split(pool, self.free, hands):
+                    yield tuple(_sorted(h) for h in done)
+                return
+            if not self.bound:
+                yield from by_suit(s + 1, needs, parts, pool + list(self.by_suit[s]))
+                return
+            for _, ks, rest in self.options(s, needs)[0]:
+                for chosen, left in suit_split(self.by_suit[s], ks):
+                    yield from by_suit(s + 1, rest, parts + [chosen], pool + left)
+
+        if self.total:
+            yield from by_suit(0, self.start, [], [])
+
+
+def count_worlds(observation: Observation) -> int:
+    """How many worlds agree with the observation."""
+    return _Counter(constraints(observation)).total
+
+
+def _counter(observation: Observation) -> _Counter:
+    counter = _Counter(constraints(observation))
+    if not counter.total:
+        raise SamplingError("no deal of the unseen cards agrees with the observation")
+    return counter
+
+
+def all_worlds(observation: Observation, *, bidding: bool = False) -> Worlds:
+    """Every world that agrees with the observation, each once (mind ``count_worlds`` first:
+    there may be very many)."""
+    counter = _counter(observation)
+    hands = list(counter.every())
+    return Worlds(_weighed(observation, hands, bidding), True, counter.total)
+
+
+def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
+                  exact_limit: int = 10_000, bidding: bool = False) -> Worlds:
+    """``count`` worlds that agree with the observation, drawn by ``rng`` (see the module
+    notes): every world when there are no more than ``count`` (and no more than
+    ``exact_limit``), else distinct worlds drawn uniformly without replacement; with
+    ``bidding`` each carries its weight from the calls."""
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise SamplingError(f"count must be a whole number, not {count!r}")
+    counter = _counter(observation)
+    total = counter.total
+    if total <= count and total <= exact_limit:
+        hands = list(counter.every())
+        return Worlds(_weighed(observation, hands, bidding), True, total)
+    if 2 * count >= total and total <= max(exact_limit, 2 * count):
+        hands = rng.sample(list(counter.every()), count)
+    elif 2 * count <= total:
+        drawn: set = set()
+        hands = []
+        while len(hands) < count:
+            world = counter.draw(rng)
+            if world not in drawn:
+                drawn.add(world)
+                hands.append(world)
+    else:
+        hands = [counter.draw(rng) for _ in range(count)]
+    return Worlds(_weighed(observation, hands, bidding), False, total)
+
+
+# ---- the bidding ---------------------------------------------------------------------------
+
+
+def _weighed(observation: Observation, hands: list, bidding: bool) -> tuple[World, ...]:
+    if not bidding:
+        return tuple(World(h) for h in hands)
+    model = _CallModel(observation)
+    return tuple(World(h, model.weight(h)) for h in hands)
+
+
+class _CallModel:
+    """The calls other seats made, and how likely each is in a world (module notes)."""
+
+    def __init__(self, obs: Observation) -> None:
+        n = obs.players
+        self.played: list[list[Card]] = [[] for _ in range(n)]
+        for seat, card in obs.play:
+            self.played[seat].append(card)
+        self.calls: list[tuple[int, bool]] = []   # (seat, the call says the hand is strong)
+        if not obs.turnups:
+            return
+        self.proposed = suit_of(obs.turnups[0])
+        before = list(obs.score)
+        for peg in obs.pegs:
+            before[peg.side] -= peg.points
+        elder = (obs.dealer + 1) % n
+        runs_allowed = obs.rules.max_runs != 0
+        forced = before[side_of(elder, n)] + 1 >= obs.rules.target
+        for seat, action in obs.calls:
+            if seat == obs.seat:
+                continue
+            if action in (STAND, BEG):
+                self.calls.append((seat, action == STAND))
+            elif action in (TAKE_ONE, RUN) and runs_allowed and not forced:
+                self.calls.append((seat, action == TAKE_ONE))
+
+    def agree(self, dealt: Sequence[Card], strong: bool) -> float:
+        """The chance that the first six of ``dealt`` (any six equally likely) make the call."""
+        m = len(dealt)
+        six = min(_FIRST_DEAL, m)
+        trumps = [c for c in dealt if suit_of(c) == self.proposed]
+        t = len(trumps)
+        scoring = sum(1 for c in trumps if rank_of(c) in _SCORING_RANKS)
+        plain = t - scoring
+        weak = comb(m - t, six) + plain * comb(m - t, six - 1)
+        p_weak = weak / comb(m, six)
+        return 1.0 - p_weak if strong else p_weak
+
+    def weight(self, hands: Sequence[Sequence[Card]]) -> float:
+        if not self.calls:
+            return 1.0
+        p = 1.0
+        for seat, strong in self.calls:
+            p *= self.agree(list(hands[seat]) + self.played[seat], strong)
+        floor = 1.0 / TEMPER
+        return floor + (1.0 - floor) * p
+
+
+def bidding_weight(observation: Observation, world: World) -> float:
+    """The weight ``bidding=True`` gives a world (1.0 when no other seat has called)."""
+    return _CallModel(observation).weight(world.hands)
+
+
+# ---- a world as a position -------------------------------------------------------------------
+
+
+def world_position(observation: Observation, world: World) -> Position:
+    """The deal of a world as dealt (each seat's hand: its cards played this deal and the
+    world's), with the observation's trumps, dealer, rules and turn-up, the score when play
+    started, and the play so far: a Position ready for the solver."""
+    obs = observation
+    if obs.trump is None:
+        raise SamplingError(f"no trump suit is fixed yet (phase {obs.phase}): a world has no "
+                            f"position before play")
+    if obs.revokes:
+        raise SamplingError("the deal holds a revoke, which a Position cannot replay")
+    n = obs.players
+    if len(world.hands) != n:
+        raise SamplingError(f"a world of {len(world.hands)} hands at a {n}-player table")
+    dealt = [list(h) for h in world.hands]
+    for seat, card in obs.play:
+        dealt[seat].append(card)
+    start = list(obs.score)
+    for peg in obs.pegs:            # what was pegged since play started
+        if peg.what not in _BEFORE_PLAY:
+            start[peg.side] -= peg.points
+    score: tuple[int, ...] | None = tuple(start)
+    if any(s >= obs.rules.target for s in start):
+        score = None
+    turnup = obs.turnups[-1] if obs.turnups else None
+    deal = Deal(tuple(tuple(h) for h in dealt), obs.trump, obs.dealer, obs.rules, turnup, score)
+    return Position(deal, tuple(c for _, c in obs.play))
