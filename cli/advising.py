@@ -137,15 +137,25 @@ def call_observation_of(hand: str | None, turnup: str | None, seat: str | None,
 
 # ---- the advice ------------------------------------------------------------------------------------
 
-def advice_for(observation: Observation, worlds: int | None, seed: int):
+def advice_for(observation: Observation, worlds: int | None, seed: int | str,
+               seen: SeenPosition | None = None):
     """The Monte Carlo player's advice for the observation's seat, from ``worlds`` worlds
-    (the player's default when None) drawn from ``seed``."""
+    (the player's default when None) drawn from ``seed``.  With ``seen``, the position the
+    observation is of: hands shown other than the seat's own stay as they are in every world
+    (an observation holds only its seat's hand)."""
     from solver.pimc import PimcPlayer
+    from solver.sampling import world_position
 
     options: dict[str, Any] = {"seed": seed, "time_limit": None, "node_limit": ADVICE_NODES}
     if worlds is not None:
         options["worlds"] = worlds
-    return PimcPlayer(**options).advise(observation)
+    player = PimcPlayer(**options)
+    if seen is None or not seen.shown_others(observation.seat):
+        return player.advise(observation)
+    drawn = seen.worlds(observation.seat, player.worlds, player.rng, player.exact_limit)
+    positions = [world_position(observation, world) for world in drawn]
+    return player.advise_positions(observation, positions, [w.weight for w in drawn],
+                                   drawn.exact)
 
 
 def is_win(advice) -> bool:
@@ -316,12 +326,11 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
     n = observation.players
     values = {v.action: v for v in advice.actions}
     if len(order) == 1:
-        text = Text("  From what you can see: there is only one choice.", style=QUIET)
-        return text
-    text = Text(f"  From what you can see: each choice valued over {advice.worlds} deal"
-                f"{'s' if advice.worlds != 1 else ''} of the cards you have not seen"
-                f"{' (all there are)' if advice.exact else ''}.\n  Expected "
-                f"{objective_words(advice, n)}, its 95% interval, and how often it is best:",
+        return Text("  Advice from what you can see: there is only one choice.", style=QUIET)
+    deals = f"{advice.worlds} deal{'s' if advice.worlds != 1 else ''}"
+    text = Text(f"  Advice from what you can see, over {deals} of the cards you have not "
+                f"seen{' (every one)' if advice.exact else ''}:\n  expected "
+                f"{objective_words(advice, n)}, 95% interval, share of deals best",
                 style=QUIET)
     top = advice.actions[0].mean if advice.actions else None
     width = max(len(CALLS.get(a, "AA")) for a in order)
@@ -366,7 +375,7 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
         observation = call_observation_of(hand, turnup, seat, players, dealer, score, preset,
                                           target, seed)
     if json:
-        advice = advice_for(observation, worlds, seed)
+        advice = advice_for(observation, worlds, seed, seen)
         typer.echo(json_module.dumps(advice_record(name, observation, advice, seed)))
         return
     from .console import can_show_suits, make_console
@@ -378,7 +387,7 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
     status = make_console(color, stderr=True)
     if console.is_terminal and status.is_terminal:
         with searching(status, "dealing worlds", None):
-            advice = advice_for(observation, worlds, seed)
+            advice = advice_for(observation, worlds, seed, seen)
     else:
-        advice = advice_for(observation, worlds, seed)
+        advice = advice_for(observation, worlds, seed, seen)
     console.print(advice_report(name, observation, seen, advice, pretty), crop=False)

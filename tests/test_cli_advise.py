@@ -25,7 +25,7 @@ def stand_in(objective: str = "margin"):
     to see the report and the record take what an Advice holds."""
     made: list = []
 
-    def advise(observation, worlds, seed):
+    def advise(observation, worlds, seed, seen=None):
         legal = observation.legal_actions
         actions = []
         for k, action in enumerate(reversed(legal)):
@@ -207,7 +207,7 @@ def test_the_report_of_a_call_and_of_a_chance_to_win(monkeypatch):
 
 
 def test_a_lone_choice_and_values_not_known(monkeypatch):
-    def advise(observation, worlds, seed):
+    def advise(observation, worlds, seed, seen=None):
         actions = tuple(ActionValue(a, math.nan, math.nan, math.nan, 1.0 / len(
             observation.legal_actions)) for a in observation.legal_actions)
         return Advice(observation.seat, "play", "margin", 0, False, False, actions)
