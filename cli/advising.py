@@ -22,7 +22,7 @@ import typer
 from rich.console import Group
 from rich.text import Text
 
-from solver.cards import CardError, card_str, parse_card, parse_hand
+from solver.cards import SUIT_NAMES, CardError, parse_card, parse_hand
 from solver.errors import AllFivesError
 from solver.game import CALLS, Observation, action_name
 from solver.notation import is_line_form, is_toml_name, parse_line
@@ -190,7 +190,7 @@ def worlds_words(advice) -> str:
     plural = "s" if advice.worlds != 1 else ""
     if advice.exact:
         return f"every one of the {advice.worlds} deal{plural} of the unseen cards that fit"
-    return f"{advice.worlds} deal{plural} of the unseen cards drawn at random among those that fit"
+    return f"{advice.worlds} deal{plural} of the unseen cards, drawn at random among those that fit"
 
 
 def action_face(action: int, pretty: bool, trump: int | None) -> Text:
@@ -239,6 +239,7 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
         trump = observation.trump
         text.append("trumps ")
         text.append_text(suit_face(trump, pretty, trump))
+        text.append(f" {SUIT_NAMES[trump]}")
         if turnup is not None:
             text.append(" (turn-up ")
             text.append_text(card_face(turnup, pretty, trump))
@@ -277,17 +278,22 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     me = seat_names(n)[observation.seat]
     words = Text(f"Advice for {me}: ", style="bold")
     if len(advice.actions) == 1:
-        words.append("the only legal choice", style="")
+        words.append("the only legal choice")
     elif advice.worlds == 0:
-        words.append("no deal of the unseen cards could be valued within the limit", style="")
+        words.append("no deal of the unseen cards could be valued within the limit")
     else:
-        words.append(f"{objective_words(advice, n)}, over {worlds_words(advice)}", style="")
-    notes = Text("expected: the mean over the worlds of the double-dummy value after the "
-                 "choice; 95% interval: of that mean; best in: the share of the worlds in "
-                 "which it is one of the best choices", style=QUIET)
+        words.append(objective_words(advice, n))
+        words.append(f"\nover {worlds_words(advice)}", style=QUIET)
+    if advice.phase == "play":
+        lines = ["expected: the mean over the deals of the double-dummy value after the card"]
+    else:
+        lines = ["expected: the mean over the deals of the points pegged after the call",
+                 "before play and of the double-dummy value of the play"]
+    lines.append("95% interval: of that mean; best in: the deals in which it is one of the best")
     if not advice.complete:
-        notes.append("\nSome solves stopped at their limit: their values are bounds.",
-                     style=QUIET)
+        lines += ["Some solves stopped at their node limit: their values lie within the bounds",
+                  "they proved."]
+    notes = Text("\n".join(lines), style=QUIET)
     return Group(situation(name, observation, seen, pretty), Text(), words,
                  advice_table(advice, observation, pretty), notes)
 

@@ -182,7 +182,8 @@ def test_the_report_lists_every_choice_best_first(made):
     assert "S to play to trick 1: W 7♥, N 6♥, E 9♥" in text
     assert "hidden: N (5 cards), E (5 cards), W (5 cards)" in text
     assert "S holds 6♠ 4♠ A♥ 2♦ K♣ 3♣" in text
-    assert "Advice for S: NS's points in the deal minus EW's, over 5 deals" in text
+    assert "Advice for S: NS's points in the deal minus EW's\nover 5 deals of the unseen " \
+           "cards, drawn at random among those that fit" in text
     rows = [line.split() for line in lines if line[:2] in ("A♥", "6♠", "4♠")]
     assert [row[0] for row in rows] == [card_str(v.action, True) for v in advice.actions]
     faces = [card_str(v.action, True) for v in advice.actions]
