@@ -7,6 +7,8 @@
     allfives deal --players N [--runs R] [--seed S] [--count K] [--format toml|line]
                               [--preset NAME] [--dealer SEAT]
     allfives bench [--class NAME]... [--count N] [--json]
+    allfives advise [POSITION] [--seat SEAT] [--hand CARDS --turnup CARD] [--worlds K]
+                               [--seed S] [--json]
 
 The options that several commands share are declared once, below, as typed ``Annotated``
 aliases; a command takes one as a parameter's type (``json: JsonFlag = False``) and gets the same
