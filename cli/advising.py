@@ -351,7 +351,7 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
             continue
         low, high = value_text(advice, value.low), value_text(advice, value.high)
         interval = low if low == high else f"{low} to {high}"
-        text.append(f"  {value_text(advice, value.mean):>6}  {interval:<16} "
+        text.append(f"  {value_text(advice, value.mean):>6}  {interval:<17} "
                     f"best in {100 * value.best:3.0f}%")
         if value.mean == top:
             text.append("  best", style=GOOD)
