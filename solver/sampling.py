@@ -64,8 +64,9 @@ from .errors import AllFivesError
 from .game import BEG, RUN, STAND, TAKE_ONE, Observation
 from .tricks import seat_names, side_of
 
-__all__ = ["World", "Worlds", "Constraints", "SamplingError", "constraints", "count_worlds",
-           "sample_worlds", "all_worlds", "world_position", "bidding_weight", "TEMPER"]
+__all__ = ["World", "Worlds", "Constraints", "Sampler", "SamplingError", "constraints",
+           "count_worlds", "sample_worlds", "all_worlds", "world_position", "bidding_weight",
+           "TEMPER"]
 
 #: No world weighs more than this many times another under ``bidding``.
 TEMPER = 8.0
@@ -228,16 +229,23 @@ def _multinomial(total: int, parts: Sequence[int]) -> int:
     return out // _FACT[rest]
 
 
-class _Counter:
-    """Counts and draws the worlds of one set of constraints (see the module notes).
+class Sampler:
+    """Counts and draws the worlds of one set of constraints (see the module notes):
+    ``Sampler.of(observation)``; ``total`` worlds, ``draw(rng)`` one world's hands uniformly,
+    ``every()`` all of them.  Made once, it draws each further world without counting again.
 
     The constrained seats take their cards suit by suit: ``options(s, needs)`` lists the ways the
     constrained seats still needing ``needs`` cards may take cards of suit ``s`` (how many each)
     with the number of completions of each; the rest of every suit goes to the free pool: the
     unconstrained seats and the pack, shuffled at the end."""
 
+    @classmethod
+    def of(cls, observation: Observation) -> Sampler:
+        return cls(constraints(observation))
+
     def __init__(self, c: Constraints) -> None:
         self.c = c
+        self.hand = _sorted(c.hand)
         n = c.players
         others = [s for s in range(n) if s != c.seat]
         self.bound = [s for s in others if c.voids[s] or c.holds[s]]
@@ -252,6 +260,7 @@ class _Counter:
         self.left = [sum(self.counts[s:]) for s in range(5)]
         self._options: dict[tuple[int, tuple[int, ...]], tuple[list, int]] = {}
         self.free_sizes = [c.sizes[s] for s in self.free] + [c.undealt]
+        self.free_held = sum(self.free_sizes[:-1])
         self.free_ways = _multinomial(sum(self.free_sizes), self.free_sizes[:-1]) \
             if c.undealt >= 0 else 0
         start = tuple(c.sizes[p] for p in self.bound)
@@ -276,7 +285,7 @@ class _Counter:
         for i, p in enumerate(self.bound):
             need = needs[i]
             if s in c.voids[p]:
-                lo = hi = 0
+                lo, hi = (1, 0) if s in c.holds[p] else (0, 0)   # void in a suit it holds
             else:
                 lo = max(1 if s in c.holds[p] else 0, need - self.avail[i][s + 1])
                 hi = min(need - self.owed[i][s + 1], count)
@@ -300,41 +309,49 @@ class _Counter:
         return out, total
 
     def draw(self, rng: random.Random) -> tuple[tuple[Card, ...], ...]:
-        """One world, uniformly."""
+        """One world's hands, uniformly."""
         c = self.c
-        hands: list[list[Card]] = [[] for _ in range(c.players)]
-        hands[c.seat] = list(c.hand)
-        pool: list[Card] = []
-        needs = self.start
-        for s in range(4):
-            cards = self.by_suit[s]
-            if not self.bound:
-                pool.extend(cards)
-                continue
-            out, total = self.options(s, needs)
-            pick = rng.randrange(total)
-            lo, hi = 0, len(out) - 1
-            while lo < hi:                      # the first option whose running total > pick
-                mid = (lo + hi) // 2
-                if out[mid][0] > pick:
-                    hi = mid
+        hands: list = [()] * c.players
+        hands[c.seat] = self.hand
+        if self.bound:
+            pool: list[Card] = []
+            taken: list[list[Card]] = [[] for _ in self.bound]
+            needs = self.start
+            for s in range(4):
+                cards = self.by_suit[s]
+                out, total = self.options(s, needs)
+                pick = rng.randrange(total)
+                lo, hi = 0, len(out) - 1
+                while lo < hi:                  # the first option whose running total > pick
+                    mid = (lo + hi) // 2
+                    if out[mid][0] > pick:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                _, ks, needs = out[lo]
+                given = sum(ks)
+                if given:
+                    chosen = rng.sample(cards, given)
+                    at = 0
+                    for i, k in enumerate(ks):
+                        taken[i] += chosen[at:at + k]
+                        at += k
+                    given_set = set(chosen)
+                    pool.extend(x for x in cards if x not in given_set)
                 else:
-                    lo = mid + 1
-            _, ks, needs = out[lo]
-            cards = list(cards)
-            rng.shuffle(cards)
+                    pool.extend(cards)
+            for p, cards in zip(self.bound, taken):
+                hands[p] = _sorted(cards)
+        else:
+            pool = self.c.unseen
+        if self.free:
+            chosen = rng.sample(pool, self.free_held)
             at = 0
-            for p, k in zip(self.bound, ks):
-                hands[p].extend(cards[at:at + k])
+            for p in self.free:
+                k = c.sizes[p]
+                hands[p] = _sorted(chosen[at:at + k])
                 at += k
-            pool.extend(cards[at:])
-        rng.shuffle(pool)
-        at = 0
-        for p in self.free:
-            k = c.sizes[p]
-            hands[p] = pool[at:at + k]
-            at += k
-        return tuple(_sorted(h) for h in hands)
+        return tuple(hands)
 
     def every(self) -> Iterator[tuple[tuple[Card, ...], ...]]:
         """Every world, each once, in a fixed order."""
@@ -363,7 +380,7 @@ class _Counter:
         def by_suit(s: int, needs: tuple[int, ...], parts: list, pool: list[Card]):
             if s == 4:
                 hands: list = [()] * n
-                hands[c.seat] = c.hand
+                hands[c.seat] = self.hand
                 for i, p in enumerate(self.bound):
                     hands[p] = tuple(x for part in parts for x in part[i])
                 for done in free_split(pool, self.free, hands):
@@ -382,11 +399,11 @@ class _Counter:
 
 def count_worlds(observation: Observation) -> int:
     """How many worlds agree with the observation."""
-    return _Counter(constraints(observation)).total
+    return Sampler(constraints(observation)).total
 
 
-def _counter(observation: Observation) -> _Counter:
-    counter = _Counter(constraints(observation))
+def _counter(observation: Observation) -> Sampler:
+    counter = Sampler(constraints(observation))
     if not counter.total:
         raise SamplingError("no deal of the unseen cards agrees with the observation")
     return counter
