@@ -251,7 +251,7 @@ class SeenPosition:
                        sizes=tuple(0 if s in shown else k for s, k in enumerate(full.sizes)),
                        voids=tuple(frozenset() if s in shown else v
                                    for s, v in enumerate(full.voids)))
-        counter = sampling._Counter(free)
+        counter = sampling.Sampler(free)
         total = counter.total
         if not total:
             raise sampling.SamplingError("no deal of the unseen cards agrees with the position")
