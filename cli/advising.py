@@ -167,8 +167,8 @@ def value_text(advice, value: float, signed: bool = True) -> str:
     margin), a chance of winning as a percentage."""
     if math.isnan(value):
         return "?"
-    if is_win(advice):
-        return f"{100 * value:.0f}%"
+    if is_win(advice):      # a chance: the interval's ends are kept to 0 .. 100%
+        return f"{100 * min(1.0, max(0.0, value)):.0f}%"
     if advice.objective == "margin" and signed:
         return f"{value:+.2f}"
     return f"{value:.2f}"

@@ -30,9 +30,10 @@ def stand_in(objective: str = "margin"):
         actions = []
         for k, action in enumerate(reversed(legal)):
             mean = (len(legal) - k) / (len(legal) + 1) if objective == "win" else 3.0 - k
-            actions.append(ActionValue(action, mean, mean - 0.25 if objective != "win" else
-                                       max(0.0, mean - 0.1), mean + 0.5 if objective != "win"
-                                       else min(1.0, mean + 0.1), 1.0 if k == 0 else 0.125))
+            # a chance's interval may reach past 0 or 1, as a normal approximation does
+            actions.append(ActionValue(action, mean, mean - (0.4 if objective == "win" else 0.25),
+                                       mean + (0.4 if objective == "win" else 0.5),
+                                       1.0 if k == 0 else 0.125))
         advice = Advice(observation.seat, observation.phase, objective, worlds or 32, False,
                         True, tuple(actions))
         made.append((observation, worlds, seed, advice))
@@ -203,8 +204,8 @@ def test_the_report_of_a_call_and_of_a_chance_to_win(monkeypatch):
     assert "Advice for S: S's chance of winning the match" in text
     rows = {line.split()[0]: line.split() for line in text.splitlines()
             if line.split()[:1] in (["take-one"], ["run"])}
-    assert rows["run"][1:6] == ["67%", "57%", "to", "77%", "100%"]
-    assert rows["take-one"][1:2] == ["33%"]
+    assert rows["run"][1:6] == ["67%", "27%", "to", "100%", "100%"]
+    assert rows["take-one"][1:5] == ["33%", "0%", "to", "73%"]
 
 
 def test_a_lone_choice_and_values_not_known(monkeypatch):
