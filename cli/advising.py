@@ -30,6 +30,7 @@ from solver.rules import Rules
 from solver.seen import CallError, SeenPosition, call_observation, load_seen, read_seen
 from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 
+from .errors import note
 from .faces import GOOD, QUIET, card_face, cards_face, suit_face
 from .report import table
 
@@ -367,9 +368,10 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
                    turnup: str | None, players: int, dealer: str | None, score: str | None,
                    preset: str, target: int | None, worlds: int | None, seed: int,
                    json: bool, color: bool | None, given: set[str] = frozenset(),
-                   console: Console | None = None) -> None:
+                   console: Console | None = None) -> bool:
     """Advise the seat and print the advice; ``given``: the options named on the command
-    line (a position describes the table itself, so the call's options do not go with it)."""
+    line (a position describes the table itself, so the call's options do not go with it).
+    True when the node budget left no deal valued (the status is then 1)."""
     if position is not None:
         clash = [o for o in CALL_OPTIONS if o in given]
         if clash:
@@ -383,7 +385,7 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
     if json:
         advice = advice_for(observation, worlds, seed, seen)
         typer.echo(json_module.dumps(advice_record(name, observation, advice, seed)))
-        return
+        return stopped(advice)
     from .console import can_show_suits, make_console
     from .status import searching
 
@@ -397,3 +399,13 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
     else:
         advice = advice_for(observation, worlds, seed, seen)
     console.print(advice_report(name, observation, seen, advice, pretty), crop=False)
+    return stopped(advice)
+
+
+def stopped(advice) -> bool:
+    """Whether the budget left a choice to weigh with no deal valued (said on stderr)."""
+    if advice.worlds or len(advice.actions) < 2:
+        return False
+    note(f"no advice: not one deal of the unseen cards could be solved within "
+         f"{ADVICE_NODES:,} nodes")
+    return True

@@ -433,8 +433,10 @@ def advise(
     given = {name for name in CALL_OPTIONS
              if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"}
     with user_errors():
-        advise_command(position, seat, hand, turnup, players, dealer, score, rules, target,
-                       worlds, seed, json, color, given)
+        stopped = advise_command(position, seat, hand, turnup, players, dealer, score, rules,
+                                 target, worlds, seed, json, color, given)
+    if stopped:
+        raise typer.Exit(1)
 
 
 def main() -> None:

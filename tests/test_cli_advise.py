@@ -294,3 +294,17 @@ def test_exact_advice_is_the_mean_over_every_world(line):
         assert action["best"] == pytest.approx(best, abs=1e-6)
     means = [a["mean"] for a in record["actions"]]
     assert means == sorted(means, reverse=True)
+
+
+def test_no_deal_valued_within_the_budget_is_status_1(monkeypatch):
+    def advise(observation, worlds, seed, seen=None):
+        actions = tuple(ActionValue(a, math.nan, math.nan, math.nan, 0.0)
+                        for a in observation.legal_actions)
+        return Advice(observation.seat, "play", "margin", 0, False, False, actions)
+
+    monkeypatch.setattr(advising, "advice_for", advise)
+    for extra in ([], ["--json"]):
+        result = run("advise", TWO, *extra)
+        assert result.exit_code == 1
+        assert result.stderr.startswith("allfives: no advice: not one deal of the unseen cards")
+        assert "not known" in result.stdout or '"mean": null' in result.stdout
