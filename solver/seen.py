@@ -14,7 +14,8 @@ text and the key:
   rule of ``solver.tricks.legal_plays``);
 - the cards nobody has seen can fill the hidden hands, voids and all (Hall's condition over
   every set of hidden seats);
-- the hands and the turn-up fit in a pack, and a score is under the target.
+- the hands and the turn-up fit in a pack, a score is under the target, and under ``peg-out``
+  no trick's captures have taken a side to it (the match would be over).
 
 ``SeenPosition.observation(seat)`` is then what that seat knows, in the form ``solver.game``
 gives a seat at the table: its hand, the trumps, the turn-up if given, every card played and by
@@ -177,7 +178,12 @@ class SeenPosition:
                 winner = (leader + trick_winner(trick, trump)) % n
                 points = _captures(trick, layout)
                 if points:
-                    pegs.append(Peg(side_of(winner, n), points, f"trick {len(play) // n}"))
+                    side = side_of(winner, n)
+                    pegs.append(Peg(side, points, f"trick {len(play) // n}"))
+                    if _pegged_out(layout, side, pegs):
+                        raise _fail(src, key, f"{side_name(side, n)} reaches the target "
+                                              f"{layout.rules.target} with trick "
+                                              f"{len(play) // n}: the match is over")
                 leader, trick = winner, []
         seen = cls(layout, tuple(None if h is None else tuple(sort_cards(h)) for h in held),
                    tuple(counts), tuple(play), None if counts[leader] == 0 and not trick
@@ -321,6 +327,14 @@ def _shows_void(led: Card, card: Card, trump: int, strict: bool) -> bool:
     if suit_of(card) == suit_of(led):
         return False
     return strict or suit_of(led) == trump or suit_of(card) != trump
+
+
+def _pegged_out(layout: Layout, side: int, pegs: list[Peg]) -> bool:
+    """Whether ``side``'s pegs take it to the target under ``peg-out`` (the match then ends)."""
+    if layout.score is None or layout.rules.finish != "peg-out":
+        return False
+    total = layout.score[side] + sum(p.points for p in pegs if p.side == side)
+    return total >= layout.rules.target
 
 
 def _captures(trick: list[Card], layout: Layout) -> int:

@@ -4,6 +4,7 @@ position with hidden hands checked against the game engine's own at real tables.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 
@@ -15,13 +16,29 @@ from solver.deal import DealFileError, Position
 from solver.errors import AllFivesError
 from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
 from solver.notation import line_str, parse_line, parse_toml, toml_str
+from solver.pegging import pegs
 from solver.players import decide, make_player
 from solver.rules import PRESETS, Rules
 from solver.seen import call_observation, hide, read_seen
 from solver.tricks import SeatError, legal_plays
-from test_notation import random_position
+from test_notation import random_position as notation_position
 
 TWO = "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H"
+
+
+def random_position(rng: random.Random) -> Position:
+    """A random position (``test_notation``'s) of a match not yet over: where the captures
+    have pegged a side out, the deal is taken without its score."""
+    position = notation_position(rng)
+    deal = position.deal
+    if deal.score is not None and deal.rules.finish == "peg-out":
+        score = list(deal.score)
+        for peg in pegs(position):
+            if peg.what.startswith("trick"):
+                score[peg.side] += peg.points
+                if score[peg.side] >= deal.rules.target:
+                    return Position(dataclasses.replace(deal, score=None), position.play)
+    return position
 
 
 def random_hidden(rng: random.Random, position: Position) -> tuple[int, ...]:
@@ -88,6 +105,8 @@ def test_solve_refuses_a_hidden_hand_in_one_line(tmp_path, text):
     ("N:AKQJT98765432.-.-.- - - - turnup=2H",
      "hands: 4 hands of 13 cards and the turn-up do not fit in a pack"),
     ("N:AK.-.-.- - dealer=S trump=H score=61,3", "score: N has 61, already at the target 61"),
+    ("N:TK.-.-.- - dealer=S trump=S score=55,3 play=TS,2S",
+     "play[1]: N reaches the target 61 with trick 1: the match is over"),
 ])
 def test_what_cannot_be_is_one_line_naming_the_key(text, message):
     with pytest.raises(DealFileError) as error:
