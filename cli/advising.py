@@ -114,7 +114,6 @@ def call_observation_of(hand: str | None, turnup: str | None, seat: str | None,
     rules = Rules.preset(preset)
     if target is not None:
         rules = rules.replace(target=target)
-    names = seat_names(players)
     try:
         dealt = parse_seat(dealer, players) if dealer is not None else None
     except AllFivesError as error:

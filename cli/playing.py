@@ -38,7 +38,7 @@ from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 
 from .answers import AnswerError, choices, read_answer
 from .errors import INTERRUPTED, TERMINATED, Terminated, note
-from .faces import BAD, GOOD, QUIET, card_face, cards_face
+from .faces import BAD, GOOD, QUIET, cards_face
 from .table import action_line, choices_line, peg_words, pegboard_lines, scores_text, \
     seat_text, side_text, table_screen
 

@@ -13,7 +13,7 @@ import pytest
 import cli.advising as advising
 from clirun import EXAMPLES, assert_one_error_line, run
 from solver.cards import card_str, parse_card, suit_of
-from solver.game import BEG, CALLS, RUN, STAND, TAKE_ONE, action_name
+from solver.game import BEG, RUN, TAKE_ONE, action_name
 from solver.pimc import ActionValue, Advice
 
 TWO = "N:T.QJT92.-.- - dealer=S turnup=6H"
