@@ -385,7 +385,7 @@ def match(
              "be shown. Without a POSITION, --hand and --turnup ask for a call: the elder hand "
              "(the dealer's left) stands or begs, the dealer takes one or runs.", epilog="""\
 Examples:
-  allfives advise solver/examples/hidden.toml
+  allfives advise solver/examples/hidden/south.toml
   allfives advise "N:T.QJT92.-.- - dealer=S turnup=6H" --json
   allfives advise --hand "AH KH 5H 9C 2D 3S" --turnup 7H --seat N
   allfives advise --hand "9H 4C 3C 8D 2S QS" --turnup 7H --dealer N --seat N""")

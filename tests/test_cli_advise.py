@@ -17,7 +17,7 @@ from solver.game import BEG, RUN, TAKE_ONE, action_name
 from solver.pimc import ActionValue, Advice
 
 TWO = "N:T.QJT92.-.- - dealer=S turnup=6H"
-HIDDEN = EXAMPLES / "hidden.toml"
+HIDDEN = EXAMPLES / "hidden" / "south.toml"
 
 
 def stand_in(objective: str = "margin"):
