@@ -21,7 +21,6 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections.abc import Sequence
-from dataclasses import replace
 
 from .game import Observation
 from .players import HeuristicPlayer
@@ -34,7 +33,21 @@ SLIP = 0.1
 #: No world weighs more than this many times another.
 TEMPER = 8.0
 
+#: A likelihood below this leaves the tempered weight at the floor, to a thousandth of it.
+NEGLIGIBLE = 1e-3 / TEMPER
+
 _HEURISTIC = HeuristicPlayer()
+
+
+def _seen(observation: Observation, seat: int, hand, played, legal) -> Observation:
+    """The observation ``seat`` had when it played after ``played``, holding ``hand`` (the
+    fields the heuristic's card play reads; ``dataclasses.replace`` without its checks)."""
+    seen = object.__new__(Observation)
+    fields = dict(observation.__dict__)
+    fields.update(seat=seat, current_player=seat, hand=tuple(sorted(hand)), play=tuple(played),
+                  legal_actions=tuple(sorted(legal)), revokes=())
+    seen.__dict__.update(fields)
+    return seen
 
 
 def play_weight(observation: Observation, hands: Sequence[Sequence[int]]) -> float:
@@ -58,13 +71,13 @@ def play_weight(observation: Observation, hands: Sequence[Sequence[int]]) -> flo
         if opponent:
             legal = legal_plays(held[seat], trick, trump, strict)
             if len(legal) > 1:
-                seen = replace(observation, seat=seat, current_player=seat,
-                               hand=tuple(sorted(held[seat])), play=tuple(played),
-                               legal_actions=tuple(sorted(legal)), revokes=())
+                seen = _seen(observation, seat, held[seat], played, legal)
                 if _HEURISTIC.act(seen) == card:
                     likelihood *= 1.0 - SLIP
                 else:
                     likelihood *= SLIP / (len(legal) - 1)
+                    if likelihood < NEGLIGIBLE:
+                        break       # the tempered weight is the floor already, or as good
         held[seat].remove(card)
         played.append((seat, card))
     floor = 1.0 / TEMPER

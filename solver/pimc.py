@@ -72,7 +72,7 @@ DEFAULT_TIME_LIMIT = 0.5
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
 #: With play inference, worlds drawn uniformly for each world solved (``solver.inference``).
-INFER_DRAWS = 4
+INFER_DRAWS = 2
 #: Fewest worlds a decision's budget is shared out for.
 MIN_WORLDS = 4
 #: Means closer than this are equal.
