@@ -60,7 +60,8 @@ from .game import Observation
 from .players import HeuristicPlayer, PlayerError, within_reach
 from .solution import check_limits
 
-__all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed", "summarize", "DEFAULT_WORLDS",
+__all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
+           "summarize", "DEFAULT_WORLDS",
            "DEFAULT_TIME_LIMIT", "Z95"]
 
 #: Worlds valued per decision by default (see the README, "The Monte Carlo player").
