@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import ALL_CARDS
-from .game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match, MatchState, Observation
-from .players import take_one_or_run, stand_or_beg
+from .game import BEG, PLAY, STAND, Match, MatchState, Observation
+from .players import stand_or_beg, take_one_or_run
 from .tricks import side_of
 
 __all__ = ["advise_call", "call_advice", "world_pack", "CALL_NODES", "WIN_VALUE"]

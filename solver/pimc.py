@@ -32,8 +32,9 @@ players this is the rule until the hands shrink.
 
 The calls
 ---------
-Stand or beg and take one or run are decided by ``solver.bidding`` (``calls="pimc"``, the
-default), or by the heuristic's rules 1 and 2 (``calls="heuristic"``).
+Stand or beg and take one or run are decided by the heuristic's rules 1 and 2
+(``calls="heuristic"``, the default, since the valued calls measured no better), or valued
+over worlds by ``solver.bidding`` (``calls="pimc"``).  ``advise`` values the calls either way.
 
 Advice
 ------
@@ -59,17 +60,20 @@ from .game import Observation
 from .players import HeuristicPlayer, PlayerError, within_reach
 from .solution import check_limits
 
-__all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed", "summarize", "DEFAULT_WORLDS",
+__all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
+           "summarize", "DEFAULT_WORLDS",
            "DEFAULT_TIME_LIMIT", "Z95"]
 
 #: Worlds valued per decision by default (see the README, "The Monte Carlo player").
-DEFAULT_WORLDS = 32
+DEFAULT_WORLDS = 16
 #: Worlds valued per call (stand or beg, take one or run) by default.
 DEFAULT_CALL_WORLDS = 16
 #: Seconds a decision may take by default.
 DEFAULT_TIME_LIMIT = 0.5
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
+#: With play inference, worlds drawn uniformly for each world solved (``solver.inference``).
+INFER_DRAWS = 2
 #: Fewest worlds a decision's budget is shared out for.
 MIN_WORLDS = 4
 #: Means closer than this are equal.
@@ -295,11 +299,15 @@ class PimcPlayer:
     ``time_limit``  seconds per decision (``DEFAULT_TIME_LIMIT``; ``None`` for none);
     ``node_limit``  engine nodes per decision (none by default; with ``time_limit=None`` the
                     play is exactly repeatable everywhere);
-    ``calls``       ``"pimc"`` (``solver.bidding``) or ``"heuristic"`` (rules 1 and 2);
+    ``calls``       ``"heuristic"`` (rules 1 and 2, the default: see the README for why) or
+                    ``"pimc"`` (``solver.bidding``);
     ``bidding``     weight the worlds by what the calls suggest (``solver.sampling``);
     ``win``         near the target, keep the cards most likely to win the match first;
     ``call_worlds`` worlds valued per call (``DEFAULT_CALL_WORLDS``, or ``worlds`` if fewer);
     ``exact_limit`` enumerate every consistent world when there are at most this many;
+    ``infer``       weight the worlds by the opponents' cards played, under the heuristic as
+                    their model (``solver.inference``): ``INFER_DRAWS`` times as many worlds
+                    drawn, ``worlds`` of them resampled by weight;
     ``fusion``      ``"postpone"``: value each card with our next card chosen once for the
                     worlds we cannot tell apart (``value_play_postponed``); ``"none"``: plain;
     ``table_bits``  the engine's table: 2**table_bits entries of 32 bytes.
@@ -309,9 +317,10 @@ class PimcPlayer:
 
     def __init__(self, seed: int | str | None = None, name: str = "pimc",
                  worlds: int = DEFAULT_WORLDS, time_limit: float | None = DEFAULT_TIME_LIMIT,
-                 node_limit: int | None = None, calls: str = "pimc", bidding: bool | int = True,
+                 node_limit: int | None = None, calls: str = "heuristic",
+                 bidding: bool | int = True,
                  win: bool | int = True, exact_limit: int = 10_000, call_worlds: int | None = None,
-                 fusion: str = "none", table_bits: int = 20) -> None:
+                 fusion: str = "none", infer: bool | int = True, table_bits: int = 20) -> None:
         check_limits(node_limit, time_limit)
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise PlayerError(f"worlds: {quoted(worlds)} is not a whole number from 1")
@@ -333,6 +342,7 @@ class PimcPlayer:
         self.exact_limit = exact_limit
         self.call_worlds = call_worlds or min(worlds, DEFAULT_CALL_WORLDS)
         self.fusion = fusion
+        self.infer = bool(infer)
         self.table_bits = table_bits
         self._solver = None
         self._heuristic = HeuristicPlayer()
@@ -377,10 +387,24 @@ class PimcPlayer:
             rows = {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}
             return self._advice(observation, self._objective(observation), 0, False, False,
                                 _ranked(legal, rows, self._heuristic.act(observation)), budget)
-        worlds = sampling.sample_worlds(observation, self.worlds, self.rng,
-                                        exact_limit=self.exact_limit, bidding=self.bidding)
-        positions = [sampling.world_position(observation, w) for w in worlds]
-        weights = [float(w.weight) for w in worlds]
+        if not self.infer or not observation.play:
+            worlds = sampling.sample_worlds(observation, self.worlds, self.rng,
+                                            exact_limit=self.exact_limit, bidding=self.bidding)
+            chosen = list(worlds)
+            weights = [float(w.weight) for w in worlds]
+        else:
+            from .inference import play_weight, resample
+
+            worlds = sampling.sample_worlds(observation, self.worlds * INFER_DRAWS, self.rng,
+                                            exact_limit=self.exact_limit, bidding=self.bidding)
+            likely = [float(w.weight) * play_weight(observation, w.hands) for w in worlds]
+            if worlds.exact:
+                chosen, weights = list(worlds), likely
+            else:
+                drawn = resample(likely, self.worlds, self.rng)
+                chosen = [worlds[i] for i, _ in drawn]
+                weights = [float(times) for _, times in drawn]
+        positions = [sampling.world_position(observation, w) for w in chosen]
         return self.advise_positions(observation, positions, weights, bool(worlds.exact),
                                      budget)
 

@@ -27,9 +27,10 @@ still.  The unseen cards a world does not put in a hand are the pack not dealt.
 likely: exactly the chance of each given a uniformly shuffled pack, since every consistent world
 is dealt by the same number of packs.  The sampler is constructive and exactly uniform: the seats
 with a void (or a revoke to honour) are *constrained*; how many cards of each suit each of them
-holds is drawn in proportion to the number of worlds with those counts (counted suit by suit), the
-cards within each suit at random, and the cards left over are shuffled among the other seats and
-the pack, which no constraint touches.  ``count_worlds`` gives the number of consistent worlds.
+holds is drawn in proportion to the number of worlds with those counts (counted suit by suit, the
+suits the same seats may hold together), the cards within each suit at random, and the cards left
+over are dealt at random among the other seats and the pack, which no constraint touches.
+``count_worlds`` gives the number of consistent worlds.
 
 *Exact or sampled.*  When no more worlds agree than asked for (and at most ``exact_limit``) every
 one is returned, each once (``Worlds.exact``).  Otherwise ``count`` distinct worlds are drawn
@@ -101,7 +102,7 @@ class World:
 
 @dataclass(frozen=True)
 class Worlds(Sequence[World]):
-    """Worlds drawn for one observation."""
+    """Worlds drawn for one observation; a sequence of ``World``."""
 
     worlds: tuple[World, ...]
     #: True when these are all the consistent worlds, each once.
@@ -117,6 +118,11 @@ class Worlds(Sequence[World]):
 
     def __iter__(self) -> Iterator[World]:
         return iter(self.worlds)
+
+    @property
+    def weights(self) -> tuple[float, ...]:
+        """Each world's weight, in order."""
+        return tuple(w.weight for w in self.worlds)
 
 
 @dataclass(frozen=True)
@@ -234,10 +240,12 @@ class Sampler:
     ``Sampler.of(observation)``; ``total`` worlds, ``draw(rng)`` one world's hands uniformly,
     ``every()`` all of them.  Made once, it draws each further world without counting again.
 
-    The constrained seats take their cards suit by suit: ``options(s, needs)`` lists the ways the
-    constrained seats still needing ``needs`` cards may take cards of suit ``s`` (how many each)
-    with the number of completions of each; the rest of every suit goes to the free pool: the
-    unconstrained seats and the pack, shuffled at the end."""
+    The constrained seats take their cards class by class, a *class* being the suits that the
+    same constrained seats may hold (a suit a revoke is owed in is a class of its own), and the
+    suits none of them may hold going straight to the others: ``options(j, needs)`` lists the
+    ways the constrained seats still needing ``needs`` cards may take cards of class ``j`` (how
+    many each) with the number of completions of each.  The rest of every class goes to the
+    free pool: the unconstrained seats and the pack, dealt at random at the end."""
 
     @classmethod
     def of(cls, observation: Observation) -> Sampler:
@@ -246,49 +254,62 @@ class Sampler:
     def __init__(self, c: Constraints) -> None:
         self.c = c
         self.hand = _sorted(c.hand)
-        n = c.players
-        others = [s for s in range(n) if s != c.seat]
+        others = [s for s in range(c.players) if s != c.seat]
         self.bound = [s for s in others if c.voids[s] or c.holds[s]]
         self.free = [s for s in others if s not in self.bound]
-        self.by_suit = [tuple(x for x in c.unseen if suit_of(x) == s) for s in range(4)]
-        self.counts = [len(cards) for cards in self.by_suit]
-        # cards of suits s.. that each bound seat may hold, and suits s.. it must hold
-        self.avail = [[sum(self.counts[t] for t in range(s, 4) if t not in c.voids[p])
-                       for s in range(5)] for p in self.bound]
-        self.owed = [[sum(1 for t in range(s, 4) if t in c.holds[p]) for s in range(5)]
-                     for p in self.bound]
-        self.left = [sum(self.counts[s:]) for s in range(5)]
+        by_suit = [[x for x in c.unseen if suit_of(x) == s] for s in range(4)]
+        self.loose: list[Card] = []              # cards no constrained seat may hold
+        classes: dict[tuple, list[Card]] = {}
+        for suit, cards in enumerate(by_suit):
+            allowed = tuple(suit not in c.voids[p] for p in self.bound)
+            owed = tuple(suit in c.holds[p] for p in self.bound)
+            if any(owed):
+                classes[(allowed, owed, suit)] = cards
+            elif any(allowed):
+                classes.setdefault((allowed, owed, None), []).extend(cards)
+            else:
+                self.loose.extend(cards)
+        # most seats allowed last: the last class takes what is left, with no choice
+        keys = sorted(classes, key=lambda k: (sum(k[0]), k[2] is None))
+        self.cards = [tuple(classes[k]) for k in keys]
+        self.allowed = [k[0] for k in keys]
+        self.owed = [k[1] for k in keys]
+        self.counts = [len(cards) for cards in self.cards]
+        m = len(keys)
+        # per bound seat, the cards of classes j.. it may hold, and the classes j.. it is owed
+        self.avail = [[sum(self.counts[t] for t in range(j, m) if self.allowed[t][i])
+                       for j in range(m + 1)] for i in range(len(self.bound))]
+        self.owing = [[sum(1 for t in range(j, m) if self.owed[t][i]) for j in range(m + 1)]
+                      for i in range(len(self.bound))]
+        self.left = [sum(self.counts[j:]) for j in range(m + 1)]
         self._options: dict[tuple[int, tuple[int, ...]], tuple[list, int]] = {}
         self.free_sizes = [c.sizes[s] for s in self.free] + [c.undealt]
         self.free_held = sum(self.free_sizes[:-1])
-        self.free_ways = _multinomial(sum(self.free_sizes), self.free_sizes[:-1]) \
-            if c.undealt >= 0 else 0
-        start = tuple(c.sizes[p] for p in self.bound)
-        self.start = start
-        self.bound_ways = self.ways(0, start) if c.undealt >= 0 else 0
+        ok = c.undealt >= 0 and len(c.hand) == c.sizes[c.seat]
+        self.free_ways = _multinomial(sum(self.free_sizes), self.free_sizes[:-1]) if ok else 0
+        self.start = tuple(c.sizes[p] for p in self.bound)
+        self.bound_ways = self.ways(0, self.start) if ok else 0
         self.total = self.bound_ways * self.free_ways
 
-    def ways(self, s: int, needs: tuple[int, ...]) -> int:
-        if s == 4:
+    def ways(self, j: int, needs: tuple[int, ...]) -> int:
+        if j == len(self.counts):
             return 1 if not any(needs) else 0
-        return self.options(s, needs)[1]
+        return self.options(j, needs)[1]
 
-    def options(self, s: int, needs: tuple[int, ...]) -> tuple[list, int]:
-        key = (s, needs)
+    def options(self, j: int, needs: tuple[int, ...]) -> tuple[list, int]:
+        key = (j, needs)
         found = self._options.get(key)
         if found is not None:
             return found
-        c = self.c
-        count = self.counts[s]
-        free_left = self.left[s] - sum(needs)         # free-pool cards among suits s..
+        count = self.counts[j]
+        free_left = self.left[j] - sum(needs)         # free-pool cards among classes j..
         ranges = []
-        for i, p in enumerate(self.bound):
-            need = needs[i]
-            if s in c.voids[p]:
-                lo, hi = (1, 0) if s in c.holds[p] else (0, 0)   # void in a suit it holds
+        for i, need in enumerate(needs):
+            if not self.allowed[j][i]:
+                lo, hi = (1, 0) if self.owed[j][i] else (0, 0)   # void in a suit it holds
             else:
-                lo = max(1 if s in c.holds[p] else 0, need - self.avail[i][s + 1])
-                hi = min(need - self.owed[i][s + 1], count)
+                lo = max(1 if self.owed[j][i] else 0, need - self.avail[i][j + 1])
+                hi = min(need - self.owing[i][j + 1], count)
             if lo > hi:
                 self._options[key] = ([], 0)
                 return [], 0
@@ -300,7 +321,7 @@ class Sampler:
             if taken > count or count - taken > free_left:
                 continue
             rest = tuple(need - k for need, k in zip(needs, ks))
-            w = self.ways(s + 1, rest)
+            w = self.ways(j + 1, rest)
             if w:
                 w *= _multinomial(count, ks)
                 total += w
@@ -314,21 +335,23 @@ class Sampler:
         hands: list = [()] * c.players
         hands[c.seat] = self.hand
         if self.bound:
-            pool: list[Card] = []
+            pool: list[Card] = list(self.loose)
             taken: list[list[Card]] = [[] for _ in self.bound]
             needs = self.start
-            for s in range(4):
-                cards = self.by_suit[s]
-                out, total = self.options(s, needs)
-                pick = rng.randrange(total)
-                lo, hi = 0, len(out) - 1
-                while lo < hi:                  # the first option whose running total > pick
-                    mid = (lo + hi) // 2
-                    if out[mid][0] > pick:
-                        hi = mid
-                    else:
-                        lo = mid + 1
-                _, ks, needs = out[lo]
+            for j, cards in enumerate(self.cards):
+                out, total = self.options(j, needs)
+                if len(out) == 1:
+                    _, ks, needs = out[0]
+                else:
+                    pick = rng.randrange(total)
+                    lo, hi = 0, len(out) - 1
+                    while lo < hi:              # the first option whose running total > pick
+                        mid = (lo + hi) // 2
+                        if out[mid][0] > pick:
+                            hi = mid
+                        else:
+                            lo = mid + 1
+                    _, ks, needs = out[lo]
                 given = sum(ks)
                 if given:
                     chosen = rng.sample(cards, given)
@@ -336,14 +359,15 @@ class Sampler:
                     for i, k in enumerate(ks):
                         taken[i] += chosen[at:at + k]
                         at += k
-                    given_set = set(chosen)
-                    pool.extend(x for x in cards if x not in given_set)
+                    if given < len(cards):
+                        given_set = set(chosen)
+                        pool.extend(x for x in cards if x not in given_set)
                 else:
                     pool.extend(cards)
             for p, cards in zip(self.bound, taken):
                 hands[p] = _sorted(cards)
         else:
-            pool = self.c.unseen
+            pool = c.unseen
         if self.free:
             chosen = rng.sample(pool, self.free_held)
             at = 0
@@ -357,6 +381,7 @@ class Sampler:
         """Every world, each once, in a fixed order."""
         c = self.c
         n = c.players
+        m = len(self.counts)
 
         def free_split(pool: list[Card], seats: list[int], hands: list):
             if not seats:
@@ -368,17 +393,17 @@ class Sampler:
                 hands[p] = chosen
                 yield from free_split([x for x in pool if x not in taken], rest, hands)
 
-        def suit_split(cards: Sequence[Card], ks: Sequence[int]):
+        def class_split(cards: Sequence[Card], ks: Sequence[int]):
             if not ks:
                 yield (), list(cards)
                 return
             for chosen in itertools.combinations(cards, ks[0]):
                 taken = set(chosen)
-                for more, rest in suit_split([x for x in cards if x not in taken], ks[1:]):
+                for more, rest in class_split([x for x in cards if x not in taken], ks[1:]):
                     yield (chosen,) + more, rest
 
-        def by_suit(s: int, needs: tuple[int, ...], parts: list, pool: list[Card]):
-            if s == 4:
+        def by_class(j: int, needs: tuple[int, ...], parts: list, pool: list[Card]):
+            if j == m:
                 hands: list = [()] * n
                 hands[c.seat] = self.hand
                 for i, p in enumerate(self.bound):
@@ -386,15 +411,13 @@ class Sampler:
                 for done in free_split(pool, self.free, hands):
                     yield tuple(_sorted(h) for h in done)
                 return
-            if not self.bound:
-                yield from by_suit(s + 1, needs, parts, pool + list(self.by_suit[s]))
-                return
-            for _, ks, rest in self.options(s, needs)[0]:
-                for chosen, left in suit_split(self.by_suit[s], ks):
-                    yield from by_suit(s + 1, rest, parts + [chosen], pool + left)
+            for _, ks, rest in self.options(j, needs)[0]:
+                for chosen, left in class_split(self.cards[j], ks):
+                    yield from by_class(j + 1, rest, parts + [chosen], pool + left)
 
         if self.total:
-            yield from by_suit(0, self.start, [], [])
+            yield from by_class(0, self.start, [], list(self.loose) if self.bound
+                                else list(c.unseen))
 
 
 def count_worlds(observation: Observation) -> int:
@@ -419,10 +442,11 @@ def all_worlds(observation: Observation, *, bidding: bool = False) -> Worlds:
 
 def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
                   exact_limit: int = 10_000, bidding: bool = False) -> Worlds:
-    """``count`` worlds that agree with the observation, drawn by ``rng`` (see the module
-    notes): every world when there are no more than ``count`` (and no more than
-    ``exact_limit``), else distinct worlds drawn uniformly without replacement; with
-    ``bidding`` each carries its weight from the calls."""
+    """``count`` worlds that agree with the observation, drawn by ``rng`` uniformly over all
+    such worlds (see the module notes): every world, once each, when there are no more than
+    ``count`` (and no more than ``exact_limit``); else distinct worlds without replacement
+    (with repeats only when more than half of over ``exact_limit`` worlds are asked for).
+    With ``bidding`` each carries its weight from the calls (still drawn uniformly)."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise SamplingError(f"count must be a whole number, not {count!r}")
     counter = _counter(observation)
@@ -430,16 +454,16 @@ def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
     if total <= count and total <= exact_limit:
         hands = list(counter.every())
         return Worlds(_weighed(observation, hands, bidding), True, total)
-    if 2 * count >= total and total <= max(exact_limit, 2 * count):
-        hands = rng.sample(list(counter.every()), count)
-    elif 2 * count <= total:
+    if 2 * count <= total:
         drawn: set = set()
         hands = []
-        while len(hands) < count:
+        while len(hands) < count:            # uniform among the worlds not drawn yet
             world = counter.draw(rng)
             if world not in drawn:
                 drawn.add(world)
                 hands.append(world)
+    elif total <= exact_limit:
+        hands = rng.sample(list(counter.every()), count)
     else:
         hands = [counter.draw(rng) for _ in range(count)]
     return Worlds(_weighed(observation, hands, bidding), False, total)
@@ -484,6 +508,8 @@ class _CallModel:
     def agree(self, dealt: Sequence[Card], strong: bool) -> float:
         """The chance that the first six of ``dealt`` (any six equally likely) make the call."""
         m = len(dealt)
+        if not m:
+            return 1.0
         six = min(_FIRST_DEAL, m)
         trumps = [c for c in dealt if suit_of(c) == self.proposed]
         t = len(trumps)

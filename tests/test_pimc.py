@@ -270,14 +270,14 @@ def test_heuristic_calls_option_calls_by_the_rules():
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_whole_games_are_played_legally(players, preset):
     rules = Rules.preset(preset)
-    spec = player_spec("pimc:worlds=4,time_limit=none,node_limit=200000")
+    spec = player_spec("pimc:worlds=4,time_limit=none,node_limit=200000,calls=pimc")
     result = play_deals([spec.make(seed=s) if s % 2 == 0 else make_player("heuristic")
                          for s in range(players)], rules, deals=2, seed=players)
     assert len(result.deal_points) == 2
 
 
 def test_a_seed_repeats_the_play():
-    spec = "pimc:worlds=6,time_limit=none,node_limit=300000"
+    spec = "pimc:worlds=6,time_limit=none,node_limit=300000,calls=pimc"
     first = run_duplicate(spec, "heuristic", 2, 3, seed=4)
     again = run_duplicate(spec, "heuristic", 2, 3, seed=4)
     assert first.differences() == again.differences()
@@ -292,3 +292,39 @@ def test_registry_and_options():
     for bad in ("pimc:worlds=0", "pimc:calls=never", "pimc:colour=red"):
         with pytest.raises(PlayerError):
             player_spec(bad).make(seed=1)
+
+
+# ---- play inference -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_true_world_of_heuristic_opponents_has_the_play_weight_of_no_slip(players):
+    from solver.inference import SLIP, TEMPER, play_weight
+
+    for seed in range(4):
+        state = to_play(players, seed)
+        heuristic = make_player("heuristic")
+        me, choices = 0, 0
+        while state.phase == PLAY and len(state.play) < 2 * players + 1:
+            seat = state.current_player()
+            obs = state.observation(seat)
+            opponent = (seat % 2 != me % 2) if players == 4 else seat != me
+            if opponent and len(obs.legal_actions) > 1:
+                choices += 1
+            state.apply_action(decide(heuristic, state))
+        if state.phase != PLAY:
+            continue
+        obs = state.observation(me)
+        expected = 1 / TEMPER + (1 - 1 / TEMPER) * (1 - SLIP) ** choices
+        assert play_weight(obs, state.hands) == pytest.approx(expected)
+        # a world where an opponent's hand differs gives no more
+        assert play_weight(obs, state.hands) >= 1 / TEMPER
+
+
+def test_resample_draws_in_proportion():
+    from solver.inference import resample
+
+    drawn = resample([1.0, 0.0, 3.0], 4000, random.Random(2))
+    counts = dict(drawn)
+    assert sum(counts.values()) == 4000 and 1 not in counts
+    assert counts[2] / 4000 == pytest.approx(0.75, abs=0.03)
