@@ -140,13 +140,18 @@ def call_observation_of(hand: str | None, turnup: str | None, seat: str | None,
 def advice_for(observation: Observation, worlds: int | None, seed: int | str,
                seen: SeenPosition | None = None):
     """The Monte Carlo player's advice for the observation's seat, from ``worlds`` worlds
-    (the player's default when None) drawn from ``seed``.  With ``seen``, the position the
+    (the player's default when None) drawn from ``seed``, each deal that fits as likely as
+    any other but for what the calls say (no inference from the cards played: that models
+    how the other players choose, and is the player's own).  With ``seen``, the position the
     observation is of: hands shown other than the seat's own stay as they are in every world
     (an observation holds only its seat's hand)."""
     from solver.pimc import PimcPlayer
     from solver.sampling import world_position
 
-    options: dict[str, Any] = {"seed": seed, "time_limit": None, "node_limit": ADVICE_NODES}
+    # every deal that fits counts alike (the calls' evidence apart): the player's own play
+    # inference, a model of how the others choose their cards, is left to its play
+    options: dict[str, Any] = {"seed": seed, "time_limit": None, "node_limit": ADVICE_NODES,
+                               "infer": False}
     if worlds is not None:
         options["worlds"] = worlds
     player = PimcPlayer(**options)
