@@ -450,7 +450,6 @@ class PimcPlayer:
             values, kept, complete = value_play(solver, positions, weights, legal, side,
                                                 objective, budget)
         if not kept:
-            self.stopped += 1
             rows = {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}
             return self._advice(observation, objective, 0, exact, False,
                                 _ranked(legal, rows, preferred), budget)

@@ -328,3 +328,41 @@ def test_resample_draws_in_proportion():
     counts = dict(drawn)
     assert sum(counts.values()) == 4000 and 1 not in counts
     assert counts[2] / 4000 == pytest.approx(0.75, abs=0.03)
+
+
+# ---- the fusion remedy ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_postponed_values_are_the_engines_in_one_world_and_never_above_plain_pimc(players):
+    from solver.pimc import _Budget, value_play, value_play_postponed
+
+    for seed in range(3):
+        state = to_play(players, seed)
+        if len(state.hands[0]) > 6:
+            continue
+        heuristic = make_player("heuristic")
+        state.apply_action(decide(heuristic, state))
+        seat = state.current_player()
+        obs = state.observation(seat)
+        legal = list(obs.legal_actions)
+        me = side(seat, players)
+        solver = Solver(18)
+        one, kept, complete = value_play_postponed(solver, [state.position()], [1.0], legal,
+                                                   seat, me, "margin", _Budget(None, None, 1))
+        truth = Solver(16).solve(state.position(), me, "margin", line=False)
+        assert complete and {c: v[0] for c, v in one.items()} == truth.moves
+        worlds = sampling_worlds(obs, 6)
+        post, kept, complete = value_play_postponed(solver, worlds, [1.0] * 6, legal, seat, me,
+                                                    "margin", _Budget(None, None, 6))
+        plain, _, _ = value_play(solver, worlds, [1.0] * 6, legal, me, "margin",
+                                 _Budget(None, None, 6))
+        assert complete and len(kept) == 6
+        for c in legal:
+            assert sum(post[c]) <= sum(plain[c]) + 1e-9
+
+
+def sampling_worlds(obs, count):
+    from solver.sampling import sample_worlds, world_position
+
+    return [world_position(obs, w) for w in sample_worlds(obs, count, random.Random(7))]
