@@ -20,8 +20,11 @@ text and the key:
 ``SeenPosition.observation(seat)`` is then what that seat knows, in the form ``solver.game``
 gives a seat at the table: its hand, the trumps, the turn-up if given, every card played and by
 whom, the points the completed tricks pegged and the match score they make, and its legal cards.
-The seat must be the one to move and its hand shown.  ``hide(position, seats)`` hides hands of a
-full ``Position``, for tests and examples.
+The seat must be the one to move and its hand shown.  An observation holds no other seat's
+hand, so ``SeenPosition.worlds`` deals the unseen cards for the Monte Carlo player itself when
+other hands are shown (a partner's, say): those stay as they are, and only the hidden hands are
+dealt, by ``solver.sampling``'s count.  ``hide(position, seats)`` hides hands of a full
+``Position``, for tests and examples.
 
 ``call_observation`` is what a seat knows when it is to call (stand or beg, take one or run):
 its six cards, the turn-up, the dealer and the score.
@@ -349,9 +352,10 @@ def _captures(trick: list[Card], layout: Layout) -> int:
 
 def read_seen(text: str, source: str = "<string>", toml: bool | None = None) -> SeenPosition:
     """The one position of a text whose hands may be hidden (TOML, or one line)."""
-    layouts = list(read_layouts(text, source, toml, one=True, hidden=True))
+    layouts = list(read_layouts(text, source, toml, hidden=True))
     if len(layouts) != 1:
-        raise _fail(source, None, f"{len(layouts)} positions, not one")
+        raise _fail(source, None, f"{len(layouts)} positions, not one: a seat is advised on "
+                                  f"one position at a time")
     return SeenPosition.of(layouts[0])
 
 
@@ -405,7 +409,7 @@ def call_observation(hand: Sequence[Card], turnup: Card, seat: int, players: int
     hand = list(hand)
     if len(hand) != HAND:
         raise CallError("hand", f"the hand holds {len(hand)} cards: a call is made on the "
-                            f"{HAND} cards dealt")
+                                f"{HAND} cards dealt")
     for i, card in enumerate(hand):
         if card in hand[:i]:
             raise CallError("hand", f"the hand holds {card_str(card)} twice")
@@ -415,12 +419,12 @@ def call_observation(hand: Sequence[Card], turnup: Card, seat: int, players: int
     score = tuple(score) if score is not None else (0,) * sides
     if len(score) != sides:
         raise CallError("score", f"the score takes {sides} entries, one a side "
-                            f"({' '.join(side_name(s, players) for s in range(sides))}), "
-                            f"not {len(score)}")
+                                 f"({' '.join(side_name(s, players) for s in range(sides))}), "
+                                 f"not {len(score)}")
     for side, points in enumerate(score):
         if points >= rules.target:
-            raise CallError("score", f"{side_name(side, players)} has {points}, already at the "
-                                f"target {rules.target}: that match is over")
+            raise CallError("score", f"{side_name(side, players)} has {points}, already at "
+                                     f"the target {rules.target}: that match is over")
     rest = [c for c in ALL_CARDS if c not in hand and c != turnup]
     random.Random(seed).shuffle(rest)
     pack: list[Card | None] = [None] * len(ALL_CARDS)

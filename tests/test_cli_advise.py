@@ -142,6 +142,7 @@ def test_the_rules_of_a_call(made):
     (["N:A.-.-.- - dealer=S trump=S play=AS,2C"], ["play: the play is over"]),
     (["no-such-file.toml"], ["no-such-file.toml"]),
     (["nothing-here"], ["nothing-here: no such file, and not a one-line position"]),
+    (["-"], ["<stdin>: no [hands]"]),
     (["--hand", "AH KH 5H 9C 2D 3S"], ["--turnup: a call is advised on the turn-up too"]),
     (["--hand", "AH KH 5H 9C 2D ZZ", "--turnup", "7H"], ["--hand: ", "'ZZ'"]),
     (["--hand", "AH KH 5H 9C 2D", "--turnup", "7H"],
@@ -166,8 +167,17 @@ def test_the_rules_of_a_call(made):
      ["unknown preset 'bridge'"]),
 ])
 def test_every_mistake_is_one_line(made, args, fragments):
-    assert_one_error_line(run("advise", *args), *fragments)
+    assert_one_error_line(run("advise", *args, input=""), *fragments)
     assert not made
+
+
+@pytest.mark.parametrize("form", ["toml", "line"])
+def test_a_file_of_several_positions_is_one_line(made, tmp_path, form):
+    path = tmp_path / ("deals.toml" if form == "toml" else "deals.txt")
+    done = run("deal", "--players", 2, "--count", 2, "--seed", 1, "--format", form)
+    path.write_text(done.stdout)
+    assert_one_error_line(run("advise", path), f"{path}: 2 positions, not one: a seat is "
+                                                f"advised on one position at a time")
 
 
 # ---- the report ------------------------------------------------------------------------------
