@@ -8,6 +8,8 @@
                               [--preset NAME] [--dealer SEAT]
     allfives bench [--class NAME]... [--count N] [--json]
     allfives puzzle generate|check|play|show|index ...   (see cli/puzzling.py)
+    allfives advise [POSITION] [--seat SEAT] [--hand CARDS --turnup CARD] [--worlds K]
+                               [--seed S] [--json]
 
 The options that several commands share are declared once, below, as typed ``Annotated``
 aliases; a command takes one as a parameter's type (``json: JsonFlag = False``) and gets the same
@@ -211,7 +213,8 @@ def analyze(
              "happen; after each deal what your cards cost, judged open-hand.\n\n"
              "Type a card (TH, th, 10h, T♥), a rank or suit alone when it picks one legal "
              "card, or its number; Enter plays a lone legal card; calls by name or first "
-             "letter (s, b, t, r). At the prompt: hint, undo, score, help, quit. The record "
+             "letter (s, b, t, r). At the prompt: hint (the Monte Carlo player's advice from "
+             "what you can see), undo, score, help, quit. The record "
              "(JSON lines, for 'allfives replay') is saved after every deal; quit or the end "
              "of input stop with status 0, Ctrl-C with 130.", epilog="""\
 Examples:
@@ -226,7 +229,8 @@ def play(
         metavar="SEAT", help="Your seat. Default: S.")] = None,
     opponents: Annotated[Optional[list[str]], typer.Option(
         "--opponents", metavar="PLAYER",
-        help="The bots: heuristic, random or cheater (it sees every hand), with options as "
+        help="The bots: heuristic, random, pimc (the Monte Carlo player, which sees what you "
+             "would in its seat) or cheater (it sees every hand), with options as "
              "name:key=value; once for every bot, or once a bot from your left. "
              "Default: heuristic.")] = None,
     rules: RulesOption = "all-fives",
@@ -535,6 +539,69 @@ def puzzle_index(paths: PuzzleFilesArgument) -> None:
 
     with user_errors():
         typer.echo(index_text(paths), nl=False)
+
+
+@app.command(cls=Command, help="Advise one seat from what it can see: every legal card (or "
+             "call) with its expected points, or chance of winning the match, a 95% interval "
+             "and how often it is a best choice, from the unseen cards dealt at random into "
+             "the hands hidden (the Monte Carlo player's analysis).\n\n"
+             "A POSITION may hide hands: '?' in a deal file, '-' on one line; their cards "
+             "played are in the play. The seat advised is the seat to move, and its hand must "
+             "be shown. Without a POSITION, --hand and --turnup ask for a call: the elder hand "
+             "(the dealer's left) stands or begs, the dealer takes one or runs.", epilog="""\
+Examples:
+  allfives advise solver/examples/hidden/south.toml
+  allfives advise "N:T.QJT92.-.- - dealer=S turnup=6H" --json
+  allfives advise --hand "AH KH 5H 9C 2D 3S" --turnup 7H --seat N
+  allfives advise --hand "9H 4C 3C 8D 2S QS" --turnup 7H --dealer N --seat N""")
+def advise(
+    ctx: typer.Context,
+    position: Annotated[Optional[str], typer.Argument(
+        metavar="POSITION", show_default=False,
+        help="A deal file or one-line position, hands hidden as '?' (TOML) or '-' (one "
+             "line), or '-' for standard input.")] = None,
+    seat: Annotated[Optional[str], typer.Option(
+        "--seat", metavar="SEAT",
+        help="The seat advised: with a POSITION the seat to move (the default); for a call "
+             "the elder hand or the dealer.")] = None,
+    hand: Annotated[Optional[str], typer.Option(
+        "--hand", metavar="CARDS", help="The six cards of the seat about to call.")] = None,
+    turnup: Annotated[Optional[str], typer.Option(
+        "--turnup", metavar="CARD", help="The turned-up card, which proposes trumps.")] = None,
+    players: Annotated[int, typer.Option(
+        "--players", metavar="N", min=2, max=4,
+        help="Players at the table for a call: 2, 3 or 4 (4 play as partners).")] = 2,
+    dealer: Annotated[Optional[str], typer.Option(
+        "--dealer", metavar="SEAT",
+        help="The dealer, for a call. Default: the seat on the right of --seat, which is "
+             "then the elder hand (with neither, the last seat deals).")] = None,
+    score: Annotated[Optional[str], typer.Option(
+        "--score", metavar="POINTS",
+        help="The match score before the deal, for a call: points per side, in side order "
+             "(N,S; N,E,S; NS,EW). Default: 0 each.")] = None,
+    rules: RulesOption = "all-fives",
+    target: TargetOption = None,
+    worlds: Annotated[Optional[int], typer.Option(
+        "--worlds", metavar="K", min=1,
+        help="Deals of the unseen cards to value each choice in. Default: the Monte Carlo "
+             "player's.")] = None,
+    seed: Annotated[int, typer.Option(
+        "--seed", metavar="S",
+        help="Seed of the deals of the unseen cards: the same seed gives the same advice.")
+    ] = 0,
+    json: JsonFlag = False,
+    color: ColorFlag = None,
+) -> None:
+    from .advising import CALL_OPTIONS, advise_command
+
+    # the options typed (a position brings its own table, and no call's option goes with it)
+    given = {name for name in CALL_OPTIONS
+             if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"}
+    with user_errors():
+        stopped = advise_command(position, seat, hand, turnup, players, dealer, score, rules,
+                                 target, worlds, seed, json, color, given)
+    if stopped:
+        raise typer.Exit(1)
 
 
 def main() -> None:

@@ -38,7 +38,7 @@ from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 
 from .answers import AnswerError, choices, read_answer
 from .errors import INTERRUPTED, TERMINATED, Terminated, note
-from .faces import BAD, GOOD, QUIET, card_face, cards_face
+from .faces import BAD, GOOD, QUIET, cards_face
 from .table import action_line, choices_line, peg_words, pegboard_lines, scores_text, \
     seat_text, side_text, table_screen
 
@@ -47,16 +47,17 @@ if TYPE_CHECKING:
 
 #: The limit on each solve of the analysis after a deal, so that a long deal cannot hang it.
 ANALYSIS_NODES = 5_000_000
-#: The limit on the solve behind ``hint``.
-HINT_NODES = 20_000_000
+#: The deals of the unseen cards behind ``hint`` (None: the Monte Carlo player's default).
+HINT_WORLDS: int | None = None
 COMMANDS = ("hint", "undo", "score", "help", "quit")
 
 HELP = """\
 Type a card as deal files spell it (TH, th, 10h, T♥), a rank or suit alone when it
 picks one legal card (T, k, h), or the card's number in the list; Enter plays a
 lone legal card. Calls: stand, beg, take-one, run, or their first letter.
-Commands (whole words): hint (open-hand values of your cards), undo (back to your
-previous decision), score (the match score), help, quit (save the record, stop).
+Commands (whole words): hint (what each choice is worth from what you can see),
+undo (back to your previous decision), score (the match score), help, quit (save
+the record, stop).
 Ctrl-D stops as quit does; Ctrl-C stops too, with status 130."""
 
 
@@ -319,31 +320,14 @@ class Session:
         return line
 
     def hint(self, obs) -> Text:
-        """Each legal card's open-hand value for the person's side."""
-        if obs.phase != "play":
-            return Text("  No hint for the calls: the open-hand values are of card play.",
-                        style=QUIET)
-        from solver.search import solve
+        """What each legal choice is worth from what the person can see: the Monte Carlo
+        player's advice (``allfives advise``), over deals of the cards the person has not
+        seen, seeded by the match's seed and the decision, so that a hint is the same when the
+        match is played again."""
+        from .advising import advice_lines, advice_for
 
-        position = self.state.position()
-        side = side_of(self.me, self.players)
-        solution = solve(position, side=side, objective="points", line=False,
-                         node_limit=HINT_NODES)
-        text = Text(f"  Open-hand values: they assume you can see every hand.\n  The points "
-                    f"{side_name(side, self.players)} can be sure of in this deal after each "
-                    f"card:", style=QUIET)
-        best = max(solution.moves.values(), default=None)
-        for number, card in enumerate(choices(obs), 1):
-            value = solution.moves.get(card)
-            text.append(f"\n  {number} ")
-            text.append_text(card_face(card, self.pretty, obs.trump))
-            text.append(f"  {value if value is not None else '?':>3}")
-            if value is not None and value == best:
-                text.append("  best", style=GOOD)
-        if not solution.complete:
-            text.append(f"\n  (the search stopped at {HINT_NODES} nodes: ? is not known)",
-                        style=QUIET)
-        return text
+        advice = advice_for(obs, HINT_WORLDS, f"{self.setup.seed}/hint/{len(self.history)}")
+        return advice_lines(advice, obs, choices(obs), self.pretty)
 
     def undo(self) -> None:
         """Back to the person's previous decision: the match played again from the start, with

@@ -23,6 +23,11 @@ then ``key=value`` words::
 
     N:AK5.9.32.- T4Q.8.J.7 dealer=S turnup=7H play=AH,4H follow=strict score=52,58
 
+A hand its writer cannot see may be hidden, for advice from one seat's view: ``"?"`` in TOML
+and ``-`` on one line, as PBN writes an unknown hand.  Its size follows from the hands shown; the
+cards it has played are in ``play``.  Only a reader asked for them (``hidden=True``) takes hidden
+hands: a solve needs every hand.
+
 A text may hold several deals in TOML, one after another, with a line ``# ---`` between two
 (as ``allfives deal --count K`` writes them); ``read_positions`` and ``load_positions`` read them
 all, the k-th named ``SOURCE#k``.
@@ -50,7 +55,7 @@ from .errors import AllFivesError, quoted
 from .rules import Rules, option_text
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
-__all__ = ["DealFileError", "Layout", "parse_toml", "toml_str", "parse_line", "line_str",
+__all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
            "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR"]
 
 #: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles`` (the deal ignores it).
@@ -62,6 +67,9 @@ SEPARATOR = "# ---"
 #: The byte-order mark some editors put at the start of a UTF-8 file.
 BOM = "\ufeff"
 _SEPARATOR_LINE = re.compile("^" + re.escape(SEPARATOR) + r"[^\S\n]*$", re.MULTILINE)
+#: A hidden hand in TOML, and on one line (where ``?`` is read too).
+HIDDEN = "?"
+HIDDEN_LINE = "-"
 
 
 
@@ -81,6 +89,8 @@ class Layout(NamedTuple):
     score: tuple[int, ...] | None = None
     play: tuple[Card, ...] = ()
     source: str = "<string>"
+    #: The seats whose hands are hidden (their entry in ``hands`` is empty), in seat order.
+    hidden: tuple[int, ...] = ()
 
 
 def _fail(source: str, key: str | None, message: str) -> DealFileError:
@@ -109,9 +119,12 @@ class _At:
 class _Parts:
     """The pieces of a position as read, before they become a ``Deal``."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, hidden: bool = False) -> None:
         self.source = source
         self.hands: dict[str, list[Card]] = {}   # seat letter -> cards
+        #: Whether hidden hands are allowed, and the seats given as hidden.
+        self.allow_hidden = hidden
+        self.hidden: set[str] = set()
         self.rules = "all-fives"
         self.options: dict[str, Any] = {}
         self.dealer: str | None = None
@@ -139,7 +152,8 @@ class _Parts:
         names = self.seats()
         n = len(names)
         hands = [self.hands[s] for s in names]
-        _check_hands(src, names, hands)
+        hidden = tuple(i for i, s in enumerate(names) if s in self.hidden)
+        _check_hands(src, names, hands, hidden)
         with _At(src, "rules"):
             Rules.preset(self.rules)
         for name, value in self.options.items():
@@ -153,7 +167,15 @@ class _Parts:
         trump, turnup = self._trumps(hands)
         score = self._score(n)
         return Layout(tuple(tuple(sort_cards(h)) for h in hands), trump, dealer, rules, turnup,
-                      score, tuple(self.play), src)
+                      score, tuple(self.play), src, hidden)
+
+    def hide(self, seat: str, key: str) -> None:
+        """``seat``'s hand is given as hidden (at ``key`` of the text)."""
+        if not self.allow_hidden:
+            raise _fail(self.source, key, "the hand is hidden, but this needs every hand "
+                                          "(hidden hands are for advice from one seat)")
+        self.hidden.add(seat)
+        self.hands[seat] = []
 
     def _trumps(self, hands: list[list[Card]]) -> tuple[int, Card | None]:
         src = self.source
@@ -205,8 +227,13 @@ def _side_list(n: int) -> str:
     return " ".join(side_name(s, n) for s in range(side_count(n)))
 
 
-def _check_hands(source: str, names: str, hands: list[list[Card]]) -> None:
-    """Every card once, every hand the same size; the message names the seat at fault."""
+def _check_hands(source: str, names: str, hands: list[list[Card]],
+                 hidden: tuple[int, ...] = ()) -> None:
+    """Every card once, every hand shown the same size; the message names the seat at fault."""
+    if len(hidden) == len(names):
+        raise _fail(source, "hands", "every hand is hidden: the hand size follows from the "
+                                     "hands shown")
+    shown = [(seat, hand) for i, (seat, hand) in enumerate(zip(names, hands)) if i not in hidden]
     holder: dict[Card, str] = {}
     for seat, hand in zip(names, hands):
         for card in hand:
@@ -214,13 +241,13 @@ def _check_hands(source: str, names: str, hands: list[list[Card]]) -> None:
                 raise _fail(source, f"hands.{seat}",
                             f"card {quoted(card_str(card))} is also in {holder[card]}'s hand")
             holder[card] = seat
-    size = len(hands[0])
+    first, size = shown[0][0], len(shown[0][1])
     if size == 0:
-        raise _fail(source, f"hands.{names[0]}", "the hand is empty")
-    for seat, hand in zip(names, hands):
+        raise _fail(source, f"hands.{first}", "the hand is empty")
+    for seat, hand in shown:
         if len(hand) != size:
             raise _fail(source, f"hands.{seat}",
-                        f"{len(hand)} cards, but {names[0]} has {size}")
+                        f"{len(hand)} cards, but {first} has {size}")
 
 
 # ---- TOML ----------------------------------------------------------------------------------
@@ -259,15 +286,16 @@ def _cards(source: str, key: str, value: object) -> list[Card]:
     return cards
 
 
-def parse_toml(text: str, source: str = "<string>") -> Layout:
-    """Read the TOML form of one position; ``source`` names it in error messages."""
-    return _parse_toml(text, source, 0)
+def parse_toml(text: str, source: str = "<string>", hidden: bool = False) -> Layout:
+    """Read the TOML form of one position; ``source`` names it in error messages.  With
+    ``hidden`` a hand may be ``"?"``: hidden (``Layout.hidden``)."""
+    return _parse_toml(text, source, 0, hidden)
 
 
 _TOML_LINE = re.compile(r"\(at line (\d+),")
 
 
-def _parse_toml(text: str, source: str, lines_before: int) -> Layout:
+def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False) -> Layout:
     """``parse_toml`` of a text that starts after ``lines_before`` lines of a larger one: TOML's
     line numbers are given as lines of the whole."""
     try:
@@ -277,7 +305,7 @@ def _parse_toml(text: str, source: str, lines_before: int) -> Layout:
         raise _fail(source, None, f"not TOML: {message}") from None
     except RecursionError:
         raise _fail(source, None, "not TOML: arrays or tables nested too deeply") from None
-    parts = _Parts(source)
+    parts = _Parts(source, hidden)
     for key in data:
         if key not in TOP_KEYS:
             raise _fail(source, None, f"unknown key {quoted(key)}")
@@ -305,6 +333,9 @@ def _parse_toml(text: str, source: str, lines_before: int) -> Layout:
             raise _fail(source, f"hands.{key}", f"seat {seat} is given twice")
         if not isinstance(value, (str, list)):
             raise _fail(source, f"hands.{key}", f"expected cards, not {_kind(value)} ({quoted(value)})")
+        if isinstance(value, str) and value.strip() == HIDDEN:
+            parts.hide(seat, f"hands.{key}")
+            continue
         parts.hands[seat] = _cards(source, f"hands.{key}", value)
     if "play" in data:
         parts.play = _cards(source, "play", data["play"])
@@ -366,8 +397,8 @@ def toml_str(layout: Layout) -> str:
         lines.append("play = [" + ", ".join(_toml_string(card_str(c)) for c in layout.play)
                      + "]")
     lines += ["", "[hands]"]
-    lines += [f"{seat} = {_toml_string(hand_str(hand))}"
-              for seat, hand in zip(names, layout.hands)]
+    lines += [f"{seat} = {_toml_string(HIDDEN if i in layout.hidden else hand_str(hand))}"
+              for i, (seat, hand) in enumerate(zip(names, layout.hands))]
     changes = rules.changes()
     if changes:
         lines += ["", "[options]"]
@@ -382,8 +413,9 @@ def toml_str(layout: Layout) -> str:
 # ---- one line --------------------------------------------------------------------------------
 
 
-def parse_line(text: str, source: str = "<line>") -> Layout:
-    """Read the one-line form: ``N:<hand> <hand> ... key=value ...``."""
+def parse_line(text: str, source: str = "<line>", hidden: bool = False) -> Layout:
+    """Read the one-line form: ``N:<hand> <hand> ... key=value ...``.  With ``hidden`` a hand
+    may be ``-`` (or ``?``): hidden (``Layout.hidden``)."""
     words = text.split()
     if not words or len(words[0]) < 2 or words[0][1] != ":" or \
             words[0][0].upper() not in COMPASS:
@@ -405,10 +437,13 @@ def parse_line(text: str, source: str = "<line>") -> Layout:
     if start not in names:
         raise _fail(source, None, f"no seat {quoted(start)} at a {n}-player table "
                                   f"(seats {' '.join(names)})")
-    parts = _Parts(source)
+    parts = _Parts(source, hidden)
     parts.option_key = "{}"
     for i, holding in enumerate(holdings):
         seat = names[(names.index(start) + i) % n]
+        if holding in (HIDDEN_LINE, HIDDEN):
+            parts.hide(seat, f"hands.{seat}")
+            continue
         if "." not in holding:
             raise _fail(source, f"hands.{seat}",
                         f"expected a PBN holding (S.H.D.C), not {quoted(holding)}")
@@ -462,7 +497,8 @@ def _line_score(source: str, value: str) -> list[int]:
 def line_str(layout: Layout) -> str:
     """The one-line form; ``parse_line`` reads it back to an equal layout."""
     rules = layout.rules
-    words = ["N:" + " ".join(holding_str(h) for h in layout.hands)]
+    words = ["N:" + " ".join(HIDDEN_LINE if i in layout.hidden else holding_str(h)
+                             for i, h in enumerate(layout.hands))]
     if rules.preset_name != "all-fives":
         words.append(f"rules={rules.preset_name}")
     words.append(f"dealer={seat_names(len(layout.hands))[_dealer(layout)]}")
@@ -525,12 +561,13 @@ def _documents(text: str) -> list[_Document]:
     return documents
 
 
-def _read_documents(text: str, source: str, one: bool) -> Iterator[Layout]:
+def _read_documents(text: str, source: str, one: bool, hidden: bool = False
+                    ) -> Iterator[Layout]:
     """The deals of a TOML text: one named ``source``, or several named ``source#1``, ...
     (``one``: a text of several is an error)."""
     documents = _documents(text)
     if len(documents) == 1:
-        yield parse_toml(text, source)
+        yield parse_toml(text, source, hidden)
         return
     if one:
         raise _fail(source, None, f"{len(documents)} deals separated by '{SEPARATOR}' lines, "
@@ -539,29 +576,30 @@ def _read_documents(text: str, source: str, one: bool) -> Iterator[Layout]:
         name = f"{source}#{number}"
         if document.is_empty():
             raise _fail(name, None, document.emptiness())
-        yield _parse_toml(document.text, name, document.lines_before)
+        yield _parse_toml(document.text, name, document.lines_before, hidden)
 
 
 def read_layouts(text: str, source: str = "<string>", toml: bool | None = None,
-                 one: bool = False) -> Iterator[Layout]:
+                 one: bool = False, hidden: bool = False) -> Iterator[Layout]:
     """Every position in a text, each named (``Layout.source``) as it is known.
 
     A TOML text is one position, named ``source``, or several with a line ``# ---`` between
     two, named ``source#1``, ``source#2``, ...  A text in the one-line form holds one position on
     each line that is not blank or a ``#`` comment, named ``source:LINE``.  ``toml=None`` tells
     the two apart by the first such line.  ``one``: a TOML text of several deals is an error.
+    ``hidden``: hands may be hidden (``"?"``, ``-``).
     """
     text = text.removeprefix(BOM)
     if toml is None:
         toml = not is_line_form(text)
     if toml:
-        yield from _read_documents(text, source, one)
+        yield from _read_documents(text, source, one, hidden)
         return
     for number, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         if line:
             where = f"{source}:{number}"
-            yield parse_line(line, where)
+            yield parse_line(line, where, hidden)
 
 
 def read_file(path: str | PathLike[str]) -> str:

@@ -489,10 +489,17 @@ def _shared_solver(table_bits: int):
 
 # ---- the registry ---------------------------------------------------------------------------
 
+def _pimc(**options: Any) -> Player:
+    from .pimc import PimcPlayer
+
+    return PimcPlayer(**options)
+
+
 _REGISTRY: dict[str, Callable[..., Player]] = {
     "random": RandomPlayer,
     "heuristic": HeuristicPlayer,
     "cheater": CheaterPlayer,
+    "pimc": _pimc,
 }
 
 

@@ -29,7 +29,8 @@ USAGE = {"": "Usage: allfives [OPTIONS] COMMAND [ARGS]...",
          "match": "Usage: allfives match [OPTIONS] PLAYER PLAYER",
          "play": "Usage: allfives play [OPTIONS]",
          "replay": "Usage: allfives replay [OPTIONS] RECORD",
-         "puzzle": "Usage: allfives puzzle [OPTIONS] COMMAND [ARGS]..."}
+         "puzzle": "Usage: allfives puzzle [OPTIONS] COMMAND [ARGS]...",
+         "advise": "Usage: allfives advise [OPTIONS] [POSITION]"}
 
 
 def screen(command: list[str], columns: int = 80) -> str:
@@ -195,8 +196,10 @@ def test_shared_options_are_the_same_in_every_command():
             face = (param.help, param.metavar, param.secondary_opts, param.required)
             # deal's count of deals, bench's of each class; deal's players and seed deal hands,
             # play's and match's seat a match (2 players by default; match's seed is 0); play
-            # always keeps a record (a default file), match only where --record names one
-            if key in seen and key not in ("--count", "--players", "--seed", "--record"):
+            # always keeps a record (a default file), match only where --record names one;
+            # advise's seat is the seat advised and its dealer a call's (not a random seat)
+            if key in seen and key not in ("--count", "--players", "--seed", "--record",
+                                           "--seat", "--dealer"):
                 assert seen[key] == face, (name, key)
             seen.setdefault(key, face)
 

@@ -235,33 +235,88 @@ def test_an_illegal_card_in_a_session_is_asked_again_with_the_reason(tmp_path):
 
 # ---- hint and undo ---------------------------------------------------------------------------
 
-def test_hint_shows_the_open_hand_values_of_solve(tmp_path):
-    from solver.search import solve
+def hinted_session(tmp_path, monkeypatch, seed: int = 6, players: int = 2):
+    """A session that asks for a hint at its first call and its first card, then quits; the
+    advice behind every hint, with the observation it was asked for."""
+    import cli.advising
 
-    asked = []
+    asked: list = []
+    real = cli.advising.advice_for
+
+    def advice_for(obs, worlds, seed, seen=None):
+        advice = real(obs, worlds, seed, seen)
+        asked.append((obs, worlds, seed, advice))
+        return advice
+
+    monkeypatch.setattr(cli.advising, "advice_for", advice_for)
+    phases: list[str] = []
 
     def answer(obs, count):
-        if obs.phase != "play":
-            return "1"
-        if not asked:
-            asked.append(obs)
+        if obs.phase not in phases:
+            phases.append(obs.phase)
             return "hint"
-        return "quit"
+        if obs.phase == "play":
+            return "quit"
+        return "1"
 
-    s, script, out = session({"seed": 4}, answer, tmp_path)
+    s, script, out = session({"seed": seed, "players": players}, answer, tmp_path)
     with pytest.raises(Stop):
         s.run()
-    obs = asked[0]
-    state = s.state
-    solution = solve(state.position(), side=state.position().deal.side_of(s.me))
-    text = out.getvalue()
-    assert "open-hand values: they assume you can see every hand" in text.lower()
+    return s, script, out.getvalue(), asked
+
+
+def test_hint_shows_the_advice_from_what_you_can_see(tmp_path, monkeypatch):
     from solver.cards import card_str
-    shown = dict(re.findall(r"^  \d+ (\S+)\s+(-?\d+)", text.split("Open-hand values")[1],
-                            re.M))
-    expected = {card_str(c, True): str(v) for c, v in solution.moves.items()}
-    assert shown == expected
-    assert set(expected) == {card_str(c, True) for c in obs.legal_actions}
+    from solver.game import CALLS
+
+    s, script, text, asked = hinted_session(tmp_path, monkeypatch)
+    assert [obs.phase for obs, *_ in asked] == ["elder", "play"]    # S is the elder hand
+    hints = text.split("Advice from what you can see")[1:]
+    assert len(hints) == len(asked)
+    for (obs, worlds, seed, advice), hint in zip(asked, hints):
+        # the advice is of what the person saw at that decision, nothing more
+        assert obs in script.seen and obs.seat == s.me
+        values = {v.action: v for v in advice.actions}
+        assert set(values) == set(obs.legal_actions)
+        rows = re.findall(r"^  (\d+) (\S+)\s+([-+]?\d+\.\d\d|\d+%)", hint, re.M)
+        assert [int(n) for n, _, _ in rows] == list(range(1, len(obs.legal_actions) + 1))
+        for (_, face, mean), action in zip(rows, choices(obs)):
+            assert face == (CALLS[action] if action in CALLS else card_str(action, True))
+            win = advice.objective == "win"
+            assert float(mean.rstrip("%")) == pytest.approx(
+                values[action].mean * (100 if win else 1), abs=0.5 if win else 0.006)
+        best = [line.split()[1] for line in hint.splitlines() if line.endswith("  best")]
+        top = advice.best
+        assert (CALLS[top] if top in CALLS else card_str(top, True)) in best
+    assert "Open-hand values" not in text
+
+
+def test_a_hint_is_the_same_when_the_match_is_played_again(tmp_path, monkeypatch):
+    first = hinted_session(tmp_path, monkeypatch, seed=6, players=4)[2]
+    second = hinted_session(tmp_path, monkeypatch, seed=6, players=4)[2]
+    assert first == second and "Advice from what you can see" in first
+
+
+def test_a_hint_reads_nothing_but_the_observation(tmp_path):
+    s, script, out = session({"seed": 3}, lambda obs, count: None, tmp_path)
+    state = s.state
+    while state.phase != "play" or state.current_player() != s.me:
+        state.apply_action(state.legal_actions()[0])
+    obs = state.observation(s.me)
+    s.state = None          # the hint cannot look at the hands
+    text = s.hint(obs).plain
+    assert "Advice from what you can see" in text and text.count("\n  ") >= len(obs.legal_actions)
+
+
+def test_pimc_plays_at_the_table(tmp_path):
+    record = tmp_path / "match.jsonl"
+    result = run("play", "--seed", 5, "--opponents", "pimc:worlds=4,time_limit=none",
+                 "--target", 11, "--record", record, input="1\n" * 60)
+    assert result.exit_code == 0, result.stderr
+    assert "  N  pimc:worlds=4,time_limit=None" in result.stdout
+    records = read_records(record.read_text(encoding="utf-8"))
+    assert records and records[0]["players"]["N"] == "pimc:worlds=4,time_limit=None"
+    replay(records)
 
 
 def test_undo_returns_to_the_previous_decision_with_the_same_cards(tmp_path):

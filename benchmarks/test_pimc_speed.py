@@ -1,0 +1,72 @@
+"""The Monte Carlo player's decision time on 6-card hands, with pytest-benchmark.
+
+The observations are fixed and seeded: every decision with a choice (a call or a card) that a
+seat meets in the first deal of heuristic-against-heuristic matches from seeds 0, 1, 2, ...,
+when that deal is played on 6-card hands (no run), until ``ALLFIVES_BENCH_PIMC`` decisions
+(default 200) are gathered per table.  One round is one ``PimcPlayer.advise`` with the default
+options; the player is made once per table, as in a match (its table kept).  Run:
+
+    .venv/bin/pip install '.[bench]'
+    .venv/bin/pytest benchmarks/test_pimc_speed.py --benchmark-columns=median,mean,max,rounds
+
+``extra_info`` holds the median and the 95th percentile of the decision times, by calls and
+by card play.
+"""
+
+import itertools
+import os
+
+import pytest
+
+from solver.game import PLAY, Match
+from solver.pimc import PimcPlayer
+from solver.players import decide, make_player
+
+
+def observations(players: int, count: int):
+    out = []
+    heuristic = make_player("heuristic")
+    for seed in itertools.count():
+        state = Match(players=players).new_initial_state(seed=seed)
+        seen = []
+        while state.deal_number == 1 and not state.is_terminal():
+            obs = state.observation(state.current_player())
+            if len(obs.legal_actions) > 1:
+                seen.append(obs)
+            state.apply_action(decide(heuristic, state))
+            if state.phase == PLAY and len(state.deal.hands[0]) != 6:
+                seen = []
+                break
+        out += seen
+        if len(out) >= count:
+            return out[:count]
+
+
+def _percentile(values, share):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(share * len(values)))]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_pimc_decision(benchmark, players):
+    benchmark.group = "pimc"
+    count = int(os.environ.get("ALLFIVES_BENCH_PIMC", 200))
+    feed = observations(players, count)
+    player = PimcPlayer(seed=1)
+    items = iter(feed)
+    times = {"call": [], "card": []}
+
+    def one(obs):
+        advice = player.advise(obs)
+        assert advice.best in obs.legal_actions
+        times["card" if obs.phase == PLAY else "call"].append(advice.seconds)
+
+    benchmark.pedantic(one, setup=lambda: ((next(items),), {}), rounds=len(feed), iterations=1)
+    every = times["call"] + times["card"]
+    benchmark.extra_info["decisions"] = len(every)
+    benchmark.extra_info["median_s"] = round(_percentile(every, 0.5), 4)
+    benchmark.extra_info["p95_s"] = round(_percentile(every, 0.95), 4)
+    for kind, values in times.items():
+        if values:
+            benchmark.extra_info[f"{kind}_median_s"] = round(_percentile(values, 0.5), 4)
+            benchmark.extra_info[f"{kind}_p95_s"] = round(_percentile(values, 0.95), 4)

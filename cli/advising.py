@@ -1,0 +1,415 @@
+"""``allfives advise``: the Monte Carlo player's advice to one seat, from what that seat can see.
+
+Two questions are asked of it.  A position whose hidden hands are ``"?"`` / ``-`` (the cards
+they played are in the play): which card should the seat to move play?  Six cards and a
+turn-up (``--hand``, ``--turnup``): should the elder hand stand or beg, and should the dealer
+take one or run?  Either way ``solver.pimc`` deals the unseen cards into worlds that agree with
+everything the seat knows and values every choice in each; the answer is each choice's
+expected value with its 95% interval and how often it was a best choice, as a table for
+people or one JSON object for scripts.  The worlds are drawn from ``--seed``, so the same
+command gives the same advice.
+"""
+
+from __future__ import annotations
+
+import json as json_module
+import math
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+from rich.console import Group
+from rich.text import Text
+
+from solver.cards import SUIT_NAMES, CardError, parse_card, parse_hand
+from solver.errors import AllFivesError
+from solver.game import CALLS, Observation, action_name
+from solver.notation import is_line_form, is_toml_name, parse_line
+from solver.rules import Rules
+from solver.seen import CallError, SeenPosition, call_observation, load_seen, read_seen
+from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
+
+from .errors import note
+from .faces import GOOD, QUIET, card_face, cards_face, suit_face
+from .report import table
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+
+STDIN = "-"
+ARGUMENT = "<argument>"
+#: The options that describe a call, which a position describes itself.
+CALL_OPTIONS = ("hand", "turnup", "players", "dealer", "score", "rules", "target")
+#: Engine nodes a piece of advice may search in all: enough for every world of a 6-card deal
+#: many times over; on the deep hands after a run fewer worlds are valued (a node limit, not a
+#: time limit, so that the same command gives the same advice on any machine).
+ADVICE_NODES = 100_000_000
+PHASE_WORDS = {"elder": "stand or beg", "dealer": "take one or run", "play": "card to play"}
+
+
+# ---- what the seat knows ------------------------------------------------------------------------
+
+def read_position(name: str) -> tuple[str, SeenPosition]:
+    """The position an argument names, with its name: a deal file, a file holding one
+    one-line position, ``-`` for standard input, or a one-line position itself."""
+    if name == STDIN:
+        return "<stdin>", read_seen(sys.stdin.read(), "<stdin>")
+    if "\n" not in name and is_line_form(name) and not _is_file(name):
+        return ARGUMENT, SeenPosition.of(parse_line(name.strip(), ARGUMENT, hidden=True))
+    if not _is_file(name) and not is_toml_name(name):
+        raise AllFivesError(f"{name}: no such file, and not a one-line position "
+                            f"(\"N:AK5.9.32.- - dealer=S trump=H\")")
+    return name, load_seen(name)
+
+
+def _is_file(name: str) -> bool:
+    try:
+        return Path(name).is_file()
+    except OSError:
+        return False
+
+
+def position_observation(name: str, seat: str | None) -> tuple[str, SeenPosition, Observation]:
+    """The position named, and the observation of the seat to move (``--seat`` if given must
+    be it)."""
+    where, seen = read_position(name)
+    try:
+        chosen = seen.advised_seat(seat)
+    except AllFivesError as error:
+        if seat is not None and "unknown seat" in str(error):
+            raise AllFivesError(f"--seat: {error}") from None
+        raise
+    return where, seen, seen.observation(chosen)
+
+
+def parse_score(text: str) -> tuple[int, ...]:
+    points = []
+    for token in text.split(","):
+        try:
+            points.append(int(token))
+        except ValueError:
+            raise AllFivesError(f"--score: expected whole numbers separated by commas "
+                                f"(52,58), not {token.strip()!r}") from None
+    return tuple(points)
+
+
+def call_observation_of(hand: str | None, turnup: str | None, seat: str | None,
+                        players: int, dealer: str | None, score: str | None, preset: str,
+                        target: int | None, seed: int) -> Observation:
+    """The observation of a seat about to call, from the options."""
+    if hand is None:
+        raise AllFivesError("--hand: a call is advised on a hand: give --hand and --turnup, "
+                            "or a POSITION")
+    if turnup is None:
+        raise AllFivesError("--turnup: a call is advised on the turn-up too: give --turnup")
+    try:
+        cards = parse_hand(hand)
+    except CardError as error:
+        raise AllFivesError(f"--hand: {error}") from None
+    try:
+        up = parse_card(turnup)
+    except CardError as error:
+        raise AllFivesError(f"--turnup: {error}") from None
+    rules = Rules.preset(preset)
+    if target is not None:
+        rules = rules.replace(target=target)
+    try:
+        dealt = parse_seat(dealer, players) if dealer is not None else None
+    except AllFivesError as error:
+        raise AllFivesError(f"--dealer: {error}") from None
+    try:
+        me = parse_seat(seat, players) if seat is not None else None
+    except AllFivesError as error:
+        raise AllFivesError(f"--seat: {error}") from None
+    if dealt is None:
+        # the seat advised is the elder hand unless the dealer is named: the dealer sits on
+        # its right; with neither, the last seat deals, as in deal files
+        dealt = (me - 1) % players if me is not None else players - 1
+    if me is None:
+        me = (dealt + 1) % players
+    try:
+        return call_observation(cards, up, me, players, dealt, rules,
+                                parse_score(score) if score is not None else None, seed)
+    except CallError as error:
+        raise AllFivesError(f"--{error.argument}: {error}") from None
+
+
+# ---- the advice ------------------------------------------------------------------------------------
+
+def advice_for(observation: Observation, worlds: int | None, seed: int | str,
+               seen: SeenPosition | None = None):
+    """The Monte Carlo player's advice for the observation's seat, from ``worlds`` worlds
+    (the player's default when None) drawn from ``seed``, each deal that fits as likely as
+    any other but for what the calls say (no inference from the cards played: that models
+    how the other players choose, and is the player's own).  With ``seen``, the position the
+    observation is of: hands shown other than the seat's own stay as they are in every world
+    (an observation holds only its seat's hand)."""
+    from solver.pimc import PimcPlayer
+    from solver.sampling import world_position
+
+    # every deal that fits counts alike (the calls' evidence apart): the player's own play
+    # inference, a model of how the others choose their cards, is left to its play
+    options: dict[str, Any] = {"seed": seed, "time_limit": None, "node_limit": ADVICE_NODES,
+                               "infer": False}
+    if worlds is not None:
+        options["worlds"] = worlds
+    player = PimcPlayer(**options)
+    if seen is None or not seen.shown_others(observation.seat):
+        return player.advise(observation)
+    drawn = seen.worlds(observation.seat, player.worlds, player.rng, player.exact_limit)
+    positions = [world_position(observation, world) for world in drawn]
+    return player.advise_positions(observation, positions, [w.weight for w in drawn],
+                                   drawn.exact)
+
+
+def is_win(advice) -> bool:
+    return advice.objective == "win"
+
+
+def value_text(advice, value: float, signed: bool = True) -> str:
+    """A mean or a bound as the table writes it: points to two decimals (signed for a
+    margin), a chance of winning as a percentage."""
+    if math.isnan(value):
+        return "?"
+    if is_win(advice):      # a chance: the interval's ends are kept to 0 .. 100%
+        return f"{100 * min(1.0, max(0.0, value)):.0f}%"
+    if advice.objective == "margin" and signed:
+        return f"{value:+.2f}"
+    return f"{value:.2f}"
+
+
+def objective_words(advice, players: int) -> str:
+    """What the values are: ``N's points in the deal minus S's``."""
+    side = side_of(advice.seat, players)
+    mine = side_name(side, players)
+    if advice.objective == "win":
+        return f"{mine}'s chance of winning the match"
+    if advice.objective == "margin":
+        others = " ".join(side_name(s, players) for s in range(side_count(players)) if s != side)
+        return f"{mine}'s points in the deal minus {others}'s"
+    return f"{mine}'s points in the deal"
+
+
+def worlds_words(advice) -> str:
+    plural = "s" if advice.worlds != 1 else ""
+    if advice.exact:
+        return f"every one of the {advice.worlds} deal{plural} of the unseen cards that fit"
+    return f"{advice.worlds} deal{plural} of the unseen cards, drawn at random among those that fit"
+
+
+def action_face(action: int, pretty: bool, trump: int | None) -> Text:
+    if action in CALLS:
+        return Text(CALLS[action], style="bold")
+    return card_face(action, pretty, trump)
+
+
+def advice_table(advice, observation: Observation, pretty: bool):
+    """Every choice, best first: its expected value, the 95% interval of that mean, and the
+    share of worlds in which it was one of the best."""
+    head = "win chance" if is_win(advice) else "expected"
+    grid = table("call" if advice.phase != "play" else "card", head, "95% interval", "best in",
+                 "", right=(1, 2, 3))
+    top = advice.actions[0].mean if advice.actions else None
+    for value in advice.actions:
+        if math.isnan(value.mean):
+            lone = len(advice.actions) == 1
+            grid.add_row(action_face(value.action, pretty, observation.trump), "?", "?", "",
+                         Text("the only choice" if lone else "not known", style=QUIET))
+            continue
+        low, high = value_text(advice, value.low), value_text(advice, value.high)
+        interval = low if low == high else f"{low} to {high}"
+        note = Text("best", style=f"bold {GOOD}") if value.mean == top else Text()
+        grid.add_row(action_face(value.action, pretty, observation.trump),
+                     value_text(advice, value.mean), interval,
+                     f"{100 * value.best:.0f}%", note)
+    return grid
+
+
+def situation(name: str | None, observation: Observation, seen: SeenPosition | None,
+              pretty: bool) -> Text:
+    """What the seat sees: the table, the trumps or turn-up, the trick and its hand."""
+    n = observation.players
+    names = seat_names(n)
+    me = names[observation.seat]
+    text = Text(no_wrap=True, overflow="ignore")
+    if name is not None:
+        text.append(name + "\n", style="bold")
+    rules = observation.rules
+    text.append(f"{n} players; rules {rules.preset_name}; dealer {names[observation.dealer]}; "
+                f"score {', '.join(f'{side_name(s, n)} {p}' for s, p in enumerate(observation.score))}"
+                f" ({rules.target} to win)\n")
+    turnup = observation.turnups[-1] if observation.turnups else None
+    if observation.phase == "play":
+        trump = observation.trump
+        text.append("trumps ")
+        text.append_text(suit_face(trump, pretty, trump))
+        text.append(f" {SUIT_NAMES[trump]}")
+        if turnup is not None:
+            text.append(" (turn-up ")
+            text.append_text(card_face(turnup, pretty, trump))
+            text.append(")")
+        done = len(observation.play) // n
+        trick = observation.play[done * n:]
+        text.append(f"; {me} to play to trick {done + 1}")
+        if trick:
+            text.append(": ")
+            for i, (seat, card) in enumerate(trick):
+                if i:
+                    text.append(", ")
+                text.append(f"{names[seat]} ")
+                text.append_text(card_face(card, pretty, trump))
+        if seen is not None and seen.hidden:
+            text.append("\nhidden: " + ", ".join(
+                f"{names[s]} ({seen.counts[s]} card{'s' if seen.counts[s] != 1 else ''})"
+                for s in seen.hidden))
+    else:
+        elder = (observation.dealer + 1) % n
+        role = "the elder hand" if observation.seat == elder else "the dealer"
+        text.append(f"{me} is {role}, to {PHASE_WORDS[observation.phase]}; turn-up ")
+        text.append_text(card_face(turnup, pretty, None))
+        if observation.phase == "dealer":
+            text.append(f"; {names[elder]} begged")
+    trump = observation.trump if observation.trump is not None else (
+        turnup >> 4 if turnup is not None else None)
+    text.append(f"\n{me} holds ")
+    text.append_text(cards_face(observation.hand, pretty, trump, sort=True))
+    return text
+
+
+def advice_report(name: str | None, observation: Observation, seen: SeenPosition | None,
+                  advice, pretty: bool) -> RenderableType:
+    n = observation.players
+    me = seat_names(n)[observation.seat]
+    words = Text(f"Advice for {me}: ", style="bold")
+    if len(advice.actions) == 1:
+        words.append("the only legal choice")
+    elif advice.worlds == 0:
+        words.append("no deal of the unseen cards could be valued within the limit")
+    else:
+        words.append(objective_words(advice, n))
+        words.append(f"\nover {worlds_words(advice)}", style=QUIET)
+    if advice.phase == "play":
+        lines = ["expected: the mean over the deals of the double-dummy value after the card"]
+    else:
+        lines = ["expected: the mean over the deals of the points pegged after the call",
+                 "before play and of the double-dummy value of the play"]
+    lines.append("95% interval: of that mean; best in: the deals in which it is one of the best")
+    if not advice.complete:
+        lines += ["Some solves stopped at their node limit: their values lie within the bounds",
+                  "they proved."]
+    notes = Text("\n".join(lines), style=QUIET)
+    return Group(situation(name, observation, seen, pretty), Text(), words,
+                 advice_table(advice, observation, pretty), notes)
+
+
+def advice_record(name: str | None, observation: Observation, advice, seed: int) -> dict:
+    """One JSON object: the seat, the phase, the objective, the worlds, and every choice best
+    first with its mean, its 95% interval and its share of best."""
+    n = observation.players
+    return {
+        "position": name,
+        "seat": seat_names(n)[observation.seat],
+        "phase": advice.phase,
+        "objective": advice.objective,
+        "for": side_name(side_of(observation.seat, n), n),
+        "worlds": advice.worlds,
+        "exact": advice.exact,
+        "complete": advice.complete,
+        "seed": seed,
+        "best": action_name(advice.best),
+        "actions": [{"action": action_name(v.action), "mean": _number(v.mean),
+                     "low": _number(v.low), "high": _number(v.high),
+                     "best": _number(v.best)} for v in advice.actions],
+        "nodes": getattr(advice, "nodes", None),
+        "seconds": round(getattr(advice, "seconds", 0.0), 6),
+    }
+
+
+def _number(value: float) -> float | None:
+    """A value for JSON: rounded, or null where it is not known."""
+    return None if math.isnan(value) else round(value, 6)
+
+
+def advice_lines(advice, observation: Observation, order: list[int], pretty: bool) -> Text:
+    """The advice as ``play``'s hint shows it: each choice in ``order`` (the numbered list of
+    legal choices), its expected value, the interval and its share of best."""
+    n = observation.players
+    values = {v.action: v for v in advice.actions}
+    if len(order) == 1:
+        return Text("  Advice from what you can see: there is only one choice.", style=QUIET)
+    deals = f"{advice.worlds} deal{'s' if advice.worlds != 1 else ''}"
+    text = Text(f"  Advice from what you can see, over {deals} of the cards you have not "
+                f"seen{' (every one)' if advice.exact else ''}:\n  expected "
+                f"{objective_words(advice, n)}, 95% interval, share of deals best",
+                style=QUIET)
+    top = advice.actions[0].mean if advice.actions else None
+    width = max(len(CALLS.get(a, "AA")) for a in order)
+    for number, action in enumerate(order, 1):
+        value = values[action]
+        text.append(f"\n  {number} ")
+        face = action_face(action, pretty, observation.trump)
+        face.pad_right(width - len(face))
+        text.append_text(face)
+        if math.isnan(value.mean):
+            text.append("      ?" if len(order) > 1 else "  the only choice", style=QUIET)
+            continue
+        low, high = value_text(advice, value.low), value_text(advice, value.high)
+        interval = low if low == high else f"{low} to {high}"
+        text.append(f"  {value_text(advice, value.mean):>6}  {interval:<17} "
+                    f"best in {100 * value.best:3.0f}%")
+        if value.mean == top:
+            text.append("  best", style=GOOD)
+    if not advice.complete:
+        text.append("\n  (some solves stopped at their limit: those values are bounds)",
+                    style=QUIET)
+    return text
+
+
+# ---- the command ---------------------------------------------------------------------------------
+
+def advise_command(position: str | None, seat: str | None, hand: str | None,
+                   turnup: str | None, players: int, dealer: str | None, score: str | None,
+                   preset: str, target: int | None, worlds: int | None, seed: int,
+                   json: bool, color: bool | None, given: set[str] = frozenset(),
+                   console: Console | None = None) -> bool:
+    """Advise the seat and print the advice; ``given``: the options named on the command
+    line (a position describes the table itself, so the call's options do not go with it).
+    True when the node budget left no deal valued (the status is then 1)."""
+    if position is not None:
+        clash = [o for o in CALL_OPTIONS if o in given]
+        if clash:
+            raise AllFivesError(f"--{clash[0]}: a POSITION describes the table itself; "
+                                f"--{clash[0]} describes a call (give one or the other)")
+        name, seen, observation = position_observation(position, seat)
+    else:
+        name, seen = None, None
+        observation = call_observation_of(hand, turnup, seat, players, dealer, score, preset,
+                                          target, seed)
+    if json:
+        advice = advice_for(observation, worlds, seed, seen)
+        typer.echo(json_module.dumps(advice_record(name, observation, advice, seed)))
+        return stopped(advice)
+    from .console import can_show_suits, make_console
+    from .status import searching
+
+    if console is None:
+        console = make_console(color)
+    pretty = can_show_suits(console)
+    status = make_console(color, stderr=True)
+    if console.is_terminal and status.is_terminal:
+        with searching(status, "dealing worlds", None):
+            advice = advice_for(observation, worlds, seed, seen)
+    else:
+        advice = advice_for(observation, worlds, seed, seen)
+    console.print(advice_report(name, observation, seen, advice, pretty), crop=False)
+    return stopped(advice)
+
+
+def stopped(advice) -> bool:
+    """Whether the budget left a choice to weigh with no deal valued (said on stderr)."""
+    if advice.worlds or len(advice.actions) < 2:
+        return False
+    note(f"no advice: not one deal of the unseen cards could be solved within "
+         f"{ADVICE_NODES:,} nodes")
+    return True

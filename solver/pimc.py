@@ -1,0 +1,474 @@
+"""The Monte Carlo player ``pimc``: it values each action over worlds sampled from what its seat
+knows, every world solved with all cards open by the engine, and takes the best on average.
+
+Card play
+---------
+``solver.sampling`` deals the cards this seat has not seen to the other hands, consistently
+with everything it has seen (its hand, the turn-ups, the play, the voids the follow rule
+reveals), by default weighted by what the calls suggest.  Each world is solved once by the
+engine for the deciding seat's side with every legal card valued (``Solver.solve(...,
+moves=True)``), the same worlds for every card (common random numbers).  One ``Solver`` is kept
+by the player across worlds and decisions: its table stays valid while the rules, trumps and
+side stay the same.  The card played has the best weighted mean; equal means go to the card the
+heuristic would play (when it is one of them), then to the first in ``legal_actions`` order.
+
+The objective is ``margin`` (the side's points minus the other side's) with 2 or 4 players and
+``points`` with 3 (the seat against the other two together), as for the cheater.  When either
+side could reach the target in this deal (``solver.players.within_reach``) the match comes
+first: every world is solved for ``win`` too, and the cards with the best chance of winning the
+match are kept, then the best by points among them (``Advice.objective`` is then ``"win"``).
+
+Budget
+------
+A decision values up to ``worlds`` worlds within ``time_limit`` seconds (and ``node_limit``
+engine nodes in all, when given; the node limit alone makes a decision repeatable on any
+machine).  Each solve gets a share of what is left, so that at least ``min(worlds, 4)`` worlds
+are tried: on 6-card hands every world finishes well inside the budget, on the 9 and 12-card
+hands after a run a solve may be cut short.  A world whose solve was cut short before every
+legal card was valued is left out (``Advice.complete`` is False, ``Advice.worlds`` counts the
+worlds used).  When the first world does not fit its share no other is tried (the worlds of a
+decision are alike in size) and the heuristic's card is played: on 12-card hands with four
+players this is the rule until the hands shrink.
+
+The calls
+---------
+Stand or beg and take one or run are decided by the heuristic's rules 1 and 2
+(``calls="heuristic"``, the default, since the valued calls measured no better), or valued
+over worlds by ``solver.bidding`` (``calls="pimc"``).  ``advise`` values the calls either way.
+
+Advice
+------
+``advise(observation)`` is the analysis ``act`` acts on: every legal action with its mean value
+for the deciding seat's side, a 95% interval and the share of worlds in which it is one of the
+best.  The interval is the weighted mean plus or minus 1.96 standard errors, the standard error
+taken over worlds with Kish's effective number of worlds ``(sum w)**2 / sum w**2``; when every
+consistent world was enumerated (``Advice.exact``) the mean is exact and the interval is that
+point.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .deal import Position
+from .errors import quoted
+from .game import Observation
+from .players import HeuristicPlayer, PlayerError, within_reach
+from .solution import check_limits
+
+__all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
+           "summarize", "DEFAULT_WORLDS",
+           "DEFAULT_TIME_LIMIT", "Z95"]
+
+#: Worlds valued per decision by default (see the README, "The Monte Carlo player").
+DEFAULT_WORLDS = 16
+#: Worlds valued per call (stand or beg, take one or run) by default.
+DEFAULT_CALL_WORLDS = 16
+#: Seconds a decision may take by default.
+DEFAULT_TIME_LIMIT = 0.5
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+#: With play inference, worlds drawn uniformly for each world solved (``solver.inference``).
+INFER_DRAWS = 2
+#: Fewest worlds a decision's budget is shared out for.
+MIN_WORLDS = 4
+#: Means closer than this are equal.
+EPSILON = 1e-9
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """One action's value over the worlds, for the deciding seat's side."""
+
+    #: A game action: a card in play; STAND, BEG, TAKE_ONE or RUN in the calls.
+    action: int
+    #: The weighted mean value, in ``Advice.objective`` units (points of margin, points, or for
+    #: ``win`` the chance of winning the match, 0 to 1).
+    mean: float
+    #: The 95% interval of the mean over worlds (see the module notes).
+    low: float
+    high: float
+    #: The weighted share of worlds in which this action is one of the best.
+    best: float
+    #: With objective ``win``: the mean by points (``margin`` or ``points``) that breaks ties.
+    points: float | None = None
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What ``PimcPlayer.advise`` found for one decision."""
+
+    seat: int
+    #: ``Observation.phase``: ``"elder"``, ``"dealer"`` or ``"play"``.
+    phase: str
+    #: ``"margin"``, ``"points"`` or ``"win"``.
+    objective: str
+    #: Worlds valued.
+    worlds: int
+    #: Every consistent world was enumerated.
+    exact: bool
+    #: No solve was cut short by a node or time limit, and no world was left out for it.
+    complete: bool
+    #: Best first.
+    actions: tuple[ActionValue, ...]
+    #: Engine nodes searched and seconds taken for the decision.
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def best(self) -> int:
+        """The action chosen: the first."""
+        return self.actions[0].action
+
+
+def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact: bool
+              ) -> list[tuple[float, float, float, float]]:
+    """For each action (a row of per-world values, the same worlds for every row): its weighted
+    mean, the low and high ends of its 95% interval, and its share of best worlds."""
+    total = float(sum(weights))
+    if not values or total <= 0:
+        return [(math.nan, math.nan, math.nan, 0.0) for _ in values]
+    squares = sum(w * w for w in weights)
+    n_eff = total * total / squares
+    worlds = len(weights)
+    tops = [max(row[i] for row in values) for i in range(worlds)]
+    out = []
+    for row in values:
+        mean = sum(w * v for w, v in zip(weights, row)) / total
+        if exact or n_eff <= 1 + EPSILON:
+            half = 0.0
+        else:
+            variance = sum(w * (v - mean) ** 2 for w, v in zip(weights, row)) / total
+            variance *= n_eff / (n_eff - 1)
+            half = Z95 * math.sqrt(variance / n_eff)
+        best = sum(w for w, v, top in zip(weights, row, tops) if v >= top - EPSILON) / total
+        out.append((mean, mean - half, mean + half, best))
+    return out
+
+
+class _Budget:
+    """A decision's time and nodes, shared out over its solves."""
+
+    def __init__(self, time_limit: float | None, node_limit: int | None, worlds: int) -> None:
+        self.start = time.perf_counter()
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self.nodes_left = node_limit
+        self.nodes = 0
+        self.cut = False
+        self.share = max(1, min(worlds, MIN_WORLDS))
+
+    def spent(self) -> bool:
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return True
+        return self.nodes_left is not None and self.nodes_left <= 0
+
+    def limits(self, done: int) -> tuple[int | None, float | None]:
+        """Node and time limits for the next solve, ``done`` solves made."""
+        parts = max(1, self.share - done)
+        nodes = None if self.nodes_left is None else max(1, self.nodes_left // parts)
+        seconds = None
+        if self.deadline is not None:
+            seconds = max((self.deadline - time.perf_counter()) / parts, 1e-4)
+        return nodes, seconds
+
+    def used(self, nodes: int) -> None:
+        self.nodes += nodes
+        if self.nodes_left is not None:
+            self.nodes_left -= nodes
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.start
+
+
+def value_play(solver, positions: Sequence[Position], weights: Sequence[float],
+               legal: Sequence[int], side: int, objective: str, budget: _Budget
+               ) -> tuple[dict[int, list[float]], list[float], bool]:
+    """Every legal card's value in each world the budget allows: ({card: values}, the weights
+    of the worlds kept, complete).  A world is kept only when every legal card was valued."""
+    values: dict[int, list[float]] = {c: [] for c in legal}
+    kept: list[float] = []
+    complete = True
+    for done, (position, weight) in enumerate(zip(positions, weights)):
+        if done and budget.spent():
+            complete = False
+            break
+        node_limit, time_limit = budget.limits(done)
+        solution = solver.solve(position, side, objective, line=False, node_limit=node_limit,
+                                time_limit=time_limit)
+        budget.used(solution.nodes)
+        if not solution.complete:
+            complete = False
+        if all(c in solution.moves for c in legal):
+            for c in legal:
+                values[c].append(float(solution.moves[c]))
+            kept.append(weight)
+        else:
+            complete = False
+            if not kept:
+                break       # the first world does not fit its share: nor will the others
+    return values, kept, complete
+
+
+def value_play_postponed(solver, positions: Sequence[Position], weights: Sequence[float],
+                         legal: Sequence[int], seat: int, side: int, objective: str,
+                         budget: _Budget) -> tuple[dict[int, list[float]], list[float], bool]:
+    """``value_play`` with the perfect-information evaluation postponed to this seat's next
+    card (a remedy for strategy fusion): after each card of ours, the other seats play their
+    double-dummy best in each world until it is our turn again; there our next card must be one
+    card for all the worlds we cannot tell apart (the same cards seen since), the one of best
+    weighted mean among them.  The result is None-free only when every solve finished; it says
+    ``complete`` False otherwise, and the caller falls back to ``value_play``."""
+    # per card: {seen since: [(world, value or {our next card: value})]}
+    groups: dict[int, dict[tuple, list]] = {c: {} for c in legal}
+    kept: list[float] = []
+    for world, (position, weight) in enumerate(zip(positions, weights)):
+        if world and budget.spent():
+            break
+        node_limit, time_limit = budget.limits(world)
+        root = solver.solve(position, side, objective, line=False, node_limit=node_limit,
+                            time_limit=time_limit)
+        budget.used(root.nodes)
+        if not root.complete or any(c not in root.moves for c in legal):
+            return {}, [], False
+        outcome = {}
+        for card in legal:
+            after = position.after(card)
+            seen: list[int] = []
+            value: object = float(root.moves[card])
+            while not after.is_over:
+                node_limit, time_limit = budget.limits(world)
+                solution = solver.solve(after, side, objective, line=False,
+                                        node_limit=node_limit, time_limit=time_limit)
+                budget.used(solution.nodes)
+                moves = solution.moves
+                options = after.legal_moves()
+                if not solution.complete or any(c not in moves for c in options):
+                    return {}, [], False
+                if after.to_move == seat:
+                    value = {c: float(moves[c]) for c in options}
+                    break
+                partner = after.deal.side_of(after.to_move) == side
+                pick = (max if partner else min)(options, key=lambda c: moves[c])
+                seen.append(pick)
+                after = after.after(pick)
+                if after.is_over:
+                    value = float(moves[pick])
+                    break
+            outcome[card] = (tuple(seen), value)
+        for card, (seen, value) in outcome.items():
+            groups[card].setdefault(seen, []).append((len(kept), value))
+        kept.append(weight)
+    values: dict[int, list[float]] = {c: [0.0] * len(kept) for c in legal}
+    for card in legal:
+        for members in groups[card].values():
+            if isinstance(members[0][1], float):
+                for world, value in members:
+                    values[card][world] = value
+                continue
+            options = list(members[0][1])
+            best = max(options, key=lambda c: (sum(kept[w] * v[c] for w, v in members),
+                                               -options.index(c)))
+            for world, value in members:
+                values[card][world] = value[best]
+    return values, kept, True
+
+
+def _ranked(legal: Sequence[int], rows: dict[int, tuple[float, float, float, float]],
+            preferred: int | None, points: dict[int, float] | None = None
+            ) -> tuple[ActionValue, ...]:
+    def key(c: int) -> tuple:
+        mean = rows[c][0] if not math.isnan(rows[c][0]) else 0.0
+        second = points[c] if points is not None and not math.isnan(points[c]) else 0.0
+        return (-round(mean, 9), -round(second, 9), c != preferred, legal.index(c))
+
+    return tuple(ActionValue(c, *rows[c], points=None if points is None else points[c])
+                 for c in sorted(legal, key=key))
+
+
+class PimcPlayer:
+    """Perfect-information Monte Carlo: see the module notes.
+
+    Options (also as ``pimc:worlds=16,calls=heuristic`` on the command line):
+
+    ``worlds``      worlds valued per decision (``DEFAULT_WORLDS``);
+    ``time_limit``  seconds per decision (``DEFAULT_TIME_LIMIT``; ``None`` for none);
+    ``node_limit``  engine nodes per decision (none by default; with ``time_limit=None`` the
+                    play is exactly repeatable everywhere);
+    ``calls``       ``"heuristic"`` (rules 1 and 2, the default: see the README for why) or
+                    ``"pimc"`` (``solver.bidding``);
+    ``bidding``     weight the worlds by what the calls suggest (``solver.sampling``);
+    ``win``         near the target, keep the cards most likely to win the match first;
+    ``call_worlds`` worlds valued per call (``DEFAULT_CALL_WORLDS``, or ``worlds`` if fewer);
+    ``exact_limit`` enumerate every consistent world when there are at most this many;
+    ``infer``       weight the worlds by the opponents' cards played, under the heuristic as
+                    their model (``solver.inference``): ``INFER_DRAWS`` times as many worlds
+                    drawn, ``worlds`` of them resampled by weight;
+    ``fusion``      ``"postpone"``: value each card with our next card chosen once for the
+                    worlds we cannot tell apart (``value_play_postponed``); ``"none"``: plain;
+    ``table_bits``  the engine's table: 2**table_bits entries of 32 bytes.
+    """
+
+    omniscient = False
+
+    def __init__(self, seed: int | str | None = None, name: str = "pimc",
+                 worlds: int = DEFAULT_WORLDS, time_limit: float | None = DEFAULT_TIME_LIMIT,
+                 node_limit: int | None = None, calls: str = "heuristic",
+                 bidding: bool | int = True,
+                 win: bool | int = True, exact_limit: int = 10_000, call_worlds: int | None = None,
+                 fusion: str = "none", infer: bool | int = True, table_bits: int = 20) -> None:
+        check_limits(node_limit, time_limit)
+        if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
+            raise PlayerError(f"worlds: {quoted(worlds)} is not a whole number from 1")
+        if calls not in ("pimc", "heuristic"):
+            raise PlayerError(f"calls: {quoted(calls)} is not 'pimc' or 'heuristic'")
+        if fusion not in ("none", "postpone"):
+            raise PlayerError(f"fusion: {quoted(fusion)} is not 'none' or 'postpone'")
+        if call_worlds is not None and (isinstance(call_worlds, bool)
+                                        or not isinstance(call_worlds, int) or call_worlds < 1):
+            raise PlayerError(f"call_worlds: {quoted(call_worlds)} is not a whole number from 1")
+        self.name = name
+        self.rng = random.Random(seed)
+        self.worlds = worlds
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.calls = calls
+        self.bidding = bool(bidding)
+        self.win = bool(win)
+        self.exact_limit = exact_limit
+        self.call_worlds = call_worlds or min(worlds, DEFAULT_CALL_WORLDS)
+        self.fusion = fusion
+        self.infer = bool(infer)
+        self.table_bits = table_bits
+        self._solver = None
+        self._heuristic = HeuristicPlayer()
+        #: Decisions whose budget cut a solve short or left a world out.
+        self.stopped = 0
+
+    @property
+    def solver(self):
+        if self._solver is None:
+            from .search import Solver
+
+            self._solver = Solver(self.table_bits)
+        return self._solver
+
+    def act(self, observation: Observation) -> int:
+        legal = observation.legal_actions
+        if not legal:
+            raise PlayerError(f"seat {observation.seat} is not to act (phase "
+                              f"{observation.phase})")
+        if len(legal) == 1:
+            return legal[0]
+        if observation.phase != "play" and self.calls == "heuristic":
+            return self._heuristic.act(observation)
+        return self.advise(observation).best
+
+    def advise(self, observation: Observation) -> Advice:
+        """Every legal action valued over sampled worlds, best first (see the module notes)."""
+        legal = observation.legal_actions
+        if not legal:
+            raise PlayerError(f"seat {observation.seat} is not to act (phase "
+                              f"{observation.phase})")
+        if observation.phase in ("elder", "dealer"):
+            from .bidding import advise_call
+
+            return advise_call(self, observation)
+        from . import sampling
+
+        budget = _Budget(self.time_limit, self.node_limit, self.worlds)
+        if observation.revokes:
+            # a deal holding a revoke has no Position to solve: the heuristic's card
+            legal = list(legal)
+            rows = {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}
+            return self._advice(observation, self._objective(observation), 0, False, False,
+                                _ranked(legal, rows, self._heuristic.act(observation)), budget)
+        if not self.infer or not observation.play:
+            worlds = sampling.sample_worlds(observation, self.worlds, self.rng,
+                                            exact_limit=self.exact_limit, bidding=self.bidding)
+            chosen = list(worlds)
+            weights = [float(w.weight) for w in worlds]
+        else:
+            from .inference import play_weight, resample
+
+            worlds = sampling.sample_worlds(observation, self.worlds * INFER_DRAWS, self.rng,
+                                            exact_limit=self.exact_limit, bidding=self.bidding)
+            likely = [float(w.weight) * play_weight(observation, w.hands) for w in worlds]
+            if worlds.exact:
+                chosen, weights = list(worlds), likely
+            else:
+                drawn = resample(likely, self.worlds, self.rng)
+                chosen = [worlds[i] for i, _ in drawn]
+                weights = [float(times) for _, times in drawn]
+        positions = [sampling.world_position(observation, w) for w in chosen]
+        return self.advise_positions(observation, positions, weights, bool(worlds.exact),
+                                     budget)
+
+    def advise_positions(self, observation: Observation, positions: Sequence[Position],
+                         weights: Sequence[float], exact: bool = False,
+                         budget: _Budget | None = None) -> Advice:
+        """``advise`` in card play over the worlds given as positions (each the deal as this
+        seat might face it, with the play so far) and their weights."""
+        legal = list(observation.legal_actions)
+        if budget is None:
+            budget = _Budget(self.time_limit, self.node_limit, len(positions))
+        n = observation.players
+        side = observation.seat % 2 if n == 4 else observation.seat
+        objective = self._objective(observation)
+        preferred = self._heuristic.act(observation)
+        first = positions[0]
+        if len(legal) == 1:
+            action = ActionValue(legal[0], math.nan, math.nan, math.nan, 1.0)
+            return Advice(observation.seat, "play", objective, 0, exact, True, (action,))
+        use_win = self.win and first.deal.score is not None and within_reach(first)
+        solver = self.solver
+        if use_win:
+            wins, kept, complete = value_play(solver, positions, weights, legal, side, "win",
+                                              budget)
+            done = len(kept)
+            # the same worlds, by points
+            points, kept_p, complete_p = value_play(solver, positions[:done], kept, legal, side,
+                                                    objective, budget)
+            if len(kept_p) == done and done:
+                rows = dict(zip(legal, summarize([wins[c] for c in legal], kept, exact)))
+                secondary = {c: r[0] for c, r in zip(legal, summarize(
+                    [points[c] for c in legal], kept, exact))}
+                actions = _ranked(legal, rows, preferred, secondary)
+                complete = complete and complete_p
+                return self._advice(observation, "win", done, exact, complete, actions, budget)
+            complete = False
+        values, kept, complete = {}, [], False
+        if self.fusion == "postpone":
+            values, kept, complete = value_play_postponed(solver, positions, weights, legal,
+                                                          observation.seat, side, objective,
+                                                          budget)
+        if not kept:
+            values, kept, complete = value_play(solver, positions, weights, legal, side,
+                                                objective, budget)
+        if not kept:
+            rows = {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}
+            return self._advice(observation, objective, 0, exact, False,
+                                _ranked(legal, rows, preferred), budget)
+        rows = dict(zip(legal, summarize([values[c] for c in legal], kept, exact)))
+        return self._advice(observation, objective, len(kept), exact, complete,
+                            _ranked(legal, rows, preferred), budget)
+
+    @staticmethod
+    def _objective(observation: Observation) -> str:
+        return "margin" if observation.players != 3 else "points"
+
+    def _advice(self, observation: Observation, objective: str, worlds: int, exact: bool,
+                complete: bool, actions: tuple[ActionValue, ...], budget: _Budget) -> Advice:
+        if not complete:
+            self.stopped += 1
+        return Advice(observation.seat, observation.phase, objective, worlds, exact, complete,
+                      actions, budget.nodes, budget.seconds)
+
+    def __repr__(self) -> str:
+        return (f"PimcPlayer(name={self.name!r}, worlds={self.worlds}, "
+                f"time_limit={self.time_limit}, node_limit={self.node_limit}, "
+                f"calls={self.calls!r})")

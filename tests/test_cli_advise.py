@@ -1,0 +1,320 @@
+"""``allfives advise``: what a seat can see read from a position with hidden hands or from a
+call's options, every mistake one line, the report and the JSON record; and the advice itself
+checked against every world of the unseen cards solved by the reference solver."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import pytest
+
+import cli.advising as advising
+from clirun import EXAMPLES, assert_one_error_line, run
+from solver.cards import card_str, parse_card, suit_of
+from solver.game import BEG, RUN, TAKE_ONE, action_name
+from solver.pimc import ActionValue, Advice
+
+TWO = "N:T.QJT92.-.- - dealer=S turnup=6H"
+HIDDEN = EXAMPLES / "hidden" / "south.toml"
+
+
+def stand_in(objective: str = "margin"):
+    """An advice of made-up values (the k-th legal action worth k) in place of the player's,
+    to see the report and the record take what an Advice holds."""
+    made: list = []
+
+    def advise(observation, worlds, seed, seen=None):
+        legal = observation.legal_actions
+        actions = []
+        for k, action in enumerate(reversed(legal)):
+            mean = (len(legal) - k) / (len(legal) + 1) if objective == "win" else 3.0 - k
+            # a chance's interval may reach past 0 or 1, as a normal approximation does
+            actions.append(ActionValue(action, mean, mean - (0.4 if objective == "win" else 0.25),
+                                       mean + (0.4 if objective == "win" else 0.5),
+                                       1.0 if k == 0 else 0.125))
+        advice = Advice(observation.seat, observation.phase, objective, worlds or 32, False,
+                        True, tuple(actions))
+        made.append((observation, worlds, seed, advice))
+        return advice
+
+    return advise, made
+
+
+@pytest.fixture
+def made(monkeypatch):
+    advise, made = stand_in()
+    monkeypatch.setattr(advising, "advice_for", advise)
+    return made
+
+
+# ---- reading what the seat sees ----------------------------------------------------------------
+
+def test_a_position_with_a_hidden_hand(made):
+    result = run("advise", TWO, "--json", "--worlds", "7", "--seed", "3")
+    assert result.exit_code == 0, result.stderr
+    (obs, worlds, seed, advice) = made[0]
+    assert (worlds, seed) == (7, 3)
+    assert obs.seat == 0 and obs.phase == "play" and obs.legal_actions
+    record = json.loads(result.stdout)
+    assert record["position"] == "<argument>" and record["seat"] == "N"
+    assert record["for"] == "N" and record["phase"] == "play"
+    assert record["best"] == card_str(advice.best)
+    assert [a["action"] for a in record["actions"]] == [action_name(v.action)
+                                                         for v in advice.actions]
+    assert record["actions"][0] == {"action": card_str(advice.actions[0].action), "mean": 3.0,
+                                    "low": 2.75, "high": 3.5, "best": 1.0}
+
+
+def test_the_example_file_and_standard_input_are_read_alike(made):
+    by_file = run("advise", HIDDEN, "--json")
+    by_stdin = run("advise", "-", "--json", input=HIDDEN.read_text())
+    assert by_file.exit_code == by_stdin.exit_code == 0, (by_file.stderr, by_stdin.stderr)
+    first, second = json.loads(by_file.stdout), json.loads(by_stdin.stdout)
+    assert first["position"] == str(HIDDEN) and second["position"] == "<stdin>"
+    assert first["actions"] == second["actions"]
+    assert made[0][0] == made[1][0]
+    obs = made[0][0]
+    assert obs.players == 4 and obs.seat == 2 and [c for _, c in obs.play] == \
+        [parse_card(c) for c in ("7H", "6H", "9H")]
+    assert set(obs.legal_actions) == {parse_card(c) for c in ("AH", "6S", "4S")}
+
+
+def test_the_seat_may_be_named_if_it_is_the_seat_to_move(made):
+    assert run("advise", TWO, "--seat", "n", "--json").exit_code == 0
+
+
+@pytest.mark.parametrize("players, dealer, seat, phase", [
+    (2, "S", "N", "elder"), (2, "S", "S", "dealer"), (4, "W", "N", "elder"),
+    (4, "W", "W", "dealer"), (3, "E", "S", "elder"), (3, None, "N", "elder"),
+    (4, None, None, "elder"),
+])
+def test_a_call_from_its_options(made, players, dealer, seat, phase):
+    args = ["advise", "--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--players", players,
+            "--json", "--score", ",".join(["5"] * (2 if players == 4 else players))]
+    if dealer is not None:
+        args += ["--dealer", dealer]
+    if seat is not None:
+        args += ["--seat", seat]
+    result = run(*args)
+    assert result.exit_code == 0, result.stderr
+    obs = made[0][0]
+    names = "NESW" if players == 4 else "NES" if players == 3 else "NS"
+    assert obs.phase == phase and obs.players == players
+    assert obs.seat == (names.index(seat) if seat else (obs.dealer + 1) % players)
+    assert obs.dealer == (names.index(dealer) if dealer else
+                          (obs.seat - 1) % players if seat else players - 1)
+    assert obs.hand == tuple(sorted(obs.hand, key=lambda c: (suit_of(c), -c)))
+    assert {card_str(c) for c in obs.hand} == {"AH", "KH", "5H", "9C", "2D", "3S"}
+    assert obs.score == (5,) * (2 if players == 4 else players)
+    record = json.loads(result.stdout)
+    assert record["phase"] == phase and {a["action"] for a in record["actions"]} == \
+        ({"stand", "beg"} if phase == "elder" else {"take-one", "run"})
+
+
+def test_the_rules_of_a_call(made):
+    assert run("advise", "--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--seat", "S",
+               "--dealer", "S", "--rules", "classic", "--target", "31", "--json"
+               ).exit_code == 0
+    rules = made[0][0].rules
+    assert rules.preset_name == "classic" and rules.target == 31
+    assert made[0][0].legal_actions == (TAKE_ONE, RUN) and made[0][0].calls == ((0, BEG),)
+
+
+# ---- mistakes ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, fragments", [
+    ([], ["--hand: a call is advised on a hand: give --hand and --turnup, or a POSITION"]),
+    ([TWO, "--hand", "AH"], ["--hand: a POSITION describes the table itself"]),
+    ([TWO, "--players", "4"], ["--players: a POSITION describes the table itself"]),
+    ([TWO, "--seat", "S"], ["<argument>: S is not to play: N is (advice is for the seat to move)"]),
+    ([TWO, "--seat", "E"], ["--seat: unknown seat 'E' (seats here: N S)"]),
+    (["N:- Q.AK5.7.4 dealer=S turnup=6H"],
+     ["<argument>: hands.N: N is to play, but the hand is hidden: show the hand advised"]),
+    (["N:- - dealer=S turnup=6H"], ["<argument>: hands: every hand is hidden"]),
+    ([TWO + " play=TH,QH"], ["<argument>: play[1]: 'QH' is in N's hand, but S plays it"]),
+    (["N:AK.-.-.- - dealer=S trump=H play=AS,2C,KS,3S"],
+     ["play[3]: S plays '3S', but showed no spades at play[1]"]),
+    (["N:A.A.A.AKQ - K2.K2.K2.- - dealer=W trump=D follow=strict "
+      "play=AS,2C,2S,3C,AH,4C,2H,5C,AD,6C,2D,7C"],
+     ["hands: E and W must still hold 6 cards, but only 4 unseen cards can be theirs"]),
+    (["N:A.-.-.- - dealer=S trump=S play=AS,2C"], ["play: the play is over"]),
+    (["no-such-file.toml"], ["no-such-file.toml"]),
+    (["nothing-here"], ["nothing-here: no such file, and not a one-line position"]),
+    (["-"], ["<stdin>: no [hands]"]),
+    (["--hand", "AH KH 5H 9C 2D 3S"], ["--turnup: a call is advised on the turn-up too"]),
+    (["--hand", "AH KH 5H 9C 2D ZZ", "--turnup", "7H"], ["--hand: ", "'ZZ'"]),
+    (["--hand", "AH KH 5H 9C 2D", "--turnup", "7H"],
+     ["--hand: the hand holds 5 cards: a call is made on the 6 cards dealt"]),
+    (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "XX"], ["--turnup: ", "'XX'"]),
+    (["--hand", "AH KH 5H 9C 2D 7H", "--turnup", "7H"],
+     ["--turnup: the turn-up 7H is also in the hand"]),
+    (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--players", "4", "--dealer", "W",
+      "--seat", "E"], ["--seat: E has no call: with W dealing, the elder hand N stands or begs "
+                       "and the dealer W takes one or runs"]),
+    (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--seat", "E"],
+     ["--seat: unknown seat 'E' (seats here: N S)"]),
+    (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--dealer", "X"],
+     ["--dealer: unknown seat 'X'"]),
+    (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--score", "3,x"],
+     ["--score: expected whole numbers separated by commas (52,58), not 'x'"]),
+    (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--score", "3"],
+     ["--score: the score takes 2 entries, one a side (N S), not 1"]),
+    (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--score", "61,3"],
+     ["--score: N has 61, already at the target 61"]),
+    (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--rules", "bridge"],
+     ["unknown preset 'bridge'"]),
+])
+def test_every_mistake_is_one_line(made, args, fragments):
+    assert_one_error_line(run("advise", *args, input=""), *fragments)
+    assert not made
+
+
+@pytest.mark.parametrize("form", ["toml", "line"])
+def test_a_file_of_several_positions_is_one_line(made, tmp_path, form):
+    path = tmp_path / ("deals.toml" if form == "toml" else "deals.txt")
+    done = run("deal", "--players", 2, "--count", 2, "--seed", 1, "--format", form)
+    path.write_text(done.stdout)
+    assert_one_error_line(run("advise", path), f"{path}: 2 positions, not one: a seat is "
+                                                f"advised on one position at a time")
+
+
+# ---- the report ------------------------------------------------------------------------------
+
+def test_the_report_lists_every_choice_best_first(made):
+    result = run("advise", HIDDEN, "--worlds", "5")
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    advice = made[0][3]
+    lines = text.splitlines()
+    assert lines[0] == str(HIDDEN)
+    assert "4 players; rules all-fives; dealer S; score NS 0, EW 0 (61 to win)" in text
+    assert "S to play to trick 1: W 7♥, N 6♥, E 9♥" in text
+    assert "hidden: N (5 cards), E (5 cards), W (5 cards)" in text
+    assert "S holds 6♠ 4♠ A♥ 2♦ K♣ 3♣" in text
+    assert "Advice for S: NS's points in the deal minus EW's\nover 5 deals of the unseen " \
+           "cards, drawn at random among those that fit" in text
+    rows = [line.split() for line in lines if line[:2] in ("A♥", "6♠", "4♠")]
+    assert [row[0] for row in rows] == [card_str(v.action, True) for v in advice.actions]
+    faces = [card_str(v.action, True) for v in advice.actions]
+    assert rows[0] == [faces[0], "+3.00", "+2.75", "to", "+3.50", "100%", "best"]
+    assert rows[2] == [faces[2], "+1.00", "+0.75", "to", "+1.50", "12%"]
+    assert max(len(line) for line in lines) <= 80
+
+
+def test_the_report_of_a_call_and_of_a_chance_to_win(monkeypatch):
+    advise, made = stand_in("win")
+    monkeypatch.setattr(advising, "advice_for", advise)
+    result = run("advise", "--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--seat", "S",
+                 "--dealer", "S", "--score", "55,58")
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    assert "S is the dealer, to take one or run; turn-up 7♥; N begged" in text
+    assert "Advice for S: S's chance of winning the match" in text
+    rows = {line.split()[0]: line.split() for line in text.splitlines()
+            if line.split()[:1] in (["take-one"], ["run"])}
+    assert rows["run"][1:6] == ["67%", "27%", "to", "100%", "100%"]
+    assert rows["take-one"][1:5] == ["33%", "0%", "to", "73%"]
+
+
+def test_a_lone_choice_and_values_not_known(monkeypatch):
+    def advise(observation, worlds, seed, seen=None):
+        actions = tuple(ActionValue(a, math.nan, math.nan, math.nan, 1.0 / len(
+            observation.legal_actions)) for a in observation.legal_actions)
+        return Advice(observation.seat, "play", "margin", 0, False, False, actions)
+
+    monkeypatch.setattr(advising, "advice_for", advise)
+    one = "N:T.-.-.- - dealer=S trump=H play=2H"    # N holds the Ten of spades alone
+    result = run("advise", one.replace("play=2H", ""))
+    assert result.exit_code == 0, result.stderr
+    assert "T♠" in result.stdout and "nan" not in result.stdout.lower()
+    assert "the only choice" in result.stdout
+    record = json.loads(run("advise", one.replace("play=2H", ""), "--json").stdout)
+    assert record["actions"][0]["mean"] is None and record["complete"] is False
+
+
+# ---- the advice against every world, solved by the reference solver ------------------------------
+
+def every_world(seen):
+    """Every deal of the unseen cards into the hidden hands that fits what the seat saw, as
+    positions: found by trying every hand for each hidden seat (not by the sampler)."""
+    from solver.deal import Deal, Position
+
+    layout = seen.layout
+    hidden = list(seen.hidden)
+    unseen = seen.unseen()
+
+    def deal_out(k, used, hands):
+        if k == len(hidden):
+            yield hands
+            return
+        seat = hidden[k]
+        allowed = [c for c in unseen if c not in used and suit_of(c) not in seen.voids[seat]]
+        for combo in itertools.combinations(allowed, seen.counts[seat]):
+            yield from deal_out(k + 1, used | set(combo), {**hands, seat: combo})
+
+    played = {}
+    for seat, card in seen.play:
+        played.setdefault(seat, []).append(card)
+    for hands in deal_out(0, set(), {}):
+        dealt = tuple(tuple(played.get(s, ())) + hands[s] if s in hands else layout.hands[s]
+                      for s in range(seen.players))
+        deal = Deal(dealt, layout.trump, layout.dealer, layout.rules, layout.turnup,
+                    layout.score)
+        yield Position(deal, layout.play)
+
+
+@pytest.mark.parametrize("line", [
+    # 2 players: S's last two cards unknown
+    "N:KQ.T.-.- - dealer=S trump=S play=TH,2H",
+    # 3 players: E's last two cards unknown, N to lead
+    "N:K.5.-.9 - J2.4.-.- dealer=S trump=H play=5H,2H,4H",
+    # 4 players, strict: E's last two cards unknown, and E showed no clubs
+    "N:AJ.-.-.K - Q.-.-.T2 9.-.7.4 dealer=W trump=S follow=strict play=KC,3D,2C,4C",
+])
+def test_exact_advice_is_the_mean_over_every_world(line):
+    """With every consistent world enumerated the advice is exact: each card's mean is its
+    double-dummy value averaged over every world, each solved by the reference solver, and
+    its share of best the share of worlds in which no card is worth more."""
+    pytest.importorskip("solver.sampling")
+    from solver.reference import solve
+    from solver.seen import read_seen
+
+    seen = read_seen(line)
+    obs = seen.observation()
+    record = json.loads(run("advise", line, "--json", "--worlds", "5000").stdout)
+    assert record["exact"] is True and record["complete"] is True
+    objective = record["objective"]
+    side = obs.seat % 2 if obs.players == 4 else obs.seat
+    values = {c: [] for c in obs.legal_actions}
+    for position in every_world(seen):
+        moves = solve(position, side=side, objective=objective).moves
+        for c in values:
+            values[c].append(moves[c])
+    worlds = len(next(iter(values.values())))
+    assert record["worlds"] == worlds
+    tops = [max(v[i] for v in values.values()) for i in range(worlds)]
+    for action in record["actions"]:
+        card = parse_card(action["action"])
+        mean = sum(values[card]) / worlds
+        assert action["mean"] == pytest.approx(mean, abs=1e-6)
+        assert action["low"] == action["high"] == action["mean"]
+        best = sum(1 for v, top in zip(values[card], tops) if v == top) / worlds
+        assert action["best"] == pytest.approx(best, abs=1e-6)
+    means = [a["mean"] for a in record["actions"]]
+    assert means == sorted(means, reverse=True)
+
+
+def test_no_deal_valued_within_the_budget_is_status_1(monkeypatch):
+    def advise(observation, worlds, seed, seen=None):
+        actions = tuple(ActionValue(a, math.nan, math.nan, math.nan, 0.0)
+                        for a in observation.legal_actions)
+        return Advice(observation.seat, "play", "margin", 0, False, False, actions)
+
+    monkeypatch.setattr(advising, "advice_for", advise)
+    for extra in ([], ["--json"]):
+        result = run("advise", TWO, *extra)
+        assert result.exit_code == 1
+        assert result.stderr.startswith("allfives: no advice: not one deal of the unseen cards")
+        assert "not known" in result.stdout or '"mean": null' in result.stdout

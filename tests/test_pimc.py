@@ -1,0 +1,368 @@
+"""solver.pimc and solver.bidding: the Monte Carlo player.
+
+The oracle for card play is the engine itself on the true deal: given the one world that is
+the truth, the player's values are the engine's values and its card is one of the engine's
+best.  The calls are checked against the game engine: each branch's value is the pegs the
+rules give before play plus the double-dummy value of the deal the rules deal.  Whole random
+games check that the player always acts legally, at every table and preset.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+import pytest
+
+from solver.batch import play_deals, run_duplicate
+from solver.bidding import _branches, call_advice, world_pack
+from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
+from solver.pimc import Z95, Advice, PimcPlayer, summarize
+from solver.players import PlayerError, decide, make_player, player_names, player_spec, \
+    stand_or_beg, take_one_or_run
+from solver.rules import PRESETS, Rules
+from solver.search import Solver
+from solver.shuffle import deal_pack
+
+OBJECTIVE = {2: "margin", 3: "points", 4: "margin"}
+
+
+def side(seat: int, players: int) -> int:
+    return seat % 2 if players == 4 else seat
+
+
+def check_advice(advice: Advice, legal) -> None:
+    assert sorted(a.action for a in advice.actions) == sorted(legal)
+    assert advice.best in legal
+    if advice.worlds:
+        for a in advice.actions:
+            assert a.low - 1e-9 <= a.mean <= a.high + 1e-9
+        assert sum(a.best for a in advice.actions) >= 1 - 1e-9
+        means = [a.mean for a in advice.actions]
+        if advice.objective != "win":
+            assert means == sorted(means, reverse=True)
+
+
+def to_play(players: int, seed: int, rules: Rules | None = None):
+    """A fresh match after the heuristic's calls, in its play phase."""
+    state = Match(players=players, rules=rules or Rules()).new_initial_state(seed=seed)
+    heuristic = make_player("heuristic")
+    while state.phase != PLAY:
+        state.apply_action(decide(heuristic, state))
+    return state
+
+
+# ---- the statistics -----------------------------------------------------------------------
+
+
+def test_summarize_equal_weights_is_the_plain_mean_and_t_free_interval():
+    rng = random.Random(1)
+    rows = [[rng.randint(-10, 10) for _ in range(20)] for _ in range(3)]
+    out = summarize(rows, [1.0] * 20, exact=False)
+    tops = [max(r[i] for r in rows) for i in range(20)]
+    for row, (mean, low, high, best) in zip(rows, out):
+        assert mean == pytest.approx(statistics.fmean(row))
+        half = Z95 * statistics.stdev(row) / math.sqrt(20)
+        assert (low, high) == pytest.approx((mean - half, mean + half))
+        assert best == pytest.approx(sum(v == t for v, t in zip(row, tops)) / 20)
+    assert sum(o[3] for o in out) >= 1
+
+
+def test_summarize_weights_count_as_repeated_worlds_for_the_mean():
+    out = summarize([[1, 5], [2, 2]], [3.0, 1.0], exact=False)
+    assert out[0][0] == pytest.approx((3 * 1 + 5) / 4)
+    assert out[0][3] == pytest.approx(1 / 4) and out[1][3] == pytest.approx(3 / 4)
+    exact = summarize([[1, 5], [2, 2]], [3.0, 1.0], exact=True)
+    assert exact[0][1] == exact[0][0] == exact[0][2]
+
+
+# ---- card play against the engine -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_one_true_world_gives_the_engines_values_and_a_best_card(players, preset):
+    rules = Rules.preset(preset)
+    checked = 0
+    for seed in range(4):
+        state = to_play(players, seed, rules)
+        if len(state.hands[0]) > 6 and players == 4:
+            continue
+        player = PimcPlayer(seed=seed, time_limit=None, win=False)
+        heuristic = make_player("heuristic")
+        oracle = Solver(16)
+        while state.phase == PLAY and state.deal_number == 1:
+            seat = state.current_player()
+            obs = state.observation(seat)
+            if len(obs.legal_actions) > 1:
+                advice = player.advise_positions(obs, [state.position()], [1.0], exact=True)
+                truth = oracle.solve(state.position(), side(seat, players),
+                                     OBJECTIVE[players], line=False, fresh=True)
+                assert advice.complete and advice.worlds == 1
+                assert advice.objective == OBJECTIVE[players]
+                check_advice(advice, obs.legal_actions)
+                for a in advice.actions:
+                    assert a.mean == truth.moves[a.action] == a.low == a.high
+                assert truth.moves[advice.best] == max(truth.moves.values())
+                checked += 1
+            state.apply_action(decide(heuristic, state))
+    assert checked
+
+
+def test_weighted_worlds_choose_by_the_weighted_mean():
+    state = to_play(2, 5)
+    obs = state.observation(state.current_player())
+    true = state.position()
+    # the same world twice with weights 1 and 3: the means are the engine's values
+    advice = PimcPlayer(seed=1, time_limit=None).advise_positions(obs, [true, true], [1.0, 3.0])
+    truth = Solver(16).solve(true, side(obs.seat, 2), "margin", line=False)
+    assert {a.action: a.mean for a in advice.actions} == pytest.approx(truth.moves)
+
+
+def test_limits_are_respected_on_twelve_card_hands():
+    rules = Rules()
+    for seed in range(40):
+        state = Match(players=4, rules=rules).new_initial_state(seed=seed)
+        heuristic = make_player("heuristic")
+        # beg and run twice when the heuristic would not: force the 12-card deal
+        while state.phase != PLAY and state.deal_number == 1:
+            if state.phase == "elder":
+                state.apply_action(BEG)
+            elif state.phase == "dealer":
+                state.apply_action(RUN)
+        if state.phase == PLAY and len(state.hands[0]) == 12:
+            break
+    else:
+        pytest.skip("no 12-card deal in these seeds")
+    obs = state.observation(state.current_player())
+    player = PimcPlayer(seed=1, time_limit=0.3, worlds=8)
+    advice = player.advise_positions(obs, [state.position()] * 8, [1.0] * 8)
+    assert advice.seconds < 0.3 + 3.0
+    check_advice(advice, obs.legal_actions)
+    node_player = PimcPlayer(seed=1, time_limit=None, node_limit=50_000, worlds=8)
+    advice = node_player.advise_positions(obs, [state.position()] * 8, [1.0] * 8)
+    assert advice.nodes <= 50_000 + 8 * 1_000
+    check_advice(advice, obs.legal_actions)
+    if not advice.worlds:
+        assert not advice.complete
+        assert advice.best == heuristic.act(obs)
+
+
+def test_near_the_target_the_match_comes_first():
+    checked = 0
+    for players in (2, 4):
+        for seed in range(6):
+            state = Match(players=players).new_initial_state(seed=seed, score=(57, 58))
+            heuristic = make_player("heuristic")
+            while state.phase != PLAY and not state.is_terminal():
+                state.apply_action(decide(heuristic, state))
+            if state.phase != PLAY or len(state.hands[0]) > 6:
+                continue
+            obs = state.observation(state.current_player())
+            me = side(obs.seat, players)
+            advice = PimcPlayer(seed=1, time_limit=None).advise_positions(
+                obs, [state.position()], [1.0])
+            assert advice.objective == "win"
+            check_advice(advice, obs.legal_actions)
+            win = Solver(16).solve(state.position(), me, "win", line=False)
+            points = Solver(16).solve(state.position(), me, "margin", line=False)
+            for a in advice.actions:
+                assert a.mean == win.moves[a.action] and a.points == points.moves[a.action]
+            assert win.moves[advice.best] == max(win.moves.values())
+            best = [c for c in win.moves if win.moves[c] == win.moves[advice.best]]
+            assert points.moves[advice.best] == max(points.moves[c] for c in best)
+            checked += 1
+            without = PimcPlayer(seed=1, time_limit=None, win=False).advise_positions(
+                obs, [state.position()], [1.0])
+            assert without.objective == "margin"
+    assert checked
+
+
+# ---- the calls ----------------------------------------------------------------------------
+
+
+def test_world_pack_deals_the_world_and_its_turnup():
+    rng = random.Random(3)
+    for players in (2, 3, 4):
+        state = Match(players=players).new_initial_state(seed=players)
+        pack = world_pack(state.hands, state.dealer, state.turnups[0], rng)
+        hands, turnups = deal_pack(pack, players, state.dealer)
+        assert [sorted(h) for h in hands] == [sorted(h) for h in state.hands]
+        assert turnups == state.turnups and sorted(pack) == sorted(set(pack)) and len(pack) == 52
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_call_branches_follow_the_rules(players):
+    for seed in range(6):
+        state = Match(players=players).new_initial_state(seed=seed)
+        obs = state.observation(state.current_player())
+        pack = list(state.pack)
+        branches = _branches(obs, pack)
+        assert set(branches) == {STAND, BEG}
+        stand = branches[STAND]
+        assert stand.phase == PLAY and stand.trump == obs.turnups[0] // 16
+        begged = branches[BEG]
+        dealer_call = begged.actions[1][1]
+        # the modelled reply is the heuristic's call on the dealer's own hand
+        replay = Match(players=players).new_initial_state(dealer=obs.dealer, auto_deal=False)
+        replay.deal_pack(pack)
+        replay.apply_action(BEG)
+        assert dealer_call == take_one_or_run(replay.observation(replay.dealer))
+        replay.apply_action(dealer_call)
+        assert replay.pegs == begged.pegs and replay.phase == begged.phase
+        if dealer_call == TAKE_ONE:
+            assert begged.hands == stand.hands
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_call_values_are_pegs_plus_the_deals_value(players):
+    for seed in range(4):
+        state = Match(players=players).new_initial_state(seed=seed)
+        if state.phase != "elder":
+            continue
+        player = PimcPlayer(seed=seed, time_limit=None)
+        obs = state.observation(state.current_player())
+        advice = call_advice(player, obs, [state.hands], [1.0])
+        check_advice(advice, obs.legal_actions)
+        me = side(obs.seat, players)
+        after = Match(players=players).new_initial_state(dealer=obs.dealer, auto_deal=False)
+        after.deal_pack(state.pack)          # the rest of the pack does not matter to a stand
+        after.apply_action(STAND)
+        pegged = sum(p.points if p.side == me else (-p.points if players != 3 else 0)
+                     for p in after.pegs)
+        value = Solver(16).solve(after.position(), me, OBJECTIVE[players], moves=False,
+                                 line=False, node_limit=50_000)
+        stand = next(a for a in advice.actions if a.action == STAND)
+        assert stand.mean == pegged + (value.lower + value.upper) / 2
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_calls_are_valid_in_every_phase(players):
+    for seed in range(5):
+        state = Match(players=players).new_initial_state(seed=seed)
+        player = PimcPlayer(seed=seed, time_limit=None, worlds=4)
+        while state.phase in ("elder", "dealer") and state.deal_number == 1:
+            obs = state.observation(state.current_player())
+            advice = call_advice(player, obs, [state.hands] * 2, [1.0, 1.0])
+            check_advice(advice, obs.legal_actions)
+            assert advice.phase == obs.phase
+            # the other call from the elder hand, to see the dealer's phase too
+            state.apply_action(BEG if obs.phase == "elder" else advice.best)
+
+
+def test_heuristic_calls_option_calls_by_the_rules():
+    player = PimcPlayer(seed=1, calls="heuristic")
+    for seed in range(10):
+        state = Match(players=2).new_initial_state(seed=seed)
+        obs = state.observation(state.current_player())
+        assert player.act(obs) == stand_or_beg(obs)
+        state.apply_action(BEG)
+        if state.phase == "dealer":
+            obs = state.observation(state.current_player())
+            assert player.act(obs) == take_one_or_run(obs)
+
+
+# ---- with the sampler: whole games ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_whole_games_are_played_legally(players, preset):
+    rules = Rules.preset(preset)
+    spec = player_spec("pimc:worlds=4,time_limit=none,node_limit=200000,calls=pimc")
+    result = play_deals([spec.make(seed=s) if s % 2 == 0 else make_player("heuristic")
+                         for s in range(players)], rules, deals=2, seed=players)
+    assert len(result.deal_points) == 2
+
+
+def test_a_seed_repeats_the_play():
+    spec = "pimc:worlds=6,time_limit=none,node_limit=300000,calls=pimc"
+    first = run_duplicate(spec, "heuristic", 2, 3, seed=4)
+    again = run_duplicate(spec, "heuristic", 2, 3, seed=4)
+    assert first.differences() == again.differences()
+    records = run_duplicate(spec, "random", 4, 1, seed=5, keep_records=True)
+    assert records == run_duplicate(spec, "random", 4, 1, seed=5, keep_records=True)
+
+
+def test_registry_and_options():
+    assert "pimc" in player_names()
+    player = player_spec("pimc:worlds=16,calls=heuristic").make(seed=1)
+    assert isinstance(player, PimcPlayer) and player.worlds == 16 and player.calls == "heuristic"
+    for bad in ("pimc:worlds=0", "pimc:calls=never", "pimc:colour=red"):
+        with pytest.raises(PlayerError):
+            player_spec(bad).make(seed=1)
+
+
+# ---- play inference -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_true_world_of_heuristic_opponents_has_the_play_weight_of_no_slip(players):
+    from solver.inference import SLIP, TEMPER, play_weight
+
+    for seed in range(4):
+        state = to_play(players, seed)
+        heuristic = make_player("heuristic")
+        me, choices = 0, 0
+        while state.phase == PLAY and len(state.play) < 2 * players + 1:
+            seat = state.current_player()
+            obs = state.observation(seat)
+            opponent = (seat % 2 != me % 2) if players == 4 else seat != me
+            if opponent and len(obs.legal_actions) > 1:
+                choices += 1
+            state.apply_action(decide(heuristic, state))
+        if state.phase != PLAY:
+            continue
+        obs = state.observation(me)
+        expected = 1 / TEMPER + (1 - 1 / TEMPER) * (1 - SLIP) ** choices
+        assert play_weight(obs, state.hands) == pytest.approx(expected)
+        # a world where an opponent's hand differs gives no more
+        assert play_weight(obs, state.hands) >= 1 / TEMPER
+
+
+def test_resample_draws_in_proportion():
+    from solver.inference import resample
+
+    drawn = resample([1.0, 0.0, 3.0], 4000, random.Random(2))
+    counts = dict(drawn)
+    assert sum(counts.values()) == 4000 and 1 not in counts
+    assert counts[2] / 4000 == pytest.approx(0.75, abs=0.03)
+
+
+# ---- the fusion remedy ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_postponed_values_are_the_engines_in_one_world_and_never_above_plain_pimc(players):
+    from solver.pimc import _Budget, value_play, value_play_postponed
+
+    for seed in range(3):
+        state = to_play(players, seed)
+        if len(state.hands[0]) > 6:
+            continue
+        heuristic = make_player("heuristic")
+        state.apply_action(decide(heuristic, state))
+        seat = state.current_player()
+        obs = state.observation(seat)
+        legal = list(obs.legal_actions)
+        me = side(seat, players)
+        solver = Solver(18)
+        one, kept, complete = value_play_postponed(solver, [state.position()], [1.0], legal,
+                                                   seat, me, "margin", _Budget(None, None, 1))
+        truth = Solver(16).solve(state.position(), me, "margin", line=False)
+        assert complete and {c: v[0] for c, v in one.items()} == truth.moves
+        worlds = sampling_worlds(obs, 6)
+        post, kept, complete = value_play_postponed(solver, worlds, [1.0] * 6, legal, seat, me,
+                                                    "margin", _Budget(None, None, 6))
+        plain, _, _ = value_play(solver, worlds, [1.0] * 6, legal, me, "margin",
+                                 _Budget(None, None, 6))
+        assert complete and len(kept) == 6
+        for c in legal:
+            assert sum(post[c]) <= sum(plain[c]) + 1e-9
+
+
+def sampling_worlds(obs, count):
+    from solver.sampling import sample_worlds, world_position
+
+    return [world_position(obs, w) for w in sample_worlds(obs, count, random.Random(7))]

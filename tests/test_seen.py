@@ -1,0 +1,325 @@
+"""Hidden hands: the ``"?"`` / ``-`` of deal files read and written without loss, every position
+that cannot be refused with one line naming the key, and the ``Observation`` a seat gets from a
+position with hidden hands checked against the game engine's own at real tables."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+
+import pytest
+
+from clirun import run
+from solver.cards import ALL_CARDS, parse_card, parse_cards, sort_cards, suit_of
+from solver.deal import DealFileError, Position
+from solver.errors import AllFivesError
+from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
+from solver.notation import line_str, parse_line, parse_toml, toml_str
+from solver.pegging import pegs
+from solver.players import decide, make_player
+from solver.rules import PRESETS, Rules
+from solver.seen import call_observation, hide, read_seen
+from solver.tricks import SeatError, legal_plays
+from test_notation import random_position as notation_position
+
+TWO = "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H"
+
+
+def random_position(rng: random.Random) -> Position:
+    """A random position (``test_notation``'s) of a match not yet over: where the captures
+    have pegged a side out, the deal is taken without its score."""
+    position = notation_position(rng)
+    deal = position.deal
+    if deal.score is not None and deal.rules.finish == "peg-out":
+        score = list(deal.score)
+        for peg in pegs(position):
+            if peg.what.startswith("trick"):
+                score[peg.side] += peg.points
+                if score[peg.side] >= deal.rules.target:
+                    return Position(dataclasses.replace(deal, score=None), position.play)
+    return position
+
+
+def random_hidden(rng: random.Random, position: Position) -> tuple[int, ...]:
+    """Some seats, not all, never the seat to move while play remains."""
+    n = position.deal.players
+    keep = position.to_move if not position.is_over else rng.randrange(n)
+    others = [s for s in range(n) if s != keep]
+    return tuple(sorted(rng.sample(others, rng.randrange(1, len(others) + 1))))
+
+
+# ---- the text forms ----------------------------------------------------------------------------
+
+def test_hidden_hands_round_trip_in_both_forms():
+    rng = random.Random(9)
+    for _ in range(400):
+        position = random_position(rng)
+        seen = hide(position, random_hidden(rng, position))
+        layout = seen.layout
+        assert parse_toml(toml_str(layout), hidden=True) == layout._replace(source="<string>")
+        assert parse_line(line_str(layout), hidden=True) == layout._replace(source="<line>")
+        assert read_seen(seen.to_toml()).layout == layout._replace(source="<string>")
+        for seat in layout.hidden:
+            assert f'{position.deal.seats[seat]} = "?"' in seen.to_toml()
+        assert seen.to_line().split().count("-") + seen.to_line().startswith("N:- ") \
+            == len(layout.hidden)
+
+
+def test_the_forms_as_written_by_hand():
+    toml = read_seen('dealer = "S"\nturnup = "6H"\nplay = ["TH", "AH"]\n[hands]\n'
+                     'N = "TS QH JH TH 9H 2H"\nS = "?"\n')
+    line = read_seen("N:T.QJT92.-.- - dealer=S turnup=6H play=TH,AH")
+    also = read_seen("N:T.QJT92.-.- ? dealer=S turnup=6H play=TH,AH")
+    assert toml.layout.hidden == line.layout.hidden == also.layout.hidden == (1,)
+    assert toml.layout.hands == line.layout.hands
+    # S played AH (hidden hand): S won the trick and holds five unknown cards
+    assert line.counts == (5, 5) and line.held[1] is None and line.to_move == 1
+
+
+@pytest.mark.parametrize("text", [
+    "N:T.QJT92.-.- - dealer=S turnup=6H",
+    'turnup = "6H"\n[hands]\nN = "TS QH JH TH 9H 2H"\nS = "?"\n',
+])
+def test_solve_refuses_a_hidden_hand_in_one_line(tmp_path, text):
+    path = tmp_path / ("deal.toml" if "[hands]" in text else "deal.txt")
+    path.write_text(text)
+    result = run("solve", path)
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert "hands.S: the hand is hidden, but this needs every hand" in line
+
+
+@pytest.mark.parametrize("text, message", [
+    ("N:- - dealer=S trump=H", "hands: every hand is hidden"),
+    ("N:AK.-.-.- - Q.-.-.- trump=H", "hands.S: 1 cards, but N has 2"),
+    ("N:AK.-.-.- - dealer=S trump=H play=AS,AS", "play[1]: 'AS' is played twice"),
+    ("N:AK.-.-.- - dealer=S turnup=2H play=2H", "play[0]: '2H' is the turn-up"),
+    ("N:AK.-.-.- - dealer=S trump=H play=AS,KS", "play[1]: 'KS' is in N's hand, but S plays it"),
+    ("N:AK.-.-.- - dealer=N trump=H play=AS", "play[0]: 'AS' is in N's hand, but S plays it"),
+    ("N:AK.-.-.- - dealer=S trump=H play=QS", "play[0]: 'QS' is not in N's hand"),
+    ("N:AK.-.-.- - dealer=S trump=H play=AS,2C,KS,3S",
+     "play[3]: S plays '3S', but showed no spades at play[1]"),
+    ("N:AK.-.-.- - dealer=S trump=H play=AS,2D,KS,2C,QS",
+     "play[4]: 'QS' is played after the last trick"),
+    ("N:AKQJT98765432.-.-.- - - - turnup=2H",
+     "hands: 4 hands of 13 cards and the turn-up do not fit in a pack"),
+    ("N:AK.-.-.- - dealer=S trump=H score=61,3", "score: N has 61, already at the target 61"),
+    ("N:TK.-.-.- - dealer=S trump=S score=55,3 play=TS,2S",
+     "play[1]: N reaches the target 61 with trick 1: the match is over"),
+])
+def test_what_cannot_be_is_one_line_naming_the_key(text, message):
+    with pytest.raises(DealFileError) as error:
+        read_seen(text, "<line>", toml=False)
+    assert message in str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_voids_by_the_follow_rule():
+    # trump-anytime: a trump to a plain lead shows nothing, a plain card off suit shows a void
+    anytime = read_seen("N:AK.-.-.- - dealer=S trump=H play=AS,2H", toml=False)
+    assert anytime.voids[1] == frozenset()
+    off = read_seen("N:AK.-.-.- - dealer=S trump=H play=AS,2C", toml=False)
+    assert off.voids[1] == {suit_of(parse_card("AS"))}
+    # strict: any card off the suit led, trumps included, shows a void
+    strict = read_seen("N:AK.-.-.- - dealer=S trump=H follow=strict play=AS,2H", toml=False)
+    assert strict.voids[1] == {suit_of(parse_card("AS"))}
+    # a trump lead not followed shows no trumps, either rule
+    trumps = read_seen("N:-.AK.-.- - dealer=S trump=H play=AH,2C", toml=False)
+    assert trumps.voids[1] == {suit_of(parse_card("AH"))}
+
+
+def test_hidden_hands_that_the_unseen_cards_cannot_fill():
+    # S (hidden, strict) shows no spades, hearts or diamonds and must still hold 8 cards;
+    # N holds four clubs and three were played: 6 clubs are unseen
+    text = "N:{} - dealer=S trump=S follow=strict play=AS,2C,AH,3C,AD,4C"
+    with pytest.raises(DealFileError) as error:
+        read_seen(text.format("AKQ.AK.AK.AKQJ"), "<line>", toml=False)
+    assert "hands: S must still hold 8 cards, but only 6 unseen cards can be theirs " \
+           "(S shows no spades hearts diamonds)" in str(error.value)
+    # with one club in N's hand, 9 are unseen: it can be
+    assert read_seen(text.format("AKQJ.AKQ.AKQ.A"), "<line>", toml=False).counts[1] == 8
+
+
+def test_hall_condition_over_several_hidden_seats():
+    # E and W (hidden, strict) show no spades, hearts or diamonds and must still hold 3 cards
+    # each: 4 clubs are unseen, enough for either alone but not for both
+    text = ("N:A.A.A.{} - K2.K2.K2.- - dealer=W trump=D follow=strict "
+            "play=AS,2C,2S,3C,AH,4C,2H,5C,AD,6C,2D,7C")
+    with pytest.raises(DealFileError) as error:
+        read_seen(text.format("AKQ"), "<line>", toml=False)
+    assert "hands: E and W must still hold 6 cards, but only 4 unseen cards can be theirs " \
+           "(E shows no spades hearts diamonds; W shows no spades hearts diamonds)" \
+           in str(error.value)
+    # with N holding one club (and a spade for another), 6 are unseen: it can be
+    seen = read_seen(text.format("A").replace("N:A.A.", "N:AQ.AQ.").replace("K2.K2", "J2.K2"),
+                     "<line>", toml=False)
+    assert seen.counts == (3, 3, 3, 3)
+
+
+def test_the_seat_advised():
+    seen = read_seen(TWO.replace("Q.AK5.7.4", "-"))
+    assert seen.advised_seat() == 0 and seen.advised_seat("n") == 0
+    with pytest.raises(DealFileError, match="S is not to play: N is"):
+        seen.advised_seat("S")
+    with pytest.raises(SeatError, match="unknown seat 'E'"):
+        seen.advised_seat("E")
+    hidden_mover = read_seen("N:- Q.AK5.7.4 dealer=S turnup=6H")
+    with pytest.raises(DealFileError, match="hands.N: N is to play, but the hand is hidden"):
+        hidden_mover.observation()
+    over = read_seen("N:A.-.-.- - dealer=S trump=S play=AS,2C")
+    with pytest.raises(DealFileError, match="play: the play is over"):
+        over.observation()
+
+
+# ---- the observation against the game engine ---------------------------------------------------
+
+def table_states(seed: int, players: int, rules: Rules, count: int):
+    """Card-play states of real matches between random players, with their positions."""
+    rng = random.Random(seed)
+    match = Match(players, rules)
+    bots = [make_player("random", seed=rng.random()) for _ in range(players)]
+    found = 0
+    while found < count:
+        state = match.new_initial_state(seed=rng.random())
+        while found < count and not state.is_terminal():
+            if state.phase == PLAY and rng.random() < 0.3:
+                position = state.position()
+                if position.deal.score is not None:
+                    found += 1
+                    yield state, position
+            state.apply_action(decide(bots[state.current_player()], state))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_observation_is_what_the_table_shows_the_seat(players, preset):
+    rng = random.Random(players * 100 + len(preset))
+    checked = 0
+    for state, position in table_states(rng.randrange(10**6), players, PRESETS[preset], 40):
+        mover = position.to_move
+        hidden = tuple(s for s in range(players) if s != mover and rng.random() < 0.8) or \
+            tuple(s for s in range(players) if s != mover)
+        seen = hide(position, hidden)
+        mine, theirs = seen.observation(), state.observation(mover)
+        for field in ("seat", "players", "rules", "phase", "current_player", "dealer", "hand",
+                      "trump", "play", "revokes", "legal_actions"):
+            assert getattr(mine, field) == getattr(theirs, field), field
+        assert mine.turnups == theirs.turnups[-1:]
+        assert mine.pegs == tuple(p for p in theirs.pegs if p.what.startswith("trick"))
+        assert mine.score == theirs.score
+        checked += 1
+    assert checked == 40
+
+
+def test_the_hidden_hands_hold_no_card_of_a_void_shown():
+    rng = random.Random(4)
+    for _ in range(600):
+        position = random_position(rng)
+        seen = hide(position, random_hidden(rng, position))
+        for seat in seen.hidden:
+            assert not {suit_of(c) for c in position.hands[seat]} & seen.voids[seat]
+            assert seen.counts[seat] == len(position.hands[seat])
+        unseen = set(seen.unseen())
+        for seat in seen.hidden:
+            assert set(position.hands[seat]) <= unseen
+        if not position.is_over and position.to_move not in seen.hidden:
+            obs = seen.observation()
+            assert set(obs.legal_actions) == set(position.legal_moves())
+            assert obs.hand == tuple(sorted(position.hands[position.to_move],
+                                            key=lambda c: (suit_of(c), -c)))
+
+
+def test_voids_are_exactly_what_the_follow_rule_shows():
+    """A suit is shown void exactly when no hand holding it could have played that card: the
+    rule checked by trying every one-card hand of the suit against ``legal_plays``."""
+    rng = random.Random(11)
+    for _ in range(300):
+        position = random_position(rng)
+        deal = position.deal
+        if not position.play:
+            continue
+        seen = hide(position, tuple(range(1, deal.players)) if position.to_move == 0 or
+                    position.is_over else tuple(s for s in range(deal.players)
+                                                 if s != position.to_move))
+        expected = [set() for _ in range(deal.players)]
+        for trick in position.tricks:
+            for k, card in enumerate(trick.cards[1:], 1):
+                seat = trick.seat_of(k, deal.players)
+                if seat not in seen.hidden:
+                    continue
+                led = suit_of(trick.cards[0])
+                witness = [c for c in range(led * 16, led * 16 + 13) if c != card]
+                if all(card not in legal_plays([w, card], trick.cards[:k], deal.trump,
+                                               deal.rules.strict_follow) for w in witness):
+                    expected[seat].add(led)
+        for seat in seen.hidden:
+            assert seen.voids[seat] == expected[seat]
+
+
+# ---- the calls -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_call_observation_is_the_tables(players):
+    rng = random.Random(players)
+    for _ in range(60):
+        cards = rng.sample(ALL_CARDS, 7)
+        hand, turnup = sorted(cards[:6]), cards[6]
+        dealer = rng.randrange(players)
+        elder = (dealer + 1) % players
+        rules = PRESETS[rng.choice(sorted(PRESETS))]
+        score = tuple(rng.randrange(rules.target) for _ in range(2 if players == 4 else players))
+        for seat, phase in ((elder, "elder"), (dealer, "dealer")):
+            obs = call_observation(hand, turnup, seat, players, dealer, rules, score,
+                                   seed=rng.random())
+            assert obs.phase == phase and obs.seat == obs.current_player == seat
+            assert set(obs.hand) == set(hand) and obs.turnups == (turnup,)
+            assert obs.dealer == dealer and obs.score == score and obs.play == ()
+            assert obs.calls == (() if phase == "elder" else ((elder, BEG),))
+            assert obs.legal_actions == ((STAND, BEG) if phase == "elder" else
+                                         (TAKE_ONE,) if rules.max_runs == 0 else (TAKE_ONE, RUN))
+            # nothing of the other hands shows: another shuffle, the same observation
+            assert call_observation(hand, turnup, seat, players, dealer, rules, score,
+                                    seed=rng.random()) == obs
+
+
+@pytest.mark.parametrize("args, message", [
+    (dict(seat=2, players=4, dealer=3), "S has no call: with W dealing, the elder hand N "
+                                        "stands or begs and the dealer W takes one or runs"),
+    (dict(hand="AH KH"), "the hand holds 2 cards: a call is made on the 6 cards dealt"),
+    (dict(turnup="AH"), "the turn-up AH is also in the hand"),
+    (dict(score=(3,)), "the score takes 2 entries, one a side (N S), not 1"),
+    (dict(score=(61, 0)), "N has 61, already at the target 61"),
+])
+def test_a_call_that_cannot_be(args, message):
+    given = dict(hand="AH KH 5H 9C 2D 3S", turnup="7H", seat=0, players=2, dealer=1)
+    given.update(args)
+    given["hand"], given["turnup"] = parse_cards(given["hand"]), parse_card(given["turnup"])
+    with pytest.raises(AllFivesError, match=re.escape(message)):
+        call_observation(**given)
+
+
+# ---- the observation against the world sampler ---------------------------------------------------
+
+def test_the_true_hands_of_a_hidden_position_give_it_back():
+    """Hide hands of random positions: the observation, with the true hands as the sampler's
+    World, is the position again (``solver.sampling.world_position``)."""
+    sampling = pytest.importorskip("solver.sampling")
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(500):
+        position = random_position(rng)
+        if position.is_over:
+            continue
+        seen = hide(position, random_hidden(rng, position))
+        obs = seen.observation()
+        world = sampling.World(tuple(tuple(sort_cards(h)) for h in position.hands))
+        again = sampling.world_position(obs, world)
+        deal = position.deal
+        expected = deal.score if deal.score is not None else (0,) * deal.sides
+        assert again.deal.hands == deal.hands
+        assert (again.deal.trump, again.deal.dealer, again.deal.rules, again.deal.turnup) == \
+            (deal.trump, deal.dealer, deal.rules, deal.turnup)
+        assert again.play == position.play and again.deal.score == expected
+        checked += 1
+    assert checked > 300
