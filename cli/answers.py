@@ -149,3 +149,24 @@ def _call(low: str, obs: Observation) -> int:
 
 def _not_now(action: int, obs: Observation) -> int:
     raise AnswerError(f"{CALLS[action]} is not your call now: {_calls_words(obs)}")
+
+
+def ask_line(prompt: str, console, stream, interactive: bool) -> str | None:
+    """One line of a person's input, without its newline; None at the end of input.  On a
+    terminal the line is read with ``input``; from any other stream the prompt is printed and the
+    answer echoed after it, so that a scripted session reads as it would have been typed."""
+    if interactive:
+        console.file.flush()
+        try:
+            return input(prompt)
+        except EOFError:
+            console.print()
+            return None
+    console.print(prompt, end="")
+    line = stream.readline()
+    if not line:
+        console.print()
+        return None
+    line = line.rstrip("\r\n")
+    console.print(line, markup=False, highlight=False)
+    return line

@@ -36,7 +36,7 @@ from solver.players import Player, PlayerSpec, decide, player_spec
 from solver.rules import Rules
 from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 
-from .answers import AnswerError, choices, read_answer
+from .answers import AnswerError, ask_line, choices, read_answer
 from .errors import INTERRUPTED, TERMINATED, Terminated, note
 from .faces import BAD, GOOD, QUIET, cards_face
 from .table import action_line, choices_line, peg_words, pegboard_lines, scores_text, \
@@ -303,21 +303,7 @@ class Session:
 
     def ask(self, prompt: str) -> str | None:
         """One line of input, without its newline; None at the end of input."""
-        if self.interactive:
-            self.console.file.flush()
-            try:
-                return input(prompt)
-            except EOFError:
-                self.console.print()
-                return None
-        self.console.print(prompt, end="")
-        line = self.stream.readline()
-        if not line:
-            self.console.print()
-            return None
-        line = line.rstrip("\r\n")
-        self.console.print(line, markup=False, highlight=False)
-        return line
+        return ask_line(prompt, self.console, self.stream, self.interactive)
 
     def hint(self, obs) -> Text:
         """What each legal choice is worth from what the person can see: the Monte Carlo

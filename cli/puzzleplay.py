@@ -23,7 +23,7 @@ from rich.text import Text
 from solver.cards import SUIT_NAMES, suit_of
 from solver.deal import Position
 
-from .answers import AnswerError, read_answer
+from .answers import AnswerError, ask_line, read_answer
 from .faces import BAD, GOOD, QUIET, card_face
 from .sheet import about, heading, seat_word
 from .table import choices_line
@@ -200,21 +200,7 @@ class PuzzleSession:
 
     def ask(self, prompt: str) -> str | None:
         """One line of input, without its newline; None at the end of input."""
-        if self.interactive:
-            self.console.file.flush()
-            try:
-                return input(prompt)
-            except EOFError:
-                self.console.print()
-                return None
-        self.console.print(prompt, end="")
-        line = self.stream.readline()
-        if not line:
-            self.console.print()
-            return None
-        line = line.rstrip("\r\n")
-        self.console.print(line, markup=False, highlight=False)
-        return line
+        return ask_line(prompt, self.console, self.stream, self.interactive)
 
     # ---- what the program says ------------------------------------------------------------
 
