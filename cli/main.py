@@ -327,15 +327,16 @@ def bench(
         bench_command(classes, count, json, color)
 
 
-PLAYER_HELP = ("A and B, the two players: random, heuristic or cheater, with options as "
-               "cheater:time_limit=0.5.")
+PLAYER_HELP = ("A and B, the two players: random, heuristic, pimc or cheater, with options as "
+               "pimc:worlds=32.")
 
 
 @app.command(cls=Command, help="Play two kinds of player against each other over many deals or "
              "whole matches: points per deal, the difference per deal with its 95% interval "
              "(paired t and bootstrap), matches won, the time per decision, and the command "
              "that plays the same games again.\n\n"
-             "PLAYER is a player and its options: random, heuristic, cheater:time_limit=0.5. "
+             "PLAYER is a player and its options: random, heuristic, pimc:worlds=32, "
+             "cheater:time_limit=0.5. "
              "--deals and --matches count deal groups: with --duplicate each is played in "
              "every seating of the two (2 players: twice; 4: partnerships swapped; 3: six "
              "seatings), else once, the two taking the seats in turn.", epilog="""\
