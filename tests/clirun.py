@@ -23,6 +23,8 @@ except TypeError:
 PROGRAM = Path(sys.executable).parent / ("allfives.exe" if sys.platform == "win32" else "allfives")
 #: The bundled example deals.
 EXAMPLES = Path(solver.__file__).parent / "examples"
+#: The curated puzzle collection: a folder of the repository, not of the installed package.
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 
 
 def run(*args, input: str | None = None):

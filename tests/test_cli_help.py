@@ -15,7 +15,7 @@ import typer
 from typer.main import get_command
 
 from cli.main import Objective, app
-from clirun import EXAMPLES, PROGRAM, RUNNER, shell
+from clirun import EXAMPLES, PROGRAM, PUZZLES, RUNNER, shell
 from solver.solution import OBJECTIVES
 
 GROUP = get_command(app)
@@ -159,7 +159,7 @@ def test_every_example_runs(example, tmp_path):
     # the examples' paths are the repository's (solver/examples/...)
     (tmp_path / "solver").symlink_to(EXAMPLES.parent, target_is_directory=True)
     # and the puzzle collection's (puzzles/...)
-    (tmp_path / "puzzles").symlink_to(EXAMPLES.parent.parent / "puzzles",
+    (tmp_path / "puzzles").symlink_to(PUZZLES,
                                       target_is_directory=True)
     if not example.startswith("allfives deal") or "solve" in example:
         pytest.importorskip("solver.search")  # the engine, the default

@@ -12,7 +12,7 @@ import typer
 from typer.main import get_command
 
 from cli.main import app
-from clirun import EXAMPLES, RUNNER, shell
+from clirun import EXAMPLES, PUZZLES, RUNNER, shell
 
 GROUP = get_command(app).commands["puzzle"]
 COMMANDS = list(GROUP.commands)
@@ -84,9 +84,8 @@ def examples() -> list[str]:
 
 @pytest.mark.parametrize("example", examples())
 def test_every_example_runs(example, tmp_path):
-    root = EXAMPLES.parent.parent
-    (tmp_path / "solver").symlink_to(root / "solver", target_is_directory=True)
-    (tmp_path / "puzzles").symlink_to(root / "puzzles", target_is_directory=True)
+    (tmp_path / "solver").symlink_to(EXAMPLES.parent, target_is_directory=True)
+    (tmp_path / "puzzles").symlink_to(PUZZLES, target_is_directory=True)
     done = shell(example, tmp_path, timeout=300)
     assert done.returncode == 0, (example, done.stdout)
     assert "allfives: error" not in done.stdout and "Traceback" not in done.stdout
