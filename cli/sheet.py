@@ -276,7 +276,7 @@ def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = T
 
 # ---- SVG ----------------------------------------------------------------------------------------
 
-SVG_WIDTH = 380
+SVG_WIDTH = 440  # room for "East (dealer) to play" right of the middle box
 LINE = 17  # px between lines of a hand
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 
@@ -323,7 +323,7 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
             out.append(_svg_text(10, y, line, 11, fill="#555"))
     top = y + 22
     block = LINE * 4 + 8  # a hand's height
-    columns = {"W": 10, "N": width / 2 - 45, "E": width - 110, "S": width / 2 - 45}
+    columns = {"W": 10, "N": width / 2 - 45, "E": width / 2 + 62, "S": width / 2 - 45}
     rows = {"N": top, "W": top + block + 10, "E": top + block + 10, "S": top + 2 * block + 26}
     for seat, cards in zip(facts.seats, facts.hands):
         marks = (" (dealer)" if seat == facts.dealer else "") + \
