@@ -63,7 +63,7 @@ from .cards import ALL_CARDS, FIVE, Card, rank_of, suit_of
 from .deal import Deal, Position
 from .errors import AllFivesError
 from .game import BEG, RUN, STAND, TAKE_ONE, Observation
-from .tricks import seat_names, side_of
+from .tricks import seat_names, shows_void, side_of
 
 __all__ = ["World", "Worlds", "Constraints", "Sampler", "SamplingError", "constraints",
            "count_worlds", "sample_worlds", "all_worlds", "world_position", "bidding_weight",
@@ -204,12 +204,12 @@ def constraints(observation: Observation) -> Constraints:
     if obs.play and trump is None:
         raise SamplingError("cards are played but no trump suit is fixed")
     for trick in _tricks(obs):
-        led = suit_of(trick[0][2])
+        lead = trick[0][2]
+        led = suit_of(lead)
         for index, seat, card in trick[1:]:
-            suit = suit_of(card)
             if index in revokes:
                 owed.append((seat, led, index))
-            elif suit != led and (strict or led == trump or suit != trump):
+            elif shows_void(lead, card, trump, strict):
                 voids[seat].add(led)
     holds: list[set[int]] = [set() for _ in range(n)]
     for seat, suit, index in owed:

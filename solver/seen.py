@@ -46,8 +46,8 @@ from .notation import DealFileError, Layout, is_toml_name, line_str, read_file, 
     toml_str
 from .pegging import Peg
 from .rules import Rules
-from .tricks import legal_plays, parse_seat, seat_names, side_count, side_name, side_of, \
-    trick_winner
+from .tricks import legal_plays, parse_seat, seat_names, shows_void, side_count, side_name, \
+    side_of, trick_winner
 
 __all__ = ["SeenPosition", "read_seen", "load_seen", "hide", "call_observation", "CallError",
            "HAND"]
@@ -171,7 +171,7 @@ class SeenPosition:
                 if suit in voids[seat]:
                     raise _fail(src, key, f"{name} plays {face}, but showed no "
                                           f"{SUIT_NAMES[suit]} at play[{voids[seat][suit]}]")
-                if trick and _shows_void(trick[0], card, trump, strict):
+                if trick and shows_void(trick[0], card, trump, strict):
                     voids[seat].setdefault(suit_of(trick[0]), i)
             counts[seat] -= 1
             played[card] = i
@@ -322,14 +322,6 @@ class SeenPosition:
 
 def _must(trick: list[Card], trump: int, strict: bool) -> str:
     return ("follow suit" if strict or suit_of(trick[0]) == trump else "follow suit or trump")
-
-
-def _shows_void(led: Card, card: Card, trump: int, strict: bool) -> bool:
-    """Whether ``card`` played to ``led`` shows its seat holds none of the suit led: any card
-    off that suit does, but a trump to a plain-suit lead when trumps may be played anytime."""
-    if suit_of(card) == suit_of(led):
-        return False
-    return strict or suit_of(led) == trump or suit_of(card) != trump
 
 
 def _pegged_out(layout: Layout, side: int, pegs: list[Peg]) -> bool:

@@ -13,7 +13,7 @@ from .cards import Card, rank_of, suit_of
 from .errors import AllFivesError, quoted
 
 __all__ = ["Table", "Seated", "SEAT_NAMES", "seat_names", "side_of", "side_count", "side_name", "side_seats",
-           "parse_seat", "legal_plays", "trick_winner", "SeatError"]
+           "parse_seat", "legal_plays", "shows_void", "trick_winner", "SeatError"]
 
 SEAT_NAMES = {2: "NS", 3: "NES", 4: "NESW"}
 
@@ -108,6 +108,15 @@ def legal_plays(hand: Iterable[Card], trick: Sequence[Card], trump: int,
     if strict or led == trump:
         return following
     return [c for c in hand if suit_of(c) in (led, trump)]
+
+
+def shows_void(led: Card, card: Card, trump: int, strict: bool) -> bool:
+    """Whether ``card`` played (not as a revoke) to a trick led with ``led`` shows by the follow
+    rule of ``legal_plays`` that its seat holds none of the suit led: any card off that suit
+    does, but a trump to a plain-suit lead when trumps may be played anytime."""
+    if suit_of(card) == suit_of(led):
+        return False
+    return strict or suit_of(led) == trump or suit_of(card) != trump
 
 
 def trick_winner(trick: Sequence[Card], trump: int) -> int:
