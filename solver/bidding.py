@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from .cards import ALL_CARDS
 from .game import BEG, PLAY, STAND, Match, MatchState, Observation
-from .players import stand_or_beg, take_one_or_run
+from .players import deal_objective, stand_or_beg, take_one_or_run
 from .tricks import side_of
 
 __all__ = ["advise_call", "call_advice", "world_pack", "CALL_NODES", "WIN_VALUE"]
@@ -107,13 +107,13 @@ def _pegged(state: MatchState, side: int, margin: bool) -> tuple[float, bool]:
 def call_advice(player, observation: Observation, hands: Sequence[Sequence[Sequence[int]]],
                 weights: Sequence[float], exact: bool = False):
     """The Advice on a call over the worlds given as every seat's hand."""
-    from .pimc import Advice, _Budget, _ranked, summarize
+    from .pimc import _Budget, _ranked, summarize
 
     legal = list(observation.legal_actions)
     n = observation.players
     side = side_of(observation.seat, n)
-    margin = n != 3
-    objective = "margin" if margin else "points"
+    objective = deal_objective(n)
+    margin = objective == "margin"
     turnup = observation.turnups[0]
     budget = _Budget(player.time_limit, player.node_limit, len(hands))
     # every branch of every world, then the solves grouped by trumps (a table per trumps)

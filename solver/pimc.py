@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from .deal import Position
 from .errors import quoted
 from .game import Observation
-from .players import HeuristicPlayer, PlayerError, within_reach
+from .players import HeuristicPlayer, PlayerError, deal_objective, within_reach
 from .solution import check_limits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
@@ -385,7 +385,7 @@ class PimcPlayer:
             # a deal holding a revoke has no Position to solve: the heuristic's card
             legal = list(legal)
             rows = {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}
-            return self._advice(observation, self._objective(observation), 0, False, False,
+            return self._advice(observation, deal_objective(observation.players), 0, False, False,
                                 _ranked(legal, rows, self._heuristic.act(observation)), budget)
         if not self.infer or not observation.play:
             worlds = sampling.sample_worlds(observation, self.worlds, self.rng,
@@ -418,7 +418,7 @@ class PimcPlayer:
             budget = _Budget(self.time_limit, self.node_limit, len(positions))
         n = observation.players
         side = observation.seat % 2 if n == 4 else observation.seat
-        objective = self._objective(observation)
+        objective = deal_objective(observation.players)
         preferred = self._heuristic.act(observation)
         first = positions[0]
         if len(legal) == 1:
@@ -456,10 +456,6 @@ class PimcPlayer:
         rows = dict(zip(legal, summarize([values[c] for c in legal], kept, exact)))
         return self._advice(observation, objective, len(kept), exact, complete,
                             _ranked(legal, rows, preferred), budget)
-
-    @staticmethod
-    def _objective(observation: Observation) -> str:
-        return "margin" if observation.players != 3 else "points"
 
     def _advice(self, observation: Observation, objective: str, worlds: int, exact: bool,
                 complete: bool, actions: tuple[ActionValue, ...], budget: _Budget) -> Advice:

@@ -42,7 +42,7 @@ from .tricks import side_of, trick_winner
 
 __all__ = ["Player", "PlayerError", "RandomPlayer", "HeuristicPlayer", "CheaterPlayer",
            "make_player", "register_player", "player_names", "decide", "PlayerSpec",
-           "player_spec", "card_value", "SCORING_TRUMPS", "GAME_PIP_WEIGHT"]
+           "player_spec", "card_value", "deal_objective", "SCORING_TRUMPS", "GAME_PIP_WEIGHT"]
 
 
 class PlayerError(AllFivesError):
@@ -428,7 +428,7 @@ class CheaterPlayer:
             candidates = self._best(position, side, "win", candidates, preferred)
             if len(candidates) == 1:
                 return candidates[0]
-        objective = "margin" if deal.sides == 2 else "points"
+        objective = deal_objective(deal.players)
         return self._best(position, side, objective, candidates, preferred)[0]
 
     def _best(self, position, side: int, objective: str, candidates: list[int],
@@ -449,6 +449,12 @@ class CheaterPlayer:
     def __repr__(self) -> str:
         return (f"CheaterPlayer(name={self.name!r}, time_limit={self.time_limit}, "
                 f"node_limit={self.node_limit})")
+
+
+def deal_objective(players: int) -> str:
+    """What a player who solves plays a deal for: ``margin`` with two sides (2 or 4 players),
+    ``points`` with three (the seat against the other two together)."""
+    return "points" if players == 3 else "margin"
 
 
 def within_reach(position) -> bool:
