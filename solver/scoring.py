@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from .cards import FIVE, JACK, Card, make_card, pip_value, rank_of, suit_of
 from .deal import Deal, Position, Trick
+from .notation import Layout
 
 __all__ = ["DealScore", "capture_points", "game_pips", "score_position", "END_POINTS"]
 
@@ -14,8 +15,9 @@ __all__ = ["DealScore", "capture_points", "game_pips", "score_position", "END_PO
 END_POINTS = ("high", "low", "jack", "game", "five")
 
 
-def capture_points(trick: Trick | tuple[Card, ...], deal: Deal) -> int:
-    """Pips of the trumps in a trick, pegged by its winner when ``capture`` is on."""
+def capture_points(trick: Trick | tuple[Card, ...], deal: Deal | Layout) -> int:
+    """Pips of the trumps in a trick, pegged by its winner when ``capture`` is on (``deal`` gives
+    the rules and the trumps: a ``Layout`` does as well as a ``Deal``)."""
     cards = trick.cards if isinstance(trick, Trick) else trick
     if not deal.rules.capture:
         return 0

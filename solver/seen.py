@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from os import PathLike
 
-from .cards import ALL_CARDS, SUIT_NAMES, Card, card_str, pip_value, sort_cards, suit_of
+from .cards import ALL_CARDS, SUIT_NAMES, Card, card_str, sort_cards, suit_of
 from .deal import Position
 from .errors import AllFivesError, quoted
 from .game import BEG, PLAY, Match, Observation
@@ -46,6 +46,7 @@ from .notation import DealFileError, Layout, is_toml_name, line_str, read_file, 
     toml_str
 from .pegging import Peg
 from .rules import Rules
+from .scoring import capture_points
 from .tricks import legal_plays, parse_seat, seat_names, shows_void, side_count, side_name, \
     side_of, trick_winner
 
@@ -179,7 +180,7 @@ class SeenPosition:
             trick.append(card)
             if len(trick) == n:
                 winner = (leader + trick_winner(trick, trump)) % n
-                points = _captures(trick, layout)
+                points = capture_points(tuple(trick), layout)
                 if points:
                     side = side_of(winner, n)
                     pegs.append(Peg(side, points, f"trick {len(play) // n}"))
@@ -330,13 +331,6 @@ def _pegged_out(layout: Layout, side: int, pegs: list[Peg]) -> bool:
         return False
     total = layout.score[side] + sum(p.points for p in pegs if p.side == side)
     return total >= layout.rules.target
-
-
-def _captures(trick: list[Card], layout: Layout) -> int:
-    """The trick's captured pips (``solver.scoring.capture_points``, without a Deal)."""
-    if not layout.rules.capture:
-        return 0
-    return sum(pip_value(c) for c in trick if suit_of(c) == layout.trump)
 
 
 # ---- texts, files and full positions ---------------------------------------------------------
