@@ -200,7 +200,7 @@ def test_the_report_lists_every_choice_best_first(made):
     faces = [card_str(v.action, True) for v in advice.actions]
     assert rows[0] == [faces[0], "+3.00", "+2.75", "to", "+3.50", "100%", "best"]
     assert rows[2] == [faces[2], "+1.00", "+0.75", "to", "+1.50", "12%"]
-    assert max(len(line) for line in lines) <= 80
+    assert max(len(line) for line in lines[1:]) <= 80   # the heading is the path, any length
 
 
 def test_the_report_of_a_call_and_of_a_chance_to_win(monkeypatch):
