@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from solver.errors import AllFivesError, quoted
@@ -153,8 +153,9 @@ def make_plan(a: str, b: str, players: int, deals: int | None, matches: int | No
 
 # ---- playing ------------------------------------------------------------------------------------
 
-def play(plan: Plan, executor: Executor, keep_records: bool, progress=None):
-    """The ``solver.batch`` result of the plan: a ``DuplicateResult`` or a ``MatchesResult``."""
+def play(plan: Plan, executor: Executor, keep_records: bool, progress=None, on_part=None):
+    """The ``solver.batch`` result of the plan: a ``DuplicateResult`` or a ``MatchesResult``;
+    ``on_part`` has each chunk of groups as it comes back."""
     from solver.batch import DEFAULT_CHUNK, run_duplicate, run_matches
     from solver.rules import Rules
 
@@ -166,7 +167,7 @@ def play(plan: Plan, executor: Executor, keep_records: bool, progress=None):
     else:
         workers = 1 if plan.jobs is None else plan.jobs or os.cpu_count() or 1
     options: dict[str, Any] = dict(rules=rules, keep_records=keep_records, progress=progress,
-                                   rotate=not plan.duplicate)
+                                   rotate=not plan.duplicate, on_part=on_part)
     if plan.whole_matches:
         return run_matches(plan.a, plan.b, plan.players, plan.groups, plan.seed, executor,
                            chunk_size=chunk_size(plan.groups, workers, max(1, DEFAULT_CHUNK // 5)),
@@ -197,13 +198,40 @@ def match_differences(result) -> tuple[list[float], tuple[float, float], int]:
     return differences, means, sum(o.deals for o in result.matches)
 
 
-def records_of(result) -> Iterator[dict[str, Any]]:
-    """Every game record of the run, game by game, in order."""
-    if hasattr(result, "matches"):
-        for outcome in result.matches:
-            yield from outcome.records
+class Keeper:
+    """The chunks of a run as they come back, in order: the records of each written to the
+    record file at once, and the result of those so far, for a run stopped before its end."""
+
+    def __init__(self, plan: Plan, out: TextIO | None) -> None:
+        self.plan = plan
+        self.out = out
+        self.parts: list[Any] = []
+
+    def __call__(self, part: Any) -> None:
+        self.parts.append(part)
+        if self.out is not None:
+            for line in part_records(part, self.plan.whole_matches):
+                self.out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            self.out.flush()
+
+    def result(self, seconds: float):
+        """The ``solver.batch`` result of the chunks kept."""
+        from solver.batch import duplicate_result, matches_result
+
+        plan = self.plan
+        if plan.whole_matches:
+            return matches_result(plan.a, plan.b, plan.players, plan.seed, self.parts, seconds)
+        return duplicate_result(plan.a, plan.b, plan.players, 1, plan.seed, self.parts, seconds)
+
+
+def part_records(part: Any, whole_matches: bool) -> Iterator[dict[str, Any]]:
+    """Every game record of a chunk of groups, game by game, in order."""
+    if whole_matches:
+        for outcomes, _ in part:
+            for outcome in outcomes:
+                yield from outcome.records
     else:
-        for group in result.groups:
+        for group in part:
             for game in group.records:
                 yield from game
 
@@ -235,20 +263,23 @@ def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
                "low": share.low, "high": share.high, "confidence": share.confidence,
                "method": "wilson"}
         games = len(result.matches)
+        played = len({m.group for m in result.matches})
     else:
         paired, boot = result.interval(CONFIDENCE), result.bootstrap(CONFIDENCE)
         means = result.kind_means()
         games = sum(len(g.seatings) for g in result.groups)
         deals = games * result.deals
+        played = len(result.groups)
     times = {label: {"decisions": t.count, "median": t.median, "p95": t.p95, "max": t.max,
                      "total": t.total}
              for label, t in result.time_summaries().items()}
     return {
-        "command": plan.command(),
+        "command": replace(plan, groups=played).command(),  # the games reported
         "a": labels[0], "b": labels[1], "players": plan.players, "rules": plan.preset,
         "target": plan.target, "duplicate": plan.duplicate,
         "unit": "match" if plan.whole_matches else "deal",
-        "seed": plan.seed, "groups": plan.groups,
+        "seed": plan.seed, "groups": played, "planned": plan.groups,
+        "interrupted": played < plan.groups,
         "seatings": len(seatings(plan.players)) if plan.duplicate else 1,
         "games": games, "deals": deals,
         "points_per_deal": {labels[0]: means[0], labels[1]: means[1]},
@@ -279,21 +310,29 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
     plan = make_plan(a, b, players, deals, matches, duplicate, preset, target, seed, jobs,
                      scheduler)
     out = open_record(record)
+    keeper = Keeper(plan, out)
+    start = time.perf_counter()
     try:
         with executor_of(jobs, scheduler) as executor:
             start = time.perf_counter()
             if as_json:
-                result = play(plan, executor, out is not None)
+                result = play(plan, executor, out is not None, on_part=keeper)
             else:
-                result = _play_with_bar(plan, executor, out is not None)
+                result = _play_with_bar(plan, executor, out is not None, keeper)
             seconds = time.perf_counter() - start
-        if out is not None:
-            for line in records_of(result):
-                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+    except KeyboardInterrupt:
+        # Ctrl-C: what the groups finished so far show, then the interrupt goes on up
+        if keeper.parts:
+            seconds = time.perf_counter() - start
+            _show(summary(plan, keeper.result(seconds), seconds), as_json)
+        raise
     finally:
         if out is not None:
             out.close()
-    found = summary(plan, result, seconds)
+    _show(summary(plan, result, seconds), as_json)
+
+
+def _show(found: dict[str, Any], as_json: bool) -> None:
     if as_json:
         import typer
         typer.echo(json.dumps(found, ensure_ascii=False))
@@ -301,7 +340,7 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         _report(found)
 
 
-def _play_with_bar(plan: Plan, executor: Executor, keep_records: bool):
+def _play_with_bar(plan: Plan, executor: Executor, keep_records: bool, on_part=None):
     """Play with a progress bar on standard error, shown only on a terminal."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
         TimeElapsedColumn, TimeRemainingColumn
@@ -317,7 +356,7 @@ def _play_with_bar(plan: Plan, executor: Executor, keep_records: bool):
         def advance(done: int, total: int) -> None:
             bar.update(task, completed=round(plan.groups * done / total))
 
-        return play(plan, executor, keep_records, advance)
+        return play(plan, executor, keep_records, advance, on_part)
 
 
 def _signed(x: float | None) -> str:
@@ -347,6 +386,9 @@ def _report(found: dict[str, Any]) -> None:
     console.print(Text(f"{a} against {b}: {found['players']} players, rules {found['rules']}"
                        f"{target}, seed {found['seed']}", style="bold"))
     console.print(f"{groups} deal group{'s' if groups != 1 else ''} of one {unit}, {how}")
+    if found["interrupted"]:
+        console.print(Text(f"interrupted: these are the first {groups} of the "
+                           f"{found['planned']} groups asked for", style="bold"))
     console.print()
     grid = table("player", "points per deal", "decisions", "median", "p95",
                  right=(1, 2, 3, 4))

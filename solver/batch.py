@@ -60,7 +60,8 @@ Interrupts
 ----------
 When waiting for results is interrupted (Ctrl-C, or any exception), every future not yet started
 is cancelled before the exception goes on; calls already running in a worker finish there (a
-chunk of games takes seconds).  ``executor_for(jobs)`` makes the executor for a number of worker
+chunk of games takes seconds).  The chunks that came back before are not lost: ``on_part`` had
+each as it came, and ``duplicate_result`` / ``matches_result`` make a result of them.  ``executor_for(jobs)`` makes the executor for a number of worker
 processes and, leaving on an exception, shuts it down without waiting, cancelling what is
 queued, and on Ctrl-C stops its worker processes at once.
 """
@@ -92,7 +93,8 @@ from .tricks import seat_names, side_count, side_of
 
 __all__ = ["BatchError", "SerialExecutor", "executor_for", "MatchResult", "play_match",
            "play_deals", "seatings", "GroupResult", "DuplicateResult", "run_duplicate",
-           "MatchOutcome", "MatchesResult", "run_matches", "solve_many", "PackStream",
+           "duplicate_result", "MatchOutcome", "MatchesResult", "run_matches", "matches_result",
+           "solve_many", "PackStream",
            "DEFAULT_CHUNK"]
 
 #: Deal groups (or matches' groups) per chunk of work by default.
@@ -209,9 +211,11 @@ def executor_for(jobs: int | None) -> Iterator[Executor]:
 
 
 def _gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tuple],
-            progress: Callable[[int, int], None] | None = None) -> list[Any]:
-    """``fn(*args)`` for each of ``calls`` over ``executor``, results in order; on any exception
-    while waiting (Ctrl-C too) the futures not started are cancelled and it goes on up."""
+            progress: Callable[[int, int], None] | None = None,
+            on_part: Callable[[Any], None] | None = None) -> list[Any]:
+    """``fn(*args)`` for each of ``calls`` over ``executor``, results in order, each handed to
+    ``on_part`` as it comes back; on any exception while waiting (Ctrl-C too) the futures not
+    started are cancelled and it goes on up."""
     executor = executor if executor is not None else SerialExecutor()
     futures: list[Future] = []
     try:
@@ -220,6 +224,8 @@ def _gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[t
         out = []
         for done, future in enumerate(futures, 1):
             out.append(future.result())
+            if on_part is not None:
+                on_part(out[-1])
             if progress is not None:
                 progress(done, len(futures))
         return out
@@ -544,11 +550,14 @@ def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, gr
                   rules: Rules | None = None, match: Match | None = None, deals: int = 1,
                   chunk_size: int | None = None, keep_records: bool = False,
                   progress: Callable[[int, int], None] | None = None,
-                  rotate: bool = False) -> DuplicateResult:
+                  rotate: bool = False,
+                  on_part: Callable[[list[GroupResult]], None] | None = None) -> DuplicateResult:
     """Duplicate play of A against B over ``groups`` deal groups of ``deals`` deals each (see
     the module notes), chunks of ``chunk_size`` groups sent to ``executor``.  ``progress(done,
-    total)`` is called as each chunk comes back, in order.  With ``rotate`` each group plays
-    one seating, in turn, instead of every seating."""
+    total)`` is called as each chunk comes back, in order, after ``on_part(chunk's groups)``
+    (``duplicate_result`` makes a result of the chunks so far, as a run stopped early can
+    report them).  With ``rotate`` each group plays one seating, in turn, instead of every
+    seating."""
     a, b = player_spec(a), player_spec(b)
     game = _deals_match(_match_for(_check_table(players), rules, match), players)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
@@ -556,10 +565,16 @@ def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, gr
     start = time.perf_counter()
     calls = [(a, b, game, deals, seed, chunk, keep_records, rotate)
              for chunk in _chunks(groups, chunk_size)]
-    parts = _gather(executor, _duplicate_chunk, calls, progress)
+    parts = _gather(executor, _duplicate_chunk, calls, progress, on_part)
+    return duplicate_result(a, b, players, deals, seed, parts, time.perf_counter() - start)
+
+
+def duplicate_result(a: str | PlayerSpec, b: str | PlayerSpec, players: int, deals: int,
+                     seed: int | str, parts: Iterable[Sequence[GroupResult]],
+                     seconds: float = 0.0) -> DuplicateResult:
+    """The ``DuplicateResult`` of the chunks of groups ``parts``, in order."""
     return DuplicateResult(str(a), str(b), players, deals, seed,
-                           tuple(g for part in parts for g in part),
-                           time.perf_counter() - start)
+                           tuple(g for part in parts for g in part), seconds)
 
 
 # ---- whole matches --------------------------------------------------------------------------
@@ -641,21 +656,30 @@ def run_matches(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, grou
                 rules: Rules | None = None, match: Match | None = None, best_of: int = 1,
                 chunk_size: int | None = None, keep_records: bool = False,
                 progress: Callable[[int, int], None] | None = None,
-                rotate: bool = False) -> MatchesResult:
+                rotate: bool = False,
+                on_part: Callable[[list], None] | None = None) -> MatchesResult:
     """Whole matches of A against B: for each of ``groups`` groups, one match per seating, all
     from the seed ``f"{seed}:{group}"`` (see the module notes); with ``rotate`` one match per
-    group, the seatings in turn."""
+    group, the seatings in turn.  ``progress`` and ``on_part`` as for ``run_duplicate``
+    (``matches_result`` makes a result of the chunks so far)."""
     a, b = player_spec(a), player_spec(b)
     game = _match_for(_check_table(players), rules, match, best_of)
     start = time.perf_counter()
     calls = [(a, b, game, seed, chunk, keep_records, rotate)
              for chunk in _chunks(groups, DEFAULT_CHUNK // 5 if chunk_size is None
                                   else chunk_size)]
-    parts = _gather(executor, _matches_chunk, calls, progress)
+    parts = _gather(executor, _matches_chunk, calls, progress, on_part)
+    return matches_result(a, b, players, seed, parts, time.perf_counter() - start)
+
+
+def matches_result(a: str | PlayerSpec, b: str | PlayerSpec, players: int, seed: int | str,
+                   parts: Iterable[Sequence[tuple[list[MatchOutcome], dict]]],
+                   seconds: float = 0.0) -> MatchesResult:
+    """The ``MatchesResult`` of the chunks of groups ``parts``, in order."""
+    parts = list(parts)
     outcomes = tuple(m for part in parts for group, _ in part for m in group)
     times = tuple({k: tuple(v) for k, v in t.items()} for part in parts for _, t in part)
-    return MatchesResult(str(a), str(b), players, seed, outcomes, times,
-                         time.perf_counter() - start)
+    return MatchesResult(str(a), str(b), players, seed, outcomes, times, seconds)
 
 
 # ---- many solves ----------------------------------------------------------------------------

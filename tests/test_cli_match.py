@@ -3,6 +3,7 @@ input is one line, the records replay, Ctrl-C ends it cleanly; and ``solve --job
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -231,6 +232,51 @@ def test_ctrl_c_ends_a_match_and_its_workers(group: bool):
             program.communicate()
     assert program.returncode == 130
     assert errors == "allfives: interrupted\n"
-    assert out == ""
+    assert out == "" or "interrupted: these are the first " in out  # the groups finished
     gone, alive = psutil.wait_procs(workers, timeout=5)
     assert alive == []
+
+
+@pytest.mark.parametrize("unit", ["--deals", "--matches"])
+def test_ctrl_c_keeps_the_groups_finished(tmp_path, unit):
+    """Stopped by SIGINT, a run reports the groups that came back (the numbers solver.batch
+    gives for that many groups) and its record file holds their games, which replay."""
+    path = tmp_path / "run.jsonl"
+    program = subprocess.Popen([str(PROGRAM), "match", "heuristic", "random", unit, "100000",
+                                "--record", str(path), "--json"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        def written() -> int:
+            return path.stat().st_size if path.exists() else 0
+
+        while time.monotonic() < deadline and written() < 20_000:
+            time.sleep(0.1)
+        assert written() >= 20_000, "no records came"
+        program.send_signal(signal.SIGINT)
+        out, errors = program.communicate(timeout=10)
+    finally:
+        if program.poll() is None:
+            program.kill()
+            program.communicate()
+    assert program.returncode == 130
+    assert errors == "allfives: interrupted\n"
+    found = json.loads(out)
+    assert found["interrupted"] is True and found["planned"] == 100000
+    played = found["groups"]
+    assert 0 < played < 100000
+    assert found["command"] == (f"allfives match heuristic random --players 2 {unit} {played} "
+                                "--rules all-fives --seed 0")
+    if unit == "--deals":
+        expected = run_duplicate("heuristic", "random", 2, played, 0, rotate=True)
+        assert found["difference"]["mean"] == pytest.approx(expected.interval().mean)
+        assert found["games"] == played
+    else:
+        expected = run_matches("heuristic", "random", 2, played, 0, rotate=True)
+        assert found["won"]["a"] == pytest.approx(expected.won().successes)
+    by_match: dict[str, list[dict]] = {}
+    for line in read_records(path.read_text(encoding="utf-8"), str(path)):
+        by_match.setdefault(line["match"], []).append(line)
+    assert set(by_match) == {f"0:{g}:{g % 2}" for g in range(played)}
+    for name, deals in by_match.items():
+        replay(deals, name)
