@@ -203,23 +203,17 @@ def test_solve_with_jobs_refuses_the_reference_solver():
                               "--jobs", "2"), "--engine reference")
 
 
-@pytest.mark.parametrize("group", [False, True], ids=["to-the-program", "to-its-group"])
-def test_ctrl_c_ends_a_match_and_its_workers(group: bool):
-    """SIGINT to the program alone, or (as a terminal's Ctrl-C) to its whole process group,
-    workers included: one line, status 130, no worker left and no worker's traceback."""
-    psutil = pytest.importorskip("psutil")
-    program = subprocess.Popen([str(PROGRAM), "match", "heuristic", "random", "--deals",
-                                "100000", "--jobs", "2"], stdout=subprocess.PIPE,
+def interrupted(args: list[str], ready, group: bool = False) -> tuple[int, str, str]:
+    """Run ``allfives ARGS``, wait until ``ready(process)`` (at most 30 s), and stop it with
+    SIGINT, to the program alone or (as a terminal's Ctrl-C) to its whole process group: its
+    status, standard output and standard error."""
+    program = subprocess.Popen([str(PROGRAM), *args], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=group)
     try:
-        me = psutil.Process(program.pid)
-        workers: list = []
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and len(workers) < 2:
-            time.sleep(0.2)
-            workers = [p for p in me.children(recursive=True) if p.is_running()]
-        assert len(workers) >= 2, "the worker processes did not start"
-        time.sleep(1.0)  # at work
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not ready(program):
+            time.sleep(0.1)
+        assert ready(program), "the program did not get to work"
         assert program.poll() is None
         if group:
             os.killpg(program.pid, signal.SIGINT)
@@ -230,7 +224,26 @@ def test_ctrl_c_ends_a_match_and_its_workers(group: bool):
         if program.poll() is None:
             program.kill()
             program.communicate()
-    assert program.returncode == 130
+    return program.returncode, out, errors
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["to-the-program", "to-its-group"])
+def test_ctrl_c_ends_a_match_and_its_workers(group: bool):
+    """One line, status 130, no worker left and no worker's traceback."""
+    psutil = pytest.importorskip("psutil")
+    workers: list = []
+    started: list[float] = []
+
+    def at_work(program) -> bool:
+        workers[:] = [p for p in psutil.Process(program.pid).children(recursive=True)
+                      if p.is_running()]
+        if len(workers) >= 2 and not started:
+            started.append(time.monotonic())
+        return bool(started) and time.monotonic() > started[0] + 1.0
+
+    status, out, errors = interrupted(["match", "heuristic", "random", "--deals", "100000",
+                                       "--jobs", "2"], at_work, group)
+    assert status == 130
     assert errors == "allfives: interrupted\n"
     assert out == "" or "interrupted: these are the first " in out  # the groups finished
     gone, alive = psutil.wait_procs(workers, timeout=5)
@@ -242,24 +255,10 @@ def test_ctrl_c_keeps_the_groups_finished(tmp_path, unit):
     """Stopped by SIGINT, a run reports the groups that came back (the numbers solver.batch
     gives for that many groups) and its record file holds their games, which replay."""
     path = tmp_path / "run.jsonl"
-    program = subprocess.Popen([str(PROGRAM), "match", "heuristic", "random", unit, "100000",
-                                "--record", str(path), "--json"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 30
-        def written() -> int:
-            return path.stat().st_size if path.exists() else 0
-
-        while time.monotonic() < deadline and written() < 20_000:
-            time.sleep(0.1)
-        assert written() >= 20_000, "no records came"
-        program.send_signal(signal.SIGINT)
-        out, errors = program.communicate(timeout=10)
-    finally:
-        if program.poll() is None:
-            program.kill()
-            program.communicate()
-    assert program.returncode == 130
+    status, out, errors = interrupted(
+        ["match", "heuristic", "random", unit, "100000", "--record", str(path), "--json"],
+        lambda program: path.exists() and path.stat().st_size >= 20_000)
+    assert status == 130
     assert errors == "allfives: interrupted\n"
     found = json.loads(out)
     assert found["interrupted"] is True and found["planned"] == 100000
