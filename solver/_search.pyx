@@ -65,6 +65,10 @@ cdef uint64_t SUIT_LANE = 0x1FFF
 # takes a microsecond unless another thread is running Python code: then it waits for that
 # thread's switch interval (5 ms), and the search polls ten times less often: it loses some 2%
 # of its speed that way, not half.
+# The points alone are searched first where Game is open only this far from the end: nearer
+# it, where most nodes are, the points are nearly always exactly at the window and settle
+# nothing (measured on 4 x 9 deals: from 3 tricks left on it doubles the nodes, from 7 saves 7%)
+cdef int PROBE_TRICKS = 7
 cdef double POLL_SECONDS = 0.01
 cdef double SLOW_POLL_SECONDS = 0.1
 
@@ -816,6 +820,34 @@ cdef inline bint _trick_start(State* s, int alpha, int beta, Node* node,
         if _points_table_cut(s, _probe(s, points_key, points_check), alpha, beta, game_lower,
                              game_upper, node, value):
             return True
+        if s.points_probe and node.depth >= PROBE_TRICKS * s.seats:
+            return _points_probe(s, alpha, beta, game_lower, game_upper, node, value)
+    return False
+
+
+cdef bint _points_probe(State* s, int alpha, int beta, int game_lower, int game_upper,
+                        Node* node, int* value) noexcept nogil:
+    """Where Game is open and the table says nothing on the points alone: search them, on
+    the window Game's bounds shift the node's to.  Far cheaper than the search with Game, it
+    settles the node when Game cannot bring the points across the window; else the points are
+    exact, and with Game's bounds they narrow the node's."""
+    cdef int v
+    s.game = False
+    v = _search(s, alpha - game_upper, beta - game_lower)
+    s.game = True
+    if s.aborted:
+        value[0] = 0
+        return True
+    if v <= alpha - game_upper:
+        value[0] = v + game_upper
+        return True
+    if v >= beta - game_lower:
+        value[0] = v + game_lower
+        return True
+    if v + game_lower > node.lower:
+        node.lower = v + game_lower
+    if v + game_upper < node.upper:
+        node.upper = v + game_upper
     return False
 
 
@@ -1466,13 +1498,14 @@ cdef class Engine:
         # (cards that play alike searched once), points-first (the value on points alone
         # first, then Game)
         off = {w.strip() for w in os.environ.get("ALLFIVES_ENGINE_OFF", "").split(",")}
-        unknown = off - {"", "bounds", "order", "classes", "points-first"}
+        unknown = off - {"", "bounds", "order", "classes", "points-first", "points-probe"}
         if unknown:
             raise ValueError(f"ALLFIVES_ENGINE_OFF: unknown technique {sorted(unknown)[0]!r}")
         self.use_bounds = "bounds" not in off
         self.use_order = "order" not in off
         self.use_classes = "classes" not in off
         self.points_first = "points-first" not in off
+        self.points_probe = "points-probe" not in off
 
     cdef uint64_t _entries_for(self, int cards) noexcept:
         """A small search uses the front of the table only, so that it stays in cache; a deep
@@ -1674,6 +1707,7 @@ cdef class Engine:
         s.use_order = self.use_order
         s.use_classes = self.use_classes
         s.points_first = self.points_first
+        s.points_probe = self.points_probe
         s.table = self.table
         s.table_mask = self.mask
         s.generation = self.generation
