@@ -87,6 +87,7 @@ cdef struct State:
     bint use_classes              # cards of one hand that play alike searched once
     bint points_first             # the value on points alone first, then Game
     bint points_probe             # where Game is open, the points alone searched first
+    int probe_cards               # with this many cards in the hands or more
     # the table
     Entry* table
     uint64_t table_mask           # entries - 1; buckets of four
@@ -257,6 +258,7 @@ cdef class Engine:
     cdef bint use_classes
     cdef bint points_first
     cdef bint points_probe
+    cdef public int probe_cards    # from how many cards in the hands the points are probed
     # validate the problem, the position and the limits, and load them into self.state
     cdef int _load(self, problem, hands, int leader, trick, won_pips, long long node_limit,
                    double time_limit, bint fresh) except -1
