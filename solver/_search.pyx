@@ -45,8 +45,14 @@ cdef extern from *:
 cdef extern from "<stdlib.h>" nogil:
     int posix_memalign(void** memptr, size_t alignment, size_t size)
 
-cdef extern from "<sys/mman.h>" nogil:
-    int madvise(void* addr, size_t length, int advice)
+cdef extern from *:
+    """
+    #include <sys/mman.h>
+    #ifndef MADV_HUGEPAGE  /* Linux's; elsewhere the table keeps the system's pages */
+    #define MADV_HUGEPAGE MADV_NORMAL
+    #endif
+    """
+    int madvise(void* addr, size_t length, int advice) nogil
     int MADV_HUGEPAGE
 
 # The table is aligned to and advised into 2 MiB pages where the system allows it: a probe is
