@@ -18,7 +18,9 @@
 # - Game moves the value by one point at most (two with margin), so the points alone, which
 #   are cheaper to search, settle most questions: an exact value starts from them, and their
 #   table bounds are consulted wherever Game is still open.  Once Game is decided (a side's
-#   lead beyond the pips it could lose) the rest is searched on points alone.
+#   lead beyond the pips it could lose) the rest is searched on points alone.  Near the top of
+#   the tree, where Game is open and the table knows nothing of the points, they are searched
+#   first, on the window Game's bounds shift the node's to (_points_probe).
 # - Cards of one hand that play alike are searched once; bounds from who can still win which
 #   trump, the Game pips each side is sure of, and quick tricks; a last trick is played out
 #   directly.
@@ -1503,7 +1505,7 @@ cdef class Engine:
         # ALLFIVES_ENGINE_OFF names techniques to switch off, to measure what each buys:
         # bounds (the static bounds and quick tricks), order (the move ordering), classes
         # (cards that play alike searched once), points-first (the value on points alone
-        # first, then Game)
+        # first, then Game), points-probe (the points alone searched first near the top)
         off = {w.strip() for w in os.environ.get("ALLFIVES_ENGINE_OFF", "").split(",")}
         unknown = off - {"", "bounds", "order", "classes", "points-first", "points-probe"}
         if unknown:
