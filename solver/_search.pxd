@@ -86,6 +86,8 @@ cdef struct State:
     bint use_order                # the move ordering (off: highest card first)
     bint use_classes              # cards of one hand that play alike searched once
     bint points_first             # the value on points alone first, then Game
+    bint points_probe             # where Game is open, the points alone searched first
+    int probe_cards               # with this many cards in the hands or more
     # the table
     Entry* table
     uint64_t table_mask           # entries - 1; buckets of four
@@ -212,6 +214,8 @@ cdef bint _points_table_cut(State* s, Entry* e, int alpha, int beta, int game_lo
                             int* value) noexcept nogil      # one on points alone does
 cdef bint _trick_start(State* s, int alpha, int beta, Node* node,
                        int* value) noexcept nogil           # all the cuts where a trick starts
+cdef bint _points_probe(State* s, int alpha, int beta, int game_lower, int game_upper,
+                        Node* node, int* value) noexcept nogil  # the points alone settle it
 cdef int _search(State* s, int alpha, int beta) noexcept nogil  # fail-soft alpha-beta
 cdef bint _at_least(State* s, int beta) noexcept nogil      # null-window test: value >= beta
 cdef int _exact(State* s, int guess, int gain, int* lower,
@@ -253,6 +257,8 @@ cdef class Engine:
     cdef bint use_order
     cdef bint use_classes
     cdef bint points_first
+    cdef bint points_probe
+    cdef public int probe_cards    # from how many cards in the hands the points are probed
     # validate the problem, the position and the limits, and load them into self.state
     cdef int _load(self, problem, hands, int leader, trick, won_pips, long long node_limit,
                    double time_limit, bint fresh) except -1

@@ -52,6 +52,10 @@ class Engine:
     Problem: type[Problem]
     Win: type[Win]
     def __init__(self, table_bits: int = 20) -> None: ...
+    # Where Game is open, the points alone are searched first at trick starts with at least
+    # this many cards in the hands (28 unless set; tests lower it to where the reference
+    # solver reaches).
+    probe_cards: int
     @property
     def table_bytes(self) -> int: ...
     @property
