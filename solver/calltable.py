@@ -1,0 +1,190 @@
+"""The learned table of the calls (``solver/data/calls.json``), made from seeded self-play.
+
+For each deal, from a pack shuffled by a seeded RNG and a dealer drawn by it, stand, take-one
+and run are each played out by the heuristic (``solver.calling.outcomes``: the same pack for
+the three, so the differences are paired).  Then
+
+* the elder hand's cell gets stand less beg for the elder hand's side, the beg answered as
+  the heuristic dealer answers it (its rule 2 on its own hand);
+* when the heuristic elder hand would beg (the dealer's call arises only then, and says that
+  much about the elder hand), the dealer's cell gets take-one less run for the dealer's side.
+
+Each difference is counted in every cell of the caller's hand (``solver.calling.cell_keys``,
+coarse to fine) as the deals counted, their sum and their sum of squares.  The deals are made
+in chunks of ``CHUNK``, each from its own seed, so that a rebuild by any number of processes
+gives the same table.  Rebuild the shipped one with::
+
+    python -m solver.calltable --deals 150000 --jobs 2
+    python -m solver.calltable --deals 30000 --presets strict,classic,all-fours,five-for-five --add --jobs 2
+
+(``--players``, ``--presets`` and ``--seed`` to choose; ``--out`` for another file, ``--add``
+to add tables to it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from .calling import cell_keys, hand_features, outcomes
+from .game import BEG, RUN, STAND, TAKE_ONE, Match
+from .players import stand_or_beg, take_one_or_run
+from .rules import MAX_TARGET, PRESETS, Rules
+from .shuffle import shuffled_pack
+from .tricks import side_of
+
+__all__ = ["CHUNK", "chunk_cells", "make_cells", "merge", "table_data", "table_text", "rebuild", "main"]
+
+#: Deals per chunk: each chunk is seeded on its own.
+CHUNK = 500
+#: The seed of the shipped table.
+SEED = 0
+
+
+def _add(cells: dict[str, list[float]], base: str, hand, turnup: int, difference: float) -> None:
+    for key in cell_keys(hand_features(hand, turnup)):
+        cell = cells.setdefault(f"{base}|{key}", [0, 0.0, 0.0])
+        cell[0] += 1
+        cell[1] += difference
+        cell[2] += difference * difference
+
+
+def chunk_cells(preset: str, players: int, chunk: int, deals: int = CHUNK,
+                seed: int | str = SEED) -> dict[str, list[float]]:
+    """The cells of one chunk of ``deals`` deals (see the module notes)."""
+    rules = Rules.preset(preset).replace(target=MAX_TARGET)
+    match = Match(players, rules)
+    rng = random.Random(f"calls:{seed}:{preset}:{players}:{chunk}")
+    cells: dict[str, list[float]] = {}
+    run_allowed = rules.max_runs != 0
+    for _ in range(deals):
+        dealer = rng.randrange(players)
+        pack = shuffled_pack(rng)
+        results = outcomes(match, dealer, pack)
+        state = match.new_initial_state(dealer=dealer, auto_deal=False)
+        state.deal_pack(pack)
+        elder = state.current_player()
+        elder_obs = state.observation(elder)
+        begs = stand_or_beg(elder_obs) == BEG
+        state.apply_action(BEG)
+        dealer_obs = state.observation(dealer)
+        reply = take_one_or_run(dealer_obs)
+        elder_side, dealer_side = side_of(elder, players), side_of(dealer, players)
+        turnup = elder_obs.turnups[0]
+        _add(cells, f"{preset}/{players}/elder", elder_obs.hand, turnup,
+             results[STAND][elder_side] - results[reply][elder_side])
+        if begs and run_allowed:
+            _add(cells, f"{preset}/{players}/dealer", dealer_obs.hand, turnup,
+                 results[TAKE_ONE][dealer_side] - results[RUN][dealer_side])
+    return cells
+
+
+def merge(parts: Iterable[dict[str, list[float]]]) -> dict[str, list[float]]:
+    """Cells summed in the order given."""
+    out: dict[str, list[float]] = {}
+    for part in parts:
+        for key, (n, total, squares) in part.items():
+            cell = out.setdefault(key, [0, 0.0, 0.0])
+            cell[0] += n
+            cell[1] += total
+            cell[2] += squares
+    return out
+
+
+def _chunk(args: tuple) -> dict[str, list[float]]:
+    return chunk_cells(*args)
+
+
+def make_cells(presets: Sequence[str], players: Sequence[int], deals: int,
+               seed: int | str = SEED, jobs: int = 1, chunk: int = CHUNK
+               ) -> dict[str, list[float]]:
+    """The cells of ``deals`` deals (chunks of ``chunk``, the last one short if need be) for
+    every preset and table, by ``jobs`` processes."""
+    work = []
+    for preset in presets:
+        for n in players:
+            full, rest = divmod(deals, chunk)
+            work += [(preset, n, c, chunk, seed) for c in range(full)]
+            if rest:
+                work.append((preset, n, full, rest, seed))
+    if jobs <= 1:
+        return merge(map(_chunk, work))
+    with ProcessPoolExecutor(jobs) as pool:
+        return merge(pool.map(_chunk, work))
+
+
+def table_data(cells: dict[str, list[float]], parts: Sequence[dict]) -> dict:
+    """The JSON of the table: how it was made (``parts``: each ``presets``, ``players``,
+    ``deals`` and ``seed``) and its cells in a stable order."""
+    meta = {"chunk": CHUNK, "parts": list(parts)}
+    return {"meta": meta, "cells": {k: cells[k] for k in sorted(cells)}}
+
+
+def rebuild(meta: dict, jobs: int = 1) -> dict[str, list[float]]:
+    """The cells of a table made as ``meta`` says."""
+    return merge(make_cells(p["presets"], p["players"], p["deals"], p["seed"], jobs,
+                            meta["chunk"]) for p in meta["parts"])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m solver.calltable",
+                                     description="Make the learned table of the calls.")
+    parser.add_argument("--deals", type=int, default=60_000, help="deals per preset and table")
+    parser.add_argument("--seed", default=str(SEED))
+    parser.add_argument("--presets", default="all-fives")
+    parser.add_argument("--players", default="2,3,4")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--out", default="solver/data/calls.json")
+    parser.add_argument("--add", action="store_true",
+                        help="add these tables to the file --out instead of replacing it")
+    args = parser.parse_args(argv)
+    presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+    for p in presets:
+        if p not in PRESETS:
+            print(f"error: --presets: unknown preset {p!r} (expected one of "
+                  f"{', '.join(PRESETS)})", file=sys.stderr)
+            return 2
+    try:
+        players = [int(p) for p in args.players.split(",")]
+    except ValueError:
+        players = []
+    if not players or any(p not in (2, 3, 4) for p in players):
+        print(f"error: --players: {args.players!r} is not a list of 2, 3, 4", file=sys.stderr)
+        return 2
+    if args.deals < 1:
+        print(f"error: --deals: {args.deals} is not a number of deals", file=sys.stderr)
+        return 2
+    seed = int(args.seed) if args.seed.isdigit() else args.seed
+    parts: list[dict] = []
+    cells: dict[str, list[float]] = {}
+    if args.add:
+        try:
+            with open(args.out, encoding="utf-8") as file:
+                old = json.load(file)
+            parts, cells = list(old["meta"]["parts"]), old["cells"]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            print(f"error: --out: {args.out}: no table to add to ({error})", file=sys.stderr)
+            return 2
+    try:
+        new = make_cells(presets, players, args.deals, seed, args.jobs)
+    except KeyboardInterrupt:
+        print("interrupted: no table written", file=sys.stderr)
+        return 130
+    parts.append({"presets": presets, "players": players, "deals": args.deals, "seed": seed})
+    with open(args.out, "w", encoding="utf-8") as out:
+        out.write(table_text(table_data(merge([cells, new]), parts)))
+    return 0
+
+
+def table_text(data: dict) -> str:
+    """The table's JSON, a cell a line."""
+    cells = ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in data["cells"].items())
+    return f'{{"meta": {json.dumps(data["meta"])},\n"cells": {{\n{cells}\n}}}}\n'
+
+
+if __name__ == "__main__":
+    sys.exit(main())
