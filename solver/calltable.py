@@ -37,7 +37,7 @@ from .rules import MAX_TARGET, PRESETS, Rules
 from .shuffle import shuffled_pack
 from .tricks import side_of
 
-__all__ = ["CHUNK", "chunk_cells", "make_cells", "merge", "table_data", "table_text", "rebuild", "main"]
+__all__ = ["CHUNK", "chunk_cells", "make_cells", "merge", "table_data", "table_text", "rebuild", "call_rates", "main"]
 
 #: Deals per chunk: each chunk is seeded on its own.
 CHUNK = 500
@@ -130,6 +130,43 @@ def rebuild(meta: dict, jobs: int = 1) -> dict[str, list[float]]:
                             meta["chunk"]) for p in meta["parts"])
 
 
+def call_rates(preset: str, players: int, deals: int, seed: int | str = "rates",
+               table=None) -> dict[str, float]:
+    """How often the heuristic's rules and the table beg (elder hand) and run (dealer, after
+    the heuristic elder hand's beg) over ``deals`` random deals, and how often they differ."""
+    from .calling import table_call
+
+    rules = Rules.preset(preset)
+    match = Match(players, rules)
+    rng = random.Random(f"rates:{seed}:{preset}:{players}")
+    counts = dict.fromkeys(("rule begs", "table begs", "elder differs", "dealer calls",
+                            "rule runs", "table runs", "dealer differs"), 0)
+    for _ in range(deals):
+        state = match.new_initial_state(dealer=rng.randrange(players), auto_deal=False)
+        state.deal_pack(shuffled_pack(rng))
+        elder = state.observation(state.current_player())
+        rule, learned = stand_or_beg(elder), table_call(elder, table)
+        counts["rule begs"] += rule == BEG
+        counts["table begs"] += learned == BEG
+        counts["elder differs"] += rule != learned
+        if rule != BEG:
+            continue
+        state.apply_action(BEG)
+        dealer = state.observation(state.dealer)
+        rule, learned = take_one_or_run(dealer), table_call(dealer, table)
+        counts["dealer calls"] += 1
+        counts["rule runs"] += rule == RUN
+        counts["table runs"] += learned == RUN
+        counts["dealer differs"] += rule != learned
+    calls = max(1, counts["dealer calls"])
+    return {"deals": deals, "rule begs": counts["rule begs"] / deals,
+            "table begs": counts["table begs"] / deals,
+            "elder differs": counts["elder differs"] / deals,
+            "after a beg": counts["dealer calls"] / deals,
+            "rule runs": counts["rule runs"] / calls, "table runs": counts["table runs"] / calls,
+            "dealer differs": counts["dealer differs"] / calls}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m solver.calltable",
                                      description="Make the learned table of the calls.")
@@ -141,6 +178,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default="solver/data/calls.json")
     parser.add_argument("--add", action="store_true",
                         help="add these tables to the file --out instead of replacing it")
+    parser.add_argument("--rates", action="store_true",
+                        help="write nothing: how often the shipped table's calls differ from "
+                             "the heuristic's rules, over --deals random deals")
     args = parser.parse_args(argv)
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
     for p in presets:
@@ -159,6 +199,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: --deals: {args.deals} is not a number of deals", file=sys.stderr)
         return 2
     seed = int(args.seed) if args.seed.isdigit() else args.seed
+    if args.rates:
+        for preset in presets:
+            for n in players:
+                rates = call_rates(preset, n, args.deals, seed)
+                print(f"{preset}, {n} players: " + ", ".join(
+                    f"{k} {v:.1%}" if k != "deals" else f"{v} deals" for k, v in rates.items()))
+        return 0
     parts: list[dict] = []
     cells: dict[str, list[float]] = {}
     if args.add:
