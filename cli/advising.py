@@ -153,7 +153,7 @@ def advice_for(observation: Observation, worlds: int | None, seed: int | str,
     options: dict[str, Any] = {"seed": seed, "time_limit": None, "node_limit": ADVICE_NODES,
                                "infer": False}
     if worlds is not None:
-        options["worlds"] = worlds
+        options["worlds"] = options["call_worlds"] = worlds
     player = PimcPlayer(**options)
     if seen is None or not seen.shown_others(observation.seat):
         return player.advise(observation)

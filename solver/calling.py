@@ -47,6 +47,9 @@ __all__ = ["WIN_VALUE", "deal_result", "play_out", "branch_results", "outcomes",
 
 #: What a game won in the deal is worth, in points of the deal.
 WIN_VALUE = 61
+#: The most points one deal can peg: every capture (25), High, Low, Jack and Game, the five for
+#: five, the take-one and a turned-up Jack.
+DEAL_MOST = 25 + 4 + 5 + 1 + 1
 #: Worlds played out per call by ``calls=rollout``.
 ROLLOUT_WORLDS = 64
 
@@ -65,15 +68,17 @@ def deal_result(log: DealLog, side: int, sides: int) -> float:
     return points[side] - sum(others) / len(others)
 
 
-def play_out(state: MatchState) -> DealLog:
+def play_out(state: MatchState, players: Sequence | None = None) -> DealLog:
     """Play the deal in ``state`` (made with ``auto_deal=False``) to its end by the heuristic's
-    rules, every seat, and give its log: a deal thrown in, a game won in it or the last trick
-    all end it (the state then waits for a pack, or the match is over)."""
+    rules, every seat (or by ``players``, one a seat, each seeing its own observation), and
+    give its log: a deal thrown in, a game won in it or the last trick all end it (the state
+    then waits for a pack, or the match is over)."""
     if state.auto_deal:
         raise ValueError("play_out needs a state made with auto_deal=False")
     while state.phase in (ELDER, DEALER, PLAY):
         seat = state.current_player()
-        state.apply_action(_PLAYER.act(state.observation(seat)))
+        player = _PLAYER if players is None else players[seat]
+        state.apply_action(player.act(state.observation(seat)))
     return state.deals[-1]
 
 
@@ -97,20 +102,28 @@ def branch_results(observation: Observation, pack: Sequence[int]) -> dict[int, f
         calls = [(STAND,), (BEG,)]
     else:
         calls = [(BEG, c) for c in observation.legal_actions]
+    # far from the target no game ends in the deal, and a take-one is the stand's deal and
+    # play (the card play reads no score) with the elder hand's point more
+    far = all(s + DEAL_MOST < observation.rules.target for s in observation.score)
     for steps in calls:
         state = _state(observation, pack)
         for step in steps:
             state.apply_action(step)
         if state.phase == DEALER:
-            state.apply_action(take_one_or_run(state.observation(state.dealer)))
+            reply = take_one_or_run(state.observation(state.dealer))
+            if reply == TAKE_ONE and far and STAND in out:
+                out[BEG] = out[STAND] + 1
+                continue
+            state.apply_action(reply)
         out[steps[-1]] = deal_result(play_out(state), side, sides)
     return out
 
 
 def outcomes(match: Match, dealer: int, pack: Sequence[int],
-             score: Sequence[int] | None = None) -> dict[int, tuple[float, ...]]:
-    """Stand, take-one and run (when the rules allow one) played out from one ``pack``: per
-    call, the deal's result for each side (``deal_result``)."""
+             score: Sequence[int] | None = None, players: Sequence | None = None
+             ) -> dict[int, tuple[float, ...]]:
+    """Stand, take-one and run (when the rules allow one) played out from one ``pack`` (by the
+    heuristic, or ``players``): per call, the deal's result for each side (``deal_result``)."""
     n = match.players
     sides = 3 if n == 3 else 2
     out = {}
@@ -121,7 +134,7 @@ def outcomes(match: Match, dealer: int, pack: Sequence[int],
         state.deal_pack(pack)
         for step in steps:
             state.apply_action(step)
-        log = play_out(state)
+        log = play_out(state, players)
         out[steps[-1]] = tuple(deal_result(log, s, sides) for s in range(sides))
     return out
 
@@ -257,13 +270,18 @@ def table_call(observation: Observation, table: CallTable | None = None) -> int:
 
 
 def _world_rows(observation: Observation, hands: Sequence[Sequence[Sequence[int]]],
-                rng) -> dict[int, list[float]]:
+                rng, budget=None) -> dict[int, list[float]]:
     """Per legal call, its value in each world (given as every seat's hand), each world's pack
-    (``solver.bidding.world_pack``, the rest shuffled by ``rng``) played out once per call."""
+    (``solver.bidding.world_pack``, the rest shuffled by ``rng``) played out once per call;
+    with a ``budget`` (``solver.pimc._Budget``), no world is begun once it is spent and
+    ``MIN_WORLDS`` are done."""
     from .bidding import world_pack
+    from .pimc import MIN_WORLDS
 
     rows: dict[int, list[float]] = {c: [] for c in observation.legal_actions}
-    for world_hands in hands:
+    for done, world_hands in enumerate(hands):
+        if budget is not None and done >= MIN_WORLDS and budget.spent():
+            break
         pack = world_pack(world_hands, observation.dealer, observation.turnups[0], rng)
         for call, value in branch_results(observation, pack).items():
             rows[call].append(value)
@@ -298,16 +316,19 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
                    weights: Sequence[float], exact: bool = False):
     """The PIMC player's Advice on a call over the worlds given as every seat's hand, each
     played out once per call (``branch_results``), the rest of the pack shuffled by the
-    player's RNG: the means, their 95% intervals, the share of worlds best."""
+    player's RNG: the means, their 95% intervals, the share of worlds best.  The player's
+    ``time_limit`` stops the play-outs (after ``MIN_WORLDS`` worlds at least): the Advice
+    then counts the worlds played and says ``complete`` False."""
     from .pimc import _Budget, _ranked, summarize
 
     legal = list(observation.legal_actions)
-    budget = _Budget(None, None, len(hands))
-    rows = _world_rows(observation, hands, player.rng)
-    summary = summarize([rows[c] for c in legal], weights, exact)
+    budget = _Budget(player.time_limit, None, len(hands))
+    rows = _world_rows(observation, hands, player.rng, budget)
+    done = len(rows[legal[0]])
+    summary = summarize([rows[c] for c in legal], weights[:done], exact and done == len(hands))
     actions = _ranked(legal, dict(zip(legal, summary)), _rule(observation))
-    return player._advice(observation, call_objective(observation.players), len(hands), exact,
-                          True, actions, budget)
+    return player._advice(observation, call_objective(observation.players), done,
+                          exact and done == len(hands), done == len(hands), actions, budget)
 
 
 def call_objective(players: int) -> str:

@@ -37,7 +37,8 @@ from .rules import MAX_TARGET, PRESETS, Rules
 from .shuffle import shuffled_pack
 from .tricks import side_of
 
-__all__ = ["CHUNK", "chunk_cells", "make_cells", "merge", "table_data", "table_text", "rebuild", "call_rates", "main"]
+
+__all__ = ["CHUNK", "chunk_cells", "make_cells", "merge", "table_data", "table_text", "rebuild", "call_rates", "check_cell", "main"]
 
 #: Deals per chunk: each chunk is seeded on its own.
 CHUNK = 500
@@ -165,6 +166,53 @@ def call_rates(preset: str, players: int, deals: int, seed: int | str = "rates",
             "after a beg": counts["dealer calls"] / deals,
             "rule runs": counts["rule runs"] / calls, "table runs": counts["table runs"] / calls,
             "dealer differs": counts["dealer differs"] / calls}
+
+
+def check_cell(phase: str, cell: str, players: int, samples: int, spec: str = "pimc",
+               seed: int | str = "check", preset: str = "all-fives") -> dict[str, object]:
+    """The difference between the branches of the deals whose caller falls in ``cell`` (a key
+    of ``solver.calling.cell_keys``), played out by the heuristic and by ``spec`` players (one
+    a seat) on the same ``samples`` deals: (mean, 95% half-width) of each, and the table's
+    estimate for the cell.  A check that a table learned from the heuristic's play holds for
+    another player's."""
+    import math
+
+    from .calling import load_table
+    from .players import player_spec
+
+    rules = Rules.preset(preset).replace(target=MAX_TARGET)
+    match = Match(players, rules)
+    rng = random.Random(f"check:{seed}:{phase}:{cell}:{players}")
+    found: dict[str, list[float]] = {"heuristic": [], spec: []}
+    while len(found[spec]) < samples:
+        dealer = rng.randrange(players)
+        pack = shuffled_pack(rng)
+        state = match.new_initial_state(dealer=dealer, auto_deal=False)
+        state.deal_pack(pack)
+        elder = state.observation(state.current_player())
+        state.apply_action(BEG)
+        dealer_obs = state.observation(dealer)
+        obs = elder if phase == "elder" else dealer_obs
+        if cell not in cell_keys(hand_features(obs.hand, obs.turnups[0])):
+            continue
+        if phase == "dealer" and stand_or_beg(elder) != BEG:
+            continue
+        side = side_of(obs.seat, players)
+        reply = take_one_or_run(dealer_obs)
+        first, second = (STAND, reply) if phase == "elder" else (TAKE_ONE, RUN)
+        seats = [player_spec(spec).make(seed=f"{seed}:{len(found[spec])}:{s}")
+                 for s in range(players)]
+        for name, who in (("heuristic", None), (spec, seats)):
+            results = outcomes(match, dealer, pack, players=who)
+            found[name].append(results[first][side] - results[second][side])
+    out: dict[str, object] = {}
+    for name, values in found.items():
+        mean = sum(values) / len(values)
+        var = sum((v - mean) ** 2 for v in values) / max(1, len(values) - 1)
+        out[name] = (round(mean, 3), round(1.96 * math.sqrt(var / len(values)), 3))
+    cells = load_table().cells.get(f"{preset}/{players}/{phase}|{cell}")
+    out["table"] = None if cells is None else (round(cells[1] / cells[0], 3), int(cells[0]))
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -119,11 +119,14 @@ def test_a_thrown_in_deal_is_worth_nothing_and_a_game_won_the_win_value():
 def test_branch_results_are_the_outcomes_for_the_seat_with_the_modelled_reply(players):
     match = Match(players)
     sides = 3 if players == 3 else 2
-    for seed in range(8):
-        state = match.new_initial_state(seed=seed)
+    won = 0
+    for seed in range(12):
+        # near the target a game may end in the deal, and every branch is played out
+        score = (0,) * sides if seed % 2 else (58,) * sides
+        state = match.new_initial_state(seed=seed, score=score)
         elder = state.observation(state.current_player())
         pack = list(state.pack)
-        found = outcomes(Match(players, Rules()), state.dealer, pack)
+        found = outcomes(Match(players, Rules()), state.dealer, pack, score)
         mine = side_of(elder.seat, players)
         branches = branch_results(elder, pack)
         state.apply_action(BEG)
@@ -133,6 +136,8 @@ def test_branch_results_are_the_outcomes_for_the_seat_with_the_modelled_reply(pl
         theirs = side_of(dealer.seat, players)
         assert branch_results(dealer, pack) == {c: found[c][theirs] for c in (TAKE_ONE, RUN)}
         assert len(found[STAND]) == sides
+        won += any(abs(v) == WIN_VALUE for values in found.values() for v in values)
+    assert won
 
 
 def test_hand_features_and_cells():
