@@ -35,7 +35,8 @@ from functools import lru_cache
 from importlib import resources
 
 from .cards import ACE, FIVE, JACK, KING, QUEEN, TEN, rank_of, suit_of
-from .game import BEG, DEALER, ELDER, PLAY, RUN, STAND, TAKE_ONE, DealLog, Match, MatchState, Observation
+from .game import BEG, DEALER, ELDER, PLAY, RUN, STAND, TAKE_ONE, DealLog, Match, MatchState, \
+    Observation
 from .players import HeuristicPlayer, stand_or_beg, take_one_or_run
 from .rules import PRESETS, Rules
 from .tricks import side_of

@@ -15,10 +15,10 @@ in chunks of ``CHUNK``, each from its own seed, so that a rebuild by any number 
 gives the same table.  Rebuild the shipped one with::
 
     python -m solver.calltable --deals 150000 --jobs 2
-    python -m solver.calltable --deals 30000 --presets strict,classic,all-fours,five-for-five --add --jobs 2
 
 (``--players``, ``--presets`` and ``--seed`` to choose; ``--out`` for another file, ``--add``
-to add tables to it).
+to add tables to it, e.g. ``--presets strict --deals 30000 --add``: the shipped file holds
+``all-fives`` only, and other rule sets call by the heuristic's rules).
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from .rules import MAX_TARGET, PRESETS, Rules
 from .shuffle import shuffled_pack
 from .tricks import side_of
 
-
-__all__ = ["CHUNK", "chunk_cells", "make_cells", "merge", "table_data", "table_text", "rebuild", "call_rates", "check_cell", "main"]
+__all__ = ["CHUNK", "chunk_cells", "make_cells", "merge", "table_data", "table_text", "rebuild",
+           "call_rates", "check_cell", "main"]
 
 #: Deals per chunk: each chunk is seeded on its own.
 CHUNK = 500
