@@ -172,8 +172,8 @@ def check_cell(phase: str, cell: str, players: int, samples: int, spec: str = "p
                seed: int | str = "check", preset: str = "all-fives") -> dict[str, object]:
     """The difference between the branches of the deals whose caller falls in ``cell`` (a key
     of ``solver.calling.cell_keys``), played out by the heuristic and by ``spec`` players (one
-    a seat) on the same ``samples`` deals: (mean, 95% half-width) of each, and the table's
-    estimate for the cell.  A check that a table learned from the heuristic's play holds for
+    a seat) on the same ``samples`` deals: (mean, 95% half-width) of each (``"play-out"``, the
+    heuristic's, and ``spec``), and the table's mean for the cell and its count (``"table"``).  A check that a table learned from the heuristic's play holds for
     another player's."""
     import math
 
@@ -183,8 +183,9 @@ def check_cell(phase: str, cell: str, players: int, samples: int, spec: str = "p
     rules = Rules.preset(preset).replace(target=MAX_TARGET)
     match = Match(players, rules)
     rng = random.Random(f"check:{seed}:{phase}:{cell}:{players}")
-    found: dict[str, list[float]] = {"heuristic": [], spec: []}
-    while len(found[spec]) < samples:
+    mine, theirs = "play-out", spec
+    found: dict[str, list[float]] = {mine: [], theirs: []}
+    while len(found[theirs]) < samples:
         dealer = rng.randrange(players)
         pack = shuffled_pack(rng)
         state = match.new_initial_state(dealer=dealer, auto_deal=False)
@@ -200,9 +201,9 @@ def check_cell(phase: str, cell: str, players: int, samples: int, spec: str = "p
         side = side_of(obs.seat, players)
         reply = take_one_or_run(dealer_obs)
         first, second = (STAND, reply) if phase == "elder" else (TAKE_ONE, RUN)
-        seats = [player_spec(spec).make(seed=f"{seed}:{len(found[spec])}:{s}")
+        seats = [player_spec(spec).make(seed=f"{seed}:{len(found[theirs])}:{s}")
                  for s in range(players)]
-        for name, who in (("heuristic", None), (spec, seats)):
+        for name, who in ((mine, None), (theirs, seats)):
             results = outcomes(match, dealer, pack, players=who)
             found[name].append(results[first][side] - results[second][side])
     out: dict[str, object] = {}

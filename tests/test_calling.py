@@ -20,8 +20,8 @@ from solver.batch import play_deals
 from solver.calling import (
     WIN_VALUE, CallTable, advise_rollout, branch_results, cell_keys, deal_preset, deal_result,
     hand_features, load_table, outcomes, play_out, rollout_call, table_call)
-from solver.calltable import CHUNK, chunk_cells, make_cells, merge, rebuild, table_data, \
-    table_text
+from solver.calltable import CHUNK, call_rates, check_cell, chunk_cells, make_cells, merge, \
+    rebuild, table_data, table_text
 from solver.cards import parse_card, parse_cards
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match
 from solver.pimc import PimcPlayer
@@ -330,3 +330,34 @@ def test_the_calls_options():
             obs = _observation(2, seed, phase)
             assert player.act(obs) == table_call(obs)
             assert PimcPlayer(calls="table").act(obs) == table_call(obs)
+
+
+def test_call_rates_count_the_rules_and_the_table():
+    begging = CallTable({f"all-fives/2/{phase}|n{k}": [10, -50.0, 0.0]
+                         for phase in ("elder", "dealer") for k in range(5)}, {})
+    rates = call_rates("all-fives", 2, 200, seed=1, table=begging)
+    assert rates["table begs"] == 1.0 and rates["table runs"] == 1.0
+    assert rates["elder differs"] == 1 - rates["rule begs"]
+    assert rates["dealer differs"] == 1 - rates["rule runs"]
+    assert rates["after a beg"] == rates["rule begs"]
+    # the rules' rates by an independent count of the same deals
+    rng = random.Random("rates:1:all-fives:2")
+    begs = 0
+    for _ in range(200):
+        state = Match(2).new_initial_state(dealer=rng.randrange(2), auto_deal=False)
+        state.deal_pack(shuffled_pack(rng))
+        begs += HeuristicPlayer().act(state.observation(state.current_player())) == BEG
+    assert rates["rule begs"] == begs / 200
+
+
+def test_check_cell_played_by_the_heuristic_is_the_heuristic_play_out():
+    # the heuristic's players seat by seat play the deal as the play-out does
+    found = check_cell("elder", "n1", 2, 5, spec="heuristic", seed=2)
+    assert set(found) == {"play-out", "heuristic", "table"}
+    assert found["play-out"] == found["heuristic"]
+    found = check_cell("elder", "n1", 3, 5, spec="random", seed=2)
+    assert found["play-out"] != found["random"]
+    # and whatever a heuristic's calls, its card play: the same play-outs
+    found = check_cell("dealer", "n2", 4, 3, spec="heuristic:calls=table", seed=2)
+    assert found["play-out"] == found["heuristic:calls=table"]
+    assert found["table"][1] == load_table().cells["all-fives/4/dealer|n2"][0]
