@@ -15,10 +15,11 @@ in chunks of ``CHUNK``, each from its own seed, so that a rebuild by any number 
 gives the same table.  Rebuild the shipped one with::
 
     python -m solver.calltable --deals 150000 --jobs 2
+    python -m solver.calltable --deals 40000 --presets strict,classic,all-fours,five-for-five \
+        --add --jobs 2
 
 (``--players``, ``--presets`` and ``--seed`` to choose; ``--out`` for another file, ``--add``
-to add tables to it, e.g. ``--presets strict --deals 30000 --add``: the shipped file holds
-``all-fives`` only, and other rule sets call by the heuristic's rules).
+to add tables to it).
 """
 
 from __future__ import annotations
