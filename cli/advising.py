@@ -153,7 +153,7 @@ def advice_for(observation: Observation, worlds: int | None, seed: int | str,
     options: dict[str, Any] = {"seed": seed, "time_limit": None, "node_limit": ADVICE_NODES,
                                "infer": False}
     if worlds is not None:
-        options["worlds"] = worlds
+        options["worlds"] = options["call_worlds"] = worlds
     player = PimcPlayer(**options)
     if seen is None or not seen.shown_others(observation.seat):
         return player.advise(observation)
@@ -186,8 +186,10 @@ def objective_words(advice, players: int) -> str:
     if advice.objective == "win":
         return f"{mine}'s chance of winning the match"
     if advice.objective == "margin":
-        others = " ".join(side_name(s, players) for s in range(side_count(players)) if s != side)
-        return f"{mine}'s points in the deal minus {others}'s"
+        others = [side_name(s, players) for s in range(side_count(players)) if s != side]
+        if len(others) == 1:
+            return f"{mine}'s points in the deal minus {others[0]}'s"
+        return f"{mine}'s points in the deal minus the mean of {others[0]}'s and {others[1]}'s"
     return f"{mine}'s points in the deal"
 
 
@@ -292,8 +294,8 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     if advice.phase == "play":
         lines = ["expected: the mean over the deals of the double-dummy value after the card"]
     else:
-        lines = ["expected: the mean over the deals of the points pegged after the call",
-                 "before play and of the double-dummy value of the play"]
+        lines = ["expected: the mean over the deals of the points of the deal after the call,",
+                 "played out by the heuristic's rules, each seat seeing only its own cards"]
     lines.append("95% interval: of that mean; best in: the deals in which it is one of the best")
     if not advice.complete:
         lines += ["Some solves stopped at their node limit: their values lie within the bounds",

@@ -150,12 +150,18 @@ def call_advice(player, observation: Observation, hands: Sequence[Sequence[Seque
 
 
 def advise_call(player, observation: Observation):
-    """The PIMC player's Advice on a call, over worlds from ``solver.sampling``."""
+    """The PIMC player's Advice on a call, over worlds from ``solver.sampling``: each world's
+    deal solved double-dummy (``call_advice``) with ``calls="pimc"``, else played out
+    (``solver.calling.advise_rollout``)."""
     from . import sampling
+    from .calling import advise_rollout
 
-    worlds = sampling.sample_worlds(observation, player.call_worlds, player.rng,
+    solved = player.calls == "pimc"
+    count = player.call_worlds if solved else player.rollout_worlds
+    worlds = sampling.sample_worlds(observation, count, player.rng,
                                     exact_limit=player.exact_limit, bidding=player.bidding)
     hands = [w.hands for w in worlds]
     weights = [float(w.weight) for w in worlds]
-    return call_advice(player, observation, hands, weights, bool(worlds.exact))
+    value = call_advice if solved else advise_rollout
+    return value(player, observation, hands, weights, bool(worlds.exact))
 

@@ -33,8 +33,11 @@ players this is the rule until the hands shrink.
 The calls
 ---------
 Stand or beg and take one or run are decided by the heuristic's rules 1 and 2
-(``calls="heuristic"``, the default, since the valued calls measured no better), or valued
-over worlds by ``solver.bidding`` (``calls="pimc"``).  ``advise`` values the calls either way.
+(``calls="heuristic"``, the default), by the table learned from self-play
+(``calls="table"``, ``solver.calling.table_call``), or valued over worlds: each world's deal
+played out by the heuristic once per call (``calls="rollout"``, ``solver.calling``) or
+solved double-dummy (``calls="pimc"``, ``solver.bidding``).  ``advise`` values the calls
+either way: by play-outs unless ``calls="pimc"``.
 
 Advice
 ------
@@ -54,6 +57,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .calling import ROLLOUT_WORLDS
 from .deal import Position
 from .errors import quoted
 from .game import Observation
@@ -66,8 +70,10 @@ __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_post
 
 #: Worlds valued per decision by default (see the README, "The Monte Carlo player").
 DEFAULT_WORLDS = 16
-#: Worlds valued per call (stand or beg, take one or run) by default.
+#: Worlds valued per call (stand or beg, take one or run) by default, with ``calls="pimc"``.
 DEFAULT_CALL_WORLDS = 16
+#: The player's ways of calling (its option ``calls``).
+PIMC_CALLS = ("heuristic", "table", "rollout", "pimc")
 #: Seconds a decision may take by default.
 DEFAULT_TIME_LIMIT = 0.5
 #: The normal quantile of a two-sided 95% interval.
@@ -299,11 +305,14 @@ class PimcPlayer:
     ``time_limit``  seconds per decision (``DEFAULT_TIME_LIMIT``; ``None`` for none);
     ``node_limit``  engine nodes per decision (none by default; with ``time_limit=None`` the
                     play is exactly repeatable everywhere);
-    ``calls``       ``"heuristic"`` (rules 1 and 2, the default: see the README for why) or
-                    ``"pimc"`` (``solver.bidding``);
+    ``calls``       ``"heuristic"`` (rules 1 and 2, the default: see the README for why),
+                    ``"table"`` (the table learned from self-play, ``solver.calling``),
+                    ``"rollout"`` (each call played out over worlds, ``solver.calling``) or
+                    ``"pimc"`` (each call's deal solved double-dummy, ``solver.bidding``);
     ``bidding``     weight the worlds by what the calls suggest (``solver.sampling``);
     ``win``         near the target, keep the cards most likely to win the match first;
-    ``call_worlds`` worlds valued per call (``DEFAULT_CALL_WORLDS``, or ``worlds`` if fewer);
+    ``call_worlds`` worlds valued per call: with ``calls="pimc"`` ``DEFAULT_CALL_WORLDS`` (or
+                    ``worlds`` if fewer), else ``ROLLOUT_WORLDS`` played out;
     ``exact_limit`` enumerate every consistent world when there are at most this many;
     ``infer``       weight the worlds by the opponents' cards played, under the heuristic as
                     their model (``solver.inference``): ``INFER_DRAWS`` times as many worlds
@@ -324,8 +333,9 @@ class PimcPlayer:
         check_limits(node_limit, time_limit)
         if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
             raise PlayerError(f"worlds: {quoted(worlds)} is not a whole number from 1")
-        if calls not in ("pimc", "heuristic"):
-            raise PlayerError(f"calls: {quoted(calls)} is not 'pimc' or 'heuristic'")
+        if calls not in PIMC_CALLS:
+            raise PlayerError(f"calls: {quoted(calls)} is not one of "
+                              f"{', '.join(repr(c) for c in PIMC_CALLS)}")
         if fusion not in ("none", "postpone"):
             raise PlayerError(f"fusion: {quoted(fusion)} is not 'none' or 'postpone'")
         if call_worlds is not None and (isinstance(call_worlds, bool)
@@ -341,6 +351,8 @@ class PimcPlayer:
         self.win = bool(win)
         self.exact_limit = exact_limit
         self.call_worlds = call_worlds or min(worlds, DEFAULT_CALL_WORLDS)
+        #: Worlds played out per call when the calls are valued by play-outs.
+        self.rollout_worlds = call_worlds or ROLLOUT_WORLDS
         self.fusion = fusion
         self.infer = bool(infer)
         self.table_bits = table_bits
@@ -364,8 +376,13 @@ class PimcPlayer:
                               f"{observation.phase})")
         if len(legal) == 1:
             return legal[0]
-        if observation.phase != "play" and self.calls == "heuristic":
-            return self._heuristic.act(observation)
+        if observation.phase != "play":
+            if self.calls == "heuristic":
+                return self._heuristic.act(observation)
+            if self.calls == "table":
+                from .calling import table_call
+
+                return table_call(observation)
         return self.advise(observation).best
 
     def advise(self, observation: Observation) -> Advice:

@@ -103,6 +103,8 @@ class RandomPlayer:
 
 #: The trumps whose holder stands (as elder hand) or keeps trumps (as dealer) on them alone.
 SCORING_TRUMPS = (ACE, KING, TEN, FIVE)
+#: The heuristic's ways of calling (its option ``calls``).
+HEURISTIC_CALLS = ("rules", "table", "rollout")
 #: How many trumps of the proposed suit the elder hand stands on without a scoring trump.
 STAND_TRUMPS = 2
 #: What one pip toward Game is worth in the heuristic's count, against 1 for a point pegged:
@@ -255,6 +257,11 @@ class HeuristicPlayer:
     thresholds of rules 1, 2, 7 and 9 were each kept over their neighbours (standing on three
     trumps, keeping trumps on one or three, chasing Game pips with trumps) by duplicate play
     against them, 2,000 deal groups with 2 and with 4 players.
+
+    Option ``calls``: ``"rules"`` (rules 1 and 2, the default), ``"table"`` (the calls by the
+    table learned from self-play, ``solver.calling.table_call``) or ``"rollout"`` (the calls
+    valued by playing the deal out over sampled worlds, ``solver.calling.rollout_call``, from
+    the player's ``random.Random(seed)``); card play is the same in every case.
     """
 
     omniscient = False
@@ -263,8 +270,15 @@ class HeuristicPlayer:
              5: "bank a prize trump", 6: "throw points to partner", 7: "win points cheaply",
              8: "fight for trumps", 9: "take Game pips cheaply", 10: "duck"}
 
-    def __init__(self, seed: int | str | None = None, name: str = "heuristic") -> None:
-        self.name = name        # the heuristic is deterministic: ``seed`` is accepted and unused
+    def __init__(self, seed: int | str | None = None, name: str = "heuristic",
+                 calls: str = "rules") -> None:
+        if calls not in HEURISTIC_CALLS:
+            raise PlayerError(f"calls: {quoted(calls)} is not one of "
+                              f"{', '.join(repr(c) for c in HEURISTIC_CALLS)}")
+        self.name = name
+        self.calls = calls
+        # only the rollout calls draw: the rules and the table are deterministic
+        self.rng = random.Random(seed)
 
     def act(self, observation: Observation) -> int:
         return self.explain(observation)[0]
@@ -272,10 +286,16 @@ class HeuristicPlayer:
     def explain(self, observation: Observation) -> tuple[int, int]:
         """(action, rule number) for the seat to act."""
         legal = _legal(observation)
-        if observation.phase == "elder":
-            return stand_or_beg(observation), 1
-        if observation.phase == "dealer":
-            return take_one_or_run(observation), 2
+        if observation.phase in ("elder", "dealer"):
+            rule = 1 if observation.phase == "elder" else 2
+            if self.calls == "rules" or len(legal) == 1:
+                return (stand_or_beg(observation) if rule == 1
+                        else take_one_or_run(observation)), rule
+            from . import calling
+
+            if self.calls == "table":
+                return calling.table_call(observation), rule
+            return calling.rollout_call(observation, self.rng), rule
         table = _Table.of(observation)
         if len(legal) == 1:
             return legal[0], (4 if not table.trick else 10)
@@ -284,7 +304,7 @@ class HeuristicPlayer:
         return _follow(table, list(legal))
 
     def __repr__(self) -> str:
-        return f"HeuristicPlayer(name={self.name!r})"
+        return f"HeuristicPlayer(name={self.name!r}, calls={self.calls!r})"
 
 
 def _proposed_trumps(obs: Observation) -> list[Card]:

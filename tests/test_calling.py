@@ -1,0 +1,363 @@
+"""solver.calling and solver.calltable: the calls valued by playing the deal out.
+
+The oracle for a play-out is the batch runner (``solver.batch.play_deals``) playing the same
+pack with players who make the call given and then play by the heuristic: the points each side
+pegged there, by the runner's own count, must be the play-out's result.  The table is checked
+against its own definition: every difference counted in every cell of its hand, the cells
+nested, a rebuild the same by any number of processes, and the shipped file rebuilt from its
+seed (under ``slow``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from solver.batch import play_deals
+from solver.calling import (
+    WIN_VALUE, CallTable, advise_rollout, branch_results, cell_keys, deal_preset, deal_result,
+    hand_features, load_table, outcomes, play_out, rollout_call, table_call)
+from solver.calltable import CHUNK, call_rates, check_cell, chunk_cells, make_cells, merge, \
+    rebuild, table_data, table_text
+from solver.cards import parse_card, parse_cards
+from solver.game import BEG, RUN, STAND, TAKE_ONE, Match
+from solver.pimc import PimcPlayer
+from solver.players import HeuristicPlayer, PlayerError, make_player, player_spec, \
+    stand_or_beg, take_one_or_run
+from solver.rules import MAX_TARGET, PRESETS, Rules
+from solver.shuffle import shuffled_pack
+from solver.tricks import side_of
+
+SHIPPED = Path(__file__).resolve().parent.parent / "solver" / "data" / "calls.json"
+
+
+class Caller:
+    """Makes the calls it is given, in order, then plays by the heuristic."""
+
+    omniscient = False
+    name = "caller"
+
+    def __init__(self, calls) -> None:
+        self.calls = list(calls)
+        self.heuristic = HeuristicPlayer()
+
+    def act(self, observation):
+        if observation.phase in ("elder", "dealer") and self.calls:
+            return self.calls.pop(0)
+        return self.heuristic.act(observation)
+
+
+def runner_result(players: int, rules: Rules, dealer: int, pack, calls) -> tuple | None:
+    """Each side's points when the batch runner plays ``pack`` with ``calls`` made (the elder
+    hand's, then the dealer's), or None when the deal is thrown in."""
+    elder = (dealer + 1) % players
+    seats = [Caller(calls[:1] if s == elder else calls[1:] if s == dealer else [])
+             for s in range(players)]
+    spare = iter([pack] + [shuffled_pack(random.Random(k)) for k in range(8)])
+    result = play_deals(seats, Match(players, rules), 1, dealer=dealer, packs=spare)
+    if len(result.records) > 1:
+        return None          # thrown in: the runner dealt the next pack
+    return result.deal_points[0]
+
+
+def margin(points, side: int) -> float:
+    others = [p for s, p in enumerate(points) if s != side]
+    return points[side] - sum(others) / len(others)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_outcomes_are_the_deal_the_runner_plays(players, preset):
+    rules = Rules.preset(preset).replace(target=MAX_TARGET)
+    match = Match(players, rules)
+    rng = random.Random(f"{players}{preset}")
+    thrown = 0
+    for _ in range(12):
+        dealer = rng.randrange(players)
+        pack = shuffled_pack(rng)
+        found = outcomes(match, dealer, pack)
+        assert set(found) == ({STAND, TAKE_ONE} if rules.max_runs == 0
+                              else {STAND, TAKE_ONE, RUN})
+        for call, values in found.items():
+            calls = [STAND] if call == STAND else [BEG, call]
+            points = runner_result(players, rules, dealer, pack, calls)
+            if points is None:
+                thrown += 1
+                assert values == (0.0,) * len(values)
+            else:
+                assert values == tuple(margin(points, s) for s in range(len(points)))
+
+
+def test_a_thrown_in_deal_is_worth_nothing_and_a_game_won_the_win_value():
+    rules = Rules(max_runs=1)
+    match = Match(2, rules)
+    rng = random.Random(7)
+    for _ in range(200):        # a pack whose one run turns the suit first proposed again
+        pack = shuffled_pack(rng)
+        if pack[12] // 16 == pack[19] // 16:
+            break
+    state = match.new_initial_state(dealer=0, auto_deal=False)
+    state.deal_pack(pack)
+    state.apply_action(BEG)
+    state.apply_action(RUN)
+    log = play_out(state)
+    assert log.thrown_in and deal_result(log, 0, 2) == deal_result(log, 1, 2) == 0
+    # the take-one's point takes the elder hand out at 60: a game won before play
+    state = Match(2).new_initial_state(dealer=0, score=(0, 60), auto_deal=False)
+    state.deal_pack(pack)
+    state.apply_action(BEG)
+    state.apply_action(TAKE_ONE)
+    log = play_out(state)
+    assert log.winners == (1,)
+    assert deal_result(log, 1, 2) == WIN_VALUE and deal_result(log, 0, 2) == -WIN_VALUE
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_branch_results_are_the_outcomes_for_the_seat_with_the_modelled_reply(players):
+    match = Match(players)
+    sides = 3 if players == 3 else 2
+    won = 0
+    for seed in range(12):
+        # near the target a game may end in the deal, and every branch is played out
+        score = (0,) * sides if seed % 2 else (58,) * sides
+        state = match.new_initial_state(seed=seed, score=score)
+        elder = state.observation(state.current_player())
+        pack = list(state.pack)
+        found = outcomes(Match(players, Rules()), state.dealer, pack, score)
+        mine = side_of(elder.seat, players)
+        branches = branch_results(elder, pack)
+        state.apply_action(BEG)
+        dealer = state.observation(state.dealer)
+        reply = take_one_or_run(dealer)
+        assert branches == {STAND: found[STAND][mine], BEG: found[reply][mine]}
+        theirs = side_of(dealer.seat, players)
+        assert branch_results(dealer, pack) == {c: found[c][theirs] for c in (TAKE_ONE, RUN)}
+        assert len(found[STAND]) == sides
+        won += any(abs(v) == WIN_VALUE for values in found.values() for v in values)
+    assert won
+
+
+def test_hand_features_and_cells():
+    hand = parse_cards("AH TH 2H 9S TS AC")
+    features = hand_features(hand, parse_card("JH"))
+    assert features == {"trumps": 3, "held": "AT", "turnup": "J", "side": 2}
+    assert cell_keys(features) == ["n3", "n3 top:AT", "n3 scoring:AT", "n3 held:AT up:J",
+                                   "n3 held:AT up:J side:2"]
+    features = hand_features(parse_cards("2S 3S 4S 6S 7S 8D"), parse_card("9S"))
+    assert features == {"trumps": 4, "held": "-", "turnup": "low", "side": 0}
+    assert cell_keys(features)[:3] == ["n4", "n4 top:-", "n4 scoring:-"]
+    features = hand_features(parse_cards("KD QD 5D JC 2H 3H"), parse_card("AD"))
+    assert features == {"trumps": 3, "held": "KQ5", "turnup": "A", "side": 0}
+    assert cell_keys(features)[1:4] == ["n3 top:AT", "n3 scoring:K5", "n3 held:KQ5 up:A"]
+
+
+def test_the_estimate_shrinks_each_cell_toward_the_coarser():
+    features = {"trumps": 1, "held": "K", "turnup": "low", "side": 0}
+    keys = cell_keys(features)
+    base = "all-fives/2/elder"
+    cells = {f"{base}|{keys[0]}": [800, -400.0, 0.0], f"{base}|{keys[1]}": [100, 300.0, 0.0]}
+    table = CallTable(cells, {})
+    first = -400 / (800 + 200)
+    second = (300 + 200 * first) / (100 + 200)
+    assert table.estimate("all-fives", 2, "elder", features) == (pytest.approx(second), 100)
+    assert table.estimate("all-fives", 3, "elder", features) is None
+
+
+def _observation(players: int, seed: int, phase: str, rules: Rules = Rules(), score=None):
+    state = Match(players, rules).new_initial_state(seed=seed, score=score)
+    if phase == "dealer":
+        state.apply_action(BEG)
+    return state.observation(state.current_player())
+
+
+def test_table_call_follows_the_sign_and_falls_back_to_the_rule():
+    obs = _observation(2, 3, "elder")
+    key = f"all-fives/2/elder|{cell_keys(hand_features(obs.hand, obs.turnups[0]))[0]}"
+    assert table_call(obs, CallTable({key: [10, 50.0, 0.0]}, {})) == STAND
+    assert table_call(obs, CallTable({key: [10, -50.0, 0.0]}, {})) == BEG
+    # no table for the rules: the heuristic's rule
+    assert table_call(obs, CallTable({}, {})) == stand_or_beg(obs)
+    strict = _observation(2, 3, "elder", Rules.preset("strict"))
+    assert table_call(strict, CallTable({key: [10, -50.0, 0.0]}, {})) == stand_or_beg(strict)
+    # a dealer whose take-one would put the elder hand out runs, whatever the table says
+    dealer = _observation(2, 3, "dealer", score=(60, 60))
+    key = f"all-fives/2/dealer|{cell_keys(hand_features(dealer.hand, dealer.turnups[0]))[0]}"
+    assert table_call(dealer, CallTable({key: [10, 50.0, 0.0]}, {})) == RUN
+    no_runs = _observation(2, 3, "dealer", Rules(max_runs=0))
+    assert table_call(no_runs, CallTable({}, {})) == TAKE_ONE
+
+
+def test_deal_preset_reads_the_deal_options_only():
+    assert deal_preset(Rules().replace(target=MAX_TARGET, skunk=True)) == "all-fives"
+    for name, rules in PRESETS.items():
+        assert deal_preset(rules) == name
+    assert deal_preset(Rules(max_runs=3)) is None
+
+
+# ---- the table's making ---------------------------------------------------------------------
+
+
+def test_a_chunk_counts_every_deal_in_every_cell_of_its_hand():
+    cells = chunk_cells("all-fives", 2, 0, deals=30, seed="t")
+    assert cells == chunk_cells("all-fives", 2, 0, deals=30, seed="t")
+    assert cells != chunk_cells("all-fives", 2, 1, deals=30, seed="t")
+    for phase in ("elder", "dealer"):
+        base = f"all-fives/2/{phase}|"
+        mine = {k[len(base):]: v for k, v in cells.items() if k.startswith(base)}
+        levels: dict[int, list] = {}
+        for key, cell in mine.items():
+            level = 0 if " " not in key else 1 + ["top:", "scoring:", "held:"].index(
+                key.split()[1].split(":")[0] + ":") + ("side:" in key)
+            levels.setdefault(level, []).append(cell)
+        # every level counts the same deals, to the last bit of their sums
+        totals = {level: (sum(c[0] for c in group), sum(c[1] for c in group))
+                  for level, group in levels.items()}
+        counts = {t[0] for t in totals.values()}
+        assert len(totals) == 5 and len(counts) == 1
+        assert len({round(t[1], 6) for t in totals.values()}) == 1
+        if phase == "elder":
+            assert counts == {30}
+
+
+def test_the_elder_cells_are_the_played_out_differences():
+    rng_cells = chunk_cells("all-fives", 3, 2, deals=6, seed=5)
+    rng = random.Random("calls:5:all-fives:3:2")
+    match = Match(3, Rules().replace(target=MAX_TARGET))
+    expected: dict[str, list] = {}
+    for _ in range(6):
+        dealer = rng.randrange(3)
+        pack = shuffled_pack(rng)
+        state = match.new_initial_state(dealer=dealer, auto_deal=False)
+        state.deal_pack(pack)
+        elder = state.observation(state.current_player())
+        values = branch_results(elder, pack)
+        for key in cell_keys(hand_features(elder.hand, elder.turnups[0])):
+            cell = expected.setdefault(f"all-fives/3/elder|{key}", [0, 0.0, 0.0])
+            d = values[STAND] - values[BEG]
+            cell[0] += 1
+            cell[1] += d
+            cell[2] += d * d
+    assert {k: v for k, v in rng_cells.items() if "/elder|" in k} == expected
+
+
+def test_a_rebuild_is_the_same_by_any_number_of_processes():
+    one = make_cells(["all-fives"], [2, 4], 25, seed=3, jobs=1, chunk=10)
+    assert one == make_cells(["all-fives"], [2, 4], 25, seed=3, jobs=2, chunk=10)
+    parts = [chunk_cells("all-fives", n, c, d, 3) for n in (2, 4)
+             for c, d in ((0, 10), (1, 10), (2, 5))]
+    assert one == merge(parts)
+    parts = [{"presets": ["all-fives"], "players": [2, 4], "deals": 25, "seed": 3}]
+    data = table_data(one, parts)
+    assert json.loads(table_text(data)) == data
+    assert rebuild({"chunk": 10, "parts": parts}) == one
+
+
+def test_the_shipped_table_is_whole():
+    table = load_table()
+    meta = table.meta
+    assert meta["chunk"] == CHUNK
+    for part in meta["parts"]:
+        for preset in part["presets"]:
+            for n in part["players"]:
+                elder = sum(table.cells.get(f"{preset}/{n}/elder|n{k}", [0])[0]
+                            for k in range(5))
+                assert elder == part["deals"]
+                assert table.cells[f"{preset}/{n}/dealer|n0"][0] > 0
+
+
+@pytest.mark.slow
+def test_the_shipped_table_rebuilds_from_its_seed():
+    text = SHIPPED.read_text()
+    data = json.loads(text)
+    assert table_text(table_data(rebuild(data["meta"], jobs=2), data["meta"]["parts"])) == text
+
+
+# ---- the players ------------------------------------------------------------------------------
+
+
+def test_rollout_call_is_the_best_mean_and_its_advice_agrees():
+    for players in (2, 3, 4):
+        for phase in ("elder", "dealer"):
+            obs = _observation(players, 11, phase)
+            player = PimcPlayer(seed=2, calls="rollout", call_worlds=12)
+            advice = player.advise(obs)
+            assert advice.worlds == 12 and advice.complete and advice.objective == "margin"
+            assert sorted(a.action for a in advice.actions) == sorted(obs.legal_actions)
+            means = [a.mean for a in advice.actions]
+            assert means == sorted(means, reverse=True)
+            call = rollout_call(obs, random.Random(4), worlds=12)
+            assert call in obs.legal_actions
+
+
+def test_rollout_advice_over_the_true_deal_is_its_play_out():
+    for players in (2, 3, 4):
+        state = Match(players).new_initial_state(seed=21)
+        obs = state.observation(state.current_player())
+        player = PimcPlayer(seed=1, calls="rollout")
+        advice = advise_rollout(player, obs, [state.hands], [1.0])
+        stand = next(a for a in advice.actions if a.action == STAND)
+        # a stand does not reach the rest of the pack: the true pack's play-out
+        assert stand.mean == branch_results(obs, list(state.pack))[STAND]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_whole_deals_with_the_new_calls_are_legal(players, preset):
+    rules = Rules.preset(preset)
+    for calls in ("table", "rollout") if preset == "all-fives" else ("table",):
+        seats = [player_spec(f"heuristic:calls={calls}").make(seed=s) if s % 2 == 0
+                 else make_player("heuristic") for s in range(players)]
+        result = play_deals(seats, rules, deals=2 if calls == "rollout" else 6, seed=players)
+        assert result.deals == (2 if calls == "rollout" else 6)
+    seats = [PimcPlayer(seed=s, calls="table", worlds=4, time_limit=None, node_limit=100_000)
+             if s == 0 else make_player("heuristic") for s in range(players)]
+    assert play_deals(seats, rules, deals=1, seed=players).deals == 1
+
+
+def test_the_calls_options():
+    assert HeuristicPlayer().calls == "rules"
+    assert player_spec("heuristic:calls=table").make(seed=1).calls == "table"
+    for bad in ("heuristic:calls=never", "pimc:calls=rules"):
+        with pytest.raises(PlayerError):
+            player_spec(bad).make(seed=1)
+    # the table's calls: what the table says, wherever it has a cell
+    player = HeuristicPlayer(calls="table")
+    for seed in range(20):
+        for phase in ("elder", "dealer"):
+            obs = _observation(2, seed, phase)
+            assert player.act(obs) == table_call(obs)
+            assert PimcPlayer(calls="table").act(obs) == table_call(obs)
+
+
+def test_call_rates_count_the_rules_and_the_table():
+    begging = CallTable({f"all-fives/2/{phase}|n{k}": [10, -50.0, 0.0]
+                         for phase in ("elder", "dealer") for k in range(5)}, {})
+    rates = call_rates("all-fives", 2, 200, seed=1, table=begging)
+    assert rates["table begs"] == 1.0 and rates["table runs"] == 1.0
+    assert rates["elder differs"] == 1 - rates["rule begs"]
+    assert rates["dealer differs"] == 1 - rates["rule runs"]
+    assert rates["after a beg"] == rates["rule begs"]
+    # the rules' rates by an independent count of the same deals
+    rng = random.Random("rates:1:all-fives:2")
+    begs = 0
+    for _ in range(200):
+        state = Match(2).new_initial_state(dealer=rng.randrange(2), auto_deal=False)
+        state.deal_pack(shuffled_pack(rng))
+        begs += HeuristicPlayer().act(state.observation(state.current_player())) == BEG
+    assert rates["rule begs"] == begs / 200
+
+
+def test_check_cell_played_by_the_heuristic_is_the_heuristic_play_out():
+    # the heuristic's players seat by seat play the deal as the play-out does
+    found = check_cell("elder", "n1", 2, 5, spec="heuristic", seed=2)
+    assert set(found) == {"play-out", "heuristic", "table"}
+    assert found["play-out"] == found["heuristic"]
+    found = check_cell("elder", "n1", 3, 5, spec="random", seed=2)
+    assert found["play-out"] != found["random"]
+    # and whatever a heuristic's calls, its card play: the same play-outs
+    found = check_cell("dealer", "n2", 4, 3, spec="heuristic:calls=table", seed=2)
+    assert found["play-out"] == found["heuristic:calls=table"]
+    assert found["table"][1] == load_table().cells["all-fives/4/dealer|n2"][0]
