@@ -29,6 +29,7 @@ Two ways to decide from it:
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Sequence
 from functools import lru_cache
@@ -230,9 +231,10 @@ def deal_preset(rules: Rules) -> str | None:
 
 @lru_cache(maxsize=1)
 def load_table() -> CallTable:
-    """The table shipped with the package (``solver/data/calls.json``, made by
+    """The table shipped with the package (``solver/data/calls.json.gz``, made by
     ``python -m solver.calltable``)."""
-    text = resources.files("solver").joinpath("data/calls.json").read_text(encoding="utf-8")
+    packed = resources.files("solver").joinpath("data/calls.json.gz").read_bytes()
+    text = gzip.decompress(packed).decode("utf-8")
     data = json.loads(text)
     return CallTable(data["cells"], data["meta"])
 

@@ -10,6 +10,7 @@ seed (under ``slow``).
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 from pathlib import Path
@@ -31,7 +32,7 @@ from solver.rules import MAX_TARGET, PRESETS, Rules
 from solver.shuffle import shuffled_pack
 from solver.tricks import side_of
 
-SHIPPED = Path(__file__).resolve().parent.parent / "solver" / "data" / "calls.json"
+SHIPPED = Path(__file__).resolve().parent.parent / "solver" / "data" / "calls.json.gz"
 
 
 class Caller:
@@ -270,7 +271,7 @@ def test_the_shipped_table_is_whole():
 
 @pytest.mark.slow
 def test_the_shipped_table_rebuilds_from_its_seed():
-    text = SHIPPED.read_text()
+    text = gzip.decompress(SHIPPED.read_bytes()).decode("utf-8")
     data = json.loads(text)
     assert table_text(table_data(rebuild(data["meta"], jobs=2), data["meta"]["parts"])) == text
 
@@ -361,3 +362,22 @@ def test_check_cell_played_by_the_heuristic_is_the_heuristic_play_out():
     found = check_cell("dealer", "n2", 4, 3, spec="heuristic:calls=table", seed=2)
     assert found["play-out"] == found["heuristic:calls=table"]
     assert found["table"][1] == load_table().cells["all-fives/4/dealer|n2"][0]
+
+
+@pytest.mark.parametrize("name", ["calls.json.gz", "calls.json"])
+def test_the_maker_writes_a_table_that_rebuilds_and_adds_to_it(tmp_path, name):
+    """``python -m solver.calltable``: a table written (gzip-compressed for a ``.gz`` name),
+    then another preset added to it; what it holds is what ``rebuild`` makes of its meta."""
+    from solver.calltable import main
+
+    out = str(tmp_path / name)
+    assert main(["--deals", "30", "--players", "2", "--out", out]) == 0
+    assert main(["--deals", "20", "--players", "2,4", "--presets", "strict", "--add",
+                 "--out", out]) == 0
+    raw = Path(out).read_bytes()
+    text = gzip.decompress(raw).decode("utf-8") if name.endswith(".gz") else raw.decode("utf-8")
+    data = json.loads(text)
+    assert [p["presets"] for p in data["meta"]["parts"]] == [["all-fives"], ["strict"]]
+    assert data["cells"] == table_data(rebuild(data["meta"]), data["meta"]["parts"])["cells"]
+    assert sum(data["cells"][f"strict/4/elder|n{k}"][0] for k in range(5)
+               if f"strict/4/elder|n{k}" in data["cells"]) == 20
