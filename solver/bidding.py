@@ -32,7 +32,7 @@ from .game import BEG, PLAY, STAND, Match, MatchState, Observation
 from .players import deal_objective, stand_or_beg, take_one_or_run
 from .tricks import side_of
 
-__all__ = ["advise_call", "call_advice", "world_pack", "CALL_NODES", "WIN_VALUE"]
+__all__ = ["advise_call", "call_advice", "world_pack", "world_state", "CALL_NODES", "WIN_VALUE"]
 
 #: Engine nodes for each double-dummy solve of a call's branch.
 CALL_NODES = 50_000
@@ -57,7 +57,9 @@ def world_pack(hands: Sequence[Sequence[int]], dealer: int, turnup: int, rng) ->
     return pack + rest
 
 
-def _state(observation: Observation, pack: list[int]) -> MatchState:
+def world_state(observation: Observation, pack: Sequence[int]) -> MatchState:
+    """A match state at ``observation``'s table (players, rules, dealer, score) about to deal
+    ``pack`` (``world_pack``): the calls come next."""
     match = Match(observation.players, observation.rules, observation.best_of)
     state = match.new_initial_state(dealer=observation.dealer, score=observation.score,
                                     auto_deal=False)
@@ -70,7 +72,7 @@ def _branches(observation: Observation, pack: list[int]) -> dict[int, MatchState
     out = {}
     if observation.phase == "elder":
         for call in (STAND, BEG):
-            state = _state(observation, pack)
+            state = world_state(observation, pack)
             state.apply_action(call)
             if call == BEG:
                 reply = take_one_or_run(state.observation(state.current_player()))
@@ -78,7 +80,7 @@ def _branches(observation: Observation, pack: list[int]) -> dict[int, MatchState
             out[call] = state
     else:
         for call in observation.legal_actions:
-            state = _state(observation, pack)
+            state = world_state(observation, pack)
             state.apply_action(BEG)
             state.apply_action(call)
             out[call] = state

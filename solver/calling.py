@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
+from .bidding import WIN_VALUE, world_pack, world_state
 from .cards import ACE, FIVE, JACK, KING, QUEEN, TEN, rank_of, suit_of
 from .game import BEG, DEALER, ELDER, PLAY, RUN, STAND, TAKE_ONE, DealLog, Match, MatchState, \
     Observation
@@ -47,8 +48,6 @@ __all__ = ["WIN_VALUE", "deal_result", "play_out", "branch_results", "outcomes",
            "DEAL_OPTIONS",
            "advise_rollout", "rollout_call", "call_objective", "ROLLOUT_WORLDS"]
 
-#: What a game won in the deal is worth, in points of the deal.
-WIN_VALUE = 61
 #: The most points one deal can peg: every capture (25), High, Low, Jack and Game, the five for
 #: five, the take-one and a turned-up Jack.
 DEAL_MOST = 25 + 4 + 5 + 1 + 1
@@ -84,14 +83,6 @@ def play_out(state: MatchState, players: Sequence | None = None) -> DealLog:
     return state.deals[-1]
 
 
-def _state(observation: Observation, pack: Sequence[int]) -> MatchState:
-    match = Match(observation.players, observation.rules, observation.best_of)
-    state = match.new_initial_state(dealer=observation.dealer, score=observation.score,
-                                    auto_deal=False)
-    state.deal_pack(pack)
-    return state
-
-
 def branch_results(observation: Observation, pack: Sequence[int]) -> dict[int, float]:
     """Each call the seat to act may make, played out from ``pack`` (the world's whole pack,
     this seat's hand and turn-up as observed): the deal's result for the seat's side.  After a
@@ -108,7 +99,7 @@ def branch_results(observation: Observation, pack: Sequence[int]) -> dict[int, f
     # play (the card play reads no score) with the elder hand's point more
     far = all(s + DEAL_MOST < observation.rules.target for s in observation.score)
     for steps in calls:
-        state = _state(observation, pack)
+        state = world_state(observation, pack)
         for step in steps:
             state.apply_action(step)
         if state.phase == DEALER:
@@ -278,7 +269,6 @@ def _world_rows(observation: Observation, hands: Sequence[Sequence[Sequence[int]
     (``solver.bidding.world_pack``, the rest shuffled by ``rng``) played out once per call;
     with a ``budget`` (``solver.pimc._Budget``), no world is begun once it is spent and
     ``MIN_WORLDS`` are done."""
-    from .bidding import world_pack
     from .pimc import MIN_WORLDS
 
     rows: dict[int, list[float]] = {c: [] for c in observation.legal_actions}
