@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 from .cards import ALL_CARDS
 from .game import BEG, PLAY, STAND, Match, MatchState, Observation
-from .players import deal_objective, stand_or_beg, take_one_or_run
+from .players import deal_objective, rules_call, take_one_or_run
 from .tricks import side_of
 
 __all__ = ["advise_call", "call_advice", "world_pack", "world_state", "CALL_NODES", "WIN_VALUE"]
@@ -145,9 +145,7 @@ def call_advice(player, observation: Observation, hands: Sequence[Sequence[Seque
         values[(world, call)] = pegged + solved[key]
     rows = summarize([[values[(w, c)] for w in range(len(hands))] for c in legal], weights,
                      exact)
-    preferred = (stand_or_beg(observation) if observation.phase == "elder"
-                 else take_one_or_run(observation))
-    actions = _ranked(legal, dict(zip(legal, rows)), preferred)
+    actions = _ranked(legal, dict(zip(legal, rows)), rules_call(observation))
     return player._advice(observation, objective, len(hands), exact, complete, actions, budget)
 
 

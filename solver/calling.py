@@ -39,7 +39,7 @@ from .bidding import WIN_VALUE, world_pack, world_state
 from .cards import ACE, FIVE, JACK, KING, QUEEN, TEN, rank_of, suit_of
 from .game import BEG, DEALER, ELDER, PLAY, RUN, STAND, TAKE_ONE, DealLog, Match, MatchState, \
     Observation
-from .players import HeuristicPlayer, stand_or_beg, take_one_or_run
+from .players import HeuristicPlayer, rules_call, take_one_or_run
 from .rules import PRESETS, Rules
 from .tricks import side_of
 
@@ -239,7 +239,7 @@ def table_call(observation: Observation, table: CallTable | None = None) -> int:
     if table is None:
         table = load_table()
     phase = observation.phase
-    rule = stand_or_beg(observation) if phase == "elder" else take_one_or_run(observation)
+    rule = rules_call(observation)
     if phase == "dealer":
         if RUN not in observation.legal_actions:
             return TAKE_ONE
@@ -281,11 +281,6 @@ def _world_rows(observation: Observation, hands: Sequence[Sequence[Sequence[int]
     return rows
 
 
-def _rule(observation: Observation) -> int:
-    return (stand_or_beg(observation) if observation.phase == "elder"
-            else take_one_or_run(observation))
-
-
 def rollout_call(observation: Observation, rng, worlds: int = ROLLOUT_WORLDS) -> int:
     """The call of best weighted mean over ``worlds`` worlds drawn by ``rng``
     (``solver.sampling``, weighted by the calls made), each played out once per call; equal
@@ -296,7 +291,7 @@ def rollout_call(observation: Observation, rng, worlds: int = ROLLOUT_WORLDS) ->
     rows = _world_rows(observation, [w.hands for w in drawn], rng)
     weights = [float(w.weight) for w in drawn]
     total = sum(weights)
-    rule = _rule(observation)
+    rule = rules_call(observation)
 
     def key(call: int) -> tuple:
         mean = sum(w * v for w, v in zip(weights, rows[call])) / total
@@ -319,7 +314,7 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
     rows = _world_rows(observation, hands, player.rng, budget)
     done = len(rows[legal[0]])
     summary = summarize([rows[c] for c in legal], weights[:done], exact and done == len(hands))
-    actions = _ranked(legal, dict(zip(legal, summary)), _rule(observation))
+    actions = _ranked(legal, dict(zip(legal, summary)), rules_call(observation))
     return player._advice(observation, call_objective(observation.players), done,
                           exact and done == len(hands), done == len(hands), actions, budget)
 

@@ -42,7 +42,7 @@ from .tricks import side_of, trick_winner
 
 __all__ = ["Player", "PlayerError", "RandomPlayer", "HeuristicPlayer", "CheaterPlayer",
            "make_player", "register_player", "player_names", "decide", "PlayerSpec",
-           "player_spec", "card_value", "deal_objective", "SCORING_TRUMPS", "GAME_PIP_WEIGHT"]
+           "player_spec", "card_value", "deal_objective", "rules_call", "SCORING_TRUMPS", "GAME_PIP_WEIGHT"]
 
 
 class PlayerError(AllFivesError):
@@ -289,8 +289,7 @@ class HeuristicPlayer:
         if observation.phase in ("elder", "dealer"):
             rule = 1 if observation.phase == "elder" else 2
             if self.calls == "rules" or len(legal) == 1:
-                return (stand_or_beg(observation) if rule == 1
-                        else take_one_or_run(observation)), rule
+                return rules_call(observation), rule
             from . import calling
 
             if self.calls == "table":
@@ -319,6 +318,11 @@ def _strong(trumps: Sequence[Card], count: int) -> bool:
 def stand_or_beg(obs: Observation) -> int:
     """Rule 1: stand with two or more trumps of the proposed suit, or with a scoring trump."""
     return STAND if _strong(_proposed_trumps(obs), STAND_TRUMPS) else BEG
+
+
+def rules_call(obs: Observation) -> int:
+    """The call of rule 1 (the elder hand) or rule 2 (the dealer) for the seat to call."""
+    return stand_or_beg(obs) if obs.phase == "elder" else take_one_or_run(obs)
 
 
 def take_one_or_run(obs: Observation) -> int:
