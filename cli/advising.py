@@ -26,6 +26,7 @@ from solver.cards import SUIT_NAMES, CardError, parse_card, parse_hand
 from solver.errors import AllFivesError
 from solver.game import CALLS, Observation, action_name
 from solver.notation import is_line_form, is_toml_name, parse_line
+from solver.pimc import PLAYED_OUT
 from solver.rules import Rules
 from solver.seen import CallError, SeenPosition, call_observation, load_seen, read_seen
 from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
@@ -291,13 +292,18 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     else:
         words.append(objective_words(advice, n))
         words.append(f"\nover {worlds_words(advice)}", style=QUIET)
-    if advice.phase == "play":
+    played_out = advice.method == PLAYED_OUT
+    if advice.phase == "play" and not played_out:
         lines = ["expected: the mean over the deals of the double-dummy value after the card"]
     else:
-        lines = ["expected: the mean over the deals of the points of the deal after the call,",
+        after = "card" if advice.phase == "play" else "call"
+        lines = [f"expected: the mean over the deals of the points of the deal after the {after},",
                  "played out by the heuristic's rules, each seat seeing only its own cards"]
     lines.append("95% interval: of that mean; best in: the deals in which it is one of the best")
-    if not advice.complete:
+    if advice.phase == "play" and played_out:
+        lines += ["Not one deal could be solved within the limit (these hands are too deep for",
+                  "the engine): the cards are valued by playing the deals out instead."]
+    elif not advice.complete:
         lines += ["Some solves stopped at their node limit: their values lie within the bounds",
                   "they proved."]
     notes = Text("\n".join(lines), style=QUIET)
@@ -318,6 +324,7 @@ def advice_record(name: str | None, observation: Observation, advice, seed: int)
         "worlds": advice.worlds,
         "exact": advice.exact,
         "complete": advice.complete,
+        "method": advice.method,
         "seed": seed,
         "best": action_name(advice.best),
         "actions": [{"action": action_name(v.action), "mean": _number(v.mean),
@@ -362,7 +369,10 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
                     f"best in {100 * value.best:3.0f}%")
         if value.mean == top:
             text.append("  best", style=GOOD)
-    if not advice.complete:
+    if advice.phase == "play" and advice.method == PLAYED_OUT:
+        text.append("\n  (too deep to solve in time: each deal played out by the heuristic)",
+                    style=QUIET)
+    elif not advice.complete:
         text.append("\n  (some solves stopped at their limit: those values are bounds)",
                     style=QUIET)
     return text

@@ -307,7 +307,7 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
     player's RNG: the means, their 95% intervals, the share of worlds best.  The player's
     ``time_limit`` stops the play-outs (after ``MIN_WORLDS`` worlds at least): the Advice
     then counts the worlds played and says ``complete`` False."""
-    from .pimc import _Budget, _ranked, summarize
+    from .pimc import PLAYED_OUT, _Budget, _ranked, summarize
 
     legal = list(observation.legal_actions)
     budget = _Budget(player.time_limit, None, len(hands))
@@ -316,7 +316,8 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
     summary = summarize([rows[c] for c in legal], weights[:done], exact and done == len(hands))
     actions = _ranked(legal, dict(zip(legal, summary)), rules_call(observation))
     return player._advice(observation, call_objective(observation.players), done,
-                          exact and done == len(hands), done == len(hands), actions, budget)
+                          exact and done == len(hands), done == len(hands), actions, budget,
+                          PLAYED_OUT)
 
 
 def call_objective(players: int) -> str:

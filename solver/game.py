@@ -136,7 +136,8 @@ from .tricks import Seated, Table, legal_plays, parse_seat, seat_names, side_nam
 __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "RecordError",
            "CHANCE", "TERMINAL", "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "PHASES",
            "action_name", "parse_action", "step_name", "parse_step", "cut_for_deal",
-           "deal_record", "match_records", "records_text", "read_records", "replay"]
+           "deal_record", "match_records", "records_text", "read_records", "replay",
+           "observation_of"]
 
 #: ``current_player()`` while a pack is to be dealt, and once the match is over (OpenSpiel's ids).
 CHANCE = -1
@@ -303,6 +304,24 @@ class Observation:
     revokes: tuple[int, ...]
     pegs: tuple[Peg, ...]
     legal_actions: tuple[int, ...]
+
+
+def observation_of(position: Position, seat: int) -> Observation:
+    """The game's ``Observation`` of ``seat`` in ``position`` (a deal in play outside a match),
+    for the players of ``solver.players``."""
+    deal = position.deal
+    sides = deal.sides
+    play = []
+    for trick in position.tricks:
+        play += [(trick.seat_of(i, deal.players), c) for i, c in enumerate(trick.cards)]
+    legal = tuple(sorted(position.legal_moves())) if position.to_move == seat else ()
+    return Observation(
+        seat=seat, players=deal.players, rules=deal.rules, best_of=1, phase="play",
+        current_player=position.to_move, game=1, deal=1, dealer=deal.dealer,
+        score=deal.score if deal.score is not None else (0,) * sides,
+        games_won=(0,) * sides, hand=tuple(sorted(position.hands[seat])),
+        turnups=(deal.turnup,) if deal.turnup is not None else (), trump=deal.trump,
+        calls=(), play=tuple(play), revokes=(), pegs=(), legal_actions=legal)
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,11 @@ are tried: on 6-card hands every world finishes well inside the budget, on the 9
 hands after a run a solve may be cut short.  A world whose solve was cut short before every
 legal card was valued is left out (``Advice.complete`` is False, ``Advice.worlds`` counts the
 worlds used).  When the first world does not fit its share no other is tried (the worlds of a
-decision are alike in size) and the heuristic's card is played: on 12-card hands with four
-players this is the rule until the hands shrink.
+decision are alike in size): ``advise`` then values every card by playing each world's deal out
+with the heuristic's card play instead (``solver.playout``; ``Advice.method`` is
+``PLAYED_OUT``), over as many worlds as the rest of the budget allows, while ``act`` plays the
+heuristic's card (the played-out choice measured no better than it).  On 12-card hands with
+four players this is the rule until the hands shrink.
 
 The calls
 ---------
@@ -65,7 +68,7 @@ from .players import HeuristicPlayer, PlayerError, deal_objective, within_reach
 from .solution import check_limits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
-           "summarize", "DEFAULT_WORLDS",
+           "summarize", "DEFAULT_WORLDS", "SOLVED", "PLAYED_OUT",
            "DEFAULT_TIME_LIMIT", "Z95"]
 
 #: Worlds valued per decision by default (see the README, "The Monte Carlo player").
@@ -84,6 +87,9 @@ INFER_DRAWS = 2
 MIN_WORLDS = 4
 #: Means closer than this are equal.
 EPSILON = 1e-9
+#: ``Advice.method``: each world solved by the engine, or played out by the heuristic.
+SOLVED = "solved"
+PLAYED_OUT = "played out"
 
 
 @dataclass(frozen=True)
@@ -124,6 +130,9 @@ class Advice:
     #: Engine nodes searched and seconds taken for the decision.
     nodes: int = 0
     seconds: float = 0.0
+    #: How the worlds were valued: ``SOLVED`` by the engine, or ``PLAYED_OUT`` by the
+    #: heuristic's play (``solver.playout``) when not one world could be solved in the budget.
+    method: str = "solved"
 
     @property
     def best(self) -> int:
@@ -296,6 +305,24 @@ def _ranked(legal: Sequence[int], rows: dict[int, tuple[float, float, float, flo
                  for c in sorted(legal, key=key))
 
 
+def _valued(legal: Sequence[int], values: dict[int, list[float]], weights: Sequence[float],
+            exact: bool, preferred: int, points: dict[int, list[float]] | None = None
+            ) -> tuple[ActionValue, ...]:
+    """The legal cards ranked by their values over the worlds (and, for ``win``, by their
+    ``points`` next)."""
+    rows = dict(zip(legal, summarize([values[c] for c in legal], weights, exact)))
+    second = None
+    if points is not None:
+        second = {c: r[0] for c, r in zip(legal, summarize([points[c] for c in legal], weights,
+                                                            exact))}
+    return _ranked(legal, rows, preferred, second)
+
+
+def _unknown(legal: Sequence[int], preferred: int) -> tuple[ActionValue, ...]:
+    """Every legal card with its value unknown, the heuristic's card first."""
+    return _ranked(legal, {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}, preferred)
+
+
 class PimcPlayer:
     """Perfect-information Monte Carlo: see the module notes.
 
@@ -383,10 +410,14 @@ class PimcPlayer:
                 from .calling import table_call
 
                 return table_call(observation)
-        return self.advise(observation).best
+        # a card left to play-outs (no world solved) is the heuristic's: their choice measured
+        # no better than its card (README, "The Monte Carlo player"), and they take time
+        return self.advise(observation, play_out=False).best
 
-    def advise(self, observation: Observation) -> Advice:
-        """Every legal action valued over sampled worlds, best first (see the module notes)."""
+    def advise(self, observation: Observation, *, play_out: bool = True) -> Advice:
+        """Every legal action valued over sampled worlds, best first (see the module notes).
+        With ``play_out`` False, a card decision that no world's solve fits leaves every value
+        unknown (the heuristic's card first) instead of playing the worlds out."""
         legal = observation.legal_actions
         if not legal:
             raise PlayerError(f"seat {observation.seat} is not to act (phase "
@@ -400,10 +431,8 @@ class PimcPlayer:
         budget = _Budget(self.time_limit, self.node_limit, self.worlds)
         if observation.revokes:
             # a deal holding a revoke has no Position to solve: the heuristic's card
-            legal = list(legal)
-            rows = {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}
             return self._advice(observation, deal_objective(observation.players), 0, False, False,
-                                _ranked(legal, rows, self._heuristic.act(observation)), budget)
+                                _unknown(list(legal), self._heuristic.act(observation)), budget)
         if not self.infer or not observation.play:
             worlds = sampling.sample_worlds(observation, self.worlds, self.rng,
                                             exact_limit=self.exact_limit, bidding=self.bidding)
@@ -423,11 +452,11 @@ class PimcPlayer:
                 weights = [float(times) for _, times in drawn]
         positions = [sampling.world_position(observation, w) for w in chosen]
         return self.advise_positions(observation, positions, weights, bool(worlds.exact),
-                                     budget)
+                                     budget, play_out=play_out)
 
     def advise_positions(self, observation: Observation, positions: Sequence[Position],
                          weights: Sequence[float], exact: bool = False,
-                         budget: _Budget | None = None) -> Advice:
+                         budget: _Budget | None = None, *, play_out: bool = True) -> Advice:
         """``advise`` in card play over the worlds given as positions (each the deal as this
         seat might face it, with the play so far) and their weights."""
         legal = list(observation.legal_actions)
@@ -451,10 +480,7 @@ class PimcPlayer:
             points, kept_p, complete_p = value_play(solver, positions[:done], kept, legal, side,
                                                     objective, budget)
             if len(kept_p) == done and done:
-                rows = dict(zip(legal, summarize([wins[c] for c in legal], kept, exact)))
-                secondary = {c: r[0] for c, r in zip(legal, summarize(
-                    [points[c] for c in legal], kept, exact))}
-                actions = _ranked(legal, rows, preferred, secondary)
+                actions = _valued(legal, wins, kept, exact, preferred, points)
                 complete = complete and complete_p
                 return self._advice(observation, "win", done, exact, complete, actions, budget)
             complete = False
@@ -466,20 +492,38 @@ class PimcPlayer:
         if not kept:
             values, kept, complete = value_play(solver, positions, weights, legal, side,
                                                 objective, budget)
-        if not kept:
-            rows = {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}
+        if not kept and not play_out:
             return self._advice(observation, objective, 0, exact, False,
-                                _ranked(legal, rows, preferred), budget)
-        rows = dict(zip(legal, summarize([values[c] for c in legal], kept, exact)))
+                                _unknown(legal, preferred), budget)
+        if not kept:
+            return self._played_out(observation, positions, weights, legal, side,
+                                    "win" if use_win else objective, objective, exact,
+                                    preferred, budget)
         return self._advice(observation, objective, len(kept), exact, complete,
-                            _ranked(legal, rows, preferred), budget)
+                            _valued(legal, values, kept, exact, preferred), budget)
+
+    def _played_out(self, observation: Observation, positions: Sequence[Position],
+                    weights: Sequence[float], legal: list[int], side: int, objective: str,
+                    points: str, exact: bool, preferred: int, budget: _Budget) -> Advice:
+        """Not one world solved within the budget: every card valued over the worlds by playing
+        the deal out (``solver.playout``), as many worlds as the budget leaves time for."""
+        from .playout import played_out_values
+
+        objectives = (objective, points) if objective != points else (objective,)
+        values, kept = played_out_values(positions, weights, legal, side, objectives,
+                                         budget.spent)
+        actions = _valued(legal, values[objective], kept, exact, preferred,
+                          values[points] if objective != points else None)
+        return self._advice(observation, objective, len(kept), exact, False, actions, budget,
+                            PLAYED_OUT)
 
     def _advice(self, observation: Observation, objective: str, worlds: int, exact: bool,
-                complete: bool, actions: tuple[ActionValue, ...], budget: _Budget) -> Advice:
+                complete: bool, actions: tuple[ActionValue, ...], budget: _Budget,
+                method: str = SOLVED) -> Advice:
         if not complete:
             self.stopped += 1
         return Advice(observation.seat, observation.phase, objective, worlds, exact, complete,
-                      actions, budget.nodes, budget.seconds)
+                      actions, budget.nodes, budget.seconds, method)
 
     def __repr__(self) -> str:
         return (f"PimcPlayer(name={self.name!r}, worlds={self.worlds}, "

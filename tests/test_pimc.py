@@ -18,7 +18,7 @@ import pytest
 from solver.batch import play_deals, run_duplicate
 from solver.bidding import _branches, call_advice, world_pack
 from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
-from solver.pimc import Z95, Advice, PimcPlayer, summarize
+from solver.pimc import PLAYED_OUT, Z95, Advice, PimcPlayer, summarize
 from solver.players import PlayerError, decide, make_player, player_names, player_spec, \
     stand_or_beg, take_one_or_run
 from solver.rules import PRESETS, Rules
@@ -124,7 +124,6 @@ def test_limits_are_respected_on_twelve_card_hands():
     rules = Rules()
     for seed in range(40):
         state = Match(players=4, rules=rules).new_initial_state(seed=seed)
-        heuristic = make_player("heuristic")
         # beg and run twice when the heuristic would not: force the 12-card deal
         while state.phase != PLAY and state.deal_number == 1:
             if state.phase == "elder":
@@ -144,9 +143,10 @@ def test_limits_are_respected_on_twelve_card_hands():
     advice = node_player.advise_positions(obs, [state.position()] * 8, [1.0] * 8)
     assert advice.nodes <= 50_000 + 8 * 1_000
     check_advice(advice, obs.legal_actions)
-    if not advice.worlds:
+    assert advice.worlds
+    if advice.method == PLAYED_OUT:     # not one world solved: the deals played out instead
         assert not advice.complete
-        assert advice.best == heuristic.act(obs)
+    assert node_player.act(obs) in obs.legal_actions
 
 
 def test_near_the_target_the_match_comes_first():

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from ..cards import FIVE, JACK, Card, card_str, make_card, rank_of, suit_of
 from ..deal import Deal, Position
+from ..game import observation_of
 from ..reference import final_value
 from ..scoring import game_pips
 from ..search import Solver, card_points
@@ -247,26 +248,6 @@ def refutation(position: Position, side: int, objective: str, target: int,
 
 
 # ---- the swing: natural play fails ----------------------------------------------------------
-
-
-def observation_of(position: Position, seat: int):
-    """The game's ``Observation`` of ``seat`` in ``position`` (a deal in play outside a match),
-    for the players of ``solver.players``."""
-    from ..game import Observation
-
-    deal = position.deal
-    sides = deal.sides
-    play = []
-    for trick in position.tricks:
-        play += [(trick.seat_of(i, deal.players), c) for i, c in enumerate(trick.cards)]
-    legal = tuple(sorted(position.legal_moves())) if position.to_move == seat else ()
-    return Observation(
-        seat=seat, players=deal.players, rules=deal.rules, best_of=1, phase="play",
-        current_player=position.to_move, game=1, deal=1, dealer=deal.dealer,
-        score=deal.score if deal.score is not None else (0,) * sides,
-        games_won=(0,) * sides, hand=tuple(sorted(position.hands[seat])),
-        turnups=(deal.turnup,) if deal.turnup is not None else (), trump=deal.trump,
-        calls=(), play=tuple(play), revokes=(), pegs=(), legal_actions=legal)
 
 
 def heuristic_result(position: Position, oracle: Oracle, player=None) -> tuple[int, tuple[Card, ...]]:

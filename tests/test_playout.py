@@ -1,0 +1,160 @@
+"""solver.playout: cards valued by playing the deal out, where the engine cannot solve in time.
+
+The oracle is the slow, plain way of the same thing: the heuristic asked at every turn for the
+game's observation of the seat to play (``observation_of``), the position rebuilt and checked by
+``Position.after`` card by card, and the value of the finished deal by ``final_value``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+import cli.advising as advising
+from clirun import run
+from solver.game import Match, observation_of
+from solver.pimc import PLAYED_OUT, SOLVED, Advice, ActionValue, PimcPlayer
+from solver.players import HeuristicPlayer
+from solver.playout import play_out, played_out_values
+from solver.reference import final_value
+from solver.rules import PRESETS, Rules
+from solver.sampling import sample_worlds, world_position
+from solver.shuffle import shuffle_deal
+
+HEURISTIC = HeuristicPlayer()
+
+
+def slow_play_out(position):
+    p = position
+    while not p.is_over:
+        p = p.after(HEURISTIC.act(observation_of(p, p.to_move)))
+    return p
+
+
+def random_position(rng: random.Random, players: int, preset: str, runs: int = 0):
+    """A deal with ``runs`` runs, some cards into it by random legal cards."""
+    deal = shuffle_deal(rng, players, runs, Rules.preset(preset))
+    p = deal.position()
+    for _ in range(rng.randrange(len(deal.hands[0]) * players)):
+        p = p.after(rng.choice(p.legal_moves()))
+    return p
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_play_out_is_the_heuristic_at_every_seat(players, preset):
+    rng = random.Random(f"{players}{preset}")
+    for k in range(12):
+        p = random_position(rng, players, preset, runs=k % 3)
+        final = play_out(p)
+        assert final.is_over
+        assert final.play[:len(p.play)] == p.play
+        assert final == slow_play_out(p)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_played_out_values_are_the_finished_deals_values(players):
+    rng = random.Random(players)
+    p = random_position(rng, players, "all-fives", runs=1)
+    while len(p.legal_moves()) < 2:
+        p = random_position(rng, players, "all-fives", runs=1)
+    observation = observation_of(p, p.to_move)
+    positions = [world_position(observation, w) for w in sample_worlds(observation, 3, rng)]
+    legal = p.legal_moves()
+    side = p.to_move % 2 if players == 4 else p.to_move
+    objectives = ("margin", "points") if players != 3 else ("points",)
+    values, kept = played_out_values(positions, [1.0, 2.0, 3.0], legal, side, objectives)
+    assert kept == [1.0, 2.0, 3.0][:len(positions)]
+    for objective in objectives:
+        for card in legal:
+            truth = [float(final_value(slow_play_out(w.after(card)), side, objective))
+                     for w in positions]
+            assert values[objective][card] == truth
+
+
+def test_spent_stops_after_the_first_world_and_never_before_it():
+    rng = random.Random(5)
+    p = random_position(rng, 2, "all-fives")
+    while len(p.legal_moves()) < 2:
+        p = random_position(rng, 2, "all-fives")
+    values, kept = played_out_values([p] * 4, [1.0] * 4, p.legal_moves(), 0, ("margin",),
+                                     spent=lambda: True)
+    assert kept == [1.0]
+    assert all(len(v) == 1 for v in values["margin"].values())
+
+
+def twelve_card_play(seed_range=range(40)):
+    """A four-player match in the play of a 12-card deal (two runs forced)."""
+    from solver.game import BEG, PLAY, RUN
+
+    for seed in seed_range:
+        state = Match(players=4, rules=Rules()).new_initial_state(seed=seed)
+        while state.phase != PLAY and state.deal_number == 1:
+            state.apply_action(BEG if state.phase == "elder" else RUN)
+        if state.phase == PLAY and len(state.hands[0]) == 12:
+            return state
+    pytest.skip("no 12-card deal in these seeds")
+
+
+def test_advice_on_hands_too_deep_to_solve_is_played_out():
+    state = twelve_card_play()
+    seat = state.current_player()
+    obs = state.observation(seat)
+    truth = state.position()
+    player = PimcPlayer(seed=1, time_limit=None, node_limit=2_000, worlds=4)
+    advice = player.advise_positions(obs, [truth] * 4, [1.0] * 4)
+    assert advice.method == PLAYED_OUT and advice.worlds == 4 and not advice.complete
+    values, _ = played_out_values([truth], [1.0], list(obs.legal_actions), seat % 2,
+                                  ("margin",))
+    assert {a.action: a.mean for a in advice.actions} == pytest.approx(
+        {c: v[0] for c, v in values["margin"].items()})
+    means = [a.mean for a in advice.actions]
+    assert means == sorted(means, reverse=True)
+    # the player's own card there is the heuristic's, with no play-outs spent on it
+    unknown = player.advise_positions(obs, [truth] * 4, [1.0] * 4, play_out=False)
+    assert unknown.worlds == 0 and all(math.isnan(a.mean) for a in unknown.actions)
+    assert unknown.best == HEURISTIC.act(obs)
+    assert player.act(obs) == HEURISTIC.act(obs)
+
+
+def test_advice_solved_in_time_says_so():
+    state = Match(players=2, rules=Rules()).new_initial_state(seed=3)
+    from solver.game import PLAY
+    from solver.players import decide
+
+    while state.phase != PLAY:
+        state.apply_action(decide(HEURISTIC, state))
+    advice = PimcPlayer(seed=1, worlds=4).advise(state.observation(state.current_player()))
+    assert advice.method == SOLVED and advice.worlds == 4
+
+
+def test_the_report_and_the_record_say_the_cards_were_played_out(monkeypatch):
+    def advise(observation, worlds, seed, seen=None):
+        actions = tuple(ActionValue(a, 1.0 - k, -2.0 - k, 4.0 - k, 0.5)
+                        for k, a in enumerate(observation.legal_actions))
+        return Advice(observation.seat, "play", "margin", 16, False, False, actions,
+                      method=PLAYED_OUT)
+
+    monkeypatch.setattr(advising, "advice_for", advise)
+    position = "N:T.QJT92.-.- - dealer=S turnup=6H"
+    report = run("advise", position, "--no-color")
+    assert report.exit_code == 0, report.stderr
+    assert "played out by the heuristic's rules" in report.stdout
+    assert "Not one deal could be solved within the limit" in report.stdout
+    assert "Some solves stopped" not in report.stdout
+    record = run("advise", position, "--json")
+    assert record.exit_code == 0 and '"method": "played out"' in record.stdout
+
+
+def test_the_hint_says_the_cards_were_played_out():
+    state = twelve_card_play()
+    obs = state.observation(state.current_player())
+    actions = tuple(ActionValue(a, 1.0 - k, -2.0 - k, 4.0 - k, 0.5)
+                    for k, a in enumerate(obs.legal_actions))
+    for method, said in ((PLAYED_OUT, True), (SOLVED, False)):
+        advice = Advice(obs.seat, "play", "margin", 16, False, False, actions, method=method)
+        text = advising.advice_lines(advice, obs, list(obs.legal_actions), False).plain
+        assert ("each deal played out by the heuristic" in text) == said
+        assert ("some solves stopped" in text) == (not said)
