@@ -227,7 +227,7 @@ class Keeper:
 def part_records(part: Any, whole_matches: bool) -> Iterator[dict[str, Any]]:
     """Every game record of a chunk of groups, game by game, in order."""
     if whole_matches:
-        for outcomes, _ in part:
+        for outcomes, *_ in part:
             for outcome in outcomes:
                 yield from outcome.records
     else:
@@ -270,8 +270,9 @@ def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
         games = sum(len(g.seatings) for g in result.groups)
         deals = games * result.deals
         played = len(result.groups)
+    cut = result.cut_short if plan.whole_matches else result.cut_short()
     times = {label: {"decisions": t.count, "median": t.median, "p95": t.p95, "max": t.max,
-                     "total": t.total}
+                     "total": t.total, "cut_short": cut.get(label, 0)}
              for label, t in result.time_summaries().items()}
     return {
         "command": replace(plan, groups=played).command(),  # the games reported
@@ -368,6 +369,7 @@ def _report(found: dict[str, Any]) -> None:
 
     from .benching import seconds_words
     from .console import can_show_suits, make_console
+    from .faces import QUIET
     from .report import table
 
     console = make_console(None)
@@ -397,6 +399,13 @@ def _report(found: dict[str, Any]) -> None:
         grid.add_row(label, f"{found['points_per_deal'][label]:.3f}", str(t["decisions"]),
                      seconds_words(t["median"], pretty), seconds_words(t["p95"], pretty))
     console.print(grid)
+    for label in (a, b):
+        t = found["times"].get(label, {})
+        if t.get("cut_short"):
+            console.print(Text(f"{label}: {t['cut_short']:,} of {t['decisions']:,} decisions "
+                               f"cut short by the budget (a solve stopped at its limit, a deal "
+                               f"of the unseen cards left out, or the heuristic's card played)",
+                               style=QUIET))
     console.print()
     d, boot = found["difference"], found["bootstrap"]
     console.print(f"{a} minus {b}, points per deal: {d['mean']:+.3f}")

@@ -282,6 +282,8 @@ class MatchResult:
     times: dict[str, tuple[float, ...]] = field(compare=False)
     #: Packs dealt, thrown-in deals included.
     packs: int = 0
+    #: Per player name, the decisions its budget cut short (see ``_play``).
+    cut_short: dict[str, int] = field(default_factory=dict, compare=False)
 
     @property
     def deals(self) -> int:
@@ -303,8 +305,13 @@ def _labels(players: Sequence[Player], names: Sequence[str] | None, n: int) -> l
 
 
 def _play(state: MatchState, players: Sequence[Player], labels: Sequence[str],
-          packs: Iterator[Sequence[Card]] | None, deals: int | None) -> dict[str, list[float]]:
+          packs: Iterator[Sequence[Card]] | None, deals: int | None
+          ) -> tuple[dict[str, list[float]], dict[str, int]]:
+    """Play on; the seconds of each decision per label, and per label the decisions its
+    player's budget cut short (``player.stopped`` counts them: a solve stopped by a limit, a
+    world left out, a card left to the heuristic)."""
     times: dict[str, list[float]] = {label: [] for label in labels}
+    cut = dict.fromkeys(labels, 0)
     played = 0
     logged = 0
     clock = time.perf_counter
@@ -324,15 +331,19 @@ def _play(state: MatchState, players: Sequence[Player], labels: Sequence[str],
                 state.deal_pack(pack)
             continue
         seat = state.current_player()
+        stopped = getattr(players[seat], "stopped", 0)
         start = clock()
         action = decide(players[seat], state)
         times[labels[seat]].append(clock() - start)
+        cut[labels[seat]] += getattr(players[seat], "stopped", 0) > stopped
         state.apply_action(action)
-    return times
+    return times, cut
 
 
-def _result(state: MatchState, labels: Sequence[str], times: Mapping[str, list[float]],
+def _result(state: MatchState, labels: Sequence[str],
+            played: tuple[Mapping[str, list[float]], Mapping[str, int]],
             match_name: str | int, deals: int | None = None) -> MatchResult:
+    times, cut = played
     n = state.players
     names = dict(zip(seat_names(n), labels))
     logs = list(state.deals)
@@ -349,7 +360,7 @@ def _result(state: MatchState, labels: Sequence[str], times: Mapping[str, list[f
         points = points[:deals]
     return MatchResult(tuple(records), tuple(state.returns()), tuple(state.winners),
                        state.score, state.games_won, tuple(points),
-                       {k: tuple(v) for k, v in times.items()}, len(logs))
+                       {k: tuple(v) for k, v in times.items()}, len(logs), dict(cut))
 
 
 def play_match(players_by_seat: Sequence[Player], match: Match, seed: int | str | None = None,
@@ -362,9 +373,9 @@ def play_match(players_by_seat: Sequence[Player], match: Match, seed: int | str 
     default each player's ``name``)."""
     labels = _labels(players_by_seat, names, match.players)
     state = match.new_initial_state(seed, dealer=dealer, auto_deal=packs is None)
-    times = _play(state, players_by_seat, labels, iter(packs) if packs is not None else None,
-                  None)
-    return _result(state, labels, times, match_name)
+    played = _play(state, players_by_seat, labels,
+                   iter(packs) if packs is not None else None, None)
+    return _result(state, labels, played, match_name)
 
 
 def _deals_match(match: Match | Rules, players: int | None) -> Match:
@@ -388,8 +399,8 @@ def play_deals(players_by_seat: Sequence[Player], match: Match | Rules, deals: i
     labels = _labels(players_by_seat, names, match.players)
     stream = iter(packs) if packs is not None else iter(PackStream(seed))
     state = match.new_initial_state(seed, dealer=dealer, auto_deal=False)
-    times = _play(state, players_by_seat, labels, stream, deals)
-    return _result(state, labels, times, match_name, deals)
+    return _result(state, labels, _play(state, players_by_seat, labels, stream, deals),
+                   match_name, deals)
 
 
 # ---- duplicate ------------------------------------------------------------------------------
@@ -439,6 +450,8 @@ class GroupResult:
     times: dict[str, tuple[float, ...]] = field(compare=False)
     #: Per seating, the games' records (``keep_records``), else empty.
     records: tuple[tuple[dict[str, Any], ...], ...] = ()
+    #: Decisions cut short by the budget, per player label.
+    cut_short: dict[str, int] = field(default_factory=dict, compare=False)
 
 
 def _group_seatings(players: int, group: int, rotate: bool) -> list[tuple[int, tuple[int, ...]]]:
@@ -456,6 +469,7 @@ def _play_group(a: PlayerSpec, b: PlayerSpec, match: Match, deals: int, seed: in
     stream = PackStream(rng)
     labels = _kind_labels(a, b)
     times: dict[str, list[float]] = {labels[0]: [], labels[1]: []}
+    cut = dict.fromkeys(labels, 0)
     table = _group_seatings(n, group, rotate)
     side_points, kind_points, records = [], [], []
     for k, kinds in table:
@@ -466,6 +480,7 @@ def _play_group(a: PlayerSpec, b: PlayerSpec, match: Match, deals: int, seed: in
                             match_name=f"{seed}:{group}:{k}")
         for label, seconds in result.times.items():
             times[label].extend(seconds)
+            cut[label] += result.cut_short[label]
         points = result.points()
         side_points.append(points)
         pa, pb = _kind_points(kinds, points, n)
@@ -475,7 +490,8 @@ def _play_group(a: PlayerSpec, b: PlayerSpec, match: Match, deals: int, seed: in
     difference = math.fsum(pa - pb for pa, pb in kind_points) / len(kind_points)
     return GroupResult(group, dealer, tuple(kinds for _, kinds in table), tuple(side_points),
                        tuple(kind_points),
-                       difference, {k: tuple(v) for k, v in times.items()}, tuple(records))
+                       difference, {k: tuple(v) for k, v in times.items()}, tuple(records),
+                       cut)
 
 
 def _duplicate_chunk(a: PlayerSpec, b: PlayerSpec, match: Match, deals: int, seed: int | str,
@@ -528,6 +544,18 @@ class DuplicateResult:
 
     def time_summaries(self) -> dict[str, TimeSummary]:
         return {label: time_summary(seconds) for label, seconds in self.times().items()}
+
+    def cut_short(self) -> dict[str, int]:
+        """Decisions cut short by the budget, per player label."""
+        return _merge_counts(g.cut_short for g in self.groups)
+
+
+def _merge_counts(parts: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    merged: dict[str, int] = {}
+    for part in parts:
+        for label, count in part.items():
+            merged[label] = merged.get(label, 0) + count
+    return merged
 
 
 def _check_table(players: int) -> int:
@@ -604,12 +632,13 @@ def _a_share(kinds: Sequence[int], winners: Sequence[int], n: int) -> float:
 
 def _matches_chunk(a: PlayerSpec, b: PlayerSpec, match: Match, seed: int | str, groups: range,
                    keep_records: bool,
-                   rotate: bool = False) -> list[tuple[list[MatchOutcome], dict]]:
+                   rotate: bool = False) -> list[tuple[list[MatchOutcome], dict, dict]]:
     out = []
     labels = _kind_labels(a, b)
     for group in groups:
         outcomes = []
         times: dict[str, list[float]] = {labels[0]: [], labels[1]: []}
+        cut = dict.fromkeys(labels, 0)
         for k, kinds in _group_seatings(match.players, group, rotate):
             players = [(a, b)[kind].make(seed=f"{seed}:{group}:{k}:{seat}")
                        for seat, kind in enumerate(kinds)]
@@ -618,11 +647,12 @@ def _matches_chunk(a: PlayerSpec, b: PlayerSpec, match: Match, seed: int | str, 
                                 match_name=f"{seed}:{group}:{k}")
             for label, seconds in result.times.items():
                 times[label].extend(seconds)
+                cut[label] += result.cut_short[label]
             outcomes.append(MatchOutcome(group, kinds,
                                          _a_share(kinds, result.winners, match.players),
                                          result.winners, result.score, result.games_won,
                                          result.deals, result.records if keep_records else ()))
-        out.append((outcomes, times))
+        out.append((outcomes, times, cut))
     return out
 
 
@@ -638,6 +668,8 @@ class MatchesResult:
     time_parts: tuple[dict[str, tuple[float, ...]], ...] = field(default=(), repr=False,
                                                                  compare=False)
     seconds: float = field(default=0.0, compare=False)
+    #: Decisions cut short by the budget, per player label.
+    cut_short: dict[str, int] = field(default_factory=dict, compare=False)
 
     def won(self, confidence: float = 0.95) -> Proportion:
         """A's matches won (shared wins count their share) with a Wilson interval."""
@@ -673,13 +705,14 @@ def run_matches(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, grou
 
 
 def matches_result(a: str | PlayerSpec, b: str | PlayerSpec, players: int, seed: int | str,
-                   parts: Iterable[Sequence[tuple[list[MatchOutcome], dict]]],
+                   parts: Iterable[Sequence[tuple[list[MatchOutcome], dict, dict]]],
                    seconds: float = 0.0) -> MatchesResult:
     """The ``MatchesResult`` of the chunks of groups ``parts``, in order."""
     parts = list(parts)
-    outcomes = tuple(m for part in parts for group, _ in part for m in group)
-    times = tuple({k: tuple(v) for k, v in t.items()} for part in parts for _, t in part)
-    return MatchesResult(str(a), str(b), players, seed, outcomes, times, seconds)
+    outcomes = tuple(m for part in parts for group, _, _ in part for m in group)
+    times = tuple({k: tuple(v) for k, v in t.items()} for part in parts for _, t, _ in part)
+    cut = _merge_counts(c for part in parts for _, _, c in part)
+    return MatchesResult(str(a), str(b), players, seed, outcomes, times, seconds, cut)
 
 
 # ---- many solves ----------------------------------------------------------------------------

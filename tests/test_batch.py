@@ -204,6 +204,21 @@ def _rng(i):
 # ---- solve_many -----------------------------------------------------------------------------
 
 
+def test_decisions_cut_short_by_the_budget_are_counted_per_player():
+    starved = "pimc:time_limit=none,node_limit=1,worlds=2"
+    result = run_duplicate(starved, "heuristic", players=2, groups=2, seed=3)
+    cut, decisions = result.cut_short(), {k: t.count for k, t in result.time_summaries().items()}
+    assert cut["heuristic"] == 0
+    assert 0 < cut[result.a] <= decisions[result.a]
+    # the count is the player's own: a budget that every 6-card solve fits cuts nothing
+    roomy = run_duplicate("pimc:time_limit=none,worlds=2", "heuristic", players=2, groups=2,
+                          seed=3)
+    assert roomy.cut_short() == {roomy.a: 0, "heuristic": 0}
+    matches = run_matches(starved, "heuristic", players=2, groups=1, seed=3,
+                          match=Match(2, Rules(target=11)))
+    assert 0 < matches.cut_short[matches.a] <= len(matches.times()[matches.a])
+
+
 def test_solve_many_keeps_the_order_of_the_positions():
     from solver.search import solve
 

@@ -47,7 +47,9 @@ def test_duplicate_deals_are_solver_batch_s_numbers():
     times = direct.time_summaries()
     for label in ("heuristic", "random"):
         assert found["times"][label]["decisions"] == times[label].count
-        assert set(found["times"][label]) == {"decisions", "median", "p95", "max", "total"}
+        assert set(found["times"][label]) == {"decisions", "median", "p95", "max", "total",
+                                              "cut_short"}
+        assert found["times"][label]["cut_short"] == 0      # neither has a budget
     assert found["command"] == ("allfives match heuristic random --players 2 --deals 30 "
                                 "--duplicate --rules all-fives --seed 7")
     assert found["jobs"] == 1 and found["scheduler"] is None and found["seconds"] >= 0
@@ -279,3 +281,19 @@ def test_ctrl_c_keeps_the_groups_finished(tmp_path, unit):
     assert set(by_match) == {f"0:{g}:{g % 2}" for g in range(played)}
     for name, deals in by_match.items():
         replay(deals, name)
+
+
+def test_decisions_cut_short_by_the_budget_are_reported():
+    starved = "pimc:time_limit=none,node_limit=1,worlds=2"
+    result = run("match", starved, "heuristic", "--deals", "2", "--duplicate", "--seed", "3")
+    assert result.exit_code == 0, result.stderr
+    direct = run_duplicate(starved, "heuristic", players=2, groups=2, seed=3)
+    cut = direct.cut_short()[direct.a]
+    decisions = direct.time_summaries()[direct.a].count
+    assert f"{direct.a}: {cut:,} of {decisions:,} decisions cut short by the budget" in \
+        " ".join(result.stdout.split())
+    assert "heuristic: 0 of" not in result.stdout     # a player never cut short says nothing
+    found = json.loads(run("match", starved, "heuristic", "--deals", "2", "--duplicate",
+                           "--seed", "3", "--json").stdout)
+    assert found["times"][direct.a]["cut_short"] == cut
+    assert found["times"]["heuristic"]["cut_short"] == 0
