@@ -309,7 +309,7 @@ def _play(state: MatchState, players: Sequence[Player], labels: Sequence[str],
           ) -> tuple[dict[str, list[float]], dict[str, int]]:
     """Play on; the seconds of each decision per label, and per label the decisions its
     player's budget cut short (``player.stopped`` counts them: a solve stopped by a limit, a
-    world left out, a card left to the heuristic)."""
+    world left out, no world solved at all)."""
     times: dict[str, list[float]] = {label: [] for label in labels}
     cut = dict.fromkeys(labels, 0)
     played = 0

@@ -27,11 +27,10 @@ are tried: on 6-card hands every world finishes well inside the budget, on the 9
 hands after a run a solve may be cut short.  A world whose solve was cut short before every
 legal card was valued is left out (``Advice.complete`` is False, ``Advice.worlds`` counts the
 worlds used).  When the first world does not fit its share no other is tried (the worlds of a
-decision are alike in size): ``advise`` then values every card by playing each world's deal out
-with the heuristic's card play instead (``solver.playout``; ``Advice.method`` is
-``PLAYED_OUT``), over as many worlds as the rest of the budget allows, while ``act`` plays the
-heuristic's card (the played-out choice measured no better than it).  On 12-card hands with
-four players this is the rule until the hands shrink.
+decision are alike in size): every card is then valued by playing each world's deal out with
+the heuristic's card play instead (``solver.playout``; ``Advice.method`` is ``PLAYED_OUT``),
+over as many worlds as the rest of the budget allows.  On 12-card hands with four players this
+is the rule until the hands shrink.
 
 The calls
 ---------
@@ -410,14 +409,10 @@ class PimcPlayer:
                 from .calling import table_call
 
                 return table_call(observation)
-        # a card left to play-outs (no world solved) is the heuristic's: their choice measured
-        # no better than its card (README, "The Monte Carlo player"), and they take time
-        return self.advise(observation, play_out=False).best
+        return self.advise(observation).best
 
-    def advise(self, observation: Observation, *, play_out: bool = True) -> Advice:
-        """Every legal action valued over sampled worlds, best first (see the module notes).
-        With ``play_out`` False, a card decision that no world's solve fits leaves every value
-        unknown (the heuristic's card first) instead of playing the worlds out."""
+    def advise(self, observation: Observation) -> Advice:
+        """Every legal action valued over sampled worlds, best first (see the module notes)."""
         legal = observation.legal_actions
         if not legal:
             raise PlayerError(f"seat {observation.seat} is not to act (phase "
@@ -452,11 +447,11 @@ class PimcPlayer:
                 weights = [float(times) for _, times in drawn]
         positions = [sampling.world_position(observation, w) for w in chosen]
         return self.advise_positions(observation, positions, weights, bool(worlds.exact),
-                                     budget, play_out=play_out)
+                                     budget)
 
     def advise_positions(self, observation: Observation, positions: Sequence[Position],
                          weights: Sequence[float], exact: bool = False,
-                         budget: _Budget | None = None, *, play_out: bool = True) -> Advice:
+                         budget: _Budget | None = None) -> Advice:
         """``advise`` in card play over the worlds given as positions (each the deal as this
         seat might face it, with the play so far) and their weights."""
         legal = list(observation.legal_actions)
@@ -492,9 +487,6 @@ class PimcPlayer:
         if not kept:
             values, kept, complete = value_play(solver, positions, weights, legal, side,
                                                 objective, budget)
-        if not kept and not play_out:
-            return self._advice(observation, objective, 0, exact, False,
-                                _unknown(legal, preferred), budget)
         if not kept:
             return self._played_out(observation, positions, weights, legal, side,
                                     "win" if use_win else objective, objective, exact,

@@ -7,7 +7,6 @@ game's observation of the seat to play (``observation_of``), the position rebuil
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
@@ -112,11 +111,13 @@ def test_advice_on_hands_too_deep_to_solve_is_played_out():
         {c: v[0] for c, v in values["margin"].items()})
     means = [a.mean for a in advice.actions]
     assert means == sorted(means, reverse=True)
-    # the player's own card there is the heuristic's, with no play-outs spent on it
-    unknown = player.advise_positions(obs, [truth] * 4, [1.0] * 4, play_out=False)
-    assert unknown.worlds == 0 and all(math.isnan(a.mean) for a in unknown.actions)
-    assert unknown.best == HEURISTIC.act(obs)
-    assert player.act(obs) == HEURISTIC.act(obs)
+    # the player's own card there is the played-out best, from worlds of what it sees
+    def starved():
+        return PimcPlayer(seed=2, time_limit=None, node_limit=2_000, worlds=4)
+
+    advice = starved().advise(obs)
+    assert advice.method == PLAYED_OUT and advice.worlds == 4
+    assert starved().act(obs) == advice.best
 
 
 def test_advice_solved_in_time_says_so():
