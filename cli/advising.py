@@ -53,11 +53,13 @@ PHASE_WORDS = {"elder": "stand or beg", "dealer": "take one or run", "play": "ca
 def read_position(name: str) -> tuple[str, SeenPosition]:
     """The position an argument names, with its name: a deal file, a file holding one
     one-line position, ``-`` for standard input, or a one-line position itself."""
-    if name == STDIN:
+    from .inputs import named
+
+    if named(name, "POSITION") == STDIN:
         return "<stdin>", read_seen(sys.stdin.read(), "<stdin>")
     if "\n" not in name and is_line_form(name) and not _is_file(name):
         return ARGUMENT, SeenPosition.of(parse_line(name.strip(), ARGUMENT, hidden=True))
-    if not _is_file(name) and not is_toml_name(name):
+    if not _is_file(name) and not is_toml_name(name) and not _is_folder(name):
         raise AllFivesError(f"{name}: no such file, and not a one-line position "
                             f"(\"N:AK5.9.32.- - dealer=S trump=H\")")
     return name, load_seen(name)
@@ -66,6 +68,14 @@ def read_position(name: str) -> tuple[str, SeenPosition]:
 def _is_file(name: str) -> bool:
     try:
         return Path(name).is_file()
+    except OSError:
+        return False
+
+
+def _is_folder(name: str) -> bool:
+    """A folder is read (and so refused as one), not taken for a name that is not there."""
+    try:
+        return Path(name).is_dir()
     except OSError:
         return False
 

@@ -298,9 +298,11 @@ def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
 def open_record(path: str | None) -> TextIO | None:
     """The record file, opened (and emptied) before any play, so that a path that cannot be
     written is found at once."""
+    from .inputs import named
+
     if path is None:
         return None
-    return open(path, "w", encoding="utf-8")
+    return open(named(path, "--record"), "w", encoding="utf-8")
 
 
 def match_command(a: str, b: str, players: int, deals: int | None, matches: int | None,

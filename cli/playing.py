@@ -39,6 +39,7 @@ from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 from .answers import AnswerError, ask_line, choices, read_answer
 from .errors import INTERRUPTED, TERMINATED, Terminated, note
 from .faces import BAD, GOOD, QUIET, cards_face
+from .inputs import named
 from .table import action_line, choices_line, peg_words, pegboard_lines, scores_text, \
     seat_text, side_text, table_screen
 
@@ -113,7 +114,11 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
         specs[s] = player_spec(given[k if len(given) > 1 else 0])
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    path = Path(record) if record is not None else Path(f"allfives-{seed}.jsonl")
+    path = Path(named(record, "--record") if record is not None else f"allfives-{seed}.jsonl")
+    if path.is_dir():
+        raise AllFivesError(f"--record: {path} is a folder, not a file")
+    if not path.absolute().parent.is_dir():
+        raise AllFivesError(f"--record: no folder {path.parent} to write {path.name} in")
     return Setup(match, me, tuple(specs), seed, path)
 
 

@@ -35,9 +35,11 @@ FORMATS = ("text", "svg", "html")
 
 def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
     """The puzzle files named: a file itself, a folder's ``*.toml`` files by name."""
+    from .inputs import named
+
     out: list[Path] = []
     for name in paths:
-        path = Path(name)
+        path = Path(named(str(name), "FILE|DIR"))
         if path.is_dir():
             found = sorted(p for p in path.glob("*.toml") if p.is_file())
             if not found:
@@ -234,7 +236,9 @@ def generate_command(players: int, preset: str, count: int, seed: int | None,
         import random
 
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    folder = Path(out) if out is not None else None
+    from .inputs import named
+
+    folder = Path(named(out, "--out")) if out is not None else None
     if folder is not None:
         if folder.exists() and not folder.is_dir():
             raise AllFivesError(f"--out: {folder} is a file, not a folder")
@@ -326,7 +330,9 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
         raise AllFivesError("name a puzzle FILE, or ask for --random (not both)"
                             if file is not None else "name a puzzle FILE, or ask for --random")
     if file is not None:
-        (path, puzzle), *rest = load_all([file])
+        from .inputs import named
+
+        (path, puzzle), *rest = load_all([named(file, "FILE")])
         if rest:
             raise AllFivesError(f"{file}: a folder of {len(rest) + 1} puzzles: name one file")
         name = path.name

@@ -124,3 +124,45 @@ def test_a_fractional_option_says_so(tmp_path: Path):
 def test_a_score_already_at_the_target_is_refused(score: str, side: str):
     line = one_error_line(run("solve", f"{TWO_LINE} score={score}"))
     assert f"score: {side} has" in line and "already at the target 61: that match is over" in line
+
+
+# ---- a name left empty ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("args,what", [
+    (["solve", ""], "POSITION"), (["analyze", ""], "POSITION"), (["advise", ""], "POSITION"),
+    (["replay", ""], "RECORD"), (["puzzle", "check", ""], "FILE|DIR"),
+    (["puzzle", "show", ""], "FILE|DIR"), (["puzzle", "index", ""], "FILE|DIR"),
+    (["puzzle", "play", ""], "FILE"), (["puzzle", "generate", "--out", ""], "--out"),
+    (["match", "heuristic", "random", "--deals", "1", "--record", ""], "--record"),
+    (["play", "--record", ""], "--record"),
+], ids=lambda value: " ".join(value) if isinstance(value, list) else value)
+def test_an_empty_name_is_refused_not_read_as_the_current_folder(tmp_path: Path, monkeypatch,
+                                                                  args: list[str], what: str):
+    # Path("") is the current folder: typing nothing must not solve, check or fill it
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "deal.toml").write_text(TWO_TOML)
+    line = one_error_line(run(*args, input="quit\n"))
+    assert line == f"allfives: error: {what}: an empty name names no file"
+    assert [p.name for p in tmp_path.iterdir()] == ["deal.toml"]
+
+
+def test_a_folder_named_as_a_position_to_advise_on_is_a_folder(tmp_path: Path):
+    line = one_error_line(run("advise", tmp_path))
+    assert line == f"allfives: error: {tmp_path}: Is a directory"
+
+
+# ---- a record that cannot be written --------------------------------------------------------
+
+@pytest.mark.parametrize("where", ["missing/match.jsonl", "."], ids=["missing folder", "folder"])
+def test_play_refuses_a_record_it_cannot_write_before_the_first_deal(tmp_path: Path,
+                                                                     where: str):
+    # found at the start, not after a deal has been played and lost
+    record = tmp_path / where
+    result = run("play", "--seed", "1", "--record", record, input="1\n" * 200)
+    line = one_error_line(result)
+    if where == ".":
+        assert line == f"allfives: error: --record: {record} is a folder, not a file"
+    else:
+        assert line == (f"allfives: error: --record: no folder {record.parent} to write "
+                        f"{record.name} in")
+
