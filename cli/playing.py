@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -96,14 +98,26 @@ class Setup:
                 for name, spec in zip(self.match.seats, self.specs)}
 
 
+@contextmanager
+def option(name: str) -> Iterator[None]:
+    """An ``AllFivesError`` from the value of the option ``name``, with the option named."""
+    try:
+        yield
+    except AllFivesError as error:
+        raise AllFivesError(f"{name}: {error}") from None
+
+
 def make_setup(players: int, seat: str | None, opponents: list[str] | None, preset: str,
                target: int | None, seed: int | None, record: str | None) -> Setup:
-    """The match the options describe; a bad option is an ``AllFivesError``."""
-    rules = Rules.preset(preset)
+    """The match the options describe; a bad option is an ``AllFivesError`` naming it."""
+    with option("--rules"):
+        rules = Rules.preset(preset)
     if target is not None:
-        rules = rules.replace(target=target)
+        with option("--target"):
+            rules = rules.replace(target=target)
     match = Match(players, rules)
-    me = parse_seat(seat, players) if seat is not None else seat_names(players).index("S")
+    with option("--seat"):
+        me = parse_seat(seat, players) if seat is not None else seat_names(players).index("S")
     others = [s for k in range(1, players) for s in [(me + k) % players]]
     given = opponents or ["heuristic"]
     if len(given) not in (1, len(others)):
@@ -111,7 +125,9 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
                             f"(one a seat from your left), not {len(given)}")
     specs: list[PlayerSpec | None] = [None] * players
     for k, s in enumerate(others):
-        specs[s] = player_spec(given[k if len(given) > 1 else 0])
+        with option("--opponents"):
+            specs[s] = player_spec(given[k if len(given) > 1 else 0])
+            specs[s].make(seed=0)  # a bad option's value is found now, not at its first move
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
     path = Path(named(record, "--record") if record is not None else f"allfives-{seed}.jsonl")

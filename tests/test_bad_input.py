@@ -166,3 +166,41 @@ def test_play_refuses_a_record_it_cannot_write_before_the_first_deal(tmp_path: P
         assert line == (f"allfives: error: --record: no folder {record.parent} to write "
                         f"{record.name} in")
 
+
+
+# ---- player options -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec,message", [
+    ("heuristic:bogus=1", "player 'heuristic' has no option 'bogus' (its options: calls)"),
+    ("random:x=1", "player 'random' has no option 'x' (it takes none)"),
+    ("pimc:=3", "player 'pimc' has no option ''"),
+    ("pimc:seed=3", "player 'pimc' has no option 'seed'"),
+    ("cheater:name=x", "player 'cheater' has no option 'name'"),
+    ("pimc:worlds=4,worlds=8", "player option 'worlds' is given twice"),
+    ("pimc:table_bits=100", "table_bits: 100 is not a whole number from 8 to 26"),
+    ("cheater:table_bits=abc", "table_bits: 'abc' is not a whole number from 8 to 26"),
+    ("pimc:infer=maybe", "infer: 'maybe' is not true or false (1 or 0)"),
+    ("pimc:bidding=2", "bidding: 2 is not true or false (1 or 0)"),
+    ("pimc:exact_limit=abc", "exact_limit: 'abc' is not a whole number from 0"),
+    ("pimc:worlds=99999999999", "worlds: 99999999999 is not a whole number from 1 to 100000"),
+    ("pimc:call_worlds=1000000", "call_worlds: 1000000 is not a whole number from 1 to 100000"),
+])
+def test_a_bad_player_option_is_one_line_naming_it(spec: str, message: str):
+    # no Python call signature, no traceback, no option taken as something else
+    start = time.perf_counter()
+    line = one_error_line(run("match", spec, "random", "--deals", "1"))
+    assert line.startswith(f"allfives: error: PLAYER {spec!r}: {message}")
+    assert "__init__" not in line and "keyword" not in line
+    line = one_error_line(run("play", "--opponents", spec, "--seed", "1", input="quit\n"))
+    assert line.startswith(f"allfives: error: --opponents: {message}")
+    assert time.perf_counter() - start < 30
+
+
+@pytest.mark.parametrize("text,value", [("0", False), ("1", True), ("false", False),
+                                        ("False", False), ("true", True)])
+def test_a_player_switch_reads_true_and_false_as_they_are(text: str, value: bool):
+    from solver.players import player_spec
+
+    # pimc:infer=false once read as the word 'false', which is true
+    player = player_spec(f"pimc:infer={text},bidding={text},win={text}").make(seed=0)
+    assert (player.infer, player.bidding, player.win) == (value, value, value)
