@@ -30,7 +30,7 @@ from solver.rules import Rules
 from solver.seen import CallError, SeenPosition, call_observation, load_seen, read_seen
 from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 
-from .errors import note
+from .errors import note, option
 from .faces import GOOD, QUIET, card_face, cards_face, suit_face
 from .report import table
 
@@ -121,9 +121,11 @@ def call_observation_of(hand: str | None, turnup: str | None, seat: str | None,
         up = parse_card(turnup)
     except CardError as error:
         raise AllFivesError(f"--turnup: {error}") from None
-    rules = Rules.preset(preset)
+    with option("--rules"):
+        rules = Rules.preset(preset)
     if target is not None:
-        rules = rules.replace(target=target)
+        with option("--target"):
+            rules = rules.replace(target=target)
     try:
         dealt = parse_seat(dealer, players) if dealer is not None else None
     except AllFivesError as error:
@@ -388,6 +390,10 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
     """Advise the seat and print the advice; ``given``: the options named on the command
     line (a position describes the table itself, so the call's options do not go with it).
     True when the node budget left no deal valued (the status is then 1)."""
+    from solver.pimc import MAX_WORLDS
+
+    if worlds is not None and not 1 <= worlds <= MAX_WORLDS:
+        raise AllFivesError(f"--worlds: {worlds} is not a whole number from 1 to {MAX_WORLDS}")
     if position is not None:
         clash = [o for o in CALL_OPTIONS if o in given]
         if clash:

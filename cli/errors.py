@@ -97,6 +97,15 @@ def user_errors() -> Iterator[None]:
         raise fail(f"{error} (--engine reference solves without it)", FAILURE) from None
 
 
+@contextmanager
+def option(name: str) -> Iterator[None]:
+    """An ``AllFivesError`` from the value of the option ``name``, with the option named."""
+    try:
+        yield
+    except AllFivesError as error:
+        raise AllFivesError(f"{name}: {error}") from None
+
+
 def reader_gone() -> int:
     """Standard output's reader has gone (``allfives deal ... | head``): stop quietly, with
     nothing left to flush at exit."""

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -39,7 +37,7 @@ from solver.rules import Rules
 from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 
 from .answers import AnswerError, ask_line, choices, read_answer
-from .errors import INTERRUPTED, TERMINATED, Terminated, note
+from .errors import INTERRUPTED, TERMINATED, Terminated, note, option
 from .faces import BAD, GOOD, QUIET, cards_face
 from .inputs import named
 from .table import action_line, choices_line, peg_words, pegboard_lines, scores_text, \
@@ -96,15 +94,6 @@ class Setup:
     def names(self) -> dict[str, str]:
         return {name: "you" if spec is None else str(spec)
                 for name, spec in zip(self.match.seats, self.specs)}
-
-
-@contextmanager
-def option(name: str) -> Iterator[None]:
-    """An ``AllFivesError`` from the value of the option ``name``, with the option named."""
-    try:
-        yield
-    except AllFivesError as error:
-        raise AllFivesError(f"{name}: {error}") from None
 
 
 def make_setup(players: int, seat: str | None, opponents: list[str] | None, preset: str,

@@ -229,8 +229,10 @@ def generate_command(players: int, preset: str, count: int, seed: int | None,
     from solver.rules import Rules
 
     from .console import make_console
+    from .errors import option
 
-    rules = Rules.preset(preset)
+    with option("--rules"):
+        rules = Rules.preset(preset)
     theme = check_theme(theme)
     if seed is None:
         import random
@@ -344,7 +346,11 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
             import random
 
             seed = random.SystemRandom().randrange(1, 1_000_000)
-        found = list(make_puzzles(players, Rules.preset(preset), 1, seed, 2, theme, None))
+        from .errors import option
+
+        with option("--rules"):
+            rules = Rules.preset(preset)
+        found = list(make_puzzles(players, rules, 1, seed, 2, theme, None))
         if not found:
             raise AllFivesError("no puzzle found for these options")
         puzzle, name = found[0], ""

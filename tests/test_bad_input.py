@@ -204,3 +204,24 @@ def test_a_player_switch_reads_true_and_false_as_they_are(text: str, value: bool
     # pimc:infer=false once read as the word 'false', which is true
     player = player_spec(f"pimc:infer={text},bidding={text},win={text}").make(seed=0)
     assert (player.infer, player.bidding, player.win) == (value, value, value)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["play", "--seat", "X"], "--seat: unknown seat 'X'"),
+    (["play", "--rules", "nope"], "--rules: unknown preset 'nope'"),
+    (["play", "--target", "0"], "--target: option 'target' takes a whole number from 1 to 999"),
+    (["play", "--opponents", "nope"], "--opponents: unknown player 'nope'"),
+    (["advise", "--hand", "AS KS QS JS TS 9S", "--turnup", "5H", "--rules", "nope"],
+     "--rules: unknown preset 'nope'"),
+    (["advise", "--hand", "AS KS QS JS TS 9S", "--turnup", "5H", "--target", "0"],
+     "--target: option 'target' takes a whole number from 1 to 999"),
+    (["advise", "--hand", "AS KS QS JS TS 9S", "--turnup", "5H", "--worlds", "99999999999"],
+     "--worlds: 99999999999 is not a whole number from 1 to 100000"),
+    (["puzzle", "generate", "--rules", "nope"], "--rules: unknown preset 'nope'"),
+    (["puzzle", "play", "--random", "--rules", "nope"], "--rules: unknown preset 'nope'"),
+])
+def test_a_bad_option_value_names_the_option(args: list[str], message: str):
+    start = time.perf_counter()
+    line = one_error_line(run(*args, input="quit\n"))
+    assert line.startswith(f"allfives: error: {message}")
+    assert time.perf_counter() - start < 30
