@@ -37,6 +37,24 @@ CONFIDENCE = 0.95
 
 # ---- where the work runs ------------------------------------------------------------------------
 
+#: Worker processes a CPU at most (``--jobs``): more only share the same CPUs.
+JOBS_PER_CPU = 8
+#: Deal groups one run plays at most (``--deals``, ``--matches``): each is planned at the start.
+MAX_GROUPS = 1_000_000
+
+
+def check_jobs(jobs: int | None) -> None:
+    """``--jobs`` a number of worker processes this machine can start."""
+    if jobs is None:
+        return
+    if jobs < 0:
+        raise AllFivesError(f"--jobs: {quoted(jobs)} is not a number of worker processes")
+    limit = JOBS_PER_CPU * (os.cpu_count() or 1)
+    if jobs > limit:
+        raise AllFivesError(f"--jobs: {jobs} worker processes is more than {limit} "
+                            f"({JOBS_PER_CPU} a CPU; --jobs 0 starts one a CPU)")
+
+
 @contextmanager
 def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
     """The executor for ``--jobs J`` (1 or none: in this process, serially; 0: a process per
@@ -45,8 +63,7 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
     from solver.batch import executor_for
 
     if scheduler is None:
-        if jobs is not None and jobs < 0:
-            raise AllFivesError(f"--jobs: {quoted(jobs)} is not a number of worker processes")
+        check_jobs(jobs)
         with executor_for(jobs) as executor:
             yield executor
         return
@@ -132,8 +149,13 @@ def make_plan(a: str, b: str, players: int, deals: int | None, matches: int | No
         if count is not None and count < 1:
             raise AllFivesError(f"{name}: {quoted(count)} is not a number of deal groups "
                                 "(from 1)")
+        if count is not None and count > MAX_GROUPS:
+            raise AllFivesError(f"{name}: {count} deal groups is more than one run plays "
+                                f"({MAX_GROUPS} at most; run more with other seeds)")
     if target is not None and matches is None:
         raise AllFivesError("--target: only whole matches (--matches) play to a target")
+    if scheduler is None:
+        check_jobs(jobs)
     from solver.rules import Rules
 
     try:

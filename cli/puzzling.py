@@ -106,6 +106,9 @@ def _solver():
 
 def check_files(paths: list[str], jobs: int | None) -> Iterator[list[str]]:
     """The problems of each file in turn; ``jobs`` worker processes (0: one per CPU)."""
+    from .matching import check_jobs
+
+    check_jobs(jobs)
     if jobs is None or jobs == 1 or len(paths) < 2:
         for path in paths:
             yield problems_of(path)

@@ -4,6 +4,7 @@ clear line naming what and where, or is read as the text it is."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -225,3 +226,38 @@ def test_a_bad_option_value_names_the_option(args: list[str], message: str):
     line = one_error_line(run(*args, input="quit\n"))
     assert line.startswith(f"allfives: error: {message}")
     assert time.perf_counter() - start < 30
+
+
+# ---- numbers too large to run ---------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["solve", TWO_LINE, "--jobs", "100000"],
+    ["match", "heuristic", "random", "--deals", "4", "--jobs", "100000"],
+    ["puzzle", "check", "PUZZLES", "--jobs", "100000"],
+], ids=["solve", "match", "puzzle check"])
+def test_more_worker_processes_than_a_few_a_cpu_are_refused(args: list[str], tmp_path: Path):
+    # --jobs 99999 once started 99999 processes, and the machine with them
+    from clirun import PUZZLES
+
+    record = tmp_path / "kept.jsonl"
+    record.write_text("kept\n")
+    args = [str(PUZZLES) if a == "PUZZLES" else a for a in args]
+    if args[0] == "match":
+        args += ["--record", str(record)]
+    line = one_error_line(run(*args))
+    limit = 8 * (os.cpu_count() or 1)
+    assert line == (f"allfives: error: --jobs: 100000 worker processes is more than {limit} "
+                    f"(8 a CPU; --jobs 0 starts one a CPU)")
+    assert record.read_text() == "kept\n"  # refused before the record is opened
+    if args[0] == "solve":  # the limit itself is a number of processes to start
+        assert run(*args[:-1], str(limit), "--json").exit_code == 0
+
+
+@pytest.mark.parametrize("unit", ["--deals", "--matches"])
+def test_more_deal_groups_than_a_run_can_hold_are_refused(unit: str):
+    # --deals 10**20 once planned every chunk of groups at once, a gigabyte in seconds
+    start = time.perf_counter()
+    line = one_error_line(run("match", "heuristic", "random", unit, str(10 ** 20)))
+    assert line == (f"allfives: error: {unit}: {10 ** 20} deal groups is more than one run "
+                    f"plays (1000000 at most; run more with other seeds)")
+    assert time.perf_counter() - start < 10
