@@ -89,6 +89,29 @@ def test_deal_into_head():
     assert code == READER_GONE and errors == ""
 
 
+@pytest.mark.parametrize("form", ["line", "toml"])
+def test_a_billion_deals_into_head_end_with_the_first(form):
+    # the deals once were all dealt before the first was printed: head -1 waited for ever
+    import selectors
+
+    program = subprocess.Popen([str(PROGRAM), "deal", "--players", "2", "--count", "1000000000",
+                                "--format", form, "--seed", "1"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        with selectors.DefaultSelector() as waiting:
+            waiting.register(program.stdout, selectors.EVENT_READ)
+            assert waiting.select(timeout=20), "no deal printed within 20 s"
+        line = program.stdout.readline()
+        program.stdout.close()
+        code = program.wait(timeout=20)
+    finally:
+        if program.poll() is None:
+            program.kill()
+            program.wait()
+    assert line.startswith("N:" if form == "line" else "# deal 1 of 1000000000: 2 players")
+    assert code == READER_GONE and program.stderr.read() == ""
+
+
 @pytest.mark.parametrize("form", [["--json"], []], ids=["json", "report"])
 def test_solve_into_head(form):
     pytest.importorskip("solver.search")
