@@ -232,9 +232,12 @@ class Keeper:
     def __call__(self, part: Any) -> None:
         self.parts.append(part)
         if self.out is not None:
-            for line in part_records(part, self.plan.whole_matches):
-                self.out.write(json.dumps(line, ensure_ascii=False) + "\n")
-            self.out.flush()
+            try:
+                for line in part_records(part, self.plan.whole_matches):
+                    self.out.write(json.dumps(line, ensure_ascii=False) + "\n")
+                self.out.flush()
+            except OSError as error:  # a write's error (a full disk) names no file: name it
+                raise OSError(error.errno, error.strerror, self.out.name) from None
 
     def result(self, seconds: float):
         """The ``solver.batch`` result of the chunks kept."""
@@ -352,7 +355,10 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         raise
     finally:
         if out is not None:
-            out.close()
+            try:
+                out.close()
+            except OSError as error:  # what was left to write: a full disk names no file
+                raise OSError(error.errno, error.strerror, out.name) from None
     _show(summary(plan, result, seconds), as_json)
 
 

@@ -382,7 +382,10 @@ class Session:
         if not self.state.deals:
             return False
         text = records_text(match_records(self.state, str(self.setup.seed), self.setup.names()))
-        self.setup.record.write_text(text, encoding="utf-8")
+        try:
+            self.setup.record.write_text(text, encoding="utf-8")
+        except OSError as error:  # a write's error (a full disk) names no file: name it
+            raise OSError(error.errno, error.strerror, str(self.setup.record)) from None
         self.saved = True
         return True
 

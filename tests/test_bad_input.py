@@ -261,3 +261,15 @@ def test_more_deal_groups_than_a_run_can_hold_are_refused(unit: str):
     assert line == (f"allfives: error: {unit}: {10 ** 20} deal groups is more than one run "
                     f"plays (1000000 at most; run more with other seeds)")
     assert time.perf_counter() - start < 10
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [
+    ["play", "--seed", "1", "--record", "/dev/full"],
+    ["match", "heuristic", "random", "--deals", "30", "--record", "/dev/full"],
+], ids=["play", "match"])
+def test_a_record_on_a_full_disk_is_one_line_naming_it(args: list[str]):
+    # a write's OSError names no file: it once escaped as a traceback
+    result = run(*args, input="1\n" * 200)
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == ["allfives: error: /dev/full: No space left on device"]
