@@ -223,6 +223,18 @@ def index_text(paths: list[str]) -> str:
 
 # ---- generate ------------------------------------------------------------------------------------
 
+def most_turns(players: int, rules) -> int:
+    """The most turns with a real choice a side can have in a deal: every card of its hands
+    but the last of each, the hands as large as the runs the rules and the pack allow."""
+    from solver.shuffle import max_runs_in_pack
+
+    runs = max_runs_in_pack(players)
+    if rules.max_runs is not None:
+        runs = min(runs, rules.max_runs)
+    hands = 2 if players == 4 else 1
+    return hands * (6 + 3 * runs - 1)
+
+
 def generate_command(players: int, preset: str, count: int, seed: int | None,
                      min_turns: int, theme: str | None, out: str | None,
                      console: Console | None = None) -> None:
@@ -236,6 +248,11 @@ def generate_command(players: int, preset: str, count: int, seed: int | None,
 
     with option("--rules"):
         rules = Rules.preset(preset)
+    most = most_turns(players, rules)
+    if min_turns > most:
+        raise AllFivesError(f"--min-turns: {min_turns} turns with a real choice are more than "
+                            f"a side has in a deal ({most} at most with {players} players "
+                            f"under {preset})")
     theme = check_theme(theme)
     if seed is None:
         import random
