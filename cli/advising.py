@@ -31,7 +31,7 @@ from solver.rules import Rules
 from solver.seen import CallError, SeenPosition, call_observation, load_seen, read_seen
 from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 
-from .errors import note
+from .errors import note, option
 from .faces import GOOD, QUIET, card_face, cards_face, suit_face
 from .report import table
 
@@ -54,11 +54,13 @@ PHASE_WORDS = {"elder": "stand or beg", "dealer": "take one or run", "play": "ca
 def read_position(name: str) -> tuple[str, SeenPosition]:
     """The position an argument names, with its name: a deal file, a file holding one
     one-line position, ``-`` for standard input, or a one-line position itself."""
-    if name == STDIN:
+    from .inputs import named
+
+    if named(name, "POSITION") == STDIN:
         return "<stdin>", read_seen(sys.stdin.read(), "<stdin>")
     if "\n" not in name and is_line_form(name) and not _is_file(name):
         return ARGUMENT, SeenPosition.of(parse_line(name.strip(), ARGUMENT, hidden=True))
-    if not _is_file(name) and not is_toml_name(name):
+    if not _is_file(name) and not is_toml_name(name) and not _is_folder(name):
         raise AllFivesError(f"{name}: no such file, and not a one-line position "
                             f"(\"N:AK5.9.32.- - dealer=S trump=H\")")
     return name, load_seen(name)
@@ -67,6 +69,14 @@ def read_position(name: str) -> tuple[str, SeenPosition]:
 def _is_file(name: str) -> bool:
     try:
         return Path(name).is_file()
+    except OSError:
+        return False
+
+
+def _is_folder(name: str) -> bool:
+    """A folder is read (and so refused as one), not taken for a name that is not there."""
+    try:
+        return Path(name).is_dir()
     except OSError:
         return False
 
@@ -112,9 +122,11 @@ def call_observation_of(hand: str | None, turnup: str | None, seat: str | None,
         up = parse_card(turnup)
     except CardError as error:
         raise AllFivesError(f"--turnup: {error}") from None
-    rules = Rules.preset(preset)
+    with option("--rules"):
+        rules = Rules.preset(preset)
     if target is not None:
-        rules = rules.replace(target=target)
+        with option("--target"):
+            rules = rules.replace(target=target)
     try:
         dealt = parse_seat(dealer, players) if dealer is not None else None
     except AllFivesError as error:
@@ -388,6 +400,10 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
     """Advise the seat and print the advice; ``given``: the options named on the command
     line (a position describes the table itself, so the call's options do not go with it).
     True when the node budget left no deal valued (the status is then 1)."""
+    from solver.pimc import MAX_WORLDS
+
+    if worlds is not None and not 1 <= worlds <= MAX_WORLDS:
+        raise AllFivesError(f"--worlds: {worlds} is not a whole number from 1 to {MAX_WORLDS}")
     if position is not None:
         clash = [o for o in CALL_OPTIONS if o in given]
         if clash:

@@ -15,6 +15,9 @@ def class_names(given: list[str] | None) -> list[str]:
     if not given:
         return list(DEFAULT_CLASSES)
     names = [n.strip() for word in given for n in word.split(",") if n.strip()]
+    if not names:
+        raise AllFivesError(f"--class: no deal class named (expected one of "
+                            f"{', '.join(CLASSES)})")
     for name in names:
         if name not in CLASSES:
             raise AllFivesError(f"--class: unknown deal class {quoted(name)} "

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from itertools import chain
 
 import typer
 
@@ -14,8 +16,10 @@ from solver.tricks import parse_seat, seat_names
 
 
 def deals(players: int, runs: int, seed: int, count: int, preset: str,
-          dealer: str | None) -> list:
-    """``count`` deals from one shuffled stream: the same arguments deal the same cards."""
+          dealer: str | None) -> Iterator:
+    """``count`` deals from one shuffled stream: the same arguments deal the same cards.  The
+    options are checked (and the first deal dealt) at once; the rest are dealt as they are
+    taken, so that the first is printed before the last is dealt."""
     try:
         seat_names(players)
     except AllFivesError as error:
@@ -32,9 +36,11 @@ def deals(players: int, runs: int, seed: int, count: int, preset: str,
             raise AllFivesError(f"--dealer: {error}") from None
     rng = random.Random(seed)
     try:
-        return [shuffle_deal(rng, players, runs, rules, seat) for _ in range(count)]
+        first = shuffle_deal(rng, players, runs, rules, seat)
     except AllFivesError as error:
         raise AllFivesError(f"--runs: {error}") from None
+    return chain([first], (shuffle_deal(rng, players, runs, rules, seat)
+                           for _ in range(count - 1)))
 
 
 def deal_command(players: int, runs: int, seed: int | None, count: int, form: str,
@@ -53,10 +59,9 @@ def deal_command(players: int, runs: int, seed: int | None, count: int, form: st
         command += f" --dealer {dealer.upper()}"
     if count > 1:
         command += f" --count {count}"
-    documents = []
     for number, deal in enumerate(dealt, 1):
         runs_words = {0: "no runs", 1: "one run"}.get(runs, f"{runs} runs")
         where = f"deal {number} of {count}: " if count > 1 else ""
-        documents.append(f"# {where}{players} players, {len(deal.hands[0])} cards each "
-                         f"({runs_words})\n# {command}\n" + deal.position().to_toml())
-    typer.echo(f"\n{SEPARATOR}\n".join(documents), nl=False)
+        between = f"\n{SEPARATOR}\n" if number > 1 else ""
+        typer.echo(f"{between}# {where}{players} players, {len(deal.hands[0])} cards each "
+                   f"({runs_words})\n# {command}\n" + deal.position().to_toml(), nl=False)

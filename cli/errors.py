@@ -11,7 +11,8 @@ Exit statuses (the README's "Exit codes" lists the same):
     1    a limit stopped a search without a value, or the compiled engine is missing
     2    bad input
     130  interrupted (Ctrl-C: SIGINT)
-    141  standard output's reader went away (``allfives ... | head -1``: 128 + SIGPIPE)
+    141  standard output's reader went away (``allfives ... | head -1``: 128 + SIGPIPE), or
+         standard output was closed from the start (``>&-``)
     143  terminated (SIGTERM)
 
 Click's exceptions are caught through what Typer makes public: every one of them is a
@@ -97,6 +98,15 @@ def user_errors() -> Iterator[None]:
         raise fail(f"{error} (--engine reference solves without it)", FAILURE) from None
 
 
+@contextmanager
+def option(name: str) -> Iterator[None]:
+    """An ``AllFivesError`` from the value of the option ``name``, with the option named."""
+    try:
+        yield
+    except AllFivesError as error:
+        raise AllFivesError(f"{name}: {error}") from None
+
+
 def reader_gone() -> int:
     """Standard output's reader has gone (``allfives deal ... | head``): stop quietly, with
     nothing left to flush at exit."""
@@ -132,6 +142,10 @@ class Boundary(HelpScreen, TyperGroup):
         sys.exit(code)
 
     def run(self, args: list[str], prog_name: str, **extra: Any) -> int:
+        if sys.stdout is None:  # started with standard output closed (>&-): nobody to write to
+            return READER_GONE
+        if sys.stdin is None:  # started with standard input closed (<&-): read as at its end
+            sys.stdin = open(os.devnull, encoding="utf-8")
         try:
             try:
                 with self.make_context(prog_name, args, **extra) as ctx:

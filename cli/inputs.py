@@ -25,6 +25,14 @@ STDIN = "-"
 ARGUMENT = "<argument>"
 
 
+def named(name: str, what: str) -> str:
+    """``name`` as given for ``what`` (an argument or an option), refused when empty:
+    ``Path("")`` is the current folder, which nobody means by typing nothing."""
+    if name == "":
+        raise AllFivesError(f"{what}: an empty name names no file")
+    return name
+
+
 def is_file(name: str) -> bool:
     """Whether ``name`` names an existing file (a name too long to be one is not)."""
     try:
@@ -135,5 +143,5 @@ def read_inputs(names: list[str], deal: int | None = None) -> list[tuple[str, Po
     so a bad file is reported at once."""
     positions: list[tuple[str, Position]] = []
     for name in names:
-        positions += read_input(name, deal)
+        positions += read_input(named(name, "POSITION"), deal)
     return positions

@@ -37,6 +37,24 @@ CONFIDENCE = 0.95
 
 # ---- where the work runs ------------------------------------------------------------------------
 
+#: Worker processes a CPU at most (``--jobs``): more only share the same CPUs.
+JOBS_PER_CPU = 8
+#: Deal groups one run plays at most (``--deals``, ``--matches``): each is planned at the start.
+MAX_GROUPS = 1_000_000
+
+
+def check_jobs(jobs: int | None) -> None:
+    """``--jobs`` a number of worker processes this machine can start."""
+    if jobs is None:
+        return
+    if jobs < 0:
+        raise AllFivesError(f"--jobs: {quoted(jobs)} is not a number of worker processes")
+    limit = JOBS_PER_CPU * (os.cpu_count() or 1)
+    if jobs > limit:
+        raise AllFivesError(f"--jobs: {jobs} worker processes is more than {limit} "
+                            f"({JOBS_PER_CPU} a CPU; --jobs 0 starts one a CPU)")
+
+
 @contextmanager
 def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
     """The executor for ``--jobs J`` (1 or none: in this process, serially; 0: a process per
@@ -45,8 +63,7 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
     from solver.batch import executor_for
 
     if scheduler is None:
-        if jobs is not None and jobs < 0:
-            raise AllFivesError(f"--jobs: {quoted(jobs)} is not a number of worker processes")
+        check_jobs(jobs)
         with executor_for(jobs) as executor:
             yield executor
         return
@@ -132,8 +149,13 @@ def make_plan(a: str, b: str, players: int, deals: int | None, matches: int | No
         if count is not None and count < 1:
             raise AllFivesError(f"{name}: {quoted(count)} is not a number of deal groups "
                                 "(from 1)")
+        if count is not None and count > MAX_GROUPS:
+            raise AllFivesError(f"{name}: {count} deal groups is more than one run plays "
+                                f"({MAX_GROUPS} at most; run more with other seeds)")
     if target is not None and matches is None:
         raise AllFivesError("--target: only whole matches (--matches) play to a target")
+    if scheduler is None:
+        check_jobs(jobs)
     from solver.rules import Rules
 
     try:
@@ -210,9 +232,12 @@ class Keeper:
     def __call__(self, part: Any) -> None:
         self.parts.append(part)
         if self.out is not None:
-            for line in part_records(part, self.plan.whole_matches):
-                self.out.write(json.dumps(line, ensure_ascii=False) + "\n")
-            self.out.flush()
+            try:
+                for line in part_records(part, self.plan.whole_matches):
+                    self.out.write(json.dumps(line, ensure_ascii=False) + "\n")
+                self.out.flush()
+            except OSError as error:  # a write's error (a full disk) names no file: name it
+                raise OSError(error.errno, error.strerror, self.out.name) from None
 
     def result(self, seconds: float):
         """The ``solver.batch`` result of the chunks kept."""
@@ -299,9 +324,11 @@ def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
 def open_record(path: str | None) -> TextIO | None:
     """The record file, opened (and emptied) before any play, so that a path that cannot be
     written is found at once."""
+    from .inputs import named
+
     if path is None:
         return None
-    return open(path, "w", encoding="utf-8")
+    return open(named(path, "--record"), "w", encoding="utf-8")
 
 
 def match_command(a: str, b: str, players: int, deals: int | None, matches: int | None,
@@ -329,7 +356,10 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         raise
     finally:
         if out is not None:
-            out.close()
+            try:
+                out.close()
+            except OSError as error:  # what was left to write: a full disk names no file
+                raise OSError(error.errno, error.strerror, out.name) from None
     _show(summary(plan, result, seconds), as_json)
 
 

@@ -37,8 +37,9 @@ from solver.rules import Rules
 from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 
 from .answers import AnswerError, ask_line, choices, read_answer
-from .errors import INTERRUPTED, TERMINATED, Terminated, note
+from .errors import INTERRUPTED, TERMINATED, Terminated, note, option
 from .faces import BAD, GOOD, QUIET, cards_face
+from .inputs import named
 from .table import action_line, choices_line, peg_words, pegboard_lines, scores_text, \
     seat_text, side_text, table_screen
 
@@ -97,12 +98,15 @@ class Setup:
 
 def make_setup(players: int, seat: str | None, opponents: list[str] | None, preset: str,
                target: int | None, seed: int | None, record: str | None) -> Setup:
-    """The match the options describe; a bad option is an ``AllFivesError``."""
-    rules = Rules.preset(preset)
+    """The match the options describe; a bad option is an ``AllFivesError`` naming it."""
+    with option("--rules"):
+        rules = Rules.preset(preset)
     if target is not None:
-        rules = rules.replace(target=target)
+        with option("--target"):
+            rules = rules.replace(target=target)
     match = Match(players, rules)
-    me = parse_seat(seat, players) if seat is not None else seat_names(players).index("S")
+    with option("--seat"):
+        me = parse_seat(seat, players) if seat is not None else seat_names(players).index("S")
     others = [s for k in range(1, players) for s in [(me + k) % players]]
     given = opponents or ["heuristic"]
     if len(given) not in (1, len(others)):
@@ -110,10 +114,16 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
                             f"(one a seat from your left), not {len(given)}")
     specs: list[PlayerSpec | None] = [None] * players
     for k, s in enumerate(others):
-        specs[s] = player_spec(given[k if len(given) > 1 else 0])
+        with option("--opponents"):
+            specs[s] = player_spec(given[k if len(given) > 1 else 0])
+            specs[s].make(seed=0)  # a bad option's value is found now, not at its first move
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    path = Path(record) if record is not None else Path(f"allfives-{seed}.jsonl")
+    path = Path(named(record, "--record") if record is not None else f"allfives-{seed}.jsonl")
+    if path.is_dir():
+        raise AllFivesError(f"--record: {path} is a folder, not a file")
+    if not path.absolute().parent.is_dir():
+        raise AllFivesError(f"--record: no folder {path.parent} to write {path.name} in")
     return Setup(match, me, tuple(specs), seed, path)
 
 
@@ -372,7 +382,10 @@ class Session:
         if not self.state.deals:
             return False
         text = records_text(match_records(self.state, str(self.setup.seed), self.setup.names()))
-        self.setup.record.write_text(text, encoding="utf-8")
+        try:
+            self.setup.record.write_text(text, encoding="utf-8")
+        except OSError as error:  # a write's error (a full disk) names no file: name it
+            raise OSError(error.errno, error.strerror, str(self.setup.record)) from None
         self.saved = True
         return True
 

@@ -35,9 +35,11 @@ FORMATS = ("text", "svg", "html")
 
 def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
     """The puzzle files named: a file itself, a folder's ``*.toml`` files by name."""
+    from .inputs import named
+
     out: list[Path] = []
     for name in paths:
-        path = Path(name)
+        path = Path(named(str(name), "FILE|DIR"))
         if path.is_dir():
             found = sorted(p for p in path.glob("*.toml") if p.is_file())
             if not found:
@@ -104,6 +106,9 @@ def _solver():
 
 def check_files(paths: list[str], jobs: int | None) -> Iterator[list[str]]:
     """The problems of each file in turn; ``jobs`` worker processes (0: one per CPU)."""
+    from .matching import check_jobs
+
+    check_jobs(jobs)
     if jobs is None or jobs == 1 or len(paths) < 2:
         for path in paths:
             yield problems_of(path)
@@ -218,6 +223,18 @@ def index_text(paths: list[str]) -> str:
 
 # ---- generate ------------------------------------------------------------------------------------
 
+def most_turns(players: int, rules) -> int:
+    """The most turns with a real choice a side can have in a deal: every card of its hands
+    but the last of each, the hands as large as the runs the rules and the pack allow."""
+    from solver.shuffle import max_runs_in_pack
+
+    runs = max_runs_in_pack(players)
+    if rules.max_runs is not None:
+        runs = min(runs, rules.max_runs)
+    hands = 2 if players == 4 else 1
+    return hands * (6 + 3 * runs - 1)
+
+
 def generate_command(players: int, preset: str, count: int, seed: int | None,
                      min_turns: int, theme: str | None, out: str | None,
                      console: Console | None = None) -> None:
@@ -227,14 +244,23 @@ def generate_command(players: int, preset: str, count: int, seed: int | None,
     from solver.rules import Rules
 
     from .console import make_console
+    from .errors import option
 
-    rules = Rules.preset(preset)
+    with option("--rules"):
+        rules = Rules.preset(preset)
+    most = most_turns(players, rules)
+    if min_turns > most:
+        raise AllFivesError(f"--min-turns: {min_turns} turns with a real choice are more than "
+                            f"a side has in a deal ({most} at most with {players} players "
+                            f"under {preset})")
     theme = check_theme(theme)
     if seed is None:
         import random
 
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    folder = Path(out) if out is not None else None
+    from .inputs import named
+
+    folder = Path(named(out, "--out")) if out is not None else None
     if folder is not None:
         if folder.exists() and not folder.is_dir():
             raise AllFivesError(f"--out: {folder} is a file, not a folder")
@@ -326,7 +352,9 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
         raise AllFivesError("name a puzzle FILE, or ask for --random (not both)"
                             if file is not None else "name a puzzle FILE, or ask for --random")
     if file is not None:
-        (path, puzzle), *rest = load_all([file])
+        from .inputs import named
+
+        (path, puzzle), *rest = load_all([named(file, "FILE")])
         if rest:
             raise AllFivesError(f"{file}: a folder of {len(rest) + 1} puzzles: name one file")
         name = path.name
@@ -338,7 +366,11 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
             import random
 
             seed = random.SystemRandom().randrange(1, 1_000_000)
-        found = list(make_puzzles(players, Rules.preset(preset), 1, seed, 2, theme, None))
+        from .errors import option
+
+        with option("--rules"):
+            rules = Rules.preset(preset)
+        found = list(make_puzzles(players, rules, 1, seed, 2, theme, None))
         if not found:
             raise AllFivesError("no puzzle found for these options")
         puzzle, name = found[0], ""

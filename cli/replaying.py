@@ -16,8 +16,9 @@ from solver.tricks import side_name
 def replay_command(name: str, json: bool, color: bool | None) -> None:
     """Replay the record ``name`` (a file, or ``-`` for standard input) and print a summary; a
     record that does not replay ends in one line and status 2."""
-    from .inputs import STDIN, read_text
+    from .inputs import STDIN, named, read_text
 
+    named(name, "RECORD")
     source = "<stdin>" if name == STDIN else name
     text = read_text(name)
     records = read_records(text, source)

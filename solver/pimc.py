@@ -63,7 +63,8 @@ from .calling import ROLLOUT_WORLDS
 from .deal import Position
 from .errors import quoted
 from .game import Observation
-from .players import HeuristicPlayer, PlayerError, deal_objective, within_reach
+from .players import HeuristicPlayer, PlayerError, check_switch, check_table_bits, \
+    deal_objective, within_reach
 from .solution import check_limits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
@@ -72,6 +73,8 @@ __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_post
 
 #: Worlds valued per decision by default (see the README, "The Monte Carlo player").
 DEFAULT_WORLDS = 16
+#: The most worlds a decision may ask for: each is drawn before any is valued.
+MAX_WORLDS = 100_000
 #: Worlds valued per call (stand or beg, take one or run) by default, with ``calls="pimc"``.
 DEFAULT_CALL_WORLDS = 16
 #: The player's ways of calling (its option ``calls``).
@@ -357,16 +360,25 @@ class PimcPlayer:
                  win: bool | int = True, exact_limit: int = 10_000, call_worlds: int | None = None,
                  fusion: str = "none", infer: bool | int = True, table_bits: int = 20) -> None:
         check_limits(node_limit, time_limit)
-        if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
-            raise PlayerError(f"worlds: {quoted(worlds)} is not a whole number from 1")
+        if isinstance(worlds, bool) or not isinstance(worlds, int) \
+                or not 1 <= worlds <= MAX_WORLDS:
+            raise PlayerError(f"worlds: {quoted(worlds)} is not a whole number from 1 to "
+                              f"{MAX_WORLDS}")
         if calls not in PIMC_CALLS:
             raise PlayerError(f"calls: {quoted(calls)} is not one of "
                               f"{', '.join(repr(c) for c in PIMC_CALLS)}")
         if fusion not in ("none", "postpone"):
             raise PlayerError(f"fusion: {quoted(fusion)} is not 'none' or 'postpone'")
         if call_worlds is not None and (isinstance(call_worlds, bool)
-                                        or not isinstance(call_worlds, int) or call_worlds < 1):
-            raise PlayerError(f"call_worlds: {quoted(call_worlds)} is not a whole number from 1")
+                                        or not isinstance(call_worlds, int)
+                                        or not 1 <= call_worlds <= MAX_WORLDS):
+            raise PlayerError(f"call_worlds: {quoted(call_worlds)} is not a whole number from 1 "
+                              f"to {MAX_WORLDS}")
+        if isinstance(exact_limit, bool) or not isinstance(exact_limit, int) or exact_limit < 0:
+            raise PlayerError(f"exact_limit: {quoted(exact_limit)} is not a whole number from 0")
+        for switch, on in (("bidding", bidding), ("win", win), ("infer", infer)):
+            check_switch(switch, on)
+        check_table_bits(table_bits)
         self.name = name
         self.rng = random.Random(seed)
         self.worlds = worlds

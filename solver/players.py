@@ -27,6 +27,7 @@ solver's table); make a new one for each match to repeat a run exactly.
 
 from __future__ import annotations
 
+import inspect
 import random
 import threading
 from collections.abc import Callable, Sequence
@@ -419,6 +420,7 @@ class CheaterPlayer:
         from .solution import check_limits
 
         check_limits(node_limit, time_limit)
+        check_table_bits(table_bits)
         self.name = name
         self.time_limit = time_limit
         self.node_limit = node_limit
@@ -504,6 +506,22 @@ def within_reach(position) -> bool:
 
 _local = threading.local()
 
+#: The engine's table sizes: 2**8 to 2**26 entries (2 GiB), as ``solver.search.Solver`` takes.
+TABLE_BITS = range(8, 27)
+
+
+def check_table_bits(table_bits: Any) -> None:
+    if isinstance(table_bits, bool) or not isinstance(table_bits, int) \
+            or table_bits not in TABLE_BITS:
+        raise PlayerError(f"table_bits: {quoted(table_bits)} is not a whole number from "
+                          f"{TABLE_BITS.start} to {TABLE_BITS.stop - 1}")
+
+
+def check_switch(name: str, value: Any) -> None:
+    """An on/off option: True or False (1 or 0 from the command line)."""
+    if value not in (True, False) or not isinstance(value, (bool, int)):
+        raise PlayerError(f"{name}: {quoted(value)} is not true or false (1 or 0)")
+
 
 def _shared_solver(table_bits: int):
     """This thread's Solver with a table of 2**table_bits entries."""
@@ -542,6 +560,20 @@ def register_player(name: str, factory: Callable[..., Player]) -> None:
 
 def player_names() -> list[str]:
     return list(_REGISTRY)
+
+
+def player_options(name: str) -> list[str] | None:
+    """The options a kind of player takes by name (None: a factory that takes any)."""
+    factory: Any = _REGISTRY[name]
+    if factory is _pimc:
+        from .pimc import PimcPlayer
+
+        factory = PimcPlayer
+    parameters = inspect.signature(factory).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return [p.name for p in parameters if p.name not in ("self", "seed", "name")
+            and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
 
 
 def make_player(name: str, seed: int | str | None = None, **options: Any) -> Player:
@@ -585,13 +617,22 @@ def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
             key, eq, text = item.partition("=")
             if not eq:
                 raise PlayerError(f"player option {quoted(item)} is not key=value")
-            items.append((key.strip().replace("-", "_"), _read_value(text.strip())))
+            key = key.strip().replace("-", "_")
+            if key in dict(items):
+                raise PlayerError(f"player option {quoted(key)} is given twice")
+            items.append((key, _read_value(text.strip())))
         spec = PlayerSpec(name.strip(), tuple(items))
     else:
         raise PlayerError(f"{quoted(value)} is not a player name")
     if spec.name not in _REGISTRY:
         raise PlayerError(f"unknown player {quoted(spec.name)} (expected one of "
                           f"{', '.join(_REGISTRY)})")
+    known = player_options(spec.name) if isinstance(value, str) else None
+    for key, _ in spec.options if known is not None else ():
+        if key not in known:
+            takes = f"its options: {', '.join(known)}" if known else "it takes none"
+            raise PlayerError(f"player {quoted(spec.name)} has no option {quoted(key)} "
+                              f"({takes})")
     if options:
         spec = PlayerSpec(spec.name, spec.options + tuple(options.items()))
     return spec
@@ -600,6 +641,8 @@ def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
 def _read_value(text: str) -> Any:
     if text.lower() == "none":
         return None
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
     for kind in (int, float):
         try:
             return kind(text)

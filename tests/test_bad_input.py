@@ -4,6 +4,7 @@ clear line naming what and where, or is read as the text it is."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -124,3 +125,151 @@ def test_a_fractional_option_says_so(tmp_path: Path):
 def test_a_score_already_at_the_target_is_refused(score: str, side: str):
     line = one_error_line(run("solve", f"{TWO_LINE} score={score}"))
     assert f"score: {side} has" in line and "already at the target 61: that match is over" in line
+
+
+# ---- a name left empty ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("args,what", [
+    (["solve", ""], "POSITION"), (["analyze", ""], "POSITION"), (["advise", ""], "POSITION"),
+    (["replay", ""], "RECORD"), (["puzzle", "check", ""], "FILE|DIR"),
+    (["puzzle", "show", ""], "FILE|DIR"), (["puzzle", "index", ""], "FILE|DIR"),
+    (["puzzle", "play", ""], "FILE"), (["puzzle", "generate", "--out", ""], "--out"),
+    (["match", "heuristic", "random", "--deals", "1", "--record", ""], "--record"),
+    (["play", "--record", ""], "--record"),
+], ids=lambda value: " ".join(value) if isinstance(value, list) else value)
+def test_an_empty_name_is_refused_not_read_as_the_current_folder(tmp_path: Path, monkeypatch,
+                                                                  args: list[str], what: str):
+    # Path("") is the current folder: typing nothing must not solve, check or fill it
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "deal.toml").write_text(TWO_TOML)
+    line = one_error_line(run(*args, input="quit\n"))
+    assert line == f"allfives: error: {what}: an empty name names no file"
+    assert [p.name for p in tmp_path.iterdir()] == ["deal.toml"]
+
+
+def test_a_folder_named_as_a_position_to_advise_on_is_a_folder(tmp_path: Path):
+    line = one_error_line(run("advise", tmp_path))
+    assert line == f"allfives: error: {tmp_path}: Is a directory"
+
+
+# ---- a record that cannot be written --------------------------------------------------------
+
+@pytest.mark.parametrize("where", ["missing/match.jsonl", "."], ids=["missing folder", "folder"])
+def test_play_refuses_a_record_it_cannot_write_before_the_first_deal(tmp_path: Path,
+                                                                     where: str):
+    # found at the start, not after a deal has been played and lost
+    record = tmp_path / where
+    result = run("play", "--seed", "1", "--record", record, input="1\n" * 200)
+    line = one_error_line(result)
+    if where == ".":
+        assert line == f"allfives: error: --record: {record} is a folder, not a file"
+    else:
+        assert line == (f"allfives: error: --record: no folder {record.parent} to write "
+                        f"{record.name} in")
+
+
+
+# ---- player options -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("spec,message", [
+    ("heuristic:bogus=1", "player 'heuristic' has no option 'bogus' (its options: calls)"),
+    ("random:x=1", "player 'random' has no option 'x' (it takes none)"),
+    ("pimc:=3", "player 'pimc' has no option ''"),
+    ("pimc:seed=3", "player 'pimc' has no option 'seed'"),
+    ("cheater:name=x", "player 'cheater' has no option 'name'"),
+    ("pimc:worlds=4,worlds=8", "player option 'worlds' is given twice"),
+    ("pimc:table_bits=100", "table_bits: 100 is not a whole number from 8 to 26"),
+    ("cheater:table_bits=abc", "table_bits: 'abc' is not a whole number from 8 to 26"),
+    ("pimc:infer=maybe", "infer: 'maybe' is not true or false (1 or 0)"),
+    ("pimc:bidding=2", "bidding: 2 is not true or false (1 or 0)"),
+    ("pimc:exact_limit=abc", "exact_limit: 'abc' is not a whole number from 0"),
+    ("pimc:worlds=99999999999", "worlds: 99999999999 is not a whole number from 1 to 100000"),
+    ("pimc:call_worlds=1000000", "call_worlds: 1000000 is not a whole number from 1 to 100000"),
+])
+def test_a_bad_player_option_is_one_line_naming_it(spec: str, message: str):
+    # no Python call signature, no traceback, no option taken as something else
+    start = time.perf_counter()
+    line = one_error_line(run("match", spec, "random", "--deals", "1"))
+    assert line.startswith(f"allfives: error: PLAYER {spec!r}: {message}")
+    assert "__init__" not in line and "keyword" not in line
+    line = one_error_line(run("play", "--opponents", spec, "--seed", "1", input="quit\n"))
+    assert line.startswith(f"allfives: error: --opponents: {message}")
+    assert time.perf_counter() - start < 30
+
+
+@pytest.mark.parametrize("text,value", [("0", False), ("1", True), ("false", False),
+                                        ("False", False), ("true", True)])
+def test_a_player_switch_reads_true_and_false_as_they_are(text: str, value: bool):
+    from solver.players import player_spec
+
+    # pimc:infer=false once read as the word 'false', which is true
+    player = player_spec(f"pimc:infer={text},bidding={text},win={text}").make(seed=0)
+    assert (player.infer, player.bidding, player.win) == (value, value, value)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["play", "--seat", "X"], "--seat: unknown seat 'X'"),
+    (["play", "--rules", "nope"], "--rules: unknown preset 'nope'"),
+    (["play", "--target", "0"], "--target: option 'target' takes a whole number from 1 to 999"),
+    (["play", "--opponents", "nope"], "--opponents: unknown player 'nope'"),
+    (["advise", "--hand", "AS KS QS JS TS 9S", "--turnup", "5H", "--rules", "nope"],
+     "--rules: unknown preset 'nope'"),
+    (["advise", "--hand", "AS KS QS JS TS 9S", "--turnup", "5H", "--target", "0"],
+     "--target: option 'target' takes a whole number from 1 to 999"),
+    (["advise", "--hand", "AS KS QS JS TS 9S", "--turnup", "5H", "--worlds", "99999999999"],
+     "--worlds: 99999999999 is not a whole number from 1 to 100000"),
+    (["puzzle", "generate", "--rules", "nope"], "--rules: unknown preset 'nope'"),
+    (["puzzle", "play", "--random", "--rules", "nope"], "--rules: unknown preset 'nope'"),
+])
+def test_a_bad_option_value_names_the_option(args: list[str], message: str):
+    start = time.perf_counter()
+    line = one_error_line(run(*args, input="quit\n"))
+    assert line.startswith(f"allfives: error: {message}")
+    assert time.perf_counter() - start < 30
+
+
+# ---- numbers too large to run ---------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["solve", TWO_LINE, "--jobs", "100000"],
+    ["match", "heuristic", "random", "--deals", "4", "--jobs", "100000"],
+    ["puzzle", "check", "PUZZLES", "--jobs", "100000"],
+], ids=["solve", "match", "puzzle check"])
+def test_more_worker_processes_than_a_few_a_cpu_are_refused(args: list[str], tmp_path: Path):
+    # --jobs 99999 once started 99999 processes, and the machine with them
+    from clirun import PUZZLES
+
+    record = tmp_path / "kept.jsonl"
+    record.write_text("kept\n")
+    args = [str(PUZZLES) if a == "PUZZLES" else a for a in args]
+    if args[0] == "match":
+        args += ["--record", str(record)]
+    line = one_error_line(run(*args))
+    limit = 8 * (os.cpu_count() or 1)
+    assert line == (f"allfives: error: --jobs: 100000 worker processes is more than {limit} "
+                    f"(8 a CPU; --jobs 0 starts one a CPU)")
+    assert record.read_text() == "kept\n"  # refused before the record is opened
+    if args[0] == "solve":  # the limit itself is a number of processes to start
+        assert run(*args[:-1], str(limit), "--json").exit_code == 0
+
+
+@pytest.mark.parametrize("unit", ["--deals", "--matches"])
+def test_more_deal_groups_than_a_run_can_hold_are_refused(unit: str):
+    # --deals 10**20 once planned every chunk of groups at once, a gigabyte in seconds
+    start = time.perf_counter()
+    line = one_error_line(run("match", "heuristic", "random", unit, str(10 ** 20)))
+    assert line == (f"allfives: error: {unit}: {10 ** 20} deal groups is more than one run "
+                    f"plays (1000000 at most; run more with other seeds)")
+    assert time.perf_counter() - start < 10
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [
+    ["play", "--seed", "1", "--record", "/dev/full"],
+    ["match", "heuristic", "random", "--deals", "30", "--record", "/dev/full"],
+], ids=["play", "match"])
+def test_a_record_on_a_full_disk_is_one_line_naming_it(args: list[str]):
+    # a write's OSError names no file: it once escaped as a traceback
+    result = run(*args, input="1\n" * 200)
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == ["allfives: error: /dev/full: No space left on device"]

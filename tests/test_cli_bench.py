@@ -115,3 +115,13 @@ def test_the_installed_program():
     assert done.returncode == 0, done.stderr
     (record,) = [json.loads(line) for line in done.stdout.splitlines()]
     assert record["class"] == "2x6" and record["deals"] == 2
+
+
+@pytest.mark.parametrize("given", ["", ",", " , "])
+def test_a_class_list_that_names_none_is_refused(given: str):
+    # it once timed nothing and printed an empty table, status 0
+    result = run("bench", "--class", given, "--count", "1")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == ("allfives: error: --class: no deal class named (expected one of "
+                             "2x6, 3x6, 4x6, 2x9, 2x12, 2x15, 2x21, 3x9, 3x12, 4x9, 4x12, "
+                             "bridge)\n")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import random
 import re
+import time
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -399,3 +400,18 @@ def test_the_progress_bar_is_for_a_terminal_only(tmp_path):
     (tmp_path / "a-file").write_text("", encoding="utf-8")
     assert_one_error_line(run("puzzle", "generate", "--out", tmp_path / "a-file"),
                           "is a file, not a folder")
+
+
+@pytest.mark.parametrize("players,rules,most", [(2, "all-fives", 11), (3, "classic", 14),
+                                                (4, "all-fives", 22), (2, "classic", 20)])
+def test_more_turns_than_a_deal_holds_are_refused_at_once(players: int, rules: str,
+                                                          most: int):
+    # --min-turns 99 once mined candidates for ever: no deal gives a side that many choices
+    start = time.perf_counter()
+    result = run("puzzle", "generate", "--players", str(players), "--rules", rules,
+                 "--min-turns", str(most + 1))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"allfives: error: --min-turns: {most + 1} turns with a real "
+                             f"choice are more than a side has in a deal ({most} at most with "
+                             f"{players} players under {rules})\n")
+    assert time.perf_counter() - start < 10

@@ -52,6 +52,28 @@ def test_an_os_error_without_a_file_is_not_bad_input(monkeypatch):
     assert "allfives: error" not in result.stderr
 
 
+@pytest.mark.parametrize("command,code,last", [
+    ("allfives solve - <&-", 2, "allfives: error: <stdin>: no [hands]"),
+    ("allfives replay - <&-", 2, "allfives: error: <stdin>: no records"),
+    ("allfives play --seed 1 --record r.jsonl <&-", 0,
+     "You left the match after 0 deals; no deal is over yet, so there is no record."),
+    ("allfives puzzle play PUZZLE <&-", 0, "Tries: no wrong cards, no hints."),
+    ("allfives deal --players 2 >&-", READER_GONE, None),
+    ("allfives solve TWO --json >&-", READER_GONE, None),
+])
+def test_a_closed_standard_stream_is_not_a_traceback(tmp_path, command: str, code: int,
+                                                      last: str | None):
+    # started with standard input closed (<&-), the program reads it as at its end; with
+    # standard output closed (>&-) there is nobody to write to, as when the reader has gone
+    from clirun import PUZZLES, shell
+
+    command = command.replace("PUZZLE", str(PUZZLES / "012-the-five-falls.toml"))
+    done = shell(command.replace("TWO", str(TWO)), tmp_path, timeout=60)
+    assert done.returncode == code, done.stdout
+    assert "Traceback" not in done.stdout
+    assert (done.stdout.splitlines()[-1] if last is not None else done.stdout) == (last or "")
+
+
 # ---- a reader that goes away: status 141, nothing said ----------------------------------------
 
 def read_one_line(args: list[str], input: str | None = None) -> tuple[str, int, str]:
@@ -87,6 +109,29 @@ def test_deal_into_head():
                                         "line", "--seed", "1"])
     assert line.startswith("N:")
     assert code == READER_GONE and errors == ""
+
+
+@pytest.mark.parametrize("form", ["line", "toml"])
+def test_a_billion_deals_into_head_end_with_the_first(form):
+    # the deals once were all dealt before the first was printed: head -1 waited for ever
+    import selectors
+
+    program = subprocess.Popen([str(PROGRAM), "deal", "--players", "2", "--count", "1000000000",
+                                "--format", form, "--seed", "1"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        with selectors.DefaultSelector() as waiting:
+            waiting.register(program.stdout, selectors.EVENT_READ)
+            assert waiting.select(timeout=20), "no deal printed within 20 s"
+        line = program.stdout.readline()
+        program.stdout.close()
+        code = program.wait(timeout=20)
+    finally:
+        if program.poll() is None:
+            program.kill()
+            program.wait()
+    assert line.startswith("N:" if form == "line" else "# deal 1 of 1000000000: 2 players")
+    assert code == READER_GONE and program.stderr.read() == ""
 
 
 @pytest.mark.parametrize("form", [["--json"], []], ids=["json", "report"])
