@@ -11,10 +11,12 @@ from solver.timing import DEFAULT_CLASSES, ClassTiming, time_class, will_time_dd
 
 
 def class_names(given: list[str] | None) -> list[str]:
-    """The classes asked for (``--class`` repeated, or comma-separated), known ones only."""
+    """The classes asked for (``--class`` repeated, or comma-separated), known ones only, each
+    once in the order first named."""
     if not given:
         return list(DEFAULT_CLASSES)
-    names = [n.strip() for word in given for n in word.split(",") if n.strip()]
+    names = list(dict.fromkeys(n.strip() for word in given for n in word.split(",")
+                               if n.strip()))
     if not names:
         raise AllFivesError(f"--class: no deal class named (expected one of "
                             f"{', '.join(CLASSES)})")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from solver.errors import AllFivesError, quoted
-from solver.players import PlayerSpec, player_names, player_spec
+from solver.players import PlayerSpec, player_spec
 
 #: The seed of a run that names none: runs are repeatable by default.
 DEFAULT_SEED = 0
@@ -100,10 +100,8 @@ def spec_of(text: str) -> PlayerSpec:
     try:
         spec = player_spec(text)
         spec.make(seed=0)
-    except AllFivesError as error:
-        known = ", ".join(player_names())
-        message = str(error) if known in str(error) else f"{error} (players: {known})"
-        raise AllFivesError(f"PLAYER {quoted(text)}: {message}") from None
+    except AllFivesError as error:      # an unknown player's error lists the players itself
+        raise AllFivesError(f"PLAYER {quoted(text)}: {error}") from None
     return spec
 
 

@@ -125,3 +125,9 @@ def test_a_class_list_that_names_none_is_refused(given: str):
     assert result.stderr == ("allfives: error: --class: no deal class named (expected one of "
                              "2x6, 3x6, 4x6, 2x9, 2x12, 2x15, 2x21, 3x9, 3x12, 4x9, 4x12, "
                              "bridge)\n")
+
+
+def test_a_class_named_twice_is_timed_once():
+    from cli.benching import class_names
+
+    assert class_names(["2x6,3x6", "2x6", " 3x6 ,4x6"]) == ["2x6", "3x6", "4x6"]

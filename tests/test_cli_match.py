@@ -142,7 +142,7 @@ def test_whole_matches_record_every_deal(tmp_path):
 
 @pytest.mark.parametrize("args, fragments", [
     (["nobody", "random"], ["unknown player 'nobody'", "random, heuristic, cheater"]),
-    (["heuristic", "cheater:speed=3"], ["cheater:speed=3", "random, heuristic, cheater"]),
+    (["heuristic", "cheater:speed=3"], ["cheater:speed=3", "no option 'speed'"]),
     (["heuristic", "random", "--players", "5"], ["--players", "2, 3 or 4"]),
     (["heuristic", "random", "--deals", "0"], ["--deals", "0 is not"]),
     (["heuristic", "random", "--matches", "-1"], ["--matches"]),
