@@ -171,6 +171,8 @@ cdef void _reopen_trick(State* s, Undo* u) noexcept nogil   # undo _close_trick
 # values and bounds
 cdef int _game_value(State* s) noexcept nogil               # Game for X when play is over
 cdef int _tricks_left(State* s) noexcept nogil              # tricks not yet completed
+cdef int _run(uint64_t mine, uint64_t partner,
+              uint64_t opponents) noexcept nogil        # a suit's winners, led in turn
 cdef int _cash_plan(State* s, int seat, int* k) noexcept nogil  # a seat's sure winners
 cdef int _cash_line(State* s, int* k, int* cashier) noexcept nogil  # the side on lead's
 cdef int _least(int* per_card, uint64_t counted, uint64_t cards, int m,

@@ -226,26 +226,48 @@ cdef inline uint64_t _up_to(uint64_t m) noexcept nogil:
     return ~(<uint64_t>0) if h == 63 else ((<uint64_t>2) << h) - 1
 
 
+cdef inline int _run(uint64_t mine, uint64_t partner, uint64_t opponents) noexcept nogil:
+    """How many of ``mine`` (a suit's cards), led from the top, win in turn: those above every
+    opponent's, as long as the partner, following with its lowest, can stay under them."""
+    cdef uint64_t tops = mine & ~_up_to(opponents)
+    cdef int n = 0, top
+    if partner == 0 or tops == 0 or _highest(partner) < ctz64(tops):
+        return popcount64(tops)
+    while tops:
+        top = _highest(tops)
+        if partner:
+            if ctz64(partner) > top:
+                break  # the partner would have to overtake
+            partner &= partner - 1
+        tops &= ~((<uint64_t>1) << top)
+        n += 1
+    return n
+
+
 cdef int _cash_plan(State* s, int seat, int* k) noexcept nogil:
     """At a trick's start: how many sure winners ``seat``, leading, could cash in each suit
     (``k``, by suit), one after another, keeping the lead; returns their number.  Its winners
-    are its cards above every other seat's in the suit.  Trumps come first: they cannot be
-    ruffed, and an opponent holding no more trumps than that has none left after them.  A side
-    suit's winners are sure only where no opponent with trumps left can ruff them: under strict
-    follow as long as each such opponent still holds the suit, under trump-anytime not at all."""
+    are its cards above every opponent's in the suit, while its partner can play under them.
+    Trumps come first: they cannot be ruffed, and an opponent holding no more trumps than that
+    has none left after them.  A side suit's winners are sure only where no opponent with
+    trumps left can ruff them: under strict follow as long as each such opponent still holds
+    the suit, under trump-anytime not at all."""
     cdef int i, suit, n, count = 0
-    cdef uint64_t mine = s.hand[seat], others = 0, lane, t_lane = 0
+    cdef uint64_t mine = s.hand[seat], partner = 0, opponents = 0, lane, t_lane = 0
     cdef bint ruffers[MAX_SEATS]
     cdef bint any_ruffer = False
     k[0] = k[1] = k[2] = k[3] = 0
     for i in range(s.seats):
         ruffers[i] = False
         if i != seat:
-            others |= s.hand[i]
+            if s.side[i] == s.side[seat]:
+                partner |= s.hand[i]
+            else:
+                opponents |= s.hand[i]
     if s.trump != NO_TRUMP:
         t_lane = SUIT_LANE << (16 * s.trump)
         if mine & t_lane:
-            k[s.trump] = popcount64(mine & t_lane & ~_up_to(others & t_lane))
+            k[s.trump] = _run(mine & t_lane, partner & t_lane, opponents & t_lane)
             count = k[s.trump]
         for i in range(s.seats):
             if s.side[i] != s.side[seat] and popcount64(s.hand[i] & t_lane) > k[s.trump]:
@@ -258,7 +280,7 @@ cdef int _cash_plan(State* s, int seat, int* k) noexcept nogil:
         lane = SUIT_LANE << (16 * suit)
         if not (mine & lane):
             continue
-        n = popcount64(mine & lane & ~_up_to(others & lane))
+        n = _run(mine & lane, partner & lane, opponents & lane)
         if any_ruffer:
             # each opponent with trumps left must follow while it holds the suit
             for i in range(s.seats):
@@ -275,22 +297,23 @@ cdef int _cash_line(State* s, int* k, int* cashier) noexcept nogil:
     four players its partner's when the leader can reach them: by leading a card of a suit in
     which the partner's winners are sure before trumps are drawn (trumps; or a side suit no
     opponent holding trumps is void in, under strict follow; or one where no opponent holds a
-    trump at all).  The partner's winner takes that trick, and it cashes the rest."""
+    trump at all): the leader's lowest card of the suit, under the partner's winner (see _run),
+    which takes that trick, and the partner cashes the rest."""
     cdef int count, partner_count, i, suit, partner
     cdef int kp[4]
-    cdef uint64_t lane, t_lane, all_cards
+    cdef uint64_t lane, t_lane, opponents
     cdef bint safe
     count = _cash_plan(s, s.leader, k)
     cashier[0] = s.leader
     if s.seats != 4:
         return count
     partner = s.seat_at[s.leader][2]
-    # only where the partner holds a suit's top card and the leader a card of that suit
-    all_cards = s.hand[0] | s.hand[1] | s.hand[2] | s.hand[3]
+    # only where the partner holds a card above the opponents' in a suit the leader holds
+    opponents = s.hand[s.seat_at[s.leader][1]] | s.hand[s.seat_at[s.leader][3]]
     safe = False
     for suit in range(4):
-        lane = all_cards & (SUIT_LANE << (16 * suit))
-        if lane and (s.hand[partner] >> _highest(lane)) & 1 and s.hand[s.leader] & lane:
+        lane = SUIT_LANE << (16 * suit)
+        if s.hand[s.leader] & lane and s.hand[partner] & lane & ~_up_to(opponents & lane):
             safe = True
     if not safe:
         return count
