@@ -403,11 +403,13 @@ cdef int _banked(State* s, int cashier, int* k, int count, int* per_card, uint64
 
 
 cdef void _trick_bounds(State* s, int* lower, int* upper) noexcept nogil:
-    """Bounds on the tricks still to come, with the leader's quick tricks at a trick's start:
+    """Bounds on the tricks still to come: at a trick's start the quick tricks of the side on
+    lead (see _cash_line), and on every line those of each side's trumps above all the other
+    side's.  Without cashing, the leader's quick tricks alone:
     cards higher than any other seat holds in their suit win while the lead stays put, trumps
     always, side cards as long as no opponent holding trumps can be void in the suit."""
-    cdef int tricks = _tricks_left(s), quick = 0, i, suit, winners, least
-    cdef uint64_t others = 0, lane, mine, opp_trumps = 0, t_lane
+    cdef int tricks = _tricks_left(s), quick = 0, i, suit, winners, least, sure_x, sure_o
+    cdef uint64_t others = 0, lane, mine, opp_trumps = 0, t_lane, x_trumps = 0
     cdef int k[4]
     cdef int cashier
     lower[0] = 0
@@ -416,10 +418,29 @@ cdef void _trick_bounds(State* s, int* lower, int* upper) noexcept nogil:
         return
     if s.use_cashing:
         quick = _cash_line(s, k, &cashier)
+        # and on every line, each trump above all the other side's wins a trick of its own
+        # when it is played, so a side is sure of as many tricks as one of its seats holds
+        sure_x = sure_o = 0
+        if s.trump != NO_TRUMP:
+            t_lane = SUIT_LANE << (16 * s.trump)
+            for i in range(s.seats):
+                if s.side[i] == s.xside:
+                    x_trumps |= s.hand[i] & t_lane
+                else:
+                    opp_trumps |= s.hand[i] & t_lane
+            for i in range(s.seats):
+                if s.side[i] == s.xside:
+                    least = popcount64(s.hand[i] & t_lane & ~_up_to(opp_trumps))
+                    sure_x = least if least > sure_x else sure_x
+                else:
+                    least = popcount64(s.hand[i] & t_lane & ~_up_to(x_trumps))
+                    sure_o = least if least > sure_o else sure_o
         if s.side[s.leader] == s.xside:
-            lower[0] = s.trick_bonus * quick
+            sure_x = quick if quick > sure_x else sure_x
         else:
-            upper[0] = s.trick_bonus * (tricks - quick)
+            sure_o = quick if quick > sure_o else sure_o
+        lower[0] = s.trick_bonus * sure_x
+        upper[0] = s.trick_bonus * (tricks - sure_o)
         return
     mine = s.hand[s.leader]
     for i in range(s.seats):
