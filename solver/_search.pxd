@@ -54,6 +54,7 @@ cdef struct State:
     int points[MAX_CARDS]         # points a card in a trick gives the trick's winner
     int pips[MAX_CARDS]           # each card's count toward Game
     uint64_t scoring              # the cards whose points are not zero
+    uint64_t pipping              # the cards whose pips are not zero
     uint8_t kind[MAX_CARDS]       # cards of one kind have the same points and pips
     uint8_t points_kind[MAX_CARDS]  # cards of one points kind have the same points
     int trick_bonus               # points for winning a trick itself (objective tricks)
@@ -87,6 +88,7 @@ cdef struct State:
     bint use_classes              # cards of one hand that play alike searched once
     bint points_first             # the value on points alone first, then Game
     bint points_probe             # where Game is open, the points alone searched first
+    bint use_cashing              # bounds from the leader's side cashing its sure winners
     int probe_cards               # with this many cards in the hands or more
     # the table
     Entry* table
@@ -94,6 +96,7 @@ cdef struct State:
     uint8_t generation
     # limits and counters
     int64_t nodes
+    int64_t trick_nodes           # the nodes at a trick's start (DDS counts only these)
     int64_t node_limit            # 0: none
     double deadline               # monotonic seconds; 0: none
     bint poll_signals             # run Python's signal handlers now and then (main thread only)
@@ -168,11 +171,21 @@ cdef void _reopen_trick(State* s, Undo* u) noexcept nogil   # undo _close_trick
 # values and bounds
 cdef int _game_value(State* s) noexcept nogil               # Game for X when play is over
 cdef int _tricks_left(State* s) noexcept nogil              # tricks not yet completed
+cdef int _run(uint64_t mine, uint64_t partner,
+              uint64_t opponents) noexcept nogil        # a suit's winners, led in turn
+cdef int _cash_plan(State* s, int seat, int* k) noexcept nogil  # a seat's sure winners
+cdef int _cash_line(State* s, int* k, int* cashier) noexcept nogil  # the side on lead's
+cdef int _least(int* per_card, uint64_t counted, uint64_t cards, int m,
+                uint64_t* chosen) noexcept nogil            # the least m of cards
+cdef int _banked(State* s, int cashier, int* k, int count, int* per_card, uint64_t valued,
+                 uint64_t counted) noexcept nogil           # what cashing them banks at least
 cdef void _trick_bounds(State* s, int* lower, int* upper) noexcept nogil  # objective tricks
-cdef void _bounds(State* s, int* lower, int* upper, int* game_lower,
+cdef void _bounds(State* s, int alpha, int beta, int* lower, int* upper, int* game_lower,
                   int* game_upper) noexcept nogil           # static bounds on the future value
-cdef void _sure_pips(State* s, int* sure) noexcept nogil    # Game pips each side cannot lose
+cdef void _sure_pips(State* s, int* sure, uint64_t* top) noexcept nogil  # Game pips sure
 cdef void _game_bounds(State* s, int* lower, int* upper) noexcept nogil  # what Game can give X
+cdef void _game_from(State* s, int* sure, int* lower,
+                     int* upper) noexcept nogil             # the same, given the sure pips
 cdef int _sign(int lead, bint margin) noexcept nogil        # Game for X at a final pips lead
 cdef int _clamp(int lead, int reach) noexcept nogil         # a lead past reach is decided
 cdef void _game_leads(State* s, int* lead_a, int* lead_b) noexcept nogil  # X's clamped leads
@@ -258,6 +271,7 @@ cdef class Engine:
     cdef bint use_classes
     cdef bint points_first
     cdef bint points_probe
+    cdef bint use_cashing
     cdef public int probe_cards    # from how many cards in the hands the points are probed
     # validate the problem, the position and the limits, and load them into self.state
     cdef int _load(self, problem, hands, int leader, trick, won_pips, long long node_limit,

@@ -63,6 +63,10 @@ class Engine:
         """``(nodes, lower, upper)``: the nodes searched so far and the bounds proved so far on
         the root's future value, as ``solve`` returns them.  Another thread may read it while
         ``solve`` runs; between solves it is the last solve's final numbers."""
+    @property
+    def trick_nodes(self) -> int:
+        """Of the nodes of the solve under way (or the last one), those at a trick's start:
+        the count DDS reports as its nodes (its ``futureTricks.nodes``)."""
     def new_generation(self) -> None:
         """Forget every stored entry, in constant time."""
     def solve(

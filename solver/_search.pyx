@@ -22,8 +22,9 @@
 #   the tree, where Game is open and the table knows nothing of the points, they are searched
 #   first, on the window Game's bounds shift the node's to (_points_probe).
 # - Cards of one hand that play alike are searched once; bounds from who can still win which
-#   trump, the Game pips each side is sure of, and quick tricks; a last trick is played out
-#   directly.
+#   trump, the Game pips each side is sure of, and, at a trick's start, what the side on lead
+#   banks by cashing its sure winners first (tricks, points and Game pips, on that line); a
+#   last trick is played out directly.
 # - The search runs without the GIL.  Every 1024 nodes it looks at the clock; in the main
 #   thread it also runs Python's signal handlers now and then, so that Ctrl-C (or a handler that
 #   raises) stops it at once: Engine.solve then raises what the handler raised.
@@ -225,15 +226,221 @@ cdef inline uint64_t _up_to(uint64_t m) noexcept nogil:
     return ~(<uint64_t>0) if h == 63 else ((<uint64_t>2) << h) - 1
 
 
+cdef inline int _run(uint64_t mine, uint64_t partner, uint64_t opponents) noexcept nogil:
+    """How many of ``mine`` (a suit's cards), led from the top, win in turn: those above every
+    opponent's, as long as the partner, following with its lowest, can stay under them."""
+    cdef uint64_t tops = mine & ~_up_to(opponents)
+    cdef int n = 0, top
+    if partner == 0 or tops == 0 or _highest(partner) < ctz64(tops):
+        return popcount64(tops)
+    while tops:
+        top = _highest(tops)
+        if partner:
+            if ctz64(partner) > top:
+                break  # the partner would have to overtake
+            partner &= partner - 1
+        tops &= ~((<uint64_t>1) << top)
+        n += 1
+    return n
+
+
+cdef int _cash_plan(State* s, int seat, int* k) noexcept nogil:
+    """At a trick's start: how many sure winners ``seat``, leading, could cash in each suit
+    (``k``, by suit), one after another, keeping the lead; returns their number.  Its winners
+    are its cards above every opponent's in the suit, while its partner can play under them.
+    Trumps come first: they cannot be ruffed, and an opponent holding no more trumps than that
+    has none left after them.  A side suit's winners are sure only where no opponent with
+    trumps left can ruff them: under strict follow as long as each such opponent still holds
+    the suit, under trump-anytime not at all."""
+    cdef int i, suit, n, count = 0
+    cdef uint64_t mine = s.hand[seat], partner = 0, opponents = 0, lane, t_lane = 0
+    cdef bint ruffers[MAX_SEATS]
+    cdef bint any_ruffer = False
+    k[0] = k[1] = k[2] = k[3] = 0
+    for i in range(s.seats):
+        ruffers[i] = False
+        if i != seat:
+            if s.side[i] == s.side[seat]:
+                partner |= s.hand[i]
+            else:
+                opponents |= s.hand[i]
+    if s.trump != NO_TRUMP:
+        t_lane = SUIT_LANE << (16 * s.trump)
+        if mine & t_lane:
+            k[s.trump] = _run(mine & t_lane, partner & t_lane, opponents & t_lane)
+            count = k[s.trump]
+        for i in range(s.seats):
+            if s.side[i] != s.side[seat] and popcount64(s.hand[i] & t_lane) > k[s.trump]:
+                ruffers[i] = any_ruffer = True
+    if any_ruffer and not s.strict:
+        return count
+    for suit in range(4):
+        if suit == s.trump:
+            continue
+        lane = SUIT_LANE << (16 * suit)
+        if not (mine & lane):
+            continue
+        n = _run(mine & lane, partner & lane, opponents & lane)
+        if any_ruffer:
+            # each opponent with trumps left must follow while it holds the suit
+            for i in range(s.seats):
+                if ruffers[i] and popcount64(s.hand[i] & lane) < n:
+                    n = popcount64(s.hand[i] & lane)
+        k[suit] = n
+        count += n
+    return count
+
+
+cdef int _cash_line(State* s, int* k, int* cashier) noexcept nogil:
+    """At a trick's start: the sure winners the side on lead can cash one after another
+    (``k`` by suit, of the seat ``cashier``); returns their number.  The leader's own, or with
+    four players its partner's when the leader can reach them: by leading a card of a suit in
+    which the partner's winners are sure before trumps are drawn (trumps; or a side suit no
+    opponent holding trumps is void in, under strict follow; or one where no opponent holds a
+    trump at all): the leader's lowest card of the suit, under the partner's winner (see _run),
+    which takes that trick, and the partner cashes the rest."""
+    cdef int count, partner_count, i, suit, partner
+    cdef int kp[4]
+    cdef uint64_t lane, t_lane, opponents
+    cdef bint safe
+    count = _cash_plan(s, s.leader, k)
+    cashier[0] = s.leader
+    if s.seats != 4:
+        return count
+    partner = s.seat_at[s.leader][2]
+    # only where the partner holds a card above the opponents' in a suit the leader holds
+    opponents = s.hand[s.seat_at[s.leader][1]] | s.hand[s.seat_at[s.leader][3]]
+    safe = False
+    for suit in range(4):
+        lane = SUIT_LANE << (16 * suit)
+        if s.hand[s.leader] & lane and s.hand[partner] & lane & ~_up_to(opponents & lane):
+            safe = True
+    if not safe:
+        return count
+    partner_count = _cash_plan(s, partner, kp)
+    if partner_count <= count:
+        return count
+    t_lane = SUIT_LANE << (16 * s.trump) if s.trump != NO_TRUMP else 0
+    for suit in range(4):
+        lane = SUIT_LANE << (16 * suit)
+        if kp[suit] == 0 or not (s.hand[s.leader] & lane):
+            continue
+        safe = True
+        if suit != s.trump:
+            for i in range(s.seats):
+                if s.side[i] != s.side[s.leader] and s.hand[i] & t_lane \
+                        and (not s.strict or not (s.hand[i] & lane)):
+                    safe = False
+        if safe:
+            for i in range(4):
+                k[i] = kp[i]
+            cashier[0] = partner
+            return partner_count
+    return count
+
+
+cdef int _least(int* per_card, uint64_t counted, uint64_t cards, int m,
+                uint64_t* chosen) noexcept nogil:
+    """The least total of ``per_card`` over ``m`` of ``cards`` (those in ``counted`` count 0),
+    and which cards make it (added to ``chosen``)."""
+    cdef int total = 0, best, v, c, best_card
+    cdef uint64_t rest
+    while m > 0 and cards:
+        best = BIG
+        best_card = ctz64(cards)
+        rest = cards
+        while rest:
+            c = ctz64(rest)
+            rest &= rest - 1
+            v = 0 if (counted >> c) & 1 else per_card[c]
+            if v < best:
+                best = v
+                best_card = c
+                if v == 0:
+                    break
+        total += best
+        cards &= ~((<uint64_t>1) << best_card)
+        chosen[0] |= (<uint64_t>1) << best_card
+        m -= 1
+    return total
+
+
+cdef int _banked(State* s, int cashier, int* k, int count, int* per_card, uint64_t valued,
+                 uint64_t counted) noexcept nogil:
+    """The least total of ``per_card`` (points or pips) that the leader's side banks by cashing
+    the plan ``k`` of ``count`` winners of ``cashier``, whatever the other seats play to them
+    (``valued``: the cards worth anything; cards in ``counted``, already counted elsewhere,
+    count 0): the winners' own, and from each other seat (the leader's first card included)
+    its least-valued cards of each suit cashed, as many as it must follow with (a seat that
+    holds n cards of a suit cashed k times plays at least min(n, k) of them, following or
+    having thrown them), the rest of its count of cards its least-valued of any suit."""
+    cdef int i, suit, total = 0, forced
+    cdef uint64_t lane, cashed = 0, chosen, hand, mine = s.hand[cashier], all_cards = 0
+    for i in range(s.seats):
+        all_cards |= s.hand[i]
+    if not (all_cards & valued & ~counted):
+        return 0
+    for suit in range(4):
+        lane = mine & (SUIT_LANE << (16 * suit))
+        for i in range(k[suit]):
+            cashed |= (<uint64_t>1) << _highest(lane)
+            lane &= ~((<uint64_t>1) << _highest(lane))
+    total = _total(per_card, cashed & ~counted)
+    for i in range(s.seats):
+        if i == cashier or not (s.hand[i] & valued & ~counted):
+            continue
+        hand = s.hand[i]
+        chosen = 0
+        forced = 0
+        for suit in range(4):
+            if k[suit]:
+                lane = hand & (SUIT_LANE << (16 * suit))
+                total += _least(per_card, counted, lane, k[suit], &chosen)
+        forced = popcount64(chosen)
+        if forced < count:
+            total += _least(per_card, counted, hand & ~chosen, count - forced, &chosen)
+    return total
+
+
 cdef void _trick_bounds(State* s, int* lower, int* upper) noexcept nogil:
-    """Bounds on the tricks still to come, with the leader's quick tricks at a trick's start:
+    """Bounds on the tricks still to come: at a trick's start the quick tricks of the side on
+    lead (see _cash_line), and on every line those of each side's trumps above all the other
+    side's.  Without cashing, the leader's quick tricks alone:
     cards higher than any other seat holds in their suit win while the lead stays put, trumps
     always, side cards as long as no opponent holding trumps can be void in the suit."""
-    cdef int tricks = _tricks_left(s), quick = 0, i, suit, winners, least
-    cdef uint64_t others = 0, lane, mine, opp_trumps = 0, t_lane
+    cdef int tricks = _tricks_left(s), quick = 0, i, suit, winners, least, sure_x, sure_o
+    cdef uint64_t others = 0, lane, mine, opp_trumps = 0, t_lane, x_trumps = 0
+    cdef int k[4]
+    cdef int cashier
     lower[0] = 0
     upper[0] = s.trick_bonus * tricks
     if s.trick_len or tricks < 2:
+        return
+    if s.use_cashing:
+        quick = _cash_line(s, k, &cashier)
+        # and on every line, each trump above all the other side's wins a trick of its own
+        # when it is played, so a side is sure of as many tricks as one of its seats holds
+        sure_x = sure_o = 0
+        if s.trump != NO_TRUMP:
+            t_lane = SUIT_LANE << (16 * s.trump)
+            for i in range(s.seats):
+                if s.side[i] == s.xside:
+                    x_trumps |= s.hand[i] & t_lane
+                else:
+                    opp_trumps |= s.hand[i] & t_lane
+            for i in range(s.seats):
+                if s.side[i] == s.xside:
+                    least = popcount64(s.hand[i] & t_lane & ~_up_to(opp_trumps))
+                    sure_x = least if least > sure_x else sure_x
+                else:
+                    least = popcount64(s.hand[i] & t_lane & ~_up_to(x_trumps))
+                    sure_o = least if least > sure_o else sure_o
+        if s.side[s.leader] == s.xside:
+            sure_x = quick if quick > sure_x else sure_x
+        else:
+            sure_o = quick if quick > sure_o else sure_o
+        lower[0] = s.trick_bonus * sure_x
+        upper[0] = s.trick_bonus * (tricks - sure_o)
         return
     mine = s.hand[s.leader]
     for i in range(s.seats):
@@ -270,14 +477,22 @@ cdef void _trick_bounds(State* s, int* lower, int* upper) noexcept nogil:
         upper[0] = s.trick_bonus * (tricks - quick)
 
 
-cdef void _bounds(State* s, int* lower, int* upper, int* game_lower,
+cdef void _bounds(State* s, int alpha, int beta, int* lower, int* upper, int* game_lower,
                   int* game_upper) noexcept nogil:
-    """Bounds on the future value, and on the part of it that is Game.  A trump can be won only
-    by a side holding it or a higher trump (or with a higher trump already on the table), so
-    the points a side cannot reach go to the other; the current trick's points may go either
-    way, and so may Game."""
-    cdef int i, c, total, in_trick = 0, cap_x, cap_o, open_points
-    cdef uint64_t tx = 0, to = 0, held = 0, lane, scoring, trumps
+    """Bounds on the future value, and on the part of it that is Game whatever is played (the
+    other cuts add that to bounds on the points alone).  A trump can be won only by a side
+    holding it or a higher trump (or with a higher trump already on the table), so the points a
+    side cannot reach go to the other; the current trick's points may go either way, and so may
+    Game.  At a trick's start the side on lead may cash its sure winners first: on that line
+    what they bank is its, points and Game pips, which bounds the value (not the Game part:
+    other lines may give Game otherwise); worked out only where the other bounds do not
+    settle the window ``(alpha, beta)`` already."""
+    cdef int i, c, total, in_trick = 0, cap_x, cap_o, open_points, count, sure_x, sure_o
+    cdef int cashier, line_lower, line_upper, side
+    cdef uint64_t tx = 0, to = 0, held = 0, lane = 0, scoring, trumps = 0, top = 0
+    cdef int k[4]
+    cdef int sure[3]
+    cdef bint ours
     game_lower[0] = game_upper[0] = 0
     if s.trick_bonus:
         _trick_bounds(s, lower, upper)
@@ -305,23 +520,58 @@ cdef void _bounds(State* s, int* lower, int* upper, int* game_lower,
         open_points = in_trick + _total(s.points, scoring & ~lane)  # either side may win these
         cap_x = open_points + _total(s.points, trumps & _up_to(tx & lane))
         cap_o = open_points + _total(s.points, trumps & _up_to(to & lane))
+    # the points X is sure of, and those it cannot reach
+    sure_x = total - cap_o
+    sure_o = total - cap_x
     if s.game:
-        _game_bounds(s, game_lower, game_upper)
+        _sure_pips(s, sure, &top)
+        _game_from(s, sure, game_lower, game_upper)
+    line_lower = game_lower[0]
+    line_upper = game_upper[0]
     if s.margin:
-        upper[0] = 2 * cap_x - total + game_upper[0]
-        lower[0] = total - 2 * cap_o + game_lower[0]
+        upper[0] = total - 2 * sure_o + line_upper
+        lower[0] = 2 * sure_x - total + line_lower
     else:
-        upper[0] = cap_x + game_upper[0]
-        lower[0] = total - cap_o + game_lower[0]
+        upper[0] = total - sure_o + line_upper
+        lower[0] = sure_x + line_lower
+    if not s.use_cashing or s.trick_len:
+        return
+    if lower[0] >= beta or upper[0] <= alpha:
+        return  # settled already
+    side = s.side[s.leader]
+    ours = side == s.xside
+    count = _cash_line(s, k, &cashier)
+    if count == 0:
+        return
+    # a line of X's side bounds the value from below, one of the others' from above
+    if ours:
+        sure_x += _banked(s, cashier, k, count, s.points, s.scoring, trumps & ~_up_to(to & lane))
+    else:
+        sure_o += _banked(s, cashier, k, count, s.points, s.scoring, trumps & ~_up_to(tx & lane))
+    if s.game and game_lower[0] < game_upper[0]:
+        # no card counted twice: the top trumps are their holders' already (and no side's top
+        # trumps can fall to another's winners: they stop its cashing)
+        sure[side] += _banked(s, cashier, k, count, s.pips, s.pipping, top)
+        if ours:
+            _game_from(s, sure, &line_lower, &c)
+        else:
+            _game_from(s, sure, &c, &line_upper)
+    if s.margin:
+        upper[0] = total - 2 * sure_o + line_upper
+        lower[0] = 2 * sure_x - total + line_lower
+    else:
+        upper[0] = total - sure_o + line_upper
+        lower[0] = sure_x + line_lower
 
 
-cdef inline void _sure_pips(State* s, int* sure) noexcept nogil:
+cdef inline void _sure_pips(State* s, int* sure, uint64_t* top) noexcept nogil:
     """The pips each side is sure to win at a trick's start: those of its trumps higher than
-    any other side's, which win whenever they are played."""
-    cdef uint64_t lane, trumps = 0
+    any other side's (``top``), which win whenever they are played."""
+    cdef uint64_t lane, trumps = 0, mine
     cdef uint64_t held[3]
     cdef int side, i
     sure[0] = sure[1] = sure[2] = 0
+    top[0] = 0
     if s.trick_len or s.trump == NO_TRUMP:
         return
     lane = SUIT_LANE << (16 * s.trump)
@@ -330,17 +580,25 @@ cdef inline void _sure_pips(State* s, int* sure) noexcept nogil:
         held[s.side[i]] |= s.hand[i] & lane
         trumps |= s.hand[i] & lane
     for side in range(s.sides):
-        sure[side] = _total(s.pips, held[side] & ~_up_to(trumps & ~held[side]))
+        mine = held[side] & ~_up_to(trumps & ~held[side])
+        top[0] |= mine
+        sure[side] = _total(s.pips, mine)
 
 
 cdef inline void _game_bounds(State* s, int* lower, int* upper) noexcept nogil:
     """The least and most Game can give X, from the pips won so far, those each side is sure
     to win, and the rest still to win."""
-    cdef int left = s.pips_left, x = s.won_pips[s.xside], a, b, i, sx, sa, sb
     cdef int sure[3]
+    cdef uint64_t top
+    _sure_pips(s, sure, &top)
+    _game_from(s, sure, lower, upper)
+
+
+cdef inline void _game_from(State* s, int* sure, int* lower, int* upper) noexcept nogil:
+    """Game's bounds when each side is sure of ``sure`` more pips (no card counted twice)."""
+    cdef int left = s.pips_left, x = s.won_pips[s.xside], a, b, i, sx, sa, sb
     for i in range(s.trick_len):
         left += s.pips[s.trick[i]]
-    _sure_pips(s, sure)
     sx = sure[s.xside]
     if s.sides == 2:
         a = s.won_pips[1 - s.xside]
@@ -806,7 +1064,7 @@ cdef inline bint _trick_start(State* s, int alpha, int beta, Node* node,
         prefetch(s.table + (points_key & s.table_mask & ~(<uint64_t>3)))
     # bounds pay for themselves where a trick starts; inside a trick they rarely cut
     if s.use_bounds:
-        _bounds(s, &node.lower, &node.upper, &game_lower, &game_upper)
+        _bounds(s, alpha, beta, &node.lower, &node.upper, &game_lower, &game_upper)
         if node.upper <= alpha:
             value[0] = node.upper
             return True
@@ -874,6 +1132,7 @@ cdef int _search(State* s, int alpha, int beta) noexcept nogil:
         return 0
     node.first = -1
     if s.trick_len == 0:
+        s.trick_nodes += 1
         if _trick_start(s, alpha, beta, &node, &value):
             return value
     else:
@@ -926,14 +1185,14 @@ cdef int _exact(State* s, int guess, int gain, int* lower, int* upper) noexcept 
     are proved, and the root's with them; on a limit they hold what was.  Only the root's value
     and its cards' are found this way."""
     cdef int g, beta, game_lower, game_upper, points_lower, points_upper, no_game
-    _bounds(s, lower, upper, &game_lower, &game_upper)
+    _bounds(s, -BIG, BIG, lower, upper, &game_lower, &game_upper)
     lower[0] += gain
     upper[0] += gain
     _root_bounds(s)
     if s.game and lower[0] < upper[0] and s.points_first:
         # the value on points alone, cheaper to find, leaves only Game's swing to settle
         s.game = False
-        _bounds(s, &points_lower, &points_upper, &no_game, &no_game)
+        _bounds(s, -BIG, BIG, &points_lower, &points_upper, &no_game, &no_game)
         g = guess - gain - game_lower
         g = g if g > points_lower else points_lower
         g = g if g < points_upper else points_upper
@@ -1025,7 +1284,7 @@ cdef void _drive(State* s, bint all_moves, bint want_line) noexcept nogil:
     if _tricks_left(s) == 0:
         s.lower = s.upper = _game_value(s)
         return
-    _bounds(s, &lower, &upper, &game_lower, &game_upper)
+    _bounds(s, -BIG, BIG, &lower, &upper, &game_lower, &game_upper)
     s.static_lower = s.lower = lower
     s.static_upper = s.upper = upper
     if not all_moves:
@@ -1320,6 +1579,7 @@ cdef int _win_search(State* s, int alpha, int beta) noexcept nogil:
     if _check_limits(s):
         return 0
     if at_start:
+        s.trick_nodes += 1
         for i in range(s.seats):
             depth += popcount64(s.hand[i])
         if depth == 0:
@@ -1505,9 +1765,11 @@ cdef class Engine:
         # ALLFIVES_ENGINE_OFF names techniques to switch off, to measure what each buys:
         # bounds (the static bounds and quick tricks), order (the move ordering), classes
         # (cards that play alike searched once), points-first (the value on points alone
-        # first, then Game), points-probe (the points alone searched first near the top)
+        # first, then Game), points-probe (the points alone searched first near the top),
+        # cashing (the bounds from the leader's side cashing its sure winners)
         off = {w.strip() for w in os.environ.get("ALLFIVES_ENGINE_OFF", "").split(",")}
-        unknown = off - {"", "bounds", "order", "classes", "points-first", "points-probe"}
+        unknown = off - {"", "bounds", "order", "classes", "points-first", "points-probe",
+                         "cashing"}
         if unknown:
             raise ValueError(f"ALLFIVES_ENGINE_OFF: unknown technique {sorted(unknown)[0]!r}")
         self.use_bounds = "bounds" not in off
@@ -1515,6 +1777,7 @@ cdef class Engine:
         self.use_classes = "classes" not in off
         self.points_first = "points-first" not in off
         self.points_probe = "points-probe" not in off
+        self.use_cashing = "cashing" not in off
         self.probe_cards = PROBE_CARDS
 
     cdef uint64_t _entries_for(self, int cards) noexcept:
@@ -1550,6 +1813,12 @@ cdef class Engine:
         bounds proved so far on the root's future value (as ``solve`` returns them).  Another
         thread may read it while ``solve`` runs; between solves it is the last one's."""
         return self.state.nodes, self.state.lower, self.state.upper
+
+    @property
+    def trick_nodes(self):
+        """Of the nodes of the solve under way (or the last one), those at a trick's start:
+        the count DDS reports as its nodes."""
+        return self.state.trick_nodes
 
     def new_generation(self):
         """Forget every stored entry, in constant time."""
@@ -1643,6 +1912,8 @@ cdef class Engine:
             s.pips[c] = pps[c]
             if pts[c]:
                 s.scoring |= (<uint64_t>1) << c
+            if pps[c]:
+                s.pipping |= (<uint64_t>1) << c
             s.kind[c] = self.kind[c]
             s.points_kind[c] = self.points_kind[c]
         s.trick_bonus = trick_bonus
@@ -1718,6 +1989,7 @@ cdef class Engine:
         s.use_classes = self.use_classes
         s.points_first = self.points_first
         s.points_probe = self.points_probe
+        s.use_cashing = self.use_cashing and self.use_bounds
         s.probe_cards = self.probe_cards if self.probe_cards > 0 else 1
         s.table = self.table
         s.table_mask = self.mask
