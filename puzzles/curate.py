@@ -11,7 +11,10 @@ For each player count, the candidates are taken one at a time, best first: more 
 more cards left, more tempting wrong cards and more themes make a candidate better; a theme or
 a rule set already taken often makes it worse, and up to three with the objective ``win`` are
 taken first.  The puzzles kept are numbered by rating (easy first) and titled from their rarest
-theme, from the lists below.  Run again, it writes the same files.
+theme, from the lists below.  Run again with the engine they were rated with, it writes the
+same files.  The ratings count the engine's work, so after the engine changes the files are
+rated again in place by ``rerate.py``, which keeps their numbers (some are then a little out
+of the order of their ratings) rather than picking and numbering anew.
 """
 
 from __future__ import annotations
