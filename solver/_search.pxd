@@ -182,6 +182,8 @@ cdef int _banked(State* s, int cashier, int* k, int count, int* per_card, uint64
 cdef void _trick_bounds(State* s, int* lower, int* upper) noexcept nogil  # objective tricks
 cdef void _bounds(State* s, int alpha, int beta, int* lower, int* upper, int* game_lower,
                   int* game_upper) noexcept nogil           # static bounds on the future value
+cdef void _value_bounds(State* s, int total, int sure_x, int sure_o, int game_lower,
+                        int game_upper, int* lower, int* upper) noexcept nogil  # from the sure
 cdef void _sure_pips(State* s, int* sure, uint64_t* top) noexcept nogil  # Game pips sure
 cdef void _game_bounds(State* s, int* lower, int* upper) noexcept nogil  # what Game can give X
 cdef void _game_from(State* s, int* sure, int* lower,

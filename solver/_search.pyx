@@ -528,12 +528,7 @@ cdef void _bounds(State* s, int alpha, int beta, int* lower, int* upper, int* ga
         _game_from(s, sure, game_lower, game_upper)
     line_lower = game_lower[0]
     line_upper = game_upper[0]
-    if s.margin:
-        upper[0] = total - 2 * sure_o + line_upper
-        lower[0] = 2 * sure_x - total + line_lower
-    else:
-        upper[0] = total - sure_o + line_upper
-        lower[0] = sure_x + line_lower
+    _value_bounds(s, total, sure_x, sure_o, line_lower, line_upper, lower, upper)
     if not s.use_cashing or s.trick_len:
         return
     if lower[0] >= beta or upper[0] <= alpha:
@@ -556,12 +551,19 @@ cdef void _bounds(State* s, int alpha, int beta, int* lower, int* upper, int* ga
             _game_from(s, sure, &line_lower, &c)
         else:
             _game_from(s, sure, &c, &line_upper)
+    _value_bounds(s, total, sure_x, sure_o, line_lower, line_upper, lower, upper)
+
+
+cdef inline void _value_bounds(State* s, int total, int sure_x, int sure_o, int game_lower,
+                               int game_upper, int* lower, int* upper) noexcept nogil:
+    """Bounds on the future value from the points each side is sure of (of ``total`` still to
+    come) and Game's part."""
     if s.margin:
-        upper[0] = total - 2 * sure_o + line_upper
-        lower[0] = 2 * sure_x - total + line_lower
+        upper[0] = total - 2 * sure_o + game_upper
+        lower[0] = 2 * sure_x - total + game_lower
     else:
-        upper[0] = total - sure_o + line_upper
-        lower[0] = sure_x + line_lower
+        upper[0] = total - sure_o + game_upper
+        lower[0] = sure_x + game_lower
 
 
 cdef inline void _sure_pips(State* s, int* sure, uint64_t* top) noexcept nogil:
