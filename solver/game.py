@@ -137,7 +137,7 @@ __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "Record
            "CHANCE", "TERMINAL", "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "PHASES",
            "action_name", "parse_action", "step_name", "parse_step", "cut_for_deal",
            "deal_record", "match_records", "records_text", "read_records", "replay",
-           "observation_of"]
+           "observation_of", "turn_view"]
 
 #: ``current_player()`` while a pack is to be dealt, and once the match is over (OpenSpiel's ids).
 CHANCE = -1
@@ -322,6 +322,19 @@ def observation_of(position: Position, seat: int) -> Observation:
         games_won=(0,) * sides, hand=tuple(sorted(position.hands[seat])),
         turnups=(deal.turnup,) if deal.turnup is not None else (), trump=deal.trump,
         calls=(), play=tuple(play), revokes=(), pegs=(), legal_actions=legal)
+
+
+def turn_view(observation: Observation, seat: int, hand, play, legal) -> Observation:
+    """The observation ``seat`` had (or would have) at its turn in card play, holding ``hand``
+    after ``play`` with ``legal`` cards to choose from, the rest as in ``observation``: the
+    fields the players' card play reads, made without ``dataclasses.replace``'s checks, for
+    the many turns that inference and play-outs ask about."""
+    view = object.__new__(Observation)
+    fields = dict(observation.__dict__)
+    fields.update(seat=seat, current_player=seat, hand=tuple(sorted(hand)), play=tuple(play),
+                  legal_actions=tuple(sorted(legal)), revokes=())
+    view.__dict__.update(fields)
+    return view
 
 
 @dataclass(frozen=True)

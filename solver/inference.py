@@ -22,7 +22,7 @@ import bisect
 import itertools
 from collections.abc import Sequence
 
-from .game import Observation
+from .game import Observation, turn_view
 from .players import HeuristicPlayer
 from .tricks import legal_plays
 
@@ -37,17 +37,6 @@ TEMPER = 8.0
 NEGLIGIBLE = 1e-3 / TEMPER
 
 _HEURISTIC = HeuristicPlayer()
-
-
-def _seen(observation: Observation, seat: int, hand, played, legal) -> Observation:
-    """The observation ``seat`` had when it played after ``played``, holding ``hand`` (the
-    fields the heuristic's card play reads; ``dataclasses.replace`` without its checks)."""
-    seen = object.__new__(Observation)
-    fields = dict(observation.__dict__)
-    fields.update(seat=seat, current_player=seat, hand=tuple(sorted(hand)), play=tuple(played),
-                  legal_actions=tuple(sorted(legal)), revokes=())
-    seen.__dict__.update(fields)
-    return seen
 
 
 def play_weight(observation: Observation, hands: Sequence[Sequence[int]]) -> float:
@@ -71,7 +60,7 @@ def play_weight(observation: Observation, hands: Sequence[Sequence[int]]) -> flo
         if opponent:
             legal = legal_plays(held[seat], trick, trump, strict)
             if len(legal) > 1:
-                seen = _seen(observation, seat, held[seat], played, legal)
+                seen = turn_view(observation, seat, held[seat], played, legal)
                 if _HEURISTIC.act(seen) == card:
                     likelihood *= 1.0 - SLIP
                 else:

@@ -18,11 +18,10 @@ solved within the budget, and says so (``Advice.method`` is ``"played out"``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from .cards import Card
 from .deal import Position
-from .game import observation_of
+from .game import observation_of, turn_view
 from .players import HeuristicPlayer, Player
 from .reference import final_value
 from .tricks import legal_plays, trick_winner
@@ -51,9 +50,7 @@ def play_out(position: Position, player: Player | None = None) -> Position:
         if len(legal) == 1:
             card = legal[0]
         else:
-            card = player.act(replace(base, seat=seat, current_player=seat,
-                                      hand=tuple(sorted(hands[seat])), play=tuple(seen),
-                                      legal_actions=tuple(sorted(legal))))
+            card = player.act(turn_view(base, seat, hands[seat], seen, legal))
         hands[seat].remove(card)
         trick.append(card)
         seen.append((seat, card))
