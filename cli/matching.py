@@ -25,6 +25,8 @@ from typing import Any, TextIO
 from solver.errors import AllFivesError, quoted
 from solver.players import PlayerSpec, player_spec
 
+from .errors import signals_held
+
 #: The seed of a run that names none: runs are repeatable by default.
 DEFAULT_SEED = 0
 #: Deal groups when neither ``--deals`` nor ``--matches`` is given.
@@ -228,14 +230,18 @@ class Keeper:
         self.parts: list[Any] = []
 
     def __call__(self, part: Any) -> None:
-        self.parts.append(part)
-        if self.out is not None:
-            try:
-                for line in part_records(part, self.plan.whole_matches):
-                    self.out.write(json.dumps(line, ensure_ascii=False) + "\n")
-                self.out.flush()
-            except OSError as error:  # a write's error (a full disk) names no file: name it
-                raise OSError(error.errno, error.strerror, self.out.name) from None
+        # a chunk is counted only with its records in the file, all of them: a Ctrl-C waits
+        text = "" if self.out is None else "".join(
+            json.dumps(line, ensure_ascii=False) + "\n"
+            for line in part_records(part, self.plan.whole_matches))
+        with signals_held():
+            if self.out is not None:
+                try:
+                    self.out.write(text)
+                    self.out.flush()
+                except OSError as error:  # a write's error (a full disk) names no file
+                    raise OSError(error.errno, error.strerror, self.out.name) from None
+            self.parts.append(part)
 
     def result(self, seconds: float):
         """The ``solver.batch`` result of the chunks kept."""

@@ -297,3 +297,29 @@ def test_decisions_cut_short_by_the_budget_are_reported():
                            "--seed", "3", "--json").stdout)
     assert found["times"][direct.a]["cut_short"] == cut
     assert found["times"]["heuristic"]["cut_short"] == 0
+
+
+def test_a_chunk_is_counted_only_with_all_its_records_written():
+    """Ctrl-C while a chunk's records are being written waits until they all are and the
+    chunk is counted: the report of the groups finished and the record file agree."""
+    import io
+
+    from cli.matching import Keeper, make_plan
+    from solver.batch import run_duplicate as duplicate
+
+    class Interrupting(io.StringIO):
+        name = "run.jsonl"
+
+        def write(self, text):
+            os.kill(os.getpid(), signal.SIGINT)     # Ctrl-C as the records go out
+            time.sleep(0.05)
+            return super().write(text)
+
+    plan = make_plan("heuristic", "random", 2, 3, None, True, "all-fives", None, 0, None, None)
+    part = duplicate("heuristic", "random", 2, 3, 0, keep_records=True).groups
+    out = Interrupting()
+    keeper = Keeper(plan, out)
+    with pytest.raises(KeyboardInterrupt):
+        keeper(list(part))
+    assert keeper.parts == [list(part)]
+    assert len(out.getvalue().splitlines()) == sum(len(game) for g in part for game in g.records)
