@@ -299,7 +299,7 @@ def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
         games = sum(len(g.seatings) for g in result.groups)
         deals = games * result.deals
         played = len(result.groups)
-    cut = result.cut_short if plan.whole_matches else result.cut_short()
+    cut = result.cut_short()
     times = {label: {"decisions": t.count, "median": t.median, "p95": t.p95, "max": t.max,
                      "total": t.total, "cut_short": cut.get(label, 0)}
              for label, t in result.time_summaries().items()}

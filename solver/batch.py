@@ -668,8 +668,8 @@ class MatchesResult:
     time_parts: tuple[dict[str, tuple[float, ...]], ...] = field(default=(), repr=False,
                                                                  compare=False)
     seconds: float = field(default=0.0, compare=False)
-    #: Decisions cut short by the budget, per player label.
-    cut_short: dict[str, int] = field(default_factory=dict, compare=False)
+    #: Per group, the decisions cut short by the budget, per player label.
+    cut_parts: tuple[dict[str, int], ...] = field(default=(), repr=False, compare=False)
 
     def won(self, confidence: float = 0.95) -> Proportion:
         """A's matches won (shared wins count their share) with a Wilson interval."""
@@ -678,6 +678,10 @@ class MatchesResult:
 
     def times(self) -> dict[str, tuple[float, ...]]:
         return _merge_times(self.time_parts)
+
+    def cut_short(self) -> dict[str, int]:
+        """Decisions cut short by the budget, per player label."""
+        return _merge_counts(self.cut_parts)
 
     def time_summaries(self) -> dict[str, TimeSummary]:
         return {label: time_summary(seconds) for label, seconds in self.times().items()}
@@ -711,7 +715,7 @@ def matches_result(a: str | PlayerSpec, b: str | PlayerSpec, players: int, seed:
     parts = list(parts)
     outcomes = tuple(m for part in parts for group, _, _ in part for m in group)
     times = tuple({k: tuple(v) for k, v in t.items()} for part in parts for _, t, _ in part)
-    cut = _merge_counts(c for part in parts for _, _, c in part)
+    cut = tuple(dict(c) for part in parts for _, _, c in part)
     return MatchesResult(str(a), str(b), players, seed, outcomes, times, seconds, cut)
 
 

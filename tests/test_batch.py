@@ -216,7 +216,7 @@ def test_decisions_cut_short_by_the_budget_are_counted_per_player():
     assert roomy.cut_short() == {roomy.a: 0, "heuristic": 0}
     matches = run_matches(starved, "heuristic", players=2, groups=1, seed=3,
                           match=Match(2, Rules(target=11)))
-    assert 0 < matches.cut_short[matches.a] <= len(matches.times()[matches.a])
+    assert 0 < matches.cut_short()[matches.a] <= len(matches.times()[matches.a])
 
 
 def test_solve_many_keeps_the_order_of_the_positions():
