@@ -490,3 +490,95 @@ def test_many_generated_puzzles_against_the_reference(players, cards, preset, so
                 assert all(independent_alike(p, card, c, puzzle.objective) for c in winning)
             p = p.after(card)
         assert reference_swing(puzzle) < puzzle.target
+
+
+# ---- the toughest defence's tie-break and the trim, against the reference -----------------------
+
+
+def reference_line_turns(position: Position, puzzle: Puzzle, lookahead: bool) -> list[bool]:
+    """The main line from ``position`` by the reference solver, untrimmed: for each solver turn
+    on it, whether it had a real choice.  It stops before a solver turn with no winning class
+    or two.  The defence plays the toughest reply, ties broken by the real choices of the line
+    after each (``lookahead``; inside that count, ties go to the first reply), then the first
+    in the hand's order."""
+    turns: list[bool] = []
+    p = position
+    while not p.is_over:
+        legal = p.legal_moves()
+        if p.deal.side_of(p.to_move) == puzzle.side:
+            winning = reference_winning(p, puzzle)
+            if independent_classes(p, winning, puzzle.objective) != 1:
+                break
+            turns.append(independent_classes(p, legal, puzzle.objective) > 1)
+            card = winning[0]
+        else:
+            card = reference_toughest(p, puzzle, lookahead)
+        p = p.after(card)
+    return turns
+
+
+def reference_toughest(p: Position, puzzle: Puzzle, lookahead: bool = True) -> int:
+    replies: list[int] = []
+    for c in p.legal_moves():
+        if not any(independent_alike(p, r, c, puzzle.objective) for r in replies):
+            replies.append(c)
+    pressures = [reference_pressure(p.after(r), puzzle) for r in replies]
+    tied = [r for r, q in zip(replies, pressures) if q == min(pressures)]
+    if not lookahead or len(tied) == 1:
+        return tied[0]
+    lengths = [sum(reference_line_turns(p.after(r), puzzle, False)) for r in tied]
+    return tied[lengths.index(max(lengths))]
+
+
+def tie_breaks_by_the_reference(puzzle: Puzzle) -> int:
+    """Check every defence card of the line is the reference's toughest reply with its
+    tie-break, and the line the reference's main line cut after its last real choice; the
+    number of defence turns where the tie-break changed the reply."""
+    broken = 0
+    p = puzzle.position
+    for card in puzzle.line:
+        if p.deal.side_of(p.to_move) != puzzle.side:
+            best = reference_toughest(p, puzzle)
+            assert independent_alike(p, best, card, puzzle.objective), puzzle
+            broken += reference_toughest(p, puzzle, False) != best
+        p = p.after(card)
+    turns = reference_line_turns(puzzle.position, puzzle, True)
+    solver_cards = len(puzzle.solver_turns())
+    assert turns[solver_cards - 1] and not any(turns[solver_cards:]), puzzle
+    return broken
+
+
+@pytest.mark.parametrize("players, cards", SMALL)
+@pytest.mark.parametrize("preset", PRESETS)
+def test_toughest_defence_tie_break_and_trim_by_the_reference(players, cards, preset, solver):
+    puzzles = small_puzzles(players, cards, preset, count=3, seed=13, solver=solver)
+    assert len(puzzles) == 3
+    for puzzle in puzzles:
+        tie_breaks_by_the_reference(puzzle)
+
+
+@pytest.mark.parametrize("players, cards, preset", [(2, 5, "all-fives"), (4, 3, "strict")])
+def test_the_tie_break_decides_some_lines_as_the_reference_does(players, cards, preset, solver):
+    """On these deals some defence card of the line is not the first of the replies that
+    leave the fewest winning cards: the tie-break decides it, as the reference's does."""
+    puzzles = small_puzzles(players, cards, preset, count=6, seed=13, solver=solver)
+    assert len(puzzles) == 6
+    assert sum(tie_breaks_by_the_reference(puzzle) for puzzle in puzzles) > 0
+
+
+@pytest.mark.parametrize("hands, options", [
+    # fives count nothing toward Game: the trump Five and Four differ only in points
+    (["5H 4H", "AH 5C"], {"game_counts_fives": False}),
+    # Low to the captor: the Two of trumps is worth a point to whoever takes it, the Three not
+    (["3H 2H", "AH 5C"], {"low_to": "captor"}),
+])
+def test_cards_of_different_points_never_play_alike(hands, options, solver):
+    from handmade import make_position
+    position = make_position(hands, "H", "S", **options)
+    a, b = position.hands[0]
+    assert game_pips(a, position.deal) == game_pips(b, position.deal)
+    assert card_points(position.deal, "points")[a] != card_points(position.deal, "points")[b]
+    assert not play_alike(position, a, b) and not independent_alike(position, a, b, "points")
+    ref = reference.solve(position, 0, "points")
+    assert ref.moves[a] != ref.moves[b]          # they do not play alike: their values differ
+    assert len(card_classes(position)) == 2
