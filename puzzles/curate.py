@@ -15,6 +15,15 @@ theme, from the lists below.  Run again with the engine they were rated with, it
 same files.  The ratings count the engine's work, so after the engine changes the files are
 rated again in place by ``rerate.py``, which keeps their numbers (some are then a little out
 of the order of their ratings) rather than picking and numbering anew.
+
+When the ``endplay`` theme came to need a tenace in the suit led and no safe exit, four of the
+puzzles picked for it lost it; each was replaced, under its number and title, by the first
+puzzle with the theme of the same players and rules:
+
+    allfives puzzle generate --players 3 --rules strict --theme endplay --seed 93      # 003
+    allfives puzzle generate --players 4 --rules strict --theme endplay --seed 94      # 004
+    allfives puzzle generate --players 2 --rules strict --theme endplay --seed 92      # 031
+    allfives puzzle generate --players 2 --rules five-for-five --theme endplay --seed 92  # 035
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from solver.cards import card_str, suit_of
+from solver import reference
+from solver.cards import Card, card_str, rank_of, suit_of
 from solver.deal import Position
 from solver.puzzles import THEMES, Puzzle, check_puzzle, evaluate, examine, rate, rating_of
 from solver.puzzles.rating import LADDER, RANDOM_TRIES, _voids, sample_world
@@ -48,10 +49,10 @@ CASES = {
     # Four players, strict follow: E's Jack of clubs falls to the side's trumps.
     "jack-hunt": ("N:-.4.A.- -.Q.-.J 3.-.-.K K.-.-.5 rules=strict dealer=E turnup=3C", "margin",
                   "KC 5C AD", ("jack-hunt", "draw-trumps")),
-    # Three players: a defender, on lead after winning the trick before, must lead into the
-    # side's tenace.
-    "endplay": ("N:3.-.9.2 J4.-.-.J -.T4.J.- dealer=N turnup=KD play=4S,4H", "points",
-                "3S JS TH 9D", ("duck", "endplay")),
+    # N leads its small trump into S's Eight; S, on lead with nothing but diamonds, must lead
+    # one into N's Jack-Six over its Ace-Eight-Five, and N's Jack takes the trick.
+    "endplay": ("N:-.2.J6.A -.8.A85.- dealer=S turnup=JH", "points", "2H 8H 8D JD AC",
+                ("draw-trumps", "endplay")),
     # Four real choices.
     "long": ("N:K.A2.J.2 A4.T7.-.4 dealer=S turnup=9D play=2H", "points",
              "TH 4C 2C 7H AH KS AS", ("long",)),
@@ -90,6 +91,72 @@ def test_every_theme_has_a_case():
     with pytest.raises(AllFivesError, match="unknown theme 'pin'"):
         check_theme("pin")
     assert title_of(("long", "duck")) == "Duck" and title_of(()) == "Find the only line"
+
+
+#: (position, objective, the line, endplay?): a defender on lead after winning the trick
+#: before leads to a trick the side wins with a card a defender's card outranked; the theme
+#: needs that lead to be into a tenace of the suit led and the defender to have no safe exit.
+ENDPLAYS = [
+    # S ruffs the Ace of clubs and must lead a diamond into N's Jack-Six; its Queen of spades
+    # would cost the defence a point more of margin.
+    ("N:-.2.J6.A Q.8.A5.- dealer=S turnup=JH", "margin", "AC 8H 5D JD", True),
+    # Four players: E wins the third spade and must lead into N-S's diamonds or hearts.
+    ("N:9.Q4.-.- -.K9.-.7 -.AJ.8.- 6.3.K.- dealer=W turnup=5C", "points",
+     "9S 7C 8D 6S 9H JH", True),
+    # As the first, S holding the King of spades instead: leading it is as good for the
+    # defence as the Five of diamonds, a safe exit, so the Jack's trick is no endplay.
+    ("N:-.2.J6.A K.8.A5.- dealer=S turnup=JH", "points", "AC 8H 5D JD", False),
+    ("N:-.2.J6.A K.8.A5.- dealer=S turnup=JH", "margin", "AC 8H 5D JD", False),
+    # Three players: E, on lead, leads the JS and N trumps it with the 9D below S's JD: a
+    # ruff, not a tenace (and E's JC was as good a lead).
+    ("N:3.-.9.2 J4.-.-.J -.T4.J.- dealer=N turnup=KD play=4S,4H", "points", "3S JS TH 9D",
+     False),
+]
+
+
+def _leads_to_an_outranked_winner(puzzle, solver) -> list[tuple[Position, Card, Card]]:
+    """The positions, in the solution, where a defender who won the trick before leads to a
+    trick the side wins with a card some defender's card of its suit outranked, with the
+    lead and the winning card: the theme's first condition, worked out here on its own."""
+    from solver.puzzles.themes import optimal_play
+    from solver.puzzles.soundness import Oracle
+    oracle = Oracle(puzzle.side, puzzle.objective, puzzle.target, solver)
+    end = puzzle.position.after(*puzzle.line)
+    final = end.after(*optimal_play(end, oracle))
+    deal = final.deal
+    found = []
+    for k in range(1, len(final.completed)):
+        trick, last = final.completed[k], final.completed[k - 1]
+        if deal.side_of(trick.leader) == puzzle.side or last.winner != trick.leader or \
+                deal.side_of(trick.winner) != puzzle.side:
+            continue
+        before = deal.position(final.play[:k * deal.players])
+        won = trick.cards[(trick.winner - trick.leader) % deal.players]
+        if any(suit_of(c) == suit_of(won) and rank_of(c) > rank_of(won)
+               for s, h in enumerate(before.hands) if deal.side_of(s) != puzzle.side
+               for c in h):
+            found.append((before, trick.cards[0], won))
+    return found
+
+
+@pytest.mark.parametrize("line, objective, cards, endplay", ENDPLAYS)
+def test_endplay_needs_a_tenace_and_no_safe_exit(line, objective, cards, endplay, solver):
+    puzzle = examine(Position.from_line(line), objective, solver=solver)
+    assert isinstance(puzzle, Puzzle) and " ".join(puzzle.line_str()) == cards
+    leads = _leads_to_an_outranked_winner(puzzle, solver)
+    assert leads                                   # the first condition alone says endplay
+    assert ("endplay" in puzzle.themes) == endplay
+
+    # The rest by the reference solver: the trick's winner follows the suit led, and every
+    # lead leaves the side at least what the lead in the solution does, and every lead of
+    # another suit more.
+    def no_safe_exit(before, lead):
+        values = {c: reference.solve(before.after(c), puzzle.side, objective).value
+                  for c in before.legal_moves()}
+        return all(v > values[lead] or (v == values[lead] and suit_of(c) == suit_of(lead))
+                   for c, v in values.items())
+    assert any(suit_of(won) == suit_of(lead) and no_safe_exit(before, lead)
+               for before, lead, won in leads) == endplay
 
 
 def test_ruff_the_ten_needs_the_suit_led_in_hand(puzzles):

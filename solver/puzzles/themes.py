@@ -50,7 +50,9 @@ THEMES: dict[str, str] = {
     "game-by-a-pip": f"the side wins Game by {GAME_BY_A_PIP} pips or fewer in the solution and "
                      f"loses it after some wrong card",
     "endplay": "a defender, put on lead by winning the trick before, leads to a trick the side "
-               "wins with a card a defender's card of that suit outranked",
+               "wins with a card of the suit led that a defender's card of that suit outranked, "
+               "and had no safe exit: no card it held did better for the defence, and every "
+               "card of another suit did worse",
     "peg-out": "objective win: the side wins the match in this deal",
     "long": f"{LONG_PUZZLE} real choices or more",
 }
@@ -251,6 +253,18 @@ def _game_by_a_pip(reading: _Reading) -> bool:
     return any(_game_side(f)[0] != reading.side for f in reading.refutations())
 
 
+def _no_safe_exit(reading: _Reading, before: Position, lead: Card) -> bool:
+    """The defender to lead at ``before`` had no safe exit from leading ``lead``: by the
+    double-dummy values for the side, no card it could lead leaves the side less, and every
+    card of another suit leaves the side more."""
+    moves = reading.oracle.solve(before).moves
+    value = moves[lead]
+    for card in before.legal_moves():
+        if moves[card] < value or (suit_of(card) != suit_of(lead) and moves[card] == value):
+            return False
+    return True
+
+
 def _endplay(reading: _Reading) -> bool:
     final = reading.solution
     deal = reading.deal
@@ -262,7 +276,7 @@ def _endplay(reading: _Reading) -> bool:
     n = deal.players
     for k in range(1, len(tricks)):
         trick = tricks[k]
-        start = (len(tricks[:k])) * n
+        start = k * n
         if start < reading.offset + first_real:
             continue
         leader = trick.leader
@@ -270,12 +284,15 @@ def _endplay(reading: _Reading) -> bool:
             continue
         if deal.side_of(trick.winner) != side:
             continue
+        lead = trick.cards[0]
         winning = trick.cards[trick_winner(trick.cards, deal.trump)]
+        if suit_of(winning) != suit_of(lead):
+            continue
         before = final.deal.position(final.play[:start])
         outranked = any(suit_of(c) == suit_of(winning) and rank_of(c) > rank_of(winning)
                         for s, h in enumerate(before.hands) if deal.side_of(s) != side
                         for c in h)
-        if outranked:
+        if outranked and _no_safe_exit(reading, before, lead):
             return True
     return False
 
