@@ -41,6 +41,9 @@ stop), help, quit. Forced cards are played for you; a wrong card shows the
 defence that beats it, and you try again."""
 
 
+#: How a line of cards too long for the screen goes on, on the next line.
+CONTINUED = "    "
+
 #: What ``hint`` says first for each theme: the idea, without the card.
 IDEAS = {
     "save-the-ten": "keep your Ten of trumps out of the defence's reach",
@@ -223,9 +226,11 @@ class PuzzleSession:
                     f"{target}."
         text.append(words, style=BAD)
         if line:
-            text.append("\n  The best play after it: ")
+            lead = "  The best play after it: "
+            text.append("\n" + lead)
             text.append_text(self.line_text(position, (card, *line),
-                                            limit=2 * self.deal.players + 1))
+                                            limit=2 * self.deal.players + 1,
+                                            column=len(lead)))
         text.append("\n  Try again.", style="bold")
         return text
 
@@ -237,19 +242,30 @@ class PuzzleSession:
             return f"a margin of {value:+d}"
         return f"{value} point{'s' if value != 1 else ''}"
 
-    def line_text(self, position: Position, line, limit: int | None = None) -> Text:
-        """``W 7♠, N 3♠ | S Q♦ ...``: cards with their seats, a bar between tricks."""
+    def line_text(self, position: Position, line, limit: int | None = None,
+                  column: int = 0) -> Text:
+        """``W 7♠ N 3♠ | S Q♦ ...``: cards with their seats, a bar between tricks; begun at
+        ``column``, it goes on to the next line, indented, where the screen ends."""
+        width = self.console.width
         text = Text()
         here = position
         for k, card in enumerate(line):
             if limit is not None and k >= limit:
-                text.append(" …")
+                gap, piece = " ", Text("…")
+            else:
+                gap = "" if not k else " | " if not here.current.cards else " "
+                piece = Text(f"{self.deal.seats[here.to_move]} ")
+                piece.append_text(card_face(card, self.pretty, self.deal.trump))
+                here = here.after(card)
+            if k and column + len(gap) + piece.cell_len > width:
+                text.append("\n" + CONTINUED)
+                column = len(CONTINUED)
+                gap = gap.lstrip()
+            text.append(gap)
+            text.append_text(piece)
+            column += len(gap) + piece.cell_len
+            if limit is not None and k >= limit:
                 break
-            if k:
-                text.append(" | " if not here.current.cards else " ")
-            text.append(f"{self.deal.seats[here.to_move]} ")
-            text.append_text(card_face(card, self.pretty, self.deal.trump))
-            here = here.after(card)
         return text
 
     def hint(self, position: Position, asked: int) -> Text:
@@ -270,8 +286,9 @@ class PuzzleSession:
         from solver.puzzles import main_line
 
         line, _ = main_line(position, self.oracle)
-        text = Text("  The solution from here: ", style="bold")
-        text.append_text(self.line_text(position, line))
+        lead = "  The solution from here: "
+        text = Text(lead, style="bold")
+        text.append_text(self.line_text(position, line, column=len(lead)))
         return text
 
     def title_line(self, facts) -> str:

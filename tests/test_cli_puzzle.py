@@ -56,9 +56,9 @@ def puzzles() -> dict[int, Puzzle]:
     return {n: mined(n, 1) for n in (2, 3, 4)}
 
 
-def console() -> tuple[Console, io.StringIO]:
+def console(width: int = 80) -> tuple[Console, io.StringIO]:
     out = io.StringIO()
-    return Console(file=out, width=80, color_system=None, highlight=False, markup=False,
+    return Console(file=out, width=width, color_system=None, highlight=False, markup=False,
                    emoji=False), out
 
 
@@ -79,8 +79,8 @@ class Script:
         return False
 
 
-def solve_session(puzzle: Puzzle, answer, name: str = "007-mined.toml"):
-    out_console, out = console()
+def solve_session(puzzle: Puzzle, answer, name: str = "007-mined.toml", width: int = 80):
+    out_console, out = console(width)
     script = Script(answer)
     session = PuzzleSession(puzzle, out_console, script, Solver(), name=name)
     script.session = session
@@ -112,6 +112,31 @@ def test_a_whole_solve_typed_from_the_line(puzzles, players):
     deal = puzzle.position.deal
     shown = re.findall(r"^([NESW]) plays (\S+)", text, re.M)
     assert [s for s, _ in shown] == [deal.seats[p.to_move] for p in puzzle.positions[:-1]]
+
+
+@pytest.mark.parametrize("width", [80, 60])
+@pytest.mark.parametrize("name", ["001-save-the-ten.toml", "006-ruff-the-ten.toml"])
+def test_a_refutation_too_long_for_the_screen_wraps_under_itself(name, width):
+    """Every wrong card at the first turn refuted, at 80 and 60 columns: no line is wider than
+    the screen, and the best play after a wrong card goes on indented under itself."""
+    puzzle = load_puzzle(COLLECTION / name)
+    start = puzzle.position
+    moves = Solver().solve(start, puzzle.side, puzzle.objective).moves
+    wrong = [card_str(c) for c in start.legal_moves() if moves[c] < puzzle.target]
+
+    def answer(session, asked):
+        return wrong[asked - 1] if asked <= len(wrong) else None
+
+    _, text, _ = solve_session(puzzle, answer, name=name, width=width)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= width
+    starts = [k for k, line in enumerate(lines) if "The best play after it:" in line]
+    assert len(starts) == len(wrong) > 1
+    for k in starts:
+        end = lines.index("  Try again.", k)
+        assert all(line.startswith("    ") for line in lines[k + 1:end]), lines[k:end + 1]
+    assert any(end > k + 1 for k in starts for end in [lines.index("  Try again.", k)]) == \
+        (width == 60)
 
 
 @pytest.mark.parametrize("players", [2, 3])
