@@ -324,21 +324,24 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
     top = y + 22
     block = LINE * 4 + 8  # a hand's height
     columns = {"W": 10, "N": width / 2 - 45, "E": width / 2 + 62, "S": width / 2 - 45}
-    rows = {"N": top, "W": top + block + 10, "E": top + block + 10, "S": top + 2 * block + 26}
+    tall = max(block + 10, 62 + 13 * len(facts.on_table))  # the middle box's height
+    rows = {"N": top, "W": top + block + 10, "E": top + block + 10, "S": top + block + tall + 16}
     for seat, cards in zip(facts.seats, facts.hands):
         marks = (" (dealer)" if seat == facts.dealer else "") + \
                 (" to play" if seat == facts.to_move else "")
         out.extend(_svg_hand(columns[seat], rows[seat], seat, cards, facts.trump, marks))
     # the middle: the trumps and the trick on the table
     mx, my = width / 2 - 58, top + block
-    out.append(f'<rect x="{mx:g}" y="{my:g}" width="116" height="{block + 10}" rx="8" '
+    out.append(f'<rect x="{mx:g}" y="{my:g}" width="116" height="{tall}" rx="8" '
                f'fill="#f4f4f0" stroke="#999"/>')
     out.append(_svg_text(mx + 10, my + 17, "trumps", 12))
     out.append(f'<text x="{mx + 10:g}" y="{my + 32:g}" font-size="12" '
                f'fill="{SUIT_COLOURS[facts.trump]}">{SUIT_SYMBOLS[facts.trump]} '
                f'{SUIT_NAMES[facts.trump]}</text>')
+    if facts.on_table:
+        out.append(_svg_text(mx + 10, my + 49, "on the table", 10, fill="#555"))
     for k, (seat, card) in enumerate(facts.on_table):
-        out.append(f'<text x="{mx + 10:g}" y="{my + 50 + 14 * k:g}" font-size="12">'
+        out.append(f'<text x="{mx + 10:g}" y="{my + 63 + 13 * k:g}" font-size="12">'
                    f'{seat} <tspan fill="{SUIT_COLOURS[suit_of(card)]}">'
                    f'{_esc(face(card))}</tspan></text>')
     y = rows["S"] + block + 10
@@ -395,6 +398,7 @@ table.table td { vertical-align: middle; padding: 0.5mm 1.5mm; min-width: 20mm; 
 .hand .seat small { font-weight: normal; color: #555; font-size: 7.5pt; }
 .hand div { white-space: nowrap; line-height: 1.2; }
 .trump { font-weight: bold; }
+.middle small { color: #555; font-size: 7.5pt; }
 .middle { border: 0.3mm solid #aaa; border-radius: 2mm; background: #f4f4f0; text-align: center;
           font-size: 9pt; width: 22mm; }
 .red { color: #c8102e; }
@@ -444,6 +448,8 @@ def html_puzzle(facts: Facts) -> str:
         return _html_hand(facts, seat, hands[seat]) if seat in hands else "<td></td>"
 
     middle = f"trumps {_html_suit(facts.trump)} {SUIT_NAMES[facts.trump]}"
+    if facts.on_table:
+        middle += '<br><small>on the table</small>'
     for seat, card in facts.on_table:
         middle += f"<br>{seat} {_html_card(card)}"
     rows = [f"<tr><td></td>{cell('N')}<td></td></tr>",

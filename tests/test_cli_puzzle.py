@@ -248,6 +248,33 @@ def test_show_svg_is_a_drawing_of_every_holding(tmp_path, puzzles):
     assert 'fill="#c8102e">♥' in result.stdout and 'fill="#1a1a1a">♠' in result.stdout
 
 
+@pytest.mark.parametrize("name", ["002-catch-the-five.toml", "025-by-a-nose.toml",
+                                  "001-save-the-ten.toml"])
+def test_svg_and_html_name_the_cards_on_the_table(name):
+    """A puzzle begun mid-trick says, in the middle of the table, which cards are already on
+    it, as the text diagram does; one begun with a lead has no such words."""
+    puzzle = load_puzzle(COLLECTION / name)
+    trick = puzzle.position.current.cards
+    svg = run("puzzle", "show", COLLECTION / name, "--format", "svg").stdout
+    html = run("puzzle", "show", COLLECTION / name, "--format", "html").stdout
+    text = run("puzzle", "show", COLLECTION / name).stdout
+    root = ET.fromstring(svg)
+    words = [("".join(t.itertext())) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert ("on the table" in words) == bool(trick) == ("on the table" in html) == \
+        ("on the table:" in text)
+    if trick:
+        label = words.index("on the table")
+        seat = puzzle.position.deal.seats[puzzle.position.current.leader]
+        from cli.sheet import face
+        assert words[label + 1] == f"{seat} {face(trick[0])}"
+    # the middle box ends above the name of the hand below it
+    svg_ns = "{http://www.w3.org/2000/svg}"
+    box = next(r for r in root.iter(f"{svg_ns}rect") if r.get("rx"))
+    south = next(t for t in root.iter(f"{svg_ns}text") if float(t.get("y")) > float(box.get("y"))
+                 and "".join(t.itertext()).startswith("South"))
+    assert float(box.get("y")) + float(box.get("height")) + 12 <= float(south.get("y"))
+
+
 class _Sections(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
