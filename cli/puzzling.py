@@ -264,7 +264,12 @@ def generate_command(players: int, preset: str, count: int, seed: int | None,
     if folder is not None:
         if folder.exists() and not folder.is_dir():
             raise AllFivesError(f"--out: {folder} is a file, not a folder")
-        folder.mkdir(parents=True, exist_ok=True)
+        if not folder.exists() and not folder.absolute().parent.is_dir():
+            raise AllFivesError(f"--out: no folder {folder.parent} to make {folder.name} in")
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError as error:
+            raise AllFivesError(f"--out: cannot make {folder}: {error.strerror}") from None
     err = make_console(stderr=True)
     made = 0
     with progress_bar(err, count, f"{players}-player puzzles") as advance:

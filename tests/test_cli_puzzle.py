@@ -467,3 +467,15 @@ def test_more_turns_than_a_deal_holds_are_refused_at_once(players: int, rules: s
                              f"choice are more than a side has in a deal ({most} at most with "
                              f"{players} players under {rules})\n")
     assert time.perf_counter() - start < 10
+
+
+def test_out_makes_its_folder_but_not_a_missing_parent(tmp_path):
+    """``--out`` makes the folder named, inside a folder that is there; a folder whose parent
+    is missing too (a mistyped path) is refused in one line, and nothing is made."""
+    made = run("puzzle", "generate", "--count", "1", "--seed", "5", "--out", tmp_path / "new")
+    assert made.exit_code == 0, made.stderr
+    assert [p.name for p in (tmp_path / "new").iterdir()] == [Path(made.stdout.strip()).name]
+    missing = tmp_path / "nowhere" / "mine"
+    line = assert_one_error_line(run("puzzle", "generate", "--seed", "5", "--out", missing),
+                                 "--out", "no folder", str(tmp_path / "nowhere"))
+    assert "mine" in line and not (tmp_path / "nowhere").exists()
