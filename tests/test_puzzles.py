@@ -124,6 +124,8 @@ BAD = [
      "puzzle.line[6]: '2S' is played after the last trick"),
     ("themes", 'themes = "duck"', "puzzle.themes: expected an array of strings"),
     ("themes", 'themes = [3]', "puzzle.themes[0]: expected a string"),
+    ("themes", 'themes = ["duck", "pin"]', "puzzle.themes[1]: unknown theme 'pin' (expected "
+                                           "one of save-the-ten, catch-the-five"),
     ("rating", "rating = true", "puzzle.rating: expected a whole number"),
     ("title", "title = 5", "puzzle.title: expected a string"),
     ("seed", "seed = 9", "puzzle.seed: expected a string"),

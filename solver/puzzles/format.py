@@ -262,6 +262,12 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         after = after.after(card)
     title = text("title") if "title" in table else ""
     themes = words("themes") if "themes" in table else ()
+    from .themes import check_theme
+    for i, theme in enumerate(themes):
+        try:
+            check_theme(theme)
+        except AllFivesError as error:
+            raise fail(f"themes[{i}]", str(error)) from None
     rating = whole("rating") if "rating" in table else None
     seed = text("seed") if "seed" in table else None
     solved_by = words("solved_by") if "solved_by" in table else ()
