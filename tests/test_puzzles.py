@@ -584,3 +584,19 @@ def test_cards_of_different_points_never_play_alike(hands, options, solver):
     ref = reference.solve(position, 0, "points")
     assert ref.moves[a] != ref.moves[b]          # they do not play alike: their values differ
     assert len(card_classes(position)) == 2
+
+
+def test_a_line_that_stops_before_the_last_real_choice_is_faulted(solver):
+    """Cut after an earlier real choice, a line still ends on a real choice and keeps two of
+    them, but it leaves the last one out: the check says so."""
+    position = Position.from_line("N:K.A2.J.2 A4.T7.-.4 dealer=S turnup=9D play=2H")
+    puzzle = examine(position, "points", solver=solver)
+    assert check_puzzle(puzzle, solver) == []
+    real = [i for i in puzzle.solver_turns()
+            if len(card_classes(puzzle.positions[i], None, "points")) > 1]
+    assert len(real) == 4
+    short = dataclasses.replace(puzzle, line=puzzle.line[:real[-2] + 1])
+    rest = " ".join(card_str(c) for c in puzzle.line[real[-2] + 1:])
+    assert check_puzzle(short, solver) == [
+        f"the line stops before the solver's last real choice: the main line goes on with "
+        f"{rest}"]
