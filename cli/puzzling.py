@@ -362,6 +362,12 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
         (path, puzzle), *rest = load_all([named(file, "FILE")])
         if rest:
             raise AllFivesError(f"{file}: a folder of {len(rest) + 1} puzzles: name one file")
+        from solver.puzzles import check_puzzle
+
+        problems = check_puzzle(puzzle, _solver())
+        if problems:
+            raise AllFivesError(f"{path}: not a sound puzzle: {problems[0]} ('allfives puzzle "
+                                f"check {path}' lists every problem)")
         name = path.name
     else:
         from solver.rules import Rules

@@ -479,3 +479,19 @@ def test_out_makes_its_folder_but_not_a_missing_parent(tmp_path):
     line = assert_one_error_line(run("puzzle", "generate", "--seed", "5", "--out", missing),
                                  "--out", "no folder", str(tmp_path / "nowhere"))
     assert "mine" in line and not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.parametrize("change, problem", [
+    (("target = 12", "target = 99"), "the target 99 does not hold against every defence"),
+    (('"6H", "TD", "TS"]', '"6H"]'), "the line stops before the solver's last real choice"),
+])
+def test_play_refuses_an_unsound_puzzle_in_one_line(tmp_path, change, problem):
+    """A puzzle file that ``puzzle check`` would fault cannot be played (its hints and
+    refutations would have nothing to stand on): one line, the first problem, status 2."""
+    text = (COLLECTION / "001-save-the-ten.toml").read_text(encoding="utf-8")
+    assert change[0] in text
+    path = tmp_path / "bad.toml"
+    path.write_text(text.replace(change[0], change[1]), encoding="utf-8")
+    result = run("puzzle", "play", path, input="hint\nhint\n4s\nsolution\n")
+    assert_one_error_line(result, str(path), "not a sound puzzle", problem,
+                          "allfives puzzle check")
