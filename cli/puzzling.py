@@ -88,7 +88,15 @@ def problems_of(path: str) -> list[str]:
         return [text if text.startswith(path) else f"{path}: {text}"]
     except OSError as error:
         return [f"{path}: {error.strerror or error}"]
-    return [f"{path}: {problem}" for problem in check_puzzle(puzzle, _solver())]
+    problems = check_puzzle(puzzle, _solver())
+    if not problems and puzzle.themes:
+        from solver.puzzles import themes_of
+
+        shown = themes_of(puzzle, _solver())
+        if shown != puzzle.themes:
+            problems.append(f"themes: the file lists {', '.join(puzzle.themes)}; the line "
+                            f"shows {', '.join(shown) or 'none'}")
+    return [f"{path}: {problem}" for problem in problems]
 
 
 _SOLVER = None

@@ -5,6 +5,7 @@ and the errors a user can make."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 import re
@@ -24,7 +25,8 @@ from cli.puzzleplay import PuzzleSession  # noqa: E402
 from cli.puzzling import slug  # noqa: E402
 from solver import reference  # noqa: E402
 from solver.cards import SUIT_NAMES, card_str, suit_of  # noqa: E402
-from solver.puzzles import Oracle, Puzzle, check_puzzle, load_puzzle, main_line  # noqa: E402
+from solver.puzzles import (Oracle, Puzzle, check_puzzle, load_puzzle, main_line,  # noqa: E402
+                            themes_of)
 from solver.rules import Rules  # noqa: E402
 from solver.search import Solver  # noqa: E402
 from solver.shuffle import random_position  # noqa: E402
@@ -45,10 +47,9 @@ def mined(players: int, seed: int, preset: str = "all-fives", cards: int = 4) ->
         line, turns = main_line(position, oracle)
         if sum(t.real for t in turns) < 2:
             continue
-        puzzle = Puzzle(position, side, "points", value, line, title="Mined",
-                        themes=("draw-trumps",))
+        puzzle = Puzzle(position, side, "points", value, line, title="Mined")
         if not check_puzzle(puzzle, solver):
-            return puzzle
+            return dataclasses.replace(puzzle, themes=themes_of(puzzle, solver))
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +161,7 @@ def test_a_wrong_card_is_refuted_with_the_reference_solvers_value(puzzles, playe
 
 
 def test_hint_names_the_idea_then_the_suit_and_solution_ends_it(puzzles):
-    puzzle = puzzles[2]
+    puzzle = dataclasses.replace(puzzles[2], themes=("draw-trumps",))
     answers = iter(["hint", "hint", "solution"])
     result, text, _ = solve_session(puzzle, lambda s, k: next(answers))
     assert "The idea: draw the defence's trumps before you cash your winners." in text
@@ -312,6 +313,27 @@ def test_svg_draws_one_puzzle_only(tmp_path, puzzles):
 
 
 # ---- check --------------------------------------------------------------------------------------
+
+def test_check_says_when_the_themes_are_not_the_ones_the_line_shows(tmp_path):
+    """A puzzle file that lists its themes must list the ones its line shows, no more and no
+    fewer; one without the key is not asked."""
+    text = (COLLECTION / "012-the-five-falls.toml").read_text(encoding="utf-8")
+    assert 'themes = ["catch-the-five", "duck"]' in text
+    for name, themes in [("001-more", '["catch-the-five", "duck", "endplay"]'),
+                         ("002-fewer", '["duck"]'), ("003-right", '["catch-the-five", "duck"]')]:
+        (tmp_path / f"{name}.toml").write_text(
+            text.replace('themes = ["catch-the-five", "duck"]', f"themes = {themes}"))
+    (tmp_path / "004-none.toml").write_text(
+        text.replace('themes = ["catch-the-five", "duck"]\n', ""))
+    result = run("puzzle", "check", tmp_path)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"{tmp_path / '001-more.toml'}: themes: the file lists catch-the-five, duck, endplay; "
+        f"the line shows catch-the-five, duck",
+        f"{tmp_path / '002-fewer.toml'}: themes: the file lists duck; the line shows "
+        f"catch-the-five, duck",
+        "4 puzzles checked: 2 problems in 2."]
+
 
 def test_check_says_every_problem_on_its_own_line(tmp_path, puzzles):
     good = puzzles[2]
