@@ -291,6 +291,13 @@ def _svg_text(x: float, y: float, text: str, size: int = 13, weight: str = "norm
             f'text-anchor="{anchor}" fill="{fill}">{_esc(text)}</text>')
 
 
+def _svg_card(card: Card) -> str:
+    """The rank in black, the suit symbol in its colour (see ``_html_card``)."""
+    text = face(card)
+    return (f'<tspan fill="{BLACK}">{_esc(text[:-1])}</tspan>'
+            f'<tspan fill="{SUIT_COLOURS[suit_of(card)]}">{text[-1]}</tspan>')
+
+
 def _svg_hand(x: float, y: float, seat: str, cards: Sequence[Card], trump: int,
               marks: str) -> list[str]:
     out = [_svg_text(x, y, f"{seat_word(seat)}{marks}", 12, "bold")]
@@ -342,8 +349,7 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
         out.append(_svg_text(mx + 10, my + 49, "on the table", 10, fill="#555"))
     for k, (seat, card) in enumerate(facts.on_table):
         out.append(f'<text x="{mx + 10:g}" y="{my + 63 + 13 * k:g}" font-size="12">'
-                   f'{seat} <tspan fill="{SUIT_COLOURS[suit_of(card)]}">'
-                   f'{_esc(face(card))}</tspan></text>')
+                   f'{seat} {_svg_card(card)}</text>')
     y = rows["S"] + block + 10
     if solution:
         y += 8
@@ -354,9 +360,9 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
             parts = [f'<tspan font-weight="bold">{trick.number}.</tspan>']
             for played in trick.cards:
                 weight = "bold" if played.ours and not played.before else "normal"
-                fill = "#999" if played.before else SUIT_COLOURS[suit_of(played.card)]
-                parts.append(f' <tspan font-weight="{weight}">{played.seat}</tspan> '
-                             f'<tspan fill="{fill}">{_esc(face(played.card))}</tspan>')
+                card = f'<tspan fill="#999">{_esc(face(played.card))}</tspan>' \
+                    if played.before else _svg_card(played.card)
+                parts.append(f' <tspan font-weight="{weight}">{played.seat}</tspan> {card}')
             if trick.winner:
                 parts.append(f' <tspan fill="#777">→ {trick.winner}</tspan>')
             out.append(f'<text x="16" y="{y:g}" font-size="12">{"".join(parts)}</text>')
@@ -417,8 +423,11 @@ table.table td { vertical-align: middle; padding: 0.5mm 1.5mm; min-width: 20mm; 
 
 
 def _html_card(card: Card) -> str:
+    """The rank in black, the suit symbol in its colour (in black-and-white print red is grey,
+    as the dimmed cards are)."""
     colour = "red" if suit_of(card) in (1, 2) else "black"
-    return f'<span class="{colour}">{_esc(face(card))}</span>'
+    text = face(card)
+    return f'{_esc(text[:-1])}<span class="{colour}">{text[-1]}</span>'
 
 
 def _html_suit(suit: int) -> str:

@@ -276,6 +276,21 @@ def test_svg_and_html_name_the_cards_on_the_table(name):
     assert float(box.get("y")) + float(box.get("height")) + 12 <= float(south.get("y"))
 
 
+def test_in_print_only_the_suit_symbols_are_red(tmp_path):
+    """Printed in black and white, red comes out grey, as the cards already on the table do in
+    the solutions: so red is kept to the suit symbols, and every rank is black unless dimmed."""
+    from cli.sheet import RED
+    name = COLLECTION / "002-catch-the-five.toml"        # a heart on the line, a spade before
+    svg = run("puzzle", "show", name, "--format", "svg", "--solution").stdout
+    html = run("puzzle", "show", name, "--format", "html", "--solution").stdout
+    red = re.findall(rf'<tspan fill="{RED}">([^<]*)</tspan>', svg)
+    assert red and set(red) <= {"♥", "♦"}, red
+    red = re.findall(r'<span class="red">([^<]*)</span>', html)
+    assert red and set(red) <= {"♥", "♦"}, red
+    assert re.search(r'<span class="before">E 6♠</span>', html)
+    assert re.search(r'<tspan fill="#999">6♠</tspan>', svg)
+
+
 class _Sections(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
