@@ -97,10 +97,11 @@ def test_every_theme_has_a_case():
 #: before leads to a trick the side wins with a card a defender's card outranked; the theme
 #: needs that lead to be into a tenace of the suit led and the defender to have no safe exit.
 ENDPLAYS = [
-    # S ruffs the Ace of clubs and must lead a diamond into N's Jack-Six; its Queen of spades
-    # would cost the defence a point more of margin.
+    # S ruffs the Ace of clubs and leads its Five of diamonds into N's Jack-Six: the Queen of
+    # spades, or the Ace of diamonds, would cost the defence a point of margin more.
     ("N:-.2.J6.A Q.8.A5.- dealer=S turnup=JH", "margin", "AC 8H 5D JD", True),
-    # Four players: E wins the third spade and must lead into N-S's diamonds or hearts.
+    # Four players: E trumps N's spade and, left with the King-Nine of hearts, must lead one
+    # into N-S's hearts, and N's Queen wins the trick.
     ("N:9.Q4.-.- -.K9.-.7 -.AJ.8.- 6.3.K.- dealer=W turnup=5C", "points",
      "9S 7C 8D 6S 9H JH", True),
     # As the first, S holding the King of spades instead: leading it is as good for the
