@@ -112,6 +112,10 @@ ENDPLAYS = [
     # ruff, not a tenace (and E's JC was as good a lead).
     ("N:3.-.9.2 J4.-.-.J -.T4.J.- dealer=N turnup=KD play=4S,4H", "points", "3S JS TH 9D",
      False),
+    # Three players: E, with nothing but hearts, must lead one, and N ruffs it with the Ten of
+    # trumps below S's King: every lead costs the defence, but into a ruff, not a tenace.
+    ("N:-.-.T.T6 -.J98.-.- K4.-.K.- dealer=N turnup=5D play=8H,4S", "points", "TC JH KS TD",
+     False),
 ]
 
 
