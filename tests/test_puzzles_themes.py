@@ -283,3 +283,21 @@ def test_sampled_worlds_are_consistent(players, preset):
                 assert not set(world.hands[s]) & set(position.hands[seat])
                 assert not {suit_of(c) for c in world.hands[s]} & voids[s]
         assert position.deal.turnup not in {c for h in world.hands for c in h}
+
+
+@pytest.mark.parametrize("values, safe", [
+    ({"KS": 3, "AD": 2, "5D": 2}, False),    # every other lead as good or worse: no safe exit
+    ({"KS": 2, "AD": 3, "5D": 2}, True),     # the King of spades does as well: a safe exit
+    ({"KS": 3, "AD": 1, "5D": 2}, True),     # the Ace of diamonds does better for the defence
+])
+def test_no_safe_exit_rule_on_given_values(values, safe):
+    """The rule by itself, on values given for each lead of S (on lead with the KS, AD and
+    5D after ruffing the Ace of clubs), the lead in the line being the 5D."""
+    from types import SimpleNamespace
+    from solver.cards import parse_card
+    from solver.puzzles.themes import _no_safe_exit
+    before = Position.from_line("N:-.2.J6.A K.8.A5.- dealer=S turnup=JH play=AC,8H")
+    assert sorted(card_str(c) for c in before.legal_moves()) == ["5D", "AD", "KS"]
+    moves = {parse_card(c): v for c, v in values.items()}
+    oracle = SimpleNamespace(solve=lambda p: SimpleNamespace(moves=moves))
+    assert _no_safe_exit(SimpleNamespace(oracle=oracle), before, parse_card("5D")) == (not safe)
