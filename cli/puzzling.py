@@ -261,7 +261,7 @@ def generate_command(players: int, preset: str, count: int, seed: int | None,
         raise AllFivesError(f"--min-turns: {min_turns} turns with a real choice are more than "
                             f"a side has in a deal ({most} at most with {players} players "
                             f"under {preset})")
-    theme = check_theme(theme)
+    theme = check_theme(theme, rules)
     if seed is None:
         import random
 
@@ -311,13 +311,20 @@ def theme_names() -> dict[str, str]:
     return dict(THEMES)
 
 
-def check_theme(theme: str | None) -> str | None:
+def check_theme(theme: str | None, rules=None) -> str | None:
+    """The theme asked for, known and (``rules``) one the rules let the generator find."""
     if theme is None:
         return None
     names = theme_names()
     if theme not in names:
         raise AllFivesError(f"--theme: unknown theme {quoted(theme)} (themes: "
                             f"{', '.join(sorted(names))})")
+    if rules is not None:
+        from solver.puzzles.themes import theme_allowed
+
+        why = theme_allowed(theme, rules)
+        if why:
+            raise AllFivesError(f"--theme {theme}: never found under {rules.preset_name}: {why}")
     return theme
 
 
@@ -380,15 +387,15 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
     else:
         from solver.rules import Rules
 
-        theme = check_theme(theme)
-        if seed is None:
-            import random
-
-            seed = random.SystemRandom().randrange(1, 1_000_000)
         from .errors import option
 
         with option("--rules"):
             rules = Rules.preset(preset)
+        theme = check_theme(theme, rules)
+        if seed is None:
+            import random
+
+            seed = random.SystemRandom().randrange(1, 1_000_000)
         found = list(make_puzzles(players, rules, 1, seed, 2, theme, None))
         if not found:
             raise AllFivesError("no puzzle found for these options")

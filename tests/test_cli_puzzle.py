@@ -532,3 +532,16 @@ def test_play_refuses_an_unsound_puzzle_in_one_line(tmp_path, change, problem):
     result = run("puzzle", "play", path, input="hint\nhint\n4s\nsolution\n")
     assert_one_error_line(result, str(path), "not a sound puzzle", problem,
                           "allfives puzzle check")
+
+
+@pytest.mark.parametrize("theme, preset, why", [
+    ("ruff-the-ten", "strict", "suit led must be followed"),
+    ("catch-the-five", "all-fours", "trump Five is worth nothing"),
+    ("jack-hunt", "classic", "no point for the Jack"),
+    ("game-by-a-pip", "classic", "no Game"),
+])
+def test_a_theme_the_rules_never_allow_is_refused_at_once(theme, preset, why):
+    """Mining for a theme that cannot occur under the rules would never end: one line."""
+    for command in (["generate"], ["play", "--random"]):
+        result = run("puzzle", *command, "--theme", theme, "--rules", preset, "--seed", "1")
+        assert_one_error_line(result, "--theme", theme, preset, why)

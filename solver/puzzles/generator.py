@@ -163,10 +163,14 @@ def generate(players: int = 2, rules: Rules | None = None, count: int | None = 1
     ``objective`` fixes the objective; ``cards`` deals random hands of that size instead of
     dealing from the pack (6 cards a hand, 3 more a run); ``node_limit`` passes over the
     candidates whose first solve takes more nodes."""
-    from .themes import check_theme
+    from ..errors import AllFivesError
+    from .themes import check_theme, theme_allowed
 
     if theme is not None:
         check_theme(theme)
+        why = theme_allowed(theme, rules or Rules())
+        if why:
+            raise AllFivesError(f"theme {theme}: never found under these rules: {why}")
     solver = solver or Solver()
     tried = accepted = 0
     while count is None or accepted < count:

@@ -25,7 +25,8 @@ from ..search import Solver, card_points
 from ..tricks import trick_winner
 from .soundness import Oracle, _oracle, card_classes
 
-__all__ = ["THEMES", "THEME_TITLES", "themes_of", "title_of", "check_theme", "optimal_play",
+__all__ = ["THEMES", "THEME_TITLES", "themes_of", "title_of", "check_theme", "theme_allowed",
+           "optimal_play",
            "GAME_BY_A_PIP", "LONG_PUZZLE"]
 
 #: The most pips the solver's side may lead Game by for ``game-by-a-pip``.
@@ -71,6 +72,23 @@ def check_theme(name: str) -> str:
         raise AllFivesError(f"unknown theme {quoted(name)} (expected one of "
                             f"{', '.join(THEMES)})")
     return name
+
+
+def theme_allowed(name: str, rules) -> str | None:
+    """Why the theme can never be found under ``rules`` (a ``Rules``), or None when it can."""
+    low = rules.low and rules.low_to == "captor"  # any trump may be the lowest dealt
+    ten_worth = rules.capture or rules.game or low
+    five_worth = (rules.capture or rules.five_for_five or (rules.game and rules.game_counts_fives)
+                  or low)
+    reasons = {
+        "ruff-the-ten": rules.strict_follow and "the suit led must be followed, so no trump "
+                                                "takes a Ten while its suit is held",
+        "catch-the-five": not five_worth and "the trump Five is worth nothing",
+        "save-the-ten": not ten_worth and "the trump Ten is worth nothing",
+        "jack-hunt": not rules.jack and "there is no point for the Jack",
+        "game-by-a-pip": not rules.game and "there is no Game",
+    }
+    return reasons.get(name) or None
 
 
 def title_of(themes: tuple[str, ...]) -> str:
