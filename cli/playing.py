@@ -40,8 +40,8 @@ from .answers import AnswerError, ask_line, choices, read_answer
 from .errors import INTERRUPTED, TERMINATED, Terminated, note, option
 from .faces import BAD, GOOD, QUIET, cards_face
 from .inputs import named
-from .table import action_line, choices_line, peg_words, pegboard_lines, scores_text, \
-    seat_text, side_text, table_screen
+from .table import END_ORDER, action_line, choices_line, peg_reason, pegboard_lines, scores_text, \
+    seat_text, side_text, table_screen, unscored_lines
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -145,6 +145,11 @@ class Session:
         self.history: list[tuple[int, int]] = []
         self._start()
 
+    @property
+    def width(self) -> int:
+        """The console's width now (a terminal's can change between screens)."""
+        return self.console.width
+
     # ---- the match ------------------------------------------------------------------------------
 
     def _start(self) -> None:
@@ -200,12 +205,23 @@ class Session:
                 lines.append(line)
         log_pegs = state.deals[-1].pegs if ended else state.pegs
         score = state.deals[-1].score if ended else state.score
+        shown = self.last_play if before is not None else None
+        # the end points nobody pegs, each said where it would have been pegged
+        nobody = unscored_lines(shown, self.pretty) if shown is not None and shown.is_over \
+            and ended else []
         for peg in log_pegs[pegs:]:
+            if peg.what in END_ORDER:
+                rank = END_ORDER.index(peg.what)
+                lines += [line for name, line in nobody if END_ORDER.index(name) < rank]
+                nobody = [(name, line) for name, line in nobody if END_ORDER.index(name) > rank]
             line = Text("  ")
             line.append_text(side_text(self.players, peg.side))
             verb = "pegs" if peg.points >= 0 else "loses"
-            line.append(f" {verb} {abs(peg.points)} ({peg_words(peg)})")
-            lines.append(line)
+            line.append(f" {verb} {abs(peg.points)} (")
+            line.append_text(peg_reason(peg, shown, self.pretty))
+            lines.append(line.append(")"))
+        if not (ended and state.deals[-1].winners and self.finish == "peg-out"):
+            lines += [line for _, line in nobody]  # (a side that pegged out stops the count)
         if state.trump is not None and trump is None and not ended:
             lines.append(Text(f"  Trumps are {SUIT_NAMES[state.trump]}.", style="bold"))
         for line in lines:
@@ -276,7 +292,8 @@ class Session:
 
     def decision(self) -> int:
         obs = self.state.observation(self.me)
-        self.console.print(table_screen(obs, self.target, self.finish, self.pretty), crop=False)
+        self.console.print(table_screen(obs, self.target, self.finish, self.pretty,
+                                        self.width), crop=False)
         while True:
             self.console.print(self.choices(obs), crop=False)
             answer = self.ask("Your call: " if obs.phase != "play" else "Your card: ")
@@ -294,7 +311,8 @@ class Session:
                 self.console.print(HELP, crop=False)
                 continue
             if word == "score":
-                self.console.print(pegboard_lines(obs, self.target, self.pretty), crop=False)
+                self.console.print(pegboard_lines(obs, self.target, self.pretty, self.width),
+                                   crop=False)
                 continue
             if word == "hint":
                 self.console.print(self.hint(obs), crop=False)
@@ -307,9 +325,7 @@ class Session:
     def choices(self, obs) -> Text:
         words = "Stand or beg" if obs.phase == "elder" else \
             "Take one or run" if obs.phase == "dealer" else "Your legal cards"
-        text = Text(f"{words}: ", style="bold")
-        text.append_text(choices_line(obs, self.pretty))
-        return text
+        return choices_line(obs, self.pretty, self.width, first=Text(f"{words}: ", style="bold"))
 
     def ask(self, prompt: str) -> str | None:
         """One line of input, without its newline; None at the end of input."""

@@ -3,8 +3,10 @@ that happens at it.
 
 Everything here draws from a seat's ``Observation`` (its own hand, the turn-ups, the calls, the
 cards played, the points pegged, the score): nothing a player at the table could not see.  The
-screen fits 80 columns: a heading, the trumps, the pegboard, this deal's points, the cards each
-seat has played, the trick under way and the hand by suit.
+screen is laid out for the console's width (80 columns by default, readable down to
+``NARROWEST``): a heading, the trumps, the pegboard, this deal's points, the tricks so far seat by
+seat with each trick's winner marked, the trick under way and the hand by suit.  A line that
+does not fit is broken between its parts, never inside a card or a call, and goes on indented.
 """
 
 from __future__ import annotations
@@ -13,15 +15,24 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from solver.cards import SUIT_NAMES, suit_of
+from solver.analysis import end_points
+from solver.cards import FIVE, JACK, SUIT_NAMES, make_card, pip_value, suit_of
+from solver.deal import Position
 from solver.game import BEG, CALLS, RUN, STAND, TAKE_ONE, Observation
 from solver.pegging import Peg
-from solver.tricks import seat_names, side_count, side_name, side_of
+from solver.scoring import score_position
+from solver.tricks import seat_names, side_count, side_name, side_of, trick_winner
 
 from .answers import choices
 from .diagram import hand_face
 from .faces import QUIET, SIDE_STYLES, card_face, cards_face
 from .pegboard import strip
+
+#: The width the screen is laid out for when none is given, and the narrowest it is laid out for.
+WIDTH = 80
+NARROWEST = 40
+#: The mark after the card that won a trick, in the grid of tricks.
+WON = "*"
 
 #: How a call reads in the line that reports it.
 CALL_WORDS = {STAND: "stands", BEG: "begs", TAKE_ONE: "gives one (take-one)", RUN: "runs the cards"}
@@ -29,6 +40,30 @@ CALL_WORDS = {STAND: "stands", BEG: "begs", TAKE_ONE: "gives one (take-one)", RU
 PEG_WORDS = {"take-one": "take-one", "turn-up jack": "turn-up Jack", "revoke": "revoke",
              "high": "High", "low": "Low", "jack": "Jack", "game": "Game",
              "five": "five-for-five"}
+
+
+def fit(width: int | None) -> int:
+    """The width to lay out for: ``WIDTH`` when none is given, never under ``NARROWEST``."""
+    return WIDTH if width is None else max(NARROWEST, width)
+
+
+def flow(parts: Sequence[Text], width: int, sep: str = "  ", indent: str = "  ",
+         first: Text | None = None) -> Text:
+    """``parts`` in a line after ``first``, joined by ``sep``; where the next part would pass
+    ``width`` the line is broken and goes on after ``indent``.  A part is never broken."""
+    line = first.copy() if first is not None else Text()
+    lines: list[Text] = []
+    fresh = True  # nothing but ``first`` or an indent on the line yet
+    for part in parts:
+        if not fresh and line.cell_len + len(sep) + part.cell_len > width:
+            lines.append(line)
+            line, fresh = Text(indent), True
+        if not fresh:
+            line.append(sep)
+        line.append_text(part)
+        fresh = False
+    lines.append(line)
+    return Text("\n").join(lines)
 
 
 def seat_text(players: int, seat: int, you: int | None = None) -> Text:
@@ -49,6 +84,62 @@ def peg_words(peg: Peg) -> str:
     return PEG_WORDS.get(peg.what, peg.what)
 
 
+def peg_reason(peg: Peg, position: Position | None, pretty: bool) -> Text:
+    """What a peg is for, with the cards behind it when ``position`` (the deal as it stands
+    after the peg) shows them: ``trick 3: K♠ 5♠``, ``High: A♠``, ``Game: N 37, S 12 pips``."""
+    text = Text(peg_words(peg))
+    if position is None:
+        return text
+    deal = position.deal
+    if peg.what.startswith("trick "):
+        number = int(peg.what.split()[1])
+        if number <= len(position.completed):
+            trumps = [c for c in position.completed[number - 1].cards
+                      if suit_of(c) == deal.trump and pip_value(c)]
+            text.append(": ").append_text(cards_face(trumps, pretty, deal.trump))
+        return text
+    if not position.is_over:
+        return text
+    if peg.what == "game":
+        return text.append(": " + pips_words(position))
+    for point in end_points(position):
+        if point.name == peg.what and point.card is not None:
+            text.append(": ").append_text(card_face(point.card, pretty, deal.trump))
+    return text
+
+
+def pips_words(position: Position) -> str:
+    """``N 37, S 12 pips``: what each side's won tricks count toward Game."""
+    pips = score_position(position).pips
+    names = [position.deal.side_name(s) for s in range(position.deal.sides)]
+    return ", ".join(f"{name} {p}" for name, p in zip(names, pips)) + " pips"
+
+
+#: The end points in the order they are pegged.
+END_ORDER = ("high", "low", "jack", "game", "five")
+
+
+def unscored_lines(position: Position, pretty: bool) -> list[tuple[str, Text]]:
+    """The end points of a finished deal that nobody pegs, each with why: a tie for Game, a
+    trump Jack (or Five) that was in no hand."""
+    deal = position.deal
+    lines = []
+    for point in end_points(position):
+        if point.side is not None:
+            continue
+        if point.name == "game":
+            why = Text(f"a tie ({pips_words(position)})")
+        elif point.name in ("jack", "five"):
+            rank = JACK if point.name == "jack" else FIVE
+            why = card_face(make_card(deal.trump, rank), pretty, deal.trump)
+            why.append(" was in no hand")
+        else:
+            continue
+        line = Text(f"  Nobody pegs {PEG_WORDS[point.name]}: ", style=QUIET)
+        lines.append((point.name, line.append_text(why)))
+    return lines
+
+
 def pegged_this_deal(obs: Observation) -> list[int]:
     totals = [0] * side_count(obs.players)
     for peg in obs.pegs:
@@ -61,24 +152,22 @@ def scores_text(players: int, score: Sequence[int]) -> str:
     return ", ".join(f"{side_name(s, players)} {p}" for s, p in enumerate(score))
 
 
-def heading(obs: Observation, target: int, finish: str) -> Text:
+def heading(obs: Observation, target: int, finish: str, width: int | None = None) -> Text:
+    """``Deal 1 · you are S · N deals · 61 to win (first to peg out)``."""
     n = obs.players
-    text = Text().append(f"Deal {obs.deal}", style="bold")
+    deal = Text().append(f"Deal {obs.deal}", style="bold")
     if obs.best_of > 1:
-        text.append(f", game {obs.game} of best of {obs.best_of}")
-    text.append(" · you are ")
-    text.append_text(seat_text(n, obs.seat))
+        deal.append(f", game {obs.game} of best of {obs.best_of}")
+    you = Text("you are ").append_text(seat_text(n, obs.seat))
     if n == 4:
-        text.append(f" ({side_name(side_of(obs.seat, n), n)})", style=QUIET)
-    text.append(" · ")
-    text.append_text(seat_text(n, obs.dealer))
-    text.append(" deals · ")
-    text.append(f"{target} to win" + (" (first to peg out)" if finish == "peg-out" else
+        you.append(f" ({side_name(side_of(obs.seat, n), n)})", style=QUIET)
+    dealer = seat_text(n, obs.dealer).append(" deals")
+    goal = Text(f"{target} to win" + (" (first to peg out)" if finish == "peg-out" else
                                      " (counted at hand end)"), style=QUIET)
-    return text
+    return flow([deal, you, dealer, goal], fit(width), sep=" · ")
 
 
-def trumps_line(obs: Observation, pretty: bool) -> Text:
+def trumps_line(obs: Observation, pretty: bool, width: int | None = None) -> Text:
     """``Trumps ♥ hearts: turn-up 6♥ (set aside by runs: 4♣ 9♣)``, or before trumps are fixed
     the suit the turn-up proposes."""
     turnup = obs.turnups[-1]
@@ -92,83 +181,120 @@ def trumps_line(obs: Observation, pretty: bool) -> Text:
         text = Text("Trumps ", style="bold")
         text.append(f"{SUIT_NAMES[trump]}: turn-up ")
         text.append_text(card_face(turnup, pretty, trump))
-    if aside:
-        text.append(" (set aside by runs: ")
-        text.append_text(cards_face(aside, pretty, trump))
-        text.append(")")
-    return text
+    if not aside:
+        return text
+    words = Text("(set aside by runs: ").append_text(cards_face(aside, pretty, trump))
+    return flow([text, words.append(")")], fit(width), sep=" ")
 
 
-def pegboard_lines(obs: Observation, target: int, pretty: bool) -> Text:
+def pegboard_lines(obs: Observation, target: int, pretty: bool,
+                   width: int | None = None) -> Text:
     """One line per side: its score and its strip of holes, this deal's points (``◆``) after
-    those pegged before it (``●``)."""
+    those pegged before it (``●``); a strip too long for ``width`` goes on in rows under its
+    first."""
     n = obs.players
     now = pegged_this_deal(obs)
-    width = max(len(side_name(s, n)) for s in range(side_count(n)))
+    names = max(len(side_name(s, n)) for s in range(side_count(n)))
     lines = []
     for side, score in enumerate(obs.score):
         label = side_text(n, side)
-        label.pad_right(width - len(label))
+        label.pad_right(names - len(label))
         label.append(f" {score:>3} ")
         before = max(0, min(score - now[side], target))
         holes = strip(before, max(0, min(score, target)), target, SIDE_STYLES[side], pretty,
-                      indent=" " * len(label))
+                      indent=" " * len(label), width=fit(width))
         lines.append(label + holes[len(label):])
     if obs.best_of > 1:
         lines.append(Text(f"Games won: {scores_text(n, obs.games_won)}", style=QUIET))
     return Text("\n").join(lines)
 
 
-def deal_points_line(obs: Observation) -> Text:
-    """``This deal: N 3 (trick 1), S 1 (take-one)``."""
+def deal_points_line(obs: Observation, width: int | None = None) -> Text:
+    """``This deal: N +3 (trick 1), S +1 (take-one)``."""
     text = Text("This deal: ", style="bold")
     if not obs.pegs:
         return text.append("nothing pegged yet", style=QUIET)
-    parts = [f"{side_name(p.side, obs.players)} {p.points:+d} ({peg_words(p)})" for p in obs.pegs]
-    return text.append(", ".join(parts))
+    parts = [Text(f"{side_name(p.side, obs.players)} {p.points:+d} ({peg_words(p)})"
+                  + ("," if k < len(obs.pegs) - 1 else "")) for k, p in enumerate(obs.pegs)]
+    return flow(parts, fit(width), sep=" ", first=text)
 
 
-def calls_line(obs: Observation) -> Text | None:
+def calls_line(obs: Observation, width: int | None = None) -> Text | None:
     if not obs.calls:
         return None
     text = Text("Calls: ", style="bold")
-    parts = [f"{seat_names(obs.players)[s]} {CALLS[a]}" for s, a in obs.calls]
-    return text.append(", ".join(parts))
+    parts = [Text(f"{seat_names(obs.players)[s]} {CALLS[a]}"
+                  + ("," if k < len(obs.calls) - 1 else "")) for k, (s, a) in enumerate(obs.calls)]
+    return flow(parts, fit(width), sep=" ", first=text)
 
 
-def played_lines(obs: Observation, pretty: bool) -> Text:
-    """The cards each seat has played this deal, in order."""
+def tricks_played(obs: Observation) -> list[list[tuple[int, int]]]:
+    """The cards played this deal, trick by trick, each (seat, card) in the order played."""
     n = obs.players
-    text = Text("Played", style="bold")
-    for seat in range(n):
-        cards = [c for s, c in obs.play if s == seat]
-        text.append("\n  ")
-        text.append_text(seat_text(n, seat))
-        text.append("  ")
-        if cards:
-            text.append_text(cards_face(cards, pretty, obs.trump))
-        else:
-            text.append("—" if pretty else "-", style=QUIET)
-    return text
+    return [list(obs.play[k:k + n]) for k in range(0, len(obs.play), n)]
 
 
-def trick_line(obs: Observation, pretty: bool) -> Text:
-    """``Trick 2: N 7♦, E 9♦; you to play``."""
+def winning_seat(trick: Sequence[tuple[int, int]], trump: int) -> int:
+    """The seat that wins a full trick, by the rules' ``trick_winner``."""
+    return trick[trick_winner([card for _, card in trick], trump)][0]
+
+
+def played_lines(obs: Observation, pretty: bool, width: int | None = None) -> Text:
+    """The tricks so far, one column a trick and one row a seat, the card that won each
+    finished trick marked ``*`` (and bold); more tricks than fit ``width`` go on in another
+    block of columns."""
+    n = obs.players
+    tricks = tricks_played(obs)
+    if not tricks:
+        return Text("Tricks: ", style="bold").append("none played yet", style=QUIET)
+    cell, gap = 3, 2
+    label = max(len("Trick"), 2 + max(len(name) for name in seat_names(n))) + gap
+    per_block = max(1, (fit(width) - label + gap) // (cell + gap))
+    blocks = []
+    for start in range(0, len(tricks), per_block):
+        block = tricks[start:start + per_block]
+        head = Text("Trick" if start == 0 else "", style="bold")
+        head.pad_right(label - len(head))
+        rows = [Text("  ").append_text(seat_text(n, seat)) for seat in range(n)]
+        for row in rows:
+            row.pad_right(label - len(row))
+        for k, trick in enumerate(block, start + 1):
+            if k > start + 1:
+                head.append(" " * gap)
+                for row in rows:
+                    row.append(" " * gap)
+            head.append(f"{k:<{cell}}", style="bold")
+            winner = winning_seat(trick, obs.trump) if len(trick) == n else None
+            cards = dict(trick)
+            for seat, row in enumerate(rows):
+                face = Text(" " * cell) if seat not in cards else \
+                    card_face(cards[seat], pretty, obs.trump)
+                if seat == winner:
+                    face.stylize("bold")
+                    face.append(WON, style="bold")
+                face.pad_right(cell - len(face))
+                row.append_text(face)
+        for line in [head] + rows:
+            line.rstrip()
+        blocks.append(Text("\n").join([head] + rows))
+    return Text("\n").join(blocks)
+
+
+def trick_line(obs: Observation, pretty: bool, width: int | None = None) -> Text:
+    """``Trick 2: N led 7♦, E 9♦; you to play``."""
     n = obs.players
     done = len(obs.play) // n
     cards = obs.play[done * n:]
-    text = Text(f"Trick {done + 1}: ", style="bold")
-    if cards:
-        for i, (seat, card) in enumerate(cards):
-            if i:
-                text.append(", ")
-            text.append_text(seat_text(n, seat))
-            text.append(" led " if i == 0 else " ")
-            text.append_text(card_face(card, pretty, obs.trump))
-        text.append("; ")
+    parts = []
+    for i, (seat, card) in enumerate(cards):
+        part = seat_text(n, seat).append(" led " if i == 0 else " ")
+        part.append_text(card_face(card, pretty, obs.trump))
+        parts.append(part.append("," if i < len(cards) - 1 else ";"))
     if obs.current_player == obs.seat:
-        text.append("you to " + ("lead" if not cards else "play"))
-    return text
+        parts.append(Text("you to " + ("lead" if not cards else "play")))
+    elif parts:
+        parts[-1].right_crop(1)
+    return flow(parts, fit(width), sep=" ", first=Text(f"Trick {done + 1}: ", style="bold"))
 
 
 def hand_lines(obs: Observation, pretty: bool) -> Text:
@@ -182,32 +308,45 @@ def hand_lines(obs: Observation, pretty: bool) -> Text:
     return text.append_text(Text("\n").join(Text("  ").append_text(line) for line in lines))
 
 
-def table_screen(obs: Observation, target: int, finish: str, pretty: bool) -> Text:
-    """The whole table as the seat of ``obs`` sees it, before its decision."""
-    rule = Text("─" * 78 if pretty else "-" * 78, style=QUIET)
-    parts = [rule, heading(obs, target, finish), trumps_line(obs, pretty),
-             pegboard_lines(obs, target, pretty), deal_points_line(obs)]
-    calls = calls_line(obs)
+def table_screen(obs: Observation, target: int, finish: str, pretty: bool,
+                 width: int | None = None) -> Text:
+    """The whole table as the seat of ``obs`` sees it, before its decision, laid out for a
+    console ``width`` columns wide (``WIDTH`` when None): no line is longer."""
+    width = fit(width)
+    rule = Text(("─" if pretty else "-") * (width - 2), style=QUIET)
+    parts = [rule, heading(obs, target, finish, width), trumps_line(obs, pretty, width),
+             pegboard_lines(obs, target, pretty, width), deal_points_line(obs, width)]
+    calls = calls_line(obs, width)
     if calls is not None:
         parts.append(calls)
     if obs.phase == "play":
-        parts += [played_lines(obs, pretty), trick_line(obs, pretty)]
+        parts += [played_lines(obs, pretty, width), trick_line(obs, pretty, width)]
     parts.append(hand_lines(obs, pretty))
     return Text("\n").join(parts)
 
 
-def choices_line(obs: Observation, pretty: bool) -> Text:
-    """The legal actions, numbered: ``1 K♠  2 9♥  3 5♥``."""
-    text = Text()
+def choice_faces(obs: Observation, pretty: bool) -> list[Text]:
+    """Each legal action with its number: ``1 K♠``, ``2 stand``."""
+    faces = []
     for number, action in enumerate(choices(obs), 1):
-        if number > 1:
-            text.append("  ")
-        text.append(f"{number} ", style=QUIET)
+        text = Text(f"{number} ", style=QUIET)
         if action in CALLS:
             text.append(CALLS[action], style="bold")
         else:
             text.append_text(card_face(action, pretty, obs.trump))
-    return text
+        faces.append(text)
+    return faces
+
+
+def choices_line(obs: Observation, pretty: bool, width: int | None = None,
+                 first: Text | None = None) -> Text:
+    """The legal actions, numbered: ``1 K♠  2 9♥  3 5♥``, after ``first``; without a width on
+    one line, with one broken between choices to fit it."""
+    faces = choice_faces(obs, pretty)
+    if width is None:
+        text = first.copy() if first is not None else Text()
+        return text.append_text(Text("  ").join(faces))
+    return flow(faces, fit(width), first=first)
 
 
 def action_line(players: int, seat: int, action: int, pretty: bool, trump: int | None,

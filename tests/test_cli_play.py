@@ -20,9 +20,9 @@ from solver.game import BEG, RUN, STAND, TAKE_ONE, Match, read_records, replay
 pytest.importorskip("solver.search")  # hints and the analysis after each deal use the engine
 
 
-def console() -> tuple[Console, io.StringIO]:
+def console(width: int = 80) -> tuple[Console, io.StringIO]:
     out = io.StringIO()
-    return Console(file=out, width=80, color_system=None, highlight=False, markup=False,
+    return Console(file=out, width=width, color_system=None, highlight=False, markup=False,
                    emoji=False), out
 
 
@@ -46,12 +46,13 @@ class Script:
         return False
 
 
-def session(args: dict, answer, tmp_path: Path) -> tuple[Session, Script, io.StringIO]:
+def session(args: dict, answer, tmp_path: Path, width: int = 80) -> tuple[Session, Script,
+                                                                          io.StringIO]:
     options = dict(players=2, seat=None, opponents=None, preset="all-fives", target=11,
                    seed=1, record=str(tmp_path / "match.jsonl"))
     options.update(args)
     setup = make_setup(**options)
-    out_console, out = console()
+    out_console, out = console(width)
     script = Script(answer)
     s = Session(setup, out_console, script, pretty=True)
     script.session = s
@@ -98,9 +99,145 @@ def test_the_bots_moves_are_shown_one_line_each(tmp_path):
     assert any(re.fullmatch(r"N plays [2-9TJQKA][♠♥♦♣]", line) for line in lines)
     assert any(re.fullmatch(r"N (stands|begs)", line) for line in lines)
     assert any(re.fullmatch(r"  (N|S \(you\)) wins trick \d+", line) for line in lines)
-    assert any(re.fullmatch(r"  [NS] pegs \d+ \((trick \d+|High|Low|Jack|Game)\)", line)
-               for line in lines)
+    assert any(re.fullmatch(r"  [NS] pegs \d+ \((trick \d+: .*|High: .*|Low: .*|Jack: .*|"
+                            r"Game: .*)\)", line) for line in lines)
     assert any(line.startswith("Deal 1 is over: ") for line in lines)
+
+
+def test_every_peg_shows_what_it_is_for(tmp_path):
+    """A capture lists the trumps it took, and they add up to its points; High, Low and Jack
+    name a card of the trumps just fixed; Game gives every side's pips, the winner's the most;
+    an end point nobody takes says why."""
+    seen = {"trick": 0, "High": 0, "Low": 0, "Jack": 0, "Game": 0, "nobody": 0}
+    for players, seed in ((2, 3), (3, 4), (4, 5)):
+        result = run("play", "--players", players, "--seed", seed, "--target", 31,
+                     "--record", tmp_path / "m.jsonl", "--no-color", input="1\n" * 600)
+        assert result.exit_code == 0, result.stderr
+        trump = None
+        for line in result.stdout.splitlines():
+            fixed = re.fullmatch(r"  Trumps are (\w+)\.", line)
+            if fixed:
+                trump = "♠♥♦♣"[["spades", "hearts", "diamonds", "clubs"].index(fixed[1])]
+            peg = re.fullmatch(r"  (\w+) pegs (\d+) \((.*)\)", line)
+            if peg is None:
+                if line.startswith("  Nobody pegs "):
+                    seen["nobody"] += 1
+                    assert re.fullmatch(r"  Nobody pegs (Jack: J. was in no hand|Game: a tie "
+                                        r"\((\w+ (\d+), )+\w+ \d+ pips\))", line), line
+                continue
+            points, why = int(peg[2]), peg[3]
+            capture = re.fullmatch(r"trick \d+: (.*)", why)
+            if capture:
+                seen["trick"] += 1
+                cards = capture[1].split()
+                assert all(card[1] == trump for card in cards), line
+                assert sum({"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10, "5": 5}[card[0]]
+                           for card in cards) == points, line
+                continue
+            name, _, what = why.partition(": ")
+            if name in ("High", "Low", "Jack"):
+                seen[name] += 1
+                assert re.fullmatch(r"[2-9TJQKA]" + trump, what), line
+                assert name != "Jack" or what[0] == "J"
+            elif name == "Game":
+                seen[name] += 1
+                pips = dict((side, int(p)) for side, p in
+                            re.findall(r"(\w+) (\d+)", what.removesuffix(" pips")))
+                assert pips[peg[1]] == max(pips.values()), line
+                assert sorted(pips.values()).count(max(pips.values())) == 1, line
+    assert all(seen.values()), seen
+
+
+def beg_and_run(obs, count):
+    """Beg and run the cards whenever the call is ours (long hands), else the first card."""
+    return {"elder": "beg", "dealer": "run"}.get(obs.phase, "1")
+
+
+def check_screen(text: str, obs, width: int, target: int) -> None:
+    """The table screen of ``obs`` as laid out for ``width``: no line longer, and nothing a
+    player needs left out."""
+    from solver.cards import card_str, suit_of
+    from solver.tricks import side_name
+
+    lines = text.split("\n")
+    assert max(len(line) for line in lines) <= width, "\n".join(lines)
+    assert lines[0] == "─" * (width - 2)
+    flat = " ".join(line.strip() for line in lines)
+    assert f"Deal {obs.deal} · you are S" in flat and f"{target} to win" in flat
+    # the pegboard: each side's score, and as many holes pegged as points up to the target
+    board = lines[3:]
+    for side, score in enumerate(obs.score):
+        name = side_name(side, obs.players)
+        start = next(k for k, line in enumerate(board) if line.startswith(f"{name} "))
+        assert board[start].split()[1] == str(score)
+        rows = [board[start]] + [line for line in board[start + 1:]
+                                 if line.startswith("   ") and line.strip()[0] in "●◆·"]
+        holes = "".join(rows)
+        assert holes.count("●") + holes.count("◆") == min(score, target)
+        assert holes.count("●") + holes.count("◆") + holes.count("·") == target
+    # every card played this deal is in the grid of tricks, and every card in the hand shown
+    if obs.phase == "play":
+        grid = " ".join(line for line in lines if line.startswith("  ") and
+                        line.split()[0] in "NESW")
+        for _, card in obs.play:
+            assert card_str(card, True) in grid
+        assert f"Trick {len(obs.play) // obs.players + 1}: " in flat
+    hand = lines[lines.index(next(x for x in lines if x.startswith("Your hand"))) + 1:]
+    for card in obs.hand:
+        row = hand[suit_of(card)].split()
+        assert card_str(card)[0] in row[1:], (card_str(card), hand)
+
+
+@pytest.mark.parametrize("width", [60, 70, 80])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_table_is_laid_out_for_the_console_width(tmp_path, players, width):
+    """Every screen of a match (long hands from runs among them) fits the console it is shown
+    on, down to 60 columns, with nothing dropped; the legal cards are listed whole, each with
+    its number, however many lines they take."""
+    from cli.table import table_screen
+
+    seed = {2: 22, 3: 20, 4: 22}[players]  # matches with runs in them
+    s, script, out = session(dict(players=players, seed=seed, target=31), beg_and_run, tmp_path,
+                             width=width)
+    s.run()
+    assert len(script.seen) > 10
+    assert max(len(obs.hand) for obs in script.seen) > 6  # runs were made
+    for obs in script.seen:
+        check_screen(table_screen(obs, 31, "peg-out", True, width).plain, obs, width, 31)
+    text = out.getvalue()
+    lines = [line for line in text.splitlines() if "match.jsonl" not in line]  # a path is whole
+    assert max(len(line) for line in lines) <= width
+    # the screens were printed as laid out, not wrapped again by the console
+    for obs in script.seen[:5]:
+        screen = table_screen(obs, 31, "peg-out", True, width).plain
+        assert screen in text
+    # each list of choices reads 1 .. n in order, no number parted from its card
+    listed = re.findall(r"(?:Your legal cards|Stand or beg|Take one or run): (.*?)\nYour "
+                        r"(?:card|call):", text, re.S)
+    assert len(listed) >= len(script.seen)
+    for choices_text in listed:
+        numbers = [int(n) for n in re.findall(r"(?:^|\s)(\d+) (?:\S+)", choices_text)]
+        assert numbers == list(range(1, len(numbers) + 1)), choices_text
+
+
+def test_the_pegboard_fits_its_width():
+    """A strip of holes in rows no longer than the width, every hole there and as many pegged
+    as the points reach (a hole of a long board counts once its last point is reached)."""
+    from cli.pegboard import points_per_hole, strip
+
+    for target in (7, 11, 31, 61, 121, 200):
+        scale = points_per_hole(target)
+        for width in (40, 50, 60, 70, 80):
+            for score in (0, 1, target // 3, target - 1, target):
+                rows = strip(score // 2, score, target, "", True, indent=" " * 7,
+                             width=width).plain.split("\n")
+                assert max(len(row) for row in rows) <= width
+                assert all(row.startswith(" " * 7) for row in rows)
+                holes = "".join(rows).replace(" ", "")
+                assert len(holes) == -(-target // scale)
+                pegged = len(holes) if score == target else score // scale
+                assert holes.count("●") + holes.count("◆") == pegged
+                assert holes == "".join(sorted(holes, key="●◆·".index))
 
 
 def test_the_screen_fits_80_columns(tmp_path):
