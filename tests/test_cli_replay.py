@@ -91,6 +91,20 @@ def test_a_record_that_is_not_json_or_not_there(tmp_path):
     assert_one_error_line(run("replay", tmp_path / "none.jsonl"), "No such file")
 
 
+def test_a_record_that_is_not_text_is_one_line(tmp_path):
+    """Bytes that are not UTF-8 (a binary file, a record saved in another encoding) are named
+    with where they start, for replay and for analyze alike; a UTF-8 byte-order mark is fine."""
+    path = tmp_path / "binary.jsonl"
+    path.write_bytes(b'{"match": "\xff\xfe"}\n')
+    assert_one_error_line(run("replay", path), "binary.jsonl", "not UTF-8 text (byte 11)")
+    assert_one_error_line(run("analyze", path), "binary.jsonl", "not UTF-8 text (byte 11)")
+    marked = tmp_path / "marked.jsonl"
+    marked.write_bytes(b"\xef\xbb\xbf" + MATCH.read_bytes())
+    result = run("replay", marked)
+    assert result.exit_code == 0, result.stderr
+    assert "N wins the match" in result.stdout
+
+
 # ---- analyze RECORD#N ------------------------------------------------------------------------
 
 def deal_file(position: Position, path: Path) -> Path:
