@@ -52,14 +52,16 @@ ANALYSIS_NODES = 5_000_000
 HINT_WORLDS: int | None = None
 COMMANDS = ("hint", "undo", "score", "help", "quit")
 
-HELP = """\
-Type a card as deal files spell it (TH, th, 10h, T♥), a rank or suit alone when it
-picks one legal card (T, k, h), or the card's number in the list; Enter plays a
-lone legal card. Calls: stand, beg, take-one, run, or their first letter.
-Commands (whole words): hint (what each choice is worth from what you can see),
-undo (back to your previous decision), score (the match score), help, quit (save
-the record, stop).
-Ctrl-D stops as quit does; Ctrl-C stops too, with status 130."""
+#: What ``help`` shows: paragraphs, each broken to the console's width when it is printed.
+HELP = (
+    "Type a card as deal files spell it (TH, th, 10h, T♥), a rank or suit alone when it picks "
+    "one legal card (T, k, h), or the card's number in the list; Enter plays a lone legal "
+    "card. Calls: stand, beg, take-one, run, or their first letter.",
+    "Commands (whole words): hint (what each choice is worth from what you can see), undo "
+    "(back to your previous decision), score (the match score), help, quit (save the record, "
+    "stop).",
+    "Ctrl-D stops as quit does; Ctrl-C stops too, with status 130.",
+)
 
 
 class Undo(Exception):
@@ -172,7 +174,7 @@ class Session:
                 action = decide(self.bots[seat], self.state)
             self.apply(seat, action, show=True)
         self.save()
-        self.console.print(self.result(), soft_wrap=True)
+        self.say_last(self.result(), f"The record is in {self.setup.record}.")
 
     def apply(self, seat: int, action: int, show: bool) -> None:
         """Take ``action`` for ``seat``; with ``show``, say what happened at the table."""
@@ -308,7 +310,8 @@ class Session:
                     continue
                 raise Undo()
             if word in ("help", "?"):
-                self.console.print(HELP, crop=False)
+                for paragraph in HELP:
+                    self.console.print(paragraph)
                 continue
             if word == "score":
                 self.console.print(pegboard_lines(obs, self.target, self.pretty, self.width),
@@ -390,8 +393,7 @@ class Session:
         text.append(f", {scores_text(n, state.score)}")
         if state.double:
             text.append(" (a double game)")
-        text.append(f". The record is in {self.setup.record}.")
-        return text
+        return text.append(".")
 
     def save(self) -> bool:
         """Write the record of every finished deal; False if none has finished."""
@@ -404,6 +406,19 @@ class Session:
             raise OSError(error.errno, error.strerror, str(self.setup.record)) from None
         self.saved = True
         return True
+
+    def say_last(self, words: Text | str, record: str | None = None) -> None:
+        """The last words, broken between words to fit the console, and the sentence naming
+        the record after them: on the same line when it fits, else on a line of its own and
+        never broken, so that the file's name can be copied whole."""
+        text = Text(words) if isinstance(words, str) else words
+        if record is None:
+            self.console.print(text)
+        elif text.cell_len + 1 + len(record) <= self.width:
+            self.console.print(text + Text(" " + record))
+        else:
+            self.console.print(text)
+            self.console.print(record, soft_wrap=True)
 
     def where(self) -> str:
         """Where the record is, as the last line says it."""
@@ -455,10 +470,13 @@ def play_command(players: int, seat: str | None, opponents: list[str] | None, pr
     try:
         session.run()
     except Stop:
-        where = session.where()
+        saved = session.save()
         deals = len(session.state.deals)
-        console.print(f"You left the match after {deals} deal{'s' if deals != 1 else ''}; "
-                      f"{where}.", soft_wrap=True)
+        left = f"You left the match after {deals} deal{'s' if deals != 1 else ''};"
+        if saved:
+            session.say_last(left, f"the record is in {setup.record}.")
+        else:
+            session.say_last(f"{left} no deal is over yet, so there is no record.")
     except KeyboardInterrupt as stop:
         if interactive:
             console.print()  # off the prompt's line

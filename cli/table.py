@@ -301,7 +301,10 @@ def hand_lines(obs: Observation, pretty: bool) -> Text:
     trump = obs.trump if obs.trump is not None else suit_of(obs.turnups[-1])
     text = Text("Your hand", style="bold")
     if obs.trump is None:
-        text.append("  (trumps if nobody begs: the turn-up's suit)", style=QUIET)
+        call = "you give one" if obs.phase == "dealer" and obs.current_player == obs.seat else \
+            "you stand" if obs.phase == "elder" and obs.current_player == obs.seat else \
+            "the turn-up stands"
+        text.append(f"  (trumps if {call}: the turn-up's suit)", style=QUIET)
     text.append("\n")
     face = hand_face(obs.hand, trump, pretty)
     lines = face.split("\n")

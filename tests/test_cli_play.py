@@ -59,6 +59,15 @@ def session(args: dict, answer, tmp_path: Path, width: int = 80) -> tuple[Sessio
     return s, script, out
 
 
+def last_words(text: str) -> str:
+    """The last line, with the line before it when the record's name was put on a line of its
+    own to keep it whole."""
+    lines = text.splitlines()
+    if lines[-1].lower().startswith("the record is in ") and len(lines) > 1:
+        return lines[-2] + " " + lines[-1]
+    return lines[-1]
+
+
 def first_choice(obs, count):
     return "1"
 
@@ -72,7 +81,7 @@ def test_a_whole_scripted_match_and_its_record_replays(tmp_path, players, oppone
     result = run("play", "--players", players, "--target", 11, "--seed", 5, "--record", record,
                  *[x for o in opponents for x in ("--opponents", o)], input="1\n" * 400)
     assert result.exit_code == 0, result.stderr
-    last = result.stdout.splitlines()[-1]
+    last = last_words(result.stdout)
     assert re.fullmatch(r"(You win the match|\w+ wins? the match), .*\. The record is in "
                         + re.escape(str(record)) + r"\.", last), last
     state = replay(read_records(record.read_text(encoding="utf-8")))
@@ -238,6 +247,43 @@ def test_the_pegboard_fits_its_width():
                 pegged = len(holes) if score == target else score // scale
                 assert holes.count("●") + holes.count("◆") == pegged
                 assert holes == "".join(sorted(holes, key="●◆·".index))
+
+
+def test_the_hand_says_what_the_call_would_make_trumps():
+    """Before trumps are fixed the hand marks the turn-up's suit, and says on what it becomes
+    trumps: the elder's standing, or after a beg the dealer's giving one."""
+    from cli.table import hand_lines
+
+    state = Match(2).new_initial_state(seed=4)
+    elder = state.observation(state.current_player())
+    assert elder.phase == "elder"
+    assert "(trumps if you stand: the turn-up's suit)" in hand_lines(elder, True).plain
+    state.apply_action(BEG)
+    dealer = state.observation(state.current_player())
+    assert dealer.phase == "dealer"
+    assert "(trumps if you give one: the turn-up's suit)" in hand_lines(dealer, True).plain
+    state.apply_action(TAKE_ONE)
+    assert "(trumps if" not in hand_lines(state.observation(state.current_player()), True).plain
+
+
+def test_help_is_wrapped_to_the_console(tmp_path):
+    """``help`` is a few paragraphs broken to the console's width: every line full but the
+    last of a paragraph, so that a narrow terminal does not show ragged halves of lines."""
+    for width in (60, 80, 100):
+        s, script, out = session({}, lambda obs, k: "help" if k == 1 else None, tmp_path,
+                                 width=width)
+        with pytest.raises(Stop):
+            s.run()
+        text = out.getvalue()
+        shown = text[text.index(": help\n") + len(": help\n"):]
+        shown = re.split(r"\n(?:Your legal cards|Stand or beg|Take one or run): ", shown)[0]
+        shown = shown.splitlines()
+        assert max(len(line) for line in shown) <= width
+        words = " ".join(shown).split()
+        assert words[:4] == ["Type", "a", "card", "as"] and "130." in words
+        for line, after in zip(shown, shown[1:]):  # a line was broken only where it had to be
+            if line and after and not after.startswith(("Commands", "Ctrl-D")):
+                assert len(line.rstrip()) + 1 + len(after.split()[0]) > width, (line, after)
 
 
 def test_the_screen_fits_80_columns(tmp_path):
@@ -483,7 +529,7 @@ def test_the_end_of_input_saves_the_record_and_stops_cleanly(tmp_path):
     record = tmp_path / "m.jsonl"
     result = run("play", "--seed", 1, "--record", record, input="1\n" * 40)
     assert result.exit_code == 0, result.stderr
-    last = result.stdout.splitlines()[-1]
+    last = last_words(result.stdout)
     assert re.fullmatch(rf"You left the match after \d+ deals?; the record is in "
                         rf"{re.escape(str(record))}\.", last), last
     records = read_records(record.read_text(encoding="utf-8"))
@@ -505,7 +551,7 @@ def test_quit_saves_to_the_default_record(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("play", "--seed", 7, input="1\n" * 40 + "quit\n")
     assert result.exit_code == 0
-    assert "the record is in allfives-7.jsonl." in result.stdout.splitlines()[-1]
+    assert "the record is in allfives-7.jsonl." in last_words(result.stdout)
     assert (tmp_path / "allfives-7.jsonl").exists()
 
 
@@ -537,8 +583,30 @@ def test_bad_options_are_one_line(tmp_path):
     assert result.exit_code == 2 and "--opponents" in result.stderr
 
 
+@pytest.mark.parametrize("answers", ["", "1\n" * 8, "1\n" * 8 + "quit\n", "1\n" * 400])
+def test_the_last_lines_break_between_words_and_keep_the_record_name_whole(tmp_path, answers):
+    """On a console narrower than the last sentence no word is broken, and the record's name
+    (a path, to be copied) is never parted."""
+    width = 40
+    record = tmp_path / "a-rather-long-folder-name" / "match.jsonl"
+    record.parent.mkdir()
+    out_console, out = console(width)
+    play_command(2, None, ["random"], "all-fives", 11, 3, str(record), None,
+                 stream=io.StringIO(answers), console=out_console)
+    tail = out.getvalue().splitlines()[-3:]
+    for line in tail:  # a terminal breaks a longer line anywhere, inside a word
+        assert len(line) <= width or line.lower() == f"the record is in {record}.", tail
+    said = last_words(out.getvalue())
+    if answers == "":
+        assert " ".join(line.rstrip() for line in tail[-2:]) == "You left the match after 0 deals; " \
+            "no deal is over yet, so there is no record."
+    else:
+        assert said.endswith(f"the record is in {record}.") or \
+            said.endswith(f"The record is in {record}."), tail
+
+
 def test_play_command_takes_a_stream_and_a_console(tmp_path):
     out_console, out = console()
     play_command(2, None, ["random"], "all-fives", 11, 3, str(tmp_path / "r.jsonl"), None,
                  stream=io.StringIO("1\n" * 400), console=out_console)
-    assert "The record is in" in out.getvalue().splitlines()[-1]
+    assert "The record is in" in last_words(out.getvalue())
