@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import sys
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -133,9 +134,11 @@ class Session:
     """One match at the table: the state, the bots, every action taken, and the screen."""
 
     def __init__(self, setup: Setup, console: Console, stream: TextIO,
-                 interactive: bool = False, pretty: bool = True) -> None:
+                 interactive: bool = False, pretty: bool = True,
+                 status: Console | None = None) -> None:
         self.setup = setup
         self.console = console
+        self.status = status
         self.stream = stream
         self.interactive = interactive
         self.pretty = pretty
@@ -146,6 +149,15 @@ class Session:
         self.saved = False
         self.history: list[tuple[int, int]] = []
         self._start()
+
+    def busy(self, what: str):
+        """A live line on the terminal (``status``, standard error) while something slow runs:
+        ``N is thinking: 3 s``, shown after a second and gone when it ends."""
+        if self.status is None:
+            return nullcontext()
+        from .status import searching
+
+        return searching(self.status, what, None)
 
     @property
     def width(self) -> int:
@@ -171,7 +183,8 @@ class Session:
                     self.undo()
                     continue
             else:
-                action = decide(self.bots[seat], self.state)
+                with self.busy(f"{seat_names(self.players)[seat]} is thinking"):
+                    action = decide(self.bots[seat], self.state)
             self.apply(seat, action, show=True)
         self.save()
         self.say_last(self.result(), f"The record is in {self.setup.record}.")
@@ -271,7 +284,8 @@ class Session:
             from solver.search import solve
         except EngineMissing:
             return Text("(no analysis: the compiled engine is not installed)", style=QUIET)
-        plays = judge_cards(position, self.me, solve, ANALYSIS_NODES)
+        with self.busy("judging your cards"):
+            plays = judge_cards(position, self.me, solve, ANALYSIS_NODES)
         if not plays:
             return Text("You played no card this deal.", style=QUIET)
         away = sum(p.cost or 0 for p in plays)
@@ -341,7 +355,8 @@ class Session:
         match is played again."""
         from .advising import advice_lines, advice_for
 
-        advice = advice_for(obs, HINT_WORLDS, f"{self.setup.seed}/hint/{len(self.history)}")
+        with self.busy("working out the hint"):
+            advice = advice_for(obs, HINT_WORLDS, f"{self.setup.seed}/hint/{len(self.history)}")
         return advice_lines(advice, obs, choices(obs), self.pretty)
 
     def undo(self) -> None:
@@ -466,7 +481,8 @@ def play_command(players: int, seat: str | None, opponents: list[str] | None, pr
             import readline  # noqa: F401  (line editing for input())
         except ImportError:
             pass
-    session = Session(setup, console, stream, interactive, can_show_suits(console))
+    status = make_console(color, stderr=True) if interactive else None
+    session = Session(setup, console, stream, interactive, can_show_suits(console), status)
     try:
         session.run()
     except Stop:

@@ -491,6 +491,35 @@ def test_a_hint_reads_nothing_but_the_observation(tmp_path):
     assert "Advice from what you can see" in text and text.count("\n  ") >= len(obs.legal_actions)
 
 
+def test_a_slow_bot_shows_that_it_is_thinking_on_a_terminal(tmp_path, monkeypatch):
+    """While a bot decides, a live line on the terminal's standard error says who is thinking;
+    it is gone from the screen once the move is made, and never printed among the moves."""
+    import time
+
+    import cli.playing
+    import cli.status
+
+    monkeypatch.setattr(cli.status, "DELAY", 0.0)
+    original = cli.playing.decide
+
+    def slow(bot, state):
+        time.sleep(0.6)
+        return original(bot, state)
+
+    monkeypatch.setattr(cli.playing, "decide", slow)
+    status_out = io.StringIO()
+    status = Console(file=status_out, force_terminal=True, width=80, color_system=None)
+    setup = make_setup(2, None, None, "all-fives", 11, 3, str(tmp_path / "m.jsonl"))
+    out_console, out = console()
+    script = Script(lambda obs, k: "1" if k < 3 else None)
+    s = Session(setup, out_console, script, pretty=True, status=status)
+    script.session = s
+    with pytest.raises(Stop):
+        s.run()
+    assert "N is thinking: 0 s" in status_out.getvalue()
+    assert "thinking" not in out.getvalue()
+
+
 def test_pimc_plays_at_the_table(tmp_path):
     record = tmp_path / "match.jsonl"
     result = run("play", "--seed", 5, "--opponents", "pimc:worlds=4,time_limit=none",
