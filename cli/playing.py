@@ -29,20 +29,20 @@ import typer
 from rich.text import Text
 
 from solver.analysis import CardPlayed, judge_card, unjudged
-from solver.cards import SUIT_NAMES, card_str
+from solver.cards import card_str
 from solver.deal import Position
 from solver.errors import AllFivesError, EngineMissing
-from solver.game import CALLS, RUN, Match, MatchState, match_records, records_text
+from solver.game import CALLS, Match, MatchState, match_records, records_text
 from solver.players import Player, PlayerSpec, decide, player_spec
 from solver.rules import Rules
-from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
+from solver.tricks import parse_seat, seat_names, side_name, side_of
 
 from .answers import AnswerError, ask_line, choices, read_answer
 from .errors import INTERRUPTED, TERMINATED, Terminated, note, option
-from .faces import BAD, GOOD, QUIET, cards_face
+from .faces import BAD, GOOD, QUIET
 from .inputs import named
-from .table import END_ORDER, action_line, choices_line, peg_reason, pegboard_lines, scores_text, \
-    seat_text, side_text, table_screen, unscored_lines
+from .table import choices_line, deal_over_line, pegboard_lines, scores_text, seat_text, \
+    table_screen, what_happened, win_verb
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -191,60 +191,16 @@ class Session:
 
     def apply(self, seat: int, action: int, show: bool) -> None:
         """Take ``action`` for ``seat``; with ``show``, say what happened at the table."""
-        state = self.state
-        deals, pegs, turnups = len(state.deals), len(state.pegs), state.turnups
-        trump = state.trump
-        before = state.position() if state.phase == "play" else None
-        if before is not None:
-            self.last_play = before.after(action)
-        state.apply_action(action)
+        deals = len(self.state.deals)
+        lines, after = what_happened(self.state, action, self.pretty, self.me)
+        if after is not None:
+            self.last_play = after
         self.history.append((seat, action))
-        ended = len(state.deals) > deals
         if not show:
             return
-        lines = [action_line(self.players, seat, action, self.pretty, trump, self.me)]
-        if action == RUN:
-            if ended and state.deals[-1].thrown_in:
-                lines[0].append(": no new suit turned up")
-            else:
-                shown = state.turnups[len(turnups):]
-                lines[0].append(": turn-up " if len(shown) == 1 else ": turn-ups ")
-                lines[0].append_text(cards_face(shown, self.pretty, state.trump))
-        if before is not None and self.last_play is not None:
-            done = self.last_play.completed
-            if len(done) > len(before.completed):
-                trick = done[-1]
-                line = Text("  ")
-                line.append_text(seat_text(self.players, trick.winner, self.me))
-                line.append(f" wins trick {len(done)}")
-                lines.append(line)
-        log_pegs = state.deals[-1].pegs if ended else state.pegs
-        score = state.deals[-1].score if ended else state.score
-        shown = self.last_play if before is not None else None
-        # the end points nobody pegs, each said where it would have been pegged
-        nobody = unscored_lines(shown, self.pretty) if shown is not None and shown.is_over \
-            and ended else []
-        for peg in log_pegs[pegs:]:
-            if peg.what in END_ORDER:
-                rank = END_ORDER.index(peg.what)
-                lines += [line for name, line in nobody if END_ORDER.index(name) < rank]
-                nobody = [(name, line) for name, line in nobody if END_ORDER.index(name) > rank]
-            line = Text("  ")
-            line.append_text(side_text(self.players, peg.side))
-            verb = "pegs" if peg.points >= 0 else "loses"
-            line.append(f" {verb} {abs(peg.points)} (")
-            line.append_text(peg_reason(peg, shown, self.pretty))
-            lines.append(line.append(")"))
-        if not (ended and state.deals[-1].winners and self.finish == "peg-out"):
-            lines += [line for _, line in nobody]  # (a side that pegged out stops the count)
-        if state.trump is not None and trump is None and not ended:
-            lines.append(Text(f"  Trumps are {SUIT_NAMES[state.trump]}.", style="bold"))
         for line in lines:
             self.console.print(line, crop=False)
-        if log_pegs[pegs:]:
-            self.console.print(Text(f"  Score: {scores_text(self.players, score)}",
-                                    style=QUIET), crop=False)
-        if ended:
+        if len(self.state.deals) > deals:
             self.deal_over()
 
     def deal_over(self) -> None:
@@ -256,16 +212,7 @@ class Session:
                                     f"deals again.", style="bold"), crop=False)
             self.save()
             return
-        totals = [0] * side_count(n)
-        for peg in log.pegs:
-            totals[peg.side] += peg.points
-        text = Text(f"Deal {log.number} is over: ", style="bold")
-        text.append(", ".join(f"{side_name(s, n)} {p:+d}" for s, p in enumerate(totals)))
-        text.append(f"; the score is {scores_text(n, log.score)}.")
-        if log.winners:
-            won = " and ".join(side_name(s, n) for s in log.winners)
-            text.append(f" {won} {_win(log.winners, n)} the game"
-                        + (" (a double game)" if log.double else "") + ".")
+        text = deal_over_line(log, n)
         self.console.print(text, crop=False)
         has_cards = any(a < 64 for _, a in log.actions)
         if has_cards and self.last_play is not None:
@@ -404,7 +351,7 @@ class Session:
             text.append("You win the match" if len(state.winners) == 1 else
                         "You share the match", style=f"bold {GOOD}")
         else:
-            text.append(f"{won} {_win(state.winners, n)} the match", style=f"bold {BAD}")
+            text.append(f"{won} {win_verb(state.winners, n)} the match", style=f"bold {BAD}")
         text.append(f", {scores_text(n, state.score)}")
         if state.double:
             text.append(" (a double game)")
@@ -441,11 +388,6 @@ class Session:
             return f"the record is in {self.setup.record}"
         return "no deal is over yet, so there is no record"
 
-
-
-def _win(sides: tuple[int, ...], players: int) -> str:
-    """``wins`` for one seat, ``win`` for a partnership or several sides."""
-    return "wins" if len(sides) == 1 and players < 4 else "win"
 
 
 def judge_cards(position: Position, seat: int, solve, node_limit: int) -> list[CardPlayed]:

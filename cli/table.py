@@ -18,7 +18,8 @@ from rich.text import Text
 from solver.analysis import end_points
 from solver.cards import FIVE, JACK, SUIT_NAMES, make_card, pip_value, suit_of
 from solver.deal import Position
-from solver.game import BEG, CALLS, RUN, STAND, TAKE_ONE, Observation
+from solver.game import BEG, CALLS, RUN, STAND, TAKE_ONE, DealLog, GameError, MatchState, \
+    Observation
 from solver.pegging import Peg
 from solver.scoring import score_position
 from solver.tricks import seat_names, side_count, side_name, side_of, trick_winner
@@ -84,22 +85,22 @@ def peg_words(peg: Peg) -> str:
     return PEG_WORDS.get(peg.what, peg.what)
 
 
-def peg_reason(peg: Peg, position: Position | None, pretty: bool) -> Text:
-    """What a peg is for, with the cards behind it when ``position`` (the deal as it stands
-    after the peg) shows them: ``trick 3: K♠ 5♠``, ``High: A♠``, ``Game: N 37, S 12 pips``."""
+def peg_reason(peg: Peg, position: Position | None, pretty: bool,
+               tricks: Sequence[Sequence[int]] = (), trump: int | None = None) -> Text:
+    """What a peg is for, with the cards behind it where they are known: a capture's trumps
+    from ``tricks`` (the cards of each trick of the deal so far), an end point's card and
+    Game's pips from ``position`` (the deal as it stands after the peg):
+    ``trick 3: K♠ 5♠``, ``High: A♠``, ``Game: N 37, S 12 pips``."""
     text = Text(peg_words(peg))
-    if position is None:
-        return text
-    deal = position.deal
     if peg.what.startswith("trick "):
         number = int(peg.what.split()[1])
-        if number <= len(position.completed):
-            trumps = [c for c in position.completed[number - 1].cards
-                      if suit_of(c) == deal.trump and pip_value(c)]
-            text.append(": ").append_text(cards_face(trumps, pretty, deal.trump))
+        if trump is not None and number <= len(tricks):
+            trumps = [c for c in tricks[number - 1] if suit_of(c) == trump and pip_value(c)]
+            text.append(": ").append_text(cards_face(trumps, pretty, trump))
         return text
-    if not position.is_over:
+    if position is None or not position.is_over:
         return text
+    deal = position.deal
     if peg.what == "game":
         return text.append(": " + pips_words(position))
     for point in end_points(position):
@@ -360,3 +361,93 @@ def action_line(players: int, seat: int, action: int, pretty: bool, trump: int |
         return text.append(f" {CALL_WORDS[action]}")
     text.append(" plays ")
     return text.append_text(card_face(action, pretty, trump))
+
+
+def what_happened(state: MatchState, action: int, pretty: bool, you: int | None = None,
+                  revoke: bool = False) -> tuple[list[Text], Position | None]:
+    """Take ``action`` for the seat to act in ``state`` (with ``revoke``, play the card
+    ``action`` as a revoke, as only a record does); the lines that say what happened at the
+    table (the move, a run's turn-ups, the trick won, each point pegged with what it is for,
+    the score), and the deal in play after it (None outside card play, or once the deal holds
+    a revoke, which a position cannot replay)."""
+    n = state.players
+    seat = state.current_player()
+    deals, pegs, turnups = len(state.deals), len(state.pegs), state.turnups
+    trump = state.trump
+    before = after = None
+    play: list[tuple[int, int]] = []
+    if state.phase == "play":
+        play = [*state.observation(seat).play, (seat, action)]
+        try:
+            before = state.position() if not revoke else None
+        except GameError:  # a revoke earlier in the deal
+            pass
+    if before is not None:
+        after = before.after(action)
+    if revoke:
+        state.apply_revoke(action)
+    else:
+        state.apply_action(action)
+    ended = len(state.deals) > deals
+    lines = [action_line(n, seat, action, pretty, trump, you)]
+    if revoke:
+        lines[0].append(", a revoke", style="bold")
+    if action == RUN:
+        if ended and state.deals[-1].thrown_in:
+            lines[0].append(": no new suit turned up")
+        else:
+            shown = state.turnups[len(turnups):]
+            lines[0].append(": turn-up " if len(shown) == 1 else ": turn-ups ")
+            lines[0].append_text(cards_face(shown, pretty, state.trump))
+    if play and len(play) % n == 0:
+        line = Text("  ").append_text(seat_text(n, winning_seat(play[-n:], trump), you))
+        lines.append(line.append(f" wins trick {len(play) // n}"))
+    log = state.deals[-1] if ended else None
+    new_pegs = (log.pegs if log is not None else state.pegs)[pegs:]
+    # the end points nobody pegs, each said where it would have been pegged
+    nobody = unscored_lines(after, pretty) if after is not None and after.is_over and ended \
+        else []
+    for peg in new_pegs:
+        if peg.what in END_ORDER:
+            rank = END_ORDER.index(peg.what)
+            lines += [line for name, line in nobody if END_ORDER.index(name) < rank]
+            nobody = [(name, line) for name, line in nobody if END_ORDER.index(name) > rank]
+        line = Text("  ").append_text(side_text(n, peg.side))
+        verb = "pegs" if peg.points >= 0 else "loses"
+        line.append(f" {verb} {abs(peg.points)} (")
+        tricks = [[card for _, card in play[k:k + n]] for k in range(0, len(play) - n + 1, n)]
+        line.append_text(peg_reason(peg, after, pretty, tricks, trump))
+        lines.append(line.append(")"))
+    pegged_out = log is not None and bool(log.winners) and state.rules.finish == "peg-out"
+    if not pegged_out:
+        lines += [line for _, line in nobody]  # (a side that pegged out stops the count)
+    if state.trump is not None and trump is None and not ended:
+        lines.append(Text(f"  Trumps are {SUIT_NAMES[state.trump]}.", style="bold"))
+    if new_pegs:
+        score = log.score if log is not None else state.score
+        lines.append(Text(f"  Score: {scores_text(n, score)}", style=QUIET))
+    if pegged_out and after is not None and not after.is_over:
+        won = " and ".join(side_name(s, n) for s in log.winners)
+        lines.append(Text(f"  {won} pegged out: the deal stops here.", style="bold"))
+    return lines, after
+
+
+def deal_over_line(log: DealLog, players: int) -> Text:
+    """``Deal 1 is over: N +11, S +6; the score is N 11, S 6.`` and who won the game on it."""
+    n = players
+    totals = [0] * side_count(n)
+    for peg in log.pegs:
+        totals[peg.side] += peg.points
+    text = Text(f"Deal {log.number} is over: ", style="bold")
+    text.append(", ".join(f"{side_name(s, n)} {p:+d}" for s, p in enumerate(totals)))
+    text.append(f"; the score is {scores_text(n, log.score)}.")
+    if log.winners:
+        won = " and ".join(side_name(s, n) for s in log.winners)
+        text.append(f" {won} {win_verb(log.winners, n)} the game"
+                    + (" (a double game)" if log.double else "") + ".")
+    return text
+
+
+def win_verb(sides: Sequence[int], players: int) -> str:
+    """``wins`` for one seat, ``win`` for a partnership or several sides."""
+    return "wins" if len(sides) == 1 and players < 4 else "win"
