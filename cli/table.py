@@ -25,7 +25,7 @@ from solver.scoring import score_position
 from solver.tricks import seat_names, side_count, side_name, side_of, trick_winner
 
 from .answers import choices
-from .diagram import hand_face
+from .diagram import TRUMP_MARK, TRUMP_MARK_PLAIN, hand_face
 from .faces import QUIET, SIDE_STYLES, card_face, cards_face
 from .pegboard import strip
 
@@ -298,14 +298,17 @@ def trick_line(obs: Observation, pretty: bool, width: int | None = None) -> Text
     return flow(parts, fit(width), sep=" ", first=Text(f"Trick {done + 1}: ", style="bold"))
 
 
-def hand_lines(obs: Observation, pretty: bool) -> Text:
+def hand_lines(obs: Observation, pretty: bool, width: int | None = None) -> Text:
+    """``Your hand`` and a line a suit, the trumps (or the suit proposed) marked."""
     trump = obs.trump if obs.trump is not None else suit_of(obs.turnups[-1])
     text = Text("Your hand", style="bold")
     if obs.trump is None:
         call = "you give one" if obs.phase == "dealer" and obs.current_player == obs.seat else \
             "you stand" if obs.phase == "elder" and obs.current_player == obs.seat else \
             "the turn-up stands"
-        text.append(f"  (trumps if {call}: the turn-up's suit)", style=QUIET)
+        mark = TRUMP_MARK if pretty else TRUMP_MARK_PLAIN
+        note = Text(f"({mark} if {call})", style=QUIET)
+        text = flow([text, note], fit(width))
     text.append("\n")
     face = hand_face(obs.hand, trump, pretty)
     lines = face.split("\n")
@@ -325,7 +328,7 @@ def table_screen(obs: Observation, target: int, finish: str, pretty: bool,
         parts.append(calls)
     if obs.phase == "play":
         parts += [played_lines(obs, pretty, width), trick_line(obs, pretty, width)]
-    parts.append(hand_lines(obs, pretty))
+    parts.append(hand_lines(obs, pretty, width))
     return Text("\n").join(parts)
 
 
