@@ -41,7 +41,7 @@ from .answers import AnswerError, ask_line, choices, read_answer
 from .errors import INTERRUPTED, TERMINATED, Terminated, note, option
 from .faces import BAD, GOOD, QUIET
 from .inputs import named
-from .table import choices_line, deal_over_line, pegboard_lines, scores_text, seat_text, \
+from .table import choices_line, deal_line, deal_over_line, pegboard_lines, scores_text, seat_text, \
     table_screen, what_happened, win_verb
 
 if TYPE_CHECKING:
@@ -148,6 +148,7 @@ class Session:
         self.finish = setup.match.rules.finish
         self.saved = False
         self.history: list[tuple[int, int]] = []
+        self.told = 0  # the deal whose start was told
         self._start()
 
     def busy(self, what: str):
@@ -175,6 +176,9 @@ class Session:
         """Play to the end of the match, or until the person stops (``Stop``)."""
         self.console.print(self.opening(), crop=False)
         while not self.state.is_terminal():
+            if self.state.deal_number != self.told:
+                self.told = self.state.deal_number
+                self.console.print(deal_line(self.state, self.pretty), crop=False)
             seat = self.state.current_player()
             if seat == self.me:
                 try:
@@ -317,6 +321,7 @@ class Session:
             if seat != self.me:
                 decide(self.bots[seat], self.state)  # the bot moves on as it did
             self.apply(seat, action, show=False)
+        self.told = self.state.deal_number
         self.console.print(Text("Back to your previous decision.", style="bold"))
 
     # ---- the start and the end ------------------------------------------------------------------

@@ -435,6 +435,18 @@ def what_happened(state: MatchState, action: int, pretty: bool, you: int | None 
     return lines, after
 
 
+def deal_line(state: MatchState, pretty: bool) -> Text:
+    """The start of a deal, as everyone at the table sees it: ``Deal 2 · N deals · turn-up
+    5♥``."""
+    text = Text(f"Deal {state.deal_number}", style="bold")
+    if state.match.best_of > 1:
+        text.append(f", game {state.game}", style="bold")
+    text.append(" · ").append_text(seat_text(state.players, state.dealer)).append(" deals")
+    turnup = state.turnups[0]
+    text.append(" · turn-up ").append_text(card_face(turnup, pretty, suit_of(turnup)))
+    return text
+
+
 def deal_over_line(log: DealLog, players: int) -> Text:
     """``Deal 1 is over: N +11, S +6; the score is N 11, S 6.`` and who won the game on it."""
     n = players

@@ -289,6 +289,44 @@ def test_help_is_wrapped_to_the_console(tmp_path):
                 assert len(line.rstrip()) + 1 + len(after.split()[0]) > width, (line, after)
 
 
+def test_a_side_that_pegs_out_in_the_play_is_told_the_deal_stops(tmp_path):
+    """Peg-out: the side that reaches the target in the middle of the play wins at once; the
+    table says so under the score it reached, and the record's last deal stops there."""
+    s, script, out = session({}, first_choice, tmp_path)
+    s.run()
+    lines = out.getvalue().splitlines()
+    state = s.state
+    winner = "NS"[state.winners[0]]
+    at = lines.index(f"  {winner} pegged out: the deal stops here.")
+    assert re.fullmatch(r"  Score: N \d+, S \d+", lines[at - 1])
+    assert int(re.findall(r"\d+", lines[at - 1])["NS".index(winner)]) >= 11
+    assert lines[at + 1].startswith(f"Deal {len(state.deals)} is over: ")
+    last = state.deals[-1]
+    cards = [a for _, a in last.actions if a < 64]
+    assert 0 < len(cards) < 12 and len(cards) % 2 == 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_deal_starts_with_its_dealer_and_turn_up(tmp_path, players):
+    """Before the first call of each deal, one line says which deal it is, who deals and the
+    card turned up, as the pack the record holds deals it."""
+    from solver.cards import card_str
+    from solver.shuffle import deal_pack
+
+    s, script, out = session(dict(players=players, seed=30 + players), beg_and_run, tmp_path)
+    s.run()
+    lines = out.getvalue().splitlines()
+    starts = [k for k, line in enumerate(lines) if re.match(r"Deal \d+ · \w deals · turn-up ", line)]
+    assert len(starts) == len(s.state.deals)
+    for k, log in zip(starts, s.state.deals):
+        turnup = deal_pack(log.pack, players, log.dealer, 0)[1][0]
+        assert lines[k] == f"Deal {log.number} · {s.state.seats[log.dealer]} deals · turn-up " \
+            f"{card_str(turnup, True)}"
+        first = log.actions[0]
+        said = lines[k + 1]
+        assert said.startswith(s.state.seats[first[0]] + " ") or said.startswith("────"), said
+
+
 def test_the_screen_fits_80_columns(tmp_path):
     result = run("play", "--players", 4, "--seed", 2, "--target", 31, "--record",
                  tmp_path / "m.jsonl", input="1\n" * 400)
