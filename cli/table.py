@@ -241,9 +241,9 @@ def winning_seat(trick: Sequence[tuple[int, int]], trump: int) -> int:
 
 
 def played_lines(obs: Observation, pretty: bool, width: int | None = None) -> Text:
-    """The tricks so far, one column a trick and one row a seat, the card that won each
-    finished trick marked ``*`` (and bold); more tricks than fit ``width`` go on in another
-    block of columns."""
+    """The tricks so far, one column a trick: the seat that led it, then one row a seat, the
+    card that won each finished trick marked ``*`` (and bold); more tricks than fit ``width``
+    go on in another block of columns."""
     n = obs.players
     tricks = tricks_played(obs)
     if not tricks:
@@ -256,15 +256,19 @@ def played_lines(obs: Observation, pretty: bool, width: int | None = None) -> Te
         block = tricks[start:start + per_block]
         head = Text("Trick" if start == 0 else "", style="bold")
         head.pad_right(label - len(head))
+        led = Text("led", style=QUIET)
+        led.pad_right(label - len(led))
         rows = [Text("  ").append_text(seat_text(n, seat)) for seat in range(n)]
         for row in rows:
             row.pad_right(label - len(row))
         for k, trick in enumerate(block, start + 1):
             if k > start + 1:
-                head.append(" " * gap)
-                for row in rows:
-                    row.append(" " * gap)
+                for line in [head, led, *rows]:
+                    line.append(" " * gap)
             head.append(f"{k:<{cell}}", style="bold")
+            leader = seat_text(n, trick[0][0])
+            leader.pad_right(cell - len(leader))
+            led.append_text(leader)
             winner = winning_seat(trick, obs.trump) if len(trick) == n else None
             cards = dict(trick)
             for seat, row in enumerate(rows):
@@ -275,9 +279,9 @@ def played_lines(obs: Observation, pretty: bool, width: int | None = None) -> Te
                     face.append(WON, style="bold")
                 face.pad_right(cell - len(face))
                 row.append_text(face)
-        for line in [head] + rows:
+        for line in [head, led, *rows]:
             line.rstrip()
-        blocks.append(Text("\n").join([head] + rows))
+        blocks.append(Text("\n").join([head, led, *rows]))
     return Text("\n").join(blocks)
 
 

@@ -187,13 +187,23 @@ def check_screen(text: str, obs, width: int, target: int) -> None:
         holes = "".join(rows)
         assert holes.count("●") + holes.count("◆") == min(score, target)
         assert holes.count("●") + holes.count("◆") + holes.count("·") == target
-    # every card played this deal is in the grid of tricks, and every card in the hand shown
+    # every card played this deal is in the grid of tricks, under the seat that led it; the
+    # card starred as winning a trick is the one whose seat the game had lead the next
     if obs.phase == "play":
         grid = " ".join(line for line in lines if line.startswith("  ") and
                         line.split()[0] in "NESW")
         for _, card in obs.play:
             assert card_str(card, True) in grid
         assert f"Trick {len(obs.play) // obs.players + 1}: " in flat
+        led = " ".join(line.split(None, 1)[1] for line in lines if line.startswith("led ")).split()
+        n = obs.players
+        seats = "NESW" if n == 4 else "NES"[:n] if n == 3 else "NS"
+        tricks = [obs.play[k:k + n] for k in range(0, len(obs.play), n)]
+        assert led == [seats[trick[0][0]] for trick in tricks]
+        starred = [seats[seat] for trick in tricks for seat, card in trick
+                   if f"{card_str(card, True)}*" in grid]
+        if tricks:
+            assert starred == led[1:] + ([] if len(tricks[-1]) < n else starred[-1:])
     hand = lines[lines.index(next(x for x in lines if x.startswith("Your hand"))) + 1:]
     for card in obs.hand:
         row = hand[suit_of(card)].split()
