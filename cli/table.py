@@ -52,7 +52,9 @@ def flow(parts: Sequence[Text], width: int, sep: str = "  ", indent: str = "  ",
          first: Text | None = None) -> Text:
     """``parts`` in a line after ``first``, joined by ``sep``; where the next part would pass
     ``width`` the line is broken and goes on after ``indent``.  A part is never broken."""
-    line = first.copy() if first is not None else Text()
+    line = Text()
+    if first is not None:
+        line.append_text(first)  # its style a span, so that it does not run into the parts
     lines: list[Text] = []
     fresh = True  # nothing but ``first`` or an indent on the line yet
     for part in parts:
@@ -179,7 +181,7 @@ def trumps_line(obs: Observation, pretty: bool, width: int | None = None) -> Tex
         text.append_text(card_face(turnup, pretty, suit_of(turnup)))
         text.append(f": {SUIT_NAMES[suit_of(turnup)]} proposed for trumps")
     else:
-        text = Text("Trumps ", style="bold")
+        text = Text().append("Trumps ", style="bold")
         text.append(f"{SUIT_NAMES[trump]}: turn-up ")
         text.append_text(card_face(turnup, pretty, trump))
     if not aside:
@@ -254,9 +256,9 @@ def played_lines(obs: Observation, pretty: bool, width: int | None = None) -> Te
     blocks = []
     for start in range(0, len(tricks), per_block):
         block = tricks[start:start + per_block]
-        head = Text("Trick" if start == 0 else "", style="bold")
+        head = Text().append("Trick" if start == 0 else "", style="bold")
         head.pad_right(label - len(head))
-        led = Text("led", style=QUIET)
+        led = Text().append("led", style=QUIET)
         led.pad_right(label - len(led))
         rows = [Text("  ").append_text(seat_text(n, seat)) for seat in range(n)]
         for row in rows:
@@ -305,7 +307,7 @@ def trick_line(obs: Observation, pretty: bool, width: int | None = None) -> Text
 def hand_lines(obs: Observation, pretty: bool, width: int | None = None) -> Text:
     """``Your hand`` and a line a suit, the trumps (or the suit proposed) marked."""
     trump = obs.trump if obs.trump is not None else suit_of(obs.turnups[-1])
-    text = Text("Your hand", style="bold")
+    text = Text().append("Your hand", style="bold")
     if obs.trump is None:
         call = "you give one" if obs.phase == "dealer" and obs.current_player == obs.seat else \
             "you stand" if obs.phase == "elder" and obs.current_player == obs.seat else \
@@ -340,7 +342,7 @@ def choice_faces(obs: Observation, pretty: bool) -> list[Text]:
     """Each legal action with its number: ``1 K♠``, ``2 stand``."""
     faces = []
     for number, action in enumerate(choices(obs), 1):
-        text = Text(f"{number} ", style=QUIET)
+        text = Text().append(f"{number} ", style=QUIET)
         if action in CALLS:
             text.append(CALLS[action], style="bold")
         else:
@@ -442,7 +444,7 @@ def what_happened(state: MatchState, action: int, pretty: bool, you: int | None 
 def deal_line(state: MatchState, pretty: bool) -> Text:
     """The start of a deal, as everyone at the table sees it: ``Deal 2 · N deals · turn-up
     5♥``."""
-    text = Text(f"Deal {state.deal_number}", style="bold")
+    text = Text().append(f"Deal {state.deal_number}", style="bold")
     if state.match.best_of > 1:
         text.append(f", game {state.game}", style="bold")
     text.append(" · ").append_text(seat_text(state.players, state.dealer)).append(" deals")

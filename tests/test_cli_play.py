@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 
 from cli.answers import AnswerError, choices, read_answer
 from cli.playing import Session, Stop, make_setup, play_command
 from clirun import run
-from solver.cards import parse_card
+from solver.cards import card_str, parse_card
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match, read_records, replay
 
 pytest.importorskip("solver.search")  # hints and the analysis after each deal use the engine
@@ -335,6 +336,32 @@ def test_every_deal_starts_with_its_dealer_and_turn_up(tmp_path, players):
         first = log.actions[0]
         said = lines[k + 1]
         assert said.startswith(s.state.seats[first[0]] + " ") or said.startswith("────"), said
+
+
+def test_a_label_s_style_does_not_run_into_what_follows():
+    """``Your legal cards:`` is bold and a choice's number dim, but not the cards after them;
+    ``Trick 2:`` is bold, not the seats and cards of the trick; ``led`` is dim, not the seats."""
+    from cli.table import choices_line, played_lines, table_screen, trick_line
+
+    obs = decision_in_play()
+    plain = Console(width=80)
+
+    def style_of(text, fragment):
+        return text.get_style_at_offset(plain, text.plain.index(fragment))
+
+    line = choices_line(obs, True, 80, first=Text("Your legal cards: ", style="bold"))
+    for action in choices(obs):
+        face = card_str(action, True)
+        assert not style_of(line, face).dim and not style_of(line, face[1]).dim
+    assert style_of(line, "Your").bold
+    trick = trick_line(obs, True, 80)
+    led = card_str(obs.play[-1][1], True)
+    assert style_of(trick, "Trick").bold and not style_of(trick, led).bold
+    grid = played_lines(obs, True, 80)
+    assert style_of(grid, "led").dim
+    start = grid.plain.index("led") + 7
+    assert not grid.get_style_at_offset(plain, start).dim
+    assert table_screen(obs, 61, "peg-out", True, 80).plain.count("Trick") == 2
 
 
 def test_the_screen_fits_80_columns(tmp_path):
