@@ -41,8 +41,8 @@ from .answers import AnswerError, ask_line, choices, read_answer
 from .errors import INTERRUPTED, TERMINATED, Terminated, note, option
 from .faces import BAD, GOOD, QUIET
 from .inputs import named
-from .table import choices_line, deal_line, deal_over_line, pegboard_lines, scores_text, seat_text, \
-    table_screen, what_happened, win_verb
+from .table import choices_line, deal_line, deal_over_line, score_lines, scores_text, \
+    seat_text, table_screen, what_happened, win_verb
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -279,8 +279,8 @@ class Session:
                     self.console.print(paragraph)
                 continue
             if word == "score":
-                self.console.print(pegboard_lines(obs, self.target, self.pretty, self.width),
-                                   crop=False)
+                self.console.print(score_lines(obs, self.target, self.finish, self.pretty,
+                                               self.width), crop=False)
                 continue
             if word == "hint":
                 self.console.print(self.hint(obs), crop=False)

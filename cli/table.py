@@ -212,6 +212,19 @@ def pegboard_lines(obs: Observation, target: int, pretty: bool,
     return Text("\n").join(lines)
 
 
+def score_lines(obs: Observation, target: int, finish: str, pretty: bool,
+                width: int | None = None) -> Text:
+    """What ``score`` shows: the match's target and how it is won, the pegboard, the points
+    each side still needs, and this deal's points so far."""
+    n = obs.players
+    head = Text().append(f"Match to {target}", style="bold")
+    head.append(" (first to peg out wins)" if finish == "peg-out" else " (counted at hand end)")
+    needs = ", ".join(f"{side_name(s, n)} {max(0, target - p)}" for s, p in enumerate(obs.score))
+    return Text("\n").join([head, pegboard_lines(obs, target, pretty, width),
+                            flow([Text(needs)], fit(width), first=Text("Still to go: ")),
+                            deal_points_line(obs, width)])
+
+
 def deal_points_line(obs: Observation, width: int | None = None) -> Text:
     """``This deal: N +3 (trick 1), S +1 (take-one)``."""
     text = Text("This deal: ", style="bold")

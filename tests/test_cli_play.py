@@ -364,6 +364,26 @@ def test_a_label_s_style_does_not_run_into_what_follows():
     assert table_screen(obs, 61, "peg-out", True, 80).plain.count("Trick") == 2
 
 
+def test_score_shows_the_target_the_board_and_what_each_side_still_needs(tmp_path):
+    answers = iter(["1"] * 20 + ["score"])
+
+    def answer(obs, count):
+        return next(answers, None)
+
+    s, script, out = session(dict(target=31), answer, tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    obs = script.seen[-2]  # the decision at which score was asked
+    text = out.getvalue()
+    shown = text[text.rindex(": score\n") + len(": score\n"):].splitlines()
+    assert shown[0] == "Match to 31 (first to peg out wins)"
+    assert shown[1].split()[:2] == ["N", str(obs.score[0])]
+    assert shown[2].split()[:2] == ["S", str(obs.score[1])]
+    assert shown[3] == f"Still to go: N {31 - obs.score[0]}, S {31 - obs.score[1]}"
+    assert shown[4].startswith("This deal: ")
+    assert max(obs.score) > 0
+
+
 def test_the_screen_fits_80_columns(tmp_path):
     result = run("play", "--players", 4, "--seed", 2, "--target", 31, "--record",
                  tmp_path / "m.jsonl", input="1\n" * 400)
