@@ -42,10 +42,15 @@ def is_file(name: str) -> bool:
 
 
 def read_text(name: str) -> str:
-    """The text of a file, or of standard input for ``-``."""
-    if name == STDIN:
-        return sys.stdin.read()
-    return Path(name).read_text(encoding="utf-8")
+    """The text of a file, or of standard input for ``-`` (a UTF-8 byte-order mark dropped);
+    bytes that are not UTF-8 are an ``AllFivesError`` saying where they start."""
+    try:
+        if name == STDIN:
+            return sys.stdin.read().removeprefix("\ufeff")
+        return Path(name).read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as error:
+        where = "<stdin>" if name == STDIN else name
+        raise AllFivesError(f"{where}: not UTF-8 text (byte {error.start})") from None
 
 
 def record_and_deal(name: str) -> tuple[str, int | None] | None:

@@ -258,18 +258,23 @@ def play(
 Examples:
   allfives replay solver/examples/match.jsonl
   allfives replay solver/examples/match.jsonl --json
+  allfives replay solver/examples/match.jsonl --play-by-play
   allfives analyze solver/examples/match.jsonl#2""")
 def replay(
     record: Annotated[str, typer.Argument(
         metavar="RECORD", show_default=False,
         help="A game record, or '-' for standard input.")],
     json: JsonFlag = False,
+    play_by_play: Annotated[bool, typer.Option(
+        "--play-by-play",
+        help="Tell every deal first, as the table did: the hands dealt, the turn-up, each "
+             "call and card, every trick won and point pegged.")] = False,
     color: ColorFlag = None,
 ) -> None:
     from .replaying import replay_command
 
     with user_errors():
-        replay_command(record, json, color)
+        replay_command(record, json, color, play_by_play)
 
 
 @app.command(cls=Command, help="Deal random hands as from a shuffled pack (with the turn-up and "

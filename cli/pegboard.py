@@ -24,14 +24,33 @@ def points_per_hole(target: int) -> int:
     return -(-target // MOST_HOLES)
 
 
+def row_length(holes: int) -> int:
+    """The columns a row of ``holes`` takes, a space after every group of five."""
+    return holes + (holes - 1) // GROUP if holes else 0
+
+
+def holes_per_row(holes: int, room: int | None) -> int:
+    """Without ``room``: all the holes up to ``ROW`` of them, else rows of 60.  With ``room``
+    (the columns left after the indent): all when they fit, else as few rows as fit, the holes
+    shared out evenly among them in whole groups of five."""
+    if room is None:
+        return holes if holes <= ROW else 60
+    if row_length(holes) <= room:
+        return holes
+    most = max(GROUP, (room + 1) // (GROUP + 1) * GROUP)
+    rows = -(-holes // most)
+    return min(most, -(-holes // (rows * GROUP)) * GROUP)
+
+
 def strip(before: int, after: int, target: int, style: str, pretty: bool,
-          indent: str = "") -> Text:
+          indent: str = "", width: int | None = None) -> Text:
     """The holes up to ``target``: those up to ``before`` pegged earlier, up to ``after`` by
-    this deal.  A hole is pegged once the last of the points it stands for is reached."""
+    this deal.  A hole is pegged once the last of the points it stands for is reached.  With
+    ``width`` no row (its indent included) is longer than it."""
     old, new, empty = PEGS if pretty else PEGS_PLAIN
     scale = points_per_hole(target)
     holes = -(-target // scale)
-    per_row = holes if holes <= ROW else 60
+    per_row = holes_per_row(holes, None if width is None else width - len(indent))
     text = Text(indent)
     for hole in range(1, holes + 1):
         if hole > 1:
@@ -60,20 +79,20 @@ def _winning(deal: Deal, match: MatchAfter, side: int) -> str:
     return words
 
 
-def pegboard(deal: Deal, match: MatchAfter, pretty: bool) -> Text:
-    """A heading, then for each side its scores and its strip."""
+def pegboard(deal: Deal, match: MatchAfter, pretty: bool, width: int | None = None) -> Text:
+    """A heading, then for each side its scores and its strip (in rows that fit ``width``)."""
     arrow = "→" if pretty else "->"
     finish = "first to peg out wins" if deal.rules.finish == "peg-out" else "counted at hand end"
     text = Text().append(f"Match to {match.target} ({finish})", style="bold")
     scale = points_per_hole(match.target)
     if scale > 1:
         text.append(f"  each hole {scale} points", style=QUIET)
-    width = max(len(deal.side_name(s)) for s in range(deal.sides))
+    names = max(len(deal.side_name(s)) for s in range(deal.sides))
     for side in range(deal.sides):
         before, after = match.before[side], match.after[side]
         text.append("\n")
         label = side_face(deal, side)
-        label.pad_right(width - len(label))
+        label.pad_right(names - len(label))
         text.append_text(label)
         text.append(f"  {before:>2} {arrow} {after:>2}  (+{after - before})")
         winning = _winning(deal, match, side)
@@ -81,5 +100,5 @@ def pegboard(deal: Deal, match: MatchAfter, pretty: bool) -> Text:
             text.append("  " + winning, style="bold")
         text.append("\n")
         text.append_text(strip(before, min(after, match.target), match.target,
-                               SIDE_STYLES[side], pretty, indent="  "))
+                               SIDE_STYLES[side], pretty, indent="  ", width=width))
     return text

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import sys
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -28,20 +29,20 @@ import typer
 from rich.text import Text
 
 from solver.analysis import CardPlayed, judge_card, unjudged
-from solver.cards import SUIT_NAMES, card_str
+from solver.cards import card_str
 from solver.deal import Position
 from solver.errors import AllFivesError, EngineMissing
-from solver.game import CALLS, RUN, Match, MatchState, match_records, records_text
+from solver.game import CALLS, Match, MatchState, match_records, records_text
 from solver.players import Player, PlayerSpec, decide, player_spec
 from solver.rules import Rules
-from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
+from solver.tricks import parse_seat, seat_names, side_name, side_of
 
 from .answers import AnswerError, ask_line, choices, read_answer
 from .errors import INTERRUPTED, TERMINATED, Terminated, note, option
-from .faces import BAD, GOOD, QUIET, cards_face
+from .faces import BAD, GOOD, QUIET
 from .inputs import named
-from .table import action_line, choices_line, peg_words, pegboard_lines, scores_text, \
-    seat_text, side_text, table_screen
+from .table import choices_line, deal_line, deal_over_line, score_lines, scores_text, \
+    seat_text, table_screen, what_happened, win_verb
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -52,14 +53,16 @@ ANALYSIS_NODES = 5_000_000
 HINT_WORLDS: int | None = None
 COMMANDS = ("hint", "undo", "score", "help", "quit")
 
-HELP = """\
-Type a card as deal files spell it (TH, th, 10h, T♥), a rank or suit alone when it
-picks one legal card (T, k, h), or the card's number in the list; Enter plays a
-lone legal card. Calls: stand, beg, take-one, run, or their first letter.
-Commands (whole words): hint (what each choice is worth from what you can see),
-undo (back to your previous decision), score (the match score), help, quit (save
-the record, stop).
-Ctrl-D stops as quit does; Ctrl-C stops too, with status 130."""
+#: What ``help`` shows: paragraphs, each broken to the console's width when it is printed.
+HELP = (
+    "Type a card as deal files spell it (TH, th, 10h, T♥), a rank or suit alone when it picks "
+    "one legal card (T, k, h), or the card's number in the list; Enter plays a lone legal "
+    "card. Calls: stand, beg, take-one, run, or their first letter.",
+    "Commands (whole words): hint (what each choice is worth from what you can see), undo "
+    "(back to your previous decision), score (the match score), help, quit (save the record, "
+    "stop).",
+    "Ctrl-D stops as quit does; Ctrl-C stops too, with status 130.",
+)
 
 
 class Undo(Exception):
@@ -131,9 +134,11 @@ class Session:
     """One match at the table: the state, the bots, every action taken, and the screen."""
 
     def __init__(self, setup: Setup, console: Console, stream: TextIO,
-                 interactive: bool = False, pretty: bool = True) -> None:
+                 interactive: bool = False, pretty: bool = True,
+                 status: Console | None = None) -> None:
         self.setup = setup
         self.console = console
+        self.status = status
         self.stream = stream
         self.interactive = interactive
         self.pretty = pretty
@@ -143,7 +148,22 @@ class Session:
         self.finish = setup.match.rules.finish
         self.saved = False
         self.history: list[tuple[int, int]] = []
+        self.told = 0  # the deal whose start was told
         self._start()
+
+    def busy(self, what: str):
+        """A live line on the terminal (``status``, standard error) while something slow runs:
+        ``N is thinking: 3 s``, shown after a second and gone when it ends."""
+        if self.status is None:
+            return nullcontext()
+        from .status import searching
+
+        return searching(self.status, what, None)
+
+    @property
+    def width(self) -> int:
+        """The console's width now (a terminal's can change between screens)."""
+        return self.console.width
 
     # ---- the match ------------------------------------------------------------------------------
 
@@ -156,6 +176,9 @@ class Session:
         """Play to the end of the match, or until the person stops (``Stop``)."""
         self.console.print(self.opening(), crop=False)
         while not self.state.is_terminal():
+            if self.state.deal_number != self.told:
+                self.told = self.state.deal_number
+                self.console.print(deal_line(self.state, self.pretty), crop=False)
             seat = self.state.current_player()
             if seat == self.me:
                 try:
@@ -164,56 +187,24 @@ class Session:
                     self.undo()
                     continue
             else:
-                action = decide(self.bots[seat], self.state)
+                with self.busy(f"{seat_names(self.players)[seat]} is thinking"):
+                    action = decide(self.bots[seat], self.state)
             self.apply(seat, action, show=True)
         self.save()
-        self.console.print(self.result(), soft_wrap=True)
+        self.say_last(self.result(), f"The record is in {self.setup.record}.")
 
     def apply(self, seat: int, action: int, show: bool) -> None:
         """Take ``action`` for ``seat``; with ``show``, say what happened at the table."""
-        state = self.state
-        deals, pegs, turnups = len(state.deals), len(state.pegs), state.turnups
-        trump = state.trump
-        before = state.position() if state.phase == "play" else None
-        if before is not None:
-            self.last_play = before.after(action)
-        state.apply_action(action)
+        deals = len(self.state.deals)
+        lines, after = what_happened(self.state, action, self.pretty, self.me)
+        if after is not None:
+            self.last_play = after
         self.history.append((seat, action))
-        ended = len(state.deals) > deals
         if not show:
             return
-        lines = [action_line(self.players, seat, action, self.pretty, trump, self.me)]
-        if action == RUN:
-            if ended and state.deals[-1].thrown_in:
-                lines[0].append(": no new suit turned up")
-            else:
-                shown = state.turnups[len(turnups):]
-                lines[0].append(": turn-up " if len(shown) == 1 else ": turn-ups ")
-                lines[0].append_text(cards_face(shown, self.pretty, state.trump))
-        if before is not None and self.last_play is not None:
-            done = self.last_play.completed
-            if len(done) > len(before.completed):
-                trick = done[-1]
-                line = Text("  ")
-                line.append_text(seat_text(self.players, trick.winner, self.me))
-                line.append(f" wins trick {len(done)}")
-                lines.append(line)
-        log_pegs = state.deals[-1].pegs if ended else state.pegs
-        score = state.deals[-1].score if ended else state.score
-        for peg in log_pegs[pegs:]:
-            line = Text("  ")
-            line.append_text(side_text(self.players, peg.side))
-            verb = "pegs" if peg.points >= 0 else "loses"
-            line.append(f" {verb} {abs(peg.points)} ({peg_words(peg)})")
-            lines.append(line)
-        if state.trump is not None and trump is None and not ended:
-            lines.append(Text(f"  Trumps are {SUIT_NAMES[state.trump]}.", style="bold"))
         for line in lines:
             self.console.print(line, crop=False)
-        if log_pegs[pegs:]:
-            self.console.print(Text(f"  Score: {scores_text(self.players, score)}",
-                                    style=QUIET), crop=False)
-        if ended:
+        if len(self.state.deals) > deals:
             self.deal_over()
 
     def deal_over(self) -> None:
@@ -225,16 +216,7 @@ class Session:
                                     f"deals again.", style="bold"), crop=False)
             self.save()
             return
-        totals = [0] * side_count(n)
-        for peg in log.pegs:
-            totals[peg.side] += peg.points
-        text = Text(f"Deal {log.number} is over: ", style="bold")
-        text.append(", ".join(f"{side_name(s, n)} {p:+d}" for s, p in enumerate(totals)))
-        text.append(f"; the score is {scores_text(n, log.score)}.")
-        if log.winners:
-            won = " and ".join(side_name(s, n) for s in log.winners)
-            text.append(f" {won} {_win(log.winners, n)} the game"
-                        + (" (a double game)" if log.double else "") + ".")
+        text = deal_over_line(log, n)
         self.console.print(text, crop=False)
         has_cards = any(a < 64 for _, a in log.actions)
         if has_cards and self.last_play is not None:
@@ -253,7 +235,8 @@ class Session:
             from solver.search import solve
         except EngineMissing:
             return Text("(no analysis: the compiled engine is not installed)", style=QUIET)
-        plays = judge_cards(position, self.me, solve, ANALYSIS_NODES)
+        with self.busy("judging your cards"):
+            plays = judge_cards(position, self.me, solve, ANALYSIS_NODES)
         if not plays:
             return Text("You played no card this deal.", style=QUIET)
         away = sum(p.cost or 0 for p in plays)
@@ -276,7 +259,8 @@ class Session:
 
     def decision(self) -> int:
         obs = self.state.observation(self.me)
-        self.console.print(table_screen(obs, self.target, self.finish, self.pretty), crop=False)
+        self.console.print(table_screen(obs, self.target, self.finish, self.pretty,
+                                        self.width), crop=False)
         while True:
             self.console.print(self.choices(obs), crop=False)
             answer = self.ask("Your call: " if obs.phase != "play" else "Your card: ")
@@ -291,10 +275,12 @@ class Session:
                     continue
                 raise Undo()
             if word in ("help", "?"):
-                self.console.print(HELP, crop=False)
+                for paragraph in HELP:
+                    self.console.print(paragraph)
                 continue
             if word == "score":
-                self.console.print(pegboard_lines(obs, self.target, self.pretty), crop=False)
+                self.console.print(score_lines(obs, self.target, self.finish, self.pretty,
+                                               self.width), crop=False)
                 continue
             if word == "hint":
                 self.console.print(self.hint(obs), crop=False)
@@ -307,9 +293,7 @@ class Session:
     def choices(self, obs) -> Text:
         words = "Stand or beg" if obs.phase == "elder" else \
             "Take one or run" if obs.phase == "dealer" else "Your legal cards"
-        text = Text(f"{words}: ", style="bold")
-        text.append_text(choices_line(obs, self.pretty))
-        return text
+        return choices_line(obs, self.pretty, self.width, first=Text(f"{words}: ", style="bold"))
 
     def ask(self, prompt: str) -> str | None:
         """One line of input, without its newline; None at the end of input."""
@@ -322,7 +306,8 @@ class Session:
         match is played again."""
         from .advising import advice_lines, advice_for
 
-        advice = advice_for(obs, HINT_WORLDS, f"{self.setup.seed}/hint/{len(self.history)}")
+        with self.busy("working out the hint"):
+            advice = advice_for(obs, HINT_WORLDS, f"{self.setup.seed}/hint/{len(self.history)}")
         return advice_lines(advice, obs, choices(obs), self.pretty)
 
     def undo(self) -> None:
@@ -336,6 +321,7 @@ class Session:
             if seat != self.me:
                 decide(self.bots[seat], self.state)  # the bot moves on as it did
             self.apply(seat, action, show=False)
+        self.told = self.state.deal_number
         self.console.print(Text("Back to your previous decision.", style="bold"))
 
     # ---- the start and the end ------------------------------------------------------------------
@@ -370,12 +356,11 @@ class Session:
             text.append("You win the match" if len(state.winners) == 1 else
                         "You share the match", style=f"bold {GOOD}")
         else:
-            text.append(f"{won} {_win(state.winners, n)} the match", style=f"bold {BAD}")
+            text.append(f"{won} {win_verb(state.winners, n)} the match", style=f"bold {BAD}")
         text.append(f", {scores_text(n, state.score)}")
         if state.double:
             text.append(" (a double game)")
-        text.append(f". The record is in {self.setup.record}.")
-        return text
+        return text.append(".")
 
     def save(self) -> bool:
         """Write the record of every finished deal; False if none has finished."""
@@ -389,17 +374,25 @@ class Session:
         self.saved = True
         return True
 
+    def say_last(self, words: Text | str, record: str | None = None) -> None:
+        """The last words, broken between words to fit the console, and the sentence naming
+        the record after them: on the same line when it fits, else on a line of its own and
+        never broken, so that the file's name can be copied whole."""
+        text = Text(words) if isinstance(words, str) else words
+        if record is None:
+            self.console.print(text)
+        elif text.cell_len + 1 + len(record) <= self.width:
+            self.console.print(text + Text(" " + record))
+        else:
+            self.console.print(text)
+            self.console.print(record, soft_wrap=True)
+
     def where(self) -> str:
         """Where the record is, as the last line says it."""
         if self.save():
             return f"the record is in {self.setup.record}"
         return "no deal is over yet, so there is no record"
 
-
-
-def _win(sides: tuple[int, ...], players: int) -> str:
-    """``wins`` for one seat, ``win`` for a partnership or several sides."""
-    return "wins" if len(sides) == 1 and players < 4 else "win"
 
 
 def judge_cards(position: Position, seat: int, solve, node_limit: int) -> list[CardPlayed]:
@@ -435,14 +428,18 @@ def play_command(players: int, seat: str | None, opponents: list[str] | None, pr
             import readline  # noqa: F401  (line editing for input())
         except ImportError:
             pass
-    session = Session(setup, console, stream, interactive, can_show_suits(console))
+    status = make_console(color, stderr=True) if interactive else None
+    session = Session(setup, console, stream, interactive, can_show_suits(console), status)
     try:
         session.run()
     except Stop:
-        where = session.where()
+        saved = session.save()
         deals = len(session.state.deals)
-        console.print(f"You left the match after {deals} deal{'s' if deals != 1 else ''}; "
-                      f"{where}.", soft_wrap=True)
+        left = f"You left the match after {deals} deal{'s' if deals != 1 else ''};"
+        if saved:
+            session.say_last(left, f"the record is in {setup.record}.")
+        else:
+            session.say_last(f"{left} no deal is over yet, so there is no record.")
     except KeyboardInterrupt as stop:
         if interactive:
             console.print()  # off the prompt's line

@@ -1,21 +1,35 @@
 """``allfives replay``: a game record played again by the rules, every action and score
-checked; a short summary, or one line naming the first deal and action that does not follow."""
+checked; a short summary, or one line naming the first deal and action that does not follow.
+With ``--play-by-play`` every deal is told first as it went at the table: the hands dealt, the
+turn-up, then each call and card in the lines ``allfives play`` prints, every trick won and every
+point pegged with what it is for."""
 
 from __future__ import annotations
 
 import json as json_module
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 import typer
 from rich.text import Text
 
-from solver.game import read_records, replay
-from solver.tricks import side_name
+from solver.cards import SUIT_NAMES, suit_of
+from solver.game import REVOKE, RUN, GameError, MatchState, read_records, replay
+from solver.tricks import seat_names, side_name
+
+from .faces import card_face, ranks_face, suit_face
+from .table import scores_text, seat_text
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
-def replay_command(name: str, json: bool, color: bool | None) -> None:
-    """Replay the record ``name`` (a file, or ``-`` for standard input) and print a summary; a
-    record that does not replay ends in one line and status 2."""
+def replay_command(name: str, json: bool, color: bool | None,
+                   play_by_play: bool = False) -> None:
+    """Replay the record ``name`` (a file, or ``-`` for standard input) and print a summary,
+    after every deal told action by action with ``play_by_play``; a record that does not
+    replay ends in one line and status 2 (before anything is told)."""
     from .inputs import STDIN, named, read_text
 
     named(name, "RECORD")
@@ -37,9 +51,11 @@ def replay_command(name: str, json: bool, color: bool | None) -> None:
             "winners": winners, "double": state.double if over else False,
         }, ensure_ascii=False))
         return
-    from .console import make_console
+    from .console import can_show_suits, make_console
 
     console = make_console(color)
+    if play_by_play:
+        tell_match(state, console, can_show_suits(console))
     text_out = Text().append(source, style="bold")
     text_out.append(f"\n{n} players, rules {state.rules.preset_name}, {state.rules.target} to "
                     f"win; every action and score follows the rules.\n")
@@ -56,6 +72,69 @@ def replay_command(name: str, json: bool, color: bool | None) -> None:
     else:
         text_out.append("; the match is not over.")
     console.print(text_out, crop=False)
+
+
+def tell_match(state: MatchState, console: Console, pretty: bool) -> None:
+    """Every deal of a replayed match, action by action, as the table told it."""
+    for number in range(1, len(state.deals) + 1):
+        for line in deal_story(state, number, pretty):
+            console.print(line, crop=False)
+        console.print()
+
+
+def deal_story(state: MatchState, number: int, pretty: bool) -> list[Text]:
+    """Deal ``number`` of a replayed match told line by line: it is dealt again from its pack
+    on a fresh state at the score it started from, and each action is taken and told."""
+    from .table import deal_over_line, what_happened
+
+    log = state.deals[number - 1]
+    n = state.players
+    before = state.deals[number - 2] if number > 1 else None
+    score = before.score if before is not None and before.game == log.game else (0,) * state.sides
+    try:
+        fresh = state.match.new_initial_state(dealer=log.dealer, score=score, auto_deal=False)
+    except GameError:  # a score at or over the target: a revoke barred a side from winning
+        fresh = state.match.new_initial_state(dealer=log.dealer, auto_deal=False)
+        score = None
+    fresh.deal_pack(log.pack)
+    head = Text(f"Deal {number}", style="bold")
+    if state.match.best_of > 1:
+        head.append(f", game {log.game}")
+    head.append(f" · {seat_names(n)[log.dealer]} deals · score ")
+    head.append(scores_text(n, score) if score is not None else "not shown (a revoke)")
+    lines = [head, *hands_lines(fresh, "Hands dealt", pretty)]
+    turnup = fresh.turnups[-1]
+    lines.append(Text("Turn-up ").append_text(card_face(turnup, pretty, suit_of(turnup)))
+                 .append(f": {SUIT_NAMES[suit_of(turnup)]} proposed for trumps"))
+    ran = False
+    for seat, action in log.actions:
+        if fresh.phase == "play" and not fresh.play and ran:
+            lines += hands_lines(fresh, "Hands after the runs", pretty)
+            ran = False
+        ran = ran or action == RUN
+        told, _ = what_happened(fresh, action - REVOKE if action >= REVOKE else action, pretty,
+                                revoke=action >= REVOKE)
+        lines += told
+    lines.append(deal_over_line(log, n) if not log.thrown_in else
+                 Text(f"The cards are thrown in; {seat_names(n)[log.dealer]} deals again.",
+                      style="bold"))
+    return lines
+
+
+def hands_lines(state: MatchState, title: str, pretty: bool) -> list[Text]:
+    """``Hands dealt`` and each seat's hand on a line, suit by suit."""
+    n = state.players
+    trump = state.trump if state.trump is not None else suit_of(state.turnups[-1])
+    lines = [Text(title, style="bold")]
+    for seat, hand in enumerate(state.hands):
+        line = Text("  ").append_text(seat_text(n, seat))
+        for suit in range(4):
+            held = [c for c in hand if suit_of(c) == suit]
+            line.append("  ").append_text(suit_face(suit, pretty, trump)).append(" ")
+            line.append(ranks_face(held) if held else ("—" if pretty else "-"),
+                        style="bold" if suit == trump and held else "")
+        lines.append(line)
+    return lines
 
 
 def is_record_text(text: str) -> bool:
@@ -82,4 +161,4 @@ def is_record_file(path: Path) -> bool:
     return is_record_text(head)
 
 
-__all__ = ["replay_command", "is_record_text", "is_record_file"]
+__all__ = ["replay_command", "tell_match", "deal_story", "is_record_text", "is_record_file"]

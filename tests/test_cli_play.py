@@ -10,19 +10,20 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 
 from cli.answers import AnswerError, choices, read_answer
 from cli.playing import Session, Stop, make_setup, play_command
 from clirun import run
-from solver.cards import parse_card
+from solver.cards import card_str, parse_card
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match, read_records, replay
 
 pytest.importorskip("solver.search")  # hints and the analysis after each deal use the engine
 
 
-def console() -> tuple[Console, io.StringIO]:
+def console(width: int = 80) -> tuple[Console, io.StringIO]:
     out = io.StringIO()
-    return Console(file=out, width=80, color_system=None, highlight=False, markup=False,
+    return Console(file=out, width=width, color_system=None, highlight=False, markup=False,
                    emoji=False), out
 
 
@@ -46,16 +47,26 @@ class Script:
         return False
 
 
-def session(args: dict, answer, tmp_path: Path) -> tuple[Session, Script, io.StringIO]:
+def session(args: dict, answer, tmp_path: Path, width: int = 80) -> tuple[Session, Script,
+                                                                          io.StringIO]:
     options = dict(players=2, seat=None, opponents=None, preset="all-fives", target=11,
                    seed=1, record=str(tmp_path / "match.jsonl"))
     options.update(args)
     setup = make_setup(**options)
-    out_console, out = console()
+    out_console, out = console(width)
     script = Script(answer)
     s = Session(setup, out_console, script, pretty=True)
     script.session = s
     return s, script, out
+
+
+def last_words(text: str) -> str:
+    """The last line, with the line before it when the record's name was put on a line of its
+    own to keep it whole."""
+    lines = text.splitlines()
+    if lines[-1].lower().startswith("the record is in ") and len(lines) > 1:
+        return lines[-2] + " " + lines[-1]
+    return lines[-1]
 
 
 def first_choice(obs, count):
@@ -71,7 +82,7 @@ def test_a_whole_scripted_match_and_its_record_replays(tmp_path, players, oppone
     result = run("play", "--players", players, "--target", 11, "--seed", 5, "--record", record,
                  *[x for o in opponents for x in ("--opponents", o)], input="1\n" * 400)
     assert result.exit_code == 0, result.stderr
-    last = result.stdout.splitlines()[-1]
+    last = last_words(result.stdout)
     assert re.fullmatch(r"(You win the match|\w+ wins? the match), .*\. The record is in "
                         + re.escape(str(record)) + r"\.", last), last
     state = replay(read_records(record.read_text(encoding="utf-8")))
@@ -98,9 +109,279 @@ def test_the_bots_moves_are_shown_one_line_each(tmp_path):
     assert any(re.fullmatch(r"N plays [2-9TJQKA][♠♥♦♣]", line) for line in lines)
     assert any(re.fullmatch(r"N (stands|begs)", line) for line in lines)
     assert any(re.fullmatch(r"  (N|S \(you\)) wins trick \d+", line) for line in lines)
-    assert any(re.fullmatch(r"  [NS] pegs \d+ \((trick \d+|High|Low|Jack|Game)\)", line)
-               for line in lines)
+    assert any(re.fullmatch(r"  [NS] pegs \d+ \((trick \d+: .*|High: .*|Low: .*|Jack: .*|"
+                            r"Game: .*)\)", line) for line in lines)
     assert any(line.startswith("Deal 1 is over: ") for line in lines)
+
+
+def test_every_peg_shows_what_it_is_for(tmp_path):
+    """A capture lists the trumps it took, and they add up to its points; High, Low and Jack
+    name a card of the trumps just fixed; Game gives every side's pips, the winner's the most;
+    an end point nobody takes says why."""
+    seen = {"trick": 0, "High": 0, "Low": 0, "Jack": 0, "Game": 0, "nobody": 0}
+    for players, seed in ((2, 3), (3, 4), (4, 5)):
+        result = run("play", "--players", players, "--seed", seed, "--target", 31,
+                     "--record", tmp_path / "m.jsonl", "--no-color", input="1\n" * 600)
+        assert result.exit_code == 0, result.stderr
+        trump = None
+        for line in result.stdout.splitlines():
+            fixed = re.fullmatch(r"  Trumps are (\w+)\.", line)
+            if fixed:
+                trump = "♠♥♦♣"[["spades", "hearts", "diamonds", "clubs"].index(fixed[1])]
+            peg = re.fullmatch(r"  (\w+) pegs (\d+) \((.*)\)", line)
+            if peg is None:
+                if line.startswith("  Nobody pegs "):
+                    seen["nobody"] += 1
+                    assert re.fullmatch(r"  Nobody pegs (Jack: J. was in no hand|Game: a tie "
+                                        r"\((\w+ (\d+), )+\w+ \d+ pips\))", line), line
+                continue
+            points, why = int(peg[2]), peg[3]
+            capture = re.fullmatch(r"trick \d+: (.*)", why)
+            if capture:
+                seen["trick"] += 1
+                cards = capture[1].split()
+                assert all(card[1] == trump for card in cards), line
+                assert sum({"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10, "5": 5}[card[0]]
+                           for card in cards) == points, line
+                continue
+            name, _, what = why.partition(": ")
+            if name in ("High", "Low", "Jack"):
+                seen[name] += 1
+                assert re.fullmatch(r"[2-9TJQKA]" + trump, what), line
+                assert name != "Jack" or what[0] == "J"
+            elif name == "Game":
+                seen[name] += 1
+                pips = dict((side, int(p)) for side, p in
+                            re.findall(r"(\w+) (\d+)", what.removesuffix(" pips")))
+                assert pips[peg[1]] == max(pips.values()), line
+                assert sorted(pips.values()).count(max(pips.values())) == 1, line
+    assert all(seen.values()), seen
+
+
+def beg_and_run(obs, count):
+    """Beg and run the cards whenever the call is ours (long hands), else the first card."""
+    return {"elder": "beg", "dealer": "run"}.get(obs.phase, "1")
+
+
+def check_screen(text: str, obs, width: int, target: int) -> None:
+    """The table screen of ``obs`` as laid out for ``width``: no line longer, and nothing a
+    player needs left out."""
+    from solver.cards import card_str, suit_of
+    from solver.tricks import side_name
+
+    lines = text.split("\n")
+    assert max(len(line) for line in lines) <= width, "\n".join(lines)
+    assert lines[0] == "─" * (width - 2)
+    flat = " ".join(line.strip() for line in lines)
+    assert f"Deal {obs.deal} · you are S" in flat and f"{target} to win" in flat
+    # the pegboard: each side's score, and as many holes pegged as points up to the target
+    board = lines[3:]
+    for side, score in enumerate(obs.score):
+        name = side_name(side, obs.players)
+        start = next(k for k, line in enumerate(board) if line.startswith(f"{name} "))
+        assert board[start].split()[1] == str(score)
+        rows = [board[start]]
+        for line in board[start + 1:]:  # the rows that go on under the first
+            if not (line.startswith("   ") and line.strip()[0] in "●◆·"):
+                break
+            rows.append(line)
+        holes = "".join(rows)
+        assert holes.count("●") + holes.count("◆") == min(score, target)
+        assert holes.count("●") + holes.count("◆") + holes.count("·") == target
+    # every card played this deal is in the grid of tricks, under the seat that led it; the
+    # card starred as winning a trick is the one whose seat the game had lead the next
+    if obs.phase == "play":
+        grid = " ".join(line for line in lines if line.startswith("  ") and
+                        line.split()[0] in "NESW")
+        for _, card in obs.play:
+            assert card_str(card, True) in grid
+        assert f"Trick {len(obs.play) // obs.players + 1}: " in flat
+        led = " ".join(line.split(None, 1)[1] for line in lines if line.startswith("led ")).split()
+        n = obs.players
+        seats = "NESW" if n == 4 else "NES"[:n] if n == 3 else "NS"
+        tricks = [obs.play[k:k + n] for k in range(0, len(obs.play), n)]
+        assert led == [seats[trick[0][0]] for trick in tricks]
+        starred = [seats[seat] for trick in tricks for seat, card in trick
+                   if f"{card_str(card, True)}*" in grid]
+        if tricks:
+            assert starred == led[1:] + ([] if len(tricks[-1]) < n else starred[-1:])
+    hand = lines[lines.index(next(x for x in lines if x.startswith("Your hand"))) + 1:]
+    for card in obs.hand:
+        row = hand[suit_of(card)].split()
+        assert card_str(card)[0] in row[1:], (card_str(card), hand)
+
+
+@pytest.mark.parametrize("width", [40, 60, 70, 80])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_table_is_laid_out_for_the_console_width(tmp_path, players, width):
+    """Every screen of a match (long hands from runs among them) fits the console it is shown
+    on, down to 40 columns, with nothing dropped; the legal cards are listed whole, each with
+    its number, however many lines they take."""
+    from cli.table import table_screen
+
+    seed = {2: 22, 3: 20, 4: 22}[players]  # matches with runs in them
+    s, script, out = session(dict(players=players, seed=seed, target=31), beg_and_run, tmp_path,
+                             width=width)
+    s.run()
+    assert len(script.seen) > 10
+    assert max(len(obs.hand) for obs in script.seen) > 6  # runs were made
+    for obs in script.seen:
+        check_screen(table_screen(obs, 31, "peg-out", True, width).plain, obs, width, 31)
+    text = out.getvalue()
+    lines = [line for line in text.splitlines() if "match.jsonl" not in line]  # a path is whole
+    assert max(len(line) for line in lines) <= width
+    # the screens were printed as laid out, not wrapped again by the console
+    for obs in script.seen[:5]:
+        screen = table_screen(obs, 31, "peg-out", True, width).plain
+        assert screen in text
+    # each list of choices reads 1 .. n in order, no number parted from its card
+    listed = re.findall(r"(?:Your legal cards|Stand or beg|Take one or run): (.*?)\nYour "
+                        r"(?:card|call):", text, re.S)
+    assert len(listed) >= len(script.seen)
+    for choices_text in listed:
+        numbers = [int(n) for n in re.findall(r"(?:^|\s)(\d+) (?:\S+)", choices_text)]
+        assert numbers == list(range(1, len(numbers) + 1)), choices_text
+
+
+def test_the_pegboard_fits_its_width():
+    """A strip of holes in rows no longer than the width, every hole there and as many pegged
+    as the points reach (a hole of a long board counts once its last point is reached)."""
+    from cli.pegboard import points_per_hole, strip
+
+    for target in (7, 11, 31, 61, 121, 200):
+        scale = points_per_hole(target)
+        for width in (40, 50, 60, 70, 80):
+            for score in (0, 1, target // 3, target - 1, target):
+                rows = strip(score // 2, score, target, "", True, indent=" " * 7,
+                             width=width).plain.split("\n")
+                assert max(len(row) for row in rows) <= width
+                assert all(row.startswith(" " * 7) for row in rows)
+                holes = "".join(rows).replace(" ", "")
+                assert len(holes) == -(-target // scale)
+                pegged = len(holes) if score == target else score // scale
+                assert holes.count("●") + holes.count("◆") == pegged
+                assert holes == "".join(sorted(holes, key="●◆·".index))
+
+
+def test_the_hand_says_what_the_call_would_make_trumps():
+    """Before trumps are fixed the hand marks the turn-up's suit, and says on what it becomes
+    trumps: the elder's standing, or after a beg the dealer's giving one."""
+    from cli.table import hand_lines
+
+    state = Match(2).new_initial_state(seed=4)
+    elder = state.observation(state.current_player())
+    assert elder.phase == "elder"
+    assert "(◂ trumps if you stand)" in hand_lines(elder, True).plain
+    state.apply_action(BEG)
+    dealer = state.observation(state.current_player())
+    assert dealer.phase == "dealer"
+    assert "(◂ trumps if you give one)" in hand_lines(dealer, True).plain
+    state.apply_action(TAKE_ONE)
+    assert "trumps if" not in hand_lines(state.observation(state.current_player()), True).plain
+
+
+def test_help_is_wrapped_to_the_console(tmp_path):
+    """``help`` is a few paragraphs broken to the console's width: every line full but the
+    last of a paragraph, so that a narrow terminal does not show ragged halves of lines."""
+    for width in (60, 80, 100):
+        s, script, out = session({}, lambda obs, k: "help" if k == 1 else None, tmp_path,
+                                 width=width)
+        with pytest.raises(Stop):
+            s.run()
+        text = out.getvalue()
+        shown = text[text.index(": help\n") + len(": help\n"):]
+        shown = re.split(r"\n(?:Your legal cards|Stand or beg|Take one or run): ", shown)[0]
+        shown = shown.splitlines()
+        assert max(len(line) for line in shown) <= width
+        words = " ".join(shown).split()
+        assert words[:4] == ["Type", "a", "card", "as"] and "130." in words
+        for line, after in zip(shown, shown[1:]):  # a line was broken only where it had to be
+            if line and after and not after.startswith(("Commands", "Ctrl-D")):
+                assert len(line.rstrip()) + 1 + len(after.split()[0]) > width, (line, after)
+
+
+def test_a_side_that_pegs_out_in_the_play_is_told_the_deal_stops(tmp_path):
+    """Peg-out: the side that reaches the target in the middle of the play wins at once; the
+    table says so under the score it reached, and the record's last deal stops there."""
+    s, script, out = session({}, first_choice, tmp_path)
+    s.run()
+    lines = out.getvalue().splitlines()
+    state = s.state
+    winner = "NS"[state.winners[0]]
+    at = lines.index(f"  {winner} pegged out: the deal stops here.")
+    assert re.fullmatch(r"  Score: N \d+, S \d+", lines[at - 1])
+    assert int(re.findall(r"\d+", lines[at - 1])["NS".index(winner)]) >= 11
+    assert lines[at + 1].startswith(f"Deal {len(state.deals)} is over: ")
+    last = state.deals[-1]
+    cards = [a for _, a in last.actions if a < 64]
+    assert 0 < len(cards) < 12 and len(cards) % 2 == 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_deal_starts_with_its_dealer_and_turn_up(tmp_path, players):
+    """Before the first call of each deal, one line says which deal it is, who deals and the
+    card turned up, as the pack the record holds deals it."""
+    from solver.cards import card_str
+    from solver.shuffle import deal_pack
+
+    s, script, out = session(dict(players=players, seed=30 + players), beg_and_run, tmp_path)
+    s.run()
+    lines = out.getvalue().splitlines()
+    starts = [k for k, line in enumerate(lines) if re.match(r"Deal \d+ · \w deals · turn-up ", line)]
+    assert len(starts) == len(s.state.deals)
+    for k, log in zip(starts, s.state.deals):
+        turnup = deal_pack(log.pack, players, log.dealer, 0)[1][0]
+        assert lines[k] == f"Deal {log.number} · {s.state.seats[log.dealer]} deals · turn-up " \
+            f"{card_str(turnup, True)}"
+        first = log.actions[0]
+        said = lines[k + 1]
+        assert said.startswith(s.state.seats[first[0]] + " ") or said.startswith("────"), said
+
+
+def test_a_label_s_style_does_not_run_into_what_follows():
+    """``Your legal cards:`` is bold and a choice's number dim, but not the cards after them;
+    ``Trick 2:`` is bold, not the seats and cards of the trick; ``led`` is dim, not the seats."""
+    from cli.table import choices_line, played_lines, table_screen, trick_line
+
+    obs = decision_in_play()
+    plain = Console(width=80)
+
+    def style_of(text, fragment):
+        return text.get_style_at_offset(plain, text.plain.index(fragment))
+
+    line = choices_line(obs, True, 80, first=Text("Your legal cards: ", style="bold"))
+    for action in choices(obs):
+        face = card_str(action, True)
+        assert not style_of(line, face).dim and not style_of(line, face[1]).dim
+    assert style_of(line, "Your").bold
+    trick = trick_line(obs, True, 80)
+    led = card_str(obs.play[-1][1], True)
+    assert style_of(trick, "Trick").bold and not style_of(trick, led).bold
+    grid = played_lines(obs, True, 80)
+    assert style_of(grid, "led").dim
+    start = grid.plain.index("led") + 7
+    assert not grid.get_style_at_offset(plain, start).dim
+    assert table_screen(obs, 61, "peg-out", True, 80).plain.count("Trick") == 2
+
+
+def test_score_shows_the_target_the_board_and_what_each_side_still_needs(tmp_path):
+    answers = iter(["1"] * 20 + ["score"])
+
+    def answer(obs, count):
+        return next(answers, None)
+
+    s, script, out = session(dict(target=31), answer, tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    obs = script.seen[-2]  # the decision at which score was asked
+    text = out.getvalue()
+    shown = text[text.rindex(": score\n") + len(": score\n"):].splitlines()
+    assert shown[0] == "Match to 31 (first to peg out wins)"
+    assert shown[1].split()[:2] == ["N", str(obs.score[0])]
+    assert shown[2].split()[:2] == ["S", str(obs.score[1])]
+    assert shown[3] == f"Still to go: N {31 - obs.score[0]}, S {31 - obs.score[1]}"
+    assert shown[4].startswith("This deal: ")
+    assert max(obs.score) > 0
 
 
 def test_the_screen_fits_80_columns(tmp_path):
@@ -308,6 +589,35 @@ def test_a_hint_reads_nothing_but_the_observation(tmp_path):
     assert "Advice from what you can see" in text and text.count("\n  ") >= len(obs.legal_actions)
 
 
+def test_a_slow_bot_shows_that_it_is_thinking_on_a_terminal(tmp_path, monkeypatch):
+    """While a bot decides, a live line on the terminal's standard error says who is thinking;
+    it is gone from the screen once the move is made, and never printed among the moves."""
+    import time
+
+    import cli.playing
+    import cli.status
+
+    monkeypatch.setattr(cli.status, "DELAY", 0.0)
+    original = cli.playing.decide
+
+    def slow(bot, state):
+        time.sleep(0.6)
+        return original(bot, state)
+
+    monkeypatch.setattr(cli.playing, "decide", slow)
+    status_out = io.StringIO()
+    status = Console(file=status_out, force_terminal=True, width=80, color_system=None)
+    setup = make_setup(2, None, None, "all-fives", 11, 3, str(tmp_path / "m.jsonl"))
+    out_console, out = console()
+    script = Script(lambda obs, k: "1" if k < 3 else None)
+    s = Session(setup, out_console, script, pretty=True, status=status)
+    script.session = s
+    with pytest.raises(Stop):
+        s.run()
+    assert "N is thinking: 0 s" in status_out.getvalue()
+    assert "thinking" not in out.getvalue()
+
+
 def test_pimc_plays_at_the_table(tmp_path):
     record = tmp_path / "match.jsonl"
     result = run("play", "--seed", 5, "--opponents", "pimc:worlds=4,time_limit=none",
@@ -346,7 +656,7 @@ def test_the_end_of_input_saves_the_record_and_stops_cleanly(tmp_path):
     record = tmp_path / "m.jsonl"
     result = run("play", "--seed", 1, "--record", record, input="1\n" * 40)
     assert result.exit_code == 0, result.stderr
-    last = result.stdout.splitlines()[-1]
+    last = last_words(result.stdout)
     assert re.fullmatch(rf"You left the match after \d+ deals?; the record is in "
                         rf"{re.escape(str(record))}\.", last), last
     records = read_records(record.read_text(encoding="utf-8"))
@@ -368,7 +678,7 @@ def test_quit_saves_to_the_default_record(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("play", "--seed", 7, input="1\n" * 40 + "quit\n")
     assert result.exit_code == 0
-    assert "the record is in allfives-7.jsonl." in result.stdout.splitlines()[-1]
+    assert "the record is in allfives-7.jsonl." in last_words(result.stdout)
     assert (tmp_path / "allfives-7.jsonl").exists()
 
 
@@ -400,8 +710,30 @@ def test_bad_options_are_one_line(tmp_path):
     assert result.exit_code == 2 and "--opponents" in result.stderr
 
 
+@pytest.mark.parametrize("answers", ["", "1\n" * 8, "1\n" * 8 + "quit\n", "1\n" * 400])
+def test_the_last_lines_break_between_words_and_keep_the_record_name_whole(tmp_path, answers):
+    """On a console narrower than the last sentence no word is broken, and the record's name
+    (a path, to be copied) is never parted."""
+    width = 40
+    record = tmp_path / "a-rather-long-folder-name" / "match.jsonl"
+    record.parent.mkdir()
+    out_console, out = console(width)
+    play_command(2, None, ["random"], "all-fives", 11, 3, str(record), None,
+                 stream=io.StringIO(answers), console=out_console)
+    tail = out.getvalue().splitlines()[-3:]
+    for line in tail:  # a terminal breaks a longer line anywhere, inside a word
+        assert len(line) <= width or line.lower() == f"the record is in {record}.", tail
+    said = last_words(out.getvalue())
+    if answers == "":
+        assert " ".join(line.rstrip() for line in tail[-2:]) == "You left the match after 0 deals; " \
+            "no deal is over yet, so there is no record."
+    else:
+        assert said.endswith(f"the record is in {record}.") or \
+            said.endswith(f"The record is in {record}."), tail
+
+
 def test_play_command_takes_a_stream_and_a_console(tmp_path):
     out_console, out = console()
     play_command(2, None, ["random"], "all-fives", 11, 3, str(tmp_path / "r.jsonl"), None,
                  stream=io.StringIO("1\n" * 400), console=out_console)
-    assert "The record is in" in out.getvalue().splitlines()[-1]
+    assert "The record is in" in last_words(out.getvalue())

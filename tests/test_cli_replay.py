@@ -4,14 +4,17 @@ same deal written as a deal file is."""
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from clirun import EXAMPLES, assert_one_error_line, records, run
 from solver.deal import Deal, Position
-from solver.game import Match, match_records, records_text
+from solver.cards import card_str, parse_card
+from solver.game import Match, match_records, read_records, records_text
 from solver.players import decide, make_player
 from solver.rules import Rules
 
@@ -19,9 +22,9 @@ MATCH = EXAMPLES / "match.jsonl"
 
 
 def bots_match(tmp_path: Path, players: int = 2, seed: int = 3, target: int = 31,
-               kinds=("heuristic", "random")) -> tuple[Path, object]:
+               kinds=("heuristic", "random"), preset: str = "all-fives") -> tuple[Path, object]:
     """A match of bots, written as a record."""
-    match = Match(players, Rules.preset("all-fives", target=target))
+    match = Match(players, Rules.preset(preset, target=target))
     state = match.new_initial_state(seed=seed)
     bots = [make_player(kinds[s % len(kinds)], seed=s) for s in range(players)]
     while not state.is_terminal():
@@ -45,6 +48,121 @@ def test_a_record_of_bots_replays(tmp_path, players):
     assert row["winners"] == [state.seats[w] if players < 4 else ["NS", "EW"][w]
                               for w in state.winners]
     assert list(row["score"].values()) == list(state.score)
+
+
+PLAYED = re.compile(r"(\w)(?: \(you\))? (?:plays (\S+)(, a revoke)?|(stands|begs|gives one "
+                    r"\(take-one\)|runs the cards)(?:: .*)?)")
+CALL_WORDS = {"stands": "stand", "begs": "beg", "gives one (take-one)": "take-one",
+              "runs the cards": "run"}
+
+
+def told_deals(text: str) -> list[list[str]]:
+    """The lines of each deal a play-by-play told."""
+    deals: list[list[str]] = []
+    telling = False
+    for line in text.splitlines():
+        if re.match(r"Deal \d+ · ", line):
+            deals.append([])
+            telling = True
+        elif not line:
+            telling = False  # a blank line after each deal
+        if telling:
+            deals[-1].append(line)
+    return deals
+
+
+@pytest.mark.parametrize("players, preset, seed", [(2, "all-fives", 3), (3, "all-fours", 4),
+                                                   (4, "strict", 5), (2, "strict", 6),
+                                                   (3, "all-fives", 7), (4, "all-fours", 8)])
+def test_the_play_by_play_tells_every_action_of_the_record(tmp_path, players, preset, seed):
+    """Read back from what it printed, the play-by-play gives every deal's actions exactly as
+    the record holds them, each card from the hand the seat was dealt (after any runs), and
+    the score after each deal as recorded; the summary follows it."""
+    path, state = bots_match(tmp_path, players, seed=seed, preset=preset, kinds=("random",))
+    result = run("replay", path, "--play-by-play", "--no-color")
+    assert result.exit_code == 0, result.stderr
+    recorded = read_records(path.read_text(encoding="utf-8"))
+    deals = told_deals(result.stdout)
+    assert len(deals) == len(recorded) == len(state.deals)
+    runs = 0
+    for told, record, log in zip(deals, recorded, state.deals):
+        assert told[0].startswith(f"Deal {record['deal']} · {record['dealer']} deals · score ")
+        hands: dict[str, set[str]] = {}
+        steps = []
+        for line in told:
+            hand = re.fullmatch(r"  (\w)  ♠ (.*)  ♥ (.*)  ♦ (.*)  ♣ (.*)", line)
+            if hand:
+                held = {parse_card(rank + suit) for suit, ranks in zip("SHDC", hand.groups()[1:])
+                        for rank in ranks.split() if rank != "—"}
+                hands.setdefault(hand[1], set()).update(held)
+                continue
+            played = PLAYED.fullmatch(line)
+            if played:
+                seat, card, revoke, call = played.groups()
+                if card is not None:
+                    assert parse_card(card) in hands[seat], (line, hands[seat])
+                    steps.append(f"{seat}:{'revoke:' if revoke else ''}{card_str(parse_card(card))}")
+                else:
+                    steps.append(f"{seat}:{CALL_WORDS[call]}")
+        assert steps == record["actions"]
+        runs += steps.count(f"{record['dealer']}:run")
+        if log.thrown_in:
+            assert told[-1].startswith("The cards are thrown in")
+        else:
+            score = ", ".join(f"{side} {points}" for side, points in record["score"].items())
+            over = next(k for k, line in enumerate(told) if line.startswith(
+                f"Deal {record['deal']} is over: "))
+            assert re.fullmatch(rf"Deal {record['deal']} is over: .*; the score is {score}\..*",
+                                " ".join(told[over:])), told[over:]
+            pegged = [int(m[2]) * (1 if m[1] == "pegs" else -1) for line in told
+                      if (m := re.fullmatch(r"  \w+ (pegs|loses) (\d+) \(.*\)", line))]
+            before = told[0].split(" · score ")[1]
+            start = sum(int(x) for x in re.findall(r"\d+", before))
+            assert start + sum(pegged) == sum(record["score"].values())
+    assert runs > 0  # the hands after the runs were told too
+    assert "every action and score follows the rules" in result.stdout.splitlines()[-2]
+
+
+def test_the_play_by_play_tells_a_revoke(tmp_path):
+    """A recorded revoke (strict follow: S plays 2C to a spade lead holding 2S) is told as one,
+    with its penalty, and the tricks after it are told won as before."""
+    from test_game import REVOKE_PLAY, replay_steps, revoke_deal
+
+    state = revoke_deal((0, 0))
+    replay_steps(state, *REVOKE_PLAY[4:])
+    path = tmp_path / "revoke.jsonl"
+    path.write_text(records_text(match_records(state, "r")), encoding="utf-8")
+    result = run("replay", path, "--play-by-play", "--no-color")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "S plays 2♣, a revoke" in lines
+    assert lines[lines.index("S plays 2♣, a revoke") + 1:][:2] == ["  N wins trick 2",
+                                                                   "  S loses 3 (revoke)"]
+    assert [line for line in lines if " wins trick " in line] == \
+        [f"  N wins trick {k}" for k in range(1, 7)]
+    (deal,) = told_deals(result.stdout)
+    steps = []
+    for line in deal:
+        played = PLAYED.fullmatch(line)
+        if played:
+            seat, card, revoke, call = played.groups()
+            steps.append(f"{seat}:{'revoke:' if revoke else ''}{card_str(parse_card(card))}"
+                         if card else f"{seat}:{CALL_WORDS[call]}")
+    assert steps == ["N:stand", *REVOKE_PLAY]
+
+
+def test_the_play_by_play_of_the_bundled_record_on_a_narrow_console():
+    from rich.console import Console
+
+    from cli.replaying import tell_match
+    from solver.game import read_records as read, replay as replayed
+
+    state = replayed(read(MATCH.read_text(encoding="utf-8")))
+    out = io.StringIO()
+    tell_match(state, Console(file=out, width=60, color_system=None), True)
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 60
+    assert sum(line.startswith("Deal ") and " · " in line for line in lines) == 6
 
 
 def test_the_bundled_record_and_standard_input():
@@ -89,6 +207,20 @@ def test_a_record_that_is_not_json_or_not_there(tmp_path):
     path.write_text('{"match": 1}\nnot json\n', encoding="utf-8")
     assert_one_error_line(run("replay", path), "bad.jsonl:2: not JSON")
     assert_one_error_line(run("replay", tmp_path / "none.jsonl"), "No such file")
+
+
+def test_a_record_that_is_not_text_is_one_line(tmp_path):
+    """Bytes that are not UTF-8 (a binary file, a record saved in another encoding) are named
+    with where they start, for replay and for analyze alike; a UTF-8 byte-order mark is fine."""
+    path = tmp_path / "binary.jsonl"
+    path.write_bytes(b'{"match": "\xff\xfe"}\n')
+    assert_one_error_line(run("replay", path), "binary.jsonl", "not UTF-8 text (byte 11)")
+    assert_one_error_line(run("analyze", path), "binary.jsonl", "not UTF-8 text (byte 11)")
+    marked = tmp_path / "marked.jsonl"
+    marked.write_bytes(b"\xef\xbb\xbf" + MATCH.read_bytes())
+    result = run("replay", marked)
+    assert result.exit_code == 0, result.stderr
+    assert "N wins the match" in result.stdout
 
 
 # ---- analyze RECORD#N ------------------------------------------------------------------------
