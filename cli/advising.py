@@ -15,6 +15,7 @@ from __future__ import annotations
 import json as json_module
 import math
 import sys
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -352,18 +353,26 @@ def _number(value: float) -> float | None:
     return None if math.isnan(value) else round(value, 6)
 
 
-def advice_lines(advice, observation: Observation, order: list[int], pretty: bool) -> Text:
+def _prose(words: str, width: int) -> str:
+    """Words indented by two, broken between words to ``width`` columns."""
+    return textwrap.fill(words, max(width, 20), initial_indent="  ", subsequent_indent="  ")
+
+
+def advice_lines(advice, observation: Observation, order: list[int], pretty: bool,
+                 width: int = 80) -> Text:
     """The advice as ``play``'s hint shows it: each choice in ``order`` (the numbered list of
-    legal choices), its expected value, the interval and its share of best."""
+    legal choices), its expected value, the interval and its share of best; the words are
+    broken to ``width`` columns."""
     n = observation.players
     values = {v.action: v for v in advice.actions}
     if len(order) == 1:
-        return Text("  Advice from what you can see: there is only one choice.", style=QUIET)
+        return Text(_prose("Advice from what you can see: there is only one choice.", width),
+                    style=QUIET)
     deals = f"{advice.worlds} deal{'s' if advice.worlds != 1 else ''}"
-    text = Text(f"  Advice from what you can see, over {deals} of the cards you have not "
-                f"seen{' (every one)' if advice.exact else ''}:\n  expected "
-                f"{objective_words(advice, n)}, 95% interval, share of deals best",
-                style=QUIET)
+    text = Text(_prose(f"Advice from what you can see, over {deals} of the cards you have not "
+                       f"seen{' (every one)' if advice.exact else ''}:", width) + "\n"
+                + _prose(f"expected {objective_words(advice, n)}, 95% interval, share of "
+                         "deals best", width), style=QUIET)
     top = advice.actions[0].mean if advice.actions else None
     width = max(len(CALLS.get(a, "AA")) for a in order)
     for number, action in enumerate(order, 1):
@@ -382,11 +391,11 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
         if value.mean == top:
             text.append("  best", style=GOOD)
     if advice.phase == "play" and advice.method == PLAYED_OUT:
-        text.append("\n  (too deep to solve in time: each deal played out by the heuristic)",
-                    style=QUIET)
+        text.append("\n" + _prose("(too deep to solve in time: each deal played out by the "
+                                  "heuristic)", width), style=QUIET)
     elif not advice.complete:
-        text.append("\n  (some solves stopped at their limit: those values are bounds)",
-                    style=QUIET)
+        text.append("\n" + _prose("(some solves stopped at their limit: those values are "
+                                  "bounds)", width), style=QUIET)
     return text
 
 

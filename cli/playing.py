@@ -308,7 +308,7 @@ class Session:
 
         with self.busy("working out the hint"):
             advice = advice_for(obs, HINT_WORLDS, f"{self.setup.seed}/hint/{len(self.history)}")
-        return advice_lines(advice, obs, choices(obs), self.pretty)
+        return advice_lines(advice, obs, choices(obs), self.pretty, self.width)
 
     def undo(self) -> None:
         """Back to the person's previous decision: the match played again from the start, with

@@ -589,6 +589,24 @@ def test_a_hint_reads_nothing_but_the_observation(tmp_path):
     assert "Advice from what you can see" in text and text.count("\n  ") >= len(obs.legal_actions)
 
 
+@pytest.mark.parametrize("width", [60, 80])
+def test_a_hint_is_broken_to_the_console_width(tmp_path, width):
+    """The hint's words break between words at the console's width, indented under
+    themselves, and say all they said at full width."""
+    s, script, out = session({"seed": 3, "players": 4}, lambda obs, count: None, tmp_path,
+                             width=width)
+    state = s.state
+    while state.phase != "play" or state.current_player() != s.me:
+        state.apply_action(state.legal_actions()[0])
+    text = s.hint(state.observation(s.me)).plain
+    lines = text.split("\n")
+    assert max(len(line) for line in lines) <= width, text
+    assert all(line.startswith("  ") for line in lines)
+    words = " ".join(line.strip() for line in lines)
+    assert "Advice from what you can see, over 16 deals of the cards you have not seen:" in words
+    assert "95% interval, share of deals best" in words
+
+
 def test_a_slow_bot_shows_that_it_is_thinking_on_a_terminal(tmp_path, monkeypatch):
     """While a bot decides, a live line on the terminal's standard error says who is thinking;
     it is gone from the screen once the move is made, and never printed among the moves."""
