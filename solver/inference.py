@@ -7,7 +7,10 @@ the opponent's observation when it played (its hand then, the play before) is re
 heuristic asked; a card the heuristic would play there has likelihood ``1 - SLIP``, any other
 ``SLIP`` shared among the other legal cards.  A world's play weight is the product over the
 opponents' cards of this deal, tempered like the sampler's bidding weights so that no world
-weighs more than ``TEMPER`` times another: ``1/TEMPER + (1 - 1/TEMPER) * product``.
+weighs more than ``TEMPER`` times another: ``1/TEMPER + (1 - 1/TEMPER) * product``.  A player
+that trusts the model fully (``FULL``) takes the heuristic at its word: a slip of
+``FULL_SLIP`` and worlds up to ``FULL_TEMPER`` times as likely as others, so that a world where an
+opponent would have played another card is all but ruled out.
 
 ``resample`` turns many uniformly drawn worlds into fewer weighted ones: it draws ``count``
 times with replacement in proportion to (bidding weight x play weight) and gives each world
@@ -21,27 +24,48 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .game import Observation, turn_view
 from .players import HeuristicPlayer
 from .tricks import legal_plays
 
-__all__ = ["play_weight", "resample", "SLIP", "TEMPER"]
+__all__ = ["play_weight", "resample", "Trust", "TEMPERED", "FULL", "SLIP", "TEMPER"]
 
 #: The chance the model gives to the opponent playing another card than the heuristic's.
 SLIP = 0.1
 #: No world weighs more than this many times another.
 TEMPER = 8.0
 
-#: A likelihood below this leaves the tempered weight at the floor, to a thousandth of it.
-NEGLIGIBLE = 1e-3 / TEMPER
+#: The same, for a player that trusts the model fully.
+FULL_SLIP = 1e-3
+FULL_TEMPER = 1e5
+
+
+@dataclass(frozen=True)
+class Trust:
+    """How far the model of the opponents is trusted: the chance of a card other than the
+    heuristic's, and how many times another world may weigh at most."""
+
+    slip: float
+    temper: float
+
+    @property
+    def negligible(self) -> float:
+        """A likelihood below this leaves the tempered weight at the floor, to a thousandth."""
+        return 1e-3 / self.temper
+
+
+TEMPERED = Trust(SLIP, TEMPER)
+FULL = Trust(FULL_SLIP, FULL_TEMPER)
 
 _HEURISTIC = HeuristicPlayer()
 
 
-def play_weight(observation: Observation, hands: Sequence[Sequence[int]]) -> float:
+def play_weight(observation: Observation, hands: Sequence[Sequence[int]],
+                trust: Trust = TEMPERED) -> float:
     """The tempered likelihood of the opponents' cards of this deal in the world ``hands``
-    (each seat's cards still held)."""
+    (each seat's cards still held), the model trusted as far as ``trust`` says."""
     n = observation.players
     me = observation.seat
     if not observation.play:
@@ -62,14 +86,14 @@ def play_weight(observation: Observation, hands: Sequence[Sequence[int]]) -> flo
             if len(legal) > 1:
                 seen = turn_view(observation, seat, held[seat], played, legal)
                 if _HEURISTIC.act(seen) == card:
-                    likelihood *= 1.0 - SLIP
+                    likelihood *= 1.0 - trust.slip
                 else:
-                    likelihood *= SLIP / (len(legal) - 1)
-                    if likelihood < NEGLIGIBLE:
+                    likelihood *= trust.slip / (len(legal) - 1)
+                    if likelihood < trust.negligible:
                         break       # the tempered weight is the floor already, or as good
         held[seat].remove(card)
         played.append((seat, card))
-    floor = 1.0 / TEMPER
+    floor = 1.0 / trust.temper
     return floor + (1.0 - floor) * likelihood
 
 

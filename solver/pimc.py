@@ -85,6 +85,10 @@ DEFAULT_TIME_LIMIT = 0.5
 Z95 = 1.959963984540054
 #: With play inference, worlds drawn uniformly for each world solved (``solver.inference``).
 INFER_DRAWS = 2
+#: The same, the model trusted fully: most worlds drawn then weigh next to nothing.
+FULL_TRUST_DRAWS = 16
+#: The player's ways of trusting its model of the opponents (its option ``trust``).
+PIMC_TRUST = ("tempered", "full")
 #: Fewest worlds a decision's budget is shared out for.
 MIN_WORLDS = 4
 #: Means closer than this are equal.
@@ -346,6 +350,10 @@ class PimcPlayer:
     ``infer``       weight the worlds by the opponents' cards played, under the heuristic as
                     their model (``solver.inference``): ``INFER_DRAWS`` times as many worlds
                     drawn, ``worlds`` of them resampled by weight;
+    ``trust``       how far that model is trusted: ``"tempered"`` (the default: no world
+                    weighs over 8 times another) or ``"full"`` (the heuristic taken at its
+                    word, ``FULL_TRUST_DRAWS`` times as many worlds drawn), which pays against
+                    the heuristic itself;
     ``fusion``      ``"postpone"``: value each card with our next card chosen once for the
                     worlds we cannot tell apart (``value_play_postponed``); ``"none"``: plain;
     ``table_bits``  the engine's table: 2**table_bits entries of 32 bytes.
@@ -358,7 +366,8 @@ class PimcPlayer:
                  node_limit: int | None = None, calls: str = "heuristic",
                  bidding: bool | int = True,
                  win: bool | int = True, exact_limit: int = 10_000, call_worlds: int | None = None,
-                 fusion: str = "none", infer: bool | int = True, table_bits: int = 20) -> None:
+                 fusion: str = "none", infer: bool | int = True, trust: str = "tempered",
+                 table_bits: int = 20) -> None:
         check_limits(node_limit, time_limit)
         if isinstance(worlds, bool) or not isinstance(worlds, int) \
                 or not 1 <= worlds <= MAX_WORLDS:
@@ -369,6 +378,8 @@ class PimcPlayer:
                               f"{', '.join(repr(c) for c in PIMC_CALLS)}")
         if fusion not in ("none", "postpone"):
             raise PlayerError(f"fusion: {quoted(fusion)} is not 'none' or 'postpone'")
+        if trust not in PIMC_TRUST:
+            raise PlayerError(f"trust: {quoted(trust)} is not 'tempered' or 'full'")
         if call_worlds is not None and (isinstance(call_worlds, bool)
                                         or not isinstance(call_worlds, int)
                                         or not 1 <= call_worlds <= MAX_WORLDS):
@@ -393,6 +404,7 @@ class PimcPlayer:
         self.rollout_worlds = call_worlds or ROLLOUT_WORLDS
         self.fusion = fusion
         self.infer = bool(infer)
+        self.trust = trust
         self.table_bits = table_bits
         self._solver = None
         self._heuristic = HeuristicPlayer()
@@ -446,11 +458,14 @@ class PimcPlayer:
             chosen = list(worlds)
             weights = [float(w.weight) for w in worlds]
         else:
-            from .inference import play_weight, resample
+            from .inference import FULL, TEMPERED, play_weight, resample
 
-            worlds = sampling.sample_worlds(observation, self.worlds * INFER_DRAWS, self.rng,
+            full = self.trust == "full"
+            trust, draws = (FULL, FULL_TRUST_DRAWS) if full else (TEMPERED, INFER_DRAWS)
+            worlds = sampling.sample_worlds(observation, self.worlds * draws, self.rng,
                                             exact_limit=self.exact_limit, bidding=self.bidding)
-            likely = [float(w.weight) * play_weight(observation, w.hands) for w in worlds]
+            likely = [float(w.weight) * play_weight(observation, w.hands, trust)
+                      for w in worlds]
             if worlds.exact:
                 chosen, weights = list(worlds), likely
             else:

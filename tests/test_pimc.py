@@ -289,7 +289,9 @@ def test_registry_and_options():
     assert "pimc" in player_names()
     player = player_spec("pimc:worlds=16,calls=heuristic").make(seed=1)
     assert isinstance(player, PimcPlayer) and player.worlds == 16 and player.calls == "heuristic"
-    for bad in ("pimc:worlds=0", "pimc:calls=never", "pimc:colour=red"):
+    assert player_spec("pimc:trust=full").make(seed=1).trust == "full"
+    assert player_spec("pimc").make(seed=1).trust == "tempered"
+    for bad in ("pimc:worlds=0", "pimc:calls=never", "pimc:colour=red", "pimc:trust=blind"):
         with pytest.raises(PlayerError):
             player_spec(bad).make(seed=1)
 
@@ -297,9 +299,47 @@ def test_registry_and_options():
 # ---- play inference -------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("trust", ["tempered", "full"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_play_weight_is_the_tempered_chance_of_the_opponents_cards(players, trust):
+    """Each opponent's choice counts 1 - slip where it is the heuristic's card, slip shared
+    among the others where it is not (the first choice below is not), tempered."""
+    from solver.inference import FULL, TEMPERED, play_weight
+
+    model = FULL if trust == "full" else TEMPERED
+    checked = 0
+    for seed in range(6):
+        state = to_play(players, seed)
+        heuristic = make_player("heuristic")
+        me, likelihood, strayed = 0, 1.0, False
+        while state.phase == PLAY and len(state.play) < 2 * players + 1:
+            seat = state.current_player()
+            obs = state.observation(seat)
+            legal = obs.legal_actions
+            opponent = (seat % 2 != me % 2) if players == 4 else seat != me
+            card = decide(heuristic, state)
+            if opponent and len(legal) > 1:
+                if not strayed:
+                    card = next(c for c in legal if c != card)
+                    likelihood *= model.slip / (len(legal) - 1)
+                    strayed = True
+                else:
+                    likelihood *= 1 - model.slip
+            state.apply_action(card)
+        if state.phase != PLAY or not strayed:
+            continue
+        obs = state.observation(me)
+        floor = 1 / model.temper
+        expected = floor + (1 - floor) * likelihood
+        assert play_weight(obs, state.hands, model) == pytest.approx(expected, rel=1e-3,
+                                                                    abs=floor * 1e-3)
+        checked += 1
+    assert checked
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_true_world_of_heuristic_opponents_has_the_play_weight_of_no_slip(players):
-    from solver.inference import SLIP, TEMPER, play_weight
+    from solver.inference import FULL, SLIP, TEMPER, play_weight
 
     for seed in range(4):
         state = to_play(players, seed)
@@ -317,8 +357,9 @@ def test_true_world_of_heuristic_opponents_has_the_play_weight_of_no_slip(player
         obs = state.observation(me)
         expected = 1 / TEMPER + (1 - 1 / TEMPER) * (1 - SLIP) ** choices
         assert play_weight(obs, state.hands) == pytest.approx(expected)
-        # a world where an opponent's hand differs gives no more
-        assert play_weight(obs, state.hands) >= 1 / TEMPER
+        floor = 1 / FULL.temper
+        expected = floor + (1 - floor) * (1 - FULL.slip) ** choices
+        assert play_weight(obs, state.hands, FULL) == pytest.approx(expected)
 
 
 def test_resample_draws_in_proportion():
