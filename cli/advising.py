@@ -359,20 +359,20 @@ def _prose(words: str, width: int) -> str:
 
 
 def advice_lines(advice, observation: Observation, order: list[int], pretty: bool,
-                 width: int = 80) -> Text:
+                 columns: int = 80) -> Text:
     """The advice as ``play``'s hint shows it: each choice in ``order`` (the numbered list of
     legal choices), its expected value, the interval and its share of best; the words are
-    broken to ``width`` columns."""
+    broken to ``columns``."""
     n = observation.players
     values = {v.action: v for v in advice.actions}
     if len(order) == 1:
-        return Text(_prose("Advice from what you can see: there is only one choice.", width),
+        return Text(_prose("Advice from what you can see: there is only one choice.", columns),
                     style=QUIET)
     deals = f"{advice.worlds} deal{'s' if advice.worlds != 1 else ''}"
     text = Text(_prose(f"Advice from what you can see, over {deals} of the cards you have not "
-                       f"seen{' (every one)' if advice.exact else ''}:", width) + "\n"
+                       f"seen{' (every one)' if advice.exact else ''}:", columns) + "\n"
                 + _prose(f"expected {objective_words(advice, n)}, 95% interval, share of "
-                         "deals best", width), style=QUIET)
+                         "deals best", columns), style=QUIET)
     top = advice.actions[0].mean if advice.actions else None
     width = max(len(CALLS.get(a, "AA")) for a in order)
     for number, action in enumerate(order, 1):
@@ -392,10 +392,10 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
             text.append("  best", style=GOOD)
     if advice.phase == "play" and advice.method == PLAYED_OUT:
         text.append("\n" + _prose("(too deep to solve in time: each deal played out by the "
-                                  "heuristic)", width), style=QUIET)
+                                  "heuristic)", columns), style=QUIET)
     elif not advice.complete:
         text.append("\n" + _prose("(some solves stopped at their limit: those values are "
-                                  "bounds)", width), style=QUIET)
+                                  "bounds)", columns), style=QUIET)
     return text
 
 

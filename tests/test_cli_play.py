@@ -605,6 +605,17 @@ def test_a_hint_is_broken_to_the_console_width(tmp_path, width):
     words = " ".join(line.strip() for line in lines)
     assert "Advice from what you can see, over 16 deals of the cards you have not seen:" in words
     assert "95% interval, share of deals best" in words
+    # the note under a played-out table too
+    from cli.advising import advice_lines
+    from solver.pimc import PLAYED_OUT, ActionValue, Advice
+
+    obs = state.observation(s.me)
+    actions = tuple(ActionValue(a, 1.0, 0.0, 2.0, 0.5) for a in obs.legal_actions)
+    advice = Advice(obs.seat, "play", "margin", 16, False, False, actions, method=PLAYED_OUT)
+    lines = advice_lines(advice, obs, list(obs.legal_actions), True, width).plain.split("\n")
+    assert max(len(line) for line in lines) <= width
+    assert "(too deep to solve in time: each deal played out by the heuristic)" in \
+        " ".join(line.strip() for line in lines)
 
 
 def test_a_slow_bot_shows_that_it_is_thinking_on_a_terminal(tmp_path, monkeypatch):
