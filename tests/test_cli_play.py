@@ -755,3 +755,18 @@ def test_play_command_takes_a_stream_and_a_console(tmp_path):
     play_command(2, None, ["random"], "all-fives", 11, 3, str(tmp_path / "r.jsonl"), None,
                  stream=io.StringIO("1\n" * 400), console=out_console)
     assert "The record is in" in last_words(out.getvalue())
+
+
+@pytest.mark.parametrize("preset", ["all-fives", "strict", "classic", "all-fours",
+                                    "five-for-five"])
+def test_the_opening_line_names_the_game_the_preset_plays(tmp_path, preset):
+    """All Fours under its own preset (the parent game: no captures), All Fives under the
+    others; the preset and the match's target follow."""
+    from solver.rules import PRESETS
+
+    result = run("play", "--rules", preset, "--seed", 3, "--record", tmp_path / "m.jsonl",
+                 input="quit\n")
+    first = result.stdout.splitlines()[0]
+    game = "All Fives" if PRESETS[preset].capture else "All Fours"
+    target = PRESETS[preset].target
+    assert first == f"{game}, 2 players, rules {preset}, {target} to win; seed 3.", first
