@@ -585,3 +585,23 @@ def test_svg_and_html_show_the_turn_up_as_the_text_view_does(tmp_path, name, tur
     below = [t for t in root.iter(f"{svg_ns}text") if float(t.get("y")) > float(box.get("y"))
              and "".join(t.itertext()).startswith("South")]
     assert float(box.get("y")) + float(box.get("height")) + 12 <= float(below[0].get("y"))
+
+
+@pytest.mark.parametrize("players, theme, seed", [(3, "duck", 1), (4, "duck", 2),
+                                                  (3, "long", 2), (2, "sacrifice", 1)])
+def test_a_puzzle_asked_for_by_theme_is_titled_by_it(tmp_path, players, theme, seed):
+    """Seeds whose puzzle shows another theme before the one asked for (``draw-trumps`` before
+    ``duck``): the file, its name and the play screen are titled by the theme asked for."""
+    from solver.puzzles import THEME_TITLES
+
+    args = ["--players", players, "--theme", theme, "--seed", seed]
+    made = run("puzzle", "generate", *args, "--out", tmp_path)
+    assert made.exit_code == 0, made.stderr
+    (path,) = [Path(line) for line in made.stdout.splitlines()]
+    puzzle = load_puzzle(path)
+    assert theme in puzzle.themes and puzzle.themes[0] != theme  # the case in point
+    assert puzzle.title == THEME_TITLES[theme]
+    assert path.name == f"001-{slug(THEME_TITLES[theme])}.toml"
+    played = run("puzzle", "play", "--random", *args, input="solution\n")
+    assert played.exit_code == 0, played.stderr
+    assert played.stdout.splitlines()[0].startswith(THEME_TITLES[theme] + "  ("), played.stdout
