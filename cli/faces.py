@@ -61,3 +61,12 @@ def side_face(deal: Deal, side: int) -> Text:
 
 def seat_face(deal: Deal, seat: int) -> Text:
     return Text().append(deal.seats[seat], style=f"bold {SIDE_STYLES[deal.side_of(seat)]}")
+
+
+#: The game a preset plays, where it is not All Fives: All Fours is the parent game.
+GAME_NAMES = {"all-fours": "All Fours"}
+
+
+def game_name(preset: str) -> str:
+    """The name of the game the preset ``preset`` plays: ``All Fours``, else ``All Fives``."""
+    return GAME_NAMES.get(preset, "All Fives")

@@ -39,7 +39,7 @@ from solver.tricks import parse_seat, seat_names, side_name, side_of
 
 from .answers import AnswerError, ask_line, choices, read_answer
 from .errors import INTERRUPTED, TERMINATED, Terminated, note, option
-from .faces import BAD, GOOD, QUIET
+from .faces import BAD, GOOD, QUIET, game_name
 from .inputs import named
 from .table import choices_line, deal_line, deal_over_line, score_lines, scores_text, \
     seat_text, table_screen, what_happened, win_verb
@@ -329,7 +329,8 @@ class Session:
     def opening(self) -> Text:
         setup = self.setup
         n = self.players
-        text = Text(f"All Fives, {n} players, rules {setup.match.rules.preset_name}, "
+        preset = setup.match.rules.preset_name
+        text = Text(f"{game_name(preset)}, {n} players, rules {preset}, "
                     f"{self.target} to win; seed {setup.seed}.", style="bold")
         for seat, spec in enumerate(setup.specs):
             text.append("\n  ")

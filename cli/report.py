@@ -45,15 +45,17 @@ def state_words(position: Position) -> str:
     return f"{position.deal.seats[position.to_move]} to play to trick {done + 1}"
 
 
-def heading(name: str, position: Position, pretty: bool) -> Text:
+def heading(name: str, position: Position, pretty: bool) -> Group:
+    """The name, then the players, rules and trumps, broken between words at the console's
+    width."""
     deal = position.deal
     # The name is a path or a label; it is printed whole, never folded at the console's width.
-    text = Text(no_wrap=True, overflow="ignore").append(name, style="bold")
-    text.append(f"\n{deal.players} players, {len(deal.hands[0])} cards each; rules "
+    title = Text(name, style="bold", no_wrap=True, overflow="ignore")
+    text = Text(f"{deal.players} players, {len(deal.hands[0])} cards each; rules "
                 f"{rules_words(position)}; dealer {deal.seats[deal.dealer]}\n")
     text.append_text(trump_words(deal, pretty))
     text.append(f"; {state_words(position)}")
-    return text
+    return Group(title, text)
 
 
 def table(*columns: str, right: tuple[int, ...] = ()) -> Table:
@@ -183,8 +185,10 @@ def solve_head(name: str, position: Position, pretty: bool) -> RenderableType:
     return Group(heading(name, position, pretty), Text(), diagram(position, pretty))
 
 
-def solve_body(position: Position, solution: Solution, pretty: bool) -> RenderableType:
-    """What the search found: the value, the cards, the line, the end of the deal, the match."""
+def solve_body(position: Position, solution: Solution, pretty: bool,
+               width: int | None = None) -> RenderableType:
+    """What the search found: the value, the cards, the line, the end of the deal, the match
+    (its pegboard in rows that fit ``width``)."""
     parts: list[RenderableType] = [Text(), value_words(position, solution)]
     if not position.is_over:
         parts += [Text(), cards_table(position, solution, pretty)]
@@ -196,12 +200,13 @@ def solve_body(position: Position, solution: Solution, pretty: bool) -> Renderab
         parts += [Text(), Text("End of the deal", style="bold"), end_table(after, pretty)]
         match = match_after(after)
         if match is not None:
-            parts += [Text(), pegboard(position.deal, match, pretty)]
+            parts += [Text(), pegboard(position.deal, match, pretty, width)]
     parts.append(Text())
     parts.append(Text(f"{solution.nodes} nodes, {solution.seconds:.3f} s", style=QUIET))
     return Group(*parts)
 
 
 def solve_report(name: str, position: Position, solution: Solution,
-                 pretty: bool) -> RenderableType:
-    return Group(solve_head(name, position, pretty), solve_body(position, solution, pretty))
+                 pretty: bool, width: int | None = None) -> RenderableType:
+    return Group(solve_head(name, position, pretty),
+                 solve_body(position, solution, pretty, width))

@@ -63,6 +63,7 @@ class Facts:
     themes: tuple[str, ...]
     rating: int | None
     solution: tuple[TrickLine, ...]
+    turnup: Card | None = None  # the card turned up to fix trumps (None: trumps were named)
 
 
 def number_of(name: str) -> str:
@@ -205,6 +206,7 @@ def facts_of(puzzle, name: str = "") -> Facts:
         themes=tuple(puzzle.themes),
         rating=puzzle.rating,
         solution=tuple(solution_tricks(position, puzzle.side, puzzle.line)),
+        turnup=deal.turnup,
     )
 
 
@@ -331,7 +333,8 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
     top = y + 22
     block = LINE * 4 + 8  # a hand's height
     columns = {"W": 10, "N": width / 2 - 45, "E": width / 2 + 62, "S": width / 2 - 45}
-    tall = max(block + 10, 62 + 13 * len(facts.on_table))  # the middle box's height
+    turned = 14 if facts.turnup is not None else 0  # room for the turn-up under the trumps
+    tall = max(block + 10, 62 + turned + 13 * len(facts.on_table))  # the middle box's height
     rows = {"N": top, "W": top + block + 10, "E": top + block + 10, "S": top + block + tall + 16}
     for seat, cards in zip(facts.seats, facts.hands):
         marks = (" (dealer)" if seat == facts.dealer else "") + \
@@ -345,10 +348,13 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
     out.append(f'<text x="{mx + 10:g}" y="{my + 32:g}" font-size="12" '
                f'fill="{SUIT_COLOURS[facts.trump]}">{SUIT_SYMBOLS[facts.trump]} '
                f'{SUIT_NAMES[facts.trump]}</text>')
+    if facts.turnup is not None:
+        out.append(f'<text x="{mx + 10:g}" y="{my + 46:g}" font-size="11">'
+                   f'<tspan fill="#555">turn-up </tspan>{_svg_card(facts.turnup)}</text>')
     if facts.on_table:
-        out.append(_svg_text(mx + 10, my + 49, "on the table", 10, fill="#555"))
+        out.append(_svg_text(mx + 10, my + 49 + turned, "on the table", 10, fill="#555"))
     for k, (seat, card) in enumerate(facts.on_table):
-        out.append(f'<text x="{mx + 10:g}" y="{my + 63 + 13 * k:g}" font-size="12">'
+        out.append(f'<text x="{mx + 10:g}" y="{my + 63 + turned + 13 * k:g}" font-size="12">'
                    f'{seat} {_svg_card(card)}</text>')
     y = rows["S"] + block + 10
     if solution:
@@ -457,6 +463,8 @@ def html_puzzle(facts: Facts) -> str:
         return _html_hand(facts, seat, hands[seat]) if seat in hands else "<td></td>"
 
     middle = f"trumps {_html_suit(facts.trump)} {SUIT_NAMES[facts.trump]}"
+    if facts.turnup is not None:
+        middle += f"<br><small>turn-up</small> {_html_card(facts.turnup)}"
     if facts.on_table:
         middle += '<br><small>on the table</small>'
     for seat, card in facts.on_table:

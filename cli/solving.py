@@ -108,10 +108,12 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
                 console.print(head, crop=False)
                 with searching(status, "searching", progress):
                     solution = solve_one(run, name, position, side, objective)
-                console.print(solve_body(position, solution, pretty), crop=False)
+                console.print(solve_body(position, solution, pretty, console.width),
+                              crop=False)
             else:
                 solution = solve_one(run, name, position, side, objective)
-                console.print(head, solve_body(position, solution, pretty), crop=False)
+                console.print(head, solve_body(position, solution, pretty, console.width),
+                              crop=False)
         if not solution.complete:
             stopped.append(name)
             note(f"{name}: no result: the search stopped at its limit (the value lies "

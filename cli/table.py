@@ -390,8 +390,9 @@ def what_happened(state: MatchState, action: int, pretty: bool, you: int | None 
     """Take ``action`` for the seat to act in ``state`` (with ``revoke``, play the card
     ``action`` as a revoke, as only a record does); the lines that say what happened at the
     table (the move, a run's turn-ups, the trick won, each point pegged with what it is for,
-    the score), and the deal in play after it (None outside card play, or once the deal holds
-    a revoke, which a position cannot replay)."""
+    the score, unless the deal is over and ``deal_over_line`` says it), and the deal in play
+    after it (None outside card play, or once the deal holds a revoke, which a position cannot
+    replay)."""
     n = state.players
     seat = state.current_player()
     deals, pegs, turnups = len(state.deals), len(state.pegs), state.turnups
@@ -445,8 +446,8 @@ def what_happened(state: MatchState, action: int, pretty: bool, you: int | None 
         lines += [line for _, line in nobody]  # (a side that pegged out stops the count)
     if state.trump is not None and trump is None and not ended:
         lines.append(Text(f"  Trumps are {SUIT_NAMES[state.trump]}.", style="bold"))
-    if new_pegs:
-        score = log.score if log is not None else state.score
+    if new_pegs and (log is None or log.thrown_in):  # a deal played out ends in a line
+        score = log.score if log is not None else state.score  # that gives the score
         lines.append(Text(f"  Score: {scores_text(n, score)}", style=QUIET))
     if pegged_out and after is not None and not after.is_over:
         won = " and ".join(side_name(s, n) for s in log.winners)

@@ -514,3 +514,37 @@ def test_a_deal_played_out_shows_its_end():
     assert "play is over after 6 tricks" in text and "The best line" not in text
     assert [line.split() for line in text.splitlines() if line.startswith("total")] == \
         [["total", "10", "19"]]
+
+
+# ---- the report at the console's width ----------------------------------------------------------
+
+#: Deals of every player count with a match score, under rules that lengthen the heading.
+WIDE_DEALS = {
+    2: load(TWO).to_line() + " score=45,50",
+    3: "N:KJ.A7.-.Q2 -.-.A843.63 -.T6.Q7.AJ dealer=S turnup=3H follow=strict target=121 "
+       "score=100,96,118",
+    4: "N:-.T6.73.Q2 -.9853.K.8 64.A.2.K3 KJ.7.84.5 rules=all-fours dealer=S turnup=AS "
+       "score=5,6",
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("width", [60, 80])
+def test_the_report_is_laid_out_for_the_console_width(players, width):
+    """No line of the report is longer than the console (the name of the position aside), and
+    the pegboard is drawn for that width, not folded again by the console."""
+    search = pytest.importorskip("solver.search")
+    from cli.pegboard import pegboard
+    from solver.deal import Position
+    from solver.pegging import match_after
+
+    line = WIDE_DEALS[players]
+    result = RUNNER.invoke(app, ["solve", line], env={"COLUMNS": str(width)})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()[1:]
+    assert max(len(row.rstrip()) for row in lines) <= width, result.stdout
+    position = Position.from_line(line)
+    after = position.after(*search.solve(position).line)  # the engine's line, as printed
+    board = pegboard(position.deal, match_after(after), True, width).plain
+    assert board in result.stdout
+    assert all(len(row) <= width for row in board.splitlines())

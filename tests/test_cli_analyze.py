@@ -270,3 +270,61 @@ def test_the_bundled_example_is_the_bad_hand():
     assert [card_str(c) for c in load(played).play] == BAD_PLAY
     (record,) = records(run("analyze", played, "--json"))
     assert record["given_away"] == {"N": 11, "S": 2}
+
+
+def played_at_random(line: str, seed: int) -> str:
+    """The deal of ``line`` played out with random legal cards: a hand full of mistakes."""
+    import random
+
+    rng = random.Random(seed)
+    position = Position.from_line(line)
+    while not position.is_over:
+        position = position.after(rng.choice(position.legal_moves()))
+    return position.to_line()
+
+
+#: Played hands of every player count, under rules that lengthen the heading.
+PLAYED_BY = {
+    2: lambda: load(TWO).deal.position([parse_card(c) for c in BAD_PLAY]).to_line(),
+    3: lambda: played_at_random("N:KJ.A7.-.Q2 -.-.A843.63 -.T6.Q7.AJ dealer=S turnup=3H "
+                                "follow=strict target=121 score=100,96,118", 3),
+    4: lambda: played_at_random("N:-.T6.73.Q2 -.9853.K.8 64.A.2.K3 KJ.7.84.5 "
+                                "rules=all-fours dealer=S turnup=AS low_to=captor", 2),
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("width", [60, 80])
+def test_the_report_is_laid_out_for_the_console_width(players: int, width: int):
+    """No line longer than the console (the name aside); a note the table folds keeps its
+    cards whole, under the note, and every mistake's best cards are there."""
+    from clirun import RUNNER
+    from cli.main import app
+
+    line = PLAYED_BY[players]()
+    (record,) = records(run("analyze", line, "--json"))
+    result = RUNNER.invoke(app, ["analyze", line], env={"COLUMNS": str(width)})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(len(row.rstrip()) for row in lines[1:]) <= width, result.stdout
+    head = next(i for i, row in enumerate(lines) if row.startswith("trick "))
+    note_at = lines[head].rstrip().index("cost") + len("cost") + 3
+    rows: list[str] = []  # the rows of the table, each with its note unfolded
+    for row in lines[head + 2:]:
+        if not row.strip() or row.startswith("before, after"):
+            break  # the key under the table
+        if row[:note_at].strip():
+            rows.append(row.rstrip())
+        elif rows:
+            assert row[note_at:note_at + 1].strip(), row  # folded under the note
+            rows[-1] += " " + row.strip()
+    mistakes = [play for play in record["plays"] if play["mistake"]]
+    assert mistakes
+    assert len(rows) == len(record["plays"])
+    for play, row in zip(record["plays"], rows):
+        words = row.split()
+        assert card_str(parse_card(play["card"]), pretty=True) in words[:3]
+        if play["mistake"]:
+            note = row[note_at:].split()
+            assert note[:2] == ["mistake;", "best"]
+            assert note[2:] == [card_str(parse_card(c), pretty=True) for c in play["best"]]

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from cli.answers import AnswerError, choices, read_answer
 from cli.playing import Session, Stop, make_setup, play_command
+from cli.table import scores_text
 from clirun import run
 from solver.cards import card_str, parse_card
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match, read_records, replay
@@ -309,9 +310,11 @@ def test_a_side_that_pegs_out_in_the_play_is_told_the_deal_stops(tmp_path):
     state = s.state
     winner = "NS"[state.winners[0]]
     at = lines.index(f"  {winner} pegged out: the deal stops here.")
-    assert re.fullmatch(r"  Score: N \d+, S \d+", lines[at - 1])
-    assert int(re.findall(r"\d+", lines[at - 1])["NS".index(winner)]) >= 11
-    assert lines[at + 1].startswith(f"Deal {len(state.deals)} is over: ")
+    assert re.fullmatch(r"  \w+ pegs \d+ \(.*\)", lines[at - 1])
+    over = re.fullmatch(rf"Deal {len(state.deals)} is over: .*; the score is N (\d+), S (\d+)\..*",
+                        lines[at + 1])
+    assert over, lines[at + 1]
+    assert int(over["NS".index(winner) + 1]) >= 11
     last = state.deals[-1]
     cards = [a for _, a in last.actions if a < 64]
     assert 0 < len(cards) < 12 and len(cards) % 2 == 0
@@ -766,3 +769,35 @@ def test_play_command_takes_a_stream_and_a_console(tmp_path):
     play_command(2, None, ["random"], "all-fives", 11, 3, str(tmp_path / "r.jsonl"), None,
                  stream=io.StringIO("1\n" * 400), console=out_console)
     assert "The record is in" in last_words(out.getvalue())
+
+
+@pytest.mark.parametrize("preset", ["all-fives", "strict", "classic", "all-fours",
+                                    "five-for-five"])
+def test_the_opening_line_names_the_game_the_preset_plays(tmp_path, preset):
+    """All Fours under its own preset (the parent game: no captures), All Fives under the
+    others; the preset and the match's target follow."""
+    from solver.rules import PRESETS
+
+    result = run("play", "--rules", preset, "--seed", 3, "--record", tmp_path / "m.jsonl",
+                 input="quit\n")
+    first = result.stdout.splitlines()[0]
+    game = "All Fives" if PRESETS[preset].capture else "All Fours"
+    target = PRESETS[preset].target
+    assert first == f"{game}, 2 players, rules {preset}, {target} to win; seed 3.", first
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_score_at_the_end_of_a_deal_is_said_once(tmp_path, players):
+    """The line that ends a deal gives the score: the points pegged just above it are not
+    followed by a score line of their own; within a deal the score follows each peg."""
+    s, script, out = session({"players": players, "seed": 4, "target": 31}, first_choice,
+                             tmp_path)
+    s.run()
+    lines = out.getvalue().splitlines()
+    overs = [k for k, line in enumerate(lines) if re.match(r"Deal \d+ is over: ", line)]
+    played = [log for log in s.state.deals if not log.thrown_in]
+    assert len(overs) == len(played) > 1
+    for k, log in zip(overs, played):
+        assert not lines[k - 1].startswith("  Score:"), lines[k - 1]
+        assert f"; the score is {scores_text(players, log.score)}." in lines[k]
+    assert any(line.startswith("  Score:") for line in lines)  # pegs within a deal

@@ -545,3 +545,63 @@ def test_a_theme_the_rules_never_allow_is_refused_at_once(theme, preset, why):
     for command in (["generate"], ["play", "--random"]):
         result = run("puzzle", *command, "--theme", theme, "--rules", preset, "--seed", "1")
         assert_one_error_line(result, "--theme", theme, preset, why)
+
+
+@pytest.mark.parametrize("name, turned", [("001-save-the-ten.toml", True),
+                                          ("002-catch-the-five.toml", True),
+                                          ("001-save-the-ten.toml", False)])
+def test_svg_and_html_show_the_turn_up_as_the_text_view_does(tmp_path, name, turned):
+    """The card turned up to fix trumps is in the middle of the table in every form; a deal
+    whose trumps were named without one shows none."""
+    from cli.sheet import face
+
+    path = COLLECTION / name
+    if not turned:  # the same puzzle with its trump suit named, not turned up
+        text = re.sub(r'(?m)^turnup = ".*"\n', "", path.read_text("utf-8"))
+        assert text != path.read_text("utf-8")
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+    deal = load_puzzle(path).position.deal
+    assert (deal.turnup is not None) == turned
+    shown = run("puzzle", "show", path)
+    svg = run("puzzle", "show", path, "--format", "svg").stdout
+    html = run("puzzle", "show", path, "--format", "html").stdout
+    assert shown.exit_code == 0, shown.stderr
+    root = ET.fromstring(svg)
+    words = [("".join(t.itertext())) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    plain_html = re.sub(r"<[^>]+>", "", html)
+    if turned:
+        card = face(deal.turnup)
+        assert f"(turn-up {card_str(deal.turnup, True)})" in shown.stdout
+        assert f"turn-up {card}" in words, words
+        assert f"turn-up {card}" in plain_html
+    else:
+        assert "turn-up" not in shown.stdout
+        assert not any("turn-up" in w for w in words)
+        assert "turn-up" not in plain_html
+    # the middle box still ends above the name of the hand below it
+    svg_ns = "{http://www.w3.org/2000/svg}"
+    box = next(r for r in root.iter(f"{svg_ns}rect") if r.get("rx"))
+    below = [t for t in root.iter(f"{svg_ns}text") if float(t.get("y")) > float(box.get("y"))
+             and "".join(t.itertext()).startswith("South")]
+    assert float(box.get("y")) + float(box.get("height")) + 12 <= float(below[0].get("y"))
+
+
+@pytest.mark.parametrize("players, theme, seed", [(3, "duck", 1), (4, "duck", 2),
+                                                  (3, "long", 2), (2, "sacrifice", 1)])
+def test_a_puzzle_asked_for_by_theme_is_titled_by_it(tmp_path, players, theme, seed):
+    """Seeds whose puzzle shows another theme before the one asked for (``draw-trumps`` before
+    ``duck``): the file, its name and the play screen are titled by the theme asked for."""
+    from solver.puzzles import THEME_TITLES
+
+    args = ["--players", players, "--theme", theme, "--seed", seed]
+    made = run("puzzle", "generate", *args, "--out", tmp_path)
+    assert made.exit_code == 0, made.stderr
+    (path,) = [Path(line) for line in made.stdout.splitlines()]
+    puzzle = load_puzzle(path)
+    assert theme in puzzle.themes and puzzle.themes[0] != theme  # the case in point
+    assert puzzle.title == THEME_TITLES[theme]
+    assert path.name == f"001-{slug(THEME_TITLES[theme])}.toml"
+    played = run("puzzle", "play", "--random", *args, input="solution\n")
+    assert played.exit_code == 0, played.stderr
+    assert played.stdout.splitlines()[0].startswith(THEME_TITLES[theme] + "  ("), played.stdout

@@ -114,6 +114,7 @@ def test_the_play_by_play_tells_every_action_of_the_record(tmp_path, players, pr
                 f"Deal {record['deal']} is over: "))
             assert re.fullmatch(rf"Deal {record['deal']} is over: .*; the score is {score}\..*",
                                 " ".join(told[over:])), told[over:]
+            assert not told[over - 1].startswith("  Score:"), told[over - 1]  # said once
             pegged = [int(m[2]) * (1 if m[1] == "pegs" else -1) for line in told
                       if (m := re.fullmatch(r"  \w+ (pegs|loses) (\d+) \(.*\)", line))]
             before = told[0].split(" · score ")[1]

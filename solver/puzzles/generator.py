@@ -21,6 +21,7 @@ the first turn has exactly one winning class and a real choice; then the heurist
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterator
 
@@ -158,13 +159,13 @@ def generate(players: int = 2, rules: Rules | None = None, count: int | None = 1
              assess: bool = True, node_limit: int | None = NODE_LIMIT) -> Iterator[Puzzle]:
     """Puzzles mined from the candidates ``"<seed>/0"``, ``"<seed>/1"``, ... (module notes):
     ``count`` of them (None: without end), each with a real choice at ``min_turns`` solver
-    turns or more, and with the ``theme`` if one is given.  ``progress(tried, accepted)`` is
+    turns or more, and with the ``theme`` if one is given (and then titled by it).  ``progress(tried, accepted)`` is
     called after every candidate; ``max_tries`` stops after that many candidates.
     ``objective`` fixes the objective; ``cards`` deals random hands of that size instead of
     dealing from the pack (6 cards a hand, 3 more a run); ``node_limit`` passes over the
     candidates whose first solve takes more nodes."""
     from ..errors import AllFivesError
-    from .themes import check_theme, theme_allowed
+    from .themes import THEME_TITLES, check_theme, theme_allowed
 
     if theme is not None:
         check_theme(theme)
@@ -180,8 +181,10 @@ def generate(players: int = 2, rules: Rules | None = None, count: int | None = 1
         tried += 1
         puzzle = candidate(name, players, rules, min_turns, solver, objective, cards,
                            assess or theme is not None, node_limit)
-        if puzzle is not None and theme is not None and theme not in puzzle.themes:
-            puzzle = None
+        if puzzle is not None and theme is not None:
+            # a puzzle asked for by its theme is titled by it, not by the first theme it shows
+            puzzle = dataclasses.replace(puzzle, title=THEME_TITLES[theme]) \
+                if theme in puzzle.themes else None
         if puzzle is not None:
             accepted += 1
         if progress is not None:
