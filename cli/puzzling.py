@@ -320,9 +320,9 @@ def check_theme(theme: str | None, rules=None) -> str | None:
         raise AllFivesError(f"--theme: unknown theme {quoted(theme)} (themes: "
                             f"{', '.join(sorted(names))})")
     if rules is not None:
-        from solver.puzzles.themes import theme_allowed
+        from solver.puzzles.themes import why_never_found
 
-        why = theme_allowed(theme, rules)
+        why = why_never_found(theme, rules)
         if why:
             raise AllFivesError(f"--theme {theme}: never found under {rules.preset_name}: {why}")
     return theme

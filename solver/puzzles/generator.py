@@ -159,17 +159,18 @@ def generate(players: int = 2, rules: Rules | None = None, count: int | None = 1
              assess: bool = True, node_limit: int | None = NODE_LIMIT) -> Iterator[Puzzle]:
     """Puzzles mined from the candidates ``"<seed>/0"``, ``"<seed>/1"``, ... (module notes):
     ``count`` of them (None: without end), each with a real choice at ``min_turns`` solver
-    turns or more, and with the ``theme`` if one is given (and then titled by it).  ``progress(tried, accepted)`` is
-    called after every candidate; ``max_tries`` stops after that many candidates.
+    turns or more, and with the ``theme`` if one is given (and then titled by it).
+    ``progress(tried, accepted)`` is called after every candidate; ``max_tries`` stops after
+    that many candidates.
     ``objective`` fixes the objective; ``cards`` deals random hands of that size instead of
     dealing from the pack (6 cards a hand, 3 more a run); ``node_limit`` passes over the
     candidates whose first solve takes more nodes."""
     from ..errors import AllFivesError
-    from .themes import THEME_TITLES, check_theme, theme_allowed
+    from .themes import THEME_TITLES, check_theme, why_never_found
 
     if theme is not None:
         check_theme(theme)
-        why = theme_allowed(theme, rules or Rules())
+        why = why_never_found(theme, rules or Rules())
         if why:
             raise AllFivesError(f"theme {theme}: never found under these rules: {why}")
     solver = solver or Solver()

@@ -25,9 +25,8 @@ from ..search import Solver, card_points
 from ..tricks import trick_winner
 from .soundness import Oracle, _oracle, card_classes
 
-__all__ = ["THEMES", "THEME_TITLES", "themes_of", "title_of", "check_theme", "theme_allowed",
-           "optimal_play",
-           "GAME_BY_A_PIP", "LONG_PUZZLE"]
+__all__ = ["THEMES", "THEME_TITLES", "themes_of", "title_of", "check_theme", "why_never_found",
+           "optimal_play", "GAME_BY_A_PIP", "LONG_PUZZLE"]
 
 #: The most pips the solver's side may lead Game by for ``game-by-a-pip``.
 GAME_BY_A_PIP = 4
@@ -74,7 +73,7 @@ def check_theme(name: str) -> str:
     return name
 
 
-def theme_allowed(name: str, rules) -> str | None:
+def why_never_found(name: str, rules) -> str | None:
     """Why the theme can never be found under ``rules`` (a ``Rules``), or None when it can."""
     low = rules.low and rules.low_to == "captor"  # any trump may be the lowest dealt
     ten_worth = rules.capture or rules.game or low
