@@ -92,10 +92,10 @@ def deal_position(state: MatchState, number: int, source: str) -> Position:
     from solver.game import GameError
 
     name = f"{source}#{number}"
+    from .replaying import score_before
+
     log = state.deals[number - 1]
-    before = state.deals[number - 2] if number > 1 else None
-    sides = state.sides
-    score = before.score if before is not None and before.game == log.game else (0,) * sides
+    score = score_before(state, number)
     try:
         fresh = state.match.new_initial_state(dealer=log.dealer, score=score, auto_deal=False)
         known = True

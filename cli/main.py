@@ -259,11 +259,13 @@ Examples:
   allfives replay solver/examples/match.jsonl
   allfives replay solver/examples/match.jsonl --json
   allfives replay solver/examples/match.jsonl --play-by-play
+  allfives replay solver/examples/match.jsonl#2
   allfives analyze solver/examples/match.jsonl#2""")
 def replay(
     record: Annotated[str, typer.Argument(
         metavar="RECORD", show_default=False,
-        help="A game record, or '-' for standard input.")],
+        help="A game record, RECORD#N for its deal N alone, or '-' for standard input.")],
+    deal: DealOption = None,
     json: JsonFlag = False,
     play_by_play: Annotated[bool, typer.Option(
         "--play-by-play",
@@ -274,7 +276,7 @@ def replay(
     from .replaying import replay_command
 
     with user_errors():
-        replay_command(record, json, color, play_by_play)
+        replay_command(record, json, color, play_by_play, deal)
 
 
 @app.command(cls=Command, help="Deal random hands as from a shuffled pack (with the turn-up and "

@@ -2,19 +2,20 @@
 checked; a short summary, or one line naming the first deal and action that does not follow.
 With ``--play-by-play`` every deal is told first as it went at the table: the hands dealt, the
 turn-up, then each call and card in the lines ``allfives play`` prints, every trick won and every
-point pegged with what it is for."""
+point pegged with what it is for; ``RECORD#N`` (or ``--deal N``) tells deal N alone."""
 
 from __future__ import annotations
 
 import json as json_module
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.text import Text
 
 from solver.cards import SUIT_NAMES, suit_of
-from solver.game import REVOKE, RUN, GameError, MatchState, read_records, replay
+from solver.errors import AllFivesError
+from solver.game import REVOKE, RUN, GameError, MatchState, read_records, replay, step_name
 from solver.tricks import seat_names, side_name
 
 from .faces import card_face, ranks_face, suit_face
@@ -25,17 +26,21 @@ if TYPE_CHECKING:
 
 
 def replay_command(name: str, json: bool, color: bool | None,
-                   play_by_play: bool = False) -> None:
-    """Replay the record ``name`` (a file, or ``-`` for standard input) and print a summary,
-    after every deal told action by action with ``play_by_play``; a record that does not
-    replay ends in one line and status 2 (before anything is told)."""
+                   play_by_play: bool = False, deal: int | None = None) -> None:
+    """Replay the record ``name`` (a file, ``FILE#N`` for its deal N, or ``-`` for standard
+    input) and print a summary, after every deal told action by action with ``play_by_play``,
+    or deal ``deal`` alone when one is named (``--json``: that deal's actions and pegs too);
+    a record that does not replay ends in one line and status 2 (before anything is told)."""
     from .inputs import STDIN, named, read_text
 
     named(name, "RECORD")
+    name, deal = _record_and_deal(name, deal)
     source = "<stdin>" if name == STDIN else name
     text = read_text(name)
     records = read_records(text, source)
     state = replay(records, source)  # RecordError: one line, status 2, at the boundary
+    if deal is not None and not 1 <= deal <= len(state.deals):
+        raise AllFivesError(f"{source}: no deal {deal}: the record has {len(state.deals)}")
     n = state.players
     deals = len(state.deals)
     thrown = sum(1 for log in state.deals if log.thrown_in)
@@ -43,17 +48,24 @@ def replay_command(name: str, json: bool, color: bool | None,
     winners = [side_name(s, n) for s in state.winners]
     over = state.is_terminal()
     if json:
-        typer.echo(json_module.dumps({
+        summary = {
             "file": source, "players": n, "match": records[0].get("match"), "deals": deals,
             "thrown_in": thrown, "games": state.game, "over": over, "score": score,
             "games_won": {side_name(s, n): g for s, g in enumerate(state.games_won)},
             "winners": winners, "double": state.double if over else False,
-        }, ensure_ascii=False))
+        }
+        if deal is not None:
+            summary["deal"] = deal_summary(state, deal)
+        typer.echo(json_module.dumps(summary, ensure_ascii=False))
         return
     from .console import can_show_suits, make_console
 
     console = make_console(color)
-    if play_by_play:
+    if deal is not None:
+        for line in deal_story(state, deal, can_show_suits(console)):
+            console.print(line, crop=False)
+        console.print()
+    elif play_by_play:
         tell_match(state, console, can_show_suits(console))
     text_out = Text().append(source, style="bold")
     text_out.append(f"\n{n} players, rules {state.rules.preset_name}, {state.rules.target} to "
@@ -73,6 +85,44 @@ def replay_command(name: str, json: bool, color: bool | None,
     console.print(text_out, crop=False)
 
 
+def _record_and_deal(name: str, deal: int | None) -> tuple[str, int | None]:
+    """The file and the deal that ``RECORD`` or ``RECORD#N`` and ``--deal`` name."""
+    from .inputs import STDIN, is_file
+
+    if name == STDIN or is_file(name) or "#" not in name:
+        return name, deal
+    file, _, tail = name.rpartition("#")
+    if not tail.isdigit() or int(tail) < 1:
+        raise AllFivesError(f"{name}: #{tail} is not a deal number (RECORD#N counts deals from 1)")
+    if deal is not None and deal != int(tail):
+        raise AllFivesError(f"{name}: --deal {deal} and #{tail} name different deals")
+    return file, int(tail)
+
+
+def deal_summary(state: MatchState, number: int) -> dict[str, Any]:
+    """Deal ``number`` of a replayed match for ``--json``: who dealt, the score it started
+    from and ended at, every action as the record writes it, and every point pegged."""
+    log = state.deals[number - 1]
+    n = state.players
+    start = score_before(state, number)
+    return {
+        "number": number, "game": log.game, "dealer": seat_names(n)[log.dealer],
+        "score_before": {side_name(s, n): p for s, p in enumerate(start)},
+        "actions": [step_name(seat, action, n) for seat, action in log.actions],
+        "pegs": [{"side": side_name(p.side, n), "points": p.points, "for": p.what}
+                 for p in log.pegs],
+        "score": {side_name(s, n): p for s, p in enumerate(log.score)},
+        "thrown_in": log.thrown_in, "winners": [side_name(s, n) for s in log.winners],
+    }
+
+
+def score_before(state: MatchState, number: int) -> tuple[int, ...]:
+    """The match score deal ``number`` of a replayed match started from (0 in a new game)."""
+    log = state.deals[number - 1]
+    before = state.deals[number - 2] if number > 1 else None
+    return before.score if before is not None and before.game == log.game else (0,) * state.sides
+
+
 def tell_match(state: MatchState, console: Console, pretty: bool) -> None:
     """Every deal of a replayed match, action by action, as the table told it."""
     for number in range(1, len(state.deals) + 1):
@@ -88,8 +138,7 @@ def deal_story(state: MatchState, number: int, pretty: bool) -> list[Text]:
 
     log = state.deals[number - 1]
     n = state.players
-    before = state.deals[number - 2] if number > 1 else None
-    score = before.score if before is not None and before.game == log.game else (0,) * state.sides
+    score: tuple[int, ...] | None = score_before(state, number)
     try:
         fresh = state.match.new_initial_state(dealer=log.dealer, score=score, auto_deal=False)
     except GameError:  # a score at or over the target: a revoke barred a side from winning

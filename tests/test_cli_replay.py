@@ -17,6 +17,7 @@ from solver.cards import card_str, parse_card
 from solver.game import Match, match_records, read_records, records_text
 from solver.players import decide, make_player
 from solver.rules import Rules
+from solver.tricks import side_name
 
 MATCH = EXAMPLES / "match.jsonl"
 
@@ -299,3 +300,43 @@ def test_a_thrown_in_deal_has_no_play_to_analyze(tmp_path):
     path = tmp_path / "t.jsonl"
     path.write_text(records_text(match_records(state)), encoding="utf-8")
     assert_one_error_line(run("analyze", f"{path}#{thrown[0]}"), "no cards played")
+
+
+@pytest.mark.parametrize("players, seed", [(2, 3), (3, 4), (4, 5)])
+def test_replay_of_one_deal_tells_that_deal_as_the_whole_play_by_play_does(tmp_path, players,
+                                                                          seed):
+    """``RECORD#N`` and ``--deal N`` tell deal N alone, line for line as the play-by-play of
+    the whole record tells it, then the summary; ``--json`` gives that deal's actions, pegs and
+    scores as the record and the replayed state hold them."""
+    path, state = bots_match(tmp_path, players, seed=seed, kinds=("random",))
+    whole = told_deals(run("replay", path, "--play-by-play", "--no-color").stdout)
+    recorded = read_records(path.read_text(encoding="utf-8"))
+    for number in {1, len(state.deals) // 2 + 1, len(state.deals)}:
+        by_hash = run("replay", f"{path}#{number}", "--no-color")
+        assert by_hash.exit_code == 0, by_hash.stderr
+        assert told_deals(by_hash.stdout) == [whole[number - 1]]
+        assert by_hash.stdout.splitlines()[-3:] == run("replay", path, "--no-color").stdout \
+            .splitlines()[-3:]
+        assert run("replay", path, "--deal", number, "--no-color").stdout == by_hash.stdout
+        (row,) = records(run("replay", f"{path}#{number}", "--json"))
+        told, log, record = row["deal"], state.deals[number - 1], recorded[number - 1]
+        assert told["number"] == number and told["dealer"] == record["dealer"]
+        assert told["actions"] == record["actions"] and told["score"] == record["score"]
+        previous = recorded[number - 2]["score"] if number > 1 else None
+        assert told["score_before"] == (previous if previous and log.game == state.deals[
+            number - 2].game else dict.fromkeys(record["score"], 0))
+        if not told["thrown_in"]:  # every point of the deal is a peg
+            assert sum(p["points"] for p in told["pegs"]) == sum(told["score"].values()) - sum(
+                told["score_before"].values())
+        assert [(p["side"], p["points"], p["for"]) for p in told["pegs"]] == [
+            (side_name(p.side, players), p.points, p.what) for p in log.pegs]
+
+
+def test_bad_deal_numbers_for_replay(tmp_path):
+    assert_one_error_line(run("replay", f"{MATCH}#9"), "no deal 9: the record has 6")
+    assert_one_error_line(run("replay", f"{MATCH}#0"), "not a deal number")
+    assert_one_error_line(run("replay", f"{MATCH}#2", "--deal", 3), "different deals")
+    assert_one_error_line(run("replay", MATCH, "--deal", 0), "--deal")
+    assert_one_error_line(run("replay", f"{tmp_path}/none.jsonl#2"), "none.jsonl")
+    piped = run("replay", "-", "--deal", 2, "--json", input=MATCH.read_text(encoding="utf-8"))
+    assert records(piped)[0]["deal"]["number"] == 2
