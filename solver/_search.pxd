@@ -89,7 +89,7 @@ cdef struct State:
     bint points_first             # the value on points alone first, then Game
     bint points_probe             # where Game is open, the points alone searched first
     bint use_cashing              # bounds from the leader's side cashing its sure winners
-    bint partner_lead             # on tricks, a low lead to the partner's winner tried early
+    bint partner_lead             # a low lead to the partner's winner tried early
     bint seats_after              # the play to a trick weighs what the seats still to play hold
     int probe_cards               # with this many cards in the hands or more
     # the table

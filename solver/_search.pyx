@@ -960,11 +960,12 @@ cdef inline void _order(State* s, int seat, int* cards, int n, int first, uint64
                 # cards that count
                 sc = 100 - 8 * s.points[c] - 2 * s.pips[c] - rank \
                     - 5 * popcount64(s.hand[seat] & (SUIT_LANE << (c & 48)))
-                if s.partner_lead and s.trick_bonus and _partner_holds(s, seat, _highest(lane)) \
-                        and ((c >> 4) == s.trump or not _ruffable(s, seat, c >> 4)):
-                    # on tricks, a low card to the partner's winner, where no opponent can
-                    # trump it: the lead stays with the side, and a lead to cash next is
-                    # tried soon (on points it does not pay: measured on 4 x 9 deals)
+                if s.partner_lead and _partner_holds(s, seat, _highest(lane)) \
+                        and ((c >> 4) == s.trump if not s.trick_bonus
+                             else (c >> 4) == s.trump or not _ruffable(s, seat, c >> 4)):
+                    # a low card to the partner's winner, where no opponent can trump it:
+                    # the lead stays with the side, and a lead to cash next is tried soon (on
+                    # points in trumps only: in side suits it costs nodes, measured on 4 x 9)
                     sc += 250
         elif partner_later or (partner_wins and not (partner_beaten and _beats(s, c, w))):
             # feed points to a partner who is winning, or who will win whatever the opponents
@@ -978,9 +979,13 @@ cdef inline void _order(State* s, int seat, int* cards, int n, int first, uint64
             # card whose own points and pips it banks (but a top trump, which wins whenever it
             # comes, only as cheaply as possible), with a high card where a later seat could
             # overtake
-            if not last and s.seats_after and s.trick_bonus and not _beaten_later(s, seat, c):
-                # on tricks, a winner no opponent still to play may beat: the cheapest first
-                sc = 320 + 4 * trick_value - 4 * s.points[c] - rank
+            if not last and s.seats_after and not _beaten_later(s, seat, c):
+                # a winner no opponent still to play may beat, as in the last seat: on tricks
+                # the cheapest first, on points the one that banks the most
+                if s.trick_bonus:
+                    sc = 320 + 4 * trick_value - 4 * s.points[c] - rank
+                else:
+                    sc = 320 + 4 * trick_value + 8 * s.points[c] + 2 * s.pips[c] - rank
             elif not last:
                 sc = 300 + 4 * trick_value - 4 * s.points[c] + rank
             elif (c >> 4) == s.trump and _highest(out & (SUIT_LANE << (c & 48))) == c:
@@ -1848,7 +1853,7 @@ cdef class Engine:
         # (cards that play alike searched once), points-first (the value on points alone
         # first, then Game), points-probe (the points alone searched first near the top),
         # cashing (the bounds from the leader's side cashing its sure winners), partner-lead
-        # (on tricks, a low lead to the partner's winner tried early), seats-after (the play to
+        # (a low lead to the partner's winner tried early), seats-after (the play to
         # a trick weighs what the seats still to play hold)
         off = {w.strip() for w in os.environ.get("ALLFIVES_ENGINE_OFF", "").split(",")}
         unknown = off - {"", "bounds", "order", "classes", "points-first", "points-probe",
