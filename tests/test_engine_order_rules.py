@@ -10,6 +10,7 @@ bridge deals; each test also checks that the rule did work (the nodes differ wit
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
 
 import pytest
@@ -118,3 +119,20 @@ def test_seats_after_changes_no_answer_on_deep_positions(monkeypatch):
         assert (ours.value, ours.moves) == (plain.value, plain.moves), position.deal
         differ += ours.nodes != plain.nodes
     assert differ, "the rule never changed the search"
+
+
+def test_side_by_side_counts_what_each_solve_counts(monkeypatch):
+    """benchmark.side_by_side, the measurement the README's tables come from: its nodes are the
+    sums of the solves' own, with the rules and without, and it leaves the setting as it was."""
+    monkeypatch.delenv("ALLFIVES_ENGINE_OFF", raising=False)
+    positions = benchmark.positions("4x6", 20)
+    result = benchmark.side_by_side("partner-lead,seats-after", positions)
+    with_rule, without = _pair(monkeypatch, "partner-lead,seats-after", 20)
+    for label, solver in (("on", with_rule), ("off", without)):
+        nodes = trick_nodes = 0
+        for position in positions:
+            nodes += solver.solve(position, fresh=True).nodes
+            trick_nodes += solver.engine.trick_nodes
+        assert (result[label]["nodes"], result[label]["trick_nodes"]) == (nodes, trick_nodes)
+    assert result["on"]["nodes"] != result["off"]["nodes"]
+    assert "ALLFIVES_ENGINE_OFF" not in os.environ
