@@ -89,6 +89,8 @@ cdef struct State:
     bint points_first             # the value on points alone first, then Game
     bint points_probe             # where Game is open, the points alone searched first
     bint use_cashing              # bounds from the leader's side cashing its sure winners
+    bint partner_lead             # a low lead to the partner's winner tried early
+    bint seats_after              # the play to a trick weighs what the seats still to play hold
     int probe_cards               # with this many cards in the hands or more
     # the table
     Entry* table
@@ -212,6 +214,11 @@ cdef int _representatives(State* s, uint64_t legal, uint64_t others,
 cdef bint _beats(State* s, int c, int w) noexcept nogil     # c beats the winning card w
 cdef bint _ruffable(State* s, int seat, int suit) noexcept nogil  # an opponent can trump suit
 cdef bint _opponents_hold(State* s, int seat, uint64_t cards) noexcept nogil
+cdef bint _partner_holds(State* s, int seat, int card) noexcept nogil  # a partner of seat does
+cdef bint _may_beat(State* s, int seat, int card) noexcept nogil  # seat, still to play, may
+cdef int _strongest(State* s, int seat) noexcept nogil      # seat's strongest card to the trick
+cdef bint _beaten_later(State* s, int seat, int card) noexcept nogil  # by an opponent to play
+cdef bint _partner_wins_later(State* s, int seat, int w) noexcept nogil  # whatever seat plays
 cdef void _order(State* s, int seat, int* cards, int n, int first,
                  uint64_t out) noexcept nogil               # most promising first
 cdef int _moves(State* s, int* cards, int first) noexcept nogil  # ordered representatives
@@ -274,6 +281,8 @@ cdef class Engine:
     cdef bint points_first
     cdef bint points_probe
     cdef bint use_cashing
+    cdef bint partner_lead
+    cdef bint seats_after
     cdef public int probe_cards    # from how many cards in the hands the points are probed
     # validate the problem, the position and the limits, and load them into self.state
     cdef int _load(self, problem, hands, int leader, trick, won_pips, long long node_limit,

@@ -18,7 +18,7 @@ from .rules import Rules
 from .solution import Solution
 
 __all__ = ["DealClass", "CLASSES", "positions", "bridge_positions", "solve_once", "dds_moves",
-           "dds_available", "DDS_MAX_CARDS"]
+           "dds_available", "DDS_MAX_CARDS", "side_by_side"]
 
 #: DDS solves bridge deals of up to 13 cards a hand.
 DDS_MAX_CARDS = 13
@@ -124,3 +124,42 @@ def dds_moves(position: Position) -> dict[str, int]:
     # seats N E S W and suits S H D C are numbered alike in endplay
     bridge = BridgeDeal(pbn, first=Player(deal.elder), trump=Denom(deal.trump))
     return {card_str(parse_card(str(card))): tricks for card, tricks in solve_board(bridge)}
+
+
+def side_by_side(off: str, positions: list[Position], objective: str = "points") -> dict:
+    """The same deals solved one by one from a fresh table with the techniques ``off`` names
+    switched off (as ``ALLFIVES_ENGINE_OFF`` takes them) and with the engine whole, in this
+    process: for each, ``{"nodes", "trick_nodes", "cpu"}`` summed over the deals (CPU seconds).
+    The answers must agree; a difference raises."""
+    import os
+    import time
+
+    from .search import Solver
+
+    saved = os.environ.get("ALLFIVES_ENGINE_OFF")
+    try:
+        os.environ["ALLFIVES_ENGINE_OFF"] = off
+        without = Solver()
+        os.environ.pop("ALLFIVES_ENGINE_OFF")
+        whole = Solver()
+    finally:
+        if saved is None:
+            os.environ.pop("ALLFIVES_ENGINE_OFF", None)
+        else:
+            os.environ["ALLFIVES_ENGINE_OFF"] = saved
+    out = {}
+    answers = {}
+    for label, solver in (("off", without), ("on", whole)):
+        total = {"nodes": 0, "trick_nodes": 0, "cpu": 0.0}
+        answers[label] = []
+        for position in positions:
+            start = time.process_time()
+            solution = solver.solve(position, objective=objective, fresh=True)
+            total["cpu"] += time.process_time() - start
+            total["nodes"] += solution.nodes
+            total["trick_nodes"] += solver.engine.trick_nodes
+            answers[label].append((solution.value, solution.moves))
+        out[label] = total
+    if answers["off"] != answers["on"]:
+        raise AllFivesError(f"with {quoted(off)} off the answers differ")
+    return out

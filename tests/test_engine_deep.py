@@ -59,7 +59,7 @@ def test_bridge_deals_of_nine_and_twelve_cards_agree_with_dds(cards, count):
 
 
 @pytest.mark.parametrize("off", ["bounds", "order", "classes", "points-first", "points-probe",
-                                 "cashing"])
+                                 "cashing", "partner-lead", "seats-after"])
 def test_each_technique_off_gives_the_same_answers(monkeypatch, off):
     """ALLFIVES_ENGINE_OFF switches a technique off to measure what it buys: the answers stay
     exact."""
