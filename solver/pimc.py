@@ -458,14 +458,14 @@ class PimcPlayer:
             chosen = list(worlds)
             weights = [float(w.weight) for w in worlds]
         else:
-            from .inference import FULL, TEMPERED, play_weight, resample
+            from .inference import FULL, TEMPERED, PlayWeigher, resample
 
             full = self.trust == "full"
             trust, draws = (FULL, FULL_TRUST_DRAWS) if full else (TEMPERED, INFER_DRAWS)
             worlds = sampling.sample_worlds(observation, self.worlds * draws, self.rng,
                                             exact_limit=self.exact_limit, bidding=self.bidding)
-            likely = [float(w.weight) * play_weight(observation, w.hands, trust)
-                      for w in worlds]
+            weigher = PlayWeigher(observation, trust)
+            likely = [float(w.weight) * weigher.weight(w.hands) for w in worlds]
             if worlds.exact:
                 chosen, weights = list(worlds), likely
             else:
