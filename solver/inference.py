@@ -67,7 +67,7 @@ class _Turn:
     of the table but for the hand (``players._Table``), worked out once per observation."""
 
     __slots__ = ("index", "seat", "trick", "others", "trumps", "view", "seats_after",
-                 "partner")
+                 "partner", "unseen", "higher", "winners")
 
     def __init__(self, observation: Observation, index: int, played: list[tuple[int, int]]
                  ) -> None:
@@ -77,13 +77,25 @@ class _Turn:
         k = index % n
         self.trick = list(played[index - k:index])          # (seat, card), lead first
         seen = set(observation.turnups) | {c for _, c in played[:index]}
-        unseen = [c for c in ALL_CARDS if c not in seen]     # the pack less what it had seen
+        self.unseen = unseen = [c for c in ALL_CARDS if c not in seen]   # less what it saw
         trump = observation.trump
         self.others = [c for c in unseen if suit_of(c) != trump]
         self.trumps = [c for c in unseen if suit_of(c) == trump]
         self.view = turn_view(observation, seat, (), played[:index], ())
         self.seats_after = n - k - 1
         self.partner = (seat + 2) % 4 if n == 4 else None
+        #: Per card: the unseen cards of its suit above it; the seat and card winning the
+        #: trick once it is played (the same in every world).
+        self.higher: dict[int, list[int]] = {}
+        self.winners: dict[int, tuple[int, int]] = {}
+
+    def above(self, card: int) -> list[int]:
+        found = self.higher.get(card)
+        if found is None:
+            suit, rank = card >> 4, card & 15
+            found = self.higher[card] = [c for c in self.unseen
+                                         if c >> 4 == suit and c & 15 > rank]
+        return found
 
 
 class _Sight(_Table):
@@ -92,7 +104,8 @@ class _Sight(_Table):
 
     def __init__(self, turn: _Turn, hand: Sequence[int], values: dict[int, float],
                  prize: list[int]) -> None:
-        held = set(hand)
+        self._turn = turn
+        self._held = held = set(hand)
         self.obs = turn.view
         self.trump = turn.view.trump
         self._trumps = [c for c in turn.trumps if c not in held]
@@ -114,10 +127,17 @@ class _Sight(_Table):
         card of its suit, or any trump when it is not one)."""
         if self.seats_after == 0:
             return True
-        suit, rank = card >> 4, card & 15
-        if suit != self.trump and self._trumps:
+        if card >> 4 != self.trump and self._trumps:
             return False
-        return not any(c >> 4 == suit and c & 15 > rank for c in self.out)
+        held = self._held
+        return all(c in held for c in self._turn.above(card))
+
+    def winner_after(self, card: int) -> tuple[int, int]:
+        winners = self._turn.winners
+        found = winners.get(card)
+        if found is None:
+            found = winners[card] = _Table.winner_after(self, card)
+        return found
 
 
 class PlayWeigher:
