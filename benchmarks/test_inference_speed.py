@@ -3,7 +3,8 @@
 The observations are fixed and seeded: seat 0's view at each of its turns in card play in
 the first deal of heuristic-against-heuristic matches from seeds 0, 1, 2, ... (6-card hands),
 ``ALLFIVES_BENCH_PIMC`` of them (default 200) per table, each with 256 worlds drawn.  One
-round is one observation's worlds weighed by ``PlayWeigher`` with ``trust=full``.  The
+round is one observation's worlds weighed by ``PlayWeigher`` with ``trust=full`` (or as the
+weighing was first written, ``tests/test_inference.reference_weight``).  The
 decision time of ``pimc:trust=full`` itself (draws 16 and 64) is timed on the observations
 of ``test_pimc_speed``.  Run:
 
@@ -16,6 +17,8 @@ percentile of its decision times.
 import itertools
 import os
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +28,9 @@ from solver.players import decide, make_player, player_spec
 from solver.sampling import sample_worlds
 
 from test_pimc_speed import _percentile, observations as decisions
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from test_inference import reference_weight  # noqa: E402  the weighing as first written
 
 WORLDS = 256
 
@@ -47,16 +53,21 @@ def seat_zero_views(players: int, count: int):
             state.apply_action(decide(heuristic, state))
 
 
+@pytest.mark.parametrize("way", ["weigher", "as first written"])
 @pytest.mark.parametrize("players", [2, 4])
-def test_weighing(benchmark, players):
+def test_weighing(benchmark, players, way):
     benchmark.group = "inference"
     feed = seat_zero_views(players, int(os.environ.get("ALLFIVES_BENCH_PIMC", 200)))
     items = iter(feed)
 
     def one(obs, worlds):
-        weigher = PlayWeigher(obs, FULL)
-        for hands in worlds:
-            assert 0 < weigher.weight(hands) <= 1
+        if way == "weigher":
+            weigher = PlayWeigher(obs, FULL)
+            for hands in worlds:
+                assert 0 < weigher.weight(hands) <= 1
+        else:
+            for hands in worlds:
+                assert 0 < reference_weight(obs, hands, FULL) <= 1
 
     benchmark.pedantic(one, setup=lambda: (next(items), {}), rounds=len(feed), iterations=1)
     benchmark.extra_info["us_per_world"] = round(1e6 * benchmark.stats.stats.mean / WORLDS, 1)

@@ -17,6 +17,13 @@ times with replacement in proportion to (bidding weight x play weight) and gives
 drawn its number of draws as its weight (importance resampling), so that the engine solves
 only the worlds the play makes likely.  The partner's cards (four players) are not scored:
 the partner plays like this seat, not like the heuristic.
+
+``PlayWeigher`` weighs the many worlds of one decision: what they share (each opponent's past
+play with a choice, the trick on the table then, the cards' values, the prize trumps, the trick's
+winner after each card) is worked out once, and each world's replay asks the heuristic's
+card-play rules (``players._lead``, ``players._follow``) on a table view made for that world
+without rebuilding an observation: the same weights as asking ``HeuristicPlayer.act`` through
+``game.turn_view``, about 2.3 times faster with two players and 2.5 with four.
 """
 
 from __future__ import annotations

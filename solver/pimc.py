@@ -85,8 +85,9 @@ DEFAULT_TIME_LIMIT = 0.5
 Z95 = 1.959963984540054
 #: With play inference, worlds drawn uniformly for each world solved (``solver.inference``).
 INFER_DRAWS = 2
-#: The same, the model trusted fully: most worlds drawn then weigh next to nothing.
-FULL_TRUST_DRAWS = 16
+#: The same, the model trusted fully: most worlds drawn then weigh next to nothing (the knee
+#: measured against the heuristic, the README's "The Monte Carlo player").
+FULL_TRUST_DRAWS = 64
 #: With ``trust="full"``, the calls are taken at the heuristic's word too: the worlds weighed
 #: by them as sharply as by the cards played (and drawn and resampled before the first card).
 FULL_TRUST_CALLS = True
