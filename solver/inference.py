@@ -38,7 +38,8 @@ from .game import Observation, turn_view
 from .players import _follow, _lead, _Table, card_value
 from .tricks import legal_plays
 
-__all__ = ["play_weight", "PlayWeigher", "resample", "Trust", "TEMPERED", "FULL", "SLIP", "TEMPER"]
+__all__ = ["play_weight", "PlayWeigher", "resample", "Trust", "TEMPERED", "FULL", "SLIP",
+           "TEMPER"]
 
 #: The chance the model gives to the opponent playing another card than the heuristic's.
 SLIP = 0.1
@@ -80,7 +81,7 @@ class _Turn:
                  ) -> None:
         n = observation.players
         self.index = index
-        self.seat = seat = played[index][0] if index < len(played) else observation.seat
+        self.seat = seat = played[index][0]
         k = index % n
         self.trick = list(played[index - k:index])          # (seat, card), lead first
         seen = set(observation.turnups) | {c for _, c in played[:index]}
@@ -107,7 +108,8 @@ class _Turn:
 
 class _Sight(_Table):
     """``players._Table`` for one world at one ``_Turn``: made without rebuilding what every
-    world shares, a card's value looked up rather than counted."""
+    world shares; a card's value looked up rather than counted, the trick's winner after a card
+    and the cards above it taken from the turn."""
 
     def __init__(self, turn: _Turn, hand: Sequence[int], values: dict[int, float],
                  prize: list[int]) -> None:

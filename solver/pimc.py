@@ -356,8 +356,8 @@ class PimcPlayer:
                     drawn, ``worlds`` of them resampled by weight;
     ``trust``       how far that model is trusted: ``"tempered"`` (the default: no world
                     weighs over 8 times another) or ``"full"`` (the heuristic taken at its
-                    word, ``FULL_TRUST_DRAWS`` times as many worlds drawn), which pays against
-                    the heuristic itself;
+                    word in its cards and its calls, ``FULL_TRUST_DRAWS`` times as many worlds
+                    drawn, from the first card), which pays against the heuristic itself;
     ``draws``       with ``infer``, worlds drawn for each world solved (``INFER_DRAWS``, or
                     ``FULL_TRUST_DRAWS`` with ``trust="full"``);
     ``fusion``      ``"postpone"``: value each card with our next card chosen once for the
