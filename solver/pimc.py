@@ -87,10 +87,7 @@ Z95 = 1.959963984540054
 INFER_DRAWS = 2
 #: The same, the model trusted fully: most worlds drawn then weigh next to nothing (the knee
 #: measured against the heuristic, the README's "The Monte Carlo player").
-FULL_TRUST_DRAWS = 64
-#: With ``trust="full"``, the calls are taken at the heuristic's word too: the worlds weighed
-#: by them as sharply as by the cards played (and drawn and resampled before the first card).
-FULL_TRUST_CALLS = True
+FULL_TRUST_DRAWS = 16
 #: The player's ways of trusting its model of the opponents (its option ``trust``).
 PIMC_TRUST = ("tempered", "full")
 #: Fewest worlds a decision's budget is shared out for.
@@ -356,8 +353,12 @@ class PimcPlayer:
                     drawn, ``worlds`` of them resampled by weight;
     ``trust``       how far that model is trusted: ``"tempered"`` (the default: no world
                     weighs over 8 times another) or ``"full"`` (the heuristic taken at its
-                    word in its cards and its calls, ``FULL_TRUST_DRAWS`` times as many worlds
-                    drawn, from the first card), which pays against the heuristic itself;
+                    word, ``FULL_TRUST_DRAWS`` times as many worlds drawn), which pays against
+                    the heuristic itself;
+    ``full_calls``  with ``trust="full"``, the calls taken at the heuristic's word too: the
+                    worlds weighed by them as sharply as by the cards played (no world over
+                    100,000 times another), and drawn, weighed and resampled from the first
+                    card (off by default: measured within noise of off);
     ``draws``       with ``infer``, worlds drawn for each world solved (``INFER_DRAWS``, or
                     ``FULL_TRUST_DRAWS`` with ``trust="full"``);
     ``fusion``      ``"postpone"``: value each card with our next card chosen once for the
@@ -373,7 +374,8 @@ class PimcPlayer:
                  bidding: bool | int = True,
                  win: bool | int = True, exact_limit: int = 10_000, call_worlds: int | None = None,
                  fusion: str = "none", infer: bool | int = True, trust: str = "tempered",
-                 draws: int | None = None, table_bits: int = 20) -> None:
+                 draws: int | None = None, full_calls: bool | int = False,
+                 table_bits: int = 20) -> None:
         check_limits(node_limit, time_limit)
         if isinstance(worlds, bool) or not isinstance(worlds, int) \
                 or not 1 <= worlds <= MAX_WORLDS:
@@ -398,7 +400,8 @@ class PimcPlayer:
                               f"in all)")
         if isinstance(exact_limit, bool) or not isinstance(exact_limit, int) or exact_limit < 0:
             raise PlayerError(f"exact_limit: {quoted(exact_limit)} is not a whole number from 0")
-        for switch, on in (("bidding", bidding), ("win", win), ("infer", infer)):
+        for switch, on in (("bidding", bidding), ("win", win), ("infer", infer),
+                           ("full_calls", full_calls)):
             check_switch(switch, on)
         check_table_bits(table_bits)
         self.name = name
@@ -418,6 +421,8 @@ class PimcPlayer:
         self.trust = trust
         #: With ``infer``, worlds drawn for each world solved.
         self.draws = draws or (FULL_TRUST_DRAWS if trust == "full" else INFER_DRAWS)
+        #: With ``trust="full"``: the calls weigh the worlds as sharply as the cards.
+        self.full_calls = bool(full_calls) and trust == "full"
         self.table_bits = table_bits
         self._solver = None
         self._heuristic = HeuristicPlayer()
@@ -466,8 +471,8 @@ class PimcPlayer:
             return self._advice(observation, deal_objective(observation.players), 0, False, False,
                                 _unknown(list(legal), self._heuristic.act(observation)), budget)
         full = self.trust == "full"
-        if not self.infer or not (observation.play or full and self.bidding
-                                  and FULL_TRUST_CALLS):
+        sharp_calls = self.full_calls and self.bidding
+        if not self.infer or not (observation.play or sharp_calls):
             worlds = sampling.sample_worlds(observation, self.worlds, self.rng,
                                             exact_limit=self.exact_limit, bidding=self.bidding)
             chosen = list(worlds)
@@ -476,7 +481,7 @@ class PimcPlayer:
             from .inference import FULL, TEMPERED, PlayWeigher, resample
 
             trust = FULL if full else TEMPERED
-            temper = trust.temper if full and FULL_TRUST_CALLS else sampling.TEMPER
+            temper = trust.temper if sharp_calls else sampling.TEMPER
             worlds = sampling.sample_worlds(observation, self.worlds * self.draws, self.rng,
                                             exact_limit=self.exact_limit, bidding=self.bidding,
                                             temper=temper)
