@@ -86,7 +86,8 @@ Z95 = 1.959963984540054
 #: With play inference, worlds drawn uniformly for each world solved (``solver.inference``).
 INFER_DRAWS = 2
 #: The same, the model trusted fully: most worlds drawn then weigh next to nothing (the knee
-#: measured against the heuristic, the README's "The Monte Carlo player").
+#: measured against the heuristic; 64 measured within noise of it since, the README's "The
+#: Monte Carlo player").
 FULL_TRUST_DRAWS = 16
 #: The player's ways of trusting its model of the opponents (its option ``trust``).
 PIMC_TRUST = ("tempered", "full")
@@ -355,12 +356,12 @@ class PimcPlayer:
                     weighs over 8 times another) or ``"full"`` (the heuristic taken at its
                     word, ``FULL_TRUST_DRAWS`` times as many worlds drawn), which pays against
                     the heuristic itself;
+    ``draws``       with ``infer``, worlds drawn for each world solved (``INFER_DRAWS``, or
+                    ``FULL_TRUST_DRAWS`` with ``trust="full"``);
     ``full_calls``  with ``trust="full"``, the calls taken at the heuristic's word too: the
                     worlds weighed by them as sharply as by the cards played (no world over
                     100,000 times another), and drawn, weighed and resampled from the first
                     card (off by default: measured within noise of off);
-    ``draws``       with ``infer``, worlds drawn for each world solved (``INFER_DRAWS``, or
-                    ``FULL_TRUST_DRAWS`` with ``trust="full"``);
     ``fusion``      ``"postpone"``: value each card with our next card chosen once for the
                     worlds we cannot tell apart (``value_play_postponed``); ``"none"``: plain;
     ``table_bits``  the engine's table: 2**table_bits entries of 32 bytes.
