@@ -85,7 +85,9 @@ DEFAULT_TIME_LIMIT = 0.5
 Z95 = 1.959963984540054
 #: With play inference, worlds drawn uniformly for each world solved (``solver.inference``).
 INFER_DRAWS = 2
-#: The same, the model trusted fully: most worlds drawn then weigh next to nothing.
+#: The same, the model trusted fully: most worlds drawn then weigh next to nothing (the knee
+#: measured against the heuristic; 64 measured within noise of it since, the README's "The
+#: Monte Carlo player").
 FULL_TRUST_DRAWS = 16
 #: The player's ways of trusting its model of the opponents (its option ``trust``).
 PIMC_TRUST = ("tempered", "full")
@@ -354,6 +356,12 @@ class PimcPlayer:
                     weighs over 8 times another) or ``"full"`` (the heuristic taken at its
                     word, ``FULL_TRUST_DRAWS`` times as many worlds drawn), which pays against
                     the heuristic itself;
+    ``draws``       with ``infer``, worlds drawn for each world solved (``INFER_DRAWS``, or
+                    ``FULL_TRUST_DRAWS`` with ``trust="full"``);
+    ``full_calls``  with ``trust="full"``, the calls taken at the heuristic's word too: the
+                    worlds weighed by them as sharply as by the cards played (no world over
+                    100,000 times another), and drawn, weighed and resampled from the first
+                    card (off by default: measured within noise of off);
     ``fusion``      ``"postpone"``: value each card with our next card chosen once for the
                     worlds we cannot tell apart (``value_play_postponed``); ``"none"``: plain;
     ``table_bits``  the engine's table: 2**table_bits entries of 32 bytes.
@@ -367,6 +375,7 @@ class PimcPlayer:
                  bidding: bool | int = True,
                  win: bool | int = True, exact_limit: int = 10_000, call_worlds: int | None = None,
                  fusion: str = "none", infer: bool | int = True, trust: str = "tempered",
+                 draws: int | None = None, full_calls: bool | int = False,
                  table_bits: int = 20) -> None:
         check_limits(node_limit, time_limit)
         if isinstance(worlds, bool) or not isinstance(worlds, int) \
@@ -385,9 +394,15 @@ class PimcPlayer:
                                         or not 1 <= call_worlds <= MAX_WORLDS):
             raise PlayerError(f"call_worlds: {quoted(call_worlds)} is not a whole number from 1 "
                               f"to {MAX_WORLDS}")
+        if draws is not None and (isinstance(draws, bool) or not isinstance(draws, int)
+                                  or not 1 <= draws <= MAX_WORLDS // worlds):
+            raise PlayerError(f"draws: {quoted(draws)} is not a whole number from 1 to "
+                              f"{MAX_WORLDS // worlds} (at most {MAX_WORLDS} worlds drawn "
+                              f"in all)")
         if isinstance(exact_limit, bool) or not isinstance(exact_limit, int) or exact_limit < 0:
             raise PlayerError(f"exact_limit: {quoted(exact_limit)} is not a whole number from 0")
-        for switch, on in (("bidding", bidding), ("win", win), ("infer", infer)):
+        for switch, on in (("bidding", bidding), ("win", win), ("infer", infer),
+                           ("full_calls", full_calls)):
             check_switch(switch, on)
         check_table_bits(table_bits)
         self.name = name
@@ -405,6 +420,10 @@ class PimcPlayer:
         self.fusion = fusion
         self.infer = bool(infer)
         self.trust = trust
+        #: With ``infer``, worlds drawn for each world solved.
+        self.draws = draws or (FULL_TRUST_DRAWS if trust == "full" else INFER_DRAWS)
+        #: With ``trust="full"``: the calls weigh the worlds as sharply as the cards.
+        self.full_calls = bool(full_calls) and trust == "full"
         self.table_bits = table_bits
         self._solver = None
         self._heuristic = HeuristicPlayer()
@@ -452,20 +471,23 @@ class PimcPlayer:
             # a deal holding a revoke has no Position to solve: the heuristic's card
             return self._advice(observation, deal_objective(observation.players), 0, False, False,
                                 _unknown(list(legal), self._heuristic.act(observation)), budget)
-        if not self.infer or not observation.play:
+        full = self.trust == "full"
+        sharp_calls = self.full_calls and self.bidding
+        if not self.infer or not (observation.play or sharp_calls):
             worlds = sampling.sample_worlds(observation, self.worlds, self.rng,
                                             exact_limit=self.exact_limit, bidding=self.bidding)
             chosen = list(worlds)
             weights = [float(w.weight) for w in worlds]
         else:
-            from .inference import FULL, TEMPERED, play_weight, resample
+            from .inference import FULL, TEMPERED, PlayWeigher, resample
 
-            full = self.trust == "full"
-            trust, draws = (FULL, FULL_TRUST_DRAWS) if full else (TEMPERED, INFER_DRAWS)
-            worlds = sampling.sample_worlds(observation, self.worlds * draws, self.rng,
-                                            exact_limit=self.exact_limit, bidding=self.bidding)
-            likely = [float(w.weight) * play_weight(observation, w.hands, trust)
-                      for w in worlds]
+            trust = FULL if full else TEMPERED
+            temper = trust.temper if sharp_calls else sampling.TEMPER
+            worlds = sampling.sample_worlds(observation, self.worlds * self.draws, self.rng,
+                                            exact_limit=self.exact_limit, bidding=self.bidding,
+                                            temper=temper)
+            weigher = PlayWeigher(observation, trust)
+            likely = [float(w.weight) * weigher.weight(w.hands) for w in worlds]
             if worlds.exact:
                 chosen, weights = list(worlds), likely
             else:

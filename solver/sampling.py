@@ -47,8 +47,10 @@ and held), of which any six are equally likely to have been the first, so the ch
 call agrees is counted over those six-card subsets (a hypergeometric count).  A dealer's run that
 the score forced (the take-one point would bring the elder's side to the target) or a take-one
 when no run is allowed says nothing.  The weight is tempered so that no world weighs more than
-``TEMPER`` (8) times another: ``1/8 + 7/8 * P(the calls | world)``.  Worlds are still drawn
-uniformly; the weight is for averaging over them.
+``TEMPER`` (8) times another: ``1/8 + 7/8 * P(the calls | world)``, or ``temper`` times when
+given (``1/temper + (1 - 1/temper) * P``: a player that trusts the rules fully passes 100,000, so
+that a world whose calls break the rules all but drops out).  Worlds are still drawn uniformly;
+the weight is for averaging over them.
 """
 
 from __future__ import annotations
@@ -432,28 +434,31 @@ def _counter(observation: Observation) -> Sampler:
     return counter
 
 
-def all_worlds(observation: Observation, *, bidding: bool = False) -> Worlds:
+def all_worlds(observation: Observation, *, bidding: bool = False, temper: float = TEMPER
+               ) -> Worlds:
     """Every world that agrees with the observation, each once (mind ``count_worlds`` first:
     there may be very many)."""
     counter = _counter(observation)
     hands = list(counter.every())
-    return Worlds(_weighed(observation, hands, bidding), True, counter.total)
+    return Worlds(_weighed(observation, hands, bidding, temper), True, counter.total)
 
 
 def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
-                  exact_limit: int = 10_000, bidding: bool = False) -> Worlds:
+                  exact_limit: int = 10_000, bidding: bool = False,
+                  temper: float = TEMPER) -> Worlds:
     """``count`` worlds that agree with the observation, drawn by ``rng`` uniformly over all
     such worlds (see the module notes): every world, once each, when there are no more than
     ``count`` (and no more than ``exact_limit``); else distinct worlds without replacement
     (with repeats only when more than half of over ``exact_limit`` worlds are asked for).
-    With ``bidding`` each carries its weight from the calls (still drawn uniformly)."""
+    With ``bidding`` each carries its weight from the calls (still drawn uniformly), no world
+    weighing over ``temper`` times another."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise SamplingError(f"count must be a whole number, not {count!r}")
     counter = _counter(observation)
     total = counter.total
     if total <= count and total <= exact_limit:
         hands = list(counter.every())
-        return Worlds(_weighed(observation, hands, bidding), True, total)
+        return Worlds(_weighed(observation, hands, bidding, temper), True, total)
     if 2 * count <= total:
         drawn: set = set()
         hands = []
@@ -466,23 +471,27 @@ def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
         hands = rng.sample(list(counter.every()), count)
     else:
         hands = [counter.draw(rng) for _ in range(count)]
-    return Worlds(_weighed(observation, hands, bidding), False, total)
+    return Worlds(_weighed(observation, hands, bidding, temper), False, total)
 
 
 # ---- the bidding ---------------------------------------------------------------------------
 
 
-def _weighed(observation: Observation, hands: list, bidding: bool) -> tuple[World, ...]:
+def _weighed(observation: Observation, hands: list, bidding: bool, temper: float = TEMPER
+             ) -> tuple[World, ...]:
     if not bidding:
         return tuple(World(h) for h in hands)
-    model = _CallModel(observation)
+    model = _CallModel(observation, temper)
     return tuple(World(h, model.weight(h)) for h in hands)
 
 
 class _CallModel:
     """The calls other seats made, and how likely each is in a world (module notes)."""
 
-    def __init__(self, obs: Observation) -> None:
+    def __init__(self, obs: Observation, temper: float = TEMPER) -> None:
+        if not temper >= 1:
+            raise SamplingError(f"temper {temper!r} is not a number from 1 up")
+        self.temper = temper
         n = obs.players
         self.played: list[list[Card]] = [[] for _ in range(n)]
         for seat, card in obs.play:
@@ -525,13 +534,14 @@ class _CallModel:
         p = 1.0
         for seat, strong in self.calls:
             p *= self.agree(list(hands[seat]) + self.played[seat], strong)
-        floor = 1.0 / TEMPER
+        floor = 1.0 / self.temper
         return floor + (1.0 - floor) * p
 
 
-def bidding_weight(observation: Observation, world: World) -> float:
-    """The weight ``bidding=True`` gives a world (1.0 when no other seat has called)."""
-    return _CallModel(observation).weight(world.hands)
+def bidding_weight(observation: Observation, world: World, temper: float = TEMPER) -> float:
+    """The weight ``bidding=True`` gives a world (1.0 when no other seat has called), no world
+    weighing over ``temper`` times another."""
+    return _CallModel(observation, temper).weight(world.hands)
 
 
 # ---- a world as a position -------------------------------------------------------------------

@@ -291,9 +291,47 @@ def test_registry_and_options():
     assert isinstance(player, PimcPlayer) and player.worlds == 16 and player.calls == "heuristic"
     assert player_spec("pimc:trust=full").make(seed=1).trust == "full"
     assert player_spec("pimc").make(seed=1).trust == "tempered"
-    for bad in ("pimc:worlds=0", "pimc:calls=never", "pimc:colour=red", "pimc:trust=blind"):
+    from solver.pimc import FULL_TRUST_DRAWS, INFER_DRAWS
+
+    assert player_spec("pimc").make(seed=1).draws == INFER_DRAWS
+    assert player_spec("pimc:trust=full").make(seed=1).draws == FULL_TRUST_DRAWS
+    assert player_spec("pimc:trust=full,draws=64").make(seed=1).draws == 64
+    for bad in ("pimc:worlds=0", "pimc:calls=never", "pimc:colour=red", "pimc:trust=blind",
+                "pimc:draws=0", "pimc:draws=1.5", "pimc:worlds=16,draws=7000",
+                "pimc:full_calls=maybe"):
         with pytest.raises(PlayerError):
             player_spec(bad).make(seed=1)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_full_calls_draws_and_weighs_by_the_calls_sharply_from_the_first_card(players,
+                                                                            monkeypatch):
+    """With ``trust=full,full_calls=1`` (and bidding) a decision draws ``draws`` worlds per
+    world solved even before any card is played, weighs them by the calls with the sharp temper,
+    and resamples; without ``full_calls``, and by default, it draws only the worlds it solves
+    there."""
+    import solver.sampling as sampling
+    from solver.inference import FULL
+
+    asked = []
+    real = sampling.sample_worlds
+
+    def recording(obs, count, rng, **options):
+        asked.append((count, options.get("temper", sampling.TEMPER)))
+        return real(obs, count, rng, **options)
+
+    monkeypatch.setattr(sampling, "sample_worlds", recording)
+    state = to_play(players, 3)
+    obs = state.observation(state.current_player())
+    assert not obs.play
+    spec = "pimc:worlds=4,draws=8,time_limit=none,node_limit=200000"
+    full = player_spec(spec + ",trust=full,full_calls=1").make(seed=1)
+    advice = full.advise(obs)
+    assert asked == [(32, FULL.temper)] and advice.worlds <= 4
+    for plain in (spec + ",trust=full", spec, spec + ",full_calls=1"):
+        asked.clear()
+        player_spec(plain).make(seed=1).advise(obs)
+        assert asked == [(4, sampling.TEMPER)]
 
 
 # ---- play inference -------------------------------------------------------------------------

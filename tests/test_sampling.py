@@ -464,6 +464,13 @@ def test_a_call_weighs_a_world_by_the_six_cards_it_was_made_on():
             p *= strong if action in (STAND, TAKE_ONE) else 1 - strong
         expected = 1 / TEMPER + (1 - 1 / TEMPER) * p
         assert bidding_weight(obs, world) == pytest.approx(expected)
+        sharp = 1e-5 + (1 - 1e-5) * p
+        assert bidding_weight(obs, world, 1e5) == pytest.approx(sharp, rel=1e-9, abs=1e-12)
+        hands = [w.hands for w in sample_worlds(obs, 3, random.Random(checked), bidding=True,
+                                               temper=1e5)]
+        for hands_, w in zip(hands, sample_worlds(obs, 3, random.Random(checked), bidding=True,
+                                                  temper=1e5)):
+            assert w.weight == bidding_weight(obs, World(hands_), 1e5)
         checked += 1
     assert checked > 5
 

@@ -1,0 +1,130 @@
+"""solver.inference: the weighing of worlds by the opponents' cards played.
+
+The oracle for ``PlayWeigher`` is the weighing as first written (``reference_weight`` below):
+each opponent's observation rebuilt in the world and ``HeuristicPlayer.act`` asked at every
+one of its past plays with a choice.  The faster weighing must give exactly the same weights,
+on many random observations of every table, both follow rules and every preset, with the
+opponents playing sometimes as the heuristic would and sometimes not.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver.game import PLAY, Match, turn_view
+from solver.inference import FULL, TEMPERED, PlayWeigher, play_weight
+from solver.players import HeuristicPlayer, decide, make_player
+from solver.rules import PRESETS, Rules
+from solver.sampling import sample_worlds
+from solver.tricks import legal_plays
+
+_HEURISTIC = HeuristicPlayer()
+
+
+def reference_weight(observation, hands, trust):
+    """The weighing as first written: the heuristic asked through a rebuilt observation."""
+    n = observation.players
+    me = observation.seat
+    if not observation.play:
+        return 1.0
+    held = [list(h) for h in hands]
+    for seat, card in observation.play:
+        held[seat].append(card)
+    trump = observation.trump
+    strict = observation.rules.strict_follow
+    likelihood = 1.0
+    played = []
+    for seat, card in observation.play:
+        opponent = (seat % 2 != me % 2) if n == 4 else seat != me
+        k = len(played) % n
+        trick = [c for _, c in played[len(played) - k:]] if k else []
+        if opponent:
+            legal = legal_plays(held[seat], trick, trump, strict)
+            if len(legal) > 1:
+                seen = turn_view(observation, seat, held[seat], played, legal)
+                if _HEURISTIC.act(seen) == card:
+                    likelihood *= 1.0 - trust.slip
+                else:
+                    likelihood *= trust.slip / (len(legal) - 1)
+                    if likelihood < trust.negligible:
+                        break
+        held[seat].remove(card)
+        played.append((seat, card))
+    floor = 1.0 / trust.temper
+    return floor + (1.0 - floor) * likelihood
+
+
+def observations(players: int, rules: Rules, seed: int, stray: float):
+    """Observations met in one deal whose cards are the heuristic's but, with chance
+    ``stray``, a random legal card; every seat's view at every turn of the play."""
+    rng = random.Random(seed)
+    state = Match(players=players, rules=rules).new_initial_state(seed=seed)
+    heuristic = make_player("heuristic")
+    while state.phase != PLAY:
+        state.apply_action(decide(heuristic, state))
+    while state.phase == PLAY:
+        seat = state.current_player()
+        for viewer in range(players):
+            yield state.observation(viewer), state.hands
+        card = decide(heuristic, state)
+        legal = state.legal_actions()
+        if len(legal) > 1 and rng.random() < stray:
+            card = rng.choice(legal)
+        state.apply_action(card)
+
+
+@pytest.mark.parametrize("follow", ["trump-anytime", "strict"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_weigher_gives_exactly_the_weights_of_the_weighing_as_first_written(players, follow):
+    rules = Rules().replace(follow=follow)
+    rng = random.Random(players * 10 + len(follow))
+    checked = below = 0
+    for seed in range(8):
+        for obs, truth in observations(players, rules, seed, stray=0.3):
+            if obs.revokes or not obs.play or rng.random() < 0.5:
+                continue
+            worlds = [w.hands for w in sample_worlds(obs, 6, rng)] + [truth]
+            for trust in (TEMPERED, FULL):
+                weigher = PlayWeigher(obs, trust)
+                for hands in worlds:
+                    expected = reference_weight(obs, hands, trust)
+                    assert weigher.weight(hands) == expected
+                    assert play_weight(obs, hands, trust) == expected
+                    checked += 1
+                    below += expected < 0.5
+    assert checked > 300 and below > 30      # many worlds, and many a play is not the model's
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_weigher_chooses_the_heuristics_card_under_every_preset(preset):
+    """At every opponent's turn with a choice in random worlds, the card ``PlayWeigher.choice``
+    gives is the one ``HeuristicPlayer.act`` plays from the same observation."""
+    rules = Rules.preset(preset)
+    rng = random.Random(preset)
+    asked = 0
+    for players in (2, 3, 4):
+        for seed in range(3):
+            for obs, _ in observations(players, rules, seed, stray=0.5):
+                if obs.revokes or not obs.play or rng.random() < 0.7:
+                    continue
+                weigher = PlayWeigher(obs, FULL)
+                n = obs.players
+                for world in sample_worlds(obs, 3, rng):
+                    held = [list(h) for h in world.hands]
+                    for seat, card in obs.play:
+                        held[seat].append(card)
+                    played = []
+                    for index, (seat, card) in enumerate(obs.play):
+                        k = index % n
+                        trick = [c for _, c in played[len(played) - k:]] if k else []
+                        legal = legal_plays(held[seat], trick, obs.trump, rules.strict_follow)
+                        if len(legal) > 1:
+                            seen = turn_view(obs, seat, held[seat], played, legal)
+                            assert weigher.choice(index, held[seat], legal) == \
+                                _HEURISTIC.act(seen)
+                            asked += 1
+                        held[seat].remove(card)
+                        played.append((seat, card))
+    assert asked > 100
