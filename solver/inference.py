@@ -21,7 +21,7 @@ the partner plays like this seat, not like the heuristic.
 ``PlayWeigher`` weighs the many worlds of one decision: what they share (each opponent's past
 play with a choice, the trick on the table then, the cards' values, the prize trumps, the trick's
 winner after each card) is worked out once, and each world's replay asks the heuristic's
-card-play rules (``players._lead``, ``players._follow``) on a table view made for that world
+card-play rules (``players.lead_by_rules``, ``players.follow_by_rules``) on a table view made for that world
 without rebuilding an observation: the same weights as asking ``HeuristicPlayer.act`` through
 ``game.turn_view``, about 2.3 times faster with two players and 2.5 with four.
 """
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from .cards import ALL_CARDS, FIVE, JACK, TEN, make_card, suit_of
 from .game import Observation, turn_view
-from .players import _follow, _lead, _Table, card_value
+from .players import follow_by_rules, lead_by_rules, TrickView, card_value
 from .tricks import legal_plays
 
 __all__ = ["play_weight", "PlayWeigher", "resample", "Trust", "TEMPERED", "FULL", "SLIP",
@@ -72,7 +72,7 @@ FULL = Trust(FULL_SLIP, FULL_TEMPER)
 class _Turn:
     """One opponent's past play with a choice as every world shares it: the seat, the trick on
     the table, the cards that seat had seen then other than its hand, and the heuristic's view
-    of the table but for the hand (``players._Table``), worked out once per observation."""
+    of the table but for the hand (``players.TrickView``), worked out once per observation."""
 
     __slots__ = ("index", "seat", "trick", "others", "trumps", "view", "seats_after",
                  "partner", "unseen", "higher", "winners")
@@ -106,8 +106,8 @@ class _Turn:
         return found
 
 
-class _Sight(_Table):
-    """``players._Table`` for one world at one ``_Turn``: made without rebuilding what every
+class _Sight(TrickView):
+    """``players.TrickView`` for one world at one ``_Turn``: made without rebuilding what every
     world shares; a card's value looked up rather than counted, the trick's winner after a card
     and the cards above it taken from the turn."""
 
@@ -132,7 +132,7 @@ class _Sight(_Table):
         return self._trumps
 
     def holds(self, card: int) -> bool:
-        """``_Table.holds``: no seat plays after, or no card out takes ``card`` over (a higher
+        """``TrickView.holds``: no seat plays after, or no card out takes ``card`` over (a higher
         card of its suit, or any trump when it is not one)."""
         if self.seats_after == 0:
             return True
@@ -145,15 +145,15 @@ class _Sight(_Table):
         winners = self._turn.winners
         found = winners.get(card)
         if found is None:
-            found = winners[card] = _Table.winner_after(self, card)
+            found = winners[card] = TrickView.winner_after(self, card)
         return found
 
 
 class PlayWeigher:
     """``play_weight`` for many worlds of one observation: what the worlds share (each
     opponent's play with a choice, the cards' values, the prize trumps) is worked out once,
-    and each world's replay asks the heuristic's card-play rules (``players._lead``,
-    ``players._follow``) without rebuilding an observation.  The weights are exactly
+    and each world's replay asks the heuristic's card-play rules (``players.lead_by_rules``,
+    ``players.follow_by_rules``) without rebuilding an observation.  The weights are exactly
     ``play_weight``'s."""
 
     def __init__(self, observation: Observation, trust: Trust = TEMPERED) -> None:
@@ -184,7 +184,7 @@ class PlayWeigher:
         turn = self._turn(index)
         sight = _Sight(turn, hand, self.values, self.prize)
         legal = sorted(legal)
-        card, _ = _lead(sight, legal) if not turn.trick else _follow(sight, legal)
+        card, _ = lead_by_rules(sight, legal) if not turn.trick else follow_by_rules(sight, legal)
         return card
 
     def weight(self, hands: Sequence[Sequence[int]]) -> float:

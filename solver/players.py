@@ -43,7 +43,8 @@ from .tricks import side_of, trick_winner
 
 __all__ = ["Player", "PlayerError", "RandomPlayer", "HeuristicPlayer", "CheaterPlayer",
            "make_player", "register_player", "player_names", "decide", "PlayerSpec",
-           "player_spec", "card_value", "deal_objective", "rules_call", "SCORING_TRUMPS", "GAME_PIP_WEIGHT"]
+           "player_spec", "card_value", "deal_objective", "rules_call", "SCORING_TRUMPS",
+           "GAME_PIP_WEIGHT", "TrickView", "lead_by_rules", "follow_by_rules"]
 
 
 class PlayerError(AllFivesError):
@@ -139,7 +140,7 @@ def _beats(card: Card, best: Card, trump: int) -> bool:
 
 
 @dataclass
-class _Table:
+class TrickView:
     """What one observation tells about the trick and the cards still out, worked out once."""
 
     obs: Observation
@@ -153,7 +154,7 @@ class _Table:
     prize: list[Card] = field(default_factory=list)
 
     @classmethod
-    def of(cls, obs: Observation) -> _Table:
+    def of(cls, obs: Observation) -> TrickView:
         n = obs.players
         trump = obs.trump
         seen = set(obs.hand) | set(obs.turnups) | {c for _, c in obs.play}
@@ -296,12 +297,12 @@ class HeuristicPlayer:
             if self.calls == "table":
                 return calling.table_call(observation), rule
             return calling.rollout_call(observation, self.rng), rule
-        table = _Table.of(observation)
+        table = TrickView.of(observation)
         if len(legal) == 1:
             return legal[0], (4 if not table.trick else 10)
         if not table.trick:
-            return _lead(table, list(legal))
-        return _follow(table, list(legal))
+            return lead_by_rules(table, list(legal))
+        return follow_by_rules(table, list(legal))
 
     def __repr__(self) -> str:
         return f"HeuristicPlayer(name={self.name!r}, calls={self.calls!r})"
@@ -337,11 +338,12 @@ def take_one_or_run(obs: Observation) -> int:
     return TAKE_ONE if _strong(_proposed_trumps(obs), 2) else RUN
 
 
-def _cheap_key(table: _Table) -> Callable[[Card], tuple]:
+def _cheap_key(table: TrickView) -> Callable[[Card], tuple]:
     return lambda c: (table.value(c), suit_of(c) == table.trump, rank_of(c), c)
 
 
-def _lead(table: _Table, legal: list[Card]) -> tuple[Card, int]:
+def lead_by_rules(table: TrickView, legal: list[Card]) -> tuple[Card, int]:
+    """The heuristic's lead from ``legal`` and the number of the rule that chose it."""
     trump = table.trump
     mine = [c for c in legal if suit_of(c) == trump]
     if mine and table.out_trumps():
@@ -352,7 +354,8 @@ def _lead(table: _Table, legal: list[Card]) -> tuple[Card, int]:
     return min(keep or legal, key=_cheap_key(table)), 4
 
 
-def _follow(table: _Table, legal: list[Card]) -> tuple[Card, int]:
+def follow_by_rules(table: TrickView, legal: list[Card]) -> tuple[Card, int]:
+    """The heuristic's card to a trick led, from ``legal``, and the number of its rule."""
     cheap = _cheap_key(table)
     for card in table.prize:
         if card in legal and table.safe(card):
@@ -379,7 +382,7 @@ def _follow(table: _Table, legal: list[Card]) -> tuple[Card, int]:
     return min(keep or legal, key=cheap), 10
 
 
-def _current_winner(table: _Table) -> tuple[int, Card]:
+def _current_winner(table: TrickView) -> tuple[int, Card]:
     cards = [c for _, c in table.trick]
     i = trick_winner(cards, table.trump)
     return table.trick[i][0], cards[i]
