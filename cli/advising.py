@@ -435,7 +435,7 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
     pretty = can_show_suits(console)
     status = make_console(color, stderr=True)
     if console.is_terminal and status.is_terminal:
-        with searching(status, "dealing worlds", None):
+        with searching(status, "dealing and solving deals of the unseen cards", None):
             advice = advice_for(observation, worlds, seed, seen)
     else:
         advice = advice_for(observation, worlds, seed, seen)
