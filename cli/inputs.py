@@ -58,15 +58,26 @@ def record_and_deal(name: str) -> tuple[str, int | None] | None:
     lines whose first object has a ``pack`` and ``actions``): the file and N; else None."""
     from .replaying import is_record_file
 
-    file, number = name, None
-    if not is_file(name) and "#" in name:
-        file, _, tail = name.rpartition("#")
-        if not tail.isdigit():
-            return None
-        number = int(tail)
+    file, number = split_deal(name)
     if is_file(file) and Path(file).is_file() and is_record_file(Path(file)):
         return file, number
     return None
+
+
+def split_deal(name: str) -> tuple[str, int | None]:
+    """``FILE#N`` -> (``FILE``, N); a name that is an existing file, or that does not end in
+    ``#`` and digits, -> (``name``, None)."""
+    if is_file(name) or "#" not in name:
+        return name, None
+    file, _, tail = name.rpartition("#")
+    return (file, int(tail)) if tail.isdigit() else (name, None)
+
+
+def one_deal(name: str, number: int | None, deal: int | None) -> int | None:
+    """The deal ``name``'s ``#N`` (``number``) and ``--deal`` name, which must agree."""
+    if deal is not None and number is not None and deal != number:
+        raise AllFivesError(f"{name}: --deal {deal} and #{number} name different deals")
+    return number if number is not None else deal
 
 
 def record_positions(text: str, source: str, number: int | None = None) -> list[
@@ -91,9 +102,9 @@ def deal_position(state: MatchState, number: int, source: str) -> Position:
     deal is played again from its pack on a fresh state at the score it started from."""
     from solver.game import GameError
 
-    name = f"{source}#{number}"
     from .replaying import score_before
 
+    name = f"{source}#{number}"
     log = state.deals[number - 1]
     score = score_before(state, number)
     try:
@@ -132,9 +143,7 @@ def read_input(name: str, deal: int | None = None) -> list[tuple[str, Position]]
     record = record_and_deal(name)
     if record is not None:
         file, number = record
-        if deal is not None and number is not None and deal != number:
-            raise AllFivesError(f"{name}: --deal {deal} and #{number} name different deals")
-        return record_positions(read_text(file), file, number if number is not None else deal)
+        return record_positions(read_text(file), file, one_deal(name, number, deal))
     if deal is not None:
         raise AllFivesError(f"--deal: {name} is not a game record (JSON lines, as 'allfives "
                             f"play' writes them)")

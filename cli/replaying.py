@@ -87,16 +87,15 @@ def replay_command(name: str, json: bool, color: bool | None,
 
 def _record_and_deal(name: str, deal: int | None) -> tuple[str, int | None]:
     """The file and the deal that ``RECORD`` or ``RECORD#N`` and ``--deal`` name."""
-    from .inputs import STDIN, is_file
+    from .inputs import STDIN, is_file, one_deal, split_deal
 
-    if name == STDIN or is_file(name) or "#" not in name:
+    if name == STDIN:
         return name, deal
-    file, _, tail = name.rpartition("#")
-    if not tail.isdigit() or int(tail) < 1:
+    file, number = split_deal(name)
+    if number == 0 or (number is None and "#" in name and not is_file(name)):
+        tail = name.rpartition("#")[2]
         raise AllFivesError(f"{name}: #{tail} is not a deal number (RECORD#N counts deals from 1)")
-    if deal is not None and deal != int(tail):
-        raise AllFivesError(f"{name}: --deal {deal} and #{tail} name different deals")
-    return file, int(tail)
+    return file, one_deal(name, number, deal)
 
 
 def deal_summary(state: MatchState, number: int) -> dict[str, Any]:
