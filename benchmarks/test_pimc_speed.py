@@ -4,7 +4,8 @@ The observations are fixed and seeded: every decision with a choice (a call or a
 seat meets in the first deal of heuristic-against-heuristic matches from seeds 0, 1, 2, ...,
 when that deal is played on 6-card hands (no run), until ``ALLFIVES_BENCH_PIMC`` decisions
 (default 200) are gathered per table.  One round is one ``PimcPlayer.advise`` with the default
-options; the player is made once per table, as in a match (its table kept).  Run:
+options, or with ``trust=full,replies=heuristic`` (each world valued against the heuristic's
+replies); the player is made once per table, as in a match (its table kept).  Run:
 
     .venv/bin/pip install '.[bench]'
     .venv/bin/pytest benchmarks/test_pimc_speed.py --benchmark-columns=median,mean,max,rounds
@@ -47,12 +48,14 @@ def _percentile(values, share):
     return values[min(len(values) - 1, int(share * len(values)))]
 
 
+@pytest.mark.parametrize("options", [{}, {"trust": "full", "replies": "heuristic"}],
+                         ids=["default", "replies"])
 @pytest.mark.parametrize("players", [2, 4])
-def test_pimc_decision(benchmark, players):
+def test_pimc_decision(benchmark, players, options):
     benchmark.group = "pimc"
     count = int(os.environ.get("ALLFIVES_BENCH_PIMC", 200))
     feed = observations(players, count)
-    player = PimcPlayer(seed=1)
+    player = PimcPlayer(seed=1, **options)
     items = iter(feed)
     times = {"call": [], "card": []}
 

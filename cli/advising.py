@@ -27,7 +27,7 @@ from solver.cards import SUIT_NAMES, CardError, parse_card, parse_hand
 from solver.errors import AllFivesError
 from solver.game import CALLS, Observation, action_name
 from solver.notation import is_line_form, is_toml_name, parse_line
-from solver.pimc import PLAYED_OUT
+from solver.pimc import GAME_ASIDE, PLAYED_OUT
 from solver.rules import Rules
 from solver.seen import CallError, SeenPosition, call_observation, load_seen, read_seen
 from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
@@ -306,7 +306,10 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
         words.append(objective_words(advice, n))
         words.append(f"\nover {worlds_words(advice)}", style=QUIET)
     played_out = advice.method == PLAYED_OUT
-    if advice.phase == "play" and not played_out:
+    if advice.phase == "play" and advice.method == GAME_ASIDE:
+        lines = ["expected: the mean over the deals of the double-dummy value after the card,",
+                 "Game's point left out"]
+    elif advice.phase == "play" and not played_out:
         lines = ["expected: the mean over the deals of the double-dummy value after the card"]
     else:
         after = "card" if advice.phase == "play" else "call"
@@ -316,6 +319,9 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     if advice.phase == "play" and played_out:
         lines += ["Not one deal could be solved within the limit (these hands are too deep for",
                   "the engine): the cards are valued by playing the deals out instead."]
+    elif advice.phase == "play" and advice.method == GAME_ASIDE:
+        lines += ["Not one deal could be solved with Game within the limit (these hands are",
+                  "deep): the deals are solved with Game set aside instead."]
     elif not advice.complete:
         lines += ["Some solves stopped at their node limit: their values lie within the bounds",
                   "they proved."]
@@ -393,6 +399,9 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
     if advice.phase == "play" and advice.method == PLAYED_OUT:
         text.append("\n" + _prose("(too deep to solve in time: each deal played out by the "
                                   "heuristic)", columns), style=QUIET)
+    elif advice.phase == "play" and advice.method == GAME_ASIDE:
+        text.append("\n" + _prose("(too deep to solve with Game in time: each deal solved "
+                                  "with Game's point left out)", columns), style=QUIET)
     elif not advice.complete:
         text.append("\n" + _prose("(some solves stopped at their limit: those values are "
                                   "bounds)", columns), style=QUIET)

@@ -30,7 +30,22 @@ worlds used).  When the first world does not fit its share no other is tried (th
 decision are alike in size): every card is then valued by playing each world's deal out with
 the heuristic's card play instead (``solver.playout``; ``Advice.method`` is ``PLAYED_OUT``),
 over as many worlds as the rest of the budget allows.  On 12-card hands with four players this
-is the rule until the hands shrink.
+is the rule until the hands shrink.  With ``aside`` (off by default: measured within noise of
+off, the README's "The Monte Carlo player") the worlds are first solved again with Game set
+aside (``Advice.method`` is ``GAME_ASIDE``): under the deal's rules without Game, so that every
+value leaves Game's one point out.  With Game open each card that is not the best needs a
+search of its own on the pips of every card, and those searches are most of a deep solve
+(README, "Benchmarks"); without them a 9-card world with four players solves some 10 to 100
+times faster.
+
+Replies
+-------
+With ``replies="heuristic"`` each world is valued against the heuristic's replies instead
+(``solver.replies``; ``Advice.method`` is ``REPLIED``): the other side's seats play the
+heuristic's card from their own view, this side's seats the best card with the world open.
+Against the heuristic that is the world's true value; against anyone else it is a bet on their
+play.  Where the first world's search does not fit its share, the worlds are solved by the
+engine as above.
 
 The calls
 ---------
@@ -57,18 +72,19 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .calling import ROLLOUT_WORLDS
 from .deal import Position
 from .errors import quoted
 from .game import Observation
-from .players import HeuristicPlayer, PlayerError, check_switch, check_table_bits, \
-    deal_objective, within_reach
+from .players import HeuristicPlayer, PlayerError, check_replies, check_switch, \
+    check_table_bits, deal_objective, within_reach
 from .solution import check_limits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
-           "summarize", "DEFAULT_WORLDS", "SOLVED", "PLAYED_OUT",
+           "summarize", "game_aside", "value_replies", "DEFAULT_WORLDS", "SOLVED",
+           "GAME_ASIDE", "REPLIED", "PLAYED_OUT",
            "DEFAULT_TIME_LIMIT", "Z95"]
 
 #: Worlds valued per decision by default (see the README, "The Monte Carlo player").
@@ -95,8 +111,10 @@ PIMC_TRUST = ("tempered", "full")
 MIN_WORLDS = 4
 #: Means closer than this are equal.
 EPSILON = 1e-9
-#: ``Advice.method``: each world solved by the engine, or played out by the heuristic.
+#: ``Advice.method``: how the worlds were valued (see ``Advice.method``).
 SOLVED = "solved"
+GAME_ASIDE = "solved, Game aside"
+REPLIED = "against the heuristic"
 PLAYED_OUT = "played out"
 
 
@@ -138,8 +156,10 @@ class Advice:
     #: Engine nodes searched and seconds taken for the decision.
     nodes: int = 0
     seconds: float = 0.0
-    #: How the worlds were valued: ``SOLVED`` by the engine, or ``PLAYED_OUT`` by the
-    #: heuristic's play (``solver.playout``) when not one world could be solved in the budget.
+    #: How the worlds were valued: ``SOLVED`` by the engine; ``REPLIED`` against the heuristic's
+    #: replies (option ``replies``); ``GAME_ASIDE`` by the engine with Game left out (option
+    #: ``aside``), when not one world could be solved with it in the budget; or ``PLAYED_OUT``
+    #: by the heuristic's play (``solver.playout``) when not one could be solved at all.
     method: str = "solved"
 
     @property
@@ -237,6 +257,36 @@ def value_play(solver, positions: Sequence[Position], weights: Sequence[float],
     return values, kept, complete
 
 
+def value_replies(positions: Sequence[Position], weights: Sequence[float], legal: Sequence[int],
+                  side: int, objective: str, model, budget: _Budget
+                  ) -> tuple[dict[int, list[float]], list[float], bool]:
+    """``value_play`` with each world valued against ``model``'s replies (the heuristic's;
+    ``solver.replies``), each position searched counted as ``REPLY_NODES`` engine nodes of
+    the budget.  Nothing is kept when the first world does not fit its share."""
+    from .replies import REPLY_NODES, Spent, reply_values
+
+    def used(positions: int) -> None:
+        budget.used(positions * REPLY_NODES)
+
+    values: dict[int, list[float]] = {c: [] for c in legal}
+    kept: list[float] = []
+    for done, (position, weight) in enumerate(zip(positions, weights)):
+        if done and budget.spent():
+            return values, kept, False
+        node_limit, time_limit = budget.limits(done)
+        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        try:
+            found = reply_values(position, side, objective, model, deadline=deadline,
+                                 counted=used,
+                                 limit=None if node_limit is None else node_limit // REPLY_NODES)
+        except Spent:
+            return values, kept, False
+        for c in legal:
+            values[c].append(float(found[c]))
+        kept.append(weight)
+    return values, kept, True
+
+
 def value_play_postponed(solver, positions: Sequence[Position], weights: Sequence[float],
                          legal: Sequence[int], seat: int, side: int, objective: str,
                          budget: _Budget) -> tuple[dict[int, list[float]], list[float], bool]:
@@ -301,6 +351,12 @@ def value_play_postponed(solver, positions: Sequence[Position], weights: Sequenc
     return values, kept, True
 
 
+def game_aside(position: Position) -> Position:
+    """``position`` under its rules without Game: every value then leaves Game's point out."""
+    deal = position.deal
+    return Position(replace(deal, rules=replace(deal.rules, game=False)), position.play)
+
+
 def _ranked(legal: Sequence[int], rows: dict[int, tuple[float, float, float, float]],
             preferred: int | None, points: dict[int, float] | None = None
             ) -> tuple[ActionValue, ...]:
@@ -362,6 +418,12 @@ class PimcPlayer:
                     worlds weighed by them as sharply as by the cards played (no world over
                     100,000 times another), and drawn, weighed and resampled from the first
                     card (off by default: measured within noise of off);
+    ``aside``       where not one world solves within the budget, solve them with Game set
+                    aside before playing the deals out (``GAME_ASIDE``);
+    ``replies``     ``"heuristic"``: value each world against the heuristic's replies
+                    (``value_replies``, ``solver.replies``), the engine's double-dummy solves
+                    only where the first world does not fit its share; ``"double-dummy"``
+                    (the default): the engine's solves;
     ``fusion``      ``"postpone"``: value each card with our next card chosen once for the
                     worlds we cannot tell apart (``value_play_postponed``); ``"none"``: plain;
     ``table_bits``  the engine's table: 2**table_bits entries of 32 bytes.
@@ -376,6 +438,7 @@ class PimcPlayer:
                  win: bool | int = True, exact_limit: int = 10_000, call_worlds: int | None = None,
                  fusion: str = "none", infer: bool | int = True, trust: str = "tempered",
                  draws: int | None = None, full_calls: bool | int = False,
+                 aside: bool | int = False, replies: str = "double-dummy",
                  table_bits: int = 20) -> None:
         check_limits(node_limit, time_limit)
         if isinstance(worlds, bool) or not isinstance(worlds, int) \
@@ -389,6 +452,7 @@ class PimcPlayer:
             raise PlayerError(f"fusion: {quoted(fusion)} is not 'none' or 'postpone'")
         if trust not in PIMC_TRUST:
             raise PlayerError(f"trust: {quoted(trust)} is not 'tempered' or 'full'")
+        check_replies(replies)
         if call_worlds is not None and (isinstance(call_worlds, bool)
                                         or not isinstance(call_worlds, int)
                                         or not 1 <= call_worlds <= MAX_WORLDS):
@@ -402,7 +466,7 @@ class PimcPlayer:
         if isinstance(exact_limit, bool) or not isinstance(exact_limit, int) or exact_limit < 0:
             raise PlayerError(f"exact_limit: {quoted(exact_limit)} is not a whole number from 0")
         for switch, on in (("bidding", bidding), ("win", win), ("infer", infer),
-                           ("full_calls", full_calls)):
+                           ("full_calls", full_calls), ("aside", aside)):
             check_switch(switch, on)
         check_table_bits(table_bits)
         self.name = name
@@ -424,8 +488,11 @@ class PimcPlayer:
         self.draws = draws or (FULL_TRUST_DRAWS if trust == "full" else INFER_DRAWS)
         #: With ``trust="full"``: the calls weigh the worlds as sharply as the cards.
         self.full_calls = bool(full_calls) and trust == "full"
+        self.aside = bool(aside)
+        self.replies = replies
         self.table_bits = table_bits
         self._solver = None
+        self._aside_solver = None
         self._heuristic = HeuristicPlayer()
         #: Decisions whose budget cut a solve short or left a world out.
         self.stopped = 0
@@ -437,6 +504,16 @@ class PimcPlayer:
 
             self._solver = Solver(self.table_bits)
         return self._solver
+
+    @property
+    def aside_solver(self):
+        """The Solver for the worlds with Game set aside: a table of its own, so that neither
+        problem starts the other's table afresh."""
+        if self._aside_solver is None:
+            from .search import Solver
+
+            self._aside_solver = Solver(self.table_bits)
+        return self._aside_solver
 
     def act(self, observation: Observation) -> int:
         legal = observation.legal_actions
@@ -529,6 +606,13 @@ class PimcPlayer:
                 return self._advice(observation, "win", done, exact, complete, actions, budget)
             complete = False
         values, kept, complete = {}, [], False
+        if self.replies == "heuristic":
+            values, kept, complete = value_replies(positions, weights, legal, side, objective,
+                                                   self._heuristic, budget)
+            if kept:
+                return self._advice(observation, objective, len(kept), exact, complete,
+                                    _valued(legal, values, kept, exact, preferred), budget,
+                                    REPLIED)
         if self.fusion == "postpone":
             values, kept, complete = value_play_postponed(solver, positions, weights, legal,
                                                           observation.seat, side, objective,
@@ -536,12 +620,19 @@ class PimcPlayer:
         if not kept:
             values, kept, complete = value_play(solver, positions, weights, legal, side,
                                                 objective, budget)
+        method = SOLVED
+        if not kept and self.aside and first.deal.rules.game:
+            method = GAME_ASIDE
+            values, kept, complete = value_play(self.aside_solver,
+                                                [game_aside(p) for p in positions], weights,
+                                                legal, side, objective, budget)
+            complete = False
         if not kept:
             return self._played_out(observation, positions, weights, legal, side,
                                     "win" if use_win else objective, objective, exact,
                                     preferred, budget)
         return self._advice(observation, objective, len(kept), exact, complete,
-                            _valued(legal, values, kept, exact, preferred), budget)
+                            _valued(legal, values, kept, exact, preferred), budget, method)
 
     def _played_out(self, observation: Observation, positions: Sequence[Position],
                     weights: Sequence[float], legal: list[int], side: int, objective: str,

@@ -107,6 +107,9 @@ class RandomPlayer:
 SCORING_TRUMPS = (ACE, KING, TEN, FIVE)
 #: The heuristic's ways of calling (its option ``calls``).
 HEURISTIC_CALLS = ("rules", "table", "rollout")
+#: How the players that value cards with every hand open take the other side's replies (their
+#: option ``replies``): the double-dummy best, or the heuristic's card (``solver.replies``).
+REPLIES = ("double-dummy", "heuristic")
 #: How many trumps of the proposed suit the elder hand stands on without a scoring trump.
 STAND_TRUMPS = 2
 #: What one pip toward Game is worth in the heuristic's count, against 1 for a point pegged:
@@ -419,11 +422,13 @@ class CheaterPlayer:
 
     def __init__(self, seed: int | str | None = None, name: str = "cheater",
                  time_limit: float | None = 2.0, node_limit: int | None = None,
-                 table_bits: int = 20) -> None:
+                 table_bits: int = 20, replies: str = "double-dummy") -> None:
         from .solution import check_limits
 
         check_limits(node_limit, time_limit)
         check_table_bits(table_bits)
+        check_replies(replies)
+        self.replies = replies
         self.name = name
         self.time_limit = time_limit
         self.node_limit = node_limit
@@ -458,7 +463,31 @@ class CheaterPlayer:
             if len(candidates) == 1:
                 return candidates[0]
         objective = deal_objective(deal.players)
+        if self.replies == "heuristic":
+            replied = self._replied(position, side, objective, candidates, preferred)
+            if replied is not None:
+                return replied
         return self._best(position, side, objective, candidates, preferred)[0]
+
+    def _replied(self, position, side: int, objective: str, candidates: list[int],
+                 preferred: int) -> int | None:
+        """The best reply to the heuristic among ``candidates`` (the heuristic's card first
+        among equals), or None when the search does not fit the limits."""
+        import time
+
+        from .replies import REPLY_NODES, Spent, reply_values
+
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        limit = None if self.node_limit is None else self.node_limit // REPLY_NODES
+        try:
+            values = reply_values(position, side, objective, self._heuristic, limit=limit,
+                                  deadline=deadline)
+        except Spent:
+            self.stopped += 1
+            return None
+        top = max(values[c] for c in candidates)
+        best = [c for c in candidates if values[c] == top]
+        return preferred if preferred in best else best[0]
 
     def _best(self, position, side: int, objective: str, candidates: list[int],
               preferred: int) -> list[int]:
@@ -477,7 +506,7 @@ class CheaterPlayer:
 
     def __repr__(self) -> str:
         return (f"CheaterPlayer(name={self.name!r}, time_limit={self.time_limit}, "
-                f"node_limit={self.node_limit})")
+                f"node_limit={self.node_limit}, replies={self.replies!r})")
 
 
 def deal_objective(players: int) -> str:
@@ -518,6 +547,13 @@ def check_table_bits(table_bits: Any) -> None:
             or table_bits not in TABLE_BITS:
         raise PlayerError(f"table_bits: {quoted(table_bits)} is not a whole number from "
                           f"{TABLE_BITS.start} to {TABLE_BITS.stop - 1}")
+
+
+def check_replies(value: Any) -> None:
+    """Option ``replies`` of the players that value cards with every hand open: the other
+    side's replies ``double-dummy`` or the ``heuristic``'s (``solver.replies``)."""
+    if value not in REPLIES:
+        raise PlayerError(f"replies: {quoted(value)} is not 'double-dummy' or 'heuristic'")
 
 
 def check_switch(name: str, value: Any) -> None:

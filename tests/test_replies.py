@@ -1,0 +1,170 @@
+"""solver.replies: cards valued against the heuristic's replies, every hand open.
+
+Oracles: the definition itself, searched the slow way (every position rebuilt by
+``Position.after``, the heuristic asked for the game's own ``observation_of`` at every turn of
+the other side, the value of the finished deal by ``final_value``); and two bounds from other
+code, since this side's best reply can do no worse than the double-dummy value (the engine),
+where the other side plays its best, nor than the heuristic's play out (``solver.playout``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from solver.game import observation_of
+from solver.pimc import REPLIED, SOLVED, PimcPlayer
+from solver.players import HeuristicPlayer, PlayerError, make_player
+from solver.playout import play_out
+from solver.reference import final_value
+from solver.replies import REPLY_NODES, Spent, reply_values
+from solver.rules import PRESETS, Rules
+from solver.search import Solver
+from solver.shuffle import random_position
+
+HEURISTIC = HeuristicPlayer()
+
+
+def slow_reply(position, side, objective):
+    if position.is_over:
+        return final_value(position, side, objective)
+    legal = position.legal_moves()
+    if position.deal.side_of(position.to_move) != side and len(legal) > 1:
+        legal = [HEURISTIC.act(observation_of(position, position.to_move))]
+    return max(slow_reply(position.after(c), side, objective) for c in legal)
+
+
+def _objectives(players):
+    return ("points",) if players == 3 else ("margin", "points")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_reply_values_are_the_best_reply_to_the_heuristic(players):
+    rng = random.Random(f"replies{players}")
+    sizes = {2: (2, 3, 4), 3: (2, 3), 4: (2, 3)}[players]
+    for k in range(60):
+        rules = Rules.preset(sorted(PRESETS)[k % len(PRESETS)])
+        position = random_position(rng, players, rng.choice(sizes), rules)
+        objective = _objectives(players)[k % len(_objectives(players))]
+        side = rng.randrange(position.deal.sides)
+        found = reply_values(position, side, objective, HEURISTIC)
+        assert found == {c: slow_reply(position.after(c), side, objective)
+                         for c in position.legal_moves()}, (position.deal, position.play)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_best_reply_is_no_worse_than_double_dummy_or_the_heuristics_play(players):
+    rng = random.Random(f"bounds{players}")
+    solver = Solver(table_bits=18)
+    size = {2: 6, 3: 6, 4: 4}[players]
+    for k in range(40):
+        rules = Rules.preset(sorted(PRESETS)[k % len(PRESETS)])
+        position = random_position(rng, players, size, rules)
+        objective = _objectives(players)[k % len(_objectives(players))]
+        side = position.deal.side_of(position.to_move)
+        found = reply_values(position, side, objective, HEURISTIC)
+        double_dummy = solver.solve(position, side, objective, line=False).moves
+        for card, value in found.items():
+            assert value >= double_dummy[card]
+            assert value >= final_value(play_out(position.after(card)), side, objective)
+
+
+def _opening(players=2, size=6, seed=1):
+    return random_position(random.Random(seed), players, size, Rules(), played=0)
+
+
+def test_a_limit_stops_the_search_and_says_how_far_it_went():
+    position = _opening()
+    side = position.deal.side_of(position.to_move)
+    told = []
+    whole = reply_values(position, side, "margin", HEURISTIC, counted=told.append)
+    assert told[0] > 300 and len(whole) == len(position.legal_moves())
+    with pytest.raises(Spent):
+        reply_values(position, side, "margin", HEURISTIC, limit=told[0] // 2,
+                     counted=told.append)
+    assert told[1] == told[0] // 2 + 1
+    assert reply_values(position, side, "margin", HEURISTIC, limit=told[0]) == whole
+    with pytest.raises(Spent):
+        reply_values(position, side, "margin", HEURISTIC, deadline=time.perf_counter() - 1)
+
+
+def test_pimc_values_its_worlds_against_the_replies():
+    position = _opening()
+    observation = observation_of(position, position.to_move)
+    side = position.deal.side_of(position.to_move)
+    player = PimcPlayer(seed=1, replies="heuristic", worlds=3, time_limit=None)
+    advice = player.advise_positions(observation, [position] * 3, [1.0, 2.0, 3.0])
+    assert advice.method == REPLIED and advice.worlds == 3 and advice.complete
+    assert {a.action: a.mean for a in advice.actions} == pytest.approx(
+        {c: float(v) for c, v in reply_values(position, side, "margin", HEURISTIC).items()})
+    # its own worlds, drawn from what it sees
+    advice = PimcPlayer(seed=2, replies="heuristic", time_limit=None).advise(observation)
+    assert advice.method == REPLIED and advice.worlds >= 4
+
+
+def test_pimc_solves_double_dummy_where_the_first_world_does_not_fit():
+    for seed in range(1, 40):
+        position = _opening(seed=seed)
+        side = position.deal.side_of(position.to_move)
+        told = []
+        reply_values(position, side, "margin", HEURISTIC, counted=told.append)
+        solution = Solver().solve(position, side, "margin", line=False, fresh=True)
+        # a budget whose first share stops the search one position short, leaving enough for
+        # every world's double-dummy solve
+        budget = 4 * (told[0] - 1) * REPLY_NODES
+        if 4 * solution.nodes < budget - told[0] * REPLY_NODES:
+            break
+    else:
+        pytest.skip("no opening here whose solve is that much smaller than its search")
+    observation = observation_of(position, position.to_move)
+    player = PimcPlayer(seed=1, replies="heuristic", worlds=4, time_limit=None,
+                        node_limit=budget)
+    advice = player.advise_positions(observation, [position] * 4, [1.0] * 4)
+    assert advice.method == SOLVED and advice.worlds == 4
+    assert {a.action: a.mean for a in advice.actions} == pytest.approx(
+        {c: float(v) for c, v in solution.moves.items()})
+
+
+def test_the_option_names_its_choices():
+    assert make_player("pimc").replies == "double-dummy"
+    assert make_player("pimc", replies="heuristic").replies == "heuristic"
+    with pytest.raises(PlayerError, match="replies: 'dd' is not 'double-dummy' or 'heuristic'"):
+        make_player("pimc", replies="dd")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_cheater_replying_plays_a_best_reply_late_in_a_deal(n):
+    from solver.game import Match
+    from solver.players import CheaterPlayer, decide
+
+    rng = random.Random(f"cheater{n}")
+    objective = "points" if n == 3 else "margin"
+    checked = 0
+    for game in range(30):
+        state = Match(n, Rules().replace(target=999)).new_initial_state(seed=100 * n + game)
+        while state.phase != "play" or max(len(h) for h in state.hands) > 3:
+            if state.phase == "play":
+                state.apply_action(rng.choice(state.legal_actions()))
+            else:
+                state.apply_action(decide(HEURISTIC, state))
+        position = state.position()
+        if len(position.legal_moves()) < 2:
+            continue
+        side = position.deal.side_of(position.to_move)
+        best = {c: slow_reply(position.after(c), side, objective)
+                for c in position.legal_moves()}
+        card = CheaterPlayer(time_limit=None, replies="heuristic").act(
+            state.observation(state.current_player()), state)
+        assert best[card] == max(best.values()), (position, card)
+        # a search past its limit plays the double-dummy cheater's card instead
+        stopped = CheaterPlayer(time_limit=None, node_limit=REPLY_NODES, replies="heuristic")
+        plain = CheaterPlayer(time_limit=None, node_limit=REPLY_NODES)
+        observation = state.observation(state.current_player())
+        assert stopped.act(observation, state) == plain.act(observation, state)
+        assert stopped.stopped >= 1
+        checked += 1
+    assert checked >= 10
+    with pytest.raises(PlayerError, match="replies: 'x' is not"):
+        make_player("cheater", replies="x")
