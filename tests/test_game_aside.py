@@ -12,7 +12,6 @@ import random
 import pytest
 
 import cli.advising as advising
-from clirun import run
 from solver import benchmark, reference
 from solver.game import observation_of
 from solver.pimc import GAME_ASIDE, PLAYED_OUT, SOLVED, ActionValue, Advice, PimcPlayer, \
@@ -21,6 +20,7 @@ from solver.players import PlayerError, make_player
 from solver.rules import Rules
 from solver.search import Solver
 from solver.shuffle import random_position
+from test_playout import advised_with
 
 WITH_GAME = ("all-fives", "strict", "all-fours", "five-for-five")
 
@@ -97,29 +97,13 @@ def test_the_option_is_a_switch():
         make_player("pimc", aside=2)
 
 
-def _said(monkeypatch, method):
-    def advise(observation, worlds, seed, seen=None):
-        actions = tuple(ActionValue(a, 1.0 - k, -2.0 - k, 4.0 - k, 0.5)
-                        for k, a in enumerate(observation.legal_actions))
-        return Advice(observation.seat, "play", "margin", 16, False, False, actions,
-                      method=method)
-
-    monkeypatch.setattr(advising, "advice_for", advise)
-    position = "N:T.QJT92.-.- - dealer=S turnup=6H"
-    report = run("advise", position, "--no-color")
-    assert report.exit_code == 0, report.stderr
-    record = run("advise", position, "--json")
-    assert record.exit_code == 0, record.stderr
-    return report.stdout, record.stdout
-
-
 def test_the_report_and_the_record_say_game_was_set_aside(monkeypatch):
-    report, record = _said(monkeypatch, GAME_ASIDE)
+    report, record = advised_with(monkeypatch, GAME_ASIDE)
     assert "Game's point left out" in report
     assert "solved with Game set aside instead" in report
     assert "Some solves stopped" not in report and "played out by" not in report
     assert '"method": "solved, Game aside"' in record
-    report, _ = _said(monkeypatch, SOLVED)
+    report, _ = advised_with(monkeypatch, SOLVED)
     assert "Game set aside" not in report and "Game's point" not in report
 
 

@@ -131,22 +131,30 @@ def test_advice_solved_in_time_says_so():
     assert advice.method == SOLVED and advice.worlds == 4
 
 
-def test_the_report_and_the_record_say_the_cards_were_played_out(monkeypatch):
+def advised_with(monkeypatch, method):
+    """``allfives advise``'s report and record of one position, the advice made up with
+    ``method`` (and incomplete)."""
     def advise(observation, worlds, seed, seen=None):
         actions = tuple(ActionValue(a, 1.0 - k, -2.0 - k, 4.0 - k, 0.5)
                         for k, a in enumerate(observation.legal_actions))
         return Advice(observation.seat, "play", "margin", 16, False, False, actions,
-                      method=PLAYED_OUT)
+                      method=method)
 
     monkeypatch.setattr(advising, "advice_for", advise)
     position = "N:T.QJT92.-.- - dealer=S turnup=6H"
     report = run("advise", position, "--no-color")
     assert report.exit_code == 0, report.stderr
-    assert "played out by the heuristic's rules" in report.stdout
-    assert "Not one deal could be solved within the limit" in report.stdout
-    assert "Some solves stopped" not in report.stdout
     record = run("advise", position, "--json")
-    assert record.exit_code == 0 and '"method": "played out"' in record.stdout
+    assert record.exit_code == 0, record.stderr
+    return report.stdout, record.stdout
+
+
+def test_the_report_and_the_record_say_the_cards_were_played_out(monkeypatch):
+    report, record = advised_with(monkeypatch, PLAYED_OUT)
+    assert "played out by the heuristic's rules" in report
+    assert "Not one deal could be solved within the limit" in report
+    assert "Some solves stopped" not in report
+    assert '"method": "played out"' in record
 
 
 def test_the_hint_says_the_cards_were_played_out():
