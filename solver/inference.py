@@ -21,9 +21,10 @@ the partner plays like this seat, not like the heuristic.
 ``PlayWeigher`` weighs the many worlds of one decision: what they share (each opponent's past
 play with a choice, the trick on the table then, the cards' values, the prize trumps, the trick's
 winner after each card) is worked out once, and each world's replay asks the heuristic's
-card-play rules (``players.lead_by_rules``, ``players.follow_by_rules``) on a table view made for that world
-without rebuilding an observation: the same weights as asking ``HeuristicPlayer.act`` through
-``game.turn_view``, about 2.3 times faster with two players and 2.5 with four.
+card-play rules (``players.lead_by_rules``, ``players.follow_by_rules``) on a table view made
+for that world without rebuilding an observation: the same weights as asking
+``HeuristicPlayer.act`` through ``game.turn_view``, about 2.3 times faster with two players and
+2.5 with four.
 """
 
 from __future__ import annotations

@@ -485,9 +485,7 @@ class CheaterPlayer:
         except Spent:
             self.stopped += 1
             return None
-        top = max(values[c] for c in candidates)
-        best = [c for c in candidates if values[c] == top]
-        return preferred if preferred in best else best[0]
+        return _top(values, candidates, preferred)[0]
 
     def _best(self, position, side: int, objective: str, candidates: list[int],
               preferred: int) -> list[int]:
@@ -500,13 +498,17 @@ class CheaterPlayer:
         valued = [c for c in candidates if c in solution.moves]
         if not valued:
             return [preferred] if preferred in candidates else candidates
-        top = max(solution.moves[c] for c in valued)
-        best = [c for c in valued if solution.moves[c] == top]
-        return sorted(best, key=lambda c: c != preferred)
+        return _top(solution.moves, valued, preferred)
 
     def __repr__(self) -> str:
         return (f"CheaterPlayer(name={self.name!r}, time_limit={self.time_limit}, "
                 f"node_limit={self.node_limit}, replies={self.replies!r})")
+
+
+def _top(values: dict[int, int], cards: list[int], preferred: int) -> list[int]:
+    """The ``cards`` of the best value, ``preferred`` first when it is one of them."""
+    top = max(values[c] for c in cards)
+    return sorted((c for c in cards if values[c] == top), key=lambda c: c != preferred)
 
 
 def deal_objective(players: int) -> str:

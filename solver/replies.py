@@ -49,9 +49,10 @@ def reply_values(position: Position, side: int, objective: str, model, *,
                  counted: Callable[[int], None] | None = None) -> dict[Card, int]:
     """Every legal card's value for ``side`` (``margin`` or ``points``, on the engine's scale)
     when the other sides' seats play ``model``'s card (a player of ``solver.players``: the
-    heuristic) from their own view and ``side``'s seats the best card for it.  At most ``limit`` positions are searched
-    and none after ``deadline`` (``time.perf_counter``): past either, ``Spent``.  ``counted``
-    is told the positions searched, whether or not the search finished."""
+    heuristic) from their own view and ``side``'s seats the best card for it.  At most
+    ``limit`` positions are searched and none after ``deadline`` (``time.perf_counter``): past
+    either, ``Spent``.  ``counted`` is told the positions searched, whether or not the search
+    finished."""
     deal = position.deal
     n = deal.players
     trump, strict = deal.trump, deal.rules.strict_follow
