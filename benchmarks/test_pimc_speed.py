@@ -5,7 +5,8 @@ seat meets in the first deal of heuristic-against-heuristic matches from seeds 0
 when that deal is played on 6-card hands (no run), until ``ALLFIVES_BENCH_PIMC`` decisions
 (default 200) are gathered per table.  One round is one ``PimcPlayer.advise`` with the default
 options, or with ``trust=full,replies=heuristic`` (each world valued against the heuristic's
-replies); the player is made once per table, as in a match (its table kept).  Run:
+replies), and with four players ``trust=full,replies=heuristic,partner=heuristic`` (the
+partner's cards the heuristic's too in that search); the player is made once per table, as in a match (its table kept).  Run:
 
     .venv/bin/pip install '.[bench]'
     .venv/bin/pytest benchmarks/test_pimc_speed.py --benchmark-columns=median,mean,max,rounds
@@ -48,10 +49,14 @@ def _percentile(values, share):
     return values[min(len(values) - 1, int(share * len(values)))]
 
 
-@pytest.mark.parametrize("options", [{}, {"trust": "full", "replies": "heuristic"}],
-                         ids=["default", "replies"])
+@pytest.mark.parametrize("options", [{}, {"trust": "full", "replies": "heuristic"},
+                                     {"trust": "full", "replies": "heuristic",
+                                      "partner": "heuristic"}],
+                         ids=["default", "replies", "partner"])
 @pytest.mark.parametrize("players", [2, 4])
 def test_pimc_decision(benchmark, players, options):
+    if players == 2 and "partner" in options:
+        pytest.skip("with two players there is no partner to model")
     benchmark.group = "pimc"
     count = int(os.environ.get("ALLFIVES_BENCH_PIMC", 200))
     feed = observations(players, count)

@@ -44,7 +44,9 @@ With ``replies="heuristic"`` each world is valued against the heuristic's replie
 (``solver.replies``; ``Advice.method`` is ``REPLIED``): the other side's seats play the
 heuristic's card from their own view, this side's seats the best card with the world open.
 Against the heuristic that is the world's true value; against anyone else it is a bet on their
-play.  Where the first world's search does not fit its share, the worlds are solved by the
+play.  With ``partner="heuristic"`` (four players) the partner plays the heuristic's card from its
+own view in that search as well, and only this seat chooses: a partner who cannot see the
+world is not credited with playing as if it could, and the search is far smaller.  Where the first world's search does not fit its share, the worlds are solved by the
 engine as above.
 
 The calls
@@ -105,6 +107,8 @@ INFER_DRAWS = 2
 #: measured against the heuristic; 64 measured within noise of it since, the README's "The
 #: Monte Carlo player").
 FULL_TRUST_DRAWS = 16
+#: How the partner plays in a search against the heuristic's replies (option ``partner``).
+PIMC_PARTNER = ("best", "heuristic")
 #: The player's ways of trusting its model of the opponents (its option ``trust``).
 PIMC_TRUST = ("tempered", "full")
 #: Fewest worlds a decision's budget is shared out for.
@@ -258,11 +262,12 @@ def value_play(solver, positions: Sequence[Position], weights: Sequence[float],
 
 
 def value_replies(positions: Sequence[Position], weights: Sequence[float], legal: Sequence[int],
-                  side: int, objective: str, model, budget: _Budget
+                  side: int, objective: str, model, budget: _Budget, partner: bool = False
                   ) -> tuple[dict[int, list[float]], list[float], bool]:
     """``value_play`` with each world valued against ``model``'s replies (the heuristic's;
-    ``solver.replies``), each position searched counted as ``REPLY_NODES`` engine nodes of
-    the budget.  Nothing is kept when the first world does not fit its share."""
+    ``solver.replies``; with ``partner`` the partner's cards are ``model``'s too), each position
+    searched counted as ``REPLY_NODES`` engine nodes of the budget.  Nothing is kept when the
+    first world does not fit its share."""
     from .replies import REPLY_NODES, Spent, reply_values
 
     def used(positions: int) -> None:
@@ -276,8 +281,8 @@ def value_replies(positions: Sequence[Position], weights: Sequence[float], legal
         node_limit, time_limit = budget.limits(done)
         deadline = None if time_limit is None else time.perf_counter() + time_limit
         try:
-            found = reply_values(position, side, objective, model, deadline=deadline,
-                                 counted=used,
+            found = reply_values(position, side, objective, model, partner=partner,
+                                 deadline=deadline, counted=used,
                                  limit=None if node_limit is None else node_limit // REPLY_NODES)
         except Spent:
             return values, kept, False
@@ -424,6 +429,10 @@ class PimcPlayer:
                     (``value_replies``, ``solver.replies``), the engine's double-dummy solves
                     only where the first world does not fit its share; ``"double-dummy"``
                     (the default): the engine's solves;
+    ``partner``     with ``replies="heuristic"`` and four players, how the partner plays in
+                    that search: ``"best"`` (the default: the side's best card, the world
+                    open) or ``"heuristic"`` (the heuristic's card from its own view, as the
+                    opponents do, so that only this seat chooses);
     ``fusion``      ``"postpone"``: value each card with our next card chosen once for the
                     worlds we cannot tell apart (``value_play_postponed``); ``"none"``: plain;
     ``table_bits``  the engine's table: 2**table_bits entries of 32 bytes.
@@ -439,7 +448,7 @@ class PimcPlayer:
                  fusion: str = "none", infer: bool | int = True, trust: str = "tempered",
                  draws: int | None = None, full_calls: bool | int = False,
                  aside: bool | int = False, replies: str = "double-dummy",
-                 table_bits: int = 20) -> None:
+                 partner: str = "best", table_bits: int = 20) -> None:
         check_limits(node_limit, time_limit)
         if isinstance(worlds, bool) or not isinstance(worlds, int) \
                 or not 1 <= worlds <= MAX_WORLDS:
@@ -453,6 +462,8 @@ class PimcPlayer:
         if trust not in PIMC_TRUST:
             raise PlayerError(f"trust: {quoted(trust)} is not 'tempered' or 'full'")
         check_replies(replies)
+        if partner not in PIMC_PARTNER:
+            raise PlayerError(f"partner: {quoted(partner)} is not 'best' or 'heuristic'")
         if call_worlds is not None and (isinstance(call_worlds, bool)
                                         or not isinstance(call_worlds, int)
                                         or not 1 <= call_worlds <= MAX_WORLDS):
@@ -490,6 +501,7 @@ class PimcPlayer:
         self.full_calls = bool(full_calls) and trust == "full"
         self.aside = bool(aside)
         self.replies = replies
+        self.partner = partner
         self.table_bits = table_bits
         self._solver = None
         self._aside_solver = None
@@ -608,7 +620,8 @@ class PimcPlayer:
         values, kept, complete = {}, [], False
         if self.replies == "heuristic":
             values, kept, complete = value_replies(positions, weights, legal, side, objective,
-                                                   self._heuristic, budget)
+                                                   self._heuristic, budget,
+                                                   self.partner == "heuristic")
             if kept:
                 return self._advice(observation, objective, len(kept), exact, complete,
                                     _valued(legal, values, kept, exact, preferred), budget,

@@ -45,11 +45,13 @@ class Spent(Exception):
 
 
 def reply_values(position: Position, side: int, objective: str, model, *,
-                 limit: int | None = None, deadline: float | None = None,
+                 partner: bool = False, limit: int | None = None, deadline: float | None = None,
                  counted: Callable[[int], None] | None = None) -> dict[Card, int]:
     """Every legal card's value for ``side`` (``margin`` or ``points``, on the engine's scale)
     when the other sides' seats play ``model``'s card (a player of ``solver.players``: the
-    heuristic) from their own view and ``side``'s seats the best card for it.  At most
+    heuristic) from their own view and ``side``'s seats the best card for it; with ``partner``
+    the partner of the seat to move (four players) plays ``model``'s card too, and only the
+    seat to move chooses.  At most
     ``limit`` positions are searched and none after ``deadline`` (``time.perf_counter``): past
     either, ``Spent``.  ``counted`` is told the positions searched, whether or not the search
     finished."""
@@ -61,6 +63,7 @@ def reply_values(position: Position, side: int, objective: str, model, *,
     margin = objective == "margin"
     game = deal.rules.game
     side_of = [deal.side_of(s) for s in range(n)]
+    choosers = {position.to_move} if partner else {s for s in range(n) if side_of[s] == side}
     others = [s for s in range(deal.sides) if s != side]
     base = observation_of(position, position.to_move)
     memo: dict[tuple, int] = {}
@@ -93,7 +96,7 @@ def reply_values(position: Position, side: int, objective: str, model, *,
         seat = (leader + len(trick)) % n
         hand = hands[seat]
         legal = legal_plays(sorted(hand), list(trick), trump, strict)
-        if side_of[seat] != side and len(legal) > 1:
+        if seat not in choosers and len(legal) > 1:
             legal = [model.act(turn_view(base, seat, hand, seen, legal))]
         best = max(after(hands, leader, trick, won, seen, seat, c) for c in legal)
         memo[key] = best

@@ -27,13 +27,17 @@ from solver.shuffle import random_position
 HEURISTIC = HeuristicPlayer()
 
 
-def slow_reply(position, side, objective):
+def slow_reply(position, side, objective, chooser=None):
+    """The value for ``side`` when the seats of ``side`` (or ``chooser`` alone, where given)
+    choose their best card and every other seat plays the heuristic's."""
     if position.is_over:
         return final_value(position, side, objective)
     legal = position.legal_moves()
-    if position.deal.side_of(position.to_move) != side and len(legal) > 1:
+    chooses = position.deal.side_of(position.to_move) == side if chooser is None \
+        else position.to_move == chooser
+    if not chooses and len(legal) > 1:
         legal = [HEURISTIC.act(observation_of(position, position.to_move))]
-    return max(slow_reply(position.after(c), side, objective) for c in legal)
+    return max(slow_reply(position.after(c), side, objective, chooser) for c in legal)
 
 
 def _objectives(players):
@@ -69,6 +73,47 @@ def test_a_best_reply_is_no_worse_than_double_dummy_or_the_heuristics_play(playe
         for card, value in found.items():
             assert value >= double_dummy[card]
             assert value >= final_value(play_out(position.after(card)), side, objective)
+
+
+def test_with_the_partner_modelled_only_the_seat_to_move_chooses():
+    rng = random.Random("partner")
+    for k in range(60):
+        rules = Rules.preset(sorted(PRESETS)[k % len(PRESETS)])
+        position = random_position(rng, 4, rng.choice((2, 3)), rules)
+        objective = _objectives(4)[k % 2]
+        seat = position.to_move
+        side = position.deal.side_of(seat)
+        found = reply_values(position, side, objective, HEURISTIC, partner=True)
+        assert found == {c: slow_reply(position.after(c), side, objective, chooser=seat)
+                         for c in position.legal_moves()}, (position.deal, position.play)
+
+
+def test_a_partner_modelled_is_worth_no_more_than_one_choosing_nor_less_than_its_play():
+    rng = random.Random("partner-bounds")
+    differ = 0
+    for k in range(40):
+        rules = Rules.preset(sorted(PRESETS)[k % len(PRESETS)])
+        position = random_position(rng, 4, 4, rules)
+        objective = _objectives(4)[k % 2]
+        side = position.deal.side_of(position.to_move)
+        modelled = reply_values(position, side, objective, HEURISTIC, partner=True)
+        choosing = reply_values(position, side, objective, HEURISTIC)
+        for card, value in modelled.items():
+            assert value <= choosing[card]
+            assert value >= final_value(play_out(position.after(card)), side, objective)
+        differ += modelled != choosing
+    assert differ >= 1      # the search with the partner choosing found better somewhere
+
+
+def test_with_two_or_three_players_the_partner_option_changes_nothing():
+    rng = random.Random("no-partner")
+    for players in (2, 3):
+        for _ in range(10):
+            position = random_position(rng, players, 3, Rules())
+            side = position.deal.side_of(position.to_move)
+            objective = _objectives(players)[0]
+            assert reply_values(position, side, objective, HEURISTIC, partner=True) == \
+                reply_values(position, side, objective, HEURISTIC)
 
 
 def _opening(players=2, size=6, seed=1):
@@ -132,6 +177,23 @@ def test_the_option_names_its_choices():
     assert make_player("pimc", replies="heuristic").replies == "heuristic"
     with pytest.raises(PlayerError, match="replies: 'dd' is not 'double-dummy' or 'heuristic'"):
         make_player("pimc", replies="dd")
+    assert make_player("pimc").partner == "best"
+    assert make_player("pimc", partner="heuristic").partner == "heuristic"
+    with pytest.raises(PlayerError, match="partner: 'x' is not 'best' or 'heuristic'"):
+        make_player("pimc", partner="x")
+
+
+def test_pimc_with_the_partner_modelled_values_a_four_player_opening_by_the_replies():
+    position = _opening(players=4)
+    observation = observation_of(position, position.to_move)
+    side = position.deal.side_of(position.to_move)
+    player = PimcPlayer(seed=1, replies="heuristic", partner="heuristic", worlds=2,
+                        time_limit=None)
+    advice = player.advise_positions(observation, [position] * 2, [1.0, 1.0])
+    assert advice.method == REPLIED and advice.complete
+    assert {a.action: a.mean for a in advice.actions} == pytest.approx(
+        {c: float(v) for c, v in
+         reply_values(position, side, "margin", HEURISTIC, partner=True).items()})
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
