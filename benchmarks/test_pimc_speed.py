@@ -6,7 +6,8 @@ when that deal is played on 6-card hands (no run), until ``ALLFIVES_BENCH_PIMC``
 (default 200) are gathered per table.  One round is one ``PimcPlayer.advise`` with the default
 options, or with ``trust=full,replies=heuristic`` (each world valued against the heuristic's
 replies), and with four players ``trust=full,replies=heuristic,partner=heuristic`` (the
-partner's cards the heuristic's too in that search); the player is made once per table, as in a match (its table kept).  Run:
+partner's cards the heuristic's too in that search); the player is made once per table, as
+in a match (its table kept).  Run:
 
     .venv/bin/pip install '.[bench]'
     .venv/bin/pytest benchmarks/test_pimc_speed.py --benchmark-columns=median,mean,max,rounds

@@ -13,8 +13,10 @@ Carlo player"); against another player it is a bet on that player's play.
 The search is plain maximisation with a memo: the heuristic's card depends only on its hand,
 the cards out of its sight and the trick, so a position is the hands, the leader, the trick and
 each side's Game pips so far.  Its size grows fast with the cards this side chooses among:
-thousands of positions for two 6-card hands, hundreds of thousands for four, so a ``limit``
-(positions, and a deadline) stops it (``Spent``).
+hundreds of positions for two 6-card hands, tens of thousands for four (some 44,000 at the
+opening, the median of eight), so a ``limit`` (positions, and a deadline) stops it
+(``Spent``).  With ``partner`` the partner of the seat to move plays the heuristic's card too,
+and only that seat chooses: about a thousand positions at a four-player opening.
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ def reply_values(position: Position, side: int, objective: str, model, *,
     margin = objective == "margin"
     game = deal.rules.game
     side_of = [deal.side_of(s) for s in range(n)]
+    if partner and side_of[position.to_move] != side:
+        raise ValueError("with partner, the side valued is the side of the seat to move")
     choosers = {position.to_move} if partner else {s for s in range(n) if side_of[s] == side}
     others = [s for s in range(deal.sides) if s != side]
     base = observation_of(position, position.to_move)

@@ -191,9 +191,18 @@ def test_pimc_with_the_partner_modelled_values_a_four_player_opening_by_the_repl
                         time_limit=None)
     advice = player.advise_positions(observation, [position] * 2, [1.0, 1.0])
     assert advice.method == REPLIED and advice.complete
+    told = []
     assert {a.action: a.mean for a in advice.actions} == pytest.approx(
         {c: float(v) for c, v in
-         reply_values(position, side, "margin", HEURISTIC, partner=True).items()})
+         reply_values(position, side, "margin", HEURISTIC, partner=True,
+                      counted=told.append).items()})
+    # the budget counts the positions of the search with the partner modelled, two worlds'
+    assert advice.nodes == 2 * told[0] * REPLY_NODES
+    choosing = []
+    reply_values(position, side, "margin", HEURISTIC, counted=choosing.append)
+    assert choosing[0] > 10 * told[0]
+    with pytest.raises(ValueError, match="side of the seat to move"):
+        reply_values(position, 1 - side, "margin", HEURISTIC, partner=True)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
