@@ -15,8 +15,14 @@ opponent would have played another card is all but ruled out.
 ``resample`` turns many uniformly drawn worlds into fewer weighted ones: it draws ``count``
 times with replacement in proportion to (bidding weight x play weight) and gives each world
 drawn its number of draws as its weight (importance resampling), so that the engine solves
-only the worlds the play makes likely.  The partner's cards (four players) are not scored:
-the partner plays like this seat, not like the heuristic.
+only the worlds the play makes likely.  The partner's cards (four players) are not scored by
+default: the partner plays like this seat, not like the heuristic; a ``Trust`` with a
+``partner_slip`` scores them too, with a slip of their own (``PARTNER_SLIP``: the Monte Carlo
+player plays the heuristic's card in some 70% of its choices), relative to the model's card: a
+partner's card that is the heuristic's leaves the weight as it is, another multiplies it by
+``partner_slip / ((legal - 1) * (1 - partner_slip))``, so that the partner's cards sharpen the
+weights and never flatten the opponents' (an absolute likelihood, lowered in every world
+alike, would bring every world nearer the temper's floor).
 
 ``PlayWeigher`` weighs the many worlds of one decision: what they share (each opponent's past
 play with a choice, the trick on the table then, the cards' values, the prize trumps, the trick's
@@ -40,12 +46,17 @@ from .players import follow_by_rules, lead_by_rules, TrickView, card_value
 from .tricks import legal_plays
 
 __all__ = ["play_weight", "PlayWeigher", "resample", "Trust", "TEMPERED", "FULL", "SLIP",
-           "TEMPER"]
+           "TEMPER", "PARTNER_SLIP"]
 
 #: The chance the model gives to the opponent playing another card than the heuristic's.
 SLIP = 0.1
 #: No world weighs more than this many times another.
 TEMPER = 8.0
+
+#: The chance given to the partner playing another card than the heuristic's, where its cards
+#: are scored (the Monte Carlo player, which the partner is, plays the heuristic's card in about
+#: 70% of its choices of card with four players: README, "The Monte Carlo player").
+PARTNER_SLIP = 0.3
 
 #: The same, for a player that trusts the model fully.
 FULL_SLIP = 1e-3
@@ -55,10 +66,12 @@ FULL_TEMPER = 1e5
 @dataclass(frozen=True)
 class Trust:
     """How far the model of the opponents is trusted: the chance of a card other than the
-    heuristic's, and how many times another world may weigh at most."""
+    heuristic's, and how many times another world may weigh at most; with ``partner_slip``
+    the partner's cards (four players) are scored too, with that chance of another card."""
 
     slip: float
     temper: float
+    partner_slip: float | None = None
 
     @property
     def negligible(self) -> float:
@@ -163,8 +176,16 @@ class PlayWeigher:
         n = obs.players
         me = obs.seat
         self.play = list(obs.play)
-        self.opponent = [((seat % 2 != me % 2) if n == 4 else seat != me)
-                         for seat, _ in self.play]
+
+        def slip(seat: int) -> float | None:
+            """The chance of ``seat`` playing another card than the heuristic's, or None
+            where its cards are not scored."""
+            if seat == me:
+                return None
+            return trust.partner_slip if n == 4 and seat % 2 == me % 2 else trust.slip
+
+        self.slips = [slip(seat) for seat, _ in self.play]
+        self.partner = [n == 4 and seat != me and seat % 2 == me % 2 for seat, _ in self.play]
         self.turns: dict[int, _Turn] = {}
         trump = obs.trump
         if self.play:
@@ -200,20 +221,26 @@ class PlayWeigher:
             held[seat].append(card)
         trump = obs.trump
         strict = obs.rules.strict_follow
-        slip, negligible = trust.slip, trust.negligible
+        negligible = trust.negligible
         likelihood = 1.0
         lead: list[int] = []
         for index, (seat, card) in enumerate(self.play):
             if index % n == 0:
                 lead = []
-            if self.opponent[index]:
+            slip = self.slips[index]
+            if slip is not None:
                 hand = held[seat]
                 legal = legal_plays(hand, lead, trump, strict)
                 if len(legal) > 1:
                     if self.choice(index, hand, legal) == card:
-                        likelihood *= 1.0 - slip
+                        # a partner's card is scored relative to the model's: one that is the
+                        # heuristic's leaves the weight as it was, rather than lower every world
+                        if not self.partner[index]:
+                            likelihood *= 1.0 - slip
                     else:
                         likelihood *= slip / (len(legal) - 1)
+                        if self.partner[index]:
+                            likelihood /= 1.0 - slip
                         if likelihood < negligible:
                             break   # the tempered weight is the floor already, or as good
             held[seat].remove(card)

@@ -44,10 +44,11 @@ With ``replies="heuristic"`` each world is valued against the heuristic's replie
 (``solver.replies``; ``Advice.method`` is ``REPLIED``): the other side's seats play the
 heuristic's card from their own view, this side's seats the best card with the world open.
 Against the heuristic that is the world's true value; against anyone else it is a bet on their
-play.  With ``partner="heuristic"`` (four players) the partner plays the heuristic's card from its
-own view in that search as well, and only this seat chooses: a partner who cannot see the
-world is not credited with playing as if it could, and the search is far smaller.  Where the first world's search does not fit its share, the worlds are solved by the
-engine as above.
+play.  With ``partner="heuristic"`` (four players) the partner plays the heuristic's card from
+its own view in that search as well, and only this seat chooses: a partner who cannot see the
+world is not credited with playing as if it could, and the search is far smaller (measured
+within noise of the partner choosing, so off by default).  Where the first world's search does
+not fit its share, the worlds are solved by the engine as above.
 
 The calls
 ---------
@@ -417,6 +418,9 @@ class PimcPlayer:
                     weighs over 8 times another) or ``"full"`` (the heuristic taken at its
                     word, ``FULL_TRUST_DRAWS`` times as many worlds drawn), which pays against
                     the heuristic itself;
+    ``infer_partner`` with ``infer`` and four players, weight the worlds by the partner's
+                    cards played too, the heuristic as its model with a slip of its own
+                    (``solver.inference.PARTNER_SLIP``);
     ``draws``       with ``infer``, worlds drawn for each world solved (``INFER_DRAWS``, or
                     ``FULL_TRUST_DRAWS`` with ``trust="full"``);
     ``full_calls``  with ``trust="full"``, the calls taken at the heuristic's word too: the
@@ -448,7 +452,8 @@ class PimcPlayer:
                  fusion: str = "none", infer: bool | int = True, trust: str = "tempered",
                  draws: int | None = None, full_calls: bool | int = False,
                  aside: bool | int = False, replies: str = "double-dummy",
-                 partner: str = "best", table_bits: int = 20) -> None:
+                 partner: str = "best", infer_partner: bool | int = False,
+                 table_bits: int = 20) -> None:
         check_limits(node_limit, time_limit)
         if isinstance(worlds, bool) or not isinstance(worlds, int) \
                 or not 1 <= worlds <= MAX_WORLDS:
@@ -477,7 +482,8 @@ class PimcPlayer:
         if isinstance(exact_limit, bool) or not isinstance(exact_limit, int) or exact_limit < 0:
             raise PlayerError(f"exact_limit: {quoted(exact_limit)} is not a whole number from 0")
         for switch, on in (("bidding", bidding), ("win", win), ("infer", infer),
-                           ("full_calls", full_calls), ("aside", aside)):
+                           ("full_calls", full_calls), ("aside", aside),
+                           ("infer_partner", infer_partner)):
             check_switch(switch, on)
         check_table_bits(table_bits)
         self.name = name
@@ -502,6 +508,7 @@ class PimcPlayer:
         self.aside = bool(aside)
         self.replies = replies
         self.partner = partner
+        self.infer_partner = bool(infer_partner)
         self.table_bits = table_bits
         self._solver = None
         self._aside_solver = None
@@ -568,9 +575,11 @@ class PimcPlayer:
             chosen = list(worlds)
             weights = [float(w.weight) for w in worlds]
         else:
-            from .inference import FULL, TEMPERED, PlayWeigher, resample
+            from .inference import FULL, PARTNER_SLIP, TEMPERED, PlayWeigher, resample
 
             trust = FULL if full else TEMPERED
+            if self.infer_partner:
+                trust = replace(trust, partner_slip=PARTNER_SLIP)
             temper = trust.temper if sharp_calls else sampling.TEMPER
             worlds = sampling.sample_worlds(observation, self.worlds * self.draws, self.rng,
                                             exact_limit=self.exact_limit, bidding=self.bidding,

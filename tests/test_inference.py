@@ -10,11 +10,12 @@ opponents playing sometimes as the heuristic would and sometimes not.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from solver.game import PLAY, Match, turn_view
-from solver.inference import FULL, TEMPERED, PlayWeigher, play_weight
+from solver.inference import FULL, PARTNER_SLIP, TEMPERED, PlayWeigher, play_weight
 from solver.players import HeuristicPlayer, decide, make_player
 from solver.rules import PRESETS, Rules
 from solver.sampling import sample_worlds
@@ -38,16 +39,20 @@ def reference_weight(observation, hands, trust):
     played = []
     for seat, card in observation.play:
         opponent = (seat % 2 != me % 2) if n == 4 else seat != me
+        partner = n == 4 and seat != me and not opponent
+        slip = trust.slip if opponent else trust.partner_slip if partner else None
         k = len(played) % n
         trick = [c for _, c in played[len(played) - k:]] if k else []
-        if opponent:
+        if slip is not None:
             legal = legal_plays(held[seat], trick, trump, strict)
             if len(legal) > 1:
                 seen = turn_view(observation, seat, held[seat], played, legal)
                 if _HEURISTIC.act(seen) == card:
-                    likelihood *= 1.0 - trust.slip
+                    likelihood *= 1.0 if partner else 1.0 - slip   # the partner's: relative
                 else:
-                    likelihood *= trust.slip / (len(legal) - 1)
+                    likelihood *= slip / (len(legal) - 1)
+                    if partner:
+                        likelihood /= 1.0 - slip
                     if likelihood < trust.negligible:
                         break
         held[seat].remove(card)
@@ -86,7 +91,8 @@ def test_weigher_gives_exactly_the_weights_of_the_weighing_as_first_written(play
             if obs.revokes or not obs.play or rng.random() < 0.5:
                 continue
             worlds = [w.hands for w in sample_worlds(obs, 6, rng)] + [truth]
-            for trust in (TEMPERED, FULL):
+            for trust in (TEMPERED, FULL, replace(TEMPERED, partner_slip=PARTNER_SLIP),
+                          replace(FULL, partner_slip=PARTNER_SLIP)):
                 weigher = PlayWeigher(obs, trust)
                 for hands in worlds:
                     expected = reference_weight(obs, hands, trust)
@@ -95,6 +101,27 @@ def test_weigher_gives_exactly_the_weights_of_the_weighing_as_first_written(play
                     checked += 1
                     below += expected < 0.5
     assert checked > 300 and below > 30      # many worlds, and many a play is not the model's
+
+
+def test_the_partners_cards_change_the_weights_with_a_slip_for_it():
+    """With four players a partner's slip changes the weights of worlds in which the partner
+    would have played another card (the weights themselves are checked against the reference
+    above), and leaves alone those in which it played the heuristic's card throughout."""
+    rng = random.Random(4)
+    changed = 0
+    for seed in range(6):
+        for obs, truth in observations(4, Rules(), seed, stray=0.5):
+            partner = (obs.seat + 2) % 4
+            if obs.revokes or not any(seat == partner for seat, _ in obs.play):
+                continue
+            for hands in [w.hands for w in sample_worlds(obs, 4, rng)] + [truth]:
+                plain = PlayWeigher(obs, TEMPERED).weight(hands)
+                scored = PlayWeigher(obs, replace(TEMPERED, partner_slip=PARTNER_SLIP))
+                weight = scored.weight(hands)
+                changed += weight < plain * (1 - 1e-3)
+                # never more (to the thousandth the weighing stops at, near the floor)
+                assert weight <= plain * (1 + 1e-3)
+    assert changed > 20
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

@@ -296,9 +296,11 @@ def test_registry_and_options():
     assert player_spec("pimc").make(seed=1).draws == INFER_DRAWS
     assert player_spec("pimc:trust=full").make(seed=1).draws == FULL_TRUST_DRAWS
     assert player_spec("pimc:trust=full,draws=64").make(seed=1).draws == 64
+    assert player_spec("pimc:infer_partner=1").make(seed=1).infer_partner
+    assert not player_spec("pimc").make(seed=1).infer_partner
     for bad in ("pimc:worlds=0", "pimc:calls=never", "pimc:colour=red", "pimc:trust=blind",
                 "pimc:draws=0", "pimc:draws=1.5", "pimc:worlds=16,draws=7000",
-                "pimc:full_calls=maybe"):
+                "pimc:full_calls=maybe", "pimc:infer_partner=maybe"):
         with pytest.raises(PlayerError):
             player_spec(bad).make(seed=1)
 
@@ -445,3 +447,26 @@ def sampling_worlds(obs, count):
     from solver.sampling import sample_worlds, world_position
 
     return [world_position(obs, w) for w in sample_worlds(obs, count, random.Random(7))]
+
+
+def test_infer_partner_weighs_the_worlds_by_the_partners_cards_too(monkeypatch):
+    from solver import inference
+
+    told = []
+    weigher = inference.PlayWeigher
+
+    class Spy(weigher):
+        def __init__(self, observation, trust=inference.TEMPERED):
+            told.append(trust)
+            super().__init__(observation, trust)
+
+    monkeypatch.setattr(inference, "PlayWeigher", Spy)
+    state = Match(players=4).new_initial_state(seed=3)
+    heuristic = make_player("heuristic")
+    while state.phase != PLAY or len(state.play) < 5 or len(state.legal_actions()) < 2:
+        state.apply_action(decide(heuristic, state))
+    observation = state.observation(state.current_player())
+    for options, slip in (({"infer_partner": 1}, inference.PARTNER_SLIP), ({}, None),
+                          ({"infer_partner": 1, "trust": "full"}, inference.PARTNER_SLIP)):
+        PimcPlayer(seed=1, worlds=4, **options).advise(observation)
+        assert told[-1].partner_slip == slip
