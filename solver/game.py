@@ -137,7 +137,7 @@ __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "Record
            "CHANCE", "TERMINAL", "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "PHASES",
            "action_name", "parse_action", "step_name", "parse_step", "cut_for_deal",
            "deal_record", "match_records", "records_text", "read_records", "replay",
-           "observation_of", "turn_view"]
+           "deal_opening", "observation_of", "turn_view"]
 
 #: ``current_player()`` while a pack is to be dealt, and once the match is over (OpenSpiel's ids).
 CHANCE = -1
@@ -885,6 +885,20 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None) -> M
                            f"{winners or 'none'} double {log.double}")
     if state is None:
         raise RecordError(f"{prefix}no records")
+    return state
+
+
+def deal_opening(record: Mapping[str, Any]) -> MatchState:
+    """The state a match's first record starts from, its pack dealt: ready for the record's
+    actions (``replay`` checks a whole match; this lets a caller step through one deal)."""
+    def fail(detail: str) -> RecordError:
+        return RecordError(f"deal {record.get('deal', 1)}, {detail}")
+
+    state = _start(record, fail)
+    try:
+        state.deal_pack(record["pack"])
+    except GameError as error:
+        raise fail(str(error)) from None
     return state
 
 

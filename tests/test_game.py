@@ -1126,3 +1126,23 @@ def test_bad_record_text():
                                  ("rules", {"preset": "none"}, "rules: ")):
         with pytest.raises(RecordError, match=f"^deal 1, {expected}"):
             replay([dict(record, **{key: value})])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_matchs_opening_steps_through_its_first_record_as_replay_does(players):
+    from solver.batch import play_match
+    from solver.players import make_player
+
+    bots = [make_player("heuristic") if s % 2 else make_player("random", seed=s)
+            for s in range(players)]
+    for seed in range(5):
+        record = play_match(bots, Match(players), seed=seed).records[0]
+        state = game_module.deal_opening(record)
+        for step in record["actions"]:
+            seat, action = parse_step(step, players)
+            assert seat == state.current_player()
+            state.apply_action(action)
+        again = replay([record])
+        assert state.deals == again.deals and state.score == again.score
+    with pytest.raises(RecordError, match=r"^deal 1, .*AS"):
+        game_module.deal_opening(dict(record, pack=["AS"] * 52))

@@ -1,0 +1,76 @@
+"""The double-dummy value each player gave up at its choices of card, from a match's records
+(README, "The Monte Carlo player").
+
+Every deal of ``allfives match ... --record FILE`` is played again; at each choice of card
+(more than one legal) on hands of at most 6 cards, the position is solved with every hand open
+for the side of the seat to play (objective ``margin``, or ``points`` with three players), and
+the card played is charged the best card's value less its own.  Prints per player the choices,
+the value given up in all and a choice, the share of choices that gave some up, and how often
+the card played was the heuristic's own; with ``--by-place``, the same by trick and by place
+in the trick (0 the lead).  A yardstick against an opponent who sees everything, not the
+points a match scores: use it to see where a player loses, and the duplicate match to see how
+much.
+
+    python benchmarks/given_up.py FILE [DEALS] [--by-place]
+"""
+import json
+import sys
+from collections import defaultdict
+
+from solver.analysis import judge_card
+from solver.game import REVOKE, deal_opening, parse_step
+from solver.players import HeuristicPlayer, deal_objective
+from solver.search import Solver
+
+#: Hands larger than this are left out (a deep solve would take the run's time).
+MOST_CARDS = 6
+
+
+def main(argv):
+    by_place = "--by-place" in argv
+    args = [a for a in argv if a != "--by-place"]
+    path, deals = args[0], int(args[1]) if len(args) > 1 else None
+    solver, heuristic = Solver(), HeuristicPlayer()
+    # (player, trick, place) -> [choices, given up, choices giving some up, the heuristic's]
+    tally = defaultdict(lambda: [0, 0, 0, 0])
+    with open(path, encoding="utf-8") as lines:
+        records = [json.loads(line) for line in lines][:deals]
+    for record in records:
+        state = deal_opening(record)
+        names = list(record["players"].values())
+        n = len(names)
+        objective = deal_objective(n)
+        for step in record["actions"]:
+            seat, action = parse_step(step, n)
+            if action >= REVOKE:
+                break                   # a revoke ends what a Position can hold
+            if state.phase == "play" and len(state.legal_actions()) > 1:
+                position = state.position()
+                if max(len(h) for h in position.hands) <= MOST_CARDS:
+                    solution = solver.solve(position, position.deal.side_of(seat), objective,
+                                            line=False)
+                    judged = judge_card(position, len(position.play), action, solution)
+                    given = judged.cost
+                    row = tally[(names[seat], judged.trick, len(position.current.cards))]
+                    row[0] += 1
+                    row[1] += given
+                    row[2] += given > 0
+                    row[3] += heuristic.act(state.observation(seat)) == action
+            state.apply_action(action)
+    players = sorted({k[0] for k in tally})
+    print(f"{len(records)} deals of {path}, choices of card on hands of at most {MOST_CARDS}")
+    print(f"{'player':40} {'choices':>8} {'given up':>9} {'a choice':>9} {'some':>6} "
+          f"{'heuristic':>10}")
+    for player in players:
+        rows = [v for k, v in tally.items() if k[0] == player]
+        c, g, some, same = (sum(r[i] for r in rows) for i in range(4))
+        print(f"{player[:40]:40} {c:8} {g:9} {g / c:9.3f} {some / c:6.1%} {same / c:10.1%}")
+        if by_place:
+            for (who, trick, place), (c, g, some, _) in sorted(tally.items()):
+                if who == player:
+                    print(f"  trick {trick} place {place}: {c:6} choices, {g / c:.3f} a "
+                          f"choice, {some / c:.1%} gave some up")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

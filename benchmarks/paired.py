@@ -1,0 +1,67 @@
+"""Two duplicate runs against the same opponent compared group by group (README, "The Monte
+Carlo player": the "group by group" differences).
+
+Each FILE is the ``--record`` of one ``allfives match A B --duplicate`` run, both with the same
+``--deals``, ``--players`` and ``--seed`` (so the same packs) and the same B.  For each deal
+group, A's side's points less B's, summed over the group's seatings and divided by their number
+(the score of each seating's last record, so that a deal thrown in and dealt again counts
+once), as ``match`` reports it; prints each run's mean with its 95% interval, then the mean of
+the first run's difference less the second's over the groups both played, group by group,
+with its paired t interval.  Runs dealt other packs are refused.
+
+    python benchmarks/paired.py FIRST SECOND
+"""
+import json
+import sys
+from collections import defaultdict
+
+from solver.stats import mean_interval
+
+
+def group_differences(path):
+    """A's name, {group: A's points less B's, a deal} and {group: its table, rules and first
+    pack}, A being the player in the first seat of the run's first record (every table seats
+    A there first)."""
+    last = {}                   # (group, seating): the seating's last record, its score final
+    packs = {}
+    with open(path, encoding="utf-8") as lines:
+        records = [json.loads(line) for line in lines]
+    first = records[0]["players"][next(iter(records[0]["players"]))]
+    for record in records:
+        _, group, seating = record["match"].split(":")
+        last[group, seating] = record
+        packs.setdefault(group, (len(record["players"]), record["rules"], record["pack"]))
+    sums = defaultdict(float)
+    seatings = defaultdict(int)
+    for (group, _), record in last.items():
+        players = record["players"]
+        # a side is named by its seats' letters (NS, EW), or is one seat
+        mine = {side: first in {players[seat] for seat in side} for side in record["score"]}
+        a = [p for side, p in record["score"].items() if mine[side]]
+        b = [p for side, p in record["score"].items() if not mine[side]]
+        sums[group] += sum(a) / len(a) - sum(b) / len(b)
+        seatings[group] += 1
+    return first, {g: sums[g] / seatings[g] for g in sums}, packs
+
+
+def show(label, values):
+    interval = mean_interval(values, 0.95)
+    print(f"{label}: {interval.mean:+.3f} ({interval.low:+.3f} .. {interval.high:+.3f}), "
+          f"{len(values)} groups")
+
+
+def main(argv):
+    (name_a, one, packs_one), (name_b, two, packs_two) = (group_differences(path)
+                                                          for path in argv[:2])
+    show(f"{name_a} ({argv[0]})", list(one.values()))
+    show(f"{name_b} ({argv[1]})", list(two.values()))
+    common = sorted(set(one) & set(two), key=int)
+    unlike = [g for g in common if packs_one[g] != packs_two[g]]
+    if unlike:
+        sys.exit(f"paired.py: group {unlike[0]} was played at another table, by other rules or "
+                 f"with other cards in the two runs: not the same --players, --rules or --seed")
+    show("first less second, group by group", [one[g] - two[g] for g in common])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
