@@ -1,0 +1,66 @@
+"""The scripts of ``benchmarks/`` that read a match's records: ``paired.py`` (two runs compared
+group by group) and ``given_up.py`` (the double-dummy value each player gave up).
+
+Oracles: ``allfives match``'s own report of the same run (its per-deal difference), the
+difference of two runs taken from the two reports, and the heuristic, whose every card is by
+definition its own card.
+"""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+import pytest
+
+from clirun import records, run
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def script(name: str) -> dict:
+    return runpy.run_path(str(SCRIPTS / name))
+
+
+def duplicate_run(tmp_path, a: str, b: str, players: int, seed: int = 0, groups: int = 8):
+    """The record file and ``match --json``'s report of a duplicate run of ``a`` against
+    ``b``."""
+    path = tmp_path / f"{a}-{b}-{players}-{seed}.jsonl"
+    [report] = records(run("match", a, b, "--duplicate", "--deals", groups, "--players",
+                           players, "--seed", seed, "--record", path, "--json"))
+    return path, report
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_paired_reads_each_run_as_match_reports_it_and_pairs_them(tmp_path, players, capsys):
+    paired = script("paired.py")
+    one, report_one = duplicate_run(tmp_path, "heuristic", "random", players)
+    two, report_two = duplicate_run(tmp_path, "random", "heuristic", players)
+    name, differences, _ = paired["group_differences"](one)
+    assert name == "heuristic" and len(differences) == 8
+    # the report's mean is rounded to the thousandth
+    assert sum(differences.values()) / 8 == pytest.approx(report_one["difference"]["mean"],
+                                                          abs=5e-4)
+    paired["main"]([str(one), str(two)])
+    lines = capsys.readouterr().out.splitlines()
+    # over the same groups the mean of the differences is the difference of the means
+    expected = report_one["difference"]["mean"] - report_two["difference"]["mean"]
+    assert lines[2].startswith("first less second, group by group: ")
+    assert float(lines[2].split(": ")[1].split()[0]) == pytest.approx(expected, abs=1.5e-3)
+    assert expected != 0
+    other, _ = duplicate_run(tmp_path, "heuristic", "random", players, seed=1)
+    with pytest.raises(SystemExit, match="not the same --players, --rules or --seed"):
+        paired["main"]([str(one), str(other)])
+
+
+def test_given_up_finds_the_heuristic_playing_its_own_cards_and_random_play_giving_more(
+        tmp_path, capsys):
+    path, _ = duplicate_run(tmp_path, "heuristic", "random", 4, groups=4)
+    script("given_up.py")["main"]([str(path), "--by-place"])
+    out = capsys.readouterr().out.splitlines()
+    rows = {line.split()[0]: line.split() for line in out[2:] if not line.startswith(" ")}
+    assert set(rows) == {"heuristic", "random"}
+    assert rows["heuristic"][-1] == "100.0%"
+    # random play gives more away, choice for choice, than the heuristic
+    assert float(rows["random"][3]) > float(rows["heuristic"][3])
+    assert any(line.startswith("  trick 1 place 0:") for line in out)
