@@ -176,16 +176,11 @@ class PlayWeigher:
         n = obs.players
         me = obs.seat
         self.play = list(obs.play)
-
-        def slip(seat: int) -> float | None:
-            """The chance of ``seat`` playing another card than the heuristic's, or None
-            where its cards are not scored."""
-            if seat == me:
-                return None
-            return trust.partner_slip if n == 4 and seat % 2 == me % 2 else trust.slip
-
-        self.slips = [slip(seat) for seat, _ in self.play]
+        #: Per play: whether the partner's (four players), and the chance of a card other than
+        #: the heuristic's, or None where the play is not scored (this seat's own).
         self.partner = [n == 4 and seat != me and seat % 2 == me % 2 for seat, _ in self.play]
+        self.slips = [None if seat == me else trust.partner_slip if partner else trust.slip
+                      for (seat, _), partner in zip(self.play, self.partner)]
         self.turns: dict[int, _Turn] = {}
         trump = obs.trump
         if self.play:
