@@ -104,9 +104,9 @@ def test_weigher_gives_exactly_the_weights_of_the_weighing_as_first_written(play
 
 
 def test_the_partners_cards_change_the_weights_with_a_slip_for_it():
-    """With four players a partner's slip changes the weights of worlds in which the partner
-    would have played another card (the weights themselves are checked against the reference
-    above), and leaves alone those in which it played the heuristic's card throughout."""
+    """With four players a partner's slip lowers the weights of worlds in which the partner
+    would have played another card, and raises none (the weights themselves are checked
+    against the reference above)."""
     rng = random.Random(4)
     changed = 0
     for seed in range(6):
