@@ -171,7 +171,8 @@ def advice_for(observation: Observation, worlds: int | None, seed: int | str,
     player = PimcPlayer(**options)
     if seen is None or not seen.shown_others(observation.seat):
         return player.advise(observation)
-    drawn = seen.worlds(observation.seat, player.worlds, player.rng, player.exact_limit)
+    drawn = seen.worlds(observation.seat, player.worlds_for(observation.players), player.rng,
+                        player.exact_limit)
     positions = [world_position(observation, world) for world in drawn]
     return player.advise_positions(observation, positions, [w.weight for w in drawn],
                                    drawn.exact)

@@ -86,12 +86,16 @@ from .players import HeuristicPlayer, PlayerError, check_replies, check_switch, 
 from .solution import check_limits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
-           "summarize", "game_aside", "value_replies", "DEFAULT_WORLDS", "SOLVED",
+           "summarize", "game_aside", "value_replies", "DEFAULT_WORLDS", "FOUR_PLAYER_WORLDS",
+           "SOLVED",
            "GAME_ASIDE", "REPLIED", "PLAYED_OUT",
            "DEFAULT_TIME_LIMIT", "Z95"]
 
-#: Worlds valued per decision by default (see the README, "The Monte Carlo player").
+#: Worlds valued per decision by default with two or three players (the knee of the two-player
+#: ladder: see the README, "The Monte Carlo player").
 DEFAULT_WORLDS = 16
+#: The same with four players: three hands hidden, 16 worlds are too few (the four-player ladder).
+FOUR_PLAYER_WORLDS = 64
 #: The most worlds a decision may ask for: each is drawn before any is valued.
 MAX_WORLDS = 100_000
 #: Worlds valued per call (stand or beg, take one or run) by default, with ``calls="pimc"``.
@@ -398,7 +402,8 @@ class PimcPlayer:
 
     Options (also as ``pimc:worlds=16,calls=heuristic`` on the command line):
 
-    ``worlds``      worlds valued per decision (``DEFAULT_WORLDS``);
+    ``worlds``      worlds valued per decision (``DEFAULT_WORLDS``, ``FOUR_PLAYER_WORLDS`` with
+                    four players: ``worlds_for``);
     ``time_limit``  seconds per decision (``DEFAULT_TIME_LIMIT``; ``None`` for none);
     ``node_limit``  engine nodes per decision (none by default; with ``time_limit=None`` the
                     play is exactly repeatable everywhere);
@@ -445,7 +450,7 @@ class PimcPlayer:
     omniscient = False
 
     def __init__(self, seed: int | str | None = None, name: str = "pimc",
-                 worlds: int = DEFAULT_WORLDS, time_limit: float | None = DEFAULT_TIME_LIMIT,
+                 worlds: int | None = None, time_limit: float | None = DEFAULT_TIME_LIMIT,
                  node_limit: int | None = None, calls: str = "heuristic",
                  bidding: bool | int = True,
                  win: bool | int = True, exact_limit: int = 10_000, call_worlds: int | None = None,
@@ -455,8 +460,8 @@ class PimcPlayer:
                  partner: str = "best", infer_partner: bool | int = False,
                  table_bits: int = 20) -> None:
         check_limits(node_limit, time_limit)
-        if isinstance(worlds, bool) or not isinstance(worlds, int) \
-                or not 1 <= worlds <= MAX_WORLDS:
+        if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int)
+                                   or not 1 <= worlds <= MAX_WORLDS):
             raise PlayerError(f"worlds: {quoted(worlds)} is not a whole number from 1 to "
                               f"{MAX_WORLDS}")
         if calls not in PIMC_CALLS:
@@ -474,10 +479,11 @@ class PimcPlayer:
                                         or not 1 <= call_worlds <= MAX_WORLDS):
             raise PlayerError(f"call_worlds: {quoted(call_worlds)} is not a whole number from 1 "
                               f"to {MAX_WORLDS}")
+        most = worlds or max(DEFAULT_WORLDS, FOUR_PLAYER_WORLDS)
         if draws is not None and (isinstance(draws, bool) or not isinstance(draws, int)
-                                  or not 1 <= draws <= MAX_WORLDS // worlds):
+                                  or not 1 <= draws <= MAX_WORLDS // most):
             raise PlayerError(f"draws: {quoted(draws)} is not a whole number from 1 to "
-                              f"{MAX_WORLDS // worlds} (at most {MAX_WORLDS} worlds drawn "
+                              f"{MAX_WORLDS // most} (at most {MAX_WORLDS} worlds drawn "
                               f"in all)")
         if isinstance(exact_limit, bool) or not isinstance(exact_limit, int) or exact_limit < 0:
             raise PlayerError(f"exact_limit: {quoted(exact_limit)} is not a whole number from 0")
@@ -488,6 +494,7 @@ class PimcPlayer:
         check_table_bits(table_bits)
         self.name = name
         self.rng = random.Random(seed)
+        #: Worlds per decision as asked for: None for the table's default (``worlds_for``).
         self.worlds = worlds
         self.time_limit = time_limit
         self.node_limit = node_limit
@@ -495,7 +502,7 @@ class PimcPlayer:
         self.bidding = bool(bidding)
         self.win = bool(win)
         self.exact_limit = exact_limit
-        self.call_worlds = call_worlds or min(worlds, DEFAULT_CALL_WORLDS)
+        self.call_worlds = call_worlds or min(worlds or DEFAULT_CALL_WORLDS, DEFAULT_CALL_WORLDS)
         #: Worlds played out per call when the calls are valued by play-outs.
         self.rollout_worlds = call_worlds or ROLLOUT_WORLDS
         self.fusion = fusion
@@ -515,6 +522,13 @@ class PimcPlayer:
         self._heuristic = HeuristicPlayer()
         #: Decisions whose budget cut a solve short or left a world out.
         self.stopped = 0
+
+    def worlds_for(self, players: int) -> int:
+        """Worlds valued per decision at a table of ``players``: ``worlds`` when asked for,
+        else ``DEFAULT_WORLDS``, or ``FOUR_PLAYER_WORLDS`` with four players."""
+        if self.worlds is not None:
+            return self.worlds
+        return FOUR_PLAYER_WORLDS if players == 4 else DEFAULT_WORLDS
 
     @property
     def solver(self):
@@ -562,7 +576,8 @@ class PimcPlayer:
             return advise_call(self, observation)
         from . import sampling
 
-        budget = _Budget(self.time_limit, self.node_limit, self.worlds)
+        count = self.worlds_for(observation.players)
+        budget = _Budget(self.time_limit, self.node_limit, count)
         if observation.revokes:
             # a deal holding a revoke has no Position to solve: the heuristic's card
             return self._advice(observation, deal_objective(observation.players), 0, False, False,
@@ -570,7 +585,7 @@ class PimcPlayer:
         full = self.trust == "full"
         sharp_calls = self.full_calls and self.bidding
         if not self.infer or not (observation.play or sharp_calls):
-            worlds = sampling.sample_worlds(observation, self.worlds, self.rng,
+            worlds = sampling.sample_worlds(observation, count, self.rng,
                                             exact_limit=self.exact_limit, bidding=self.bidding)
             chosen = list(worlds)
             weights = [float(w.weight) for w in worlds]
@@ -581,7 +596,7 @@ class PimcPlayer:
             if self.infer_partner:
                 trust = replace(trust, partner_slip=PARTNER_SLIP)
             temper = trust.temper if sharp_calls else sampling.TEMPER
-            worlds = sampling.sample_worlds(observation, self.worlds * self.draws, self.rng,
+            worlds = sampling.sample_worlds(observation, count * self.draws, self.rng,
                                             exact_limit=self.exact_limit, bidding=self.bidding,
                                             temper=temper)
             weigher = PlayWeigher(observation, trust)
@@ -589,7 +604,7 @@ class PimcPlayer:
             if worlds.exact:
                 chosen, weights = list(worlds), likely
             else:
-                drawn = resample(likely, self.worlds, self.rng)
+                drawn = resample(likely, count, self.rng)
                 chosen = [worlds[i] for i, _ in drawn]
                 weights = [float(times) for _, times in drawn]
         positions = [sampling.world_position(observation, w) for w in chosen]
@@ -680,6 +695,7 @@ class PimcPlayer:
                       actions, budget.nodes, budget.seconds, method)
 
     def __repr__(self) -> str:
-        return (f"PimcPlayer(name={self.name!r}, worlds={self.worlds}, "
+        worlds = self.worlds or f"{DEFAULT_WORLDS}/{FOUR_PLAYER_WORLDS}"
+        return (f"PimcPlayer(name={self.name!r}, worlds={worlds}, "
                 f"time_limit={self.time_limit}, node_limit={self.node_limit}, "
                 f"calls={self.calls!r})")

@@ -606,7 +606,7 @@ def test_a_hint_is_broken_to_the_console_width(tmp_path, width):
     assert max(len(line) for line in lines) <= width, text
     assert all(line.startswith("  ") for line in lines)
     words = " ".join(line.strip() for line in lines)
-    assert "Advice from what you can see, over 16 deals of the cards you have not seen:" in words
+    assert "Advice from what you can see, over 64 deals of the cards you have not seen:" in words
     assert "95% interval, share of deals best" in words
     # the note under a played-out table too
     from cli.advising import advice_lines

@@ -285,6 +285,31 @@ def test_a_seed_repeats_the_play():
     assert records == run_duplicate(spec, "random", 4, 1, seed=5, keep_records=True)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_default_worlds_depend_on_the_table(players):
+    """Unasked, a decision values 16 worlds with two or three players and 64 with four (three
+    hands hidden), and plays as the player that asks for that many; asked for, the count holds
+    at every table."""
+    from solver.pimc import DEFAULT_WORLDS, FOUR_PLAYER_WORLDS
+
+    count = FOUR_PLAYER_WORLDS if players == 4 else DEFAULT_WORLDS
+    assert PimcPlayer().worlds_for(players) == count
+    assert PimcPlayer(worlds=5).worlds_for(players) == 5
+    state = Match(players=players).new_initial_state(seed=players)
+    while state.phase != PLAY:
+        state.apply_action(decide(make_player("heuristic"), state))
+    observation = state.observation(state.current_player())
+    advice = PimcPlayer(seed=1, time_limit=None, infer=False).advise(observation)
+    assert advice.worlds == count and advice.complete
+    limits = "time_limit=none,node_limit=300000"
+
+    def plays(spec):
+        run = run_duplicate(spec, "heuristic", players, 1, seed=7, keep_records=True)
+        return [[r["actions"] for r in seating] for g in run.groups for seating in g.records]
+
+    assert plays(f"pimc:{limits}") == plays(f"pimc:worlds={count},{limits}")
+
+
 def test_registry_and_options():
     assert "pimc" in player_names()
     player = player_spec("pimc:worlds=16,calls=heuristic").make(seed=1)

@@ -1,0 +1,47 @@
+"""The time of one piece of ``allfives advise``'s card advice (README, "Advice from what a seat
+can see"): the first card of the first deal of heuristic-against-heuristic matches from seeds
+0 to 19, for 2 and 4 players, with 16 and 64 deals of the unseen cards (64 is the four-player
+default), the advice's own 100-million-node budget.  Prints the median and worst seconds over
+the deals played on 6-card hands, and each deeper deal's (after a run) on its own.
+
+    python benchmarks/advice_time.py [SEEDS]
+"""
+import statistics
+import sys
+import time
+
+from cli.advising import advice_for
+from solver.game import PLAY, Match
+from solver.players import decide, make_player
+
+
+def first_cards(players, seeds):
+    """The observation of the first card of each seed's first deal."""
+    heuristic = make_player("heuristic")
+    for seed in range(seeds):
+        state = Match(players=players).new_initial_state(seed=seed)
+        while state.phase != PLAY:
+            state.apply_action(decide(heuristic, state))
+        yield state.observation(state.current_player())
+
+
+def main(argv):
+    seeds = int(argv[0]) if argv else 20
+    for players in (2, 4):
+        for worlds in (16, 64):
+            six, deep = [], []
+            for observation in first_cards(players, seeds):
+                start = time.perf_counter()
+                advice_for(observation, worlds, 0)
+                seconds = time.perf_counter() - start
+                if len(observation.hand) == 6:
+                    six.append(seconds)
+                else:
+                    deep.append(f"{len(observation.hand)} cards {seconds:.2f} s")
+            print(f"{players} players, {worlds} deals: 6-card hands ({len(six)}) median "
+                  f"{statistics.median(six):.3f} s, worst {max(six):.3f} s; deeper: "
+                  f"{', '.join(deep) or 'none'}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
