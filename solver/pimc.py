@@ -87,9 +87,7 @@ from .solution import check_limits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
            "summarize", "game_aside", "value_replies", "DEFAULT_WORLDS", "FOUR_PLAYER_WORLDS",
-           "SOLVED",
-           "GAME_ASIDE", "REPLIED", "PLAYED_OUT",
-           "DEFAULT_TIME_LIMIT", "Z95"]
+           "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT", "DEFAULT_TIME_LIMIT", "Z95"]
 
 #: Worlds valued per decision by default with two or three players (the knee of the two-player
 #: ladder: see the README, "The Monte Carlo player").
