@@ -97,11 +97,12 @@ def chunk_size(groups: int, workers: int | None, largest: int) -> int:
 
 # ---- the command line's values ------------------------------------------------------------------
 
-def spec_of(text: str) -> PlayerSpec:
-    """A player spec, checked now by making one (an unknown option is found before any play)."""
+def spec_of(text: str, players: int) -> PlayerSpec:
+    """A player spec, checked now by making one for the table (an unknown option, or one that
+    would change nothing there, is found before any play)."""
     try:
         spec = player_spec(text)
-        spec.make(seed=0)
+        spec.make(seed=0, players=players)
     except AllFivesError as error:      # an unknown player's error lists the players itself
         raise AllFivesError(f"PLAYER {quoted(text)}: {error}") from None
     return spec
@@ -167,7 +168,7 @@ def make_plan(a: str, b: str, players: int, deals: int | None, matches: int | No
             rules.replace(target=target)
         except AllFivesError as error:
             raise AllFivesError(f"--target: {error}") from None
-    return Plan(spec_of(a), spec_of(b), players,
+    return Plan(spec_of(a, players), spec_of(b, players), players,
                 matches if matches is not None else deals or DEFAULT_DEALS,
                 matches is not None, duplicate, preset, target,
                 DEFAULT_SEED if seed is None else seed, jobs, scheduler)

@@ -119,7 +119,8 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
     for k, s in enumerate(others):
         with option("--opponents"):
             specs[s] = player_spec(given[k if len(given) > 1 else 0])
-            specs[s].make(seed=0)  # a bad option's value is found now, not at its first move
+            # a bad option is found now, not at its first move
+            specs[s].make(seed=0, players=players)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
     path = Path(named(record, "--record") if record is not None else f"allfives-{seed}.jsonl")

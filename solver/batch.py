@@ -564,6 +564,16 @@ def _check_table(players: int) -> int:
     return players
 
 
+def _specs(a: str | PlayerSpec, b: str | PlayerSpec, players: int) -> tuple[PlayerSpec,
+                                                                            PlayerSpec]:
+    """A's and B's specs, each checked by making a player for the table (a bad option is
+    found before any play)."""
+    specs = player_spec(a), player_spec(b)
+    for spec in specs:
+        spec.make(seed=0, players=_check_table(players))
+    return specs
+
+
 def _match_for(players: int, rules: Rules | None, match: Match | None,
                best_of: int = 1) -> Match:
     if match is not None:
@@ -586,7 +596,7 @@ def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, gr
     (``duplicate_result`` makes a result of the chunks so far, as a run stopped early can
     report them).  With ``rotate`` each group plays one seating, in turn, instead of every
     seating."""
-    a, b = player_spec(a), player_spec(b)
+    a, b = _specs(a, b, players)
     game = _deals_match(_match_for(_check_table(players), rules, match), players)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise BatchError(f"{quoted(deals)} is not a number of deals")
@@ -698,7 +708,7 @@ def run_matches(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, grou
     from the seed ``f"{seed}:{group}"`` (see the module notes); with ``rotate`` one match per
     group, the seatings in turn.  ``progress`` and ``on_part`` as for ``run_duplicate``
     (``matches_result`` makes a result of the chunks so far)."""
-    a, b = player_spec(a), player_spec(b)
+    a, b = _specs(a, b, players)
     game = _match_for(_check_table(players), rules, match, best_of)
     start = time.perf_counter()
     calls = [(a, b, game, seed, chunk, keep_records, rotate)

@@ -443,6 +443,11 @@ class PimcPlayer:
     ``fusion``      ``"postpone"``: value each card with our next card chosen once for the
                     worlds we cannot tell apart (``value_play_postponed``); ``"none"``: plain;
     ``table_bits``  the engine's table: 2**table_bits entries of 32 bytes.
+
+    An option given where it would change nothing (``partner`` without ``replies="heuristic"``,
+    ``trust``, ``draws`` or ``infer_partner`` without ``infer``, ``full_calls`` without
+    ``trust="full"`` and ``bidding``) is a ``PlayerError``, and so are the partner's options
+    at a table of two or three (``check_table``).
     """
 
     omniscient = False
@@ -490,6 +495,15 @@ class PimcPlayer:
                            ("infer_partner", infer_partner)):
             check_switch(switch, on)
         check_table_bits(table_bits)
+        for option, given, needs, met in (
+                ("partner", partner != "best", "replies=heuristic", replies == "heuristic"),
+                ("trust", trust != "tempered", "infer", bool(infer)),
+                ("draws", draws is not None, "infer", bool(infer)),
+                ("infer_partner", bool(infer_partner), "infer", bool(infer)),
+                ("full_calls", bool(full_calls), "trust=full and bidding",
+                 trust == "full" and bool(bidding))):
+            if given and not met:
+                raise PlayerError(f"{option}: only with {needs} (without it, it changes nothing)")
         self.name = name
         self.rng = random.Random(seed)
         #: Worlds per decision as asked for: None for the table's default (``worlds_for``).
@@ -509,7 +523,7 @@ class PimcPlayer:
         #: With ``infer``, worlds drawn for each world solved.
         self.draws = draws or (FULL_TRUST_DRAWS if trust == "full" else INFER_DRAWS)
         #: With ``trust="full"``: the calls weigh the worlds as sharply as the cards.
-        self.full_calls = bool(full_calls) and trust == "full"
+        self.full_calls = bool(full_calls)
         self.aside = bool(aside)
         self.replies = replies
         self.partner = partner
@@ -520,6 +534,15 @@ class PimcPlayer:
         self._heuristic = HeuristicPlayer()
         #: Decisions whose budget cut a solve short or left a world out.
         self.stopped = 0
+
+    def check_table(self, players: int) -> None:
+        """A ``PlayerError`` for an option that changes nothing at a table of ``players``: the
+        partner's options with two or three players, who have no partner."""
+        for option, given in (("partner", self.partner != "best"),
+                              ("infer_partner", self.infer_partner)):
+            if given and players != 4:
+                raise PlayerError(f"{option}: only with four players (a table of {players} "
+                                  "has no partners)")
 
     def worlds_for(self, players: int) -> int:
         """Worlds valued per decision at a table of ``players``: ``worlds`` when asked for,
@@ -581,7 +604,7 @@ class PimcPlayer:
             return self._advice(observation, deal_objective(observation.players), 0, False, False,
                                 _unknown(list(legal), self._heuristic.act(observation)), budget)
         full = self.trust == "full"
-        sharp_calls = self.full_calls and self.bidding
+        sharp_calls = self.full_calls
         if not self.infer or not (observation.play or sharp_calls):
             worlds = sampling.sample_worlds(observation, count, self.rng,
                                             exact_limit=self.exact_limit, bidding=self.bidding)

@@ -637,8 +637,14 @@ class PlayerSpec:
     name: str
     options: tuple[tuple[str, Any], ...] = ()
 
-    def make(self, seed: int | str | None = None) -> Player:
-        return make_player(self.name, seed=seed, **dict(self.options))
+    def make(self, seed: int | str | None = None, players: int | None = None) -> Player:
+        """A fresh player; with ``players``, one checked for a table of that many (an option
+        that would change nothing there is a ``PlayerError``)."""
+        player = make_player(self.name, seed=seed, **dict(self.options))
+        check = getattr(player, "check_table", None)
+        if players is not None and check is not None:
+            check(players)
+        return player
 
     def __str__(self) -> str:
         if not self.options:

@@ -185,6 +185,16 @@ def test_play_refuses_a_record_it_cannot_write_before_the_first_deal(tmp_path: P
     ("pimc:exact_limit=abc", "exact_limit: 'abc' is not a whole number from 0"),
     ("pimc:worlds=99999999999", "worlds: 99999999999 is not a whole number from 1 to 100000"),
     ("pimc:call_worlds=1000000", "call_worlds: 1000000 is not a whole number from 1 to 100000"),
+    # an option that would change nothing is an error too, never silently ignored
+    ("pimc:partner=heuristic", "partner: only with replies=heuristic"),
+    ("pimc:trust=full,infer=0", "trust: only with infer"),
+    ("pimc:draws=8,infer=0", "draws: only with infer"),
+    ("pimc:infer_partner=1,infer=0", "infer_partner: only with infer"),
+    ("pimc:full_calls=1", "full_calls: only with trust=full and bidding"),
+    ("pimc:full_calls=1,trust=full,bidding=0", "full_calls: only with trust=full and bidding"),
+    # ... and so is a partner's option at a table of two, who have no partners
+    ("pimc:infer_partner=1", "infer_partner: only with four players (a table of 2 has no "
+                             "partners)"),
 ])
 def test_a_bad_player_option_is_one_line_naming_it(spec: str, message: str):
     # no Python call signature, no traceback, no option taken as something else

@@ -15,7 +15,7 @@ import statistics
 
 import pytest
 
-from solver.batch import play_deals, run_duplicate
+from solver.batch import play_deals, run_duplicate, run_matches
 from solver.bidding import _branches, call_advice, world_pack
 from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
 from solver.pimc import PLAYED_OUT, Z95, Advice, PimcPlayer, summarize
@@ -330,6 +330,22 @@ def test_registry_and_options():
             player_spec(bad).make(seed=1)
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_partners_option_is_for_four_players(players):
+    """``partner`` and ``infer_partner`` are checked against the table before any play: with
+    two or three players, who have no partners, they would change nothing."""
+    for spec in ("pimc:replies=heuristic,partner=heuristic", "pimc:infer_partner=1"):
+        if players == 4:
+            assert player_spec(spec).make(seed=1, players=players).name == "pimc"
+            continue
+        with pytest.raises(PlayerError, match=f"a table of {players} has no partners"):
+            run_duplicate(spec, "heuristic", players, 1)
+        with pytest.raises(PlayerError, match=f"a table of {players} has no partners"):
+            run_matches("heuristic", spec, players, 1)
+    # made without a table, as from Python, a player is not checked
+    assert player_spec("pimc:infer_partner=1").make(seed=1).infer_partner
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_full_calls_draws_and_weighs_by_the_calls_sharply_from_the_first_card(players,
                                                                             monkeypatch):
@@ -355,7 +371,7 @@ def test_full_calls_draws_and_weighs_by_the_calls_sharply_from_the_first_card(pl
     full = player_spec(spec + ",trust=full,full_calls=1").make(seed=1)
     advice = full.advise(obs)
     assert asked == [(32, FULL.temper)] and advice.worlds <= 4
-    for plain in (spec + ",trust=full", spec, spec + ",full_calls=1"):
+    for plain in (spec + ",trust=full", spec):
         asked.clear()
         player_spec(plain).make(seed=1).advise(obs)
         assert asked == [(4, sampling.TEMPER)]

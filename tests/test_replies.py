@@ -178,7 +178,9 @@ def test_the_option_names_its_choices():
     with pytest.raises(PlayerError, match="replies: 'dd' is not 'double-dummy' or 'heuristic'"):
         make_player("pimc", replies="dd")
     assert make_player("pimc").partner == "best"
-    assert make_player("pimc", partner="heuristic").partner == "heuristic"
+    assert make_player("pimc", replies="heuristic", partner="heuristic").partner == "heuristic"
+    with pytest.raises(PlayerError, match="partner: only with replies=heuristic"):
+        make_player("pimc", partner="heuristic")
     with pytest.raises(PlayerError, match="partner: 'x' is not 'best' or 'heuristic'"):
         make_player("pimc", partner="x")
 
