@@ -57,8 +57,8 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from math import comb, factorial
 
 from .cards import ALL_CARDS, FIVE, Card, rank_of, suit_of
@@ -427,10 +427,23 @@ def count_worlds(observation: Observation) -> int:
     return Sampler(constraints(observation)).total
 
 
-def _counter(observation: Observation) -> Sampler:
-    counter = Sampler(constraints(observation))
+def shown_constraints(c: Constraints, shown: Mapping[int, Sequence[Card]]) -> Constraints:
+    """``c`` with the hands of ``shown`` (seat: the cards it holds) known: those cards are not
+    unseen, and nothing is dealt to those seats."""
+    fixed = {card for cards in shown.values() for card in cards}
+    return replace(c, unseen=tuple(card for card in c.unseen if card not in fixed),
+                   sizes=tuple(0 if s in shown else k for s, k in enumerate(c.sizes)),
+                   voids=tuple(frozenset() if s in shown else v for s, v in enumerate(c.voids)),
+                   holds=tuple(frozenset() if s in shown else h for s, h in enumerate(c.holds)))
+
+
+def _counter(observation: Observation, shown: Mapping[int, Sequence[Card]] | None = None
+             ) -> Sampler:
+    c = constraints(observation)
+    counter = Sampler(shown_constraints(c, shown) if shown else c)
     if not counter.total:
-        raise SamplingError("no deal of the unseen cards agrees with the observation")
+        raise SamplingError("no deal of the unseen cards agrees with the "
+                            + ("position" if shown else "observation"))
     return counter
 
 
@@ -445,20 +458,31 @@ def all_worlds(observation: Observation, *, bidding: bool = False, temper: float
 
 def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
                   exact_limit: int = 10_000, bidding: bool = False,
-                  temper: float = TEMPER) -> Worlds:
+                  temper: float = TEMPER,
+                  shown: Mapping[int, Sequence[Card]] | None = None) -> Worlds:
     """``count`` worlds that agree with the observation, drawn by ``rng`` uniformly over all
     such worlds (see the module notes): every world, once each, when there are no more than
     ``count`` (and no more than ``exact_limit``); else distinct worlds without replacement
     (with repeats only when more than half of over ``exact_limit`` worlds are asked for).
     With ``bidding`` each carries its weight from the calls (still drawn uniformly), no world
-    weighing over ``temper`` times another."""
+    weighing over ``temper`` times another.  With ``shown`` (seat: the cards it holds) those
+    other hands are known too: they are as given in every world, and only the rest dealt."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise SamplingError(f"count must be a whole number, not {count!r}")
-    counter = _counter(observation)
+    counter = _counter(observation, shown)
     total = counter.total
-    if total <= count and total <= exact_limit:
-        hands = list(counter.every())
-        return Worlds(_weighed(observation, hands, bidding, temper), True, total)
+    exact = total <= count and total <= exact_limit
+    hands = _drawn(counter, count, rng, exact_limit) if not exact else list(counter.every())
+    if shown:
+        hands = [tuple(_sorted(shown[s]) if s in shown else h for s, h in enumerate(world))
+                 for world in hands]
+    return Worlds(_weighed(observation, hands, bidding, temper), exact, total)
+
+
+def _drawn(counter: Sampler, count: int, rng: random.Random, exact_limit: int) -> list:
+    """``count`` of the counter's worlds, drawn as ``sample_worlds`` says when not all are
+    asked for."""
+    total = counter.total
     if 2 * count <= total:
         drawn: set = set()
         hands = []
@@ -471,7 +495,7 @@ def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
         hands = rng.sample(list(counter.every()), count)
     else:
         hands = [counter.draw(rng) for _ in range(count)]
-    return Worlds(_weighed(observation, hands, bidding, temper), False, total)
+    return hands
 
 
 # ---- the bidding ---------------------------------------------------------------------------

@@ -246,43 +246,12 @@ class SeenPosition:
         are no more than ``count`` (and ``exact_limit``).  When only ``seat``'s hand is shown
         these are ``sample_worlds``'s; the other hands shown (which an ``Observation`` cannot
         hold) are kept as they are, and only the hidden ones dealt, by the sampler's own count
-        of the worlds (``sampling.Constraints`` with the shown seats holding nothing more)."""
-        from dataclasses import replace
-
+        of the worlds (``sample_worlds`` with ``shown``)."""
         from . import sampling
 
-        observation = self.observation(seat)
-        shown = self.shown_others(seat)
-        if not shown:
-            return sampling.sample_worlds(observation, count, rng, exact_limit=exact_limit)
-        full = sampling.constraints(observation)
-        fixed = {c for s in shown for c in self.held[s]}  # type: ignore[union-attr]
-        free = replace(full, unseen=tuple(c for c in full.unseen if c not in fixed),
-                       sizes=tuple(0 if s in shown else k for s, k in enumerate(full.sizes)),
-                       voids=tuple(frozenset() if s in shown else v
-                                   for s, v in enumerate(full.voids)))
-        counter = sampling.Sampler(free)
-        total = counter.total
-        if not total:
-            raise sampling.SamplingError("no deal of the unseen cards agrees with the position")
-        if total <= count and total <= exact_limit:
-            drawn, exact = list(counter.every()), True
-        elif 2 * count >= total and total <= max(exact_limit, 2 * count):
-            drawn, exact = rng.sample(list(counter.every()), count), False
-        else:
-            seen_before: set = set()
-            drawn, exact = [], False
-            while len(drawn) < count:
-                world = counter.draw(rng)
-                if world not in seen_before or 2 * count > total:
-                    seen_before.add(world)
-                    drawn.append(world)
-
-        def filled(hands):
-            return tuple(tuple(sort_cards(self.held[s])) if s in shown else h  # type: ignore
-                         for s, h in enumerate(hands))
-
-        return sampling.Worlds(tuple(sampling.World(filled(h)) for h in drawn), exact, total)
+        shown = {s: self.held[s] for s in self.shown_others(seat)}
+        return sampling.sample_worlds(self.observation(seat), count, rng,
+                                      exact_limit=exact_limit, shown=shown)
 
     # ---- what a seat knows -------------------------------------------------------------------
 

@@ -170,6 +170,32 @@ def test_the_true_world_is_among_those_enumerated(case):
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_a_hand_shown_deals_the_worlds_that_hold_it(case):
+    """With another seat's hand shown, the worlds are exactly those of the observation alone
+    that give that seat that hand (the enumeration filtered), and a draw of fewer holds it in
+    each."""
+    players, rules = case
+    checked = 0
+    for obs, truth, state, actions, start in games(players, rules, range(2), revokes=0.05,
+                                                   every=2):
+        if len(obs.hand) > 2 or count_worlds(obs) > 300:
+            continue
+        for other in range(players):
+            if other == obs.seat or not truth[other]:
+                continue
+            shown = {other: truth[other]}
+            hold = tuple(sort_cards(truth[other]))
+            expected = {w.hands for w in all_worlds(obs) if w.hands[other] == hold}
+            worlds = sample_worlds(obs, 300, random.Random(0), shown=shown)
+            assert worlds.exact and worlds.total == len(expected)
+            assert {w.hands for w in worlds} == expected and tuple(map(tuple, truth)) in expected
+            few = sample_worlds(obs, 2, random.Random(1), shown=shown)
+            assert {w.hands for w in few} <= expected and len(few) == min(2, len(expected))
+            checked += 1
+    assert checked > 5
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_true_world_gives_the_games_position(case):
     players, rules = case
     positions = 0
