@@ -1,5 +1,6 @@
 """The scripts of ``benchmarks/`` that read a match's records: ``paired.py`` (two runs compared
-group by group) and ``given_up.py`` (the double-dummy value each player gave up).
+group by group) and ``given_up.py`` (the double-dummy value each player gave up); and
+``sighted.py``'s player, which sees its partner's hand.
 
 Oracles: ``allfives match``'s own report of the same run (its per-deal difference), the
 difference of two runs taken from the two reports, and the heuristic, whose every card is by
@@ -48,6 +49,16 @@ def test_paired_reads_each_run_as_match_reports_it_and_pairs_them(tmp_path, play
     assert lines[2].startswith("first less second, group by group: ")
     assert float(lines[2].split(": ")[1].split()[0]) == pytest.approx(expected, abs=1.5e-3)
     assert expected != 0
+    # split by the first deal's calls, the parts weigh up to the whole
+    paired["main"]([str(one), str(two), "--by-calls"])
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) > 3
+    parts = [(int(line.split()[-2]), float(line.split(": ")[1].split()[0]))
+             for line in lines[3:]]
+    assert all(line.startswith("  first deal ") for line in lines[3:])
+    assert sum(n for n, _ in parts) == 8
+    assert sum(n * mean for n, mean in parts) / 8 == pytest.approx(
+        float(lines[2].split(": ")[1].split()[0]), abs=2e-3)
     other, _ = duplicate_run(tmp_path, "heuristic", "random", players, seed=1)
     with pytest.raises(SystemExit, match="not the same --players, --rules or --seed"):
         paired["main"]([str(one), str(other)])
@@ -64,3 +75,40 @@ def test_given_up_finds_the_heuristic_playing_its_own_cards_and_random_play_givi
     # random play gives more away, choice for choice, than the heuristic
     assert float(rows["random"][3]) > float(rows["heuristic"][3])
     assert any(line.startswith("  trick 1 place 0:") for line in out)
+
+
+def test_the_sighted_player_deals_only_the_opponents_hands(monkeypatch):
+    import solver.sampling as sampling
+    from solver.cards import sort_cards
+    from solver.game import PLAY, Match
+    from solver.players import HeuristicPlayer, decide
+
+    sighted = script("sighted.py")["sighted"](seed=1, worlds=8, time_limit=None,
+                                              node_limit=300_000)
+    drawn = []
+    real = sampling.sample_worlds
+
+    def recording(*args, **options):
+        worlds = real(*args, **options)
+        drawn.append(worlds)
+        return worlds
+
+    monkeypatch.setattr(sampling, "sample_worlds", recording)
+    state = Match(players=4).new_initial_state(seed=4)
+    heuristic, checked = HeuristicPlayer(), 0
+    while not state.is_terminal() and checked < 6:
+        if state.phase == PLAY and len(state.legal_actions()) > 1:
+            seat = state.current_player()
+            partner = (seat + 2) % 4
+            drawn.clear()
+            card = decide(sighted, state)
+            [worlds] = drawn
+            assert len(worlds) == 8
+            assert all(w.hands[partner] == tuple(sort_cards(state.hands[partner]))
+                       for w in worlds)
+            assert len({w.hands[(seat + 1) % 4] for w in worlds}) > 1
+            checked += 1
+        else:
+            card = decide(heuristic, state)
+        state.apply_action(card)
+    assert checked == 6
