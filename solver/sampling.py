@@ -37,6 +37,9 @@ one is returned, each once (``Worlds.exact``).  Otherwise ``count`` distinct wor
 uniformly without replacement; only when more than half of more than ``exact_limit`` worlds are
 asked for may a world come twice.
 
+*Other hands shown* (``shown``): where the seat also knows other hands (a partner's shown in a
+deal file), those are as given in every world, and the same rules deal only the hidden ones.
+
 *Bidding* (``bidding=True``): the elder hand's stand or beg and the dealer's take-one or run say
 something about their hands.  Each world is weighted by how likely the calls other seats made are
 under the heuristic player's rules (``solver.players.stand_or_beg``, ``take_one_or_run``): a call
@@ -427,7 +430,7 @@ def count_worlds(observation: Observation) -> int:
     return Sampler(constraints(observation)).total
 
 
-def shown_constraints(c: Constraints, shown: Mapping[int, Sequence[Card]]) -> Constraints:
+def _shown_constraints(c: Constraints, shown: Mapping[int, Sequence[Card]]) -> Constraints:
     """``c`` with the hands of ``shown`` (seat: the cards it holds) known: those cards are not
     unseen, and nothing is dealt to those seats."""
     fixed = {card for cards in shown.values() for card in cards}
@@ -440,7 +443,7 @@ def shown_constraints(c: Constraints, shown: Mapping[int, Sequence[Card]]) -> Co
 def _counter(observation: Observation, shown: Mapping[int, Sequence[Card]] | None = None
              ) -> Sampler:
     c = constraints(observation)
-    counter = Sampler(shown_constraints(c, shown) if shown else c)
+    counter = Sampler(_shown_constraints(c, shown) if shown else c)
     if not counter.total:
         raise SamplingError("no deal of the unseen cards agrees with the "
                             + ("position" if shown else "observation"))
