@@ -77,14 +77,18 @@ def test_given_up_finds_the_heuristic_playing_its_own_cards_and_random_play_givi
     assert any(line.startswith("  trick 1 place 0:") for line in out)
 
 
-def test_the_sighted_player_deals_only_the_opponents_hands(monkeypatch):
+@pytest.mark.parametrize("see,shown,dealt", [("partner", (2,), 1), ("opponents", (1, 3), 2)])
+def test_the_sighted_player_deals_only_the_hands_it_does_not_see(monkeypatch, see, shown,
+                                                                  dealt):
     import solver.sampling as sampling
     from solver.cards import sort_cards
     from solver.game import PLAY, Match
-    from solver.players import HeuristicPlayer, decide
+    from solver.players import HeuristicPlayer, PlayerError, decide
 
-    sighted = script("sighted.py")["sighted"](seed=1, worlds=8, time_limit=None,
-                                              node_limit=300_000)
+    sighted = script("sighted.py")["sighted"]
+    with pytest.raises(PlayerError, match="see: 'nobody' is not 'partner' or 'opponents'"):
+        sighted(seed=1, see="nobody")
+    player = sighted(seed=1, see=see, worlds=8, time_limit=None, node_limit=300_000)
     drawn = []
     real = sampling.sample_worlds
 
@@ -99,14 +103,15 @@ def test_the_sighted_player_deals_only_the_opponents_hands(monkeypatch):
     while not state.is_terminal() and checked < 6:
         if state.phase == PLAY and len(state.legal_actions()) > 1:
             seat = state.current_player()
-            partner = (seat + 2) % 4
             drawn.clear()
-            card = decide(sighted, state)
+            card = decide(player, state)
             [worlds] = drawn
             assert len(worlds) == 8
-            assert all(w.hands[partner] == tuple(sort_cards(state.hands[partner]))
-                       for w in worlds)
-            assert len({w.hands[(seat + 1) % 4] for w in worlds}) > 1
+            for k in shown:
+                seen = (seat + k) % 4
+                assert all(w.hands[seen] == tuple(sort_cards(state.hands[seen]))
+                           for w in worlds)
+            assert len({w.hands[(seat + dealt) % 4] for w in worlds}) > 1
             checked += 1
         else:
             card = decide(heuristic, state)
