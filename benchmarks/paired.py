@@ -22,11 +22,11 @@ from solver.stats import mean_interval
 
 
 def group_differences(path):
-    """A's name, {group: A's points less B's, a deal} and {group: its table, rules and first
-    pack}, A being the player in the first seat of the run's first record (every table seats
-    A there first)."""
+    """A's name, {group: A's points less B's, a deal} and {group: its table, rules, first
+    pack and how its first deal was called}, A being the player in the first seat of the run's
+    first record (every table seats A there first)."""
     last = {}                   # (group, seating): the seating's last record, its score final
-    packs = {}                  # group: its table, rules, first pack and first deal's calls
+    packs = {}
     with open(path, encoding="utf-8") as lines:
         records = [json.loads(line) for line in lines]
     first = records[0]["players"][next(iter(records[0]["players"]))]

@@ -3,8 +3,7 @@ opponents' (README, "The Monte Carlo player").
 
 ``sighted`` is the Monte Carlo player that sees its partner's hand as well as its own: its
 worlds deal only the opponents' hands (``sample_worlds`` with ``shown``), the rest as ``pimc``
-(with ``infer`` off: the worlds are weighed by the calls only, as ``advise`` weighs them when
-other hands are shown).  Like ``cheater`` it breaks the rules: a yardstick, not a player.  The
+(with ``infer`` off: the worlds are weighed by the calls only).  Like ``cheater`` it breaks the rules: a yardstick, not a player.  The
 script registers it and runs ``allfives`` in this process with the arguments given (so
 ``--jobs 1``); ``sighted`` takes ``pimc``'s options after a colon, and ``see=opponents`` for the
 player that sees both opponents' hands instead of its partner's (the partner's hand is then
