@@ -569,8 +569,9 @@ def _specs(a: str | PlayerSpec, b: str | PlayerSpec, players: int) -> tuple[Play
     """A's and B's specs, each checked by making a player for the table (a bad option is
     found before any play)."""
     specs = player_spec(a), player_spec(b)
+    table = _check_table(players)
     for spec in specs:
-        spec.make(seed=0, players=_check_table(players))
+        spec.make(seed=0, players=table)
     return specs
 
 
