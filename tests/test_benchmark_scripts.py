@@ -1,6 +1,7 @@
 """The scripts of ``benchmarks/`` that read a match's records: ``paired.py`` (two runs compared
-group by group) and ``given_up.py`` (the double-dummy value each player gave up); and
-``sighted.py``'s player, which sees its partner's hand.
+group by group) and ``given_up.py`` (the double-dummy value each player gave up);
+``sighted.py``'s player, which sees its partner's hand; and what ``advice_time.py`` asks advice
+on (each seed's first card) and how it reports it.
 
 Oracles: ``allfives match``'s own report of the same run (its per-deal difference), the
 difference of two runs taken from the two reports, and the heuristic, whose every card is by
@@ -117,3 +118,37 @@ def test_the_sighted_player_deals_only_the_hands_it_does_not_see(monkeypatch, se
             card = decide(heuristic, state)
         state.apply_action(card)
     assert checked == 6
+
+
+def test_advice_time_advises_on_each_first_card_and_reports_six_card_hands_apart(
+        monkeypatch, capsys):
+    import cli.advising
+    from solver.game import PLAY, Match
+    from solver.players import HeuristicPlayer, decide
+
+    asked = []
+
+    def advice_for(observation, worlds, seed):
+        asked.append((observation, worlds))
+
+    monkeypatch.setattr(cli.advising, "advice_for", advice_for)
+    script("advice_time.py")["main"](["6"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        f"{players} players, {worlds} deals" for players in (2, 4) for worlds in (16, 64)]
+    assert len(asked) == 4 * 6
+    heuristic = HeuristicPlayer()
+    for k, (observation, worlds) in enumerate(asked):
+        players, seed = (2, 4)[k // 12], k % 6
+        assert worlds == (16, 64)[k // 6 % 2]
+        # the oracle: the seed's first deal called by the heuristic, up to its first card
+        state = Match(players=players).new_initial_state(seed=seed)
+        while state.phase != PLAY:
+            state.apply_action(decide(heuristic, state))
+        assert observation.phase == PLAY and not observation.play
+        assert observation.seat == state.current_player()
+        assert sorted(observation.hand) == sorted(state.hands[observation.seat])
+    for line in lines:
+        six = int(line.split("6-card hands (")[1].split(")")[0])
+        deeper = line.split("deeper: ")[1]
+        assert six + (0 if deeper == "none" else len(deeper.split(", "))) == 6
