@@ -4,15 +4,16 @@ opponents' (README, "The Monte Carlo player").
 ``sighted`` is the Monte Carlo player that sees its partner's hand as well as its own: its
 worlds deal only the opponents' hands (``sample_worlds`` with ``shown``), the rest as ``pimc``
 (with ``infer`` off: the worlds are weighed by the calls only).  Like ``cheater`` it breaks the rules: a yardstick, not a player.  The
-script registers it and runs ``allfives`` in this process with the arguments given (so
-``--jobs 1``); ``sighted`` takes ``pimc``'s options after a colon, and ``see=opponents`` for the
+script registers it and runs ``allfives`` in this process with the arguments given, its
+``--jobs`` workers forked from it so that they know the player too; ``sighted`` takes ``pimc``'s options after a colon, and ``see=opponents`` for the
 player that sees both opponents' hands instead of its partner's (the partner's hand is then
 dealt from the cards left, the pack not dealt among them).
 
     python benchmarks/sighted.py match sighted heuristic --duplicate --deals 500 --players 4 \\
-        --jobs 1 --record sighted.jsonl
+        --jobs 2 --record sighted.jsonl
     python benchmarks/paired.py sighted.jsonl pimc.jsonl
 """
+import multiprocessing
 import sys
 
 from cli.main import app
@@ -56,4 +57,6 @@ def sighted(seed=None, see="partner", **options):
 
 if __name__ == "__main__":
     register_player("sighted", sighted)
+    # workers started afresh (spawn, forkserver) would not know the player registered here
+    multiprocessing.set_start_method("fork")
     app(sys.argv[1:], prog_name="allfives")

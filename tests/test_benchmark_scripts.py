@@ -152,3 +152,20 @@ def test_advice_time_advises_on_each_first_card_and_reports_six_card_hands_apart
         six = int(line.split("6-card hands (")[1].split(")")[0])
         deeper = line.split("deeper: ")[1]
         assert six + (0 if deeper == "none" else len(deeper.split(", "))) == 6
+
+
+def test_the_sighted_player_plays_alike_in_one_process_and_in_two_workers(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    reports = []
+    for jobs in (1, 2):
+        out = subprocess.run(
+            [sys.executable, str(SCRIPTS / "sighted.py"), "match",
+             "sighted:worlds=4,time_limit=none,node_limit=100000", "heuristic", "--duplicate",
+             "--deals", "4", "--players", "4", "--jobs", str(jobs), "--json"],
+            capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+        report = json.loads(out.splitlines()[-1])
+        reports.append((report["difference"], report["games"]))
+    assert reports[0] == reports[1]
