@@ -82,29 +82,36 @@ def one_deal(name: str, number: int | None, deal: int | None) -> int | None:
 
 def record_positions(text: str, source: str, number: int | None = None) -> list[
         tuple[str, Position]]:
-    """Deal ``number`` (from 1) of a record as a position, named ``SOURCE#N``; without a number
-    every deal with card play.  The whole record is replayed, and so checked, first."""
-    from solver.game import read_records, replay
+    """Deal ``number`` (from 1, counted through the file's matches) of a record as a position,
+    named ``SOURCE#N``; without a number every deal with card play.  The whole record is
+    replayed, and so checked, first."""
+    from solver.game import read_records, replay_matches
 
-    state = replay(read_records(text, source), source)
+    from .replaying import file_deal
+
+    matches = replay_matches(read_records(text, source), source)
     if number is not None:
-        if not 1 <= number <= len(state.deals):
-            raise AllFivesError(f"{source}: no deal {number}: the record has "
-                                f"{len(state.deals)}")
-        return [(f"{source}#{number}", deal_position(state, number, source))]
-    return [(f"{source}#{k}", deal_position(state, k, source))
-            for k, log in enumerate(state.deals, 1)
-            if any(action < 64 or action >= REVOKE for _, action in log.actions)]
+        index, k = file_deal(matches, number, source)
+        return [(f"{source}#{number}", deal_position(matches[index].state, k,
+                                                    f"{source}#{number}"))]
+    out, first = [], 1
+    for match in matches:
+        for k, log in enumerate(match.state.deals, 1):
+            if any(action < 64 or action >= REVOKE for _, action in log.actions):
+                name = f"{source}#{first + k - 1}"
+                out.append((name, deal_position(match.state, k, name)))
+        first += len(match.state.deals)
+    return out
 
 
-def deal_position(state: MatchState, number: int, source: str) -> Position:
-    """The card play of deal ``number`` of a replayed match, as ``position()`` gives it: the
-    deal is played again from its pack on a fresh state at the score it started from."""
+def deal_position(state: MatchState, number: int, name: str) -> Position:
+    """The card play of deal ``number`` of a replayed match, as ``position()`` gives it (named
+    ``name`` in an error): the deal is played again from its pack on a fresh state at the score
+    it started from."""
     from solver.game import GameError
 
     from .replaying import score_before
 
-    name = f"{source}#{number}"
     log = state.deals[number - 1]
     score = score_before(state, number)
     try:

@@ -251,9 +251,10 @@ def play(
         play_command(players, seat, opponents, rules, target, seed, record, color)
 
 
-@app.command(cls=Command, help="Play a game record (JSON lines, as 'allfives play' writes "
-             "them) again by the rules, checking every action and score: a short summary, or "
-             "one line naming the first deal and action that does not follow (status 2).",
+@app.command(cls=Command, help="Play a game record (JSON lines, as 'allfives play' and "
+             "'allfives match --record' write them) again by the rules, checking every action "
+             "and score: a short summary (a line for each match of a file of several), or one "
+             "line naming the first deal and action that does not follow (status 2).",
              epilog="""\
 Examples:
   allfives replay solver/examples/match.jsonl
@@ -264,7 +265,8 @@ Examples:
 def replay(
     record: Annotated[str, typer.Argument(
         metavar="RECORD", show_default=False,
-        help="A game record, RECORD#N for its deal N alone, or '-' for standard input.")],
+        help="A game record, RECORD#N for its deal N alone (counted through the file), or "
+             "'-' for standard input.")],
     deal: DealOption = None,
     json: JsonFlag = False,
     play_by_play: Annotated[bool, typer.Option(

@@ -2,7 +2,9 @@
 checked; a short summary, or one line naming the first deal and action that does not follow.
 With ``--play-by-play`` every deal is told first as it went at the table: the hands dealt, the
 turn-up, then each call and card in the lines ``allfives play`` prints, every trick won and every
-point pegged with what it is for; ``RECORD#N`` (or ``--deal N``) tells deal N alone."""
+point pegged with what it is for; ``RECORD#N`` (or ``--deal N``) tells deal N alone.  A file of
+several matches (``allfives match --record``) is replayed match by match, its deals counted
+through the file."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from rich.text import Text
 
 from solver.cards import SUIT_NAMES, suit_of
 from solver.errors import AllFivesError
-from solver.game import REVOKE, RUN, GameError, MatchState, read_records, replay, step_name
+from solver.game import (REVOKE, RUN, GameError, MatchState, ReplayedMatch, read_records,
+                         replay_matches, step_name)
 from solver.tricks import seat_names, side_name
 
 from .faces import card_face, ranks_face, suit_face
@@ -30,59 +33,121 @@ def replay_command(name: str, json: bool, color: bool | None,
     """Replay the record ``name`` (a file, ``FILE#N`` for its deal N, or ``-`` for standard
     input) and print a summary, after every deal told action by action with ``play_by_play``,
     or deal ``deal`` alone when one is named (``--json``: that deal's actions and pegs too);
-    a record that does not replay ends in one line and status 2 (before anything is told)."""
+    a record that does not replay ends in one line and status 2 (before anything is told).
+    A file of several matches (``allfives match --record``) gets a summary of each; its deals
+    are counted through the file."""
     from .inputs import STDIN, named, read_text
 
     named(name, "RECORD")
     name, deal = _record_and_deal(name, deal)
     source = "<stdin>" if name == STDIN else name
-    text = read_text(name)
-    records = read_records(text, source)
-    state = replay(records, source)  # RecordError: one line, status 2, at the boundary
-    if deal is not None and not 1 <= deal <= len(state.deals):
-        raise AllFivesError(f"{source}: no deal {deal}: the record has {len(state.deals)}")
+    matches = replay_matches(read_records(read_text(name), source), source)
+    found = file_deal(matches, deal, source) if deal is not None else None
+    if json:
+        for index, match in enumerate(matches):
+            summary = match_summary(source, match)
+            if found is not None and found[0] == index:
+                summary["deal"] = deal_summary(match.state, found[1])
+            typer.echo(json_module.dumps(summary, ensure_ascii=False))
+        return
+    from .console import can_show_suits, make_console
+
+    console = make_console(color)
+    pretty = can_show_suits(console)
+    several = len(matches) > 1
+    if found is not None:
+        index, number = found
+        if several:
+            console.print(match_heading(matches[index]), crop=False)
+        for line in deal_story(matches[index].state, number, pretty):
+            console.print(line, crop=False)
+        console.print()
+    elif play_by_play:
+        for match in matches:
+            if several:
+                console.print(match_heading(match), crop=False)
+            tell_match(match.state, console, pretty)
+    text_out = Text().append(source, style="bold").append("\n")
+    tables = {table_words(match.state) for match in matches}
+    alike = len(tables) == 1
+    if several:
+        text_out.append(f"{len(matches)} matches, ")
+    if alike:
+        text_out.append(f"{tables.pop()}; ")
+    text_out.append("every action and score follows the rules.")
+    for match in matches:
+        text_out.append("\n")
+        if several:
+            text_out.append_text(match_heading(match, not alike)).append(": ")
+        text_out.append_text(match_words(match.state, several))
+    console.print(text_out, crop=False)
+
+
+def file_deal(matches: list[ReplayedMatch], deal: int, source: str) -> tuple[int, int]:
+    """The match (its index) and the deal in it that a file's deal ``deal`` is, the file's
+    deals counted from 1 through its matches in order."""
+    total = sum(len(match.state.deals) for match in matches)
+    if not 1 <= deal <= total:
+        raise AllFivesError(f"{source}: no deal {deal}: the record has {total}")
+    for index, match in enumerate(matches):
+        if deal <= len(match.state.deals):
+            return index, deal
+        deal -= len(match.state.deals)
+    raise AssertionError("unreachable")
+
+
+def match_summary(source: str, match: ReplayedMatch) -> dict[str, Any]:
+    """A replayed match for ``--json``: its file, players, name, deals, games, score and
+    winners."""
+    state = match.state
+    n = state.players
+    over = state.is_terminal()
+    return {
+        "file": source, "players": n, "match": match.match, "deals": len(state.deals),
+        "thrown_in": sum(1 for log in state.deals if log.thrown_in), "games": state.game,
+        "over": over, "score": {side_name(s, n): p for s, p in enumerate(state.score)},
+        "games_won": {side_name(s, n): g for s, g in enumerate(state.games_won)},
+        "winners": [side_name(s, n) for s in state.winners],
+        "double": state.double if over else False,
+    }
+
+
+def table_words(state: MatchState) -> str:
+    """``2 players, rules all-fives, 61 to win``."""
+    return f"{state.players} players, rules {state.rules.preset_name}, {state.rules.target} to win"
+
+
+def match_heading(match: ReplayedMatch, table: bool = True) -> Text:
+    """``Match 0:1:1 (N heuristic, S random; 2 players, rules all-fives, 61 to win)``, without
+    the table's words when not ``table``."""
+    who = ", ".join(f"{seat} {player}" for seat, player in match.players.items())
+    more = f"; {table_words(match.state)}" if table else ""
+    return Text(f"Match {match.match}", style="bold").append(f" ({who}{more})")
+
+
+def match_words(state: MatchState, brief: bool = False) -> Text:
+    """``6 deals; final score N 31, S 28; N wins the match.``; ``brief``: without ``the match``
+    and, for a match not over, with ``score`` for ``score so far; ... the match is not
+    over.``"""
     n = state.players
     deals = len(state.deals)
     thrown = sum(1 for log in state.deals if log.thrown_in)
     score = {side_name(s, n): p for s, p in enumerate(state.score)}
     winners = [side_name(s, n) for s in state.winners]
     over = state.is_terminal()
-    if json:
-        summary = {
-            "file": source, "players": n, "match": records[0].get("match"), "deals": deals,
-            "thrown_in": thrown, "games": state.game, "over": over, "score": score,
-            "games_won": {side_name(s, n): g for s, g in enumerate(state.games_won)},
-            "winners": winners, "double": state.double if over else False,
-        }
-        if deal is not None:
-            summary["deal"] = deal_summary(state, deal)
-        typer.echo(json_module.dumps(summary, ensure_ascii=False))
-        return
-    from .console import can_show_suits, make_console
-
-    console = make_console(color)
-    if deal is not None:
-        for line in deal_story(state, deal, can_show_suits(console)):
-            console.print(line, crop=False)
-        console.print()
-    elif play_by_play:
-        tell_match(state, console, can_show_suits(console))
-    text_out = Text().append(source, style="bold")
-    text_out.append(f"\n{n} players, rules {state.rules.preset_name}, {state.rules.target} to "
-                    f"win; every action and score follows the rules.\n")
-    text_out.append(f"{deals} deal{'s' if deals != 1 else ''}"
-                    + (f" ({thrown} thrown in)" if thrown else ""))
+    out = Text(f"{deals} deal{'s' if deals != 1 else ''}"
+               + (f" ({thrown} thrown in)" if thrown else ""))
     if state.match.best_of > 1:
-        text_out.append(f", best of {state.match.best_of}")
-    text_out.append("; final score " if over else "; score so far ")
-    text_out.append(", ".join(f"{k} {v}" for k, v in score.items()))
+        out.append(f", best of {state.match.best_of}")
+    out.append("; final score " if over else "; score " if brief else "; score so far ")
+    out.append(", ".join(f"{k} {v}" for k, v in score.items()))
     if over:
         verb = "wins" if len(winners) == 1 and n < 4 else "win" if len(winners) == 1 else "share"
-        text_out.append(f"; {' and '.join(winners)} {verb} the match"
-                        + (" (a double game)" if state.double else "") + ".")
+        out.append(f"; {' and '.join(winners)} {verb}" + ("" if brief else " the match")
+                   + (" (a double game)" if state.double else "") + ".")
     else:
-        text_out.append("; the match is not over.")
-    console.print(text_out, crop=False)
+        out.append("." if brief else "; the match is not over.")
+    return out
 
 
 def _record_and_deal(name: str, deal: int | None) -> tuple[str, int | None]:

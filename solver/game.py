@@ -109,7 +109,8 @@ and ``"double": false``.  ``match_records(state)`` gives a state's records (``de
 them), ``records_text`` / ``read_records`` write and read the JSON lines, and ``replay(records)``
 plays a match again from them, checking every key, every action and every score, and raises one
 ``RecordError`` naming the deal and the action index (from 0) at the first thing that does not
-follow the rules.
+follow the rules.  ``replay_matches`` does the same for a file of several matches, each a run of
+consecutive records with one ``match`` name (as ``allfives match --record`` writes them).
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import shuffle
 from .analysis import end_points
@@ -137,7 +138,7 @@ __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "Record
            "CHANCE", "TERMINAL", "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "PHASES",
            "action_name", "parse_action", "step_name", "parse_step", "cut_for_deal",
            "deal_record", "match_records", "records_text", "read_records", "replay",
-           "deal_opening", "observation_of", "turn_view"]
+           "replay_matches", "ReplayedMatch",           "deal_opening", "observation_of", "turn_view"]
 
 #: ``current_player()`` while a pack is to be dealt, and once the match is over (OpenSpiel's ids).
 CHANCE = -1
@@ -805,6 +806,44 @@ def read_records(text: str, source: str = "<records>") -> list[dict[str, Any]]:
                               f"{quoted(record)}")
         out.append(record)
     return out
+
+
+class ReplayedMatch(NamedTuple):
+    """One match of a file of records, played again: its ``match`` name, who played each seat
+    (by seat letter) and the state after its last record."""
+
+    match: Any
+    players: Mapping[str, str]
+    state: MatchState
+
+
+def replay_matches(records: Iterable[Mapping[str, Any]], source: str | None = None
+                   ) -> list[ReplayedMatch]:
+    """Every match of a file of records played again (``replay``), in order: a match's deals
+    are consecutive records of one ``match`` name (``allfives match --record`` writes one match
+    for each seating of each deal group).  The first thing that does not follow is one
+    RecordError, naming the match too where the records hold more than one."""
+    groups: list[tuple[Any, list[Mapping[str, Any]]]] = []
+    for record in records:
+        name = record.get("match") if isinstance(record, Mapping) else None
+        if groups and (not isinstance(record, Mapping) or name == groups[-1][0]):
+            groups[-1][1].append(record)
+        else:
+            groups.append((name, [record]))
+    if len(groups) < 2:
+        state = replay(groups[0][1] if groups else [], source)
+        return [ReplayedMatch(groups[0][0], groups[0][1][0]["players"], state)]
+    seen: set[str] = set()
+    states = []
+    for name, group in groups:
+        where = f"{source}: match {quoted(name)}" if source else f"match {quoted(name)}"
+        key = json.dumps(name, sort_keys=True)
+        if key in seen:
+            raise RecordError(f"{where}: again after other matches (a match's deals are "
+                              f"consecutive records)")
+        seen.add(key)
+        states.append(ReplayedMatch(name, group[0]["players"], replay(group, where)))
+    return states
 
 
 def replay(records: Iterable[Mapping[str, Any]], source: str | None = None) -> MatchState:

@@ -340,3 +340,109 @@ def test_bad_deal_numbers_for_replay(tmp_path):
     assert_one_error_line(run("replay", f"{tmp_path}/none.jsonl#2"), "none.jsonl")
     piped = run("replay", "-", "--deal", 2, "--json", input=MATCH.read_text(encoding="utf-8"))
     assert records(piped)[0]["deal"]["number"] == 2
+
+
+# ---- a file of several matches (allfives match --record) ------------------------------------
+
+def matches_by_name(path: Path) -> list[tuple[str, list[dict]]]:
+    """The oracle: the records of a file grouped by match name, in the order first met."""
+    groups: dict[str, list[dict]] = {}
+    for line in read_records(path.read_text(encoding="utf-8")):
+        groups.setdefault(line["match"], []).append(line)
+    return list(groups.items())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_match_runs_record_replays_match_by_match(tmp_path, players):
+    from solver.game import replay
+
+    path = tmp_path / "run.jsonl"
+    assert run("match", "heuristic", "random", "--duplicate", "--deals", 3, "--players",
+               players, "--record", path).exit_code == 0
+    groups = matches_by_name(path)
+    assert len(groups) == 3 * (2 if players != 3 else 6)
+    summaries = records(run("replay", path, "--json"))
+    assert [s["match"] for s in summaries] == [name for name, _ in groups]
+    for summary, (name, deals) in zip(summaries, groups):
+        state = replay(deals)
+        assert summary["deals"] == len(state.deals) == len(deals)
+        assert summary["score"] == deals[-1]["score"]
+        assert summary["players"] == players and summary["file"] == str(path)
+    text = run("replay", path, "--no-color")
+    assert text.exit_code == 0
+    lines = text.stdout.splitlines()
+    assert " ".join(" ".join(lines[1:3]).split()) == (
+        f"{len(groups)} matches, {players} players, rules all-fives, 999 to win; every action "
+        f"and score follows the rules.")
+    heads = [line for line in lines if line.startswith("Match ")]
+    assert [h.split()[1] for h in heads] == [name for name, _ in groups]
+    # the first deal of the fourth match, counted through the file, is told and summarized
+    # as the same deal of a file of that match alone
+    name, deals = groups[3]
+    number = sum(len(d) for _, d in groups[:3]) + 1
+    alone = tmp_path / "alone.jsonl"
+    alone.write_text("".join(json.dumps(d) + "\n" for d in deals), encoding="utf-8")
+    told = records(run("replay", f"{path}#{number}", "--json"))
+    assert told[3]["deal"] == records(run("replay", f"{alone}#1", "--json"))[0]["deal"]
+    assert all("deal" not in s for k, s in enumerate(told) if k != 3)
+    story = run("replay", f"{path}#{number}", "--no-color").stdout
+    assert story.startswith(f"Match {name} (")
+    assert run("replay", f"{alone}#1", "--no-color").stdout.split("\n\n")[0] in story
+    by_file = records(run("analyze", path, "--json"))
+    every = [deal for _, deals in groups for deal in deals]
+    played = [k for k, deal in enumerate(every, 1)
+              if any(a.split(":")[1] not in ("stand", "beg", "take-one", "run")
+                     for a in deal["actions"])]     # a deal thrown in has no play
+    assert [row["file"] for row in by_file] == [f"{path}#{k}" for k in played]
+    mine, single = records(run("analyze", f"{path}#{number}", "--json"))[0], \
+        records(run("analyze", f"{alone}#1", "--json"))[0]
+    for row in (mine, single):
+        row.pop("file"), row.pop("nodes"), row.pop("seconds")
+        for play in row["plays"]:
+            play.pop("nodes", None), play.pop("seconds", None)
+    assert mine == single
+
+
+def test_whole_matches_are_counted_through_the_file(tmp_path):
+    path = tmp_path / "matches.jsonl"
+    assert run("match", "random", "random", "--matches", 2, "--target", 11,
+               "--record", path).exit_code == 0
+    (first, one), (second, two) = matches_by_name(path)
+    summaries = records(run("replay", path, "--json", "--deal", len(one) + 2))
+    assert [s["over"] for s in summaries] == [True, True]
+    assert summaries[1]["deal"]["number"] == 2 and "deal" not in summaries[0]
+    assert summaries[1]["deal"]["actions"] == two[1]["actions"]
+    assert_one_error_line(run("replay", f"{path}#{len(one) + len(two) + 1}"),
+                          f"no deal {len(one) + len(two) + 1}: the record has "
+                          f"{len(one) + len(two)}")
+
+
+def test_a_match_split_or_started_late_fails_in_one_line(tmp_path):
+    path = tmp_path / "run.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 2, "--record", path).exit_code == 0
+    lines = path.read_text(encoding="utf-8").splitlines()
+    split = tmp_path / "split.jsonl"
+    split.write_text("\n".join(lines + lines[:1]) + "\n", encoding="utf-8")
+    assert_one_error_line(run("replay", split), "split.jsonl: match '0:0:0'",
+                          "again after other matches")
+    late = tmp_path / "late.jsonl"
+    second = json.loads(lines[1])
+    second["deal"] = 2
+    late.write_text("\n".join([lines[0], json.dumps(second)]) + "\n", encoding="utf-8")
+    assert_one_error_line(run("analyze", late), "late.jsonl: match '0:1:1'",
+                          "deal: 2, expected 1")
+
+
+def test_matches_at_different_tables_are_each_named_with_theirs(tmp_path):
+    path = tmp_path / "run.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 1, "--players", 3,
+               "--record", path).exit_code == 0
+    both = tmp_path / "both.jsonl"
+    both.write_text(MATCH.read_text(encoding="utf-8") + path.read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    out = " ".join(run("replay", both, "--no-color").stdout.split())
+    assert "2 matches, every action and score follows the rules." in out
+    assert ("Match example (N heuristic, S random; 2 players, rules all-fives, 31 to win): 6 deals; "
+            "final score N 31, S 28; N wins.") in out
+    assert "Match 0:0:0 (N heuristic, E heuristic, S random; 3 players, rules all-fives, 999 " \
+           "to win): 1 deal; score" in out
