@@ -11,8 +11,10 @@ with its paired t interval.  Runs dealt other packs are refused.  With ``--by-ca
 groups are also split by how the first deal of each was called (``stand``, ``take-one``, or
 ``run`` when the dealer ran the pack), each part's group-by-group difference on a line of its
 own: with four players the deals after a run, a sixth of them, hold most of the variance.
+Several pairs of runs (each pair on its own packs: another ``--seed``, say) are compared pair by
+pair, then pooled: every pair's groups together, as one sample of group-by-group differences.
 
-    python benchmarks/paired.py FIRST SECOND [--by-calls]
+    python benchmarks/paired.py FIRST SECOND [FIRST SECOND ...] [--by-calls]
 """
 import json
 import sys
@@ -61,23 +63,42 @@ def show(label, values):
           f"{len(values)} groups")
 
 
-def main(argv):
-    by_calls = "--by-calls" in argv
-    argv = [a for a in argv if a != "--by-calls"]
+def paired(first, second):
+    """Each run's mean, then first less second group by group (split by the calls with
+    ``by_calls``): the differences of the groups both played, with their first deal's calls."""
     (name_a, one, packs_one), (name_b, two, packs_two) = (group_differences(path)
-                                                          for path in argv[:2])
-    show(f"{name_a} ({argv[0]})", list(one.values()))
-    show(f"{name_b} ({argv[1]})", list(two.values()))
+                                                          for path in (first, second))
+    show(f"{name_a} ({first})", list(one.values()))
+    show(f"{name_b} ({second})", list(two.values()))
     common = sorted(set(one) & set(two), key=int)
     unlike = [g for g in common if packs_one[g][:3] != packs_two[g][:3]]
     if unlike:
         sys.exit(f"paired.py: group {unlike[0]} was played at another table, by other rules or "
                  f"with other cards in the two runs: not the same --players, --rules or --seed")
-    show("first less second, group by group", [one[g] - two[g] for g in common])
+    return [(one[g] - two[g], packs_one[g][3]) for g in common]
+
+
+def show_differences(label, differences, by_calls):
+    show(label, [d for d, _ in differences])
     for kind in ("stand", "take-one", "run") if by_calls else ():
-        part = [g for g in common if packs_one[g][3] == kind]
+        part = [d for d, called_as in differences if called_as == kind]
         if part:
-            show(f"  first deal {kind}", [one[g] - two[g] for g in part])
+            show(f"  first deal {kind}", part)
+
+
+def main(argv):
+    by_calls = "--by-calls" in argv
+    paths = [a for a in argv if a != "--by-calls"]
+    if len(paths) < 2 or len(paths) % 2:
+        sys.exit("paired.py: give the runs in pairs: FIRST SECOND [FIRST SECOND ...]")
+    pooled = []
+    for k in range(0, len(paths), 2):
+        differences = paired(paths[k], paths[k + 1])
+        show_differences("first less second, group by group", differences, by_calls)
+        pooled += differences
+    if len(paths) > 2:
+        show_differences(f"pooled over the {len(paths) // 2} pairs, group by group", pooled,
+                         by_calls)
 
 
 if __name__ == "__main__":

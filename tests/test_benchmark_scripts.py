@@ -63,6 +63,17 @@ def test_paired_reads_each_run_as_match_reports_it_and_pairs_them(tmp_path, play
     other, _ = duplicate_run(tmp_path, "heuristic", "random", players, seed=1)
     with pytest.raises(SystemExit, match="not the same --players, --rules or --seed"):
         paired["main"]([str(one), str(other)])
+    # two pairs, each on its own packs, pooled: the mean of all sixteen groups' differences
+    again, _ = duplicate_run(tmp_path, "random", "heuristic", players, seed=1)
+    capsys.readouterr()
+    paired["main"]([str(one), str(two), str(other), str(again)])
+    lines = capsys.readouterr().out.splitlines()
+    means = [float(line.split(": ")[1].split()[0]) for line in lines]
+    assert lines[6].startswith("pooled over the 2 pairs, group by group: ")
+    assert lines[6].endswith(", 16 groups")
+    assert means[6] == pytest.approx((means[2] + means[5]) / 2, abs=1e-3)
+    with pytest.raises(SystemExit, match="in pairs"):
+        paired["main"]([str(one), str(two), str(other)])
 
 
 def test_given_up_finds_the_heuristic_playing_its_own_cards_and_random_play_giving_more(
