@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shlex
 import time
 from collections.abc import Iterator
@@ -72,6 +73,7 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
     if jobs is not None:
         raise AllFivesError("--jobs and --scheduler: give one or the other (a cluster has "
                             "its own workers)")
+    check_address(scheduler)
     try:
         import distributed
     except ImportError:
@@ -86,6 +88,17 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
         yield client.get_executor()
     finally:
         client.close()
+
+
+def check_address(scheduler: str) -> None:
+    """A scheduler's address is ``[tcp://]HOST:PORT``: anything else is an error now, before a
+    connection is tried (Dask's client, left half-made by an address it cannot use, would stall
+    on its way out; other protocols need settings this command does not take)."""
+    match = re.fullmatch(r"(?:tcp://)?(\[[^\]]+\]|[^\s:/\[\]]+):(\d{1,5})", scheduler)
+    if match is None or not 1 <= int(match.group(2)) <= 65535:
+        raise AllFivesError(f"--scheduler: {quoted(scheduler)} is not a scheduler's address "
+                            f"([tcp://]HOST:PORT, the port from 1 to 65535, e.g. "
+                            f"tcp://10.0.0.5:8786)")
 
 
 def chunk_size(groups: int, workers: int | None, largest: int) -> int:

@@ -169,6 +169,17 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch):
     assert_one_error_line(result, "--scheduler: cannot reach 'tcp://127.0.0.1:1'")
 
 
+@pytest.mark.parametrize("address", ["nonsense", "tcp://host", "foo:bar", "", "tcp://h:99999",
+                                     "tls://h:8786", "h:0"])
+def test_a_malformed_scheduler_address_is_one_line_at_once(address):
+    start = time.monotonic()
+    for command in (["match", "heuristic", "random"], ["solve", EXAMPLES / "two-player.toml"]):
+        result = run(*command, "--scheduler", address)
+        assert_one_error_line(result, f"--scheduler: {address!r} is not a scheduler's address",
+                              "[tcp://]HOST:PORT")
+    assert time.monotonic() - start < 5
+
+
 def test_a_scheduler_without_distributed_is_one_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
     assert_one_error_line(run("match", "heuristic", "random", "--scheduler", "tcp://x:8786"),
