@@ -3,12 +3,14 @@
 What a user can get wrong ends in one line on stderr, ``allfives: error: ...``, never a
 traceback: the library's ``AllFivesError`` (a bad card, deal file, seat, option value ...), a
 file named on the command line that cannot be read, and the command line's own usage errors (an
-unknown option, a bad value).  Anything else is a bug and is left to show its traceback.
+unknown option, a bad value).  Output that cannot be written (a full disk) is one line too,
+with status 1.  Anything else is a bug and is left to show its traceback.
 
 Exit statuses (the README's "Exit codes" lists the same):
 
     0    done
-    1    a limit stopped a search without a value, or the compiled engine is missing
+    1    a limit stopped a search without a value, the compiled engine is missing, or
+         standard output could not be written (a full disk)
     2    bad input
     130  interrupted (Ctrl-C: SIGINT)
     141  standard output's reader went away (``allfives ... | head -1``: 128 + SIGPIPE), or
@@ -23,6 +25,7 @@ needs), a usage error is the one that carries the ``ctx`` it happened in, and ``
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import sys
@@ -44,6 +47,10 @@ BAD_INPUT = 2
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a program Ctrl-C ended
 READER_GONE = 141  # 128 + SIGPIPE
 TERMINATED = 143  # 128 + SIGTERM
+
+#: What writing the output can meet that is nobody's mistake: a full disk or quota, a file too
+#: large, an I/O error.
+WRITE_ERRORS = frozenset((errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO))
 
 
 class Terminated(KeyboardInterrupt):
@@ -191,6 +198,12 @@ class Boundary(HelpScreen, TyperGroup):
             return code
         except BrokenPipeError:
             return reader_gone()
+        except OSError as error:
+            if error.errno not in WRITE_ERRORS or error.filename is not None:
+                raise
+            say(f"cannot write the output: {error.strerror}")
+            reader_gone()   # what is left to write goes nowhere, rather than fail at exit
+            return FAILURE
         except KeyboardInterrupt as stop:
             note("interrupted")
             return TERMINATED if isinstance(stop, Terminated) else INTERRUPTED

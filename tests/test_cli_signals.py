@@ -44,12 +44,29 @@ def test_any_other_error_is_a_bug_and_not_dressed_as_bad_input(monkeypatch, erro
 
 def test_an_os_error_without_a_file_is_not_bad_input(monkeypatch):
     def broken(*args):
-        raise OSError(28, "No space left on device")
+        raise OSError(22, "Invalid argument")
 
     monkeypatch.setattr("cli.solving.solve_command", broken)
     result = run("solve", TWO)
     assert isinstance(result.exception, OSError)
     assert "allfives: error" not in result.stderr
+
+
+@pytest.mark.parametrize("command", [
+    "allfives deal --players 2 --seed 1", "allfives --help", "allfives --version",
+    "allfives solve TWO", "allfives solve TWO --json", "allfives replay MATCH --play-by-play",
+    "allfives match heuristic random --deals 3", "allfives puzzle show PUZZLE"])
+def test_output_that_cannot_be_written_is_one_line_and_status_1(tmp_path, command):
+    """A full disk is nobody's mistake and no bug: one line, status 1 (``/dev/full`` fails
+    every write with ENOSPC)."""
+    from clirun import PUZZLES, shell
+
+    command = (command.replace("TWO", str(TWO)).replace("MATCH", str(EXAMPLES / "match.jsonl"))
+               .replace("PUZZLE", str(PUZZLES / "012-the-five-falls.toml")))
+    done = shell(f"{command} > /dev/full", tmp_path, timeout=60)
+    assert done.returncode == 1
+    assert done.stdout == ("allfives: error: cannot write the output: No space left on "
+                           "device\n")
 
 
 @pytest.mark.parametrize("command,code,last", [
