@@ -256,7 +256,7 @@ def is_record_text(text: str) -> bool:
             continue
         try:
             first = json_module.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return False
         return isinstance(first, dict) and "pack" in first and "actions" in first
     return False

@@ -801,6 +801,12 @@ def read_records(text: str, source: str = "<records>") -> list[dict[str, Any]]:
             record = json.loads(line)
         except json.JSONDecodeError as error:
             raise RecordError(f"{source}:{number}: not JSON ({error.msg})") from None
+        except RecursionError:
+            raise RecordError(f"{source}:{number}: not JSON that can be read (arrays or "
+                              f"objects nested too deeply)") from None
+        except ValueError:  # the one other: Python's cap on the digits of an int
+            raise RecordError(f"{source}:{number}: not JSON that can be read (a number of "
+                              f"more than 4,300 digits)") from None
         if not isinstance(record, dict):
             raise RecordError(f"{source}:{number}: a record is a JSON object, not "
                               f"{quoted(record)}")

@@ -305,6 +305,8 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         raise _fail(source, None, f"not TOML: {message}") from None
     except RecursionError:
         raise _fail(source, None, "not TOML: arrays or tables nested too deeply") from None
+    except ValueError:  # the one other thing tomllib lets through: Python's cap on int digits
+        raise _fail(source, None, "not TOML: a number of more than 4,300 digits") from None
     parts = _Parts(source, hidden)
     for key in data:
         if key not in TOP_KEYS:

@@ -39,6 +39,29 @@ def test_toml_nested_too_deeply_is_one_line(tmp_path: Path, text: str):
     assert line == f"allfives: error: {path}: not TOML: arrays or tables nested too deeply"
 
 
+@pytest.mark.parametrize("command, name, text, message", [
+    ("replay", "deep.jsonl", "[" * 100_000 + "\n",
+     "deep.jsonl:1: not JSON that can be read (arrays or objects nested too deeply)"),
+    ("analyze", "long.jsonl", '{"deal": 1' + "0" * 5000 + "}\n",
+     "long.jsonl:1: not JSON that can be read (a number of more than 4,300 digits)"),
+    ("solve", "long.toml", TWO_TOML + "\n[score]\nN = " + "1" * 5000 + "\nS = 0\n",
+     "long.toml: not TOML: a number of more than 4,300 digits"),
+    ("puzzle show", "deep.toml", TWO_TOML + "x = " + "[" * 100_000 + "\n",
+     "deep.toml: not TOML: arrays or tables nested too deeply"),
+])
+def test_json_and_toml_beyond_what_python_reads_are_one_line(tmp_path: Path, command: str,
+                                                              name: str, text: str,
+                                                              message: str):
+    path = tmp_path / name
+    path.write_text(text)
+    assert one_error_line(run(*command.split(), path)) == f"allfives: error: {tmp_path}/{message}"
+
+
+def test_a_first_line_nested_too_deeply_on_standard_input_is_not_a_record():
+    line = one_error_line(run("analyze", "-", input="[" * 100_000 + "\n"))
+    assert line.startswith("allfives: error: <stdin>: not TOML")
+
+
 def test_dotted_tables_nested_deeply_are_one_short_line(tmp_path: Path):
     path = tmp_path / "deep.toml"
     path.write_text(TWO_TOML + "[options" + ".a" * 3000 + "]\n")

@@ -117,7 +117,7 @@ class Puzzle:
         """Read a puzzle file's text; ``source`` names it in error messages."""
         try:
             data = tomllib.loads(text.removeprefix(BOM))
-        except tomllib.TOMLDecodeError:
+        except (ValueError, RecursionError):     # TOMLDecodeError is a ValueError
             data = None  # the deal reader says what is wrong with it
         position = Position.from_toml(text, source)
         if data is None or "puzzle" not in data:
