@@ -18,6 +18,7 @@ FILE`` on standard error, status 130 (143 for SIGTERM).
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from contextlib import nullcontext
@@ -128,6 +129,8 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
         raise AllFivesError(f"--record: {path} is a folder, not a file")
     if not path.absolute().parent.is_dir():
         raise AllFivesError(f"--record: no folder {path.parent} to write {path.name} in")
+    if not os.access(path if path.exists() else path.absolute().parent, os.W_OK):
+        raise AllFivesError(f"--record: {path}: Permission denied (not writable)")
     return Setup(match, me, tuple(specs), seed, path)
 
 

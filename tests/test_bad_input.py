@@ -210,6 +210,25 @@ def test_play_refuses_a_record_it_cannot_write_before_the_first_deal(tmp_path: P
                         f"{record.name} in")
 
 
+@pytest.mark.parametrize("exists", [True, False], ids=["file", "folder"])
+def test_play_refuses_a_record_without_leave_to_write_it_before_the_first_deal(
+        tmp_path: Path, monkeypatch, exists: bool):
+    # the file, or the folder it would be made in, not writable (the operating system's
+    # answer stood in for: the tests may run as a user who may write anything)
+    record = tmp_path / "match.jsonl"
+    if exists:
+        record.write_text("")
+    asked = []
+
+    def access(path, mode):
+        asked.append(Path(path))
+        return False
+
+    monkeypatch.setattr("cli.playing.os.access", access)
+    line = one_error_line(run("play", "--seed", "1", "--record", record, input="1\n" * 200))
+    assert line == f"allfives: error: --record: {record}: Permission denied (not writable)"
+    assert asked == [record if exists else tmp_path]
+
 
 # ---- player options -------------------------------------------------------------------------
 
