@@ -209,7 +209,11 @@ def parse_step(text: str, players: int) -> tuple[int, int]:
     if not isinstance(text, str) or ":" not in text:
         raise GameError(f"{quoted(text)} is not SEAT:ACTION")
     seat, action = text.split(":", 1)
-    return parse_seat(seat, players), parse_action(action)
+    try:
+        who = parse_seat(seat, players)
+    except AllFivesError as error:      # a seat not at the table: the replay says where
+        raise GameError(str(error)) from None
+    return who, parse_action(action)
 
 
 # ---- the match ----------------------------------------------------------------------------------

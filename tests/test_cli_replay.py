@@ -198,6 +198,9 @@ def swap_two_cards(lines):
     (lambda r: r[3].update(dealer="N" if r[3]["dealer"] == "S" else "S"), ("deal 4", "dealer")),
     (lambda r: r[1]["pack"].reverse(), ("deal 2",)),
     (lambda r: r.pop(2), ("deal 3",)),
+    (lambda r: r[1]["actions"].__setitem__(3, "X:9S"),
+     ("deal 2, action 3 'X:9S': unknown seat 'X' (seats here: N S)",)),
+    (lambda r: r[1]["actions"].__setitem__(3, ":9S"), ("deal 2, action 3 ':9S'",)),
 ])
 def test_a_tampered_record_fails_in_one_line(tmp_path, change, fragments):
     path = tampered(tmp_path, change)
