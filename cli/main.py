@@ -22,12 +22,14 @@ small solve starts fast.
 from __future__ import annotations
 
 import signal
+from collections.abc import Sequence
 from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 from typer.core import TyperGroup
 
+from solver.errors import AllFivesError
 from solver.solution import OBJECTIVES
 
 from .errors import Boundary, on_sigterm, user_errors
@@ -118,6 +120,13 @@ DealOption = Annotated[Optional[int], typer.Option(
     "--deal", metavar="N", min=1,
     help="With a game record (JSON lines, as 'allfives play' writes them): its N-th deal "
          "only, as RECORD#N names it. Default: every deal with card play.")]
+def typed(ctx: typer.Context, names: Sequence[str]) -> set[str]:
+    """Which of the options ``names`` (parameter names) were typed on the command line, rather
+    than left at their defaults."""
+    return {name for name in names
+            if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"}
+
+
 RulesOption = Annotated[str, typer.Option(
     "--rules", metavar="PRESET",
     help="Rules: all-fives, strict, classic, all-fours, five-for-five.")]
@@ -278,6 +287,9 @@ def replay(
     from .replaying import replay_command
 
     with user_errors():
+        if json and play_by_play:
+            raise AllFivesError("--play-by-play: not with --json (the play-by-play is told as "
+                                "text; with --json, RECORD#N gives a deal's actions and pegs)")
         replay_command(record, json, color, play_by_play, deal)
 
 
@@ -491,6 +503,7 @@ Examples:
   allfives puzzle play puzzles/001-*.toml
   allfives puzzle play --random --players 3 --seed 5""")
 def puzzle_play(
+    ctx: typer.Context,
     file: Annotated[Optional[str], typer.Argument(
         metavar="FILE", show_default=False, help="A puzzle file.")] = None,
     random: Annotated[bool, typer.Option(
@@ -508,7 +521,8 @@ def puzzle_play(
     from .puzzling import play_command
 
     with user_errors():
-        play_command(file, random, players, rules, theme, seed, color)
+        play_command(file, random, players, rules, theme, seed, color,
+                     given=typed(ctx, ("players", "rules", "theme", "seed")))
 
 
 @puzzle_app.command("show", cls=Command, help="Draw puzzles as text, SVG or a printable "
@@ -520,6 +534,7 @@ Examples:
   allfives puzzle show puzzles/001-*.toml --format svg > puzzle.svg
   allfives puzzle show puzzles/ --format html --solution > sheet.html""")
 def puzzle_show(
+    ctx: typer.Context,
     paths: PuzzleFilesArgument,
     format: Annotated[SheetForm, typer.Option(
         "--format", metavar=choices(SheetForm),
@@ -535,6 +550,8 @@ def puzzle_show(
     from .puzzling import show_command
 
     with user_errors():
+        if typed(ctx, ("title",)) and format is not SheetForm.html:
+            raise AllFivesError("--title: only with --format html (the title of a sheet)")
         show_command(paths, format.value, solution, title, color)
 
 
@@ -605,8 +622,7 @@ def advise(
     from .advising import CALL_OPTIONS, advise_command
 
     # the options typed (a position brings its own table, and no call's option goes with it)
-    given = {name for name in CALL_OPTIONS
-             if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"}
+    given = typed(ctx, CALL_OPTIONS)
     with user_errors():
         stopped = advise_command(position, seat, hand, turnup, players, dealer, score, rules,
                                  target, worlds, seed, json, color, given)

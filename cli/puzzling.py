@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -363,14 +363,21 @@ class progress_bar:
 
 def play_command(file: str | None, random_one: bool, players: int, preset: str,
                  theme: str | None, seed: int | None, color: bool | None,
-                 stream: TextIO | None = None, console: Console | None = None) -> int:
-    """Play a puzzle at the console; the exit status (0 solved or not)."""
+                 stream: TextIO | None = None, console: Console | None = None,
+                 given: Collection[str] = ()) -> int:
+    """Play a puzzle at the console; the exit status (0 solved or not).  ``given``: which of
+    ``players``, ``rules``, ``theme`` and ``seed`` were typed (they make a ``--random`` one,
+    and a puzzle FILE has its own)."""
     from .console import can_show_suits, make_console
     from .puzzleplay import PuzzleSession
 
     if (file is None) == (not random_one):
         raise AllFivesError("name a puzzle FILE, or ask for --random (not both)"
                             if file is not None else "name a puzzle FILE, or ask for --random")
+    typed = [name for name in ("players", "rules", "theme", "seed") if name in given]
+    if file is not None and typed:
+        raise AllFivesError(f"--{typed[0]}: only with --random (a puzzle FILE brings its own "
+                            f"table, rules and theme)")
     if file is not None:
         from .inputs import named
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from clirun import assert_one_error_line, run
+from clirun import PUZZLES, assert_one_error_line, run
 
 pytest.importorskip("solver.search")  # puzzles are solved by the engine
 
@@ -209,6 +209,26 @@ def test_play_needs_a_file_or_random():
     assert_one_error_line(run("puzzle", "play"), "name a puzzle FILE, or ask for --random")
     assert_one_error_line(run("puzzle", "play", "nowhere.toml"), "nowhere.toml",
                           "no such file")
+
+
+@pytest.mark.parametrize("option", [["--players", "3"], ["--players", "2"],
+                                    ["--rules", "classic"], ["--theme", "duck"],
+                                    ["--seed", "5"]], ids=lambda o: o[0])
+def test_a_random_puzzles_options_with_a_file_are_refused(option):
+    # a puzzle file brings its own table: an option that would make a random one is a mistake,
+    # even at its default value, not something to ignore
+    path = PUZZLES / "012-the-five-falls.toml"
+    assert_one_error_line(run("puzzle", "play", path, *option, input="quit\n"),
+                          f"{option[0]}: only with --random")
+
+
+def test_a_title_is_for_a_sheet():
+    path = PUZZLES / "012-the-five-falls.toml"
+    for form in ("text", "svg"):
+        assert_one_error_line(run("puzzle", "show", path, "--format", form, "--title", "x"),
+                              "--title: only with --format html")
+    assert "<title>x</title>" in run("puzzle", "show", path, "--format", "html",
+                                     "--title", "x").stdout
 
 
 # ---- show ---------------------------------------------------------------------------------------

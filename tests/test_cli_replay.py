@@ -207,6 +207,11 @@ def test_a_tampered_record_fails_in_one_line(tmp_path, change, fragments):
     assert_one_error_line(run("replay", path), str(path), *fragments)
 
 
+def test_the_play_by_play_is_text():
+    assert_one_error_line(run("replay", MATCH, "--play-by-play", "--json"),
+                          "--play-by-play: not with --json")
+
+
 def test_a_record_that_is_not_json_or_not_there(tmp_path):
     path = tmp_path / "bad.jsonl"
     path.write_text('{"match": 1}\nnot json\n', encoding="utf-8")
