@@ -245,7 +245,7 @@ def play(
     rules: RulesOption = "all-fives",
     target: TargetOption = None,
     seed: Annotated[Optional[int], typer.Option(
-        "--seed", metavar="S",
+        "--seed", metavar="S", min=0,
         help="Seed of the match: the same seed deals the same packs and the bots play the "
              "same. Default: a fresh seed, shown at the start.")] = None,
     record: Annotated[Optional[str], typer.Option(
@@ -306,7 +306,7 @@ def deal(
         metavar="R", min=0,
         help="Runs of the cards after a beg: each deals 3 more cards to every seat.")] = 0,
     seed: Annotated[Optional[int], typer.Option(
-        metavar="S", help="Seed of the shuffle: the same seed deals the same cards. "
+        metavar="S", min=0, help="Seed of the shuffle: the same seed deals the same cards. "
                           "Default: a fresh seed, shown in the TOML form.")] = None,
     count: Annotated[int, typer.Option(metavar="K", min=1, help="How many deals.")] = 1,
     format: Annotated[Form, typer.Option(
@@ -384,7 +384,7 @@ def match(
     rules: RulesOption = "all-fives",
     target: TargetOption = None,
     seed: Annotated[Optional[int], typer.Option(
-        "--seed", metavar="S",
+        "--seed", metavar="S", min=0,
         help="Seed of every pack and player: the same seed plays the same games, whatever "
              "runs them. Default: 0.")] = None,
     jobs: JobsOption = None,
@@ -458,7 +458,7 @@ def puzzle_generate(
     rules: RulesOption = "all-fives",
     count: Annotated[int, typer.Option(metavar="K", min=1, help="How many puzzles.")] = 1,
     seed: Annotated[Optional[int], typer.Option(
-        "--seed", metavar="S",
+        "--seed", metavar="S", min=0,
         help="Seed of the deals: the same seed makes the same puzzles. Default: a fresh "
              "seed, kept in each puzzle file.")] = None,
     min_turns: Annotated[int, typer.Option(
@@ -513,7 +513,7 @@ def puzzle_play(
     rules: RulesOption = "all-fives",
     theme: ThemeOption = None,
     seed: Annotated[Optional[int], typer.Option(
-        "--seed", metavar="S",
+        "--seed", metavar="S", min=0,
         help="With --random, the seed of the puzzle made. Default: a fresh seed, shown at "
              "the start.")] = None,
     color: ColorFlag = None,
@@ -613,7 +613,7 @@ def advise(
         help="Deals of the unseen cards to value each choice in. Default: the Monte Carlo "
              "player's (16; 64 with four players), and 64 play-outs for a call.")] = None,
     seed: Annotated[int, typer.Option(
-        "--seed", metavar="S",
+        "--seed", metavar="S", min=0,
         help="Seed of the deals of the unseen cards: the same seed gives the same advice.")
     ] = 0,
     json: JsonFlag = False,

@@ -299,6 +299,17 @@ def test_a_bad_option_value_names_the_option(args: list[str], message: str):
     assert time.perf_counter() - start < 30
 
 
+@pytest.mark.parametrize("args", [
+    ["deal", "--players", "2"], ["play"], ["match", "heuristic", "random", "--deals", "1"],
+    ["puzzle", "generate", "--count", "1"], ["puzzle", "play", "--random"],
+    ["advise", "--hand", "AS KS QS JS TS 9S", "--turnup", "5H"],
+], ids=lambda args: args[0] if args[0] != "puzzle" else " ".join(args[:2]))
+def test_a_seed_below_zero_is_refused(args: list[str]):
+    # Python's Random(-7) is Random(7): a negative seed would deal the positive one's cards
+    line = one_error_line(run(*args, "--seed", "-7", input="quit\n"))
+    assert "'--seed'" in line and "greater than or equal to 0" in line
+
+
 # ---- numbers too large to run ---------------------------------------------------------------
 
 @pytest.mark.parametrize("args", [
