@@ -41,7 +41,10 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
     for name in paths:
         path = Path(named(str(name), "FILE|DIR"))
         if path.is_dir():
-            found = sorted(p for p in path.glob("*.toml") if p.is_file())
+            try:
+                found = sorted(p for p in path.iterdir() if p.suffix == ".toml" and p.is_file())
+            except OSError as error:    # a folder that may not be read: not an empty one
+                raise OSError(error.errno, error.strerror, str(path)) from None
             if not found:
                 raise AllFivesError(f"{path}: no puzzle files (*.toml) in this folder")
             out += found

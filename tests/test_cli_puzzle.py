@@ -222,6 +222,22 @@ def test_a_random_puzzles_options_with_a_file_are_refused(option):
                           f"{option[0]}: only with --random")
 
 
+@pytest.mark.parametrize("command", ["check", "show", "index"])
+def test_a_folder_that_may_not_be_read_is_not_an_empty_one(tmp_path, monkeypatch, command):
+    # the operating system's refusal stood in for: the tests may run as a user who reads all
+    from pathlib import Path
+
+    real = Path.iterdir
+
+    def iterdir(self):
+        if self == tmp_path:
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    assert_one_error_line(run("puzzle", command, tmp_path), f"{tmp_path}: Permission denied")
+
+
 def test_a_title_is_for_a_sheet():
     path = PUZZLES / "012-the-five-falls.toml"
     for form in ("text", "svg"):
