@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json as json_module
 import math
-import sys
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -55,10 +54,10 @@ PHASE_WORDS = {"elder": "stand or beg", "dealer": "take one or run", "play": "ca
 def read_position(name: str) -> tuple[str, SeenPosition]:
     """The position an argument names, with its name: a deal file, a file holding one
     one-line position, ``-`` for standard input, or a one-line position itself."""
-    from .inputs import named
+    from .inputs import named, read_text
 
     if named(name, "POSITION") == STDIN:
-        return "<stdin>", read_seen(sys.stdin.read(), "<stdin>")
+        return "<stdin>", read_seen(read_text(STDIN), "<stdin>")
     if "\n" not in name and is_line_form(name) and not _is_file(name):
         return ARGUMENT, SeenPosition.of(parse_line(name.strip(), ARGUMENT, hidden=True))
     if not _is_file(name) and not is_toml_name(name) and not _is_folder(name):

@@ -46,7 +46,12 @@ def read_text(name: str) -> str:
     bytes that are not UTF-8 are an ``AllFivesError`` saying where they start."""
     try:
         if name == STDIN:
-            return sys.stdin.read().removeprefix("\ufeff")
+            raw = getattr(sys.stdin, "buffer", None)
+            if raw is None:     # a text stream put in its place (a test's)
+                return sys.stdin.read().removeprefix("\ufeff")
+            # the bytes, as a file's are read: the stream's own decoding may let bytes that
+            # are not UTF-8 through as stand-ins (surrogate escapes, under a C locale)
+            return raw.read().decode("utf-8-sig")
         return Path(name).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         where = "<stdin>" if name == STDIN else name
@@ -142,7 +147,7 @@ def read_input(name: str, deal: int | None = None) -> list[tuple[str, Position]]
     is not an existing file but starts like a one-line position is read as one.  ``deal``
     picks that deal of a game record (the argument must be one)."""
     if name == STDIN:
-        text = sys.stdin.read()
+        text = read_text(STDIN)
         from .replaying import is_record_text
         if is_record_text(text) or deal is not None:
             return record_positions(text, "<stdin>", deal)

@@ -57,6 +57,16 @@ def test_json_and_toml_beyond_what_python_reads_are_one_line(tmp_path: Path, com
     assert one_error_line(run(*command.split(), path)) == f"allfives: error: {tmp_path}/{message}"
 
 
+@pytest.mark.parametrize("command", ["solve", "analyze", "advise", "replay"])
+def test_bytes_that_are_not_utf8_on_standard_input_say_where(tmp_path: Path, command: str):
+    # under a C locale the stream's own decoding would let them through as stand-ins
+    from clirun import shell
+
+    done = shell(f"printf '{TWO_LINE}\\n\\xff\\n' | LC_ALL=C allfives {command} -", tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == "allfives: error: <stdin>: not UTF-8 text (byte 43)\n"
+
+
 def test_a_first_line_nested_too_deeply_on_standard_input_is_not_a_record():
     line = one_error_line(run("analyze", "-", input="[" * 100_000 + "\n"))
     assert line.startswith("allfives: error: <stdin>: not TOML")

@@ -95,8 +95,9 @@ def test_a_dask_cluster_gives_the_same_numbers():
     args = ["match", "heuristic", "random", "--players", "4", "--deals", "6", "--duplicate",
             "--json"]
     serial = one(run(*args))
+    # over TCP, as a cluster's address is given on the command line
     with distributed.LocalCluster(n_workers=1, processes=False, scheduler_port=0,
-                                  dashboard_address=None) as cluster:
+                                  protocol="tcp", dashboard_address=None) as cluster:
         dask = one(run(*args, "--scheduler", cluster.scheduler_address))
     assert games(dask) == games(serial)
     assert dask["scheduler"] == cluster.scheduler_address
