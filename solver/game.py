@@ -883,8 +883,7 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None) -> M
         else:
             for key in ("match", "best_of", "rules", "players"):
                 if record[key] != first[key]:
-                    raise fail(f"{key}: {quoted(record[key])} differs from deal "
-                               f"{first['deal']}'s {quoted(first[key])}")
+                    raise fail(_first_difference(key, record[key], first[key], first["deal"]))
         n = state.players
         if state.is_terminal():
             raise RecordError(f"{where}: the match was over after the deal before")
@@ -935,6 +934,22 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None) -> M
     if state is None:
         raise RecordError(f"{prefix}no records")
     return state
+
+
+def _first_difference(key: str, mine: Any, theirs: Any, deal: Any) -> str:
+    """How a record's ``key`` differs from deal ``deal``'s: inside two objects (the rules, the
+    players) the first entry that does (``rules.target: 41 differs from deal 1's 31``), else
+    the whole values."""
+    if isinstance(mine, Mapping) and isinstance(theirs, Mapping):
+        for entry in list(theirs) + [k for k in mine if k not in theirs]:
+            if entry not in mine:
+                return f"{key}.{entry}: missing, where deal {deal} has {quoted(theirs[entry])}"
+            if entry not in theirs:
+                return f"{key}.{entry}: {quoted(mine[entry])}, where deal {deal} has none"
+            if mine[entry] != theirs[entry]:
+                key, mine, theirs = f"{key}.{entry}", mine[entry], theirs[entry]
+                break
+    return f"{key}: {quoted(mine)} differs from deal {deal}'s {quoted(theirs)}"
 
 
 def deal_opening(record: Mapping[str, Any]) -> MatchState:

@@ -201,6 +201,12 @@ def swap_two_cards(lines):
     (lambda r: r[1]["actions"].__setitem__(3, "X:9S"),
      ("deal 2, action 3 'X:9S': unknown seat 'X' (seats here: N S)",)),
     (lambda r: r[1]["actions"].__setitem__(3, ":9S"), ("deal 2, action 3 ':9S'",)),
+    (lambda r: r[1]["rules"].update(target=41),
+     ("deal 2, rules.target: 41 differs from deal 1's 31",)),
+    (lambda r: r[1]["rules"].pop("game"), ("deal 2, rules.game: missing, where deal 1 has True",)),
+    (lambda r: r[1]["players"].update(S="bob"),
+     ("deal 2, players.S: 'bob' differs from deal 1's 'random'",)),
+    (lambda r: r[1].update(best_of=3), ("deal 2, best_of: 3 differs from deal 1's 1",)),
 ])
 def test_a_tampered_record_fails_in_one_line(tmp_path, change, fragments):
     path = tampered(tmp_path, change)
