@@ -1095,7 +1095,8 @@ def test_a_tampered_record_fails_with_one_line_naming_the_deal_and_action():
 
     def other_rules(records):
         records[1]["rules"]["target"] = 31
-    assert tampered(state, other_rules).startswith("games.jsonl: deal 2, rules: ")
+    assert tampered(state, other_rules) == ("games.jsonl: deal 2, rules.target: 31 differs "
+                                            "from deal 1's 61")
 
     def bad_option(records):
         records[0]["rules"]["follow"] = "loose"
