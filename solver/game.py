@@ -373,9 +373,9 @@ class MatchState(Seated):
             score = (0,) * sides
         score = tuple(score)
         if len(score) != sides or any(isinstance(s, bool) or not isinstance(s, int) or
-                                      not 0 <= s < self.rules.target for s in score):
+                                      s >= self.rules.target for s in score):
             raise GameError(f"score {quoted(score)}: one whole number a side ({sides}), each "
-                            f"from 0 and under the target {self.rules.target}")
+                            f"under the target {self.rules.target}")
         self._score = list(score)
         self._games_won = [0] * sides
         self.game = 1

@@ -377,9 +377,6 @@ def call_observation(hand: Sequence[Card], turnup: Card, seat: int, players: int
                                  f"({' '.join(side_name(s, players) for s in range(sides))}), "
                                  f"not {len(score)}")
     for side, points in enumerate(score):
-        if points < 0:
-            raise CallError("score", f"{side_name(side, players)} has {points}: a score is 0 "
-                                     f"or more")
         if points >= rules.target:
             raise CallError("score", f"{side_name(side, players)} has {points}, already at "
                                      f"the target {rules.target}: that match is over")

@@ -160,25 +160,6 @@ def test_a_score_already_at_the_target_is_refused(score: str, side: str):
     assert f"score: {side} has" in line and "already at the target 61: that match is over" in line
 
 
-@pytest.mark.parametrize("args", [
-    ["solve", f"{TWO_LINE} score=-1,2"],
-    ["solve", "TOML"],
-    ["advise", "--hand", "AS KS 5H 4D 3C 2C", "--turnup", "7H", "--seat", "N", "--score", "-1,2"],
-], ids=["line", "toml", "advise"])
-def test_a_score_below_zero_is_refused(tmp_path: Path, args: list[str]):
-    path = tmp_path / "deal.toml"
-    path.write_text(TWO_TOML + "\n[score]\nN = -1\nS = 2\n")
-    line = one_error_line(run(*[str(path) if a == "TOML" else a for a in args]))
-    assert line.endswith("score: N has -1: a score is 0 or more")
-
-
-def test_a_match_state_refuses_a_score_below_zero():
-    from solver.game import GameError, Match
-
-    with pytest.raises(GameError, match="each from 0 and under the target 61"):
-        Match(2).new_initial_state(score=(-1, 0))
-
-
 # ---- a name left empty ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("args,what", [

@@ -80,6 +80,7 @@ def random_position(rng: random.Random) -> Position:
                for name in rng.sample(sorted(OPTION_CHOICES), rng.randrange(4))}
     rules = rules.replace(**changes)
     sides = 2 if players == 4 else players
+    # below 0 too: a revoke called late costs its side 3 points, whatever its score
     score = tuple(rng.randrange(-3, rules.target) for _ in range(sides)) \
         if rng.random() < 0.5 else None
     trump = turnup >> 4 if rng.random() < 0.6 else rng.randrange(4)
