@@ -325,7 +325,8 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
     if "play" in hands:
         # ``play = [...]`` written after ``[hands]`` lands in that table (as the README allows)
         if "play" in data:
-            raise _fail(source, "hands.play", "play is given twice (at the top and in [hands])")
+            where = "a [play] table" if isinstance(data["play"], dict) else "play = [...] above"
+            raise _fail(source, "hands.play", f"play is given twice (in [hands] and as {where})")
         data = {**data, "play": hands.pop("play")}
     for key, value in hands.items():
         seat = key.strip().upper()

@@ -275,7 +275,9 @@ MALFORMED = [
     ('play = "AH"\nhands = 3\n', "deal.toml: hands: expected a table"),
     (BASE.replace("[hands]", "[hand]"), "deal.toml: unknown key 'hand'"),
     (swap('trump = "H"\n', 'trump = "H"\nplay = ["AH"]\n') + 'play = ["AH"]\n',
-     "deal.toml: hands.play: play is given twice"),
+     "deal.toml: hands.play: play is given twice (in [hands] and as play = [...] above)"),
+    (BASE + 'play = ["AH"]\n[play]\nN = "AH"\n',
+     "deal.toml: hands.play: play is given twice (in [hands] and as a [play] table)"),
     # scores
     (BASE + "[score]\nN = 3\n", "deal.toml: score: no score for S"),
     (BASE + "[score]\nN = 3\nS = 'ten'\n", "deal.toml: score.S: expected a whole number"),

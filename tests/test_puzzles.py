@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+import re
 
 import pytest
 
@@ -180,6 +181,15 @@ def test_a_puzzle_is_checked_when_made():
 def test_evidence_must_be_numbers():
     with pytest.raises(PuzzleError, match="puzzle.evidence.real_choices: expected a whole"):
         Puzzle.from_toml(SAMPLE.replace("real_choices = 2", 'real_choices = "two"'))
+
+
+def test_evidence_and_the_line_are_checked_as_the_rest_is():
+    with pytest.raises(PuzzleError, match="puzzle.evidence: unknown key 'real_choice' "
+                                          r"\(expected solved_random, "):
+        Puzzle.from_toml(SAMPLE.replace("real_choices = 2", "real_choice = 2"))
+    with pytest.raises(PuzzleError, match="puzzle.line: expected an array of cards, not an "
+                                          "empty one"):
+        Puzzle.from_toml(re.sub(r"(?m)^line = .*$", "line = []", SAMPLE))
 
 
 # ---- playing alike, winning cards: against the reference solver ---------------------------------

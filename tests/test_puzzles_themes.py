@@ -255,6 +255,10 @@ def test_rate_gathers_evidence(puzzles, solver):
     assert "cheater" in assessment.solved_by and "heuristic" not in assessment.solved_by
     assert rate(puzzle, solver) == assessment.rating == rating_of(evidence)
     assert puzzle.rating == assessment.rating       # examine filled it in
+    # a puzzle file takes exactly the evidence the rating gathers
+    from solver.puzzles.format import EVIDENCE_KEYS
+
+    assert [key for key, _ in assessment.evidence] == list(EVIDENCE_KEYS)
 
 
 def test_harder_puzzle_rates_higher_on_constructed_cases(puzzles, solver):

@@ -185,6 +185,13 @@ def _kind(value: object) -> str:
             list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
 
 
+#: What ``solver.puzzles.rating`` gathers as a rating's evidence: which of its ladder of players
+#: solve the puzzle, and the line's measures.
+EVIDENCE_KEYS = ("solved_random", "solved_heuristic", "solved_search_200", "solved_pimc_2",
+                 "solved_search_2000", "solved_pimc_8", "solved_cheater", "real_choices",
+                 "wrong", "tempting", "nodes")
+
+
 def _read_table(position: Position, table: Any, source: str) -> Puzzle:
     def fail(key: str | None, message: str) -> PuzzleError:
         return PuzzleError(f"{source}: puzzle.{key}: {message}" if key
@@ -238,7 +245,10 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         raise fail("objective", str(error)) from None
     target = whole("target")
     line_value = table["line"]
-    if not isinstance(line_value, list) or not line_value:
+    if line_value == []:
+        raise fail("line", "expected an array of cards, not an empty one (the line is the "
+                           "solution's cards)")
+    if not isinstance(line_value, list):
         raise fail("line", f"expected an array of cards, not {_kind(line_value)} "
                            f"({quoted(line_value)})")
     line: list[Card] = []
@@ -277,6 +287,9 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         if not isinstance(value, dict):
             raise fail("evidence", f"expected a table, not {_kind(value)} ({quoted(value)})")
         for key, item in value.items():
+            if key not in EVIDENCE_KEYS:
+                raise fail("evidence", f"unknown key {quoted(key)} (expected "
+                                       f"{', '.join(EVIDENCE_KEYS)})")
             if isinstance(item, bool) or not isinstance(item, int):
                 raise fail(f"evidence.{key}", f"expected a whole number, not {_kind(item)} "
                                               f"({quoted(item)})")
