@@ -7,10 +7,14 @@ console is made.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+
+_TRAILING_SPACES = re.compile(r"[ \t]+(?=\n)")
 
 
 def make_console(color: bool | None = None, stderr: bool = False) -> Console:
@@ -22,6 +26,15 @@ def make_console(color: bool | None = None, stderr: bool = False) -> Console:
         def on_broken_pipe(self) -> None:  # Rich's own exits with status 1
             self.quiet = True
             raise BrokenPipeError  # the CLI's boundary ends the run quietly, status 141
+
+        def _render_buffer(self, buffer):  # type: ignore[no-untyped-def]
+            # plain text into a file or pipe carries no spaces at the ends of its lines (the
+            # padding of Rich's tables and columns); on a terminal they may clear what a live
+            # line showed before, and coloured they may carry a background
+            text = super()._render_buffer(buffer)
+            if self.color_system is None and not self.is_terminal:
+                text = _TRAILING_SPACES.sub("", text)
+            return text
 
     options: dict = {"highlight": False, "markup": False, "emoji": False, "stderr": stderr}
     if color is True:

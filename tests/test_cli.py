@@ -548,3 +548,16 @@ def test_the_report_is_laid_out_for_the_console_width(players, width):
     board = pegboard(position.deal, match_after(after), True, width).plain
     assert board in result.stdout
     assert all(len(row) <= width for row in board.splitlines())
+
+
+@pytest.mark.parametrize("command", [
+    "solve EXAMPLES/two-player.toml", "analyze EXAMPLES/played.toml",
+    "replay EXAMPLES/match.jsonl --play-by-play", "advise EXAMPLES/hidden/south.toml",
+    "puzzle show PUZZLES/012-the-five-falls.toml --solution", "deal --players 4 --seed 3"])
+def test_plain_text_into_a_pipe_has_no_spaces_at_the_ends_of_its_lines(tmp_path, command):
+    from clirun import EXAMPLES, PUZZLES, shell
+
+    command = command.replace("EXAMPLES", str(EXAMPLES)).replace("PUZZLES", str(PUZZLES))
+    done = shell(f"allfives {command} | cat", tmp_path)
+    assert done.returncode == 0 and done.stdout.count("\n") > 5
+    assert [line for line in done.stdout.splitlines() if line != line.rstrip()] == []
