@@ -23,7 +23,7 @@ from rich.console import Group
 from rich.text import Text
 
 from solver.cards import SUIT_NAMES, CardError, parse_card, parse_hand
-from solver.errors import AllFivesError
+from solver.errors import AllFivesError, whole_number
 from solver.game import CALLS, Observation, action_name
 from solver.notation import is_line_form, is_toml_name, parse_line
 from solver.pimc import GAME_ASIDE, PLAYED_OUT
@@ -98,7 +98,7 @@ def parse_score(text: str) -> tuple[int, ...]:
     points = []
     for token in text.split(","):
         try:
-            points.append(int(token))
+            points.append(whole_number(token))
         except ValueError:
             raise AllFivesError(f"--score: expected whole numbers separated by commas "
                                 f"(52,58), not {token.strip()!r}") from None

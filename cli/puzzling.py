@@ -208,7 +208,8 @@ def index_text(paths: list[str]) -> str:
         points = f"{puzzle.target} point{'s' if puzzle.target != 1 else ''}"
         goal = {"points": points, "margin": f"margin {puzzle.target:+d}",
                 "win": "win the match"}.get(puzzle.objective, puzzle.objective)
-        rows.append(f"| {facts.number or '·'} | [{puzzle.title or path.stem}]({path.name}) | "
+        rows.append(f"| {facts.number or '·'} | [{cell(puzzle.title or path.stem)}]"
+                    f"({link(path.name)}) | "
                     f"{deal.players} | {facts.rules} | {goal} | "
                     f"{', '.join(puzzle.themes) or '·'} | "
                     f"{puzzle.rating if puzzle.rating is not None else '·'} |")
@@ -230,6 +231,18 @@ def index_text(paths: list[str]) -> str:
         f"Themes: {counts(themes)}.", "",
     ]
     return "\n".join(head + rows) + "\n"
+
+
+def cell(text: str) -> str:
+    """A title as the text of a link in a Markdown table's cell: on one line, and the
+    characters that would end the cell or the link escaped."""
+    return re.sub(r"([\\|\[\]])", r"\\\1", " ".join(text.split()))
+
+
+def link(name: str) -> str:
+    """A file name as a Markdown link's target: in angle brackets where a space or a bracket
+    would end it."""
+    return f"<{name}>" if re.search(r"[\s()<>]", name) else name
 
 
 # ---- generate ------------------------------------------------------------------------------------

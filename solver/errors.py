@@ -1,4 +1,5 @@
-"""The one base of every error a user can cause, and how a message quotes what it was given.
+"""The one base of every error a user can cause, how a message quotes what it was given, and
+how a whole number typed is read.
 
 Every mistake in a card, a hand, a rule option, a seat, a deal file or a solve's arguments is an
 ``AllFivesError``; a ``ValueError`` too, so that ``except ValueError`` also catches it.  Anything
@@ -7,10 +8,11 @@ else that escapes the library is a bug, not bad input.
 
 from __future__ import annotations
 
+import re
 import reprlib
 from pathlib import Path
 
-__all__ = ["AllFivesError", "EngineMissing", "quoted", "QUOTE_CHARACTERS"]
+__all__ = ["AllFivesError", "EngineMissing", "quoted", "QUOTE_CHARACTERS", "whole_number"]
 
 #: The most of a bad input's text a message repeats.
 QUOTE_CHARACTERS = 40
@@ -50,3 +52,16 @@ def quoted(value: object) -> str:
     if isinstance(value, str) and len(value) > QUOTE_CHARACTERS:
         text += f" ({len(value)} characters)"
     return text
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def whole_number(text: str) -> int:
+    """A whole number as typed: digits 0 to 9 with a sign or not, spaces around allowed; not
+    what else Python's ``int`` takes (``1_000``, other scripts' digits).  A ``ValueError``
+    otherwise."""
+    stripped = text.strip()
+    if not _WHOLE.fullmatch(stripped):
+        raise ValueError(f"not a whole number: {text!r}")
+    return int(stripped)

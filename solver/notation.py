@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 
 from .cards import (Card, card_str, hand_str, holding_str, parse_card, parse_hand, parse_suit,
                     sort_cards, suit_of, suit_str)
-from .errors import AllFivesError, quoted
+from .errors import AllFivesError, quoted, whole_number
 from .rules import Rules, option_text
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
@@ -491,7 +491,7 @@ def _line_score(source: str, value: str) -> list[int]:
     points = []
     for token in value.split(","):
         try:
-            points.append(int(token))
+            points.append(whole_number(token))
         except ValueError:
             raise _fail(source, "score", f"expected whole numbers, not {quoted(token)}") from None
     return points

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .errors import AllFivesError, quoted
+from .errors import AllFivesError, quoted, whole_number
 
 __all__ = ["Rules", "RulesError", "PRESETS", "OPTION_HELP", "option_text", "MAX_TARGET"]
 
@@ -148,7 +148,7 @@ def _coerce(name: str, value: Any) -> Any:
         if _is_int(value):
             return value
         try:
-            return int(str(value).strip())
+            return whole_number(str(value))
         except ValueError:
             raise RulesError(f"option {quoted(name)} takes a whole number, not {quoted(value)}") from None
     if kind == "int | None":
@@ -158,7 +158,7 @@ def _coerce(name: str, value: Any) -> Any:
         if text in ("none", "unlimited"):
             return None
         try:
-            return int(text)
+            return whole_number(text)
         except ValueError:
             raise RulesError(f"option {quoted(name)} takes a whole number or none, "
                              f"not {quoted(value)}") from None

@@ -108,3 +108,18 @@ def test_every_puzzle_is_made_again_by_its_seed():
         assert made is not None, path.name
         assert (made.position, made.line, made.themes, made.rating) == \
                (puzzle.position, puzzle.line, puzzle.themes, puzzle.rating), path.name
+
+
+def test_a_title_that_markdown_would_misread_stays_in_its_cell(tmp_path):
+    # the oracle: GitHub's rule for a table row, cells split at every '|' not escaped
+    from dataclasses import replace
+
+    source = FILES[0]
+    odd = tmp_path / "007-odd (copy).toml"
+    odd.write_text(replace(PUZZLES[source], title="A | B [c] \\ d\nsecond line").to_toml(),
+                   encoding="utf-8")
+    row = [line for line in index_text([tmp_path]).splitlines() if line.startswith("| 007")]
+    [row] = row
+    cells = re.split(r"(?<!\\)\|", row.strip().strip("|"))
+    assert len(cells) == 7
+    assert cells[1].strip() == r"[A \| B \[c\] \\ d second line](<007-odd (copy).toml>)"

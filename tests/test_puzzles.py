@@ -93,7 +93,8 @@ def test_round_trip(players, cards, preset, solver):
         again = Puzzle.from_toml(text, "p.toml")
         assert again == puzzle
         assert again.to_toml() == text
-        full = dataclasses.replace(puzzle, title='Say "when"', themes=("duck", "endplay"),
+        full = dataclasses.replace(puzzle, title='Say "when" \\ now\nor\tnever\x01\x7f',
+                                   themes=("duck", "endplay"),
                                    rating=1234, solved_by=("pimc-8",),
                                    evidence=(("nodes", 77), ("tempting", 2)))
         assert Puzzle.from_toml(full.to_toml()) == full

@@ -121,3 +121,14 @@ def test_bad_options_name_the_option_and_the_value(options, token):
 def test_replace_rejects_unknown_options():
     with pytest.raises(RulesError, match="'trumps'"):
         Rules().replace(trumps="H")
+
+
+@pytest.mark.parametrize("text", ["1_000", "٣", "１２", "3.0", "", "+"])
+def test_a_whole_number_is_typed_in_digits_0_to_9(text: str):
+    # Python's int() takes underscores and other scripts' digits; an option does not
+    from solver.errors import whole_number
+
+    with pytest.raises(ValueError):
+        whole_number(text)
+    with pytest.raises(RulesError, match="takes a whole number"):
+        Rules.preset("all-fives").replace(target=text)
