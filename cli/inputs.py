@@ -168,6 +168,9 @@ def read_inputs(names: list[str], deal: int | None = None) -> list[tuple[str, Po
     """Every position in every argument, in order.  All are read before anything is solved,
     so a bad file is reported at once."""
     positions: list[tuple[str, Position]] = []
+    if names.count(STDIN) > 1:
+        raise AllFivesError("POSITION: '-' (standard input) is named more than once: it can be "
+                            "read only once")
     for name in names:
         positions += read_input(named(name, "POSITION"), deal)
     return positions

@@ -67,6 +67,13 @@ def test_bytes_that_are_not_utf8_on_standard_input_say_where(tmp_path: Path, com
     assert done.stdout == "allfives: error: <stdin>: not UTF-8 text (byte 43)\n"
 
 
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_standard_input_named_twice_is_one_line(command: str):
+    line = one_error_line(run(command, "-", "-", input=TWO_LINE + "\n"))
+    assert line == ("allfives: error: POSITION: '-' (standard input) is named more than once: "
+                    "it can be read only once")
+
+
 def test_a_first_line_nested_too_deeply_on_standard_input_is_not_a_record():
     line = one_error_line(run("analyze", "-", input="[" * 100_000 + "\n"))
     assert line.startswith("allfives: error: <stdin>: not TOML")
