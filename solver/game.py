@@ -138,7 +138,7 @@ __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "Record
            "CHANCE", "TERMINAL", "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "PHASES",
            "action_name", "parse_action", "step_name", "parse_step", "cut_for_deal",
            "deal_record", "match_records", "records_text", "read_records", "replay",
-           "replay_matches", "ReplayedMatch",           "deal_opening", "observation_of", "turn_view"]
+           "replay_matches", "ReplayedMatch", "deal_opening", "observation_of", "turn_view"]
 
 #: ``current_player()`` while a pack is to be dealt, and once the match is over (OpenSpiel's ids).
 CHANCE = -1
