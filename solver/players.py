@@ -403,8 +403,9 @@ class CheaterPlayer:
     other two together), and plays a card of the best value; among equal best cards it plays
     the heuristic's choice when that is one of them, else the first in ``legal_actions``
     order.  When the match can end in this deal (``within_reach``) it first keeps the cards
-    that win the match (objective ``win``), then chooses among them by points.  A lone legal card is played without a solve.  The calls (stand or beg, take one or
-    run) are the heuristic's rules 1 and 2: the pack and the runs stay hidden from it.
+    that win the match (objective ``win``), then chooses among them by points.  A lone legal
+    card is played without a solve.  The calls (stand or beg, take one or run) are the
+    heuristic's rules 1 and 2: the pack and the runs stay hidden from it.
 
     Each decision's solve is limited (``time_limit`` seconds, 2.0 by default, and
     ``node_limit`` nodes, none by default), so that a 4-player 12-card deal cannot hang.  When a
