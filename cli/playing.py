@@ -393,11 +393,20 @@ class Session:
             self.console.print(record, soft_wrap=True)
 
     def where(self) -> str:
-        """Where the record is, as the last line says it."""
-        if self.save():
-            return f"the record is in {self.setup.record}"
-        return "no deal is over yet, so there is no record"
+        """Where the record is, as the last line says it (the record of every finished deal is
+        written first)."""
+        return " ".join(filter(None, self.record_words()))
 
+    def record_words(self) -> tuple[str, str | None]:
+        """``where`` in two: what there is to say, and the words naming the record's file (None
+        while no deal is over; the file written before an ``undo`` took the table back into the
+        first deal is named as such)."""
+        if self.save():
+            return "", f"the record is in {self.setup.record}"
+        if self.saved:
+            return ("no deal is over since your undo;",
+                    f"the record written before it is in {self.setup.record}")
+        return "no deal is over yet, so there is no record", None
 
 
 def judge_cards(position: Position, seat: int, solve, node_limit: int) -> list[CardPlayed]:
@@ -438,13 +447,11 @@ def play_command(players: int, seat: str | None, opponents: list[str] | None, pr
     try:
         session.run()
     except Stop:
-        saved = session.save()
+        words, record = session.record_words()
         deals = len(session.state.deals)
-        left = f"You left the match after {deals} deal{'s' if deals != 1 else ''};"
-        if saved:
-            session.say_last(left, f"the record is in {setup.record}.")
-        else:
-            session.say_last(f"{left} no deal is over yet, so there is no record.")
+        left = " ".join(filter(None, [f"You left the match after {deals} "
+                                      f"deal{'s' if deals != 1 else ''};", words]))
+        session.say_last(left if record else f"{left}.", f"{record}." if record else None)
     except KeyboardInterrupt as stop:
         if interactive:
             console.print()  # off the prompt's line

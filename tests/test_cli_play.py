@@ -675,6 +675,27 @@ def test_undo_returns_to_the_previous_decision_with_the_same_cards(tmp_path):
     assert out.getvalue().count("Back to your previous decision.") == 2
 
 
+def test_undo_into_a_deal_already_recorded_names_the_record_written_before(tmp_path):
+    undone = []
+
+    def answer(obs, count):
+        if undone:
+            return None                     # the end of input, back in the first deal
+        if s.state.deals:                   # the first decision of the second deal
+            undone.append(count)
+            return "undo"
+        return "1"
+
+    s, script, out = session({"seed": 2}, answer, tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    assert undone and not s.state.deals
+    record = tmp_path / "match.jsonl"
+    assert s.where() == (f"no deal is over since your undo; the record written before it is "
+                         f"in {record}")
+    assert len(replay(read_records(record.read_text(encoding="utf-8"))).deals) == 1
+
+
 def test_undo_at_the_first_decision_has_nothing_to_undo(tmp_path):
     s, script, out = session({}, lambda obs, count: "undo" if count == 1 else None, tmp_path)
     with pytest.raises(Stop):
