@@ -419,7 +419,10 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
             import random
 
             seed = random.SystemRandom().randrange(1, 1_000_000)
-        found = list(make_puzzles(players, rules, 1, seed, 2, theme, None))
+        # the search may take a while (a rare theme): a transient line on a terminal says so
+        with progress_bar(make_console(color, stderr=True), 1,
+                          f"Looking for a puzzle (seed {seed})") as advance:
+            found = list(make_puzzles(players, rules, 1, seed, 2, theme, advance))
         if not found:
             raise AllFivesError("no puzzle found for these options")
         puzzle, name = found[0], ""
