@@ -86,7 +86,8 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
         number = int(low)
         if 1 <= number <= len(legal):
             return legal[number - 1]
-        raise AnswerError(f"there is no number {number}: choose 1 to {len(legal)}")
+        choose = "1 or 2" if len(legal) == 2 else f"1 to {len(legal)}"
+        raise AnswerError(f"there is no number {number}: choose {choose}")
     if obs.phase in ("elder", "dealer"):
         return _call(low, obs)
     # a card named in full

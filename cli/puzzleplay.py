@@ -183,9 +183,15 @@ class PuzzleSession:
                 self.console.print(HELP, crop=False)
                 continue
             if word == "hint":
-                hints += 1
-                self.result.hints += 1
-                self.console.print(self.hint(position, hints), crop=False)
+                given = self.hints(position)
+                if hints < len(given):
+                    self.console.print(given[hints], crop=False)
+                    hints += 1
+                    self.result.hints += 1
+                else:   # not counted: there is nothing more to give
+                    self.console.print(Text(f"  No more hints here: {given[-1].plain.strip()} "
+                                            f"Type solution to see the line.", style=QUIET),
+                                       crop=False)
                 continue
             if word == "solution":
                 self.result.shown = True
@@ -268,18 +274,20 @@ class PuzzleSession:
                 break
         return text
 
-    def hint(self, position: Position, asked: int) -> Text:
-        """The first hint: the idea (the puzzle's themes); then the suit of the winning card."""
+    def hints(self, position: Position) -> list[Text]:
+        """The hints in the order given: the idea (the puzzle's themes), when it has one; then
+        the suit of the winning card."""
         winning = self.oracle.winning(position)
         suit = suit_of(winning[0][0])
         ideas = [IDEAS.get(t) or self.themes.get(t, t.replace("-", " "))
                  for t in self.puzzle.themes if t != "long"]
-        if asked == 1 and ideas:
-            if len(ideas) == 1:
-                return Text(f"  The idea: {ideas[0]}.", style=QUIET)
-            return Text("  The ideas:" + "".join(f"\n  - {idea}" for idea in ideas),
-                        style=QUIET)
-        return Text(f"  Play a {SUIT_NAMES[suit][:-1]}.", style=QUIET)
+        out = []
+        if len(ideas) == 1:
+            out.append(Text(f"  The idea: {ideas[0]}.", style=QUIET))
+        elif ideas:
+            out.append(Text("  The ideas:" + "".join(f"\n  - {idea}" for idea in ideas),
+                            style=QUIET))
+        return out + [Text(f"  Play a {SUIT_NAMES[suit][:-1]}.", style=QUIET)]
 
     def solution(self, position: Position) -> Text:
         """The rest of the line from ``position`` (the person's own correct cards kept)."""

@@ -443,6 +443,10 @@ def test_bad_answers_each_say_why():
     assert read_answer("d", obs) == ad
     with pytest.raises(AnswerError, match="there is no number 4: choose 1 to 3"):
         read_answer("4", obs)
+    call = Match(2).new_initial_state(seed=1)
+    assert len(call.legal_actions()) == 2      # stand or beg
+    with pytest.raises(AnswerError, match="there is no number 3: choose 1 or 2$"):
+        read_answer("3", call.observation(call.current_player()))
     with pytest.raises(AnswerError, match="unknown answer 'xyzzy'"):
         read_answer("xyzzy", obs)
     with pytest.raises(AnswerError, match="you hold no queen"):

@@ -175,6 +175,18 @@ def test_hint_names_the_idea_then_the_suit_and_solution_ends_it(puzzles):
                                       "Tries: no wrong cards, 2 hints."]
 
 
+@pytest.mark.parametrize("themes, given", [(("draw-trumps",), 2), ((), 1)])
+def test_hints_beyond_the_last_say_so_and_are_not_counted(puzzles, themes, given):
+    puzzle = dataclasses.replace(puzzles[2], themes=themes)
+    answers = iter(["hint"] * 4 + ["solution"])
+    result, text, _ = solve_session(puzzle, lambda s, k: next(answers))
+    suit = SUIT_NAMES[suit_of(puzzle.line[0])][:-1]
+    assert ("The idea: " in text) == bool(themes)
+    assert text.count(f"  No more hints here: Play a {suit}. Type solution to see the "
+                      f"line.") == 4 - given
+    assert result.hints == given
+
+
 def test_bad_answers_are_asked_again_and_the_end_of_input_stops(puzzles):
     puzzle = puzzles[2]
     start = puzzle.position
