@@ -20,6 +20,16 @@ class AnswerError(ValueError):
     """An answer that is no legal action now; the message is the reason."""
 
 
+def reason(error: AnswerError):
+    """Why an answer is asked again, as printed: indented by two, and still so when it wraps."""
+    from rich.padding import Padding
+    from rich.text import Text
+
+    from .faces import BAD
+
+    return Padding(Text(str(error), style=BAD), (0, 0, 0, 2), expand=False)
+
+
 def choices(obs: Observation) -> list[int]:
     """The legal actions in the order they are listed and numbered: the calls as the game
     orders them, cards as a hand is sorted (suits S H D C, high first)."""

@@ -38,7 +38,7 @@ from solver.players import Player, PlayerSpec, decide, player_spec
 from solver.rules import Rules
 from solver.tricks import parse_seat, seat_names, side_name, side_of
 
-from .answers import AnswerError, ask_line, choices, read_answer
+from .answers import AnswerError, ask_line, choices, read_answer, reason
 from .errors import INTERRUPTED, TERMINATED, Terminated, note, option
 from .faces import BAD, GOOD, QUIET, game_name
 from .inputs import named
@@ -292,7 +292,7 @@ class Session:
             try:
                 return read_answer(answer, obs, self.pretty)
             except AnswerError as error:
-                self.console.print(Text(f"  {error}", style=BAD), crop=False)
+                self.console.print(reason(error), crop=False)
 
     def choices(self, obs) -> Text:
         words = "Stand or beg" if obs.phase == "elder" else \

@@ -23,7 +23,7 @@ from rich.text import Text
 from solver.cards import SUIT_NAMES, suit_of
 from solver.deal import Position
 
-from .answers import AnswerError, ask_line, read_answer
+from .answers import AnswerError, ask_line, read_answer, reason
 from .faces import BAD, GOOD, QUIET, card_face
 from .sheet import about, heading, seat_word
 from .table import choices_line
@@ -200,7 +200,7 @@ class PuzzleSession:
             try:
                 card = read_answer(answer, obs, self.pretty)
             except AnswerError as error:
-                self.console.print(Text(f"  {error}", style=BAD), crop=False)
+                self.console.print(reason(error), crop=False)
                 continue
             if any(card in group for group in self.oracle.winning(position)):
                 return card
