@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 import sys
 import threading
@@ -37,7 +38,7 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from solver.errors import AllFivesError, EngineMissing
+from solver.errors import AllFivesError, EngineMissing, quoted
 
 from .helpscreen import HelpScreen
 
@@ -154,9 +155,43 @@ def reader_gone() -> int:
     return READER_GONE
 
 
-def usage_message(error: typer.TyperException) -> str:
-    """A Click error in one line; a usage error ends with the command to ask for help."""
+#: A bad option value as the parser words it, and as this program does: the value quoted.
+_BOUND_WORDS = (
+    (re.compile(r"Invalid value for '(-[\w-]+)': Input should be greater than or equal to "
+                r"(-?\d+)"), "{value} is less than {0}"),
+    (re.compile(r"Invalid value for '(-[\w-]+)': Input should be less than or equal to "
+                r"(-?\d+)"), "{value} is more than {0}"),
+    (re.compile(r"Invalid value for '(-[\w-]+)': Input should be a valid integer\b.*"),
+     "{value} is not a whole number"),
+    (re.compile(r"Invalid value for '(-[\w-]+)': Input should be a valid number\b.*"),
+     "{value} is not a number"),
+)
+
+
+def _typed_value(args: list[str], option: str) -> str | None:
+    """The value typed for ``option`` (``--seed -1`` or ``--seed=-1``), the last one given."""
+    found = None
+    for i, arg in enumerate(args):
+        if arg == option and i + 1 < len(args):
+            found = args[i + 1]
+        elif arg.startswith(option + "="):
+            found = arg.split("=", 1)[1]
+    return found
+
+
+def usage_message(error: typer.TyperException, args: list[str] = ()) -> str:
+    """A Click error in one line; a usage error ends with the command to ask for help.  A
+    value out of range or not a number is worded as the program's own errors are:
+    ``--seed: '-1' is less than 0``."""
     text = message_of(Exception(error.format_message())).replace("Value error, ", "")
+    for pattern, words in _BOUND_WORDS:
+        found = pattern.fullmatch(text)
+        value = _typed_value(list(args), found[1]) if found else None
+        if found and value is not None:
+            text = f"{found[1]}: " + words.format(*found.groups()[1:], value=quoted(value))
+            break
+    else:   # any other bad value: the option first, as the program's own errors put it
+        text = re.sub(r"^Invalid value for '(-[\w-]+)': (.*?)\.?$", r"\1: \2", text)
     ctx = getattr(error, "ctx", None)
     if ctx is not None:
         text += f" (see '{ctx.command_path} --help')"
@@ -189,7 +224,7 @@ class Boundary(HelpScreen, TyperGroup):
             except typer.Exit as done:
                 code = done.exit_code
             except typer.TyperException as error:  # Click's errors: usage, bad values
-                say(usage_message(error))
+                say(usage_message(error, args))
                 code = error.exit_code
             except typer.Abort:
                 note("aborted")

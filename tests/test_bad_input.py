@@ -305,7 +305,20 @@ def test_a_bad_option_value_names_the_option(args: list[str], message: str):
 def test_a_seed_below_zero_is_refused(args: list[str]):
     # Python's Random(-7) is Random(7): a negative seed would deal the positive one's cards
     line = one_error_line(run(*args, "--seed", "-7", input="quit\n"))
-    assert "'--seed'" in line and "greater than or equal to 0" in line
+    assert line.startswith("allfives: error: --seed: '-7' is less than 0 (see 'allfives ")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["play", "--players", "5"], "--players: '5' is more than 4 (see 'allfives play --help')"),
+    (["deal", "--players=x"], "--players: 'x' is not a whole number (see 'allfives deal --help')"),
+    (["bench", "--count", "0"], "--count: '0' is less than 1 (see 'allfives bench --help')"),
+    (["solve", TWO_LINE, "--time-limit", "abc"],
+     "--time-limit: 'abc' is not a number (see 'allfives solve --help')"),
+    (["deal", "--format", "nope"],
+     "--format: 'nope' is not one of 'toml', 'line' (see 'allfives deal --help')"),
+])
+def test_a_value_the_parser_refuses_is_worded_as_the_programs_own_errors(args, message):
+    assert one_error_line(run(*args)) == f"allfives: error: {message}"
 
 
 # ---- numbers too large to run ---------------------------------------------------------------
