@@ -426,6 +426,9 @@ class PimcPlayer:
                     (``solver.inference.PARTNER_SLIP``);
     ``draws``       with ``infer``, worlds drawn for each world solved (``INFER_DRAWS``, or
                     ``FULL_TRUST_DRAWS`` with ``trust="full"``);
+    ``chain``       with ``infer``, the worlds solved are walked by a Markov chain from the
+                    likeliest world drawn (``solver.chain``), ``chain`` steps for each, rather
+                    than resampled from the worlds drawn (0, the default: no chain);
     ``full_calls``  with ``trust="full"``, the calls taken at the heuristic's word too: the
                     worlds weighed by them as sharply as by the cards played (no world over
                     100,000 times another), and drawn, weighed and resampled from the first
@@ -445,9 +448,9 @@ class PimcPlayer:
     ``table_bits``  the engine's table: 2**table_bits entries of 32 bytes.
 
     An option given where it would change nothing (``partner`` without ``replies="heuristic"``,
-    ``trust``, ``draws`` or ``infer_partner`` without ``infer``, ``full_calls`` without
-    ``trust="full"`` and ``bidding``) is a ``PlayerError``, and so are the partner's options
-    at a table of two or three (``check_table``).
+    ``trust``, ``draws``, ``chain`` or ``infer_partner`` without ``infer``, ``full_calls``
+    without ``trust="full"`` and ``bidding``) is a ``PlayerError``, and so are the partner's
+    options at a table of two or three (``check_table``).
     """
 
     omniscient = False
@@ -461,7 +464,7 @@ class PimcPlayer:
                  draws: int | None = None, full_calls: bool | int = False,
                  aside: bool | int = False, replies: str = "double-dummy",
                  partner: str = "best", infer_partner: bool | int = False,
-                 table_bits: int = 20) -> None:
+                 chain: int = 0, table_bits: int = 20) -> None:
         check_limits(node_limit, time_limit)
         if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int)
                                    or not 1 <= worlds <= MAX_WORLDS):
@@ -488,6 +491,8 @@ class PimcPlayer:
             raise PlayerError(f"draws: {quoted(draws)} is not a whole number from 1 to "
                               f"{MAX_WORLDS // most} (at most {MAX_WORLDS} worlds drawn "
                               f"in all)")
+        if isinstance(chain, bool) or not isinstance(chain, int) or not 0 <= chain <= 64:
+            raise PlayerError(f"chain: {quoted(chain)} is not a whole number from 0 to 64")
         if isinstance(exact_limit, bool) or not isinstance(exact_limit, int) or exact_limit < 0:
             raise PlayerError(f"exact_limit: {quoted(exact_limit)} is not a whole number from 0")
         for switch, on in (("bidding", bidding), ("win", win), ("infer", infer),
@@ -500,6 +505,7 @@ class PimcPlayer:
                 ("trust", trust != "tempered", "infer", bool(infer)),
                 ("draws", draws is not None, "infer", bool(infer)),
                 ("infer_partner", bool(infer_partner), "infer", bool(infer)),
+                ("chain", bool(chain), "infer", bool(infer)),
                 ("full_calls", bool(full_calls), "trust=full and bidding",
                  trust == "full" and bool(bidding))):
             if given and not met:
@@ -528,6 +534,8 @@ class PimcPlayer:
         self.replies = replies
         self.partner = partner
         self.infer_partner = bool(infer_partner)
+        #: With ``infer``, steps of the chain a world kept (``solver.chain``); 0: no chain.
+        self.chain = chain
         self.table_bits = table_bits
         self._solver = None
         self._aside_solver = None
@@ -624,6 +632,9 @@ class PimcPlayer:
             likely = [float(w.weight) * weigher.weight(w.hands) for w in worlds]
             if worlds.exact:
                 chosen, weights = list(worlds), likely
+            elif self.chain:
+                chosen = self._chained(observation, worlds, likely, weigher, temper, count)
+                weights = [1.0] * len(chosen)
             else:
                 drawn = resample(likely, count, self.rng)
                 chosen = [worlds[i] for i, _ in drawn]
@@ -631,6 +642,23 @@ class PimcPlayer:
         positions = [sampling.world_position(observation, w) for w in chosen]
         return self.advise_positions(observation, positions, weights, bool(worlds.exact),
                                      budget)
+
+    def _chained(self, observation: Observation, worlds, likely: list[float], weigher,
+                 temper: float, count: int) -> list:
+        """``count`` worlds walked by ``solver.chain`` from the likeliest of ``worlds``, in
+        proportion to the calls' and the play's weights."""
+        from . import sampling
+        from .chain import chain_worlds
+
+        calls = sampling.call_weigher(observation, temper) if self.bidding else None
+
+        def weight(hands) -> float:
+            return (calls(hands) if calls else 1.0) * weigher.weight(hands)
+
+        start = worlds[max(range(len(worlds)), key=likely.__getitem__)]
+        hands = chain_worlds(sampling.constraints(observation), start.hands, count, weight,
+                             self.rng, self.chain)
+        return [sampling.World(h) for h in hands]
 
     def advise_positions(self, observation: Observation, positions: Sequence[Position],
                          weights: Sequence[float], exact: bool = False,

@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from math import comb, factorial
 
@@ -72,6 +72,7 @@ from .tricks import seat_names, shows_void, side_of
 
 __all__ = ["World", "Worlds", "Constraints", "Sampler", "SamplingError", "constraints",
            "count_worlds", "sample_worlds", "all_worlds", "world_position", "bidding_weight",
+           "call_weigher",
            "TEMPER"]
 
 #: No world weighs more than this many times another under ``bidding``.
@@ -563,6 +564,12 @@ class _CallModel:
             p *= self.agree(list(hands[seat]) + self.played[seat], strong)
         floor = 1.0 / self.temper
         return floor + (1.0 - floor) * p
+
+
+def call_weigher(observation: Observation, temper: float = TEMPER
+                 ) -> Callable[[Sequence[Sequence[Card]]], float]:
+    """The weight ``bidding=True`` gives a world's hands, for many worlds of one observation."""
+    return _CallModel(observation, temper).weight
 
 
 def bidding_weight(observation: Observation, world: World, temper: float = TEMPER) -> float:

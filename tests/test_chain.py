@@ -1,0 +1,80 @@
+"""The Markov chain over the hidden cards (``solver.chain``): every world it walks to agrees
+with the observation's hard facts, and its worlds come in proportion to the weight it is
+given.  Oracle: the exact enumeration of every consistent world (``Sampler.every``), each
+world's share of the weight summed over them."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from solver.chain import chain_worlds
+from solver.pimc import PimcPlayer
+from solver.players import PlayerError
+from solver.rules import Rules
+from solver.sampling import Sampler, constraints, sample_worlds
+from test_sampling import CASES, case_id, games, void_cases
+
+
+def arbitrary(hands) -> float:
+    """A weight that differs from world to world, from 0.05 to 1."""
+    return 0.05 + (hash(tuple(tuple(sorted(h)) for h in hands)) % 1000) / 1052
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_every_world_walked_to_agrees_with_the_observation(case):
+    players, rules = case
+    rng = random.Random(case_id(case))
+    walked = 0
+    for obs, truth, *_ in games(players, rules, range(2), every=3):
+        if obs.revokes or not obs.legal_actions:
+            continue
+        c = constraints(obs)
+        start = [tuple(h) for h in truth]
+        for hands in chain_worlds(c, start, 20, arbitrary, rng, thin=2):
+            assert c.agrees(hands)
+            walked += 1
+    assert walked > 100
+
+
+def test_the_chain_starts_only_from_a_world_that_agrees():
+    obs = next(o for o, *_ in games(4, Rules(), [3]))
+    c = constraints(obs)
+    world = sample_worlds(obs, 1, random.Random(1))[0]
+    bad = list(world.hands)
+    bad[(c.seat + 1) % 4] = bad[(c.seat + 1) % 4][:-1]
+    with pytest.raises(ValueError, match="does not agree"):
+        chain_worlds(c, bad, 4, arbitrary, random.Random(1))
+
+
+def test_the_worlds_come_in_proportion_to_the_weight():
+    # small observations of real games, voids and revokes among them: the chain's share of
+    # each world against its share of the weight over every consistent world
+    rng = random.Random(2026)
+    for obs, sampler in void_cases():
+        every = list(sampler.every())
+        total = sum(arbitrary(h) for h in every)
+        target = {h: arbitrary(h) / total for h in every}
+        walked = chain_worlds(sampler.c, every[0], 40_000, arbitrary, rng, thin=2)
+        counts = Counter(walked)
+        assert set(counts) <= set(target)
+        distance = sum(abs(counts[h] / len(walked) - p) for h, p in target.items()) / 2
+        assert distance < 0.05, (len(every), distance)
+
+
+def test_a_chain_is_an_option_of_play_inference():
+    with pytest.raises(PlayerError, match="chain: only with infer"):
+        PimcPlayer(chain=4, infer=False)
+    with pytest.raises(PlayerError, match="chain: 65 is not a whole number from 0 to 64"):
+        PimcPlayer(chain=65)
+    player = PimcPlayer(seed=1, trust="full", draws=2, chain=4, time_limit=None,
+                        node_limit=200_000)
+    for obs, *_ in games(4, Rules(), [5], every=2):
+        if obs.phase == "play" and len(obs.play) >= 6 and len(obs.legal_actions) > 1:
+            advice = player.advise(obs)
+            assert advice.worlds >= 1 and advice.best in obs.legal_actions
+            break
+    else:
+        raise AssertionError("no decision found")
