@@ -92,7 +92,7 @@ def peg_reason(peg: Peg, position: Position | None, pretty: bool,
     """What a peg is for, with the cards behind it where they are known: a capture's trumps
     from ``tricks`` (the cards of each trick of the deal so far), an end point's card and
     Game's pips from ``position`` (the deal as it stands after the peg):
-    ``trick 3: K♠ 5♠``, ``High: A♠``, ``Game: N 37, S 12 pips``."""
+    ``trick 3: K♠ 5♠``, ``High: A♠``, ``Game: N 37 pips, S 12 pips``."""
     text = Text(peg_words(peg))
     if peg.what.startswith("trick "):
         number = int(peg.what.split()[1])
@@ -112,10 +112,10 @@ def peg_reason(peg: Peg, position: Position | None, pretty: bool,
 
 
 def pips_words(position: Position) -> str:
-    """``N 37, S 12 pips``: what each side's won tricks count toward Game."""
+    """``N 37 pips, S 1 pip``: what each side's won tricks count toward Game."""
     pips = score_position(position).pips
     names = [position.deal.side_name(s) for s in range(position.deal.sides)]
-    return ", ".join(f"{name} {p}" for name, p in zip(names, pips)) + " pips"
+    return ", ".join(f"{name} {p} pip" + "s" * (p != 1) for name, p in zip(names, pips))
 
 
 #: The end points in the order they are pegged.
