@@ -1,11 +1,15 @@
 """The table as a diagram: each hand by suit at its compass seat, the dealer and the seat to
-play marked, the trump suit marked in every hand, the trick on the table in the middle."""
+play marked, the trump suit marked in every hand, the trick on the table in the middle.  On a
+screen too narrow for it the diagram folds: the trump mark is an arrow alone, the turn-up and
+"to play" go on lines of their own."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from rich import box
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -19,10 +23,12 @@ from .faces import QUIET, card_face, ranks_face, seat_face, suit_face, trump_wor
 PLACES = {"N": (0, 1), "E": (1, 2), "S": (2, 1), "W": (1, 0)}
 TRUMP_MARK = "◂ trumps"
 TRUMP_MARK_PLAIN = "< trumps"
+#: A width no screen has, to measure the diagram at its natural width.
+UNBOUNDED = 10_000
 
 
-def hand_face(cards: Sequence[int], trump: int, pretty: bool) -> Text:
-    """Four lines, one a suit (S H D C), the trump suit marked."""
+def hand_face(cards: Sequence[int], trump: int, pretty: bool, narrow: bool = False) -> Text:
+    """Four lines, one a suit (S H D C), the trump suit marked (``narrow``: by an arrow)."""
     lines = []
     for suit in range(4):
         line = suit_face(suit, pretty, trump)
@@ -31,12 +37,14 @@ def hand_face(cards: Sequence[int], trump: int, pretty: bool) -> Text:
         line.append(ranks_face(held) if held else ("—" if pretty else "-"),
                     style="bold" if suit == trump and held else "")
         if suit == trump:
-            line.append("  " + (TRUMP_MARK if pretty else TRUMP_MARK_PLAIN), style=QUIET)
+            mark = TRUMP_MARK if pretty else TRUMP_MARK_PLAIN
+            line.append("  " + (mark.split()[0] if narrow else mark), style=QUIET)
         lines.append(line)
     return Text("\n").join(lines)
 
 
-def seat_title(position: Position, seat: int, show_to_move: bool = True) -> Text:
+def seat_title(position: Position, seat: int, show_to_move: bool = True,
+               narrow: bool = False) -> Text:
     deal = position.deal
     title = seat_face(deal, seat)
     if deal.players == 4:
@@ -44,15 +52,15 @@ def seat_title(position: Position, seat: int, show_to_move: bool = True) -> Text
     if seat == deal.dealer:
         title.append(" dealer", style="italic")
     if show_to_move and not position.is_over and seat == position.to_move:
-        title.append("  ")
+        title.append("\n" if narrow else "  ")
         title.append(" to play ", style="reverse bold")
     return title
 
 
-def middle(position: Position, pretty: bool) -> Text:
+def middle(position: Position, pretty: bool, narrow: bool = False) -> Text:
     """The trump suit and the cards on the table."""
     deal = position.deal
-    text = trump_words(deal, pretty)
+    text = trump_words(deal, pretty, narrow)
     current = position.current
     if current.cards:
         text.append("\n\non the table:")
@@ -65,23 +73,65 @@ def middle(position: Position, pretty: bool) -> Text:
 
 
 def diagram(position: Position, pretty: bool, hands: Sequence[Sequence[int]] | None = None,
-            show_to_move: bool = True) -> Table:
+            show_to_move: bool = True) -> Diagram:
     """The hands of ``position`` (or ``hands``, e.g. as dealt) around the table."""
-    deal = position.deal
-    hands = position.hands if hands is None else hands
-    grid = Table.grid(padding=(0, 2))
-    for _ in range(3):
-        grid.add_column(vertical="middle")
-    cells: list[list] = [[Text(), Text(), Text()] for _ in range(3)]
-    for seat, name in enumerate(deal.seats):
-        row, column = PLACES[name]
-        cell = seat_title(position, seat, show_to_move)
+    return Diagram(position, pretty, position.hands if hands is None else hands, show_to_move)
+
+
+class Diagram:
+    """The diagram as a Rich renderable, folded where the screen is too narrow for it."""
+
+    def __init__(self, position: Position, pretty: bool, hands: Sequence[Sequence[int]],
+                 show_to_move: bool) -> None:
+        self.position, self.pretty, self.hands = position, pretty, hands
+        self.show_to_move = show_to_move
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        unbounded = options.update_width(UNBOUNDED)
+        for narrow in (False, True):
+            grid = self.grid(narrow)
+            if Measurement.get(console, unbounded, grid).maximum <= options.max_width:
+                yield grid
+                return
+        yield self.stacked()
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.grid(narrow=False))
+
+    def stacked(self) -> Table:
+        """The folded diagram's parts one under another, for the narrowest screens: the middle,
+        then each hand in seat order."""
+        grid = Table.grid()
+        grid.add_column()
+        grid.add_row(self.centre(narrow=True))
+        for seat in range(self.position.deal.players):
+            grid.add_row(Text())
+            grid.add_row(self.seat(seat, narrow=True))
+        return grid
+
+    def centre(self, narrow: bool) -> Panel:
+        position, pretty = self.position, self.pretty
+        table = (middle(position, pretty, narrow) if self.show_to_move
+                 else trump_words(position.deal, pretty, narrow))
+        return Panel(table, box=box.ROUNDED if pretty else box.ASCII, expand=False,
+                     padding=(0, 1), border_style=QUIET)
+
+    def seat(self, seat: int, narrow: bool) -> Text:
+        cell = seat_title(self.position, seat, self.show_to_move, narrow)
         cell.append("\n")
-        cell.append_text(hand_face(hands[seat], deal.trump, pretty))
-        cells[row][column] = cell
-    table = middle(position, pretty) if show_to_move else trump_words(deal, pretty)
-    cells[1][1] = Panel(table, box=box.ROUNDED if pretty else box.ASCII, expand=False,
-                        padding=(0, 1), border_style=QUIET)
-    for row in cells:
-        grid.add_row(*row)
-    return grid
+        cell.append_text(hand_face(self.hands[seat], self.position.deal.trump, self.pretty,
+                                   narrow))
+        return cell
+
+    def grid(self, narrow: bool) -> Table:
+        grid = Table.grid(padding=(0, 2))
+        for _ in range(3):
+            grid.add_column(vertical="middle")
+        cells: list[list] = [[Text(), Text(), Text()] for _ in range(3)]
+        for seat, name in enumerate(self.position.deal.seats):
+            row, column = PLACES[name]
+            cells[row][column] = self.seat(seat, narrow)
+        cells[1][1] = self.centre(narrow)
+        for row in cells:
+            grid.add_row(*row)
+        return grid

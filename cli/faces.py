@@ -43,13 +43,13 @@ def ranks_face(cards: Iterable[int]) -> str:
     return " ".join(RANKS[c & 15] for c in sort_cards(cards))
 
 
-def trump_words(deal: Deal, pretty: bool) -> Text:
-    """``trumps ♥ hearts (turn-up 6♥)``."""
+def trump_words(deal: Deal, pretty: bool, narrow: bool = False) -> Text:
+    """``trumps ♥ hearts (turn-up 6♥)`` (``narrow``: the turn-up on a line of its own)."""
     text = Text("trumps ")
     text.append_text(suit_face(deal.trump, pretty, deal.trump))
     text.append(f" {SUIT_NAMES[deal.trump]}")
     if deal.turnup is not None:
-        text.append(" (turn-up ")
+        text.append("\n(turn-up " if narrow else " (turn-up ")
         text.append_text(card_face(deal.turnup, pretty, deal.trump))
         text.append(")")
     return text
