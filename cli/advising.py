@@ -381,6 +381,9 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
                          "deals best", columns), style=QUIET)
     top = advice.actions[0].mean if advice.actions else None
     width = max(len(CALLS.get(a, "AA")) for a in order)
+    # a row: "  12 stand  -12.25  -12.83 to -11.67  best in 100%  best"; on a narrow screen the
+    # interval goes on a line of its own, under the value
+    folded = 2 + len(str(len(order))) + 1 + width + 2 + 6 + 2 + 17 + 1 + 12 + 6 > columns
     for number, action in enumerate(order, 1):
         value = values[action]
         text.append(f"\n  {number} ")
@@ -392,10 +395,12 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
             continue
         low, high = value_text(advice, value.low), value_text(advice, value.high)
         interval = low if low == high else f"{low} to {high}"
-        text.append(f"  {value_text(advice, value.mean):>6}  {interval:<17} "
-                    f"best in {100 * value.best:3.0f}%")
+        mean, best = f"{value_text(advice, value.mean):>6}", f"best in {100 * value.best:3.0f}%"
+        text.append(f"  {mean}  {best}" if folded else f"  {mean}  {interval:<17} {best}")
         if value.mean == top:
             text.append("  best", style=GOOD)
+        if folded:
+            text.append(f"\n  {'':{len(str(number)) + 1 + width}}  {interval}")
     if advice.phase == "play" and advice.method == PLAYED_OUT:
         text.append("\n" + _prose("(too deep to solve in time: each deal played out by the "
                                   "heuristic)", columns), style=QUIET)

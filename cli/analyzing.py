@@ -11,9 +11,10 @@ from solver.deal import Position
 from solver.errors import AllFivesError
 from solver.scoring import score_position
 
-from .faces import BAD, GOOD, QUIET, card_face, cards_face, seat_face, side_face
+from .faces import BAD, GOOD, QUIET, card_face, cards_face, hanging, seat_face, side_face
 from .diagram import diagram
 from .errors import note
+from .fitted import Fitted
 from .report import heading, nothing, table
 
 
@@ -42,17 +43,33 @@ def judgement(play: CardPlayed, pretty: bool, trump: int) -> tuple[str, str, Tex
     return str(play.before), str(play.after), cost, note
 
 
+#: The narrowest note column: ``mistake; best``, and cards under it.
+NOTE_WIDTH = 14
+
+
 def plays_table(position: Position, plays: list[CardPlayed], pretty: bool) -> RenderableType:
+    """Each card judged, a row each; on a screen too narrow for a note column of
+    ``NOTE_WIDTH``, the notes (a mistake's best cards) under the table, each after its trick
+    and card."""
     deal = position.deal
-    grid = table("trick", "seat", "card", "before", "after", "cost", "", right=(3, 4, 5))
+    wide = table("trick", "seat", "card", "before", "after", "cost", "", right=(3, 4, 5))
+    narrow = table("trick", "seat", "card", "before", "after", "cost", right=(3, 4, 5))
+    narrow.collapse_padding = True
+    notes = []
     last_trick = 0
     for play in plays:
         trick = str(play.trick) if play.trick != last_trick else ""
         last_trick = play.trick
         card = card_face(play.card, pretty, deal.trump)
-        grid.add_row(trick, seat_face(deal, play.seat), card,
-                     *judgement(play, pretty, deal.trump))
-    return grid
+        cells = judgement(play, pretty, deal.trump)
+        wide.add_row(trick, seat_face(deal, play.seat), card, *cells)
+        narrow.add_row(trick, seat_face(deal, play.seat), card, *cells[:-1])
+        if cells[-1]:
+            notes.append(hanging(Text(f"  trick {play.trick}, ").append_text(card)
+                                 .append(": ").append_text(cells[-1])))
+    if notes:
+        wide.columns[-1].min_width = NOTE_WIDTH
+    return Fitted(wide, Group(narrow, *notes), wrapping=True)
 
 
 def side_words(plays: list[CardPlayed], side: int) -> str:

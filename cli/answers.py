@@ -22,12 +22,11 @@ class AnswerError(ValueError):
 
 def reason(error: AnswerError):
     """Why an answer is asked again, as printed: indented by two, and still so when it wraps."""
-    from rich.padding import Padding
     from rich.text import Text
 
-    from .faces import BAD
+    from .faces import BAD, hanging
 
-    return Padding(Text(str(error), style=BAD), (0, 0, 0, 2), expand=False)
+    return hanging(Text(f"  {error}", style=BAD))
 
 
 def choices(obs: Observation) -> list[int]:

@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich import box
-from rich.console import Console, ConsoleOptions, RenderResult
-from rich.measure import Measurement
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -18,13 +16,12 @@ from solver.cards import suit_of
 from solver.deal import Position
 
 from .faces import QUIET, card_face, ranks_face, seat_face, suit_face, trump_words
+from .fitted import Fitted
 
 #: Where each compass seat sits in a 3 x 3 grid: (row, column).
 PLACES = {"N": (0, 1), "E": (1, 2), "S": (2, 1), "W": (1, 0)}
 TRUMP_MARK = "◂ trumps"
 TRUMP_MARK_PLAIN = "< trumps"
-#: A width no screen has, to measure the diagram at its natural width.
-UNBOUNDED = 10_000
 
 
 def hand_face(cards: Sequence[int], trump: int, pretty: bool, narrow: bool = False) -> Text:
@@ -73,30 +70,20 @@ def middle(position: Position, pretty: bool, narrow: bool = False) -> Text:
 
 
 def diagram(position: Position, pretty: bool, hands: Sequence[Sequence[int]] | None = None,
-            show_to_move: bool = True) -> Diagram:
-    """The hands of ``position`` (or ``hands``, e.g. as dealt) around the table."""
-    return Diagram(position, pretty, position.hands if hands is None else hands, show_to_move)
+            show_to_move: bool = True) -> Fitted:
+    """The hands of ``position`` (or ``hands``, e.g. as dealt) around the table; on a narrow
+    screen folded, and on the narrowest its parts one under another."""
+    parts = Parts(position, pretty, position.hands if hands is None else hands, show_to_move)
+    return Fitted(parts.grid(narrow=False), parts.grid(narrow=True), parts.stacked())
 
 
-class Diagram:
-    """The diagram as a Rich renderable, folded where the screen is too narrow for it."""
+class Parts:
+    """The diagram's parts: the middle box and each seat's hand, whole or folded."""
 
     def __init__(self, position: Position, pretty: bool, hands: Sequence[Sequence[int]],
                  show_to_move: bool) -> None:
         self.position, self.pretty, self.hands = position, pretty, hands
         self.show_to_move = show_to_move
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        unbounded = options.update_width(UNBOUNDED)
-        for narrow in (False, True):
-            grid = self.grid(narrow)
-            if Measurement.get(console, unbounded, grid).maximum <= options.max_width:
-                yield grid
-                return
-        yield self.stacked()
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement.get(console, options, self.grid(narrow=False))
 
     def stacked(self) -> Table:
         """The folded diagram's parts one under another, for the narrowest screens: the middle,

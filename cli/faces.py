@@ -70,3 +70,20 @@ GAME_NAMES = {"all-fours": "All Fours"}
 def game_name(preset: str) -> str:
     """The name of the game the preset ``preset`` plays: ``All Fours``, else ``All Fives``."""
     return GAME_NAMES.get(preset, "All Fives")
+
+
+def hanging(text: Text):
+    """``text`` to print with each of its lines indented as it begins, ``  Score: ...`` by two,
+    and its wrapped parts indented the same."""
+    from rich.console import Group
+    from rich.padding import Padding
+
+    if not text.plain.strip(" \n"):
+        return text
+    parts = []
+    for line in text.split("\n"):
+        indent = len(line.plain) - len(line.plain.lstrip(" "))
+        if indent:
+            line = line.divide([indent])[1]
+        parts.append(Padding(line, (0, 0, 0, indent), expand=False))
+    return Group(*parts)

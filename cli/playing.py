@@ -40,7 +40,7 @@ from solver.tricks import parse_seat, seat_names, side_name, side_of
 
 from .answers import AnswerError, ask_line, choices, read_answer, reason
 from .errors import INTERRUPTED, TERMINATED, Terminated, note, option
-from .faces import BAD, GOOD, QUIET, game_name
+from .faces import BAD, GOOD, QUIET, game_name, hanging
 from .inputs import named
 from .table import choices_line, deal_line, deal_over_line, score_lines, scores_text, \
     seat_text, table_screen, what_happened, win_verb
@@ -207,7 +207,7 @@ class Session:
         if not show:
             return
         for line in lines:
-            self.console.print(line, crop=False)
+            self.console.print(hanging(line), crop=False)
         if len(self.state.deals) > deals:
             self.deal_over()
 

@@ -24,7 +24,7 @@ from solver.cards import SUIT_NAMES, suit_of
 from solver.deal import Position
 
 from .answers import AnswerError, ask_line, read_answer, reason
-from .faces import BAD, GOOD, QUIET, card_face
+from .faces import BAD, GOOD, QUIET, card_face, hanging
 from .sheet import about, heading, seat_word
 from .table import choices_line
 
@@ -141,7 +141,7 @@ class PuzzleSession:
             words = f"  {self.deal.seats[trick.winner]} wins trick {len(after.completed)}"
             if points:
                 words += f" (+{points})"
-            self.console.print(Text(words, style=QUIET), crop=False)
+            self.console.print(hanging(Text(words, style=QUIET)), crop=False)
         return after
 
     def say_card(self, position: Position, card: int, how: str) -> None:
@@ -185,13 +185,13 @@ class PuzzleSession:
             if word == "hint":
                 given = self.hints(position)
                 if hints < len(given):
-                    self.console.print(given[hints], crop=False)
+                    self.console.print(hanging(given[hints]), crop=False)
                     hints += 1
                     self.result.hints += 1
                 else:   # not counted: there is nothing more to give
-                    self.console.print(Text(f"  No more hints here: {given[-1].plain.strip()} "
-                                            f"Type solution to see the line.", style=QUIET),
-                                       crop=False)
+                    self.console.print(hanging(Text(
+                        f"  No more hints here: {given[-1].plain.strip()} Type solution to "
+                        f"see the line.", style=QUIET)), crop=False)
                 continue
             if word == "solution":
                 self.result.shown = True
@@ -205,7 +205,7 @@ class PuzzleSession:
             if any(card in group for group in self.oracle.winning(position)):
                 return card
             self.result.wrong += 1
-            self.console.print(self.refuted(position, card), crop=False)
+            self.console.print(hanging(self.refuted(position, card)), crop=False)
 
     def ask(self, prompt: str) -> str | None:
         """One line of input, without its newline; None at the end of input."""

@@ -21,7 +21,7 @@ from solver.game import (REVOKE, RUN, GameError, MatchState, ReplayedMatch, read
                          replay_matches, step_name)
 from solver.tricks import seat_names, side_name
 
-from .faces import card_face, ranks_face, suit_face
+from .faces import card_face, hanging, ranks_face, suit_face
 from .table import scores_text, seat_text
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def replay_command(name: str, json: bool, color: bool | None,
         if several:
             console.print(match_heading(matches[index]), crop=False)
         for line in deal_story(matches[index].state, number, pretty):
-            console.print(line, crop=False)
+            console.print(hanging(line), crop=False)
         console.print()
     elif play_by_play:
         for match in matches:
@@ -191,7 +191,7 @@ def tell_match(state: MatchState, console: Console, pretty: bool) -> None:
     """Every deal of a replayed match, action by action, as the table told it."""
     for number in range(1, len(state.deals) + 1):
         for line in deal_story(state, number, pretty):
-            console.print(line, crop=False)
+            console.print(hanging(line), crop=False)
         console.print()
 
 

@@ -328,3 +328,27 @@ def test_the_report_is_laid_out_for_the_console_width(players: int, width: int):
             note = row[note_at:].split()
             assert note[:2] == ["mistake;", "best"]
             assert note[2:] == [card_str(parse_card(c), pretty=True) for c in play["best"]]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_on_a_narrow_screen_the_notes_go_under_the_table(players: int):
+    """Below some 50 columns the table has no note column: a line under it for each mistake
+    names its trick and card and the best cards, and no line is longer than the screen."""
+    from clirun import RUNNER
+    from cli.main import app
+
+    line = PLAYED_BY[players]()
+    (record,) = records(run("analyze", line, "--json"))
+    result = RUNNER.invoke(app, ["analyze", line], env={"COLUMNS": "44"})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(len(row.rstrip()) for row in lines[1:]) <= 44, result.stdout
+    head = next(i for i, row in enumerate(lines) if row.startswith("trick "))
+    assert lines[head].split() == ["trick", "seat", "card", "before", "after", "cost"]
+    notes = [row for row in lines if row.startswith("  trick ")]
+    mistakes = [play for play in record["plays"] if play["mistake"]]
+    assert mistakes and len(notes) == len(mistakes)
+    for play, note in zip(mistakes, notes):
+        best = " ".join(card_str(parse_card(c), pretty=True) for c in play["best"])
+        card = card_str(parse_card(play["card"]), pretty=True)
+        assert note == f"  trick {play['trick']}, {card}: mistake; best {best}", note

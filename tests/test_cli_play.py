@@ -596,10 +596,11 @@ def test_a_hint_reads_nothing_but_the_observation(tmp_path):
     assert "Advice from what you can see" in text and text.count("\n  ") >= len(obs.legal_actions)
 
 
-@pytest.mark.parametrize("width", [60, 80])
+@pytest.mark.parametrize("width", [40, 60, 80])
 def test_a_hint_is_broken_to_the_console_width(tmp_path, width):
     """The hint's words break between words at the console's width, indented under
-    themselves, and say all they said at full width."""
+    themselves, and say all they said at full width; on a narrow screen each choice's interval
+    is on a line of its own under it."""
     s, script, out = session({"seed": 3, "players": 4}, lambda obs, count: None, tmp_path,
                              width=width)
     state = s.state
@@ -621,6 +622,10 @@ def test_a_hint_is_broken_to_the_console_width(tmp_path, width):
     advice = Advice(obs.seat, "play", "margin", 16, False, False, actions, method=PLAYED_OUT)
     lines = advice_lines(advice, obs, list(obs.legal_actions), True, width).plain.split("\n")
     assert max(len(line) for line in lines) <= width
+    intervals = [k for k, line in enumerate(lines) if "+0.00 to +2.00" in line]
+    assert len(intervals) == len(actions)
+    rows = [k for k, line in enumerate(lines) if re.match(r"  \d+ ", line)]
+    assert intervals == ([k + 1 for k in rows] if width < 60 else rows)
     assert "(too deep to solve in time: each deal played out by the heuristic)" in \
         " ".join(line.strip() for line in lines)
 
@@ -826,3 +831,21 @@ def test_the_score_at_the_end_of_a_deal_is_said_once(tmp_path, players):
         assert not lines[k - 1].startswith("  Score:"), lines[k - 1]
         assert f"; the score is {scores_text(players, log.score)}." in lines[k]
     assert any(line.startswith("  Score:") for line in lines)  # pegs within a deal
+
+
+def test_on_a_narrow_screen_what_happened_keeps_its_indent(tmp_path):
+    """At 30 columns the lines that say what happened at the table wrap under themselves: a
+    peg's reason, the score."""
+    s, script, out = session({"players": 4, "seed": 5, "target": 31}, first_choice, tmp_path,
+                             width=30)
+    s.run()
+    lines = [line.rstrip() for line in out.getvalue().splitlines()]
+    assert max(len(line) for line in lines if "record" not in line) <= 30  # a path kept whole
+    pegs = [k for k, line in enumerate(lines) if re.match(r"  \w+ pegs \d+ \(", line)]
+    assert pegs
+    for k in pegs:
+        end = next(j for j in range(k, len(lines)) if lines[j].endswith(")"))
+        assert all(line.startswith("  ") and line[2] != " " for line in lines[k:end + 1]), \
+            lines[k:end + 1]
+    wrapped = [k for k in pegs if not lines[k].endswith(")")]
+    assert wrapped   # some reason was too long for the line

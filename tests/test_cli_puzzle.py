@@ -115,11 +115,12 @@ def test_a_whole_solve_typed_from_the_line(puzzles, players):
     assert [s for s, _ in shown] == [deal.seats[p.to_move] for p in puzzle.positions[:-1]]
 
 
-@pytest.mark.parametrize("width", [80, 60])
+@pytest.mark.parametrize("width", [80, 60, 40])
 @pytest.mark.parametrize("name", ["001-save-the-ten.toml", "006-ruff-the-ten.toml"])
 def test_a_refutation_too_long_for_the_screen_wraps_under_itself(name, width):
-    """Every wrong card at the first turn refuted, at 80 and 60 columns: no line is wider than
-    the screen, and the best play after a wrong card goes on indented under itself."""
+    """Every wrong card at the first turn refuted, at 80, 60 and 40 columns: no line is wider
+    than the screen, every line of a refutation keeps its indent, and the best play after a
+    wrong card goes on indented under itself."""
     puzzle = load_puzzle(COLLECTION / name)
     start = puzzle.position
     moves = Solver().solve(start, puzzle.side, puzzle.objective).moves
@@ -131,13 +132,17 @@ def test_a_refutation_too_long_for_the_screen_wraps_under_itself(name, width):
     _, text, _ = solve_session(puzzle, answer, name=name, width=width)
     lines = text.splitlines()
     assert max(len(line) for line in lines) <= width
+    fails = [k for k, line in enumerate(lines) if " fails: " in line]
     starts = [k for k, line in enumerate(lines) if "The best play after it:" in line]
-    assert len(starts) == len(wrong) > 1
+    assert len(starts) == len(fails) == len(wrong) > 1
+    for k in fails:
+        end = lines.index("  Try again.", k)
+        assert all(line.startswith("  ") for line in lines[k:end]), lines[k:end + 1]
     for k in starts:
         end = lines.index("  Try again.", k)
         assert all(line.startswith("    ") for line in lines[k + 1:end]), lines[k:end + 1]
     assert any(end > k + 1 for k in starts for end in [lines.index("  Try again.", k)]) == \
-        (width == 60)
+        (width < 80)
 
 
 @pytest.mark.parametrize("players", [2, 3])
