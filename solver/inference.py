@@ -182,6 +182,7 @@ class PlayWeigher:
         self.slips = [None if seat == me else trust.partner_slip if partner else trust.slip
                       for (seat, _), partner in zip(self.play, self.partner)]
         self.turns: dict[int, _Turn] = {}
+        self.decided: dict[tuple[int, frozenset[int]], tuple[int, int | None]] = {}
         trump = obs.trump
         if self.play:
             self.values = {c: card_value(c, trump, obs.rules) for c in ALL_CARDS}
@@ -204,6 +205,19 @@ class PlayWeigher:
         card, _ = lead_by_rules(sight, legal) if not turn.trick else follow_by_rules(sight, legal)
         return card
 
+    def _decision(self, index: int, hand: list[int], lead: list[int]) -> tuple[int, int | None]:
+        """How many legal cards the seat at play ``index`` had from ``hand``, and the
+        heuristic's card where more than one.  It depends on nothing else, so it is
+        remembered: many worlds, and a chain's steps, give a seat the same hand."""
+        key = (index, frozenset(hand))
+        found = self.decided.get(key)
+        if found is None:
+            obs = self.observation
+            legal = legal_plays(hand, lead, obs.trump, obs.rules.strict_follow)
+            card = self.choice(index, hand, legal) if len(legal) > 1 else None
+            found = self.decided[key] = (len(legal), card)
+        return found
+
     def weight(self, hands: Sequence[Sequence[int]]) -> float:
         """The play weight of the world ``hands`` (each seat's cards still held)."""
         obs = self.observation
@@ -214,8 +228,6 @@ class PlayWeigher:
         held = [list(h) for h in hands]
         for seat, card in self.play:
             held[seat].append(card)
-        trump = obs.trump
-        strict = obs.rules.strict_follow
         negligible = trust.negligible
         likelihood = 1.0
         lead: list[int] = []
@@ -224,16 +236,15 @@ class PlayWeigher:
                 lead = []
             slip = self.slips[index]
             if slip is not None:
-                hand = held[seat]
-                legal = legal_plays(hand, lead, trump, strict)
-                if len(legal) > 1:
-                    if self.choice(index, hand, legal) == card:
+                count, choice = self._decision(index, held[seat], lead)
+                if count > 1:
+                    if choice == card:
                         # a partner's card is scored relative to the model's: one that is the
                         # heuristic's leaves the weight as it was, rather than lower every world
                         if not self.partner[index]:
                             likelihood *= 1.0 - slip
                     else:
-                        likelihood *= slip / (len(legal) - 1)
+                        likelihood *= slip / (count - 1)
                         if self.partner[index]:
                             likelihood /= 1.0 - slip
                         if likelihood < negligible:
