@@ -1,7 +1,7 @@
 """The table as a diagram: each hand by suit at its compass seat, the dealer and the seat to
 play marked, the trump suit marked in every hand, the trick on the table in the middle.  On a
 screen too narrow for it the diagram folds: the trump mark is an arrow alone, the turn-up and
-"to play" go on lines of their own."""
+"to play" go on lines of their own; on the narrowest its parts go one under another."""
 
 from __future__ import annotations
 
