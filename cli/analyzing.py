@@ -60,10 +60,10 @@ def plays_table(position: Position, plays: list[CardPlayed], pretty: bool) -> Re
     for play in plays:
         trick = str(play.trick) if play.trick != last_trick else ""
         last_trick = play.trick
-        card = card_face(play.card, pretty, deal.trump)
+        seat, card = seat_face(deal, play.seat), card_face(play.card, pretty, deal.trump)
         cells = judgement(play, pretty, deal.trump)
-        wide.add_row(trick, seat_face(deal, play.seat), card, *cells)
-        narrow.add_row(trick, seat_face(deal, play.seat), card, *cells[:-1])
+        wide.add_row(trick, seat, card, *cells)
+        narrow.add_row(trick, seat, card, *cells[:-1])
         if cells[-1]:
             notes.append(hanging(Text(f"  trick {play.trick}, ").append_text(card)
                                  .append(": ").append_text(cells[-1])))

@@ -3,12 +3,14 @@ the checks that several test files make of what it printed."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+from rich.console import Console
 from typer.testing import CliRunner
 
 import solver
@@ -25,6 +27,13 @@ PROGRAM = Path(sys.executable).parent / ("allfives.exe" if sys.platform == "win3
 EXAMPLES = Path(solver.__file__).parent / "examples"
 #: The curated puzzle collection: a folder of the repository, not of the installed package.
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+
+
+def console(width: int = 80) -> tuple[Console, io.StringIO]:
+    """A plain console of ``width`` columns writing into the string buffer returned with it."""
+    out = io.StringIO()
+    return Console(file=out, width=width, color_system=None, highlight=False, markup=False,
+                   emoji=False), out
 
 
 def run(*args, input: str | None = None):

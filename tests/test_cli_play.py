@@ -15,17 +15,11 @@ from rich.text import Text
 from cli.answers import AnswerError, choices, read_answer
 from cli.playing import Session, Stop, make_setup, play_command
 from cli.table import scores_text
-from clirun import run
+from clirun import console, run
 from solver.cards import card_str, parse_card
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match, read_records, replay
 
 pytest.importorskip("solver.search")  # hints and the analysis after each deal use the engine
-
-
-def console(width: int = 80) -> tuple[Console, io.StringIO]:
-    out = io.StringIO()
-    return Console(file=out, width=width, color_system=None, highlight=False, markup=False,
-                   emoji=False), out
 
 
 class Script:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from clirun import PUZZLES, assert_one_error_line, run
+from clirun import PUZZLES, assert_one_error_line, console, run
 
 pytest.importorskip("solver.search")  # puzzles are solved by the engine
 
@@ -55,12 +55,6 @@ def mined(players: int, seed: int, preset: str = "all-fives", cards: int = 4) ->
 @pytest.fixture(scope="module")
 def puzzles() -> dict[int, Puzzle]:
     return {n: mined(n, 1) for n in (2, 3, 4)}
-
-
-def console(width: int = 80) -> tuple[Console, io.StringIO]:
-    out = io.StringIO()
-    return Console(file=out, width=width, color_system=None, highlight=False, markup=False,
-                   emoji=False), out
 
 
 class Script:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from rich.console import Console
 
+from clirun import console
 from cli.diagram import diagram
 from cli.faces import ranks_face
 from solver.cards import SUIT_NAMES, suit_of, suit_str
@@ -15,9 +15,9 @@ from solver.shuffle import random_position
 
 
 def render(position, width: int, pretty: bool = True) -> list[str]:
-    console = Console(width=width, record=True, color_system=None, file=open("/dev/null", "w"))
-    console.print(diagram(position, pretty))
-    return console.export_text().splitlines()
+    screen, out = console(width)
+    screen.print(diagram(position, pretty))
+    return out.getvalue().splitlines()
 
 
 def holdings(position, pretty: bool = True) -> list[str]:
