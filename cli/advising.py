@@ -364,13 +364,41 @@ def _prose(words: str, width: int) -> str:
     return textwrap.fill(words, max(width, 20), initial_indent="  ", subsequent_indent="  ")
 
 
+def _choice_rows(advice, observation: Observation, order: list[int], pretty: bool,
+                 folded: bool) -> list[Text]:
+    """A line for each choice: ``  12 stand  -12.25  -12.83 to -11.67  best in 100%  best``;
+    ``folded``, the interval on a line of its own under the value."""
+    values = {v.action: v for v in advice.actions}
+    top = advice.actions[0].mean if advice.actions else None
+    width = max(len(CALLS.get(a, "AA")) for a in order)
+    rows = []
+    for number, action in enumerate(order, 1):
+        value = values[action]
+        row = Text(f"  {number} ")
+        face = action_face(action, pretty, observation.trump)
+        face.pad_right(width - len(face))
+        row.append_text(face)
+        rows.append(row)
+        if math.isnan(value.mean):
+            row.append("      ?", style=QUIET)
+            continue
+        low, high = value_text(advice, value.low), value_text(advice, value.high)
+        interval = low if low == high else f"{low} to {high}"
+        mean, best = f"{value_text(advice, value.mean):>6}", f"best in {100 * value.best:3.0f}%"
+        row.append(f"  {mean}  {best}" if folded else f"  {mean}  {interval:<17} {best}")
+        if value.mean == top:
+            row.append("  best", style=GOOD)
+        if folded:
+            rows.append(Text(f"  {'':{len(str(number)) + 1 + width}}  {interval}"))
+    return rows
+
+
 def advice_lines(advice, observation: Observation, order: list[int], pretty: bool,
                  columns: int = 80) -> Text:
     """The advice as ``play``'s hint shows it: each choice in ``order`` (the numbered list of
     legal choices), its expected value, the interval and its share of best; the words are
     broken to ``columns``."""
     n = observation.players
-    values = {v.action: v for v in advice.actions}
     if len(order) == 1:
         return Text(_prose("Advice from what you can see: there is only one choice.", columns),
                     style=QUIET)
@@ -379,28 +407,11 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
                        f"seen{' (every one)' if advice.exact else ''}:", columns) + "\n"
                 + _prose(f"expected {objective_words(advice, n)}, 95% interval, share of "
                          "deals best", columns), style=QUIET)
-    top = advice.actions[0].mean if advice.actions else None
-    width = max(len(CALLS.get(a, "AA")) for a in order)
-    # a row: "  12 stand  -12.25  -12.83 to -11.67  best in 100%  best"; on a narrow screen the
-    # interval goes on a line of its own, under the value
-    folded = 2 + len(str(len(order))) + 1 + width + 2 + 6 + 2 + 17 + 1 + 12 + 6 > columns
-    for number, action in enumerate(order, 1):
-        value = values[action]
-        text.append(f"\n  {number} ")
-        face = action_face(action, pretty, observation.trump)
-        face.pad_right(width - len(face))
-        text.append_text(face)
-        if math.isnan(value.mean):
-            text.append("      ?" if len(order) > 1 else "  the only choice", style=QUIET)
-            continue
-        low, high = value_text(advice, value.low), value_text(advice, value.high)
-        interval = low if low == high else f"{low} to {high}"
-        mean, best = f"{value_text(advice, value.mean):>6}", f"best in {100 * value.best:3.0f}%"
-        text.append(f"  {mean}  {best}" if folded else f"  {mean}  {interval:<17} {best}")
-        if value.mean == top:
-            text.append("  best", style=GOOD)
-        if folded:
-            text.append(f"\n  {'':{len(str(number)) + 1 + width}}  {interval}")
+    wide = _choice_rows(advice, observation, order, pretty, folded=False)
+    rows = wide if all(row.cell_len <= columns for row in wide) else \
+        _choice_rows(advice, observation, order, pretty, folded=True)
+    for row in rows:
+        text.append("\n").append_text(row)
     if advice.phase == "play" and advice.method == PLAYED_OUT:
         text.append("\n" + _prose("(too deep to solve in time: each deal played out by the "
                                   "heuristic)", columns), style=QUIET)
