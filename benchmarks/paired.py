@@ -12,7 +12,8 @@ groups are also split by how the first deal of each was called (``stand``, ``tak
 ``run`` when the dealer ran the pack), each part's group-by-group difference on a line of its
 own: with four players the deals after a run, a sixth of them, hold most of the variance.
 Several pairs of runs (each pair on its own packs: another ``--seed``, say) are compared pair by
-pair, then pooled: every pair's groups together, as one sample of group-by-group differences.
+pair, then pooled: each side's runs against their B, then the group-by-group differences,
+every pair's groups together as one sample.
 
     python benchmarks/paired.py FIRST SECOND [FIRST SECOND ...] [--by-calls]
 """
@@ -63,13 +64,16 @@ def show(label, values):
           f"{len(values)} groups")
 
 
-def paired(first, second):
+def paired(first, second, alone):
     """Each run's mean, then first less second group by group (split by the calls with
-    ``by_calls``): the differences of the groups both played, with their first deal's calls."""
+    ``by_calls``): the differences of the groups both played, with their first deal's calls.
+    Each run's own differences (A's points less B's) go on the lists in ``alone``."""
     (name_a, one, packs_one), (name_b, two, packs_two) = (group_differences(path)
                                                           for path in (first, second))
     show(f"{name_a} ({first})", list(one.values()))
     show(f"{name_b} ({second})", list(two.values()))
+    alone[0].extend(one.values())
+    alone[1].extend(two.values())
     common = sorted(set(one) & set(two), key=int)
     unlike = [g for g in common if packs_one[g][:3] != packs_two[g][:3]]
     if unlike:
@@ -91,12 +95,14 @@ def main(argv):
     paths = [a for a in argv if a != "--by-calls"]
     if len(paths) < 2 or len(paths) % 2:
         sys.exit("paired.py: give the runs in pairs: FIRST SECOND [FIRST SECOND ...]")
-    pooled = []
+    pooled, alone = [], ([], [])
     for k in range(0, len(paths), 2):
-        differences = paired(paths[k], paths[k + 1])
+        differences = paired(paths[k], paths[k + 1], alone)
         show_differences("first less second, group by group", differences, by_calls)
         pooled += differences
     if len(paths) > 2:
+        show("the first runs pooled, each against its B", alone[0])
+        show("the second runs pooled, each against its B", alone[1])
         show_differences(f"pooled over the {len(paths) // 2} pairs, group by group", pooled,
                          by_calls)
 

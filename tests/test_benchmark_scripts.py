@@ -69,9 +69,15 @@ def test_paired_reads_each_run_as_match_reports_it_and_pairs_them(tmp_path, play
     paired["main"]([str(one), str(two), str(other), str(again)])
     lines = capsys.readouterr().out.splitlines()
     means = [float(line.split(": ")[1].split()[0]) for line in lines]
-    assert lines[6].startswith("pooled over the 2 pairs, group by group: ")
-    assert lines[6].endswith(", 16 groups")
-    assert means[6] == pytest.approx((means[2] + means[5]) / 2, abs=1e-3)
+    # each side's runs pooled against their B, then the differences
+    assert lines[6].startswith("the first runs pooled, each against its B: ")
+    assert lines[7].startswith("the second runs pooled, each against its B: ")
+    assert means[6] == pytest.approx((means[0] + means[3]) / 2, abs=1e-3)
+    assert means[7] == pytest.approx((means[1] + means[4]) / 2, abs=1e-3)
+    assert lines[8].startswith("pooled over the 2 pairs, group by group: ")
+    assert all(line.endswith(", 16 groups") for line in lines[6:9])
+    assert means[8] == pytest.approx((means[2] + means[5]) / 2, abs=1e-3)
+    assert means[8] == pytest.approx(means[6] - means[7], abs=2e-3)
     with pytest.raises(SystemExit, match="in pairs"):
         paired["main"]([str(one), str(two), str(other)])
 
