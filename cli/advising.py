@@ -15,7 +15,6 @@ from __future__ import annotations
 import json as json_module
 import math
 import textwrap
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -23,12 +22,12 @@ from rich.console import Group
 from rich.text import Text
 
 from solver.cards import SUIT_NAMES, CardError, parse_card, parse_hand
-from solver.errors import AllFivesError, whole_number
+from solver.errors import AllFivesError, counted, whole_number
 from solver.game import CALLS, Observation, action_name
 from solver.notation import is_line_form, is_toml_name, parse_line
 from solver.pimc import GAME_ASIDE, PLAYED_OUT
 from solver.rules import Rules
-from solver.seen import CallError, SeenPosition, call_observation, load_seen, read_seen
+from solver.seen import CallError, SeenPosition, call_observation, read_seen
 from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 
 from .errors import note, option
@@ -54,31 +53,21 @@ PHASE_WORDS = {"elder": "stand or beg", "dealer": "take one or run", "play": "ca
 def read_position(name: str) -> tuple[str, SeenPosition]:
     """The position an argument names, with its name: a deal file, a file holding one
     one-line position, ``-`` for standard input, or a one-line position itself."""
-    from .inputs import named, read_text
+    from .inputs import is_file, named, read_text
+    from .replaying import is_record_text
 
-    if named(name, "POSITION") == STDIN:
-        return "<stdin>", read_seen(read_text(STDIN), "<stdin>")
-    if "\n" not in name and is_line_form(name) and not _is_file(name):
+    source = "<stdin>" if named(name, "POSITION") == STDIN else name
+    # what is there (a file, a pipe, a folder, to be refused as one) is read
+    if "\n" not in name and is_line_form(name) and not is_file(name):
         return ARGUMENT, SeenPosition.of(parse_line(name.strip(), ARGUMENT, hidden=True))
-    if not _is_file(name) and not is_toml_name(name) and not _is_folder(name):
+    if name != STDIN and not is_file(name) and not is_toml_name(name):
         raise AllFivesError(f"{name}: no such file, and not a one-line position "
                             f"(\"N:AK5.9.32.- - dealer=S trump=H\")")
-    return name, load_seen(name)
-
-
-def _is_file(name: str) -> bool:
-    try:
-        return Path(name).is_file()
-    except OSError:
-        return False
-
-
-def _is_folder(name: str) -> bool:
-    """A folder is read (and so refused as one), not taken for a name that is not there."""
-    try:
-        return Path(name).is_dir()
-    except OSError:
-        return False
+    text = read_text(name)
+    if is_record_text(text):
+        raise AllFivesError(f"{source}: a game record, not a position (a deal file or a "
+                            f"one-line position); 'allfives analyze' judges a record's play")
+    return source, read_seen(text, source, True if is_toml_name(name) else None)
 
 
 def position_observation(name: str, seat: str | None) -> tuple[str, SeenPosition, Observation]:
@@ -208,10 +197,10 @@ def objective_words(advice, players: int) -> str:
 
 
 def worlds_words(advice) -> str:
-    plural = "s" if advice.worlds != 1 else ""
+    deals = counted(advice.worlds, "deal")
     if advice.exact:
-        return f"every one of the {advice.worlds} deal{plural} of the unseen cards that fit"
-    return f"{advice.worlds} deal{plural} of the unseen cards, drawn at random among those that fit"
+        return f"every one of the {deals} of the unseen cards that fit"
+    return f"{deals} of the unseen cards, drawn at random among those that fit"
 
 
 def action_face(action: int, pretty: bool, trump: int | None) -> Text:
@@ -277,7 +266,7 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
                 text.append_text(card_face(card, pretty, trump))
         if seen is not None and seen.hidden:
             text.append("\nhidden: " + ", ".join(
-                f"{names[s]} ({seen.counts[s]} card{'s' if seen.counts[s] != 1 else ''})"
+                f"{names[s]} ({counted(seen.counts[s], 'card')})"
                 for s in seen.hidden))
     else:
         elder = (observation.dealer + 1) % n
@@ -348,7 +337,8 @@ def advice_record(name: str | None, observation: Observation, advice, seed: int)
         "best": action_name(advice.best),
         "actions": [{"action": action_name(v.action), "mean": _number(v.mean),
                      "low": _number(v.low), "high": _number(v.high),
-                     "best": _number(v.best)} for v in advice.actions],
+                     "best": None if math.isnan(v.mean) else _number(v.best)}
+                    for v in advice.actions],
         "nodes": getattr(advice, "nodes", None),
         "seconds": round(getattr(advice, "seconds", 0.0), 6),
     }
@@ -402,7 +392,7 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
     if len(order) == 1:
         return Text(_prose("Advice from what you can see: there is only one choice.", columns),
                     style=QUIET)
-    deals = f"{advice.worlds} deal{'s' if advice.worlds != 1 else ''}"
+    deals = counted(advice.worlds, "deal")
     text = Text(_prose(f"Advice from what you can see, over {deals} of the cards you have not "
                        f"seen{' (every one)' if advice.exact else ''}:", columns) + "\n"
                 + _prose(f"expected {objective_words(advice, n)}, 95% interval, share of "

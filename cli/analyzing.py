@@ -8,7 +8,7 @@ from rich.text import Text
 
 from solver.analysis import CardPlayed, analyze_play, given_away, unjudged
 from solver.deal import Position
-from solver.errors import AllFivesError
+from solver.errors import AllFivesError, counted
 from solver.scoring import score_position
 
 from .faces import BAD, GOOD, QUIET, card_face, cards_face, hanging, seat_face, side_face
@@ -77,9 +77,9 @@ def side_words(plays: list[CardPlayed], side: int) -> str:
     the cards a limit left unjudged."""
     mistakes = sum(1 for p in plays if p.side == side and p.mistake)
     left = unjudged([p for p in plays if p.side == side])
-    words = f"{mistakes} mistake{'s' if mistakes != 1 else ''}" if mistakes else "no mistakes"
+    words = f"{counted(mistakes, 'mistake')}" if mistakes else "no mistakes"
     if left:
-        words += f"; {left} card{'s' if left != 1 else ''} not judged"
+        words += f"; {counted(left, 'card')} not judged"
     return f" ({words})"
 
 

@@ -1,13 +1,16 @@
 """The Rich console the human output is printed on: coloured on a terminal, plain otherwise.
 
 ``--color`` forces colour (and the terminal's control codes) even into a pipe; ``--no-color``
-prints no control codes at all, like a pipe does.  Rich is imported only here, and only when a
+prints no control codes at all, like a pipe does.  The consoles on standard error carry only
+live lines (a search's status, a progress bar), which show on a terminal alone, whatever
+``--color`` says.  Rich is imported only here, and only when a
 console is made.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -37,7 +40,7 @@ def make_console(color: bool | None = None, stderr: bool = False) -> Console:
             return text
 
     options: dict = {"highlight": False, "markup": False, "emoji": False, "stderr": stderr}
-    if color is True:
+    if color is True and (not stderr or sys.stderr.isatty()):
         options["force_terminal"] = True
     elif color is False:
         options["color_system"] = None

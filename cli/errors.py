@@ -10,11 +10,11 @@ Exit statuses (the README's "Exit codes" lists the same):
 
     0    done
     1    a limit stopped a search without a value, the compiled engine is missing, or
-         standard output could not be written (a full disk)
+         standard output or a record could not be written (a full disk)
     2    bad input
     130  interrupted (Ctrl-C: SIGINT)
-    141  standard output's reader went away (``allfives ... | head -1``: 128 + SIGPIPE), or
-         standard output was closed from the start (``>&-``)
+    141  standard output's reader (or a record's, in a pipe) went away (``allfives ... | head
+         -1``: 128 + SIGPIPE), or standard output was closed from the start (``>&-``)
     143  terminated (SIGTERM)
 
 Click's exceptions are caught through what Typer makes public: every one of them is a
@@ -127,9 +127,14 @@ def user_errors() -> Iterator[None]:
     except AllFivesError as error:
         raise fail(message_of(error)) from None
     except OSError as error:
-        if error.filename is None:  # not a file the user named (a closed pipe, a full disk)
+        # not a file the user named (standard output closed or full), or a named one whose
+        # reader went away (--record /dev/stdout | head): the boundary's to end
+        if error.filename is None or isinstance(error, BrokenPipeError):
             raise
-        raise fail(message_of(error)) from None
+        # a file named that cannot be read or made is bad input; one that cannot be written
+        # (a full disk) is nobody's mistake
+        raise fail(message_of(error),
+                   FAILURE if error.errno in WRITE_ERRORS else BAD_INPUT) from None
     except EngineMissing as error:
         raise fail(f"{error} (--engine reference solves without it)", FAILURE) from None
 

@@ -85,27 +85,32 @@ def one_deal(name: str, number: int | None, deal: int | None) -> int | None:
     return number if number is not None else deal
 
 
-def record_positions(text: str, source: str, number: int | None = None) -> list[
-        tuple[str, Position]]:
+def record_positions(text: str, source: str, number: int | None = None,
+                     played: bool = True) -> list[tuple[str, Position]]:
     """Deal ``number`` (from 1, counted through the file's matches) of a record as a position,
-    named ``SOURCE#N``; without a number every deal with card play.  The whole record is
-    replayed, and so checked, first."""
+    named ``SOURCE#N``; without a number every deal with card play.  ``played``: with the
+    cards played in it (to judge them), else at its first card (to solve it).  The whole
+    record is replayed, and so checked, first."""
     from solver.game import read_records, replay_matches
 
     from .replaying import file_deal
 
     matches = replay_matches(read_records(text, source), source)
+    picked: list[tuple[str, MatchState, int]] = []
     if number is not None:
         index, k = file_deal(matches, number, source)
-        return [(f"{source}#{number}", deal_position(matches[index].state, k,
-                                                    f"{source}#{number}"))]
-    out, first = [], 1
-    for match in matches:
-        for k, log in enumerate(match.state.deals, 1):
-            if any(action < 64 or action >= REVOKE for _, action in log.actions):
-                name = f"{source}#{first + k - 1}"
-                out.append((name, deal_position(match.state, k, name)))
-        first += len(match.state.deals)
+        picked.append((f"{source}#{number}", matches[index].state, k))
+    else:
+        first = 1
+        for match in matches:
+            for k, log in enumerate(match.state.deals, 1):
+                if any(action < 64 or action >= REVOKE for _, action in log.actions):
+                    picked.append((f"{source}#{first + k - 1}", match.state, k))
+            first += len(match.state.deals)
+    out = []
+    for name, state, k in picked:
+        position = deal_position(state, k, name)
+        out.append((name, position if played else Position(position.deal)))
     return out
 
 
@@ -142,29 +147,59 @@ def deal_position(state: MatchState, number: int, name: str) -> Position:
     return position
 
 
-def read_input(name: str, deal: int | None = None) -> list[tuple[str, Position]]:
+def is_stream(name: str) -> bool:
+    """Whether ``name`` is a pipe or a device (``<(...)``, a FIFO, ``/dev/stdin``): read once,
+    and only then told apart, as standard input is."""
+    path = Path(name)
+    return is_file(name) and not path.is_file() and not path.is_dir()
+
+
+def one_of_several(name: str) -> list[tuple[str, Position]] | None:
+    """The deal a file of several deals calls ``name`` (``FILE#N``, or ``FILE:LINE`` in a file
+    of one-line positions), when ``name`` itself is no file: that deal alone; else None."""
+    if is_file(name):
+        return None
+    for mark in "#:":
+        file, found, tail = name.rpartition(mark)
+        if found and tail.isdigit() and is_file(file) and Path(file).is_file():
+            positions = load_positions(file)
+            picked = [(known, position) for known, position in positions if known == name]
+            if picked:
+                return picked
+            held = (f"one, {positions[0][0]}" if len(positions) == 1 else
+                    f"{len(positions)}, {positions[0][0]} to {positions[-1][0]}")
+            raise AllFivesError(f"{name}: no such deal: {file} holds {held}")
+    return None
+
+
+def read_input(name: str, deal: int | None = None, played: bool = True) -> list[
+        tuple[str, Position]]:
     """The positions one argument names, each with the name it is known by.  An argument that
     is not an existing file but starts like a one-line position is read as one.  ``deal``
-    picks that deal of a game record (the argument must be one)."""
-    if name == STDIN:
-        text = read_text(STDIN)
+    picks that deal of a game record (the argument must be one); ``played``: a record's deals
+    with their cards played, else at their first card."""
+    if name == STDIN or is_stream(name):
         from .replaying import is_record_text
+
+        source = "<stdin>" if name == STDIN else name
+        text = read_text(name)
         if is_record_text(text) or deal is not None:
-            return record_positions(text, "<stdin>", deal)
-        return list(read_positions(text, "<stdin>"))
+            return record_positions(text, source, deal, played)
+        return list(read_positions(text, source))
     record = record_and_deal(name)
     if record is not None:
         file, number = record
-        return record_positions(read_text(file), file, one_deal(name, number, deal))
+        return record_positions(read_text(file), file, one_deal(name, number, deal), played)
     if deal is not None:
         raise AllFivesError(f"--deal: {name} is not a game record (JSON lines, as 'allfives "
                             f"play' writes them)")
     if "\n" not in name and is_line_form(name) and not is_file(name):
         return [(ARGUMENT, Position.from_line(name.strip(), ARGUMENT))]
-    return load_positions(name)
+    return one_of_several(name) or load_positions(name)
 
 
-def read_inputs(names: list[str], deal: int | None = None) -> list[tuple[str, Position]]:
+def read_inputs(names: list[str], deal: int | None = None,
+                played: bool = True) -> list[tuple[str, Position]]:
     """Every position in every argument, in order.  All are read before anything is solved,
     so a bad file is reported at once."""
     positions: list[tuple[str, Position]] = []
@@ -172,5 +207,5 @@ def read_inputs(names: list[str], deal: int | None = None) -> list[tuple[str, Po
         raise AllFivesError("POSITION: '-' (standard input) is named more than once: it can be "
                             "read only once")
     for name in names:
-        positions += read_input(named(name, "POSITION"), deal)
+        positions += read_input(named(name, "POSITION"), deal, played)
     return positions

@@ -130,10 +130,13 @@ def typed(ctx: typer.Context, names: Sequence[str]) -> set[str]:
 RulesOption = Annotated[str, typer.Option(
     "--rules", metavar="PRESET",
     help="Rules: all-fives, strict, classic, all-fours, five-for-five.")]
+TARGET_HELP = "The points that win the match{}. Default: the preset's: 61, or 7 in all-fours."
 TargetOption = Annotated[Optional[int], typer.Option(
-    "--target", metavar="N",
-    help="The points that win a match (with match, only with --matches). Default: the "
-         "preset's: 61, or 7 in all-fours.")]
+    "--target", metavar="N", help=TARGET_HELP.format(""))]
+MatchTargetOption = Annotated[Optional[int], typer.Option(
+    "--target", metavar="N", help=TARGET_HELP.format(", with --matches"))]
+CallTargetOption = Annotated[Optional[int], typer.Option(
+    "--target", metavar="N", help=TARGET_HELP.format(", for a call"))]
 
 DEFAULT_OBJECTIVE = Objective("points")
 
@@ -338,7 +341,9 @@ def bench(
         "--class", metavar="NAME",
         help="A deal class to time; repeat for more, or separate them with commas: 2x6 3x6 "
              "4x6 2x9 2x12 2x15 2x21 3x9 3x12 4x9 4x12 bridge. Default: 2x6 3x6 4x6 2x9.")] = None,
-    count: Annotated[int, typer.Option(metavar="N", min=1, help="Deals per class.")] = 50,
+    count: Annotated[int, typer.Option(
+        metavar="N", min=1, max=100_000,
+        help="Deals per class (100,000 at most: each class's deals are made first).")] = 50,
     json: JsonFlag = False,
     color: ColorFlag = None,
 ) -> None:
@@ -382,7 +387,7 @@ def match(
         "--duplicate", help="Play every group's packs in every seating of the two players.")
     ] = False,
     rules: RulesOption = "all-fives",
-    target: TargetOption = None,
+    target: MatchTargetOption = None,
     seed: Annotated[Optional[int], typer.Option(
         "--seed", metavar="S", min=0,
         help="Seed of every pack and player: the same seed plays the same games, whatever "
@@ -607,7 +612,7 @@ def advise(
         help="The match score before the deal, for a call: points per side, in side order "
              "(N,S; N,E,S; NS,EW). Default: 0 each.")] = None,
     rules: RulesOption = "all-fives",
-    target: TargetOption = None,
+    target: CallTargetOption = None,
     worlds: Annotated[Optional[int], typer.Option(
         "--worlds", metavar="K", min=1,
         help="Deals of the unseen cards to value each choice in. Default: the Monte Carlo "

@@ -23,7 +23,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
-from solver.errors import AllFivesError, quoted
+from solver.errors import AllFivesError, counted, quoted
 from solver.players import PlayerSpec, player_spec
 
 from .errors import signals_held
@@ -425,9 +425,9 @@ def _report(found: dict[str, Any]) -> None:
     a, b = found["a"], found["b"]
     unit = "match" if found["unit"] == "match" else "deal"
     groups = found["groups"]
-    games = f"{found['games']} {'matches' if unit == 'match' else 'deals'}"
+    games = counted(found["games"], unit, "matches" if unit == "match" else "deals")
     if unit == "match":
-        games += f", {found['deals']} deals"
+        games += f", {counted(found['deals'], 'deal')}"
     if found["duplicate"]:
         how = f"each played in {found['seatings']} seatings (duplicate)"
     else:
@@ -435,7 +435,7 @@ def _report(found: dict[str, Any]) -> None:
     target = f", target {found['target']}" if found["target"] is not None else ""
     console.print(Text(f"{a} against {b}: {found['players']} players, rules {found['rules']}"
                        f"{target}, seed {found['seed']}", style="bold"))
-    console.print(f"{groups} deal group{'s' if groups != 1 else ''} of one {unit}, {how}")
+    console.print(f"{counted(groups, 'deal group')} of one {unit}, {how}")
     if found["interrupted"]:
         console.print(Text(f"interrupted: these are the first {groups} of the "
                            f"{found['planned']} groups asked for", style="bold"))
@@ -470,7 +470,7 @@ def _report(found: dict[str, Any]) -> None:
                       "Wilson)")
     console.print()
     jobs = (f"scheduler {found['scheduler']}" if found["scheduler"] is not None
-            else f"{found['jobs']} job{'s' if found['jobs'] != 1 else ''}")
+            else counted(found['jobs'], 'job'))
     console.print(Text(f"{games} in {seconds_words(found['seconds'], pretty)} wall, {jobs}",
                        style="dim"))
     console.print(Text(f"Reproduce: {found['command']}", style="dim"), crop=False,

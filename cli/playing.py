@@ -32,7 +32,7 @@ from rich.text import Text
 from solver.analysis import CardPlayed, judge_card, unjudged
 from solver.cards import card_str
 from solver.deal import Position
-from solver.errors import AllFivesError, EngineMissing
+from solver.errors import AllFivesError, EngineMissing, counted
 from solver.game import CALLS, Match, MatchState, match_records, records_text
 from solver.players import Player, PlayerSpec, decide, player_spec
 from solver.rules import Rules
@@ -249,13 +249,13 @@ class Session:
         summary = Text("before, after: the points your side could be sure of before and after "
                        "the card\n", style=QUIET)
         if mistakes:
-            summary.append(f"You gave away {away} point{'s' if away != 1 else ''} in "
-                           f"{mistakes} mistake{'s' if mistakes != 1 else ''}.", style=BAD)
+            summary.append(f"You gave away {counted(away, 'point')} in "
+                           f"{counted(mistakes, 'mistake')}.", style=BAD)
         else:
             summary.append("No mistakes.", style=GOOD)
         left = unjudged(plays)
         if left:
-            summary.append(f" {left} card{'s' if left != 1 else ''} not judged: the search "
+            summary.append(f" {counted(left, 'card')} not judged: the search "
                            f"stopped at its limit.", style=QUIET)
         return Group(words, plays_table(position, plays, self.pretty), summary)
 
@@ -449,8 +449,8 @@ def play_command(players: int, seat: str | None, opponents: list[str] | None, pr
     except Stop:
         words, record = session.record_words()
         deals = len(session.state.deals)
-        left = " ".join(filter(None, [f"You left the match after {deals} "
-                                      f"deal{'s' if deals != 1 else ''};", words]))
+        left = " ".join(filter(None, [f"You left the match after {counted(deals, 'deal')};",
+                                      words]))
         session.say_last(left if record else f"{left}.", f"{record}." if record else None)
     except KeyboardInterrupt as stop:
         if interactive:

@@ -22,6 +22,7 @@ from rich.text import Text
 
 from solver.cards import SUIT_NAMES, suit_of
 from solver.deal import Position
+from solver.errors import counted
 
 from .answers import AnswerError, ask_line, read_answer, reason
 from .faces import BAD, GOOD, QUIET, card_face, hanging
@@ -228,7 +229,7 @@ class PuzzleSession:
         elif objective == "margin":
             words = f" fails: a margin of {value:+d} at most, short of {target:+d}."
         else:
-            words = f" fails: {value} point{'s' if value != 1 else ''} at most, short of " \
+            words = f" fails: {counted(value, 'point')} at most, short of " \
                     f"{target}."
         text.append(words, style=BAD)
         if line:
@@ -246,7 +247,7 @@ class PuzzleSession:
             return "the match is won" if value >= 1 else "no win"
         if objective == "margin":
             return f"a margin of {value:+d}"
-        return f"{value} point{'s' if value != 1 else ''}"
+        return f"{counted(value, 'point')}"
 
     def line_text(self, position: Position, line, limit: int | None = None,
                   column: int = 0) -> Text:

@@ -19,7 +19,7 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from solver.errors import AllFivesError, quoted
+from solver.errors import AllFivesError, counted, quoted
 
 from .errors import FAILURE, note
 
@@ -146,9 +146,9 @@ def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None)
             bad += 1
             problems += len(found)
     count = len(files)
-    what = f"{count} puzzle{'s' if count != 1 else ''}"
+    what = f"{counted(count, 'puzzle')}"
     if bad:
-        print(f"{what} checked: {problems} problem{'s' if problems != 1 else ''} in {bad}.",
+        print(f"{what} checked: {counted(problems, 'problem')} in {bad}.",
               file=out)
         return FAILURE
     print(f"{what} checked: all sound.", file=out)
@@ -205,7 +205,7 @@ def index_text(paths: list[str]) -> str:
         players[deal.players] += 1
         presets[deal.rules.preset_name] += 1
         themes.update(puzzle.themes)
-        points = f"{puzzle.target} point{'s' if puzzle.target != 1 else ''}"
+        points = f"{counted(puzzle.target, 'point')}"
         goal = {"points": points, "margin": f"margin {puzzle.target:+d}",
                 "win": "win the match"}.get(puzzle.objective, puzzle.objective)
         rows.append(f"| {facts.number or '·'} | [{cell(puzzle.title or path.stem)}]"

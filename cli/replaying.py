@@ -16,7 +16,7 @@ import typer
 from rich.text import Text
 
 from solver.cards import SUIT_NAMES, suit_of
-from solver.errors import AllFivesError
+from solver.errors import AllFivesError, counted
 from solver.game import (REVOKE, RUN, GameError, MatchState, ReplayedMatch, read_records,
                          replay_matches, step_name)
 from solver.tricks import seat_names, side_name
@@ -135,7 +135,7 @@ def match_words(state: MatchState, brief: bool = False) -> Text:
     score = {side_name(s, n): p for s, p in enumerate(state.score)}
     winners = [side_name(s, n) for s in state.winners]
     over = state.is_terminal()
-    out = Text(f"{deals} deal{'s' if deals != 1 else ''}"
+    out = Text(f"{counted(deals, 'deal')}"
                + (f" ({thrown} thrown in)" if thrown else ""))
     if state.match.best_of > 1:
         out.append(f", best of {state.match.best_of}")

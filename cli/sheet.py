@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from solver.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, card_str, sort_cards, suit_of
 from solver.deal import Position
+from solver.errors import counted
 from solver.scoring import score_position
 
 RED = "#c8102e"
@@ -96,18 +97,18 @@ def goal_words(position: Position, side: int, objective: str, target: int) -> st
     name = side_word(deal.side_name(side))
     mover = seat_word(deal.seats[position.to_move])
     if objective == "points":
-        task = f"make {target} point{'s' if target != 1 else ''} or more in the deal"
+        task = f"make {counted(target, 'point')} or more in the deal"
     elif objective == "margin":
         if target > 0:
             task = f"outscore the other side by {target} or more in the deal"
         elif target == 0:
             task = "score at least as many points as the other side in the deal"
         else:
-            task = f"lose the deal by no more than {-target} point{'s' if target != -1 else ''}"
+            task = f"lose the deal by no more than {counted(-target, 'point')}"
     elif objective == "win":
         task = "win the match in this deal"
     else:  # tricks
-        task = f"take {target} trick{'s' if target != 1 else ''} or more"
+        task = f"take {counted(target, 'trick')} or more"
     if deal.players != 4 and deal.side_of(position.to_move) == side:
         task = f"{mover} to play and {task}"
     else:
@@ -134,7 +135,7 @@ def situation_words(position: Position, objective: str = "points") -> list[str]:
             part = f"{deal.side_name(side)} {tricks or 'no'} trick{'s' if tricks != 1 else ''}"
             extra = []
             if deal.rules.capture and score.captures[side]:
-                extra.append(f"{score.captures[side]} pt{'s' if score.captures[side] != 1 else ''}")
+                extra.append(counted(score.captures[side], "pt"))
             if deal.rules.game and score.pips[side]:
                 extra.append(f"game {score.pips[side]}")
             if extra:
@@ -502,7 +503,7 @@ def html_sheet(all_facts: Sequence[Facts], title: str, solution: bool) -> str:
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         f"<title>{_esc(title)}</title>", f"<style>\n{CSS}</style>", "</head>", "<body>",
         f'<header class="sheet"><h1>{_esc(title)}</h1>'
-        f"<p>{count} puzzle{'s' if count != 1 else ''}, solved double-dummy: every hand is "
+        f"<p>{counted(count, 'puzzle')}, solved double-dummy: every hand is "
         "open, the defence finds its best play. Bold seats in the solutions are the side "
         "that solves.</p></header>",
         f'<div class="puzzles">\n{cards}\n</div>',

@@ -34,6 +34,8 @@ from collections import namedtuple
 import os
 import threading
 
+from solver.errors import AllFivesError
+
 from libc.stdint cimport int16_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memset
@@ -1859,7 +1861,7 @@ cdef class Engine:
         unknown = off - {"", "bounds", "order", "classes", "points-first", "points-probe",
                          "cashing", "partner-lead", "seats-after"}
         if unknown:
-            raise ValueError(f"ALLFIVES_ENGINE_OFF: unknown technique {sorted(unknown)[0]!r}")
+            raise AllFivesError(f"ALLFIVES_ENGINE_OFF: unknown technique {sorted(unknown)[0]!r}")
         self.use_bounds = "bounds" not in off
         self.use_order = "order" not in off
         self.use_classes = "classes" not in off

@@ -1,5 +1,5 @@
-"""The one base of every error a user can cause, how a message quotes what it was given, and
-how a whole number typed is read.
+"""The one base of every error a user can cause, how a message quotes what it was given and
+counts things, and how a whole number typed is read.
 
 Every mistake in a card, a hand, a rule option, a seat, a deal file or a solve's arguments is an
 ``AllFivesError``; a ``ValueError`` too, so that ``except ValueError`` also catches it.  Anything
@@ -12,7 +12,8 @@ import re
 import reprlib
 from pathlib import Path
 
-__all__ = ["AllFivesError", "EngineMissing", "quoted", "QUOTE_CHARACTERS", "whole_number"]
+__all__ = ["AllFivesError", "EngineMissing", "quoted", "counted", "QUOTE_CHARACTERS",
+           "whole_number"]
 
 #: The most of a bad input's text a message repeats.
 QUOTE_CHARACTERS = 40
@@ -42,6 +43,12 @@ class EngineMissing(ModuleNotFoundError):
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = QUOTE_CHARACTERS
 _REPR.maxlevel, _REPR.maxlist, _REPR.maxtuple, _REPR.maxdict = 3, 8, 8, 4
+
+
+def counted(count: int, noun: str, nouns: str | None = None) -> str:
+    """``1 deal``, ``2 deals``: a count and its noun, plural (``nouns``, else with an s) but
+    for one."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
 
 def quoted(value: object) -> str:

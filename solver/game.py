@@ -882,14 +882,14 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None) -> M
             state = _start(record, fail)
         else:
             for key in ("match", "best_of", "rules", "players"):
-                if record[key] != first[key]:
+                if not _same(record[key], first[key]):
                     raise fail(_first_difference(key, record[key], first[key], first["deal"]))
         n = state.players
         if state.is_terminal():
             raise RecordError(f"{where}: the match was over after the deal before")
-        if record["deal"] != state.deal_number + 1:
+        if not _same(record["deal"], state.deal_number + 1):
             raise fail(f"deal: {quoted(record['deal'])}, expected {state.deal_number + 1}")
-        if record["game"] != state.game:
+        if not _same(record["game"], state.game):
             raise fail(f"game: {quoted(record['game'])}, expected {state.game}")
         if record["dealer"] != seat_names(n)[state.dealer]:
             raise fail(f"dealer: {quoted(record['dealer'])}, expected "
@@ -922,18 +922,31 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None) -> M
                        f"({state._who_acts()})")
         log = state.deals[-1]
         score = {side_name(s, n): p for s, p in enumerate(log.score)}
-        if record["score"] != score:
+        if not _same(record["score"], score):
             raise fail(f"score: recorded {quoted(record['score'])}, the play gives "
                        f"{quoted(score)}")
         winners = [side_name(s, n) for s in log.winners]
         if log.winners or "winners" in record or "double" in record:
-            if record.get("winners") != winners or record.get("double") != log.double:
+            if not _same(record.get("winners"), winners) or \
+                    not _same(record.get("double"), log.double):
                 raise fail(f"winners: recorded {quoted(record.get('winners'))} double "
                            f"{quoted(record.get('double'))}, the play gives "
                            f"{winners or 'none'} double {log.double}")
     if state is None:
         raise RecordError(f"{prefix}no records")
     return state
+
+
+def _same(mine: Any, theirs: Any) -> bool:
+    """Whether two values read from JSON are the same value of the same type: ``true`` is not
+    ``1``, nor ``1.0`` ``1``, as Python's ``==`` would have them."""
+    if type(mine) is not type(theirs):
+        return False
+    if isinstance(mine, Mapping):
+        return mine.keys() == theirs.keys() and all(_same(mine[k], theirs[k]) for k in mine)
+    if isinstance(mine, list):
+        return len(mine) == len(theirs) and all(map(_same, mine, theirs))
+    return bool(mine == theirs)
 
 
 def _first_difference(key: str, mine: Any, theirs: Any, deal: Any) -> str:
@@ -946,7 +959,7 @@ def _first_difference(key: str, mine: Any, theirs: Any, deal: Any) -> str:
                 return f"{key}.{entry}: missing, where deal {deal} has {quoted(theirs[entry])}"
             if entry not in theirs:
                 return f"{key}.{entry}: {quoted(mine[entry])}, where deal {deal} has none"
-            if mine[entry] != theirs[entry]:
+            if not _same(mine[entry], theirs[entry]):
                 key, mine, theirs = f"{key}.{entry}", mine[entry], theirs[entry]
                 break
     return f"{key}: {quoted(mine)} differs from deal {deal}'s {quoted(theirs)}"
@@ -982,8 +995,11 @@ def _start(record: Mapping[str, Any], fail) -> MatchState:
     missing = [k for k in OPTION_NAMES if k not in options]
     if missing:
         raise fail(f"rules: missing option {quoted(missing[0])}")
-    try:
-        rules = Rules.from_options(rules_in.get("preset", "all-fives"), options)
+    preset = rules_in.get("preset", "all-fives")
+    if not isinstance(preset, str):
+        raise fail(f"rules.preset: {quoted(preset)} is not a preset's name")
+    try:  # as written, not read from text: a record's true is true, not "yes" or 1
+        rules = Rules.preset(preset).replace(**options)
     except AllFivesError as error:
         raise fail(f"rules: {error}") from None
     try:

@@ -56,10 +56,14 @@ from .rules import Rules, option_text
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
 __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
-           "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR"]
+           "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR",
+           "PUZZLE_KEYS", "check_puzzle_table"]
 
-#: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles`` (the deal ignores it).
+#: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles``; the deal checks only its
+#: shape and its keys, ``PUZZLE_KEYS``.
 TOP_KEYS = ("rules", "dealer", "trump", "turnup", "hands", "play", "options", "score", "puzzle")
+PUZZLE_KEYS = ("side", "objective", "target", "line", "title", "themes", "rating", "seed",
+               "solved_by", "evidence")
 LINE_KEYS = ("rules", "dealer", "trump", "turnup", "play", "score")
 COMPASS = "NESW"
 #: The line between two deals in one TOML text (trailing blanks allowed when reading).
@@ -91,6 +95,18 @@ class Layout(NamedTuple):
     source: str = "<string>"
     #: The seats whose hands are hidden (their entry in ``hands`` is empty), in seat order.
     hidden: tuple[int, ...] = ()
+
+
+def check_puzzle_table(table: Any, source: str, error: type[AllFivesError] = DealFileError
+                       ) -> None:
+    """A ``[puzzle]`` table's shape and keys (``solver.puzzles`` reads the rest): raised as
+    ``error``."""
+    if not isinstance(table, dict):
+        raise error(f"{source}: puzzle: expected a table, not {quoted(table)}")
+    for key in table:
+        if key not in PUZZLE_KEYS:
+            raise error(f"{source}: puzzle: unknown key {quoted(key)} (expected "
+                        f"{', '.join(PUZZLE_KEYS)})")
 
 
 def _fail(source: str, key: str | None, message: str) -> DealFileError:
@@ -311,6 +327,8 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
     for key in data:
         if key not in TOP_KEYS:
             raise _fail(source, None, f"unknown key {quoted(key)}")
+    if "puzzle" in data:
+        check_puzzle_table(data["puzzle"], source)
     if "rules" in data:
         parts.rules = _text(source, "rules", data["rules"]).strip()
     if "dealer" in data:

@@ -460,11 +460,11 @@ class PimcPlayer:
                  node_limit: int | None = None, calls: str = "heuristic",
                  bidding: bool | int = True,
                  win: bool | int = True, exact_limit: int = 10_000, call_worlds: int | None = None,
-                 fusion: str = "none", infer: bool | int = True, trust: str = "tempered",
-                 draws: int | None = None, full_calls: bool | int = False,
+                 fusion: str = "none", infer: bool | int = True, trust: str | None = None,
+                 draws: int | None = None, full_calls: bool | int | None = None,
                  aside: bool | int = False, replies: str = "double-dummy",
-                 partner: str = "best", infer_partner: bool | int = False,
-                 chain: int = 0, table_bits: int = 20) -> None:
+                 partner: str | None = None, infer_partner: bool | int | None = None,
+                 chain: int | None = None, table_bits: int = 20) -> None:
         check_limits(node_limit, time_limit)
         if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int)
                                    or not 1 <= worlds <= MAX_WORLDS):
@@ -475,10 +475,10 @@ class PimcPlayer:
                               f"{', '.join(repr(c) for c in PIMC_CALLS)}")
         if fusion not in ("none", "postpone"):
             raise PlayerError(f"fusion: {quoted(fusion)} is not 'none' or 'postpone'")
-        if trust not in PIMC_TRUST:
+        if trust is not None and trust not in PIMC_TRUST:
             raise PlayerError(f"trust: {quoted(trust)} is not 'tempered' or 'full'")
         check_replies(replies)
-        if partner not in PIMC_PARTNER:
+        if partner is not None and partner not in PIMC_PARTNER:
             raise PlayerError(f"partner: {quoted(partner)} is not 'best' or 'heuristic'")
         if call_worlds is not None and (isinstance(call_worlds, bool)
                                         or not isinstance(call_worlds, int)
@@ -491,25 +491,31 @@ class PimcPlayer:
             raise PlayerError(f"draws: {quoted(draws)} is not a whole number from 1 to "
                               f"{MAX_WORLDS // most} (at most {MAX_WORLDS} worlds drawn "
                               f"in all)")
-        if isinstance(chain, bool) or not isinstance(chain, int) or not 0 <= chain <= 64:
+        if chain is not None and (isinstance(chain, bool) or not isinstance(chain, int)
+                                  or not 0 <= chain <= 64):
             raise PlayerError(f"chain: {quoted(chain)} is not a whole number from 0 to 64")
         if isinstance(exact_limit, bool) or not isinstance(exact_limit, int) or exact_limit < 0:
             raise PlayerError(f"exact_limit: {quoted(exact_limit)} is not a whole number from 0")
         for switch, on in (("bidding", bidding), ("win", win), ("infer", infer),
                            ("full_calls", full_calls), ("aside", aside),
                            ("infer_partner", infer_partner)):
-            check_switch(switch, on)
+            if on is not None:
+                check_switch(switch, on)
         check_table_bits(table_bits)
+        # an option named (whatever its value) where it changes nothing is an error
         for option, given, needs, met in (
-                ("partner", partner != "best", "replies=heuristic", replies == "heuristic"),
-                ("trust", trust != "tempered", "infer", bool(infer)),
-                ("draws", draws is not None, "infer", bool(infer)),
-                ("infer_partner", bool(infer_partner), "infer", bool(infer)),
-                ("chain", bool(chain), "infer", bool(infer)),
-                ("full_calls", bool(full_calls), "trust=full and bidding",
+                ("partner", partner, "replies=heuristic", replies == "heuristic"),
+                ("trust", trust, "infer", bool(infer)),
+                ("draws", draws, "infer", bool(infer)),
+                ("infer_partner", infer_partner, "infer", bool(infer)),
+                ("chain", chain, "infer", bool(infer)),
+                ("full_calls", full_calls, "trust=full and bidding",
                  trust == "full" and bool(bidding))):
-            if given and not met:
+            if given is not None and not met:
                 raise PlayerError(f"{option}: only with {needs} (without it, it changes nothing)")
+        #: The partner's options named, which change nothing without partners (``check_table``).
+        self.partner_options = tuple(option for option, given in (
+            ("partner", partner), ("infer_partner", infer_partner)) if given is not None)
         self.name = name
         self.rng = random.Random(seed)
         #: Worlds per decision as asked for: None for the table's default (``worlds_for``).
@@ -525,17 +531,17 @@ class PimcPlayer:
         self.rollout_worlds = call_worlds or ROLLOUT_WORLDS
         self.fusion = fusion
         self.infer = bool(infer)
-        self.trust = trust
+        self.trust = trust or "tempered"
         #: With ``infer``, worlds drawn for each world solved.
-        self.draws = draws or (FULL_TRUST_DRAWS if trust == "full" else INFER_DRAWS)
+        self.draws = draws or (FULL_TRUST_DRAWS if self.trust == "full" else INFER_DRAWS)
         #: With ``trust="full"``: the calls weigh the worlds as sharply as the cards.
         self.full_calls = bool(full_calls)
         self.aside = bool(aside)
         self.replies = replies
-        self.partner = partner
+        self.partner = partner or "best"
         self.infer_partner = bool(infer_partner)
         #: With ``infer``, steps of the chain a world kept (``solver.chain``); 0: no chain.
-        self.chain = chain
+        self.chain = chain or 0
         self.table_bits = table_bits
         self._solver = None
         self._aside_solver = None
@@ -546,9 +552,8 @@ class PimcPlayer:
     def check_table(self, players: int) -> None:
         """A ``PlayerError`` for an option that changes nothing at a table of ``players``: the
         partner's options with two or three players, who have no partner."""
-        for option, given in (("partner", self.partner != "best"),
-                              ("infer_partner", self.infer_partner)):
-            if given and players != 4:
+        for option in self.partner_options:
+            if players != 4:
                 raise PlayerError(f"{option}: only with four players (a table of {players} "
                                   "has no partners)")
 

@@ -40,7 +40,7 @@ from os import PathLike
 
 from .cards import ALL_CARDS, SUIT_NAMES, Card, card_str, sort_cards, suit_of
 from .deal import Position
-from .errors import AllFivesError, quoted
+from .errors import AllFivesError, counted, quoted
 from .game import BEG, PLAY, Match, Observation
 from .notation import DealFileError, Layout, is_toml_name, line_str, read_file, read_layouts, \
     toml_str
@@ -363,8 +363,8 @@ def call_observation(hand: Sequence[Card], turnup: Card, seat: int, players: int
                                 f"dealer {names[dealer]} takes one or runs")
     hand = list(hand)
     if len(hand) != HAND:
-        raise CallError("hand", f"the hand holds {len(hand)} cards: a call is made on the "
-                                f"{HAND} cards dealt")
+        raise CallError("hand", f"the hand holds {counted(len(hand), 'card')}: a call is made "
+                                f"on the {HAND} cards dealt")
     for i, card in enumerate(hand):
         if card in hand[:i]:
             raise CallError("hand", f"the hand holds {card_str(card)} twice")

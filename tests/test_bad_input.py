@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from clirun import run
+from clirun import run, shell
 from solver.deal import DealFileError, Position, load
 from solver.errors import QUOTE_CHARACTERS, quoted
 from solver.rules import Rules, option_text
@@ -254,6 +254,13 @@ def test_play_refuses_a_record_without_leave_to_write_it_before_the_first_deal(
     # ... and so is a partner's option at a table of two, who have no partners
     ("pimc:infer_partner=1", "infer_partner: only with four players (a table of 2 has no "
                              "partners)"),
+    # ... whatever its value: an option named, at its default or not
+    ("pimc:partner=best", "partner: only with replies=heuristic"),
+    ("pimc:chain=0,infer=0", "chain: only with infer"),
+    ("pimc:trust=tempered,infer=0", "trust: only with infer"),
+    ("pimc:full_calls=0", "full_calls: only with trust=full and bidding"),
+    ("pimc:replies=heuristic,partner=best", "partner: only with four players"),
+    ("pimc:infer_partner=0", "infer_partner: only with four players"),
 ])
 def test_a_bad_player_option_is_one_line_naming_it(spec: str, message: str):
     # no Python call signature, no traceback, no option taken as something else
@@ -364,5 +371,94 @@ def test_more_deal_groups_than_a_run_can_hold_are_refused(unit: str):
 def test_a_record_on_a_full_disk_is_one_line_naming_it(args: list[str]):
     # a write's OSError names no file: it once escaped as a traceback
     result = run(*args, input="1\n" * 200)
-    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert result.exit_code == 1 and "Traceback" not in result.stderr  # nobody's mistake
     assert result.stderr.splitlines() == ["allfives: error: /dev/full: No space left on device"]
+
+
+# ---- found by trying to break each command ---------------------------------------------------
+
+def test_an_unknown_engine_technique_in_the_environment_is_one_line(tmp_path: Path):
+    # a fresh process: a solver made before the setting would not read it
+    result = shell(f"ALLFIVES_ENGINE_OFF=bounds,telepathy allfives solve '{TWO_LINE}'",
+                   tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == "allfives: error: ALLFIVES_ENGINE_OFF: unknown technique 'telepathy'\n"
+
+
+def test_more_deals_than_bench_makes_are_refused_at_once():
+    # every deal of a class is made before the first is timed: 10**20 once ate the memory
+    line = one_error_line(run("bench", "--count", str(10 ** 20)))
+    assert line == (f"allfives: error: --count: '{10 ** 20}' is more than 100000 "
+                    f"(see 'allfives bench --help')")
+
+
+def test_color_does_not_put_the_live_line_into_standard_error_that_is_not_a_terminal():
+    result = run("solve", TWO_LINE, "--color")
+    assert result.exit_code == 0 and "\x1b[" in result.stdout
+    assert result.stderr == ""
+
+
+def test_a_record_written_to_a_pipe_whose_reader_goes_ends_quietly(tmp_path: Path):
+    result = shell("allfives match heuristic random --deals 20 --record /dev/stdout | head -1 "
+                   ">/dev/null; echo status ${PIPESTATUS[0]}", tmp_path)
+    assert result.stdout == "status 141\n"
+
+
+@pytest.mark.parametrize("command, when", [("play", "."), ("match", ", with --matches."),
+                                           ("advise", ", for a call.")])
+def test_the_target_says_what_it_does_for_each_command(command: str, when: str):
+    words = " ".join(run(command, "--help").stdout.replace("│", " ").split())
+    assert f"The points that win the match{when} Default: the preset's" in words
+
+
+def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: Path):
+    several = tmp_path / "deals.toml"
+    several.write_text(TWO_TOML + "# ---\n" + TWO_TOML.replace("6H", "6D"))
+    lines = tmp_path / "deals.txt"
+    lines.write_text(f"# two deals\n{TWO_LINE}\n\n{TWO_LINE.replace('6H', '6D')}\n")
+    for path in (several, lines):
+        every = {row["file"]: row for row in map(json.loads, run(
+            "solve", path, "--json").stdout.splitlines())}
+        assert len(every) == 2
+        for name, row in every.items():
+            (alone,) = map(json.loads, run("solve", name, "--json").stdout.splitlines())
+            for work in ("seconds", "nodes"):  # one solver's table serves the whole file
+                alone.pop(work), row.pop(work)
+            assert alone == row
+    assert one_error_line(run("solve", f"{several}#3")) == (
+        f"allfives: error: {several}#3: no such deal: {several} holds 2, {several}#1 to "
+        f"{several}#2")
+    assert one_error_line(run("solve", f"{lines}:3")) == (
+        f"allfives: error: {lines}:3: no such deal: {lines} holds 2, {lines}:2 to {lines}:4")
+
+
+@pytest.mark.parametrize("table, message", [
+    ("puzzle = 5\n", "puzzle: expected a table, not 5"),
+    ('[puzzle]\ncolour = "N"\n', "puzzle: unknown key 'colour' (expected side, objective, "),
+])
+def test_a_puzzle_table_out_of_shape_is_refused_by_every_command(tmp_path: Path, table: str,
+                                                                 message: str):
+    path = tmp_path / "deal.toml"
+    path.write_text(table + TWO_TOML if table.startswith("puzzle") else TWO_TOML + table)
+    for command in ("solve", "advise"):
+        line = one_error_line(run(command, path))
+        assert line.startswith(f"allfives: error: {path}: {message}")
+    checked = run("puzzle", "check", path)
+    assert checked.exit_code == 1 and f"{path}: {message}" in checked.stdout
+
+
+def test_a_lone_card_is_best_in_no_deal_valued():
+    (row,) = map(json.loads, run("advise", "N:-.T.-.- - trump=H", "--json").stdout.splitlines())
+    assert row["worlds"] == 0
+    assert row["actions"] == [{"action": "TH", "mean": None, "low": None, "high": None,
+                               "best": None}]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["match", "heuristic", "random", "--deals", "1"], "1 deal in "),
+    (["match", "heuristic", "random", "--matches", "1"], "1 match, "),
+    (["advise", "--hand", "AS", "--turnup", "7H"], "the hand holds 1 card: "),
+])
+def test_one_is_counted_as_one(args: list[str], words: str):
+    result = run(*args)
+    assert words in result.stdout + result.stderr

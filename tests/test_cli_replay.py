@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from clirun import EXAMPLES, assert_one_error_line, records, run
+from clirun import EXAMPLES, assert_one_error_line, records, run, shell
 from solver.deal import Deal, Position
 from solver.cards import card_str, parse_card
 from solver.game import Match, match_records, read_records, records_text
@@ -207,6 +207,18 @@ def swap_two_cards(lines):
     (lambda r: r[1]["players"].update(S="bob"),
      ("deal 2, players.S: 'bob' differs from deal 1's 'random'",)),
     (lambda r: r[1].update(best_of=3), ("deal 2, best_of: 3 differs from deal 1's 1",)),
+    # JSON's true is not 1, nor 1.0 1, nor "no" false, as Python's == and a rule option's
+    # text would have them
+    (lambda r: [record["rules"].update(capture="no") for record in r],
+     ("deal 1, rules: option 'capture' takes true or false, not 'no'",)),
+    (lambda r: r[1]["rules"].update(capture=1),
+     ("deal 2, rules.capture: 1 differs from deal 1's True",)),
+    (lambda r: r[0].update(deal=True), ("deal 1, deal: True, expected 1",)),
+    (lambda r: r[1].update(game=2.0 - 1), ("deal 2, game: 1.0, expected 1",)),
+    (lambda r: r[0]["score"].update({side: float(p) for side, p in r[0]["score"].items()}),
+     ("deal 1, score: recorded",)),
+    (lambda r: r[0]["rules"].update(preset=["all-fives"]),
+     ("deal 1, rules.preset: ['all-fives'] is not a preset's name",)),
 ])
 def test_a_tampered_record_fails_in_one_line(tmp_path, change, fragments):
     path = tampered(tmp_path, change)
@@ -287,6 +299,34 @@ def test_a_record_read_by_its_first_line_and_on_standard_input(tmp_path):
     assert records(run("analyze", f"{path}#3", "--json"))[0]["file"] == f"{path}#3"
     piped = run("analyze", "-", "--deal", 3, "--json", input=path.read_text(encoding="utf-8"))
     assert records(piped)[0]["file"] == "<stdin>#3"
+
+
+def test_a_record_through_a_pipe_is_read_as_a_record(tmp_path):
+    # <(cat RECORD) names a pipe, not a regular file: once read as a deal file
+    result = shell(f"allfives analyze <(cat {MATCH}) --deal 2 --json && "
+                   f"allfives solve <(cat {MATCH}) --json", tmp_path)
+    assert result.returncode == 0, result.stdout
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert rows[0]["file"].endswith("#2") and len(rows[0]["plays"]) == 12
+    assert [row["file"].rsplit("#", 1)[1] for row in rows[1:]] == [str(k) for k in range(1, 7)]
+
+
+def test_solve_of_a_records_deal_solves_it_from_its_first_card():
+    from solver.game import read_records, replay
+    from solver.search import Solver
+
+    state = replay(read_records(MATCH.read_text(encoding="utf-8")))
+    log = state.deals[1]
+    fresh = state.match.new_initial_state(dealer=log.dealer, score=state.deals[0].score,
+                                          auto_deal=False)
+    fresh.deal_pack(log.pack)
+    for _, action in log.actions:  # the calls, up to the first card
+        if fresh.phase == "play":
+            break
+        fresh.apply_action(action)
+    row = records(run("solve", f"{MATCH}#2", "--json"))[0]
+    assert row["file"] == f"{MATCH}#2" and len(row["line"]) == 12
+    assert row["value"] == Solver().solve(fresh.position()).value
 
 
 def test_bad_deal_numbers_and_records(tmp_path):

@@ -129,6 +129,10 @@ BAD = [
     ("themes", 'themes = ["duck", "pin"]', "puzzle.themes[1]: unknown theme 'pin' (expected "
                                            "one of save-the-ten, catch-the-five"),
     ("rating", "rating = true", "puzzle.rating: expected a whole number"),
+    ("rating", "rating = -99999999999999999999", "puzzle.rating: expected a rating from 0 to "
+                                                 "4000, not -99999999999999999999"),
+    ("solved_by", 'solved_by = ["cheater", "nobody"]',
+     "puzzle.solved_by[1]: 'nobody' is not a ladder player (expected random, heuristic, "),
     ("title", "title = 5", "puzzle.title: expected a string"),
     ("seed", "seed = 9", "puzzle.seed: expected a string"),
     ("colour", 'colour = "red"', "puzzle: unknown key 'colour'"),

@@ -35,7 +35,7 @@ from typing import Any
 from ..cards import Card, card_str, parse_card
 from ..deal import Position
 from ..errors import AllFivesError, quoted
-from ..notation import BOM, read_file
+from ..notation import BOM, PUZZLE_KEYS, check_puzzle_table, read_file
 from ..solution import OBJECTIVES, check_objective
 from ..tricks import seat_names, side_name, side_seats
 
@@ -44,8 +44,6 @@ __all__ = ["Puzzle", "PuzzleError", "load_puzzle", "PUZZLE_KEYS", "PUZZLE_OBJECT
 
 #: The objectives a puzzle may set (``tricks`` is not one).
 PUZZLE_OBJECTIVES = ("points", "margin", "win")
-PUZZLE_KEYS = ("side", "objective", "target", "line", "title", "themes", "rating", "seed",
-               "solved_by", "evidence")
 REQUIRED_KEYS = ("side", "objective", "target", "line")
 
 
@@ -119,6 +117,8 @@ class Puzzle:
             data = tomllib.loads(text.removeprefix(BOM))
         except (ValueError, RecursionError):     # TOMLDecodeError is a ValueError
             data = None  # the deal reader says what is wrong with it
+        if data is not None and "puzzle" in data:
+            check_puzzle_table(data["puzzle"], source, PuzzleError)
         position = Position.from_toml(text, source)
         if data is None or "puzzle" not in data:
             raise PuzzleError(f"{source}: no [puzzle] table")
@@ -197,6 +197,9 @@ def _kind(value: object) -> str:
             list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
 
 
+#: The highest rating a file may give: ``solver.puzzles.rating`` gives from about 550 (every
+#: ladder player solves) to about 2,850 (none does).
+MAX_RATING = 4000
 #: What ``solver.puzzles.rating`` gathers as a rating's evidence: which of its ladder of players
 #: solve the puzzle, and the line's measures.
 EVIDENCE_KEYS = ("solved_random", "solved_heuristic", "solved_search_200", "solved_pimc_2",
@@ -232,12 +235,6 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
                                           f"({quoted(item)})")
         return tuple(value)
 
-    if not isinstance(table, dict):
-        raise PuzzleError(f"{source}: puzzle: expected a table, not {_kind(table)} "
-                          f"({quoted(table)})")
-    for key in table:
-        if key not in PUZZLE_KEYS:
-            raise fail(None, f"unknown key {quoted(key)} (expected {', '.join(PUZZLE_KEYS)})")
     for key in REQUIRED_KEYS:
         if key not in table:
             raise fail(key, "missing")
@@ -291,8 +288,16 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         except AllFivesError as error:
             raise fail(f"themes[{i}]", str(error)) from None
     rating = whole("rating") if "rating" in table else None
+    if rating is not None and not 0 <= rating <= MAX_RATING:
+        raise fail("rating", f"expected a rating from 0 to {MAX_RATING}, not {quoted(rating)}")
     seed = text("seed") if "seed" in table else None
     solved_by = words("solved_by") if "solved_by" in table else ()
+    from .rating import LADDER
+    names = [name for name, _ in LADDER]
+    for i, name in enumerate(solved_by):
+        if name not in names:
+            raise fail(f"solved_by[{i}]", f"{quoted(name)} is not a ladder player (expected "
+                                          f"{', '.join(names)})")
     evidence: dict[str, int] = {}
     if "evidence" in table:
         value = table["evidence"]
