@@ -96,7 +96,11 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
         if 1 <= number <= len(legal):
             return legal[number - 1]
         choose = "1 or 2" if len(legal) == 2 else f"1 to {len(legal)}"
-        raise AnswerError(f"there is no number {number}: choose {choose}")
+        # a digit is always a number in the list: a rank typed alone names no card
+        held = [c for c in legal if obs.phase == "play" and RANKS[rank_of(c)] == low]
+        card = f" (for {card_str(held[0], pretty)} type {card_str(held[0]).lower()})" \
+            if held else ""
+        raise AnswerError(f"there is no number {number}: choose {choose}{card}")
     if obs.phase in ("elder", "dealer"):
         return _call(low, obs)
     # a card named in full

@@ -449,8 +449,10 @@ def play_command(players: int, seat: str | None, opponents: list[str] | None, pr
     except Stop:
         words, record = session.record_words()
         deals = len(session.state.deals)
-        left = " ".join(filter(None, [f"You left the match after {counted(deals, 'deal')};",
-                                      words]))
+        # an undo back into the first deal leaves the record written before it
+        when = "back in its first deal" if record and not deals else \
+            f"after {counted(deals, 'deal')}"
+        left = " ".join(filter(None, [f"You left the match {when};", words]))
         session.say_last(left if record else f"{left}.", f"{record}." if record else None)
     except KeyboardInterrupt as stop:
         if interactive:

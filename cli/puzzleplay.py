@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from rich.text import Text
 
-from solver.cards import SUIT_NAMES, suit_of
+from solver.cards import SUIT_NAMES, rank_of, suit_of
 from solver.deal import Position
 from solver.errors import counted
 
@@ -37,8 +37,8 @@ if TYPE_CHECKING:
 HELP = """\
 Type a card of the side you play for as deal files spell it (TH, th, 10h, T♥), a
 rank or suit alone when it picks one legal card, or its number in the list.
-Commands: hint (the idea, then the suit to play), solution (show the line and
-stop), help, quit. Forced cards are played for you; a wrong card shows the
+Commands: hint (the idea, then the suit to play, or high or low), solution
+(show the line and stop), help, quit. Forced cards are played for you; a wrong card shows the
 defence that beats it, and you try again."""
 
 
@@ -190,8 +190,9 @@ class PuzzleSession:
                     hints += 1
                     self.result.hints += 1
                 else:   # not counted: there is nothing more to give
+                    last = given[-1].plain.strip()
                     self.console.print(hanging(Text(
-                        f"  No more hints here: {given[-1].plain.strip()} Type solution to "
+                        f"  No more hints here: {last[0].lower()}{last[1:]} Type solution to "
                         f"see the line.", style=QUIET)), crop=False)
                 continue
             if word == "solution":
@@ -277,9 +278,8 @@ class PuzzleSession:
 
     def hints(self, position: Position) -> list[Text]:
         """The hints in the order given: the idea (the puzzle's themes), when it has one; then
-        the suit of the winning card."""
-        winning = self.oracle.winning(position)
-        suit = suit_of(winning[0][0])
+        the card, narrowed as far as it is not already: the suit of the winning card, or, where
+        every legal card is of that suit, high or low, or the cards that miss."""
         ideas = [IDEAS.get(t) or self.themes.get(t, t.replace("-", " "))
                  for t in self.puzzle.themes if t != "long"]
         out = []
@@ -288,7 +288,28 @@ class PuzzleSession:
         elif ideas:
             out.append(Text("  The ideas:" + "".join(f"\n  - {idea}" for idea in ideas),
                             style=QUIET))
-        return out + [Text(f"  Play a {SUIT_NAMES[suit][:-1]}.", style=QUIET)]
+        return out + [self.which_card(position)]
+
+    def which_card(self, position: Position) -> Text:
+        """The last hint: ``Play a club.``; with clubs alone to play, ``Play high.``, ``Play
+        low.`` or ``Not the K♣ or the 3♣.``"""
+        winning = [card for group in self.oracle.winning(position) for card in group]
+        legal = position.legal_moves()
+        suit = suit_of(winning[0])
+        if any(suit_of(card) != suit for card in legal):
+            return Text(f"  Play a {SUIT_NAMES[suit][:-1]}.", style=QUIET)
+        missing = [card for card in legal if card not in winning]
+        if not missing:
+            return Text("  Any card will do.", style=QUIET)
+        if min(map(rank_of, winning)) > max(map(rank_of, missing)):
+            return Text("  Play high.", style=QUIET)
+        if max(map(rank_of, winning)) < min(map(rank_of, missing)):
+            return Text("  Play low.", style=QUIET)
+        text = Text("  Not ", style=QUIET)
+        for k, card in enumerate(missing):
+            text.append(", " if 0 < k < len(missing) - 1 else " or " if k else "")
+            text.append("the ").append_text(card_face(card, self.pretty, self.deal.trump))
+        return text.append(".")
 
     def solution(self, position: Position) -> Text:
         """The rest of the line from ``position`` (the person's own correct cards kept)."""

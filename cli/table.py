@@ -258,7 +258,7 @@ def winning_seat(trick: Sequence[tuple[int, int]], trump: int) -> int:
 def played_lines(obs: Observation, pretty: bool, width: int | None = None) -> Text:
     """The tricks so far, one column a trick: the seat that led it, then one row a seat, the
     card that won each finished trick marked ``*`` (and bold); more tricks than fit ``width``
-    go on in another block of columns."""
+    go on in another block of columns, headed as the first."""
     n = obs.players
     tricks = tricks_played(obs)
     if not tricks:
@@ -269,7 +269,7 @@ def played_lines(obs: Observation, pretty: bool, width: int | None = None) -> Te
     blocks = []
     for start in range(0, len(tricks), per_block):
         block = tricks[start:start + per_block]
-        head = Text().append("Trick" if start == 0 else "", style="bold")
+        head = Text().append("Trick", style="bold")
         head.pad_right(label - len(head))
         led = Text().append("led", style=QUIET)
         led.pad_right(label - len(led))

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from os import PathLike
 
-from .cards import Card, CardError, card_str, hand_str, mask_of, sort_cards, suit_of, suit_str
+from .cards import Card, CardError, card_str, hand_str, mask_of, parse_card, sort_cards, suit_of, \
+    suit_str
 from .errors import AllFivesError, quoted
 from .notation import (DealFileError, Layout, is_toml_name, line_str, parse_line, parse_toml,
                        read_file, read_layouts, toml_str)
@@ -228,8 +229,10 @@ class Position:
         return legal_plays(self.hands[self.to_move], self.current.cards, self.deal.trump,
                            self.deal.rules.strict_follow)
 
-    def after(self, *cards: Card) -> Position:
-        return Position(self.deal, self.play + tuple(cards))
+    def after(self, *cards: Card | str) -> Position:
+        """The position after ``cards`` (numbers, or names: ``"9H"``) are played in turn."""
+        return Position(self.deal, self.play + tuple(
+            parse_card(card) if isinstance(card, str) else card for card in cards))
 
     # ---- text forms ---------------------------------------------------------------------------
 

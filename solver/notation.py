@@ -109,6 +109,11 @@ def check_puzzle_table(table: Any, source: str, error: type[AllFivesError] = Dea
                         f"{', '.join(PUZZLE_KEYS)})")
 
 
+def _check_text(text: object, source: str) -> None:
+    if not isinstance(text, str):
+        raise _fail(source, None, f"expected the text of a position, not {quoted(text)}")
+
+
 def _fail(source: str, key: str | None, message: str) -> DealFileError:
     where = f"{source}: {key}: " if key else f"{source}: "
     return DealFileError(where + message)
@@ -314,6 +319,7 @@ _TOML_LINE = re.compile(r"\(at line (\d+),")
 def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False) -> Layout:
     """``parse_toml`` of a text that starts after ``lines_before`` lines of a larger one: TOML's
     line numbers are given as lines of the whole."""
+    _check_text(text, source)
     try:
         data = tomllib.loads(text.removeprefix(BOM))
     except tomllib.TOMLDecodeError as error:
@@ -437,6 +443,7 @@ def toml_str(layout: Layout) -> str:
 def parse_line(text: str, source: str = "<line>", hidden: bool = False) -> Layout:
     """Read the one-line form: ``N:<hand> <hand> ... key=value ...``.  With ``hidden`` a hand
     may be ``-`` (or ``?``): hidden (``Layout.hidden``)."""
+    _check_text(text, source)
     words = text.split()
     if not words or len(words[0]) < 2 or words[0][1] != ":" or \
             words[0][0].upper() not in COMPASS:
@@ -626,6 +633,8 @@ def read_layouts(text: str, source: str = "<string>", toml: bool | None = None,
 def read_file(path: str | PathLike[str]) -> str:
     """A deal file's text (a UTF-8 byte-order mark, as Windows editors write, is dropped); a
     file that cannot be read is a ``DealFileError`` naming it."""
+    if not isinstance(path, (str, PathLike)):
+        raise DealFileError(f"path: expected a file's name, not {quoted(path)}")
     try:
         return Path(path).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:

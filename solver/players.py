@@ -38,6 +38,7 @@ from .cards import ACE, ALL_CARDS, FIVE, JACK, KING, TEN, Card, make_card, pip_v
     suit_of
 from .errors import AllFivesError, quoted
 from .game import BEG, RUN, STAND, TAKE_ONE, Observation
+from . import solution
 from .rules import Rules
 from .tricks import side_of, trick_winner
 
@@ -541,15 +542,8 @@ def within_reach(position) -> bool:
 
 _local = threading.local()
 
-#: The engine's table sizes: 2**8 to 2**26 entries (2 GiB), as ``solver.search.Solver`` takes.
-TABLE_BITS = range(8, 27)
-
-
 def check_table_bits(table_bits: Any) -> None:
-    if isinstance(table_bits, bool) or not isinstance(table_bits, int) \
-            or table_bits not in TABLE_BITS:
-        raise PlayerError(f"table_bits: {quoted(table_bits)} is not a whole number from "
-                          f"{TABLE_BITS.start} to {TABLE_BITS.stop - 1}")
+    solution.check_table_bits(table_bits, PlayerError)
 
 
 def check_replies(value: Any) -> None:

@@ -22,7 +22,7 @@ from .deal import Deal, Position
 from .errors import EngineMissing
 from .pegging import match_after
 from .scoring import capture_points, game_pips
-from .solution import Solution, check_limits, check_objective, resolve_side
+from .solution import Solution, check_limits, check_objective, check_table_bits, resolve_side
 
 try:
     from ._search import Engine
@@ -190,6 +190,7 @@ class Solver:
     """
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
+        check_table_bits(table_bits)
         self.engine = Engine(table_bits)
         self._settled = 0
 

@@ -1,4 +1,5 @@
-"""What a solve returns, and the checks of what it is asked: the side, the objective, the limits.
+"""What a solve returns, and the checks of what it is asked: the position, the side, the
+objective, the limits, the table's size.
 
 Every solver — the engine's ``solver.search.solve``, the reference ``solver.reference.solve`` —
 is a ``Solve``: ``solve(position, side=None, objective="points", ...) -> Solution``.
@@ -14,8 +15,8 @@ from .cards import Card, card_str
 from .deal import Position
 from .errors import AllFivesError, quoted
 
-__all__ = ["Solution", "Solve", "OBJECTIVES", "OBJECTIVE_HELP", "check_objective",
-           "resolve_side", "check_limits", "MAX_NODES"]
+__all__ = ["Solution", "Solve", "OBJECTIVES", "OBJECTIVE_HELP", "check_objective", "check_position",
+           "resolve_side", "check_limits", "check_table_bits", "MAX_NODES", "TABLE_BITS"]
 
 #: ``points``: what the side can be sure of scoring in this deal; ``margin``: its points minus the
 #: other side's (two sides only); ``tricks``: the tricks it wins; ``win``: 1 if it can force
@@ -31,7 +32,28 @@ OBJECTIVE_HELP = {
 MAX_NODES = 2 ** 63 - 1
 
 
+#: The engine's table sizes: 2**8 to 2**26 entries (2 GiB), as ``solver.search.Solver`` takes.
+TABLE_BITS = range(8, 27)
+
+
+def check_table_bits(table_bits: object, error: type[AllFivesError] = AllFivesError) -> None:
+    """A size of the engine's table, raised as ``error`` when it is none."""
+    if isinstance(table_bits, bool) or not isinstance(table_bits, int) \
+            or table_bits not in TABLE_BITS:
+        raise error(f"table_bits: {quoted(table_bits)} is not a whole number from "
+                    f"{TABLE_BITS.start} to {TABLE_BITS.stop - 1}")
+
+
+def check_position(position: object) -> None:
+    """What a solve is given to solve must be a ``Position``."""
+    if not isinstance(position, Position):
+        raise AllFivesError(f"position: expected a Position (Position.from_line or load reads "
+                            f"one), not {quoted(position)}")
+
+
 def check_objective(objective: str, position: Position) -> str:
+    """The objective, which must fit the position (itself checked to be one)."""
+    check_position(position)
     if objective not in OBJECTIVES:
         raise AllFivesError(f"unknown objective {quoted(objective)} (expected one of "
                          f"{', '.join(OBJECTIVES)})")

@@ -361,6 +361,22 @@ def test_a_label_s_style_does_not_run_into_what_follows():
     assert table_screen(obs, 61, "peg-out", True, 80).plain.count("Trick") == 2
 
 
+def test_the_tricks_go_on_in_blocks_each_headed_as_the_first():
+    from cli.table import played_lines, tricks_played
+
+    from solver.game import BEG, RUN
+
+    state = Match(2).new_initial_state(seed=1)
+    while state.phase != "play" or len(state.position().tricks) < 8:  # the elder begs, a run
+        legal = state.legal_actions()
+        state.apply_action(next((a for a in legal if a in (BEG, RUN)), legal[0]))
+    obs = state.observation(state.current_player())
+    assert len(tricks_played(obs)) == 8
+    narrow = played_lines(obs, True, 40).plain.splitlines()  # seven tricks to a block
+    heads = [line.split() for line in narrow if line.startswith("Trick")]
+    assert heads == [["Trick", *map(str, range(1, 8))], ["Trick", "8"]]
+
+
 def test_score_shows_the_target_the_board_and_what_each_side_still_needs(tmp_path):
     answers = iter(["1"] * 20 + ["score"])
 
@@ -435,8 +451,12 @@ def test_bad_answers_each_say_why():
         read_answer("h", obs)
     assert read_answer("K", obs) == kh
     assert read_answer("d", obs) == ad
-    with pytest.raises(AnswerError, match="there is no number 4: choose 1 to 3"):
+    with pytest.raises(AnswerError, match="there is no number 4: choose 1 to 3$"):
         read_answer("4", obs)
+    nine = replace(obs, hand=(ah, kh, parse_card("9D")), legal_actions=(ah, kh, parse_card("9D")))
+    with pytest.raises(AnswerError, match=r"there is no number 9: choose 1 to 3 \(for 9♦ type "
+                                          r"9d\)$"):
+        read_answer("9", nine)
     call = Match(2).new_initial_state(seed=1)
     assert len(call.legal_actions()) == 2      # stand or beg
     with pytest.raises(AnswerError, match="there is no number 3: choose 1 or 2$"):

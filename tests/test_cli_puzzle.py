@@ -159,13 +159,30 @@ def test_a_wrong_card_is_refuted_with_the_reference_solvers_value(puzzles, playe
     assert text.splitlines()[-1] == "Tries: 1 wrong card, no hints."
 
 
-def test_hint_names_the_idea_then_the_suit_and_solution_ends_it(puzzles):
+def which_card(puzzle: Puzzle) -> str:
+    """The hint to the first card, from the engine's value of every legal card: the suit of
+    the winning cards, or, with one suit to play, high, low or the cards that miss."""
+    start = puzzle.position
+    moves = Solver().solve(start, puzzle.side, puzzle.objective).moves
+    winning = [c for c in moves if moves[c] >= puzzle.target]
+    missing = [c for c in moves if moves[c] < puzzle.target]
+    suits = {suit_of(c) for c in moves}
+    if len(suits) > 1:
+        return f"Play a {SUIT_NAMES[suit_of(winning[0])][:-1]}."
+    if all(w > m for w in winning for m in missing):  # one suit: its cards' order is the rank's
+        return "Play high."
+    if all(w < m for w in winning for m in missing):
+        return "Play low."
+    return "Not the " + ", the ".join(card_str(c, True) for c in missing).replace(
+        ", the " + card_str(missing[-1], True), " or the " + card_str(missing[-1], True)) + "."
+
+
+def test_hint_names_the_idea_then_the_card_and_solution_ends_it(puzzles):
     puzzle = dataclasses.replace(puzzles[2], themes=("draw-trumps",))
     answers = iter(["hint", "hint", "solution"])
     result, text, _ = solve_session(puzzle, lambda s, k: next(answers))
     assert "The idea: draw the defence's trumps before you cash your winners." in text
-    suit = SUIT_NAMES[suit_of(puzzle.line[0])][:-1]
-    assert f"Play a {suit}." in text
+    assert which_card(puzzle) in text
     line = " ".join(re.findall(r"[NESW] (\S+)", text.split("The solution from here: ")[1]
                                .splitlines()[0]))
     assert line.split() == [card_str(c, True) for c in puzzle.line]
@@ -179,11 +196,26 @@ def test_hints_beyond_the_last_say_so_and_are_not_counted(puzzles, themes, given
     puzzle = dataclasses.replace(puzzles[2], themes=themes)
     answers = iter(["hint"] * 4 + ["solution"])
     result, text, _ = solve_session(puzzle, lambda s, k: next(answers))
-    suit = SUIT_NAMES[suit_of(puzzle.line[0])][:-1]
+    last = which_card(puzzle)
     assert ("The idea: " in text) == bool(themes)
-    assert text.count(f"  No more hints here: Play a {suit}. Type solution to see the "
-                      f"line.") == 4 - given
+    assert text.count(f"  No more hints here: {last[0].lower()}{last[1:]} Type solution to "
+                      f"see the line.") == 4 - given
     assert result.hints == given
+
+
+@pytest.mark.parametrize("name, played, hint", [
+    ("006-ruff-the-ten.toml", 0, "Play high."), ("011-hunt-the-jack.toml", 0, "Play low."),
+    ("034-lead-into-me.toml", 7, "Not the A♦ or the 2♦."), ("001-save-the-ten.toml", 0, None)])
+def test_a_hint_to_the_card_says_more_than_the_suit_when_the_suit_is_forced(name, played, hint):
+    puzzle = load_puzzle(COLLECTION / name)
+    # from the main line's card ``played``, the puzzle as it stands there
+    puzzle = dataclasses.replace(puzzle, position=puzzle.position.after(*puzzle.line[:played]),
+                                 line=puzzle.line[played:])
+    answers = iter(["hint", "hint", "solution"])
+    _, text, _ = solve_session(puzzle, lambda s, k: next(answers))
+    assert which_card(puzzle) in text
+    if hint is not None:  # every legal card of one suit: 'Play a club.' would say nothing
+        assert which_card(puzzle) == hint
 
 
 def test_bad_answers_are_asked_again_and_the_end_of_input_stops(puzzles):

@@ -31,6 +31,7 @@ from ..players import HeuristicPlayer, within_reach
 from ..rules import Rules
 from ..search import Solver
 from ..shuffle import random_deal
+from ..solution import check_position
 from .format import Puzzle
 from .soundness import Oracle, heuristic_result, main_line, observation_of
 
@@ -112,6 +113,7 @@ def examine(position: Position, objective: str = "points", min_turns: int = 2,
     """The puzzle ``position`` makes for the side to play, with the target its exact value:
     a ``Puzzle``, or the reason it is none (one line, the first rule it breaks, cheapest
     checks first)."""
+    check_position(position)
     if position.is_over:
         return "no card left to play"
     deal = position.deal

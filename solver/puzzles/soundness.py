@@ -31,11 +31,13 @@ from dataclasses import dataclass, field
 
 from ..cards import FIVE, JACK, Card, card_str, make_card, rank_of, suit_of
 from ..deal import Deal, Position
+from ..errors import AllFivesError, quoted
 from ..game import observation_of
 from ..reference import final_value
 from ..scoring import game_pips
 from ..search import Solver, card_points
 from ..solution import Solution
+from .format import Puzzle
 
 __all__ = ["play_alike", "card_classes", "winning_cards", "toughest_reply", "refutation",
            "check_puzzle", "main_line", "Turn", "Oracle", "heuristic_result", "observation_of",
@@ -275,6 +277,9 @@ def heuristic_result(position: Position, oracle: Oracle, player=None) -> tuple[i
 def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> list[str]:
     """Every rule the puzzle breaks, one line each; ``[]`` when it is sound (README,
     "Puzzles")."""
+    if not isinstance(puzzle, Puzzle):
+        raise AllFivesError(f"puzzle: expected a Puzzle (load_puzzle reads one), not "
+                            f"{quoted(puzzle)}")
     problems: list[str] = []
     oracle = _oracle(puzzle.side, puzzle.objective, puzzle.target, solver)
     start = puzzle.position
