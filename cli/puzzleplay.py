@@ -34,12 +34,12 @@ if TYPE_CHECKING:
 
     from solver.puzzles import Puzzle
 
-HELP = """\
-Type a card of the side you play for as deal files spell it (TH, th, 10h, T♥), a
-rank or suit alone when it picks one legal card, or its number in the list.
-Commands: hint (the idea, then the suit to play, or high or low), solution
-(show the line and stop), help, quit. Forced cards are played for you; a wrong card shows the
-defence that beats it, and you try again."""
+#: One paragraph, broken to the screen's width as it is printed.
+HELP = ("Type a card of the side you play for as deal files spell it (TH, th, 10h, T♥), a "
+        "rank or suit alone when it picks one legal card, or its number in the list. "
+        "Commands: hint (the idea, then the suit to play, or high or low), solution (show the "
+        "line and stop), help, quit. Forced cards are played for you; a wrong card shows the "
+        "defence that beats it, and you try again.")
 
 
 #: How a line of cards too long for the screen goes on, on the next line.

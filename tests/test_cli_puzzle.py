@@ -684,3 +684,14 @@ def test_a_puzzle_asked_for_by_theme_is_titled_by_it(tmp_path, players, theme, s
     played = run("puzzle", "play", "--random", *args, input="solution\n")
     assert played.exit_code == 0, played.stderr
     assert played.stdout.splitlines()[0].startswith(THEME_TITLES[theme] + "  ("), played.stdout
+
+
+@pytest.mark.parametrize("width", [60, 100])
+def test_help_is_broken_to_the_screen_s_width(puzzles, width):
+    answers = iter(["help", None])
+    _, text, _ = solve_session(puzzles[2], lambda s, k: next(answers), width=width)
+    start = text.index("Type a card of the side")
+    said = text[start:text.index("again.", start) + 6]
+    lines = said.splitlines()
+    assert all(len(line) <= width for line in lines)
+    assert max(map(len, lines)) > width - 12  # the width used, not a fixed 80
