@@ -38,7 +38,7 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from solver.errors import AllFivesError, EngineMissing, quoted
+from solver.errors import AllFivesError, EngineMissing, WorkersLost, quoted
 
 from .helpscreen import HelpScreen
 
@@ -137,6 +137,8 @@ def user_errors() -> Iterator[None]:
                    FAILURE if error.errno in WRITE_ERRORS else BAD_INPUT) from None
     except EngineMissing as error:
         raise fail(f"{error} (--engine reference solves without it)", FAILURE) from None
+    except WorkersLost as error:
+        raise fail(str(error), FAILURE) from None
 
 
 @contextmanager

@@ -19,11 +19,11 @@ import shlex
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from concurrent.futures import Executor
+from concurrent.futures import CancelledError, Executor
 from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
-from solver.errors import AllFivesError, counted, quoted
+from solver.errors import AllFivesError, WorkersLost, counted, quoted
 from solver.players import PlayerSpec, player_spec
 
 from .errors import signals_held
@@ -79,15 +79,48 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
     except ImportError:
         raise AllFivesError("--scheduler: Dask's distributed is not installed (pip install "
                             "'allfives[cluster]')") from None
-    try:
-        client = distributed.Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except Exception as error:  # noqa: BLE001 - whatever the connection says, in one line
-        detail = " ".join(str(error).split()) or type(error).__name__
-        raise AllFivesError(f"--scheduler: cannot reach {quoted(scheduler)}: {detail}") from None
+    client = _connect(distributed, scheduler)
     try:
         yield client.get_executor()
+    except (CancelledError, distributed.KilledWorker) as error:
+        # the scheduler gone, or a chunk that kept killing its workers
+        raise WorkersLost(f"--scheduler: the cluster lost the work: the scheduler went away, "
+                          f"or a worker kept dying under it ({type(error).__name__})") from None
     finally:
-        client.close()
+        client.close(timeout=2)
+
+
+def _connect(distributed, scheduler: str):
+    """A client of the scheduler at ``scheduler``, or one line saying why not, within about
+    ``CONNECT_TIMEOUT`` seconds: the connection is made in a thread of its own, so that a
+    service that answers but is not a scheduler (one that never finishes the handshake) cannot
+    hang the run, nor keep Ctrl-C waiting."""
+    import logging
+    import threading
+
+    # the client's own logging of a lost connection is tracebacks: the run says it in one line
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name.startswith("distributed"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+    made: list = []
+
+    def connect() -> None:
+        try:
+            made.append(distributed.Client(scheduler, timeout=CONNECT_TIMEOUT,
+                                           set_as_default=False))
+        except Exception as error:  # noqa: BLE001 - whatever the connection says, in one line
+            made.append(error)
+
+    thread = threading.Thread(target=connect, daemon=True)
+    thread.start()
+    thread.join(CONNECT_TIMEOUT + 2)
+    if not made:
+        raise AllFivesError(f"--scheduler: {quoted(scheduler)} did not answer as a Dask "
+                            f"scheduler within {CONNECT_TIMEOUT + 2:g} s")
+    if isinstance(made[0], Exception):
+        detail = " ".join(str(made[0]).split())[:200] or type(made[0]).__name__
+        raise AllFivesError(f"--scheduler: cannot reach {quoted(scheduler)}: {detail}")
+    return made[0]
 
 
 def check_address(scheduler: str) -> None:
@@ -292,6 +325,7 @@ def interval_record(interval) -> dict[str, Any]:
 def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
     """Everything the run found, as the JSON object (the report shows the same)."""
     from solver.batch import seatings
+    from solver.rules import Rules
     from solver.stats import bootstrap_interval, mean_interval
 
     labels = (result.a, result.b) if result.a != result.b else (f"{result.a} (A)",
@@ -317,10 +351,12 @@ def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
     times = {label: {"decisions": t.count, "median": t.median, "p95": t.p95, "max": t.max,
                      "total": t.total, "cut_short": cut.get(label, 0)}
              for label, t in result.time_summaries().items()}
+    # whole matches are played to the preset's target unless --target says otherwise
+    target = (plan.target or Rules.preset(plan.preset).target) if plan.whole_matches else None
     return {
         "command": replace(plan, groups=played).command(),  # the games reported
         "a": labels[0], "b": labels[1], "players": plan.players, "rules": plan.preset,
-        "target": plan.target, "duplicate": plan.duplicate,
+        "target": target, "duplicate": plan.duplicate,
         "unit": "match" if plan.whole_matches else "deal",
         "seed": plan.seed, "groups": played, "planned": plan.groups,
         "interrupted": played < plan.groups,
@@ -332,7 +368,8 @@ def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
         "won": won,
         "times": times,
         "seconds": round(seconds, 6),
-        "jobs": 1 if plan.jobs is None and plan.scheduler is None else plan.jobs,
+        "jobs": None if plan.scheduler is not None else
+        1 if plan.jobs is None else plan.jobs or os.cpu_count() or 1,  # --jobs 0: one a CPU
         "scheduler": plan.scheduler,
     }
 
@@ -342,10 +379,13 @@ def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
 def open_record(path: str | None) -> TextIO | None:
     """The record file, opened (and emptied) before any play, so that a path that cannot be
     written is found at once."""
-    from .inputs import named
+    from .inputs import STDIN, named
 
     if path is None:
         return None
+    if path == STDIN:  # '-' is standard input or output elsewhere, never a file named so
+        raise AllFivesError("--record: '-' names no file (the report goes to standard output; "
+                            "--record /dev/stdout puts the record there instead)")
     return open(named(path, "--record"), "w", encoding="utf-8")
 
 
@@ -366,8 +406,9 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
             else:
                 result = _play_with_bar(plan, executor, out is not None, keeper)
             seconds = time.perf_counter() - start
-    except KeyboardInterrupt:
-        # Ctrl-C: what the groups finished so far show, then the interrupt goes on up
+    except (KeyboardInterrupt, WorkersLost):
+        # Ctrl-C, or work lost with a worker: what the groups finished so far show, then the
+        # interrupt or the loss goes on up
         if keeper.parts:
             seconds = time.perf_counter() - start
             _show(summary(plan, keeper.result(seconds), seconds), as_json)

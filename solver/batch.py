@@ -82,7 +82,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import Card
-from .errors import AllFivesError, quoted
+from .errors import AllFivesError, WorkersLost, quoted
 from .game import Match, MatchState, match_records
 from .players import Player, PlayerSpec, decide, player_spec
 from .rules import MAX_TARGET, Rules
@@ -91,7 +91,7 @@ from .stats import Interval, Proportion, TimeSummary, bootstrap_interval, mean_i
     time_summary, wilson_interval
 from .tricks import seat_names, side_count, side_of
 
-__all__ = ["BatchError", "SerialExecutor", "executor_for", "MatchResult", "play_match",
+__all__ = ["BatchError", "WorkersLost", "SerialExecutor", "executor_for", "MatchResult", "play_match",
            "play_deals", "seatings", "GroupResult", "DuplicateResult", "run_duplicate",
            "duplicate_result", "MatchOutcome", "MatchesResult", "run_matches", "matches_result",
            "solve_many", "PackStream",
@@ -169,11 +169,21 @@ class WorkerPool(Executor):
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool = multiprocessing.get_context().Pool(workers, initializer=_worker_signals)
+        self._seen = self.processes
 
     @property
     def processes(self) -> list:
         """The worker processes (for tests that check they are gone)."""
         return list(self._pool._pool)
+
+    def check(self) -> None:
+        """A ``WorkersLost`` if a worker process has died: the pool starts another, but the
+        task the dead one held never comes back."""
+        self._seen += [p for p in self.processes if p not in self._seen]
+        dead = next((p for p in self._seen if p.exitcode not in (None, 0)), None)
+        if dead is not None:
+            raise WorkersLost(f"a worker process died (exit status {dead.exitcode}): the work "
+                              f"it held is lost")
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
         future: Future = Future()
@@ -222,7 +232,14 @@ def _gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[t
         for args in calls:
             futures.append(executor.submit(fn, *args))
         out = []
+        check = getattr(executor, "check", None)  # a pool's workers may die under their work
         for done, future in enumerate(futures, 1):
+            while check is not None:
+                try:
+                    future.result(timeout=0.5)
+                    break
+                except TimeoutError:
+                    check()
             out.append(future.result())
             if on_part is not None:
                 on_part(out[-1])

@@ -12,8 +12,8 @@ import re
 import reprlib
 from pathlib import Path
 
-__all__ = ["AllFivesError", "EngineMissing", "quoted", "counted", "QUOTE_CHARACTERS",
-           "whole_number"]
+__all__ = ["AllFivesError", "EngineMissing", "WorkersLost", "quoted", "counted",
+           "QUOTE_CHARACTERS", "whole_number"]
 
 #: The most of a bad input's text a message repeats.
 QUOTE_CHARACTERS = 40
@@ -21,6 +21,11 @@ QUOTE_CHARACTERS = 40
 
 class AllFivesError(ValueError):
     """Bad input: the message says what is wrong and where, quoting the offending token."""
+
+
+class WorkersLost(RuntimeError):
+    """Not bad input: the work cannot come back, a worker process having died under it (killed,
+    out of memory) or a cluster having lost it.  What came back before stands."""
 
 
 class EngineMissing(ModuleNotFoundError):

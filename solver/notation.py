@@ -618,6 +618,8 @@ def read_layouts(text: str, source: str = "<string>", toml: bool | None = None,
     ``hidden``: hands may be hidden (``"?"``, ``-``).
     """
     text = text.removeprefix(BOM)
+    if not text.strip():
+        raise _fail(source, None, "empty: no position in it")
     if toml is None:
         toml = not is_line_form(text)
     if toml:

@@ -142,7 +142,7 @@ def test_the_rules_of_a_call(made):
     (["N:A.-.-.- - dealer=S trump=S play=AS,2C"], ["play: the play is over"]),
     (["no-such-file.toml"], ["no-such-file.toml"]),
     (["nothing-here"], ["nothing-here: no such file, and not a one-line position"]),
-    (["-"], ["<stdin>: no [hands]"]),
+    (["-"], ["<stdin>: empty: no position in it"]),
     (["--hand", "AH KH 5H 9C 2D 3S"], ["--turnup: a call is advised on the turn-up too"]),
     (["--hand", "AH KH 5H 9C 2D ZZ", "--turnup", "7H"], ["--hand: ", "'ZZ'"]),
     (["--hand", "AH KH 5H 9C 2D", "--turnup", "7H"],

@@ -335,3 +335,58 @@ def test_a_chunk_is_counted_only_with_all_its_records_written():
         keeper(list(part))
     assert keeper.parts == [list(part)]
     assert len(out.getvalue().splitlines()) == sum(len(game) for g in part for game in g.records)
+
+
+# ---- what the run says of itself, and work lost -----------------------------------------------
+
+@pytest.mark.parametrize("args, target, jobs", [
+    (["--matches", "2"], 61, 1), (["--matches", "2", "--rules", "all-fours"], 7, 1),
+    (["--matches", "2", "--target", "11"], 11, 1), (["--deals", "4"], None, 1),
+    (["--deals", "4", "--jobs", "0"], None, os.cpu_count() or 1),
+])
+def test_the_json_gives_the_target_played_to_and_the_workers_used(args, target, jobs):
+    found = one(run("match", "heuristic", "random", *args, "--json"))
+    assert (found["target"], found["jobs"]) == (target, jobs)
+
+
+def test_a_record_named_as_standard_output_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert_one_error_line(run("match", "heuristic", "random", "--record", "-"),
+                          "--record: '-' names no file")
+    assert not list(tmp_path.iterdir())
+
+
+def _die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_worker_that_dies_under_its_work_ends_the_wait():
+    from solver.batch import _gather, executor_for
+    from solver.errors import WorkersLost
+
+    # a pool starts another worker, but the dead one's task never came back: once a hang
+    start = time.monotonic()
+    with pytest.raises(WorkersLost, match="a worker process died"):
+        with executor_for(2) as executor:
+            _gather(executor, _die, [()])
+    assert time.monotonic() - start < 20
+
+
+def test_a_service_that_is_no_scheduler_is_one_line_in_seconds(monkeypatch):
+    pytest.importorskip("distributed")
+    import socket
+    import threading
+
+    monkeypatch.setattr("cli.matching.CONNECT_TIMEOUT", 1.0)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    held = []  # it takes the connection and says nothing, as a web server waits for a request
+    threading.Thread(target=lambda: held.append(listener.accept()), daemon=True).start()
+    address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    start = time.monotonic()
+    result = run("match", "heuristic", "random", "--scheduler", address)
+    assert time.monotonic() - start < 20
+    assert_one_error_line(result, f"--scheduler: '{address}' did not answer as a Dask "
+                                  f"scheduler within 3 s")
+    listener.close()

@@ -70,7 +70,7 @@ def test_output_that_cannot_be_written_is_one_line_and_status_1(tmp_path, comman
 
 
 @pytest.mark.parametrize("command,code,last", [
-    ("allfives solve - <&-", 2, "allfives: error: <stdin>: no [hands]"),
+    ("allfives solve - <&-", 2, "allfives: error: <stdin>: empty: no position in it"),
     ("allfives replay - <&-", 2, "allfives: error: <stdin>: no records"),
     ("allfives play --seed 1 --record r.jsonl <&-", 0,
      "You left the match after 0 deals; no deal is over yet, so there is no record."),
