@@ -644,7 +644,7 @@ class PlayerSpec:
     def __str__(self) -> str:
         if not self.options:
             return self.name
-        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options)
+        return self.name + ":" + ",".join(f"{k}={_value_text(v)}" for k, v in self.options)
 
 
 def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
@@ -678,6 +678,13 @@ def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
     if options:
         spec = PlayerSpec(spec.name, spec.options + tuple(options.items()))
     return spec
+
+
+def _value_text(value: Any) -> str:
+    """An option's value as a spec spells it, for ``_read_value`` to read back."""
+    if value is None:
+        return "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _read_value(text: str) -> Any:

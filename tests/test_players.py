@@ -385,3 +385,13 @@ def test_near_the_target_the_cheater_plays_a_card_that_wins_the_match(n):
         assert truth.moves[card] == truth.value, (position, card)
         checked += 1
     assert checked >= 10
+
+
+def test_a_spec_is_written_as_it_is_read():
+    from solver.players import player_spec
+
+    # the Reproduce line once wrote time_limit=None, which read back as the word 'None'
+    for text in ("pimc:time_limit=none,infer=false,worlds=8", "cheater:node_limit=none",
+                 "pimc:trust=full,draws=2"):
+        spec = player_spec(text)
+        assert str(spec) == text and player_spec(str(spec)) == spec
