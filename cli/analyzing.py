@@ -77,7 +77,7 @@ def side_words(plays: list[CardPlayed], side: int) -> str:
     the cards a limit left unjudged."""
     mistakes = sum(1 for p in plays if p.side == side and p.mistake)
     left = unjudged([p for p in plays if p.side == side])
-    words = f"{counted(mistakes, 'mistake')}" if mistakes else "no mistakes"
+    words = counted(mistakes, "mistake") if mistakes else "no mistakes"
     if left:
         words += f"; {counted(left, 'card')} not judged"
     return f" ({words})"

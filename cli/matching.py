@@ -511,7 +511,7 @@ def _report(found: dict[str, Any]) -> None:
                       "Wilson)")
     console.print()
     jobs = (f"scheduler {found['scheduler']}" if found["scheduler"] is not None
-            else counted(found['jobs'], 'job'))
+            else counted(found["jobs"], "job"))
     console.print(Text(f"{games} in {seconds_words(found['seconds'], pretty)} wall, {jobs}",
                        style="dim"))
     console.print(Text(f"Reproduce: {found['command']}", style="dim"), crop=False,

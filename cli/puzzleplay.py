@@ -248,7 +248,7 @@ class PuzzleSession:
             return "the match is won" if value >= 1 else "no win"
         if objective == "margin":
             return f"a margin of {value:+d}"
-        return f"{counted(value, 'point')}"
+        return counted(value, "point")
 
     def line_text(self, position: Position, line, limit: int | None = None,
                   column: int = 0) -> Text:

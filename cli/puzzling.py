@@ -146,7 +146,7 @@ def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None)
             bad += 1
             problems += len(found)
     count = len(files)
-    what = f"{counted(count, 'puzzle')}"
+    what = counted(count, "puzzle")
     if bad:
         print(f"{what} checked: {counted(problems, 'problem')} in {bad}.",
               file=out)
@@ -205,7 +205,7 @@ def index_text(paths: list[str]) -> str:
         players[deal.players] += 1
         presets[deal.rules.preset_name] += 1
         themes.update(puzzle.themes)
-        points = f"{counted(puzzle.target, 'point')}"
+        points = counted(puzzle.target, "point")
         goal = {"points": points, "margin": f"margin {puzzle.target:+d}",
                 "win": "win the match"}.get(puzzle.objective, puzzle.objective)
         rows.append(f"| {facts.number or '·'} | [{cell(puzzle.title or path.stem)}]"

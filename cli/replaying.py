@@ -135,7 +135,7 @@ def match_words(state: MatchState, brief: bool = False) -> Text:
     score = {side_name(s, n): p for s, p in enumerate(state.score)}
     winners = [side_name(s, n) for s in state.winners]
     over = state.is_terminal()
-    out = Text(f"{counted(deals, 'deal')}"
+    out = Text(counted(deals, "deal")
                + (f" ({thrown} thrown in)" if thrown else ""))
     if state.match.best_of > 1:
         out.append(f", best of {state.match.best_of}")

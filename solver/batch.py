@@ -91,11 +91,10 @@ from .stats import Interval, Proportion, TimeSummary, bootstrap_interval, mean_i
     time_summary, wilson_interval
 from .tricks import seat_names, side_count, side_of
 
-__all__ = ["BatchError", "WorkersLost", "SerialExecutor", "executor_for", "MatchResult", "play_match",
-           "play_deals", "seatings", "GroupResult", "DuplicateResult", "run_duplicate",
-           "duplicate_result", "MatchOutcome", "MatchesResult", "run_matches", "matches_result",
-           "solve_many", "PackStream",
-           "DEFAULT_CHUNK"]
+__all__ = ["BatchError", "WorkersLost", "SerialExecutor", "executor_for", "MatchResult",
+           "play_match", "play_deals", "seatings", "GroupResult", "DuplicateResult",
+           "run_duplicate", "duplicate_result", "MatchOutcome", "MatchesResult", "run_matches",
+           "matches_result", "solve_many", "PackStream", "DEFAULT_CHUNK"]
 
 #: Deal groups (or matches' groups) per chunk of work by default.
 DEFAULT_CHUNK = 25
