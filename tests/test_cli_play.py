@@ -678,9 +678,9 @@ def test_pimc_plays_at_the_table(tmp_path):
     result = run("play", "--seed", 5, "--opponents", "pimc:worlds=4,time_limit=none",
                  "--target", 11, "--record", record, input="1\n" * 60)
     assert result.exit_code == 0, result.stderr
-    assert "  N  pimc:worlds=4,time_limit=None" in result.stdout
+    assert "  N  pimc:worlds=4,time_limit=none" in result.stdout
     records = read_records(record.read_text(encoding="utf-8"))
-    assert records and records[0]["players"]["N"] == "pimc:worlds=4,time_limit=None"
+    assert records and records[0]["players"]["N"] == "pimc:worlds=4,time_limit=none"
     replay(records)
 
 
