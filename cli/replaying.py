@@ -67,7 +67,9 @@ def replay_command(name: str, json: bool, color: bool | None,
             if several:
                 console.print(match_heading(match), crop=False)
             tell_match(match.state, console, pretty)
-    text_out = Text().append(source, style="bold").append("\n")
+    # The name is a path; it is printed whole, never folded at the console's width.
+    console.print(Text(source, style="bold"), no_wrap=True, overflow="ignore", crop=False)
+    text_out = Text()
     tables = {table_words(match.state) for match in matches}
     alike = len(tables) == 1
     if several:

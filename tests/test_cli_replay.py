@@ -51,6 +51,16 @@ def test_a_record_of_bots_replays(tmp_path, players):
     assert list(row["score"].values()) == list(state.score)
 
 
+def test_a_long_path_is_printed_whole_on_its_line(tmp_path):
+    folder = tmp_path / ("a-folder-with-a-name-long-enough-to-pass-the-width-" * 2)
+    folder.mkdir()
+    path = folder / "match.jsonl"
+    path.write_text(MATCH.read_text(encoding="utf-8"), encoding="utf-8")
+    lines = run("replay", path, "--no-color").stdout.splitlines()
+    assert len(str(path)) > 100 and lines[0] == str(path)
+    assert lines[1].startswith("2 players, rules all-fives, 31 to win;")
+
+
 PLAYED = re.compile(r"(\w)(?: \(you\))? (?:plays (\S+)(, a revoke)?|(stands|begs|gives one "
                     r"\(take-one\)|runs the cards)(?:: .*)?)")
 CALL_WORDS = {"stands": "stand", "begs": "beg", "gives one (take-one)": "take-one",
