@@ -295,16 +295,24 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
         words.append(objective_words(advice, n))
         words.append(f"\nover {worlds_words(advice)}", style=QUIET)
     played_out = advice.method == PLAYED_OUT
-    if advice.phase == "play" and advice.method == GAME_ASIDE:
+    after = "card" if advice.phase == "play" else "call"
+    if is_win(advice) and (played_out or advice.phase != "play"):
+        lines = [f"win chance: the share of the deals that win the match after the {after},",
+                 "played out by the heuristic's rules, each seat seeing only its own cards"]
+    elif is_win(advice):
+        side = side_name(side_of(advice.seat, n), n)
+        lines = [f"win chance: the share of the deals in which {side} can be sure of winning",
+                 "the match in the deal after the card"]
+    elif advice.phase == "play" and advice.method == GAME_ASIDE:
         lines = ["expected: the mean over the deals of the double-dummy value after the card,",
                  "Game's point left out"]
     elif advice.phase == "play" and not played_out:
         lines = ["expected: the mean over the deals of the double-dummy value after the card"]
     else:
-        after = "card" if advice.phase == "play" else "call"
         lines = [f"expected: the mean over the deals of the points of the deal after the {after},",
                  "played out by the heuristic's rules, each seat seeing only its own cards"]
-    lines.append("95% interval: of that mean; best in: the deals in which it is one of the best")
+    lines.append(f"95% interval: of that {'share' if is_win(advice) else 'mean'}; best in: the "
+                 f"deals in which it is one of the best")
     if advice.phase == "play" and played_out:
         lines += ["Not one deal could be solved within the limit (these hands are too deep for",
                   "the engine): the cards are valued by playing the deals out instead."]

@@ -46,7 +46,7 @@ from .tricks import side_of
 __all__ = ["WIN_VALUE", "deal_result", "play_out", "branch_results", "outcomes",
            "hand_features", "cell_keys", "CallTable", "load_table", "table_call", "deal_preset",
            "DEAL_OPTIONS",
-           "advise_rollout", "rollout_call", "call_objective", "ROLLOUT_WORLDS"]
+           "advise_rollout", "rollout_call", "call_objective", "near_target", "ROLLOUT_WORLDS"]
 
 #: The most points one deal can peg: every capture (25), High, Low, Jack and Game, the five for
 #: five, the take-one and a turned-up Jack.
@@ -83,6 +83,11 @@ def play_out(state: MatchState, players: Sequence | None = None) -> DealLog:
     return state.deals[-1]
 
 
+def near_target(observation: Observation) -> bool:
+    """Whether a side could reach the target in this deal: a game may be won or lost in it."""
+    return any(s + DEAL_MOST >= observation.rules.target for s in observation.score)
+
+
 def branch_results(observation: Observation, pack: Sequence[int]) -> dict[int, float]:
     """Each call the seat to act may make, played out from ``pack`` (the world's whole pack,
     this seat's hand and turn-up as observed): the deal's result for the seat's side.  After a
@@ -97,7 +102,7 @@ def branch_results(observation: Observation, pack: Sequence[int]) -> dict[int, f
         calls = [(BEG, c) for c in observation.legal_actions]
     # far from the target no game ends in the deal, and a take-one is the stand's deal and
     # play (the card play reads no score) with the elder hand's point more
-    far = all(s + DEAL_MOST < observation.rules.target for s in observation.score)
+    far = not near_target(observation)
     for steps in calls:
         state = world_state(observation, pack)
         for step in steps:
@@ -306,18 +311,23 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
     played out once per call (``branch_results``), the rest of the pack shuffled by the
     player's RNG: the means, their 95% intervals, the share of worlds best.  The player's
     ``time_limit`` stops the play-outs (after ``MIN_WORLDS`` worlds at least): the Advice
-    then counts the worlds played and says ``complete`` False."""
-    from .pimc import PLAYED_OUT, _Budget, _ranked, summarize
+    then counts the worlds played and says ``complete`` False.  When a side could reach the
+    target in the deal the objective is ``win``, as for the cards: each call's chance that the
+    deal wins the match, the deal's value (``deal_result``) breaking ties."""
+    from .pimc import PLAYED_OUT, _Budget, _valued
 
     legal = list(observation.legal_actions)
     budget = _Budget(player.time_limit, None, len(hands))
     rows = _world_rows(observation, hands, player.rng, budget)
     done = len(rows[legal[0]])
-    summary = summarize([rows[c] for c in legal], weights[:done], exact and done == len(hands))
-    actions = _ranked(legal, dict(zip(legal, summary)), rules_call(observation))
-    return player._advice(observation, call_objective(observation.players), done,
-                          exact and done == len(hands), done == len(hands), actions, budget,
-                          PLAYED_OUT)
+    exact = exact and done == len(hands)
+    objective, points = call_objective(observation.players), None
+    if near_target(observation):
+        objective, points = "win", rows
+        rows = {c: [1.0 if v == WIN_VALUE else 0.0 for v in rows[c]] for c in legal}
+    actions = _valued(legal, rows, weights[:done], exact, rules_call(observation), points)
+    return player._advice(observation, objective, done, exact, done == len(hands), actions,
+                          budget, PLAYED_OUT)
 
 
 def call_objective(players: int) -> str:

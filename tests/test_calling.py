@@ -304,6 +304,29 @@ def test_rollout_advice_over_the_true_deal_is_its_play_out():
         assert stand.mean == branch_results(obs, list(state.pack))[STAND]
 
 
+def test_near_the_target_a_calls_advice_is_its_chance_to_win_the_match():
+    won = 0
+    for players in (2, 3, 4):
+        for seed in range(12):
+            match = Match(players, Rules.preset("all-fives", target=11))
+            state = match.new_initial_state(seed=seed)
+            obs = state.observation(state.current_player())
+            advice = advise_rollout(PimcPlayer(seed=1, calls="rollout"), obs, [state.hands],
+                                    [1.0])
+            assert advice.objective == "win"
+            stand = next(a for a in advice.actions if a.action == STAND)
+            result = branch_results(obs, list(state.pack))[STAND]
+            assert stand.points == result       # the deal's value breaks ties
+            assert stand.mean == (1.0 if result == WIN_VALUE else 0.0)
+            assert all(0.0 <= a.mean <= 1.0 for a in advice.actions)
+            won += stand.mean == 1.0
+    assert won > 0      # some of these deals are won by the stand
+    far = Match(2).new_initial_state(seed=3)
+    advice = advise_rollout(PimcPlayer(seed=1, calls="rollout"),
+                            far.observation(far.current_player()), [far.hands], [1.0])
+    assert advice.objective == "margin"
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_whole_deals_with_the_new_calls_are_legal(players, preset):
