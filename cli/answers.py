@@ -91,13 +91,14 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
         if obs.phase != "play":
             raise AnswerError(f"Enter alone plays only a lone choice: {_calls_words(obs)}")
         raise AnswerError("Enter alone plays only a lone legal card: type a card or its number")
-    if low.isdigit() and not (low == "10" and len(legal) < 10):
+    if low.isdigit():
         number = int(low)
         if 1 <= number <= len(legal):
             return legal[number - 1]
         choose = "1 or 2" if len(legal) == 2 else f"1 to {len(legal)}"
-        # a digit is always a number in the list: a rank typed alone names no card
-        held = [c for c in legal if obs.phase == "play" and RANKS[rank_of(c)] == low]
+        # a digit is always a number in the list, 10 too: a rank typed alone names no card
+        rank = "T" if low == "10" else low
+        held = [c for c in legal if obs.phase == "play" and RANKS[rank_of(c)] == rank]
         card = f" (for {card_str(held[0], pretty)} type {card_str(held[0]).lower()})" \
             if held else ""
         raise AnswerError(f"there is no number {number}: choose {choose}{card}")
@@ -113,7 +114,7 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
             return card
         raise AnswerError(_why_not_card(card, obs, pretty))
     # a rank alone, or a suit alone
-    rank = 8 if low == "10" else RANKS.find(word.upper()) if len(word) == 1 else -1
+    rank = RANKS.find(word.upper()) if len(word) == 1 else -1
     if rank >= 0:
         return _the_one(legal, obs, lambda c: rank_of(c) == rank, RANK_NAMES[rank],
                         RANK_NAMES[rank], pretty)

@@ -457,6 +457,14 @@ def test_bad_answers_each_say_why():
     with pytest.raises(AnswerError, match=r"there is no number 9: choose 1 to 3 \(for 9♦ type "
                                           r"9d\)$"):
         read_answer("9", nine)
+    # 10 is a number too, whether or not the list is that long
+    ten = replace(obs, hand=(ah, kh, parse_card("TD")), legal_actions=(ah, kh, parse_card("TD")))
+    with pytest.raises(AnswerError, match=r"there is no number 10: choose 1 to 3 \(for T♦ type "
+                                          r"td\)$"):
+        read_answer("10", ten)
+    assert read_answer("10d", ten) == read_answer("T", ten) == parse_card("TD")
+    long = replace(obs, hand=tuple(range(12)), legal_actions=tuple(range(12)))
+    assert read_answer("10", long) == choices(long)[9]
     call = Match(2).new_initial_state(seed=1)
     assert len(call.legal_actions()) == 2      # stand or beg
     with pytest.raises(AnswerError, match="there is no number 3: choose 1 or 2$"):
