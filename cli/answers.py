@@ -16,6 +16,17 @@ RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "
 SUIT_ONE = ("spade", "heart", "diamond", "club")
 
 
+#: The most characters of an answer a message quotes.
+QUOTED = 24
+
+
+def shown(text: str, most: int | None = QUOTED) -> str:
+    """Typed text as it is printed back: control characters escaped (``\\x1b``), so that no
+    answer can move the cursor or clear the screen, and cut to ``most`` characters."""
+    safe = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return safe if most is None or len(safe) <= most else safe[:most - 1] + "…"
+
+
 class AnswerError(ValueError):
     """An answer that is no legal action now; the message is the reason."""
 
@@ -126,8 +137,8 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
         return _the_one(legal, obs, lambda c: suit_of(c) == suit, SUIT_ONE[suit],
                         SUIT_NAMES[suit], pretty)
     if _call_named(low):
-        raise AnswerError(f"'{word}' is a call, and the call is over: play a card")
-    raise AnswerError(f"unknown answer '{word}': type a card (TH, 10h, T), its number, or help")
+        raise AnswerError(f"'{shown(word)}' is a call, and the call is over: play a card")
+    raise AnswerError(f"unknown answer '{shown(word)}': type a card (TH, 10h, T), its number, or help")
 
 
 def _normal(word: str) -> str:
@@ -148,7 +159,7 @@ def _call(low: str, obs: Observation) -> int:
     if len(ours) == 1:
         return ours[0]
     if len(ours) > 1:
-        raise AnswerError(f"'{low}' could be {' or '.join(CALLS[a] for a in ours)}")
+        raise AnswerError(f"'{shown(low)}' could be {' or '.join(CALLS[a] for a in ours)}")
     if named:
         return _not_now(named[0], obs)
     try:
@@ -159,7 +170,7 @@ def _call(low: str, obs: Observation) -> int:
     if is_card:
         raise AnswerError(f"no card is played yet: {_calls_words(obs)}")
     calls = " or ".join(f"{CALLS[a]} ({CALLS[a][0]})" for a in obs.legal_actions)
-    raise AnswerError(f"unknown answer '{low}': type {calls}, a number, or help")
+    raise AnswerError(f"unknown answer '{shown(low)}': type {calls}, a number, or help")
 
 
 def _not_now(action: int, obs: Observation) -> int:
@@ -183,5 +194,5 @@ def ask_line(prompt: str, console, stream, interactive: bool) -> str | None:
         console.print()
         return None
     line = line.rstrip("\r\n")
-    console.print(line, markup=False, highlight=False)
+    console.print(shown(line, None), markup=False, highlight=False)
     return line

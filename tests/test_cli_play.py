@@ -430,6 +430,17 @@ def test_cards_in_any_spelling_by_prefix_and_by_number():
     assert read_answer(text[0], lone) == card  # the rank alone
 
 
+def test_an_answer_echoed_from_a_pipe_cannot_move_the_cursor(tmp_path):
+    answers = iter(["x\x1b[2J\x1b[H", None])
+    s, _, out = session({}, lambda obs, count: next(answers), tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    text = out.getvalue()
+    assert "\x1b" not in text
+    assert ": x\\x1b[2J\\x1b[H\n" in text          # echoed as typed, escaped
+    assert "unknown answer 'x\\x1b[2j\\x1b[h'" in text     # a call is read in lower case
+
+
 def test_an_illegal_card_gives_the_follow_suit_reason():
     th, tc, fc = parse_card("TH"), parse_card("4C"), parse_card("9C")
     obs = replace(decision_in_play(), hand=(th, tc), legal_actions=(tc,),
@@ -471,6 +482,11 @@ def test_bad_answers_each_say_why():
         read_answer("3", call.observation(call.current_player()))
     with pytest.raises(AnswerError, match="unknown answer 'xyzzy'"):
         read_answer("xyzzy", obs)
+    # an answer is quoted cut short, and with its control characters escaped
+    with pytest.raises(AnswerError, match="unknown answer 'y{23}…': type"):
+        read_answer("y" * 5000, obs)
+    with pytest.raises(AnswerError, match=r"unknown answer 'x\\x1b\[2J': type"):
+        read_answer("x\x1b[2J", obs)
     with pytest.raises(AnswerError, match="you hold no queen"):
         read_answer("Q", obs)
     with pytest.raises(AnswerError, match="Enter alone"):
