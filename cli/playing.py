@@ -114,6 +114,9 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
     others = [s for k in range(1, players) for s in [(me + k) % players]]
     given = opponents or ["heuristic"]
     if len(given) not in (1, len(others)):
+        if len(others) == 1:
+            raise AllFivesError(f"--opponents: give one player, for the one bot, not "
+                                f"{len(given)}")
         raise AllFivesError(f"--opponents: give one player for every bot, or {len(others)} "
                             f"(one a seat from your left), not {len(given)}")
     specs: list[PlayerSpec | None] = [None] * players

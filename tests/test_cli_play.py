@@ -808,6 +808,9 @@ def test_bad_options_are_one_line(tmp_path):
     result = run("play", "--players", 3, "--opponents", "random", "--opponents", "random",
                  "--opponents", "random", input="")
     assert result.exit_code == 2 and "--opponents" in result.stderr
+    result = run("play", "--opponents", "random", "--opponents", "random", input="")
+    assert result.exit_code == 2 and result.stderr.endswith(
+        "--opponents: give one player, for the one bot, not 2\n")
 
 
 @pytest.mark.parametrize("answers", ["", "1\n" * 8, "1\n" * 8 + "quit\n", "1\n" * 400])
