@@ -253,7 +253,9 @@ def play(
              "same. Default: a fresh seed, shown at the start.")] = None,
     record: Annotated[Optional[str], typer.Option(
         metavar="FILE",
-        help="Where the record goes. Default: allfives-SEED.jsonl in the current folder.")
+        help="Where the record goes (written over if it is there). Default: "
+             "allfives-SEED.jsonl in the current folder, or allfives-SEED-2.jsonl (-3, ...) "
+             "when that is taken.")
     ] = None,
     color: ColorFlag = None,
 ) -> None:

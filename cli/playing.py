@@ -127,7 +127,7 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
             specs[s].make(seed=0, players=players)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    path = Path(named(record, "--record") if record is not None else f"allfives-{seed}.jsonl")
+    path = Path(named(record, "--record")) if record is not None else unused_record_name(seed)
     if path.is_dir():
         raise AllFivesError(f"--record: {path} is a folder, not a file")
     if not path.absolute().parent.is_dir():
@@ -135,6 +135,16 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
     if not os.access(path if path.exists() else path.absolute().parent, os.W_OK):
         raise AllFivesError(f"--record: {path}: Permission denied (not writable)")
     return Setup(match, me, tuple(specs), seed, path)
+
+
+def unused_record_name(seed: int) -> Path:
+    """The default record, ``allfives-SEED.jsonl`` in the current folder, or ``-2``, ``-3`` ...
+    after the seed when that is taken: a record the person did not name never replaces one."""
+    path, copy = Path(f"allfives-{seed}.jsonl"), 1
+    while path.exists() or path.is_symlink():
+        copy += 1
+        path = Path(f"allfives-{seed}-{copy}.jsonl")
+    return path
 
 
 class Session:

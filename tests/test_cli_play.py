@@ -779,7 +779,17 @@ def test_quit_saves_to_the_default_record(tmp_path, monkeypatch):
     result = run("play", "--seed", 7, input="1\n" * 40 + "quit\n")
     assert result.exit_code == 0
     assert "the record is in allfives-7.jsonl." in last_words(result.stdout)
-    assert (tmp_path / "allfives-7.jsonl").exists()
+    first = (tmp_path / "allfives-7.jsonl").read_text(encoding="utf-8")
+    # the same seed again never writes over a record: the next free name is taken
+    (tmp_path / "allfives-7-2.jsonl").write_text("kept\n", encoding="utf-8")
+    again = run("play", "--seed", 7, input="1\n" * 40 + "quit\n")
+    assert "the record is in allfives-7-3.jsonl." in last_words(again.stdout)
+    assert (tmp_path / "allfives-7-2.jsonl").read_text(encoding="utf-8") == "kept\n"
+    assert (tmp_path / "allfives-7-3.jsonl").read_text(encoding="utf-8") == first
+    # a record named is written over, as asked
+    named = run("play", "--seed", 7, "--record", "allfives-7-2.jsonl", input="1\n" * 40 + "quit\n")
+    assert "the record is in allfives-7-2.jsonl." in last_words(named.stdout)
+    assert (tmp_path / "allfives-7-2.jsonl").read_text(encoding="utf-8") == first
 
 
 def test_ctrl_c_saves_the_record_and_exits_130(tmp_path, monkeypatch):
