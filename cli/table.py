@@ -449,9 +449,10 @@ def what_happened(state: MatchState, action: int, pretty: bool, you: int | None 
     if new_pegs and (log is None or log.thrown_in):  # a deal played out ends in a line
         score = log.score if log is not None else state.score  # that gives the score
         lines.append(Text(f"  Score: {scores_text(n, score)}", style=QUIET))
-    if pegged_out and after is not None and not after.is_over:
+    if pegged_out and after is not None:
         won = " and ".join(side_name(s, n) for s in log.winners)
-        lines.append(Text(f"  {won} pegged out: the deal stops here.", style="bold"))
+        stops = "the count stops here" if after.is_over else "the deal stops here"
+        lines.append(Text(f"  {won} pegged out: {stops}.", style="bold"))
     return lines, after
 
 

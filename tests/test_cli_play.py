@@ -314,6 +314,18 @@ def test_a_side_that_pegs_out_in_the_play_is_told_the_deal_stops(tmp_path):
     assert 0 < len(cards) < 12 and len(cards) % 2 == 0
 
 
+def test_a_side_that_pegs_out_in_the_count_is_told_the_count_stops(tmp_path):
+    """Seed 11 to 11: S reaches the target with the Jack's point after the last trick, and
+    Game is not counted."""
+    s, script, out = session({"seed": 11}, first_choice, tmp_path)
+    s.run()
+    lines = out.getvalue().splitlines()
+    at = lines.index("  S pegged out: the count stops here.")
+    assert lines[at - 1].startswith("  S pegs 1 (Jack: ")
+    assert lines[at + 1].startswith("Deal 1 is over: N +0, S +11; the score is N 0, S 11.")
+    assert [p.what for p in s.state.deals[0].pegs][-1] == "jack"
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_deal_starts_with_its_dealer_and_turn_up(tmp_path, players):
     """Before the first call of each deal, one line says which deal it is, who deals and the
