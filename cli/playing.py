@@ -36,6 +36,7 @@ from solver.errors import AllFivesError, EngineMissing, counted
 from solver.game import CALLS, Match, MatchState, match_records, records_text
 from solver.players import Player, PlayerSpec, decide, player_spec
 from solver.rules import Rules
+from solver.scoring import score_position
 from solver.tricks import parse_seat, seat_names, side_name, side_of
 
 from .answers import AnswerError, ask_line, choices, read_answer, reason
@@ -237,13 +238,15 @@ class Session:
         self.console.print(text, crop=False)
         has_cards = any(a < 64 for _, a in log.actions)
         if has_cards and self.last_play is not None:
-            self.console.print(self.analysis(self.last_play), crop=False)
+            self.console.print(self.analysis(self.last_play, not log.winners), crop=False)
         self.last_play = None
         self.save()
 
-    def analysis(self, position: Position):
+    def analysis(self, position: Position, whole: bool = True):
         """The cost of each of the person's cards in the deal just played, as ``analyze``
-        judges them (each solve limited to ``ANALYSIS_NODES`` nodes)."""
+        judges them (each solve limited to ``ANALYSIS_NODES`` nodes), and what the play gave
+        the side against what it could be sure of (when the deal was played out ``whole``: no
+        side pegged out)."""
         from rich.console import Group
 
         from .analyzing import plays_table
@@ -262,10 +265,16 @@ class Session:
         summary = Text("before, after: the points your side could be sure of before and after "
                        "the card\n", style=QUIET)
         if mistakes:
-            summary.append(f"You gave away {counted(away, 'point')} in "
-                           f"{counted(mistakes, 'mistake')}.", style=BAD)
+            summary.append(f"Your {counted(mistakes, 'mistake')} cost {counted(away, 'point')}, "
+                           f"each against the best card at its turn.", style=BAD)
         else:
             summary.append("No mistakes.", style=GOOD)
+        first = plays[0]
+        if position.is_over and first.complete and whole:
+            # the costs add up turn by turn: the others' mistakes may give points back
+            took = score_position(position).totals()[first.side]
+            summary.append(f" Your side took {took} in the play; from your first card it could be "
+                           f"sure of {first.before}.", style=QUIET)
         left = unjudged(plays)
         if left:
             summary.append(f" {counted(left, 'card')} not judged: the search "

@@ -85,6 +85,15 @@ def test_a_whole_scripted_match_and_its_record_replays(tmp_path, players, oppone
     assert max(state.score) >= 11
     assert "Your cards, judged open-hand" in result.stdout
     assert "Traceback" not in result.stderr
+    # what the play gave the person's side, deal by deal, is what the record's deal pegged
+    text = " ".join(result.stdout.split())
+    took = [int(t) for t in re.findall(r"Your side took (\d+) in the play", text)]
+    played = [deal for deal in state.deals if not deal.winners and not deal.thrown_in]
+    side = {2: 1, 3: 2, 4: 0}[players]      # S, or N+S
+    assert took or players == 4           # (the four-player match ends in its first deal)
+    assert took == [sum(p.points for p in deal.pegs if p.side == side and
+                                 p.what not in ("take-one", "turn-up jack", "revoke"))
+                             for deal in played]
 
 
 def test_the_same_seed_plays_the_same_match(tmp_path):
