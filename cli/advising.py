@@ -322,6 +322,9 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     elif not advice.complete:
         lines += ["Some solves stopped at their node limit: their values lie within the bounds",
                   "they proved."]
+    if advice.win_dropped:
+        lines += ["Either side could reach the target in this deal, but no chance of winning the",
+                  "match could be worked out within the limit: the cards are valued by points."]
     notes = Text("\n".join(lines), style=QUIET)
     return Group(situation(name, observation, seen, pretty), Text(), words,
                  advice_table(advice, observation, pretty), notes)
@@ -336,6 +339,7 @@ def advice_record(name: str | None, observation: Observation, advice, seed: int)
         "seat": seat_names(n)[observation.seat],
         "phase": advice.phase,
         "objective": advice.objective,
+        "win_dropped": advice.win_dropped,
         "for": side_name(side_of(observation.seat, n), n),
         "worlds": advice.worlds,
         "exact": advice.exact,

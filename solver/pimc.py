@@ -168,6 +168,9 @@ class Advice:
     #: ``aside``), when not one world could be solved with it in the budget; or ``PLAYED_OUT``
     #: by the heuristic's play (``solver.playout``) when not one could be solved at all.
     method: str = "solved"
+    #: Near the target, but not one world's chance of winning the match could be found within
+    #: the budget: the values are by points instead.
+    win_dropped: bool = False
 
     @property
     def best(self) -> int:
@@ -670,6 +673,15 @@ class PimcPlayer:
                          budget: _Budget | None = None) -> Advice:
         """``advise`` in card play over the worlds given as positions (each the deal as this
         seat might face it, with the play so far) and their weights."""
+        advice = self._advise_positions(observation, positions, weights, exact, budget)
+        if advice.objective != "win" and len(advice.actions) > 1 and self.win and \
+                within_reach(positions[0]):
+            return replace(advice, win_dropped=True)
+        return advice
+
+    def _advise_positions(self, observation: Observation, positions: Sequence[Position],
+                          weights: Sequence[float], exact: bool, budget: _Budget | None
+                          ) -> Advice:
         legal = list(observation.legal_actions)
         if budget is None:
             budget = _Budget(self.time_limit, self.node_limit, len(positions))

@@ -5,6 +5,7 @@ checked against every world of the unseen cards solved by the reference solver."
 from __future__ import annotations
 
 import itertools
+import dataclasses
 import json
 import math
 
@@ -318,3 +319,19 @@ def test_no_deal_valued_within_the_budget_is_status_1(monkeypatch):
         assert result.exit_code == 1
         assert result.stderr.startswith("allfives: no advice: not one deal of the unseen cards")
         assert "not known" in result.stdout or '"mean": null' in result.stdout
+
+
+def test_a_chance_of_winning_dropped_for_the_budget_is_said_so(monkeypatch):
+    advise, made = stand_in()
+
+    def dropped(observation, worlds, seed, seen=None):
+        return dataclasses.replace(advise(observation, worlds, seed, seen), win_dropped=True)
+
+    monkeypatch.setattr(advising, "advice_for", dropped)
+    text = " ".join(run("advise", TWO).stdout.split())
+    assert "Either side could reach the target in this deal, but no chance of winning the " \
+           "match could be worked out within the limit: the cards are valued by points." in text
+    assert json.loads(run("advise", TWO, "--json").stdout)["win_dropped"] is True
+    monkeypatch.setattr(advising, "advice_for", advise)
+    assert json.loads(run("advise", TWO, "--json").stdout)["win_dropped"] is False
+    assert "Either side" not in run("advise", TWO).stdout

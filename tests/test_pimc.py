@@ -511,3 +511,24 @@ def test_infer_partner_weighs_the_worlds_by_the_partners_cards_too(monkeypatch):
                           ({"infer_partner": 1, "trust": "full"}, inference.PARTNER_SLIP)):
         PimcPlayer(seed=1, worlds=4, **options).advise(observation)
         assert told[-1].partner_slip == slip
+
+
+def test_a_chance_of_winning_not_found_in_the_budget_is_said_so():
+    """Near the target the cards are valued by their chance of winning the match; where not one
+    world's chance fits the budget but the points do, the advice says the chance was dropped."""
+    found = {}
+    for node_limit in (30_000, 100_000):
+        state = Match(4, Rules.preset("all-fives", target=5)).new_initial_state(seed=2)
+        while state.phase != PLAY:
+            state.apply_action(state.legal_actions()[0])
+        observation = state.observation(state.current_player())
+        advice = PimcPlayer(seed=0, node_limit=node_limit, time_limit=None,
+                            worlds=4).advise(observation)
+        found[node_limit] = (advice.objective, advice.win_dropped)
+    assert found == {30_000: ("win", False), 100_000: ("margin", True)}
+    far = Match(4).new_initial_state(seed=2)
+    while far.phase != PLAY:
+        far.apply_action(far.legal_actions()[0])
+    advice = PimcPlayer(seed=0, node_limit=100_000, time_limit=None, worlds=4).advise(
+        far.observation(far.current_player()))
+    assert (advice.objective, advice.win_dropped) == ("margin", False)
