@@ -74,9 +74,9 @@ def game_name(preset: str) -> str:
 
 def hanging(text: Text):
     """``text`` to print with each of its lines indented as it begins, ``  Score: ...`` by two,
-    and its wrapped parts indented the same."""
+    and the parts a line is wrapped into two further: a hanging indent, so that a wrapped line
+    is not read as a new one."""
     from rich.console import Group
-    from rich.padding import Padding
 
     if not text.plain.strip(" \n"):
         return text
@@ -85,5 +85,25 @@ def hanging(text: Text):
         indent = len(line.plain) - len(line.plain.lstrip(" "))
         if indent:
             line = line.divide([indent])[1]
-        parts.append(Padding(line, (0, 0, 0, indent), expand=False))
+        parts.append(_Hanging(line, indent))
     return Group(*parts)
+
+
+class _Hanging:
+    """One line of text indented by ``indent``, its wrapped parts by ``indent + 2``."""
+
+    def __init__(self, line: Text, indent: int) -> None:
+        self.line, self.indent = line, indent
+
+    def __rich_console__(self, console, options):
+        width = max(1, options.max_width - self.indent)
+        first = self.line.wrap(console, width)[0] if self.line.plain else Text()
+        rest = self.line.divide([len(first.plain)])[1] if self.line.plain else Text()
+        rest = rest.divide([len(rest.plain) - len(rest.plain.lstrip(" "))])[1]
+        lines = [(self.indent, first)]
+        if rest.plain:
+            lines += [(self.indent + 2, part) for part in rest.wrap(console, max(1, width - 2))]
+        for indent, part in lines:
+            part.rstrip()
+            yield Text(" " * indent) + part
+

@@ -234,8 +234,7 @@ class Session:
                                     f"deals again.", style="bold"), crop=False)
             self.save()
             return
-        text = deal_over_line(log, n)
-        self.console.print(text, crop=False)
+        self.console.print(hanging(deal_over_line(log, n)), crop=False)
         has_cards = any(a < 64 for _, a in log.actions)
         if has_cards and self.last_play is not None:
             self.console.print(self.analysis(self.last_play, not log.winners), crop=False)

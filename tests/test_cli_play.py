@@ -906,8 +906,8 @@ def test_the_score_at_the_end_of_a_deal_is_said_once(tmp_path, players):
 
 
 def test_on_a_narrow_screen_what_happened_keeps_its_indent(tmp_path):
-    """At 30 columns the lines that say what happened at the table wrap under themselves: a
-    peg's reason, the score."""
+    """At 30 columns the lines that say what happened at the table wrap under themselves,
+    indented two more so as not to read as a new line: a peg's reason, the score."""
     s, script, out = session({"players": 4, "seed": 5, "target": 31}, first_choice, tmp_path,
                              width=30)
     s.run()
@@ -917,7 +917,7 @@ def test_on_a_narrow_screen_what_happened_keeps_its_indent(tmp_path):
     assert pegs
     for k in pegs:
         end = next(j for j in range(k, len(lines)) if lines[j].endswith(")"))
-        assert all(line.startswith("  ") and line[2] != " " for line in lines[k:end + 1]), \
-            lines[k:end + 1]
+        assert lines[k][2] != " " and all(line.startswith("    ") and line[4] != " "
+                                          for line in lines[k + 1:end + 1]), lines[k:end + 1]
     wrapped = [k for k in pegs if not lines[k].endswith(")")]
     assert wrapped   # some reason was too long for the line
