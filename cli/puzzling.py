@@ -34,7 +34,9 @@ FORMATS = ("text", "svg", "html")
 # ---- the files ----------------------------------------------------------------------------------
 
 def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
-    """The puzzle files named: a file itself, a folder's ``*.toml`` files by name."""
+    """The puzzles named, each by its file's name: a file of one puzzle, ``FILE#N`` for each
+    puzzle of a file of several (``# ---`` between two, as ``puzzle generate`` writes them to
+    standard output) or the one named so, a folder's ``*.toml`` files by name."""
     from .inputs import named
 
     out: list[Path] = []
@@ -47,18 +49,56 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
                 raise OSError(error.errno, error.strerror, str(path)) from None
             if not found:
                 raise AllFivesError(f"{path}: no puzzle files (*.toml) in this folder")
-            out += found
+            out += [p for file in found for p in _puzzles_in(file)]
         elif path.exists():
-            out.append(path)
+            out += _puzzles_in(path)
+        elif (one := _one_of_several(str(name))) is not None:
+            out.append(one)
         else:
             raise AllFivesError(f"{path}: no such file or folder")
     return out
 
 
-def load_all(paths: Iterable[str | PathLike[str]]) -> list[tuple[Path, Puzzle]]:
-    from solver.puzzles import load_puzzle
+_NUMBERED = re.compile(r"(.+)#(\d+)")
 
-    return [(path, load_puzzle(path)) for path in puzzle_paths(paths)]
+
+def _puzzles_in(path: Path) -> list[Path]:
+    """``path``, or ``path#1``, ``path#2`` ... when it holds several puzzles."""
+    from solver.notation import read_file, toml_documents
+
+    try:
+        count = len(toml_documents(read_file(path)))
+    except AllFivesError:
+        return [path]       # loading it will say what is wrong
+    return [path] if count == 1 else [Path(f"{path}#{k}") for k in range(1, count + 1)]
+
+
+def _one_of_several(name: str) -> Path | None:
+    """``FILE#N`` when FILE is a file of at least N puzzles; None when FILE is no file."""
+    found = _NUMBERED.fullmatch(name)
+    if found is None or not Path(found[1]).is_file():
+        return None
+    count = len(_puzzles_in(Path(found[1])))
+    if not 1 <= int(found[2]) <= count:
+        raise AllFivesError(f"{name}: no puzzle {int(found[2])}: the file holds "
+                            f"{counted(count, 'puzzle')}")
+    return Path(name)
+
+
+def load_named(path: str | PathLike[str]) -> Puzzle:
+    """The puzzle ``puzzle_paths`` named: a file's, or ``FILE#N``, the Nth of a file."""
+    from solver.notation import read_file, toml_documents
+    from solver.puzzles import Puzzle, load_puzzle
+
+    found = _NUMBERED.fullmatch(str(path))
+    if Path(path).exists() or found is None:
+        return load_puzzle(path)
+    documents = toml_documents(read_file(found[1]))
+    return Puzzle.from_toml(documents[int(found[2]) - 1], str(path))
+
+
+def load_all(paths: Iterable[str | PathLike[str]]) -> list[tuple[Path, Puzzle]]:
+    return [(path, load_named(path)) for path in puzzle_paths(paths)]
 
 
 def slug(title: str) -> str:
@@ -82,10 +122,10 @@ def next_number(folder: Path) -> int:
 
 def problems_of(path: str) -> list[str]:
     """Every problem of one puzzle file, each ``FILE: what`` (one process's worth of work)."""
-    from solver.puzzles import check_puzzle, load_puzzle
+    from solver.puzzles import check_puzzle
 
     try:
-        puzzle = load_puzzle(path)
+        puzzle = load_named(path)
     except AllFivesError as error:
         text = str(error)
         return [text if text.startswith(path) else f"{path}: {text}"]
@@ -398,8 +438,11 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
         from .inputs import named
 
         (path, puzzle), *rest = load_all([named(file, "FILE")])
-        if rest:
+        if rest and Path(file).is_dir():
             raise AllFivesError(f"{file}: a folder of {len(rest) + 1} puzzles: name one file")
+        if rest:
+            raise AllFivesError(f"{file}: a file of {len(rest) + 1} puzzles: name one, as "
+                                f"{file}#1")
         from solver.puzzles import check_puzzle
 
         problems = check_puzzle(puzzle, _solver())

@@ -56,7 +56,7 @@ from .rules import Rules, option_text
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
 __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
-           "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR",
+           "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR", "toml_documents",
            "PUZZLE_KEYS", "check_puzzle_table"]
 
 #: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles``; the deal checks only its
@@ -587,6 +587,13 @@ def _documents(text: str) -> list[_Document]:
         start, lines, above = separator.end(), line - 1, line
     documents.append(_Document(text[start:], lines, above, None))
     return documents
+
+
+def toml_documents(text: str) -> list[str]:
+    """The documents of a TOML text split at its ``# ---`` lines (one if it has none), each
+    with a blank line for every line of the text above it, so that an error in one names its
+    line of the whole text."""
+    return ["\n" * d.lines_before + d.text for d in _documents(text.removeprefix(BOM))]
 
 
 def _read_documents(text: str, source: str, one: bool, hidden: bool = False

@@ -527,6 +527,27 @@ def test_generate_is_seeded_and_numbers_its_files(tmp_path):
     assert piped.stdout.split("# ---\n") == texts
     checked = run("puzzle", "check", out)
     assert checked.stdout == "4 puzzles checked: all sound.\n"
+    # what generate writes to standard output the other commands read: FILE#N each
+    several = tmp_path / "several.toml"
+    several.write_text(piped.stdout, encoding="utf-8")
+    assert run("puzzle", "check", several).stdout == "2 puzzles checked: all sound.\n"
+    assert run("puzzle", "check", f"{several}#2").stdout == "1 puzzle checked: all sound.\n"
+    index = run("puzzle", "index", several).stdout
+    assert f"](several.toml#1)" in index and f"](several.toml#2)" in index
+    shown = run("puzzle", "show", f"{several}#2").stdout
+    assert shown.split("\n", 1)[1] == run("puzzle", "show", paths[1]).stdout.split("\n", 1)[1]
+    assert_one_error_line(run("puzzle", "check", f"{several}#3"),
+                          f"{several}#3: no puzzle 3: the file holds 2 puzzles")
+    assert_one_error_line(run("puzzle", "play", several, input="quit\n"),
+                          f"{several}: a file of 2 puzzles: name one, as {several}#1")
+    # a puzzle of several is named so, its lines counted through the whole file
+    at = piped.stdout.rindex('side = "')
+    broken = piped.stdout[:at] + "side = = 1\n" + piped.stdout[at:]
+    several.write_text(broken, encoding="utf-8")
+    line = broken[:at].count("\n") + 1
+    problems = run("puzzle", "check", several)
+    assert problems.exit_code == 1 and problems.stdout.startswith(
+        f"{several}#2: not TOML: Invalid value (at line {line}, column 8)\n")
 
 
 def test_play_random_shows_its_seed(tmp_path):
