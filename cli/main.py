@@ -469,8 +469,9 @@ def puzzle_generate(
         help="Seed of the deals: the same seed makes the same puzzles. Default: a fresh "
              "seed, kept in each puzzle file.")] = None,
     min_turns: Annotated[int, typer.Option(
-        "--min-turns", metavar="T", min=1,
-        help="The fewest turns with a real choice for the side that solves.")] = 2,
+        "--min-turns", metavar="T", min=2,
+        help="The fewest turns with a real choice for the side that solves, 2 or more (a "
+             "sound puzzle has at least two).")] = 2,
     theme: ThemeOption = None,
     out: Annotated[Optional[str], typer.Option(
         "--out", metavar="DIR", help="The folder the puzzle files go to.")] = None,

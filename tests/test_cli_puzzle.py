@@ -471,6 +471,12 @@ def test_names_are_numbers_and_titles():
     assert slug("  ") == "puzzle"
 
 
+def test_fewer_turns_than_a_sound_puzzle_has_are_refused():
+    result = run("puzzle", "generate", "--min-turns", "1")
+    assert result.exit_code == 2 and "--min-turns" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not result.stdout
+
+
 def test_bad_options_are_one_line():
     assert_one_error_line(run("puzzle", "generate", "--rules", "nonsense"), "nonsense")
     assert_one_error_line(run("puzzle", "generate", "--theme", "nonsense"), "nonsense")
