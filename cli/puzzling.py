@@ -132,12 +132,13 @@ def problems_of(path: str) -> list[str]:
     except OSError as error:
         return [f"{path}: {error.strerror or error}"]
     problems = check_puzzle(puzzle, _solver())
-    if not problems and puzzle.themes:
+    if not problems and puzzle.themes_listed:
         from solver.puzzles import themes_of
 
         shown = themes_of(puzzle, _solver())
         if shown != puzzle.themes:
-            problems.append(f"themes: the file lists {', '.join(puzzle.themes)}; the line "
+            listed = ", ".join(puzzle.themes) or "none"
+            problems.append(f"themes: the file lists {listed}; the line "
                             f"shows {', '.join(shown) or 'none'}")
     return [f"{path}: {problem}" for problem in problems]
 

@@ -27,6 +27,7 @@ from solver import reference  # noqa: E402
 from solver.cards import SUIT_NAMES, card_str, suit_of  # noqa: E402
 from solver.puzzles import (Oracle, Puzzle, check_puzzle, load_puzzle, main_line,  # noqa: E402
                             themes_of)
+from solver.puzzles.rating import rating_of  # noqa: E402
 from solver.rules import Rules  # noqa: E402
 from solver.search import Solver  # noqa: E402
 from solver.shuffle import random_position  # noqa: E402
@@ -419,6 +420,8 @@ def test_check_says_when_the_themes_are_not_the_ones_the_line_shows(tmp_path):
             text.replace('themes = ["catch-the-five", "duck"]', f"themes = {themes}"))
     (tmp_path / "004-none.toml").write_text(
         text.replace('themes = ["catch-the-five", "duck"]\n', ""))
+    (tmp_path / "005-empty.toml").write_text(
+        text.replace('themes = ["catch-the-five", "duck"]', "themes = []"))
     result = run("puzzle", "check", tmp_path)
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
@@ -426,7 +429,40 @@ def test_check_says_when_the_themes_are_not_the_ones_the_line_shows(tmp_path):
         f"the line shows catch-the-five, duck",
         f"{tmp_path / '002-fewer.toml'}: themes: the file lists duck; the line shows "
         f"catch-the-five, duck",
-        "4 puzzles checked: 2 problems in 2."]
+        f"{tmp_path / '005-empty.toml'}: themes: the file lists none; the line shows "
+        f"catch-the-five, duck",
+        "5 puzzles checked: 3 problems in 3."]
+
+
+def test_check_holds_the_rating_and_solved_by_to_the_evidence(tmp_path):
+    """The rating is worked out from the evidence, and solved_by is the ladder players it says
+    solved the puzzle; a sound puzzle defeats the heuristic."""
+    text = (COLLECTION / "012-the-five-falls.toml").read_text(encoding="utf-8")
+    solved = 'solved_by = ["search-200", "search-2000", "cheater"]'
+    for name, old, new in [
+            ("001-rating", "rating = 1564", "rating = 3999"),
+            ("002-heuristic", solved, 'solved_by = ["random", "heuristic"]'),
+            ("003-fewer", solved, 'solved_by = ["cheater"]'),
+            ("004-evidence", "solved_pimc_8 = 0", "solved_pimc_8 = 1"),
+            ("005-right", "", "")]:
+        assert old in text
+        (tmp_path / f"{name}.toml").write_text(text.replace(old, new))
+    evidence = dict(load_puzzle(tmp_path / "004-evidence.toml").evidence)
+    changed = rating_of(evidence)
+    assert evidence["solved_pimc_8"] == 1 and changed != 1564
+    lines = run("puzzle", "check", tmp_path).stdout.splitlines()
+    assert lines == [
+        f"{tmp_path / '001-rating.toml'}: rating: 3999, where its evidence gives 1564",
+        f"{tmp_path / '002-heuristic.toml'}: solved_by: names the heuristic, which a sound "
+        f"puzzle defeats",
+        f"{tmp_path / '002-heuristic.toml'}: solved_by: random, heuristic, where its evidence "
+        f"gives search-200, search-2000, cheater",
+        f"{tmp_path / '003-fewer.toml'}: solved_by: cheater, where its evidence gives "
+        f"search-200, search-2000, cheater",
+        f"{tmp_path / '004-evidence.toml'}: rating: 1564, where its evidence gives {changed}",
+        f"{tmp_path / '004-evidence.toml'}: solved_by: search-200, search-2000, cheater, where "
+        f"its evidence gives search-200, search-2000, pimc-8, cheater",
+        "5 puzzles checked: 6 problems in 4."]
 
 
 def test_check_says_every_problem_on_its_own_line(tmp_path, puzzles):

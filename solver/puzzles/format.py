@@ -28,7 +28,7 @@ Every mistake in the table is a ``PuzzleError`` naming the file and the key:
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any
 
@@ -91,6 +91,9 @@ class Puzzle:
     solved_by: tuple[str, ...] = ()
     #: What the rating was worked out from, as (name, number) pairs (``dict(evidence)``).
     evidence: tuple[tuple[str, int], ...] = ()
+    #: Whether ``themes`` is a claim (the file lists them, ``themes = []`` for none), which
+    #: ``puzzle check`` then holds to the themes the line shows.
+    themes_listed: bool = field(default=True, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         sides = self.position.deal.sides
@@ -312,4 +315,4 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
                                               f"({quoted(item)})")
             evidence[key] = item
     return Puzzle(position, side, objective, target, tuple(line), title, themes, rating, seed,
-                  solved_by, tuple(evidence.items()))
+                  solved_by, tuple(evidence.items()), "themes" in table)

@@ -341,4 +341,28 @@ def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> li
     if reached >= target:
         problems.append(f"no swing: the heuristic player reaches the target ({reached} >= "
                         f"{target}) against the toughest defence")
+    return problems + record_problems(puzzle)
+
+
+def record_problems(puzzle: Puzzle) -> list[str]:
+    """Where the file's record of its rating disagrees with itself: ``solved_by`` naming the
+    heuristic (which a sound puzzle defeats), or a ``rating`` or ``solved_by`` that its
+    ``[puzzle.evidence]`` does not give."""
+    from .rating import LADDER, RANDOM_TRIES, rating_of
+
+    problems = []
+    if "heuristic" in puzzle.solved_by:
+        problems.append("solved_by: names the heuristic, which a sound puzzle defeats")
+    evidence = dict(puzzle.evidence)
+    keys = [f"solved_{name.replace('-', '_')}" for name, _ in LADDER]
+    if not all(key in evidence for key in keys):
+        return problems         # (no evidence, or not every ladder player's: nothing to hold)
+    if puzzle.rating is not None and puzzle.rating != rating_of(evidence):
+        problems.append(f"rating: {puzzle.rating}, where its evidence gives "
+                        f"{rating_of(evidence)}")
+    solved = tuple(name for (name, _), key in zip(LADDER, keys)
+                   if evidence[key] / (RANDOM_TRIES if name == "random" else 1) >= 0.5)
+    if solved != puzzle.solved_by:
+        problems.append(f"solved_by: {', '.join(puzzle.solved_by) or 'none'}, where its "
+                        f"evidence gives {', '.join(solved) or 'none'}")
     return problems
