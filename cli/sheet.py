@@ -314,14 +314,16 @@ def _svg_hand(x: float, y: float, seat: str, cards: Sequence[Card], trump: int,
 
 
 def _wrap(text: str, width: int) -> list[str]:
-    return textwrap.wrap(text, width) or [""]
+    return textwrap.wrap(text, width, break_on_hyphens=False) or [""]
 
 
 def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list[str], int]:
     """The drawing's elements and its height."""
     out: list[str] = []
-    y = 20
-    out.append(_svg_text(10, y, heading(facts), 15, "bold"))
+    y = 20 - 18
+    for line in _wrap(heading(facts), 44):     # (wrapped to the canvas: bold is wide)
+        y += 18
+        out.append(_svg_text(10, y, line, 15, "bold"))
     y += 16
     out.append(_svg_text(10, y, about(facts), 11, fill="#555"))
     for line in _wrap(facts.goal, 52):
@@ -361,7 +363,9 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
     if solution:
         y += 8
         title = "Solution" + (f" ({', '.join(facts.themes)})" if facts.themes else "")
-        out.append(_svg_text(10, y, title, 13, "bold"))
+        for k, line in enumerate(_wrap(title, 50)):
+            y += 16 if k else 0
+            out.append(_svg_text(10, y, line, 13, "bold"))
         for trick in facts.solution:
             y += 16
             parts = [f'<tspan font-weight="bold">{trick.number}.</tspan>']

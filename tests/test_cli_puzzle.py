@@ -329,6 +329,24 @@ def test_show_svg_is_a_drawing_of_every_holding(tmp_path, puzzles):
     assert 'fill="#c8102e">♥' in result.stdout and 'fill="#1a1a1a">♠' in result.stdout
 
 
+def test_svg_lines_stay_on_the_canvas(tmp_path):
+    """A long title and a solution of many themes are wrapped, not cut off at the canvas's
+    edge (each line measured at a generous 0.62 of its font size a character)."""
+    text = (COLLECTION / "047-the-last-few-points.toml").read_text(encoding="utf-8")
+    long = tmp_path / "001-long.toml"
+    long.write_text(re.sub(r'title = ".*"', 'title = "' + "A very long title " * 4 + '"', text),
+                    encoding="utf-8")
+    for path in (COLLECTION / "047-the-last-few-points.toml", long):
+        drawing = run("puzzle", "show", path, "--format", "svg", "--solution").stdout
+        root = ET.fromstring(drawing)
+        width = float(root.get("width"))
+        for t in root.iter("{http://www.w3.org/2000/svg}text"):
+            words = "".join(t.itertext())
+            size = float(t.get("font-size"))
+            assert float(t.get("x")) + 0.62 * size * len(words) <= width, words
+        assert "Solution (catch-the-five, draw-trumps," in drawing
+
+
 @pytest.mark.parametrize("name", ["002-catch-the-five.toml", "025-by-a-nose.toml",
                                   "001-save-the-ten.toml"])
 def test_svg_and_html_name_the_cards_on_the_table(name):
