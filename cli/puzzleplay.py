@@ -323,7 +323,10 @@ class PuzzleSession:
 
     def title_line(self, facts) -> str:
 
-        seed = f" · seed {self.puzzle.seed}" if self.puzzle.seed and not self.name else ""
+        # a puzzle made on the spot: the seed that --seed takes to make it again (the file's
+        # seed, "S/K", names the candidate of S it came from)
+        seed = f" · seed {self.puzzle.seed.split('/')[0]}" \
+            if self.puzzle.seed and not self.name else ""
         return f"{heading(facts)}  ({about(facts)}{seed})"
 
     def finish(self, position: Position) -> None:

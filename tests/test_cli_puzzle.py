@@ -615,8 +615,14 @@ def test_play_random_shows_its_seed(tmp_path):
                  input="solution\n")
     assert result.exit_code == 0, result.stderr
     first = result.stdout.splitlines()[0]
-    assert "3 players" in first and "seed 2/" in first
+    assert "3 players" in first and first.endswith(" · seed 2)")
     assert result.stdout.splitlines()[-2] == "Not solved (the solution shown)."
+    # the seed shown is the one --seed takes: without it, a fresh one, shown to be typed back
+    fresh = run("puzzle", "play", "--random", "--players", "3", input="solution\n").stdout
+    seed = re.search(r" · seed (\d+)\)$", fresh.splitlines()[0])[1]
+    again = run("puzzle", "play", "--random", "--players", "3", "--seed", seed,
+                input="solution\n").stdout
+    assert again == fresh
 
 
 def test_a_wrong_card_in_a_match_puzzle():
