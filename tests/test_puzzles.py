@@ -615,3 +615,19 @@ def test_a_line_that_stops_before_the_last_real_choice_is_faulted(solver):
     assert check_puzzle(short, solver) == [
         f"the line stops before the solver's last real choice: the main line goes on with "
         f"{rest}"]
+
+
+def test_the_readme_s_puzzle_file_is_what_examine_makes_of_its_position():
+    """The README's sample puzzle file (under "The puzzle file") is the one ``examine`` makes
+    of the position its "From Python" example gives it: the engine's counts and all."""
+    from pathlib import Path
+
+    from solver.deal import Position
+    from solver.puzzles import examine
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### The puzzle file"):]
+    block = section[section.index("```toml\n") + len("```toml\n"):]
+    block = block[:block.index("```")]
+    puzzle = examine(Position.from_line("N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H"), "points")
+    assert puzzle.to_toml() == block
