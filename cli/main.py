@@ -281,7 +281,10 @@ def replay(
         metavar="RECORD", show_default=False,
         help="A game record, RECORD#N for its deal N alone (counted through the file), or "
              "'-' for standard input.")],
-    deal: DealOption = None,
+    deal: Annotated[Optional[int], typer.Option(
+        "--deal", metavar="N", min=1,
+        help="Tell deal N alone, play by play, before the summary of the whole record (as "
+             "RECORD#N does; counted through the file). Default: the summary only.")] = None,
     json: JsonFlag = False,
     play_by_play: Annotated[bool, typer.Option(
         "--play-by-play",

@@ -198,9 +198,10 @@ def test_shared_options_are_the_same_in_every_command():
             # play's and match's seat a match (2 players by default; match's seed is 0); play
             # always keeps a record (a default file), match only where --record names one;
             # advise's seat is the seat advised and its dealer a call's (not a random seat);
-            # the target is the match's, in match with --matches only, in advise for a call
+            # the target is the match's, in match with --matches only, in advise for a call;
+            # replay tells its --deal where analyze judges it
             if key in seen and key not in ("--count", "--players", "--seed", "--record",
-                                           "--seat", "--dealer", "--target"):
+                                           "--seat", "--dealer", "--target", "--deal"):
                 assert seen[key] == face, (name, key)
             seen.setdefault(key, face)
 
