@@ -44,7 +44,8 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
         path = Path(named(str(name), "FILE|DIR"))
         if path.is_dir():
             try:
-                found = sorted(p for p in path.iterdir() if p.suffix == ".toml" and p.is_file())
+                found = sorted((p for p in path.iterdir() if p.suffix == ".toml" and p.is_file()),
+                               key=_by_number)
             except OSError as error:    # a folder that may not be read: not an empty one
                 raise OSError(error.errno, error.strerror, str(path)) from None
             if not found:
@@ -60,6 +61,13 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
 
 
 _NUMBERED = re.compile(r"(.+)#(\d+)")
+
+
+def _by_number(path: Path) -> tuple:
+    """A folder's puzzle files in the order of their numbers (``999-`` before ``1000-``), then
+    the files without one, by name."""
+    found = re.match(r"(\d+)-", path.name)
+    return (0, int(found[1]), path.name) if found else (1, 0, path.name)
 
 
 def _puzzles_in(path: Path) -> list[Path]:

@@ -525,6 +525,15 @@ def test_names_are_numbers_and_titles():
     assert slug("  ") == "puzzle"
 
 
+def test_a_folder_s_puzzles_come_in_the_order_of_their_numbers(tmp_path):
+    text = (COLLECTION / "012-the-five-falls.toml").read_text(encoding="utf-8")
+    for name in ("1000-late.toml", "999-early.toml", "0998-earlier.toml", "plain.toml"):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    index = run("puzzle", "index", tmp_path).stdout
+    order = [m for m in re.findall(r"\]\(([^)]+)\)", index) if m.endswith(".toml")]
+    assert order == ["0998-earlier.toml", "999-early.toml", "1000-late.toml", "plain.toml"]
+
+
 def test_fewer_turns_than_a_sound_puzzle_has_are_refused():
     result = run("puzzle", "generate", "--min-turns", "1")
     assert result.exit_code == 2 and "--min-turns" in result.stderr
