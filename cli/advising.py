@@ -24,6 +24,7 @@ from rich.text import Text
 from solver.cards import SUIT_NAMES, CardError, parse_card, parse_hand
 from solver.errors import AllFivesError, counted, whole_number
 from solver.game import CALLS, Observation, action_name
+from solver.calling import WIN_VALUE, near_target
 from solver.notation import is_line_form, is_toml_name, parse_line
 from solver.pimc import GAME_ASIDE, PLAYED_OUT
 from solver.rules import Rules
@@ -323,8 +324,11 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
         lines += ["Some solves stopped at their node limit: their values lie within the bounds",
                   "they proved."]
     if advice.win_dropped:
-        lines += ["Either side could reach the target in this deal, but no chance of winning the",
+        lines += ["A side could reach the target in this deal, but no chance of winning the",
                   "match could be worked out within the limit: the cards are valued by points."]
+    if advice.phase != "play" and not is_win(advice) and near_target(observation):
+        lines += ["A side could reach the target in this deal: a deal that loses the match",
+                  f"counts as -{WIN_VALUE} points (none here wins it)."]
     notes = Text("\n".join(lines), style=QUIET)
     return Group(situation(name, observation, seen, pretty), Text(), words,
                  advice_table(advice, observation, pretty), notes)
@@ -423,6 +427,12 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
     elif not advice.complete:
         text.append("\n" + _prose("(some solves stopped at their limit: those values are "
                                   "bounds)", columns), style=QUIET)
+    if advice.win_dropped:
+        text.append("\n" + _prose("(near the target, but no chance of winning fitted the "
+                                  "limit: valued by points)", columns), style=QUIET)
+    elif advice.phase != "play" and not is_win(advice) and near_target(observation):
+        text.append("\n" + _prose(f"(near the target: a deal that loses the match counts as "
+                                  f"-{WIN_VALUE})", columns), style=QUIET)
     return text
 
 

@@ -311,9 +311,11 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
     played out once per call (``branch_results``), the rest of the pack shuffled by the
     player's RNG: the means, their 95% intervals, the share of worlds best.  The player's
     ``time_limit`` stops the play-outs (after ``MIN_WORLDS`` worlds at least): the Advice
-    then counts the worlds played and says ``complete`` False.  When a side could reach the
-    target in the deal the objective is ``win``, as for the cards: each call's chance that the
-    deal wins the match, the deal's value (``deal_result``) breaking ties."""
+    then counts the worlds played and says ``complete`` False.  When the deal wins the match
+    for the seat's side in some world the objective is ``win``, as for the cards: each call's
+    chance that the deal wins the match, the deal's value (``deal_result``, a match lost in it
+    counted as ``-WIN_VALUE``) breaking ties; else the deal's value, a match lost in it counted
+    so (``near_target``)."""
     from .pimc import PLAYED_OUT, _Budget, _valued
 
     legal = list(observation.legal_actions)
@@ -322,7 +324,7 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
     done = len(rows[legal[0]])
     exact = exact and done == len(hands)
     objective, points = call_objective(observation.players), None
-    if near_target(observation):
+    if any(v == WIN_VALUE for c in legal for v in rows[c]):
         objective, points = "win", rows
         rows = {c: [1.0 if v == WIN_VALUE else 0.0 for v in rows[c]] for c in legal}
     actions = _valued(legal, rows, weights[:done], exact, rules_call(observation), points)

@@ -169,7 +169,7 @@ class Advice:
     #: by the heuristic's play (``solver.playout``) when not one could be solved at all.
     method: str = "solved"
     #: Near the target, but not one world's chance of winning the match could be found within
-    #: the budget: the values are by points instead.
+    #: the budget (while its points could): the values are by points instead.
     win_dropped: bool = False
 
     @property
@@ -699,14 +699,14 @@ class PimcPlayer:
             wins, kept, complete = value_play(solver, positions, weights, legal, side, "win",
                                               budget)
             done = len(kept)
-            # the same worlds, by points
-            points, kept_p, complete_p = value_play(solver, positions[:done], kept, legal, side,
-                                                    objective, budget)
-            if len(kept_p) == done and done:
-                actions = _valued(legal, wins, kept, exact, preferred, points)
-                complete = complete and complete_p
-                return self._advice(observation, "win", done, exact, complete, actions, budget)
-            complete = False
+            if done:
+                # the same worlds, by points, to break ties: left out if they do not all fit
+                points, kept_p, complete_p = value_play(solver, positions[:done], kept, legal,
+                                                        side, objective, budget)
+                whole = len(kept_p) == done
+                actions = _valued(legal, wins, kept, exact, preferred, points if whole else None)
+                return self._advice(observation, "win", done, exact,
+                                    complete and whole and complete_p, actions, budget)
         values, kept, complete = {}, [], False
         if self.replies == "heuristic":
             values, kept, complete = value_replies(positions, weights, legal, side, objective,

@@ -687,6 +687,12 @@ def test_a_hint_is_broken_to_the_console_width(tmp_path, width):
     assert intervals == ([k + 1 for k in rows] if width < 60 else rows)
     assert "(too deep to solve in time: each deal played out by the heuristic)" in \
         " ".join(line.strip() for line in lines)
+    # and the note of a chance of winning dropped for the budget
+    dropped = replace(advice, method="solved", complete=True, win_dropped=True)
+    lines = advice_lines(dropped, obs, list(obs.legal_actions), True, width).plain.split("\n")
+    assert max(len(line) for line in lines) <= width
+    assert "(near the target, but no chance of winning fitted the limit: valued by points)" in \
+        " ".join(line.strip() for line in lines)
 
 
 def test_a_slow_bot_shows_that_it_is_thinking_on_a_terminal(tmp_path, monkeypatch):

@@ -513,22 +513,43 @@ def test_infer_partner_weighs_the_worlds_by_the_partners_cards_too(monkeypatch):
         assert told[-1].partner_slip == slip
 
 
-def test_a_chance_of_winning_not_found_in_the_budget_is_said_so():
-    """Near the target the cards are valued by their chance of winning the match; where not one
-    world's chance fits the budget but the points do, the advice says the chance was dropped."""
-    found = {}
-    for node_limit in (30_000, 100_000):
-        state = Match(4, Rules.preset("all-fives", target=5)).new_initial_state(seed=2)
+def test_a_chance_of_winning_not_found_in_the_budget_is_said_so(monkeypatch):
+    """Near the target the cards are valued by their chance of winning the match, the points
+    breaking ties; where no world's chance fits the budget but their points do, the advice is by
+    points and says the chance was dropped; where the points do not fit, the chance stands."""
+    import solver.pimc as pimc
+
+    def observed(target: int):
+        state = Match(4, Rules.preset("all-fives", target=target)).new_initial_state(seed=2)
         while state.phase != PLAY:
             state.apply_action(state.legal_actions()[0])
-        observation = state.observation(state.current_player())
-        advice = PimcPlayer(seed=0, node_limit=node_limit, time_limit=None,
-                            worlds=4).advise(observation)
-        found[node_limit] = (advice.objective, advice.win_dropped)
-    assert found == {30_000: ("win", False), 100_000: ("margin", True)}
-    far = Match(4).new_initial_state(seed=2)
-    while far.phase != PLAY:
-        far.apply_action(far.legal_actions()[0])
-    advice = PimcPlayer(seed=0, node_limit=100_000, time_limit=None, worlds=4).advise(
-        far.observation(far.current_player()))
-    assert (advice.objective, advice.win_dropped) == ("margin", False)
+        return state.observation(state.current_player())
+
+    def advice(target: int):
+        return PimcPlayer(seed=0, node_limit=50_000_000, time_limit=None,
+                          worlds=4).advise(observed(target))
+
+    whole = advice(5)
+    assert whole.objective == "win" and whole.complete and not whole.win_dropped
+    assert all(a.points is not None for a in whole.actions)
+    original = pimc.value_play
+
+    def failing(objective):
+        def value_play(solver, positions, weights, legal, side, asked, budget):
+            if asked == objective:
+                return {c: [] for c in legal}, [], False
+            return original(solver, positions, weights, legal, side, asked, budget)
+        return value_play
+
+    monkeypatch.setattr(pimc, "value_play", failing("win"))
+    dropped = advice(5)
+    assert (dropped.objective, dropped.win_dropped, dropped.worlds) == ("margin", True, 4)
+    monkeypatch.setattr(pimc, "value_play", failing("margin"))
+    ties = advice(5)        # the chance, without the points to break its ties
+    assert (ties.objective, ties.win_dropped, ties.complete) == ("win", False, False)
+    assert sorted((a.action, a.mean) for a in ties.actions) == \
+        sorted((a.action, a.mean) for a in whole.actions)
+    assert all(a.points is None for a in ties.actions)
+    monkeypatch.setattr(pimc, "value_play", original)
+    far = advice(61)        # no side can reach the target: points, nothing dropped
+    assert (far.objective, far.win_dropped) == ("margin", False)
