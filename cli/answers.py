@@ -102,7 +102,7 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
         if obs.phase != "play":
             raise AnswerError(f"Enter alone plays only a lone choice: {_calls_words(obs)}")
         raise AnswerError("Enter alone plays only a lone legal card: type a card or its number")
-    if low.isdigit():
+    if low.isascii() and low.isdigit():
         number = int(low)
         if 1 <= number <= len(legal):
             return legal[number - 1]

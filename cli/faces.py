@@ -96,14 +96,22 @@ class _Hanging:
         self.line, self.indent = line, indent
 
     def __rich_console__(self, console, options):
-        width = max(1, options.max_width - self.indent)
-        first = self.line.wrap(console, width)[0] if self.line.plain else Text()
+        # on a console narrower than the indents they shrink, leaving a column for the text
+        indent = min(self.indent, options.max_width - 1)
+        more = min(indent + 2, options.max_width - 1)
+        first = self.line.wrap(console, max(1, options.max_width - indent))[0] \
+            if self.line.plain else Text()
         rest = self.line.divide([len(first.plain)])[1] if self.line.plain else Text()
         rest = rest.divide([len(rest.plain) - len(rest.plain.lstrip(" "))])[1]
-        lines = [(self.indent, first)]
+        lines = [(indent, first)]
         if rest.plain:
-            lines += [(self.indent + 2, part) for part in rest.wrap(console, max(1, width - 2))]
+            lines += [(more, part) for part in rest.wrap(console, max(1, options.max_width - more))]
         for indent, part in lines:
             part.rstrip()
             yield Text(" " * indent) + part
+
+    def __rich_measure__(self, console, options):
+        from rich.measure import Measurement
+
+        return Measurement(self.indent + 1, self.indent + self.line.cell_len)
 

@@ -7,7 +7,8 @@
     allfives puzzle show FILE|DIR... [--format text|svg|html] [--solution] [--title TEXT]
     allfives puzzle index DIR
 
-A folder stands for the puzzle files in it (``*.toml``, in the order of their names).
+A folder stands for the puzzle files in it (``*.toml``, in the order of their numbers); a file
+of several puzzles (``# ---`` between two) for each of them, ``FILE#1``, ``FILE#2``, ...
 """
 
 from __future__ import annotations
@@ -94,15 +95,21 @@ def _one_of_several(name: str) -> Path | None:
 
 
 def load_named(path: str | PathLike[str]) -> Puzzle:
-    """The puzzle ``puzzle_paths`` named: a file's, or ``FILE#N``, the Nth of a file."""
+    """The puzzle ``puzzle_paths`` named: a file's, or ``FILE#N``, the Nth puzzle of FILE when
+    FILE holds several (before a file of that very name)."""
     from solver.notation import read_file, toml_documents
-    from solver.puzzles import Puzzle, load_puzzle
+    from solver.puzzles import Puzzle, PuzzleError, load_puzzle
 
     found = _NUMBERED.fullmatch(str(path))
-    if Path(path).exists() or found is None:
+    documents = toml_documents(read_file(found[1])) \
+        if found is not None and Path(found[1]).is_file() else []
+    if not 1 < len(documents) or not 1 <= int(found[2]) <= len(documents):
         return load_puzzle(path)
-    documents = toml_documents(read_file(found[1]))
-    return Puzzle.from_toml(documents[int(found[2]) - 1], str(path))
+    text = documents[int(found[2]) - 1]
+    if all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()):
+        raise PuzzleError(f"{path}: no puzzle: nothing but blank lines and comments (a "
+                          f"'# ---' line too many?)")
+    return Puzzle.from_toml(text, str(path))
 
 
 def load_all(paths: Iterable[str | PathLike[str]]) -> list[tuple[Path, Puzzle]]:
@@ -215,7 +222,7 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
     if form == "svg":
         if len(puzzles) != 1:
             raise AllFivesError(f"--format svg draws one puzzle, not {len(puzzles)}: name one "
-                                f"file, or use --format html for a sheet of them")
+                                f"(as {puzzles[0][0]}), or use --format html for a sheet of them")
         path, puzzle = puzzles[0]
         sys.stdout.write(svg(facts_of(puzzle, path.name), solution))
         return
@@ -447,11 +454,10 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
         from .inputs import named
 
         (path, puzzle), *rest = load_all([named(file, "FILE")])
-        if rest and Path(file).is_dir():
-            raise AllFivesError(f"{file}: a folder of {len(rest) + 1} puzzles: name one file")
         if rest:
-            raise AllFivesError(f"{file}: a file of {len(rest) + 1} puzzles: name one, as "
-                                f"{file}#1")
+            what = "folder" if Path(file).is_dir() else "file"
+            raise AllFivesError(f"{file}: a {what} of {len(rest) + 1} puzzles: name one, as "
+                                f"{path}")
         from solver.puzzles import check_puzzle
 
         problems = check_puzzle(puzzle, _solver())

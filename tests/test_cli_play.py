@@ -503,6 +503,8 @@ def test_bad_answers_each_say_why():
         read_answer("3", call.observation(call.current_player()))
     with pytest.raises(AnswerError, match="unknown answer 'xyzzy'"):
         read_answer("xyzzy", obs)
+    with pytest.raises(AnswerError, match="unknown answer '²'"):   # a digit, but not 0-9
+        read_answer("²", obs)
     # an answer is quoted cut short, and with its control characters escaped
     with pytest.raises(AnswerError, match="unknown answer 'y{23}…': type"):
         read_answer("y" * 5000, obs)

@@ -462,7 +462,8 @@ def test_check_holds_the_rating_and_solved_by_to_the_evidence(tmp_path):
             ("002-heuristic", solved, 'solved_by = ["random", "heuristic"]'),
             ("003-fewer", solved, 'solved_by = ["cheater"]'),
             ("004-evidence", "solved_pimc_8 = 0", "solved_pimc_8 = 1"),
-            ("005-right", "", "")]:
+            ("005-right", "", ""),
+            ("006-in-any-order", solved, 'solved_by = ["cheater", "search-2000", "search-200"]')]:
         assert old in text
         (tmp_path / f"{name}.toml").write_text(text.replace(old, new))
     evidence = dict(load_puzzle(tmp_path / "004-evidence.toml").evidence)
@@ -480,7 +481,7 @@ def test_check_holds_the_rating_and_solved_by_to_the_evidence(tmp_path):
         f"{tmp_path / '004-evidence.toml'}: rating: 1564, where its evidence gives {changed}",
         f"{tmp_path / '004-evidence.toml'}: solved_by: search-200, search-2000, cheater, where "
         f"its evidence gives search-200, search-2000, pimc-8, cheater",
-        "5 puzzles checked: 6 problems in 4."]
+        "6 puzzles checked: 6 problems in 4."]
 
 
 def test_check_says_every_problem_on_its_own_line(tmp_path, puzzles):
@@ -609,6 +610,11 @@ def test_generate_is_seeded_and_numbers_its_files(tmp_path):
                           f"{several}#3: no puzzle 3: the file holds 2 puzzles")
     assert_one_error_line(run("puzzle", "play", several, input="quit\n"),
                           f"{several}: a file of 2 puzzles: name one, as {several}#1")
+    # a '# ---' line too many leaves a puzzle that is none
+    several.write_text(piped.stdout + "# ---\n", encoding="utf-8")
+    assert run("puzzle", "check", several).stdout.splitlines()[0] == (
+        f"{several}#3: no puzzle: nothing but blank lines and comments (a '# ---' line too "
+        f"many?)")
     # a puzzle of several is named so, its lines counted through the whole file
     at = piped.stdout.rindex('side = "')
     broken = piped.stdout[:at] + "side = = 1\n" + piped.stdout[at:]

@@ -100,6 +100,17 @@ def test_round_trip(players, cards, preset, solver):
         assert Puzzle.from_toml(full.to_toml()) == full
 
 
+def test_a_file_without_themes_is_written_without_them():
+    """No ``themes`` key is no claim; writing the puzzle again must not turn it into a claim
+    of none, which ``puzzle check`` would hold to the line."""
+    listed = Puzzle.from_toml(SAMPLE)
+    assert listed.themes_listed and "\nthemes = " in listed.to_toml()
+    text = "\n".join(line for line in SAMPLE.splitlines() if not line.startswith("themes"))
+    unlisted = Puzzle.from_toml(text)
+    assert not unlisted.themes_listed and "themes" not in unlisted.to_toml()
+    assert not Puzzle.from_toml(unlisted.to_toml()).themes_listed
+
+
 def test_four_players_write_the_partnership(solver):
     (puzzle,) = small_puzzles(4, 2, "all-fives", count=1, solver=solver)
     name = puzzle.position.deal.side_name(puzzle.side)

@@ -138,7 +138,8 @@ class Puzzle:
                  "line = [" + ", ".join(_string(card_str(c)) for c in self.line) + "]"]
         if self.title:
             lines.append(f"title = {_string(self.title)}")
-        lines.append("themes = [" + ", ".join(_string(t) for t in self.themes) + "]")
+        if self.themes_listed:      # (a file that made no claim of its themes makes none)
+            lines.append("themes = [" + ", ".join(_string(t) for t in self.themes) + "]")
         if self.rating is not None:
             lines.append(f"rating = {self.rating}")
         if self.seed is not None:

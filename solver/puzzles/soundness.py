@@ -346,8 +346,8 @@ def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> li
 
 def record_problems(puzzle: Puzzle) -> list[str]:
     """Where the file's record of its rating disagrees with itself: ``solved_by`` naming the
-    heuristic (which a sound puzzle defeats), or a ``rating`` or ``solved_by`` that its
-    ``[puzzle.evidence]`` does not give."""
+    heuristic (which a sound puzzle defeats), or a ``rating`` or ``solved_by`` (when given)
+    that its ``[puzzle.evidence]`` does not give."""
     from .rating import LADDER, RANDOM_TRIES, rating_of
 
     problems = []
@@ -362,7 +362,7 @@ def record_problems(puzzle: Puzzle) -> list[str]:
                         f"{rating_of(evidence)}")
     solved = tuple(name for (name, _), key in zip(LADDER, keys)
                    if evidence[key] / (RANDOM_TRIES if name == "random" else 1) >= 0.5)
-    if solved != puzzle.solved_by:
-        problems.append(f"solved_by: {', '.join(puzzle.solved_by) or 'none'}, where its "
-                        f"evidence gives {', '.join(solved) or 'none'}")
+    if puzzle.solved_by and set(solved) != set(puzzle.solved_by):   # (in any order)
+        problems.append(f"solved_by: {', '.join(puzzle.solved_by)}, where its evidence gives "
+                        f"{', '.join(solved)}")
     return problems
