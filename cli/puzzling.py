@@ -37,7 +37,7 @@ FORMATS = ("text", "svg", "html")
 def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
     """The puzzles named, each by its file's name: a file of one puzzle, ``FILE#N`` for each
     puzzle of a file of several (``# ---`` between two, as ``puzzle generate`` writes them to
-    standard output) or the one named so, a folder's ``*.toml`` files by name."""
+    standard output) or the one named so, a folder's ``*.toml`` files by their numbers."""
     from .inputs import named
 
     out: list[Path] = []

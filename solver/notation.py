@@ -56,8 +56,8 @@ from .rules import Rules, option_text
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
 __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
-           "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR", "toml_documents",
-           "PUZZLE_KEYS", "check_puzzle_table"]
+           "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR",
+           "toml_documents", "PUZZLE_KEYS", "check_puzzle_table"]
 
 #: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles``; the deal checks only its
 #: shape and its keys, ``PUZZLE_KEYS``.
