@@ -264,7 +264,7 @@ def index_text(paths: list[str]) -> str:
         points = counted(puzzle.target, "point")
         goal = {"points": points, "margin": f"margin {puzzle.target:+d}",
                 "win": "win the match"}.get(puzzle.objective, puzzle.objective)
-        rows.append(f"| {facts.number or '·'} | [{cell(puzzle.title or path.stem)}]"
+        rows.append(f"| {facts.number or '·'} | [{cell(facts.title)}]"
                     f"({link(path.name)}) | "
                     f"{deal.players} | {facts.rules} | {goal} | "
                     f"{', '.join(puzzle.themes) or '·'} | "

@@ -8,6 +8,7 @@ form draws it.  No renderer is needed to make a sheet; a browser prints it."""
 from __future__ import annotations
 
 import html
+import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -68,9 +69,12 @@ class Facts:
 
 
 def number_of(name: str) -> str:
-    """``017`` of ``017-draw-before-you-cash.toml``."""
+    """``017`` of ``017-draw-before-you-cash.toml``; ``017#2`` of the second puzzle of a file
+    of several, ``017-some.toml#2``."""
     head = name.rsplit("/", 1)[-1].split("-", 1)[0]
-    return head if head.isdigit() else ""
+    if not head.isdigit():
+        return ""
+    return head + ("#" + name.rsplit("#", 1)[1] if re.search(r"\.toml#\d+$", name) else "")
 
 
 def seat_word(seat: str) -> str:
@@ -189,7 +193,7 @@ def facts_of(puzzle, name: str = "") -> Facts:
     position = puzzle.position
     deal = position.deal
     current = position.current
-    title = puzzle.title or (name.rsplit("/", 1)[-1].removesuffix(".toml") if name else "Puzzle")
+    title = puzzle.title or (name.rsplit("/", 1)[-1].replace(".toml", "") if name else "Puzzle")
     return Facts(
         title=title,
         number=number_of(name) if name else "",

@@ -604,6 +604,13 @@ def test_generate_is_seeded_and_numbers_its_files(tmp_path):
     assert run("puzzle", "check", f"{several}#2").stdout == "1 puzzle checked: all sound.\n"
     index = run("puzzle", "index", several).stdout
     assert f"](several.toml#1)" in index and f"](several.toml#2)" in index
+    numbered = tmp_path / "012-set.toml"       # a numbered file's puzzles: 012#1, 012#2
+    numbered.write_text(re.sub(r'title = ".*"\n', "", piped.stdout, count=1), encoding="utf-8")
+    rows = [line for line in run("puzzle", "index", numbered).stdout.splitlines()
+            if line.startswith("| 012")]
+    assert [row.split(" | ")[:2] for row in rows] == [
+        ["| 012#1", "[012-set#1](012-set.toml#1)"],
+        ["| 012#2", f"[{load_puzzle(paths[1]).title}](012-set.toml#2)"]]
     shown = run("puzzle", "show", f"{several}#2").stdout
     assert shown.split("\n", 1)[1] == run("puzzle", "show", paths[1]).stdout.split("\n", 1)[1]
     assert_one_error_line(run("puzzle", "check", f"{several}#3"),
