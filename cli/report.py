@@ -73,14 +73,17 @@ def value_words(position: Position, solution: Solution) -> Text:
     deal = position.deal
     text = Text(f"{solution.objective.capitalize()} for ", style="bold")
     text.append_text(side_face(deal, solution.side))
-    if solution.complete and solution.objective == "win":
-        text.append(f": {'yes' if solution.value else 'no'} ({solution.value})", style="bold")
-    elif solution.complete:
-        text.append(f": {solution.value}", style="bold")
+    proved = solution.complete or solution.lower == solution.upper
+    value = solution.value if solution.complete else solution.lower
+    if proved and solution.objective == "win":
+        text.append(f": {'yes' if value else 'no'} ({value})", style="bold")
+    elif proved:
+        text.append(f": {value}", style="bold")
     else:
         text.append(f": between {solution.lower} and {solution.upper}", style="bold")
-        text.append(f"  (the search stopped at its limit after {solution.nodes} nodes)",
-                    style=QUIET)
+    if not solution.complete:
+        what = "before every card was valued" if proved else f"after {solution.nodes:,} nodes"
+        text.append(f"  (the search stopped at its limit {what})", style=QUIET)
     return text
 
 
@@ -99,8 +102,9 @@ def cards_table(position: Position, solution: Solution, pretty: bool) -> Table:
                  right=(1, 2))
     for card in ranked:
         value, cost = solution.moves.get(card), costs[card]
-        if cost is None:
-            grid.add_row(card_face(card, pretty, deal.trump), "?", "?", Text("not known", QUIET))
+        if cost is None:    # (a card valued before the limit keeps its value)
+            grid.add_row(card_face(card, pretty, deal.trump), "?" if value is None else str(value),
+                         "?", Text("not known" if value is None else "", QUIET))
         elif cost == 0:
             grid.add_row(card_face(card, pretty, deal.trump), str(value), nothing(pretty),
                          Text("best", style=f"bold {GOOD}"))

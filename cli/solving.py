@@ -116,8 +116,12 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
                               crop=False)
         if not solution.complete:
             stopped.append(name)
-            note(f"{name}: no result: the search stopped at its limit (the value lies "
-                 f"between {solution.lower} and {solution.upper})")
+            if solution.lower == solution.upper:
+                note(f"{name}: the value {solution.lower} is proved, but the search stopped at "
+                     f"its limit before every card was valued")
+            else:
+                note(f"{name}: no result: the search stopped at its limit (the value lies "
+                     f"between {solution.lower} and {solution.upper})")
     return stopped
 
 

@@ -13,7 +13,7 @@ import pytest
 
 import solver
 from cli.main import app
-from clirun import PROGRAM, RUNNER, assert_one_error_line, records, run
+from clirun import PROGRAM, RUNNER, assert_one_error_line, records, run, shell
 from solver import reference
 from solver.cards import card_str
 from solver.deal import load
@@ -319,6 +319,39 @@ def test_a_node_limit_without_a_result_shows_bounds_and_exits_1():
                                       text.stdout).groups())
     assert lower <= value <= upper
     assert "not known" in text.stdout and "The best line" not in text.stdout
+
+
+def test_a_limit_that_stops_after_the_value_is_proved_gives_it():
+    """Stopped with its bounds met, a solve has its value (the reference's), and the cards
+    valued before the limit keep their values, in the text as in the JSON."""
+    pytest.importorskip("solver.search")
+    # one card each: the bounds meet at once, and no card is valued within one node
+    one = run("solve", "N:-.A.-.- -.5.-.- trump=H", "--json", "--node-limit", 1)
+    assert one.exit_code == 1       # (not every card valued)
+    record = json.loads(one.stdout)
+    assert (record["complete"], record["lower"], record["upper"], record["value"]) == \
+        (False, 11, 11, 11)
+    from solver.search import Solver
+
+    value = reference.solve(load(TWO)).value
+    for limit in range(100, 20_000, 100):     # a fresh engine, as a fresh program has
+        found = Solver().solve(load(TWO), node_limit=limit)
+        if not found.complete and found.lower == found.upper:
+            break
+    else:
+        pytest.fail("no limit stopped the solve with its value proved")
+    text = shell(f"allfives solve {TWO} --node-limit {limit}; echo status $?", Path.cwd())
+    assert text.stdout.rstrip().endswith(
+        f"allfives: {TWO}: the value {value} is proved, but the search stopped at its limit "
+        f"before every card was valued\nstatus 1")
+    assert f"Points for N: {value}  (the search stopped at its limit before every card was " \
+           f"valued)" in " ".join(text.stdout.split("\n"))
+    rows = re.findall(r"^(\S+)\s+(\d+)\s+\?", text.stdout, re.MULTILINE)
+    assert rows     # cards valued, their cost not known (the limit)
+    moves = reference.solve(load(TWO)).moves
+    for face, card_value in rows:
+        card = next(c for c in moves if card_str(c, True) == face)
+        assert moves[card] == int(card_value), face
 
 
 def test_a_limit_with_room_to_spare_gives_the_value():
