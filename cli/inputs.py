@@ -164,10 +164,16 @@ def one_of_several(name: str) -> list[tuple[str, Position]] | None:
         if found and tail.isdigit() and is_file(file) and Path(file).is_file():
             positions = load_positions(file)
             picked = [(known, position) for known, position in positions if known == name]
+            if mark == "#" and tail == "1" and len(positions) == 1 and positions[0][0] == file:
+                picked = [(name, positions[0][1])]     # the one deal of a file of one
             if picked:
                 return picked
-            held = (f"one, {positions[0][0]}" if len(positions) == 1 else
-                    f"{len(positions)}, {positions[0][0]} to {positions[-1][0]}")
+            names = [known for known, _ in positions]
+            lines = [known.rpartition(":")[2] for known in names]
+            held = (f"one, {names[0]}" if len(names) == 1 else
+                    f"{len(names)}, on lines {', '.join(lines[:-1])} and {lines[-1]}"
+                    if mark == ":" and len(names) <= 10 and all(map(str.isdigit, lines)) else
+                    f"{len(names)}, {names[0]} to {names[-1]}")
             raise AllFivesError(f"{name}: no such deal: {file} holds {held}")
     return None
 
