@@ -85,7 +85,7 @@ def side_words(plays: list[CardPlayed], side: int) -> str:
 
 def summary(position: Position, plays: list[CardPlayed], objective: str) -> Text:
     deal = position.deal
-    unit = "tricks" if objective == "tricks" else "points"
+    unit = {"tricks": "tricks", "win": "wins"}.get(objective, "points")
     away = given_away(plays, deal.sides)
     text = Text().append("Given away", style="bold")
     for side in range(deal.sides):
@@ -114,8 +114,9 @@ def analysis_report(name: str, position: Position, plays: list[CardPlayed], obje
                     pretty: bool) -> RenderableType:
     deal = position.deal
     start = deal.position()
-    key = Text(f"before, after: the {objective} its side can be sure "
-               f"of before and after the card", style=QUIET)
+    sure = "1 if its side can be sure of winning the match, else 0," if objective == "win" \
+        else f"the {objective} its side can be sure of"
+    key = Text(f"before, after: {sure} before and after the card", style=QUIET)
     if unjudged(plays):
         key.append("\na-b: between a and b; ?: not known (the search stopped at its limit "
                    "before the card was judged)")

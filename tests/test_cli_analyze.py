@@ -352,3 +352,18 @@ def test_on_a_narrow_screen_the_notes_go_under_the_table(players: int):
         best = " ".join(card_str(parse_card(c), pretty=True) for c in play["best"])
         card = card_str(parse_card(play["card"]), pretty=True)
         assert note == f"  trick {play['trick']}, {card}: mistake; best {best}", note
+
+
+def test_judged_for_the_match_the_unit_is_a_win():
+    """With --objective win a card given away is a match that was sure, and the key says what
+    0 and 1 mean."""
+    hand = ("N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H score=45,50 "
+            "play=TH,AH,4C,2H,QH,5H,9H,KH,7D,JH,TS,QS")
+    text = " ".join(run("analyze", hand, "--objective", "win").stdout.split())
+    record = json.loads(run("analyze", hand, "--objective", "win", "--json").stdout)
+    mistakes = [p for p in record["plays"] if p["seat"] == "N" and p["mistake"]]
+    assert mistakes
+    assert "before, after: 1 if its side can be sure of winning the match, else 0, before and " \
+           "after the card" in text
+    assert f"N {len(mistakes)} win{'s' if len(mistakes) != 1 else ''} (" in text
+    assert "points" not in text.split("Given away")[1]
