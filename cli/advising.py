@@ -21,10 +21,10 @@ import typer
 from rich.console import Group
 from rich.text import Text
 
+from solver.calling import WIN_VALUE, near_target
 from solver.cards import SUIT_NAMES, CardError, parse_card, parse_hand
 from solver.errors import AllFivesError, counted, whole_number
 from solver.game import CALLS, Observation, action_name
-from solver.calling import WIN_VALUE, near_target
 from solver.notation import is_line_form, is_toml_name, parse_line
 from solver.pimc import GAME_ASIDE, PLAYED_OUT
 from solver.rules import Rules
@@ -169,6 +169,12 @@ def advice_for(observation: Observation, worlds: int | None, seed: int | str,
 
 def is_win(advice) -> bool:
     return advice.objective == "win"
+
+
+def counts_a_lost_match(advice, observation: Observation) -> bool:
+    """A call valued by points near the target, where a deal that loses the match counts as
+    ``-WIN_VALUE`` (``solver.calling.advise_rollout``): the notes under the values say so."""
+    return advice.phase != "play" and not is_win(advice) and near_target(observation)
 
 
 def value_text(advice, value: float, signed: bool = True) -> str:
@@ -326,7 +332,7 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     if advice.win_dropped:
         lines += ["A side could reach the target in this deal, but no chance of winning the",
                   "match could be worked out within the limit: the cards are valued by points."]
-    if advice.phase != "play" and not is_win(advice) and near_target(observation):
+    if counts_a_lost_match(advice, observation):
         lines += ["A side could reach the target in this deal: a deal that loses the match",
                   f"counts as -{WIN_VALUE} points (none here wins it)."]
     notes = Text("\n".join(lines), style=QUIET)
@@ -430,7 +436,7 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
     if advice.win_dropped:
         text.append("\n" + _prose("(near the target, but no chance of winning fitted the "
                                   "limit: valued by points)", columns), style=QUIET)
-    elif advice.phase != "play" and not is_win(advice) and near_target(observation):
+    elif counts_a_lost_match(advice, observation):
         text.append("\n" + _prose(f"(near the target: a deal that loses the match counts as "
                                   f"-{WIN_VALUE})", columns), style=QUIET)
     return text

@@ -106,9 +106,9 @@ class _Hanging:
         lines = [(indent, first)]
         if rest.plain:
             lines += [(more, part) for part in rest.wrap(console, max(1, options.max_width - more))]
-        for indent, part in lines:
+        for margin, part in lines:
             part.rstrip()
-            yield Text(" " * indent) + part
+            yield Text(" " * margin) + part
 
     def __rich_measure__(self, console, options):
         from rich.measure import Measurement

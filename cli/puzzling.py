@@ -62,12 +62,14 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
 
 
 _NUMBERED = re.compile(r"(.+)#(\d+)")
+#: The number a puzzle file's name starts with: ``012-the-five-falls.toml``.
+_NUMBER = re.compile(r"(\d+)-")
 
 
 def _by_number(path: Path) -> tuple:
     """A folder's puzzle files in the order of their numbers (``999-`` before ``1000-``), then
     the files without one, by name."""
-    found = re.match(r"(\d+)-", path.name)
+    found = _NUMBER.match(path.name)
     return (0, int(found[1]), path.name) if found else (1, 0, path.name)
 
 
@@ -128,8 +130,7 @@ def file_name(number: int, puzzle: Puzzle) -> str:
 
 def next_number(folder: Path) -> int:
     """One more than the highest number a puzzle file in ``folder`` starts with."""
-    numbers = [int(m.group(1)) for p in folder.glob("*.toml")
-               if (m := re.match(r"(\d+)-", p.name))]
+    numbers = [int(m.group(1)) for p in folder.glob("*.toml") if (m := _NUMBER.match(p.name))]
     return max(numbers, default=0) + 1
 
 

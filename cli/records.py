@@ -23,8 +23,7 @@ def solution_record(name: str, position: Position, solution: Solution) -> str:
         "to_move": to_move_name(position),
         "for": position.deal.side_name(solution.side),
         "objective": solution.objective,
-        "value": solution.value if solution.complete else
-        solution.lower if solution.lower == solution.upper else None,
+        "value": solution.value if solution.proved else None,
         "moves": {card_str(c): solution.moves[c] for c in sort_cards(solution.moves)},
         "line": [card_str(c) for c in solution.line],
         "nodes": solution.nodes,

@@ -73,16 +73,16 @@ def value_words(position: Position, solution: Solution) -> Text:
     deal = position.deal
     text = Text(f"{solution.objective.capitalize()} for ", style="bold")
     text.append_text(side_face(deal, solution.side))
-    proved = solution.complete or solution.lower == solution.upper
-    value = solution.value if solution.complete else solution.lower
-    if proved and solution.objective == "win":
+    value = solution.value      # (cut short with its bounds met: the lower, which is it)
+    if solution.proved and solution.objective == "win":
         text.append(f": {'yes' if value else 'no'} ({value})", style="bold")
-    elif proved:
+    elif solution.proved:
         text.append(f": {value}", style="bold")
     else:
         text.append(f": between {solution.lower} and {solution.upper}", style="bold")
     if not solution.complete:
-        what = "before every card was valued" if proved else f"after {solution.nodes:,} nodes"
+        what = "before every card was valued" if solution.proved else \
+            f"after {solution.nodes:,} nodes"
         text.append(f"  (the search stopped at its limit {what})", style=QUIET)
     return text
 

@@ -116,7 +116,7 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
                               crop=False)
         if not solution.complete:
             stopped.append(name)
-            if solution.lower == solution.upper:
+            if solution.proved:
                 note(f"{name}: the value {solution.lower} is proved, but the search stopped at "
                      f"its limit before every card was valued")
             else:

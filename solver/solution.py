@@ -119,6 +119,12 @@ class Solution:
     upper: int | None = None
     complete: bool = True
 
+    @property
+    def proved(self) -> bool:
+        """The value is known: the search finished, or a limit stopped it after its bounds met
+        (some card not valued)."""
+        return self.complete or self.lower == self.upper
+
     def best_moves(self) -> list[Card]:
         return [c for c, v in self.moves.items() if v == self.value]
 

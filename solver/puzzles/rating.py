@@ -46,7 +46,7 @@ from ..search import Solver
 from .soundness import Oracle, _oracle, card_classes, observation_of
 
 __all__ = ["LADDER", "RANDOM_TRIES", "rate", "assess", "evaluate", "rating_of",
-           "ladder_result", "sample_world", "Assessment"]
+           "evidence_key", "solved_of", "ladder_result", "sample_world", "Assessment"]
 
 RANDOM_TRIES = 16
 TEMPTING_MARGIN = 2
@@ -208,16 +208,33 @@ def _elo(results: list[tuple[int, float]]) -> float:
     return (low + high) / 2
 
 
+def evidence_key(name: str) -> str:
+    """``solved_search_200``: the evidence's key for ladder player ``name``."""
+    return f"solved_{name.replace('-', '_')}"
+
+
+def _share(evidence: dict[str, int], name: str) -> float:
+    """The share of tries ladder player ``name`` solved, as the evidence gives it."""
+    solved = evidence[evidence_key(name)]
+    return solved / RANDOM_TRIES if name == "random" else float(solved)
+
+
+def solved_of(evidence: dict[str, int]) -> tuple[str, ...] | None:
+    """The ladder players that solved the puzzle (half their tries or more), as ``evaluate``
+    lists them, by the evidence; None when it lacks a ladder player's result."""
+    if not all(evidence_key(name) in evidence for name, _ in LADDER):
+        return None
+    return tuple(name for name, _ in LADDER if _share(evidence, name) >= 0.5)
+
+
 def rating_of(evidence: dict[str, int]) -> int:
     """The rating from the evidence ``assess`` gathers (module notes): ``solved_<player>``
     (in 1/``RANDOM_TRIES`` for random, else 0 or 1), ``tempting``, ``real_choices`` and
     ``nodes``."""
     results = []
     for name, anchor in LADDER:
-        key = f"solved_{name.replace('-', '_')}"
-        if key in evidence:
-            share = evidence[key] / RANDOM_TRIES if name == "random" else float(evidence[key])
-            results.append((anchor, share))
+        if evidence_key(name) in evidence:
+            results.append((anchor, _share(evidence, name)))
     base = _elo(results)
     extra = (TEMPTING_POINTS * min(evidence.get("tempting", 0), 10)
              + CHOICE_POINTS * min(max(evidence.get("real_choices", 2) - 2, 0), 8)
@@ -239,8 +256,8 @@ def evaluate(puzzle, solver: Solver | Oracle | None = None) -> Assessment:
     solved = []
     for name, _ in LADDER:
         share = ladder_result(puzzle, oracle, name)
-        key = f"solved_{name.replace('-', '_')}"
-        evidence[key] = round(share * RANDOM_TRIES) if name == "random" else int(share)
+        evidence[evidence_key(name)] = round(share * RANDOM_TRIES) if name == "random" \
+            else int(share)
         if share >= 0.5:
             solved.append(name)
     p = puzzle.position

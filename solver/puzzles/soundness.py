@@ -348,15 +348,22 @@ def record_problems(puzzle: Puzzle) -> list[str]:
     """Where the file's record of its rating disagrees with itself: ``solved_by`` naming the
     heuristic (which a sound puzzle defeats), or a ``rating`` or ``solved_by`` (when given)
     that its ``[puzzle.evidence]`` does not give."""
-    from .rating import LADDER, RANDOM_TRIES, rating_of
+    from .rating import rating_of, solved_of
 
     problems = []
     if "heuristic" in puzzle.solved_by:
         problems.append("solved_by: names the heuristic, which a sound puzzle defeats")
     evidence = dict(puzzle.evidence)
-    keys = [f"solved_{name.replace('-', '_')}" for name, _ in LADDER]
-    if not all(key in evidence for key in keys):
+    solved = solved_of(evidence)
+    if solved is None:
         return problems         # (no evidence, or not every ladder player's: nothing to hold)
+    if puzzle.rating is not None and puzzle.rating != rating_of(evidence):
+        problems.append(f"rating: {puzzle.rating}, where its evidence gives "
+                        f"{rating_of(evidence)}")
+    if puzzle.solved_by and set(solved) != set(puzzle.solved_by):   # (in any order)
+        problems.append(f"solved_by: {', '.join(puzzle.solved_by)}, where its evidence gives "
+                        f"{', '.join(solved)}")
+    return problems         # (no evidence, or not every ladder player's: nothing to hold)
     if puzzle.rating is not None and puzzle.rating != rating_of(evidence):
         problems.append(f"rating: {puzzle.rating}, where its evidence gives "
                         f"{rating_of(evidence)}")
