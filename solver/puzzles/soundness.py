@@ -363,13 +363,4 @@ def record_problems(puzzle: Puzzle) -> list[str]:
     if puzzle.solved_by and set(solved) != set(puzzle.solved_by):   # (in any order)
         problems.append(f"solved_by: {', '.join(puzzle.solved_by)}, where its evidence gives "
                         f"{', '.join(solved)}")
-    return problems         # (no evidence, or not every ladder player's: nothing to hold)
-    if puzzle.rating is not None and puzzle.rating != rating_of(evidence):
-        problems.append(f"rating: {puzzle.rating}, where its evidence gives "
-                        f"{rating_of(evidence)}")
-    solved = tuple(name for (name, _), key in zip(LADDER, keys)
-                   if evidence[key] / (RANDOM_TRIES if name == "random" else 1) >= 0.5)
-    if puzzle.solved_by and set(solved) != set(puzzle.solved_by):   # (in any order)
-        problems.append(f"solved_by: {', '.join(puzzle.solved_by)}, where its evidence gives "
-                        f"{', '.join(solved)}")
     return problems
