@@ -15,15 +15,18 @@ def class_names(given: list[str] | None) -> list[str]:
     once in the order first named."""
     if not given:
         return list(DEFAULT_CLASSES)
-    names = list(dict.fromkeys(n.strip() for word in given for n in word.split(",")
-                               if n.strip()))
-    if not names:
-        raise AllFivesError(f"--class: no deal class named (expected one of "
-                            f"{', '.join(CLASSES)})")
+    expected = f"(expected one of {', '.join(CLASSES)})"
+    for word in given:
+        named = [n.strip() for n in word.split(",")]
+        if not any(named):
+            raise AllFivesError(f"--class: no deal class named {expected}")
+        if not all(named):
+            raise AllFivesError(f"--class {quoted(word)}: a deal class is missing between "
+                                f"commas {expected}")
+    names = list(dict.fromkeys(n.strip() for word in given for n in word.split(",")))
     for name in names:
         if name not in CLASSES:
-            raise AllFivesError(f"--class: unknown deal class {quoted(name)} "
-                             f"(expected one of {', '.join(CLASSES)})")
+            raise AllFivesError(f"--class: unknown deal class {quoted(name)} {expected}")
     return names
 
 

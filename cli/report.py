@@ -11,6 +11,7 @@ from rich.text import Text
 from solver.analysis import cost_of, end_points, play_out
 from solver.cards import sort_cards
 from solver.deal import Position
+from solver.errors import counted
 from solver.pegging import match_after
 from solver.rules import option_text
 from solver.scoring import score_position
@@ -206,7 +207,7 @@ def solve_body(position: Position, solution: Solution, pretty: bool,
         if match is not None:
             parts += [Text(), pegboard(position.deal, match, pretty, width)]
     parts.append(Text())
-    parts.append(Text(f"{solution.nodes} nodes, {solution.seconds:.3f} s", style=QUIET))
+    parts.append(Text(f"{counted(solution.nodes, 'node')}, {solution.seconds:.3f} s", style=QUIET))
     return Group(*parts)
 
 

@@ -51,9 +51,9 @@ _REPR.maxlevel, _REPR.maxlist, _REPR.maxtuple, _REPR.maxdict = 3, 8, 8, 4
 
 
 def counted(count: int, noun: str, nouns: str | None = None) -> str:
-    """``1 deal``, ``2 deals``: a count and its noun, plural (``nouns``, else with an s) but
-    for one."""
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+    """``1 deal``, ``2 deals``, ``2,000 deals``: a count and its noun, plural (``nouns``, else
+    with an s) but for one."""
+    return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
 
 
 def quoted(value: object) -> str:

@@ -127,6 +127,16 @@ def test_a_class_list_that_names_none_is_refused(given: str):
                              "bridge)\n")
 
 
+@pytest.mark.parametrize("given", ["2x6,,3x6", "2x6,", ",2x6"])
+def test_a_class_missing_between_commas_is_refused(given: str):
+    # "2x6,,3x6" once timed 2x6 and 3x6 without a word of the name left out
+    result = run("bench", "--class", given, "--count", "1")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"allfives: error: --class '{given}': a deal class is "
+                                    "missing between commas (expected one of 2x6, 3x6, ")
+    assert result.stderr.count("\n") == 1
+
+
 def test_a_class_named_twice_is_timed_once():
     from cli.benching import class_names
 

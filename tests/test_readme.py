@@ -7,7 +7,7 @@ stream as standard output; the lines below it, up to the next ``$ ``, are what i
 ``$ echo $?`` shows the status of the command before it.
 
 What may differ from run to run is masked in both: the time a solve took and the nodes it
-searched (``2465 nodes, 0.000 s``, ``"nodes": 219``, ``"seconds": 0.000221``); for ``allfives
+searched (``2,465 nodes, 0.000 s``, ``"nodes": 219``, ``"seconds": 0.000221``); for ``allfives
 bench``, whose table is nothing but the timings of the machine it ran on, every time, rate and
 ratio and the column widths they make.  A line that is ``...`` stands for any lines (none
 included); ``...`` inside a line for any text (the README says so where it shortens a line).
@@ -75,7 +75,7 @@ def transcripts(text: str) -> list[Transcript]:
 
 
 def masked(text: str, command: str) -> str:
-    text = re.sub(r"\b\d+ nodes, \d+\.\d+ s\b", "N nodes, T s", text)
+    text = re.sub(r"\b[\d,]+ nodes?, \d+\.\d+ s\b", "N nodes, T s", text)
     text = re.sub(r'"nodes": \d+', '"nodes": N', text)
     text = re.sub(r'"seconds": [0-9.e-]+', '"seconds": T', text)
     if command.startswith(("allfives bench", "allfives match")):
