@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, TextIO
 import typer
 from rich.text import Text
 
-from solver.analysis import CardPlayed, judge_card, unjudged
+from solver.analysis import CardPlayed, judge_card, judge_for_match, unjudged
 from solver.cards import card_str
 from solver.deal import Position
 from solver.errors import AllFivesError, EngineMissing, counted
 from solver.game import CALLS, Match, MatchState, match_records, records_text
-from solver.players import Player, PlayerSpec, decide, player_spec
+from solver.players import Player, PlayerSpec, decide, player_spec, within_reach
 from solver.rules import Rules
 from solver.scoring import score_position
 from solver.tricks import parse_seat, seat_names, side_name, side_of
@@ -255,21 +255,37 @@ class Session:
         except EngineMissing:
             return Text("(no analysis: the compiled engine is not installed)", style=QUIET)
         with self.busy("judging your cards"):
-            plays = judge_cards(position, self.me, solve, ANALYSIS_NODES)
+            plays = []
+            if within_reach(position.deal.position()):
+                plays = judge_cards(position, self.me, solve, ANALYSIS_NODES, for_match=True)
+            by_match = decided_by_the_match(plays)
+            if not by_match:
+                plays = judge_cards(position, self.me, solve, ANALYSIS_NODES)
         if not plays:
             return Text("You played no card this deal.", style=QUIET)
         away = sum(p.cost or 0 for p in plays)
         mistakes = sum(1 for p in plays if p.mistake)
         words = Text("Your cards, judged open-hand", style="bold")
-        summary = Text("before, after: the points your side could be sure of before and after "
-                       "the card\n", style=QUIET)
-        if mistakes:
+        if by_match:
+            words.append(" by the match, its target in reach", style="bold")
+            summary = Text("before, after: the match as your side could play it before and "
+                           "after the card: 1 sure to win it, -1 sure to lose it, 0 neither\n",
+                           style=QUIET)
+        else:
+            summary = Text("before, after: the points your side could be sure of before and "
+                           "after the card\n", style=QUIET)
+        against = "against the best card at its turn" if mistakes == 1 else \
+            "each against the best card at its turn"
+        if mistakes and by_match:
+            summary.append(f"Your {counted(mistakes, 'mistake')} made the match worse for your "
+                           f"side, {against}.", style=BAD)
+        elif mistakes:
             summary.append(f"Your {counted(mistakes, 'mistake')} cost {counted(away, 'point')}, "
-                           f"each against the best card at its turn.", style=BAD)
+                           f"{against}.", style=BAD)
         else:
             summary.append("No mistakes.", style=GOOD)
         first = plays[0]
-        if position.is_over and first.complete and whole:
+        if position.is_over and first.complete and whole and not by_match:
             # the costs add up turn by turn: the others' mistakes may give points back
             took = score_position(position).totals()[first.side]
             summary.append(f" Your side took {took} in the play; from your first card it could be "
@@ -430,19 +446,31 @@ class Session:
         return "no deal is over yet, so there is no record", None
 
 
-def judge_cards(position: Position, seat: int, solve, node_limit: int) -> list[CardPlayed]:
+def judge_cards(position: Position, seat: int, solve, node_limit: int,
+                for_match: bool = False) -> list[CardPlayed]:
     """The cards ``seat`` played in ``position``, judged as ``analyze_play`` judges every card:
-    the position before the card solved for its side, the card's value against the best."""
+    the position before the card solved for its side, the card's value against the best; or,
+    ``for_match``, as ``judge_for_match`` judges it (1, 0 or -1: the match)."""
     deal = position.deal
     out = []
     for index, card in enumerate(position.play):
         before = deal.position(position.play[:index])
         if before.to_move != seat:
             continue
-        solution = solve(before, side=deal.side_of(seat), objective="points", line=False,
-                         node_limit=node_limit)
-        out.append(judge_card(before, index, card, solution))
+        if for_match:
+            solutions = [solve(before, side=side, objective="win", line=False,
+                               node_limit=node_limit) for side in range(deal.sides)]
+            out.append(judge_for_match(before, index, card, solutions))
+        else:
+            solution = solve(before, side=deal.side_of(seat), objective="points", line=False,
+                             node_limit=node_limit)
+            out.append(judge_card(before, index, card, solution))
     return out
+
+
+def decided_by_the_match(plays: list[CardPlayed]) -> bool:
+    """Whether cards judged by the match say anything: some card or its best could settle it."""
+    return any(p.before or p.after for p in plays)
 
 
 def play_command(players: int, seat: str | None, opponents: list[str] | None, preset: str,

@@ -17,7 +17,7 @@ from .scoring import capture_points, score_position
 from .solution import Solution, Solve
 
 __all__ = ["TrickPlayed", "play_out", "EndPoint", "end_points", "CardPlayed", "analyze_play",
-           "given_away", "unjudged", "cost_of"]
+           "judge_for_match", "given_away", "unjudged", "cost_of"]
 
 
 # ---- a line, trick by trick ---------------------------------------------------------------------
@@ -197,6 +197,28 @@ def judge_card(before: Position, index: int, card: Card, solution: Solution) -> 
     return CardPlayed(index, trick, before.to_move, side, card, solution.value,
                       solution.moves[card], tuple(solution.best_moves()), solution.nodes,
                       solution.seconds, solution.value, solution.value)
+
+
+def judge_for_match(before: Position, index: int, card: Card,
+                    solutions: Sequence[Solution]) -> CardPlayed:
+    """``card``, played from ``before``, judged by the match: ``solutions`` are the position
+    solved with objective ``win`` for every side, and a card is worth 1 to the mover's side if
+    that side can then be sure of winning the match, -1 if another side can, else 0.  Where a
+    limit cut any solution short the card is left unjudged (its bounds the widest, -1 .. 1)."""
+    side = before.deal.side_of(before.to_move)
+    trick = len(before.completed) + 1
+    nodes = sum(s.nodes for s in solutions)
+    seconds = sum(s.seconds for s in solutions)
+    if not all(values_found(before, s) for s in solutions):
+        return CardPlayed(index, trick, before.to_move, side, card, None, None, (), nodes,
+                          seconds, -1, 1)
+    own = solutions[side].moves
+    values = {c: own[c] - max(s.moves[c] for i, s in enumerate(solutions) if i != side)
+              for c in own}
+    best = max(values.values())
+    return CardPlayed(index, trick, before.to_move, side, card, best, values[card],
+                      tuple(c for c, v in values.items() if v == best), nodes, seconds,
+                      best, best)
 
 
 def analyze_play(position: Position, solve: Solve, objective: str = "points",

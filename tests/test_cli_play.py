@@ -85,15 +85,68 @@ def test_a_whole_scripted_match_and_its_record_replays(tmp_path, players, oppone
     assert max(state.score) >= 11
     assert "Your cards, judged open-hand" in result.stdout
     assert "Traceback" not in result.stderr
-    # what the play gave the person's side, deal by deal, is what the record's deal pegged
+    # what the play gave the person's side, deal by deal, is what the record's deal pegged,
+    # said where the deal was played whole and judged by the points
     text = " ".join(result.stdout.split())
-    took = [int(t) for t in re.findall(r"Your side took (\d+) in the play", text)]
-    played = [deal for deal in state.deals if not deal.winners and not deal.thrown_in]
+    ends = re.split(r"Deal \d+ is over", text)[1:]
+    dealt = [deal for deal in state.deals if not deal.thrown_in]
+    assert len(ends) == len(dealt)
     side = {2: 1, 3: 2, 4: 0}[players]      # S, or N+S
-    assert took or players == 4           # (the four-player match ends in its first deal)
-    assert took == [sum(p.points for p in deal.pegs if p.side == side and
-                                 p.what not in ("take-one", "turn-up jack", "revoke"))
-                             for deal in played]
+    said = 0
+    for deal, end in zip(dealt, ends):
+        end = re.split(r"Deal \d+ · ", end)[0]     # up to the next deal's heading
+        took = re.findall(r"Your side took (\d+) in the play", end)
+        if deal.winners or "judged open-hand by the match" in end:
+            assert not took
+            continue
+        said += 1
+        assert [int(t) for t in took] == [sum(
+            p.points for p in deal.pegs
+            if p.side == side and p.what not in ("take-one", "turn-up jack", "revoke"))]
+    assert said or players == 4           # (the four-player match ends in its first deal)
+
+
+def test_near_the_target_the_cards_are_judged_by_the_match(tmp_path):
+    """Seed 7 to 11: S could be sure of winning the match in the first deal, and its cards
+    are judged by the match (1, 0, -1), each checked against the reference solver's ``win``
+    solves for both sides; the points it took are not said (they no longer count)."""
+    from solver import reference
+
+    s, script, out = session({"seed": 7}, first_choice, tmp_path)
+    position = None
+    real = Session.analysis
+
+    def kept(self, played, whole=True):
+        nonlocal position
+        position = position or played
+        return real(self, played, whole)
+
+    Session.analysis = kept
+    try:
+        s.run()
+    finally:
+        Session.analysis = real
+    text = out.getvalue()
+    first = text.split("Deal 2 ·")[0]
+    assert "Your cards, judged open-hand by the match, its target in reach" in first
+    assert "Your side took" not in first
+    rows = re.findall(r"^\d+ +S +(\S+) +(-?\d) +(-?\d) +(\S+)", first, re.M)
+    deal = position.deal
+    judged = []
+    for index, card in enumerate(position.play):
+        before = deal.position(position.play[:index])
+        if before.to_move != 1:
+            continue
+        north, south = (reference.solve(before, side=side, objective="win").moves
+                        for side in (0, 1))
+        value = {c: south[c] - north[c] for c in south}    # S's side: won 1, lost -1
+        best = max(value.values())
+        cost = "·" if best == value[card] else str(best - value[card])
+        judged.append((card_str(card, pretty=True), str(best), str(value[card]), cost))
+    assert rows == judged and any(before == "1" for _, before, _, _ in rows)
+    mistakes = sum(1 for *_, cost in rows if cost != "·")
+    assert ("Your 2 mistakes made the match worse for your side, each against the best card "
+            "at its turn." in " ".join(first.split())) == (mistakes == 2)
 
 
 def test_the_same_seed_plays_the_same_match(tmp_path):
