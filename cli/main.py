@@ -182,12 +182,13 @@ def solve(
     color: ColorFlag = None,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
+    deal: DealOption = None,
 ) -> None:
     from .solving import solve_command
 
     with user_errors():
         stopped = solve_command(positions, for_, objective.value, json, engine.value,
-                                node_limit, time_limit, color, jobs, scheduler)
+                                node_limit, time_limit, color, jobs, scheduler, deal)
     if stopped:
         raise typer.Exit(1)
 

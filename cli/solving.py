@@ -64,14 +64,14 @@ def plan(positions: list[tuple[str, Position]], for_: str | None,
 def solve_command(names: list[str], for_: str | None, objective: str, json: bool, engine: str,
                   node_limit: int | None, time_limit: float | None,
                   color: bool | None, workers: int | None = None,
-                  scheduler: str | None = None) -> list[str]:
+                  scheduler: str | None = None, deal: int | None = None) -> list[str]:
     """Solve and print every position; the names of those a limit stopped without a value.
     With ``workers`` (``--jobs``) or a ``scheduler`` the positions are solved over an executor
     first (``solver.batch.solve_many``), then printed in their order."""
     from .inputs import read_inputs
 
     # every position is read and every --for checked before the first solve
-    jobs = plan(read_inputs(names, played=False), for_, objective)  # a record's deals whole
+    jobs = plan(read_inputs(names, deal, played=False), for_, objective)  # a record's deals whole
     run = solver_for(engine, node_limit, time_limit)
     spread = workers is not None or scheduler is not None
     if spread:

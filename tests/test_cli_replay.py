@@ -337,6 +337,14 @@ def test_solve_of_a_records_deal_solves_it_from_its_first_card():
     row = records(run("solve", f"{MATCH}#2", "--json"))[0]
     assert row["file"] == f"{MATCH}#2" and len(row["line"]) == 12
     assert row["value"] == Solver().solve(fresh.position()).value
+    # --deal, as analyze and replay take it (it was refused as an unknown option)
+    by_option = records(run("solve", MATCH, "--deal", 2, "--json"))
+    assert [(r["file"], r["value"], r["line"]) for r in by_option] == \
+        [(row["file"], row["value"], row["line"])]
+    assert_one_error_line(run("solve", MATCH, "--deal", 7), "no deal 7: the record has 6")
+    assert_one_error_line(run("solve", f"{MATCH}#2", "--deal", 3), "different deals")
+    assert_one_error_line(run("solve", EXAMPLES / "two-player.toml", "--deal", 1),
+                          "not a game record")
 
 
 def test_bad_deal_numbers_and_records(tmp_path):
