@@ -94,10 +94,12 @@ def pegboard(deal: Deal, match: MatchAfter, pretty: bool, width: int | None = No
         label = side_face(deal, side)
         label.pad_right(names - len(label))
         text.append_text(label)
-        text.append(f"  {before:>2} {arrow} {after:>2}  (+{after - before})")
+        scores = f"  {before:>2} {arrow} {after:>2}  (+{after - before})"
+        text.append(scores)
         winning = _winning(deal, match, side)
-        if winning:
-            text.append("  " + winning, style="bold")
+        if winning:  # on a line of its own where it would pass the width
+            wide = width is not None and names + len(scores) + 2 + len(winning) > width
+            text.append(("\n  " if wide else "  ") + winning, style="bold")
         text.append("\n")
         text.append_text(strip(before, min(after, match.target), match.target,
                                SIDE_STYLES[side], pretty, indent="  ", width=width))

@@ -19,6 +19,7 @@ from solver.solution import Solution
 
 from .faces import BAD, GOOD, QUIET, card_face, cards_face, seat_face, side_face, trump_words
 from .diagram import diagram
+from .fitted import Fitted
 from .pegboard import pegboard
 
 END_WORDS = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game",
@@ -118,17 +119,28 @@ def cards_table(position: Position, solution: Solution, pretty: bool) -> Table:
 # ---- the line -----------------------------------------------------------------------------------
 
 
-def line_table(position: Position, solution: Solution, pretty: bool) -> Table:
+def line_table(position: Position, solution: Solution, pretty: bool) -> Fitted:
+    """The best line trick by trick; on a narrow console with shorter titles, on two lines,
+    and its columns closer."""
     deal = position.deal
     sides = [deal.side_name(s) for s in range(deal.sides)]
-    grid = table("trick", "led by", "cards", "won by", "pegged", *sides,
-                 right=tuple(range(4, 5 + len(sides))))
+    right = tuple(range(4, 5 + len(sides)))
+    wide = table("trick", "led by", "cards", "won by", "pegged", *sides, right=right)
+    narrow = table("trick", "led\nby", "cards", "won\nby", "pegs", *sides, right=right)
+    narrow.collapse_padding = True
+    for row in line_rows(position, solution, pretty):
+        wide.add_row(*row)
+        narrow.add_row(*row)
+    return Fitted(wide, narrow)
+
+
+def line_rows(position: Position, solution: Solution, pretty: bool):
+    deal = position.deal
     done = len(position.completed)
     if done:
         before = score_position(position).captures
         played = "1" if done == 1 else f"1-{done}"
-        grid.add_row(played, "", Text("played before", QUIET), "", "",
-                     *(str(t) for t in before))
+        yield (played, "", Text("played before", QUIET), "", "", *(str(t) for t in before))
     for trick in play_out(position, solution.line):
         cards = Text()
         if trick.earlier:
@@ -139,9 +151,8 @@ def line_table(position: Position, solution: Solution, pretty: bool) -> Table:
         cards.append_text(cards_face(trick.cards[trick.earlier:], pretty, deal.trump))
         winner = seat_face(deal, trick.winner) if trick.winner is not None else Text("")
         pegged = str(trick.pegged) if trick.pegged else nothing(pretty)
-        grid.add_row(str(trick.number), seat_face(deal, trick.leader), cards, winner, pegged,
-                     *(str(t) for t in trick.totals))
-    return grid
+        yield (str(trick.number), seat_face(deal, trick.leader), cards, winner, pegged,
+               *(str(t) for t in trick.totals))
 
 
 # ---- the end of the deal ------------------------------------------------------------------------

@@ -562,10 +562,11 @@ WIDE_DEALS = {
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("width", [60, 80])
+@pytest.mark.parametrize("width", [40, 60, 80])
 def test_the_report_is_laid_out_for_the_console_width(players, width):
-    """No line of the report is longer than the console (the name of the position aside), and
-    the pegboard is drawn for that width, not folded again by the console."""
+    """No line of the report is longer than the console (the name of the position aside), no
+    title is cut short (at 40 columns the line's were), and the pegboard is drawn for that
+    width, not folded again by the console."""
     search = pytest.importorskip("solver.search")
     from cli.pegboard import pegboard
     from solver.deal import Position
@@ -576,6 +577,7 @@ def test_the_report_is_laid_out_for_the_console_width(players, width):
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()[1:]
     assert max(len(row.rstrip()) for row in lines) <= width, result.stdout
+    assert "…" not in result.stdout
     position = Position.from_line(line)
     after = position.after(*search.solve(position).line)  # the engine's line, as printed
     board = pegboard(position.deal, match_after(after), True, width).plain
