@@ -852,7 +852,8 @@ def replay_matches(records: Iterable[Mapping[str, Any]], source: str | None = No
             raise RecordError(f"{where}: again after other matches (a match's deals are "
                               f"consecutive records)")
         seen.add(key)
-        states.append(ReplayedMatch(name, group[0]["players"], replay(group, where)))
+        state = replay(group, where)  # (checks the keys before the players are read)
+        states.append(ReplayedMatch(name, group[0]["players"], state))
     return states
 
 

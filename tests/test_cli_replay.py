@@ -518,3 +518,21 @@ def test_matches_at_different_tables_are_each_named_with_theirs(tmp_path):
             "final score N 31, S 28; N wins.") in out
     assert "Match 0:0:0 (N heuristic, E heuristic, S random; 3 players, rules all-fives, 999 " \
            "to win): 1 deal; score" in out
+
+
+@pytest.mark.parametrize("change", ["no players", "not a record"])
+def test_a_later_match_of_a_file_without_its_keys_is_one_error_line(tmp_path, change):
+    # a file of several matches read a later match's players before checking its keys: a
+    # KeyError traceback
+    path = tmp_path / "games.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 2, "--duplicate",
+               "--record", path).exit_code == 0
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    second = next(i for i, row in enumerate(rows) if row["match"] != rows[0]["match"])
+    if change == "no players":
+        del rows[second]["players"]
+    else:
+        rows[second:] = [{"a": 1}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    for command in ("replay", "analyze"):
+        assert_one_error_line(run(command, path), "missing key", "deal 1")
