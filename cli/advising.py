@@ -206,7 +206,8 @@ def objective_words(advice, players: int) -> str:
 def worlds_words(advice) -> str:
     deals = counted(advice.worlds, "deal")
     if advice.exact:
-        return f"every one of the {deals} of the unseen cards that fit"
+        return "the one deal of the unseen cards that fits" if advice.worlds == 1 else \
+            f"every one of the {deals} of the unseen cards that fit"
     return f"{deals} of the unseen cards, drawn at random among those that fit"
 
 
@@ -320,6 +321,8 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
                  "played out by the heuristic's rules, each seat seeing only its own cards"]
     lines.append(f"95% interval: of that {'share' if is_win(advice) else 'mean'}; best in: the "
                  f"deals in which it is one of the best")
+    if any(math.isnan(v.low) and not math.isnan(v.mean) for v in advice.actions):
+        lines.append("?: no interval from one deal")
     if advice.phase == "play" and played_out:
         lines += ["Not one deal could be solved within the limit (these hands are too deep for",
                   "the engine): the cards are valued by playing the deals out instead."]

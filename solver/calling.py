@@ -327,7 +327,8 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
     if any(v == WIN_VALUE for c in legal for v in rows[c]):
         objective, points = "win", rows
         rows = {c: [1.0 if v == WIN_VALUE else 0.0 for v in rows[c]] for c in legal}
-    actions = _valued(legal, rows, weights[:done], exact, rules_call(observation), points)
+    actions = _valued(legal, rows, weights[:done], exact, rules_call(observation), points,
+                      chance=objective == "win")
     return player._advice(observation, objective, done, exact, done == len(hands), actions,
                           budget, PLAYED_OUT)
 

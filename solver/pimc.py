@@ -178,10 +178,13 @@ class Advice:
         return self.actions[0].action
 
 
-def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact: bool
-              ) -> list[tuple[float, float, float, float]]:
+def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact: bool,
+              chance: bool = False) -> list[tuple[float, float, float, float]]:
     """For each action (a row of per-world values, the same worlds for every row): its weighted
-    mean, the low and high ends of its 95% interval, and its share of best worlds."""
+    mean, the low and high ends of its 95% interval, and its share of best worlds.  Exact, the
+    interval is the mean; else from one world it is not known (NaN); a ``chance`` (values 0 or
+    1) has the Wilson score interval, kept to 0 .. 1, the weights counted as their effective
+    number of worlds."""
     total = float(sum(weights))
     if not values or total <= 0:
         return [(math.nan, math.nan, math.nan, 0.0) for _ in values]
@@ -192,15 +195,30 @@ def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact
     out = []
     for row in values:
         mean = sum(w * v for w, v in zip(weights, row)) / total
-        if exact or n_eff <= 1 + EPSILON:
-            half = 0.0
+        best = sum(w for w, v, top in zip(weights, row, tops) if v >= top - EPSILON) / total
+        if exact:
+            low = high = mean
+        elif chance:
+            low, high = _wilson(mean, n_eff)
+        elif n_eff <= 1 + EPSILON:
+            low = high = math.nan
         else:
             variance = sum(w * (v - mean) ** 2 for w, v in zip(weights, row)) / total
             variance *= n_eff / (n_eff - 1)
             half = Z95 * math.sqrt(variance / n_eff)
-        best = sum(w for w, v, top in zip(weights, row, tops) if v >= top - EPSILON) / total
-        out.append((mean, mean - half, mean + half, best))
+            low, high = mean - half, mean + half
+        out.append((mean, low, high, best))
     return out
+
+
+def _wilson(share: float, n: float) -> tuple[float, float]:
+    """The Wilson score interval of a ``share`` of ``n`` (not always whole) trials."""
+    share = min(1.0, max(0.0, share))
+    z2 = Z95 * Z95
+    denominator = 1 + z2 / n
+    centre = (share + z2 / (2 * n)) / denominator
+    half = Z95 * math.sqrt(share * (1 - share) / n + z2 / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 class _Budget:
@@ -381,11 +399,11 @@ def _ranked(legal: Sequence[int], rows: dict[int, tuple[float, float, float, flo
 
 
 def _valued(legal: Sequence[int], values: dict[int, list[float]], weights: Sequence[float],
-            exact: bool, preferred: int, points: dict[int, list[float]] | None = None
-            ) -> tuple[ActionValue, ...]:
+            exact: bool, preferred: int, points: dict[int, list[float]] | None = None,
+            chance: bool = False) -> tuple[ActionValue, ...]:
     """The legal cards ranked by their values over the worlds (and, for ``win``, by their
-    ``points`` next)."""
-    rows = dict(zip(legal, summarize([values[c] for c in legal], weights, exact)))
+    ``points`` next); ``chance``: the values are 1 for a match won, else 0."""
+    rows = dict(zip(legal, summarize([values[c] for c in legal], weights, exact, chance)))
     second = None
     if points is not None:
         second = {c: r[0] for c, r in zip(legal, summarize([points[c] for c in legal], weights,
@@ -704,7 +722,8 @@ class PimcPlayer:
                 points, kept_p, complete_p = value_play(solver, positions[:done], kept, legal,
                                                         side, objective, budget)
                 whole = len(kept_p) == done
-                actions = _valued(legal, wins, kept, exact, preferred, points if whole else None)
+                actions = _valued(legal, wins, kept, exact, preferred, points if whole else None,
+                                  chance=True)
                 return self._advice(observation, "win", done, exact,
                                     complete and whole and complete_p, actions, budget)
         values, kept, complete = {}, [], False
@@ -748,7 +767,8 @@ class PimcPlayer:
         values, kept = played_out_values(positions, weights, legal, side, objectives,
                                          budget.spent)
         actions = _valued(legal, values[objective], kept, exact, preferred,
-                          values[points] if objective != points else None)
+                          values[points] if objective != points else None,
+                          chance=objective == "win")
         return self._advice(observation, objective, len(kept), exact, False, actions, budget,
                             PLAYED_OUT)
 

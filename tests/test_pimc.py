@@ -37,7 +37,13 @@ def check_advice(advice: Advice, legal) -> None:
     assert advice.best in legal
     if advice.worlds:
         for a in advice.actions:
-            assert a.low - 1e-9 <= a.mean <= a.high + 1e-9
+            if advice.worlds == 1 and not advice.exact and advice.objective != "win":
+                # no interval of a mean from one world (a chance has Wilson's)
+                assert math.isnan(a.low) and math.isnan(a.high)
+            else:
+                assert a.low - 1e-9 <= a.mean <= a.high + 1e-9
+            if advice.objective == "win":
+                assert 0 <= a.low <= a.high <= 1
         assert sum(a.best for a in advice.actions) >= 1 - 1e-9
         means = [a.mean for a in advice.actions]
         if advice.objective != "win":
@@ -75,6 +81,29 @@ def test_summarize_weights_count_as_repeated_worlds_for_the_mean():
     assert out[0][3] == pytest.approx(1 / 4) and out[1][3] == pytest.approx(3 / 4)
     exact = summarize([[1, 5], [2, 2]], [3.0, 1.0], exact=True)
     assert exact[0][1] == exact[0][0] == exact[0][2]
+
+
+def test_summarize_gives_no_interval_from_one_world_unless_exact():
+    (mean, low, high, best), = summarize([[4.0]], [2.5], exact=False)
+    assert mean == 4.0 and best == 1.0 and math.isnan(low) and math.isnan(high)
+    assert summarize([[4.0]], [2.5], exact=True)[0][:3] == (4.0, 4.0, 4.0)
+
+
+@pytest.mark.parametrize("wins, worlds", [(3, 4), (4, 4), (0, 4), (1, 1), (37, 64)])
+def test_a_chance_has_the_wilson_interval_within_0_and_1(wins, worlds):
+    """A chance of winning (values 1 or 0) once had the normal interval, which ran past 100%
+    (30% to 124% from 3 wins in 4), or shrank to a point when every world agreed."""
+    from solver.stats import wilson_interval
+
+    row = [1.0] * wins + [0.0] * (worlds - wins)
+    (mean, low, high, _), = summarize([row], [1.0] * worlds, exact=False, chance=True)
+    expected = wilson_interval(wins, worlds)
+    assert mean == pytest.approx(wins / worlds)
+    assert (low, high) == pytest.approx((expected.low, expected.high))
+    assert 0 <= low <= mean <= high <= 1 and low < high
+    # weighted worlds count as their effective number: two worlds of weight 3 as two
+    (_, low2, high2, _), = summarize([[1.0, 0.0]], [3.0, 3.0], exact=False, chance=True)
+    assert (low2, high2) == pytest.approx((wilson_interval(1, 2).low, wilson_interval(1, 2).high))
 
 
 # ---- card play against the engine -----------------------------------------------------------
