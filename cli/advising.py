@@ -25,7 +25,7 @@ from solver.calling import WIN_VALUE, near_target
 from solver.cards import SUIT_NAMES, CardError, parse_card, parse_hand
 from solver.errors import AllFivesError, counted, whole_number
 from solver.game import CALLS, Observation, action_name
-from solver.notation import is_line_form, is_toml_name, parse_line
+from solver.notation import is_line_form, is_toml_name, parse_line, read_file, read_layouts
 from solver.pimc import GAME_ASIDE, PLAYED_OUT
 from solver.rules import Rules
 from solver.seen import CallError, SeenPosition, call_observation, read_seen
@@ -54,13 +54,16 @@ PHASE_WORDS = {"elder": "stand or beg", "dealer": "take one or run", "play": "ca
 def read_position(name: str) -> tuple[str, SeenPosition]:
     """The position an argument names, with its name: a deal file, a file holding one
     one-line position, ``-`` for standard input, or a one-line position itself."""
-    from .inputs import is_file, named, read_text
+    from .inputs import is_file, named, one_of_several, read_text
     from .replaying import is_record_text
 
     source = "<stdin>" if named(name, "POSITION") == STDIN else name
     # what is there (a file, a pipe, a folder, to be refused as one) is read
     if "\n" not in name and is_line_form(name) and not is_file(name):
         return ARGUMENT, SeenPosition.of(parse_line(name.strip(), ARGUMENT, hidden=True))
+    picked = one_of_several(name, seen_positions)    # FILE#N, FILE:LINE
+    if picked:
+        return picked[0]
     if name != STDIN and not is_file(name) and not is_toml_name(name):
         raise AllFivesError(f"{name}: no such file, and not a one-line position "
                             f"(\"N:AK5.9.32.- - dealer=S trump=H\")")
@@ -69,6 +72,13 @@ def read_position(name: str) -> tuple[str, SeenPosition]:
         raise AllFivesError(f"{source}: a game record, not a position (a deal file or a "
                             f"one-line position); 'allfives analyze' judges a record's play")
     return source, read_seen(text, source, True if is_toml_name(name) else None)
+
+
+def seen_positions(file: str) -> list[tuple[str, SeenPosition]]:
+    """Every position of a file whose hands may be hidden, each with its name."""
+    layouts = read_layouts(read_file(file), file, True if is_toml_name(file) else None,
+                           hidden=True)
+    return [(layout.source, SeenPosition.of(layout)) for layout in layouts]
 
 
 def position_observation(name: str, seat: str | None) -> tuple[str, SeenPosition, Observation]:

@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solver.deal import Position, load_positions, read_positions
 from solver.errors import AllFivesError
@@ -154,15 +154,16 @@ def is_stream(name: str) -> bool:
     return is_file(name) and not path.is_file() and not path.is_dir()
 
 
-def one_of_several(name: str) -> list[tuple[str, Position]] | None:
+def one_of_several(name: str, load=load_positions) -> list[tuple[str, Any]] | None:
     """The deal a file of several deals calls ``name`` (``FILE#N``, or ``FILE:LINE`` in a file
-    of one-line positions), when ``name`` itself is no file: that deal alone; else None."""
+    of one-line positions), when ``name`` itself is no file: that deal alone; else None.
+    ``load`` reads a file's positions, each with its name."""
     if is_file(name):
         return None
     for mark in "#:":
         file, found, tail = name.rpartition(mark)
         if found and tail.isdigit() and is_file(file) and Path(file).is_file():
-            positions = load_positions(file)
+            positions = load(file)
             picked = [(known, position) for known, position in positions if known == name]
             if mark == "#" and tail == "1" and len(positions) == 1 and positions[0][0] == file:
                 picked = [(name, positions[0][1])]     # the one deal of a file of one

@@ -598,7 +598,8 @@ def advise(
     position: Annotated[Optional[str], typer.Argument(
         metavar="POSITION", show_default=False,
         help="A deal file or one-line position, hands hidden as '?' (TOML) or '-' (one "
-             "line), or '-' for standard input.")] = None,
+             "line); FILE#N or FILE:LINE for one of a file of several; '-' for standard "
+             "input.")] = None,
     seat: Annotated[Optional[str], typer.Option(
         "--seat", metavar="SEAT",
         help="The seat advised: with a POSITION the seat to move (the default); for a call "

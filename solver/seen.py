@@ -312,8 +312,10 @@ def read_seen(text: str, source: str = "<string>", toml: bool | None = None) -> 
     """The one position of a text whose hands may be hidden (TOML, or one line)."""
     layouts = list(read_layouts(text, source, toml, hidden=True))
     if len(layouts) != 1:
+        hint = "" if source.startswith("<") else \
+            f" (name one: {layouts[0].source} to {layouts[-1].source})"
         raise _fail(source, None, f"{len(layouts)} positions, not one: a seat is advised on "
-                                  f"one position at a time")
+                                  f"one position at a time{hint}")
     return SeenPosition.of(layouts[0])
 
 

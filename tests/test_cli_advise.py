@@ -179,8 +179,30 @@ def test_a_file_of_several_positions_is_one_line(made, tmp_path, form):
     path = tmp_path / ("deals.toml" if form == "toml" else "deals.txt")
     done = run("deal", "--players", 2, "--count", 2, "--seed", 1, "--format", form)
     path.write_text(done.stdout)
+    first, second = (f"{path}#1", f"{path}#2") if form == "toml" else (f"{path}:1", f"{path}:2")
     assert_one_error_line(run("advise", path), f"{path}: 2 positions, not one: a seat is "
-                                                f"advised on one position at a time")
+                                                f"advised on one position at a time (name one: "
+                                                f"{first} to {second})")
+    assert_one_error_line(run("advise", "-", input=path.read_text()),
+                          "<stdin>: 2 positions, not one: a seat is advised on one position "
+                          "at a time")
+    assert "name one" not in run("advise", "-", input=path.read_text()).stderr
+    assert not made
+    # each named as solve names it, and advised as the file of that one position alone
+    alone = tmp_path / ("one.toml" if form == "toml" else "one.txt")
+    for name, text in zip((first, second), done.stdout.split("# ---\n") if form == "toml"
+                          else done.stdout.splitlines()):
+        alone.write_text(text)
+        picked = run("advise", name, "--json", "--worlds", 3)
+        assert picked.exit_code == 0, picked.stderr
+        row = json.loads(picked.stdout)
+        assert row["position"] == name
+        row.pop("position"), row.pop("seconds")
+        by_itself = json.loads(run("advise", alone, "--json", "--worlds", 3).stdout)
+        by_itself.pop("position"), by_itself.pop("seconds")
+        assert row == by_itself
+    assert_one_error_line(run("advise", f"{path}#3" if form == "toml" else f"{path}:3"),
+                          "no such deal")
 
 
 # ---- the report ------------------------------------------------------------------------------
