@@ -103,9 +103,6 @@ class Deal(Seated):
         for side, points in enumerate(self.score):
             if isinstance(points, bool) or not isinstance(points, int):
                 raise DealError(f"score: {quoted(points)} is not a whole number")
-            if points < 0:
-                raise DealError(f"score: {side_name(side, n)} has {points}: a score is never "
-                                f"below 0")
             if points >= target:
                 raise DealError(f"score: {side_name(side, n)} has {points}, already at the "
                                 f"target {target}: that match is over")

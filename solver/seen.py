@@ -132,9 +132,6 @@ class SeenPosition:
                         + " do not fit in a pack")
         if layout.score is not None:
             for side, points in enumerate(layout.score):
-                if points < 0:
-                    raise _fail(src, "score", f"{side_name(side, n)} has {points}: a score is "
-                                              f"never below 0")
                 if points >= layout.rules.target:
                     raise _fail(src, "score", f"{side_name(side, n)} has {points}, already at "
                                               f"the target {layout.rules.target}: that match is over")
@@ -382,9 +379,6 @@ def call_observation(hand: Sequence[Card], turnup: Card, seat: int, players: int
                                  f"({' '.join(side_name(s, players) for s in range(sides))}), "
                                  f"not {len(score)}")
     for side, points in enumerate(score):
-        if points < 0:
-            raise CallError("score", f"{side_name(side, players)} has {points}: a score is "
-                                     f"never below 0")
         if points >= rules.target:
             raise CallError("score", f"{side_name(side, players)} has {points}, already at "
                                      f"the target {rules.target}: that match is over")

@@ -167,23 +167,6 @@ def test_a_score_already_at_the_target_is_refused(score: str, side: str):
     assert f"score: {side} has" in line and "already at the target 61: that match is over" in line
 
 
-@pytest.mark.parametrize("command", ["solve", "advise"])
-@pytest.mark.parametrize("score,side", [("-5,3", "N"), ("0,-1", "S")])
-def test_a_score_below_zero_is_refused(command: str, score: str, side: str):
-    # it was taken as given, and the advice and the pegboard drawn from it
-    line = one_error_line(run(command, f"{TWO_LINE} score={score}"))
-    assert line.endswith(f": score: {side} has {score.split(',')['NS'.index(side)]}: a score is "
-                         f"never below 0")
-
-
-def test_a_deal_with_a_score_below_zero_is_refused():
-    from solver.deal import Deal, DealError
-
-    deal = Deal.from_line(TWO_LINE)
-    with pytest.raises(DealError, match=r"^score: S has -2: a score is never below 0$"):
-        Deal(deal.hands, deal.trump, deal.dealer, deal.rules, deal.turnup, (4, -2))
-
-
 # ---- a name left empty ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("args,what", [

@@ -164,8 +164,6 @@ def test_the_rules_of_a_call(made):
      ["--score: the score takes 2 entries, one a side (N S), not 1"]),
     (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--score", "61,3"],
      ["--score: N has 61, already at the target 61"]),
-    (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--score=-50,-3"],
-     ["--score: N has -50: a score is never below 0"]),
     (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--rules", "bridge"],
      ["unknown preset 'bridge'"]),
 ])
