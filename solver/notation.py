@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 
 from .cards import (Card, card_str, hand_str, holding_str, parse_card, parse_hand, parse_suit,
                     sort_cards, suit_of, suit_str)
-from .errors import AllFivesError, quoted, whole_number
+from .errors import AllFivesError, counted, quoted, whole_number
 from .rules import Rules, option_text
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
@@ -268,7 +268,7 @@ def _check_hands(source: str, names: str, hands: list[list[Card]],
     for seat, hand in shown:
         if len(hand) != size:
             raise _fail(source, f"hands.{seat}",
-                        f"{len(hand)} cards, but {first} has {size}")
+                        f"{counted(len(hand), 'card')}, but {first} has {size}")
 
 
 # ---- TOML ----------------------------------------------------------------------------------

@@ -213,8 +213,9 @@ class SeenPosition:
                         SUIT_NAMES[x] for x in sorted(self.voids[s])) for s in group
                         if self.voids[s])
                     raise _fail(self.layout.source, "hands",
-                                f"{who} must still hold {need} cards, but only {len(may)} "
-                                f"unseen cards can be theirs" + (f" ({lacks})" if lacks else ""))
+                                f"{who} must still hold {counted(need, 'card')}, but only "
+                                f"{len(may)} unseen {'card' if len(may) == 1 else 'cards'} "
+                                f"can be theirs" + (f" ({lacks})" if lacks else ""))
 
     def unseen(self) -> list[Card]:
         """The cards in no shown hand, not played and not the turn-up."""

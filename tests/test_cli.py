@@ -388,7 +388,7 @@ BAD_FILES = [
     ("duplicated card", 'trump = "H"\n[hands]\nN = "AH KH"\nS = "QH AH"\n',
      "hands.S: card 'AH' is also in N's hand"),
     ("unequal hands", 'trump = "H"\n[hands]\nN = "AH KH"\nS = "QH"\n',
-     "hands.S: 1 cards, but N has 2"),
+     "hands.S: 1 card, but N has 2"),
     ("unknown seat", 'trump = "H"\n[hands]\nN = "AH"\nQ = "QH"\n', "hands.Q: unknown seat 'Q'"),
     ("unknown key", 'trump = "H"\nfoo = 1\n[hands]\nN = "AH"\nS = "QH"\n',
      "unknown key 'foo'"),

@@ -387,7 +387,7 @@ MALFORMED_LINES = [
     ("N:AK.-.-.- QJ.-.-.- trump=S turnup=7H", "<line>: trump: 'S' contradicts turn-up '7H'"),
     ("N:AK.-.-.- QJ.-.-.-", "<line>: no trumps"),
     ("N:AK.-.-.- AJ.-.-.- trump=S", "<line>: hands.S: card 'AS' is also in N's hand"),
-    ("N:AK.-.-.- Q.-.-.- trump=S", "<line>: hands.S: 1 cards, but N has 2"),
+    ("N:AK.-.-.- Q.-.-.- trump=S", "<line>: hands.S: 1 card, but N has 2"),
     ("N:AK.-.-.- QX.-.-.- trump=S", "<line>: hands.S: unknown rank 'X'"),
     ("N:AK.-.- QJ.-.-.- trump=S", "<line>: hands.N: PBN holding 'AK.-.-' needs four suits"),
     ("N:AK.-.-.- QJ trump=S", "<line>: hands.S: expected a PBN holding (S.H.D.C), not 'QJ'"),

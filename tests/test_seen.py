@@ -92,7 +92,7 @@ def test_solve_refuses_a_hidden_hand_in_one_line(tmp_path, text):
 
 @pytest.mark.parametrize("text, message", [
     ("N:- - dealer=S trump=H", "hands: every hand is hidden"),
-    ("N:AK.-.-.- - Q.-.-.- trump=H", "hands.S: 1 cards, but N has 2"),
+    ("N:AK.-.-.- - Q.-.-.- trump=H", "hands.S: 1 card, but N has 2"),
     ("N:AK.-.-.- - dealer=S trump=H play=AS,AS", "play[1]: 'AS' is played twice"),
     ("N:AK.-.-.- - dealer=S turnup=2H play=2H", "play[0]: '2H' is the turn-up"),
     ("N:AK.-.-.- - dealer=S trump=H play=AS,KS", "play[1]: 'KS' is in N's hand, but S plays it"),
