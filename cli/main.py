@@ -403,13 +403,17 @@ def match(
     record: Annotated[Optional[str], typer.Option(
         "--record", metavar="FILE",
         help="Write the game record of every deal played (JSON lines) to FILE.")] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume",
+        help="Go on from the --record FILE of the same run, stopped before its end: the groups "
+             "it holds whole are read back, the rest played and added to it.")] = False,
     json: JsonFlag = False,
 ) -> None:
     from .matching import match_command
 
     with user_errors():
         match_command(a, b, players, deals, matches, duplicate, rules,
-                      target, seed, jobs, scheduler, record, json)
+                      target, seed, jobs, scheduler, record, json, resume)
 
 
 # ---- the puzzles ---------------------------------------------------------------------------

@@ -11,6 +11,7 @@ a group is one deal (or match) played once, A and B taking the seats in turn fro
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -222,21 +223,27 @@ def make_plan(a: str, b: str, players: int, deals: int | None, matches: int | No
 
 # ---- playing ------------------------------------------------------------------------------------
 
-def play(plan: Plan, executor: Executor, keep_records: bool, progress=None, on_part=None):
-    """The ``solver.batch`` result of the plan: a ``DuplicateResult`` or a ``MatchesResult``;
-    ``on_part`` has each chunk of groups as it comes back."""
-    from solver.batch import DEFAULT_CHUNK, run_duplicate, run_matches
+def plan_rules(plan: Plan):
     from solver.rules import Rules
 
     rules = Rules.preset(plan.preset)
-    if plan.target is not None:
-        rules = rules.replace(target=plan.target)
+    return rules if plan.target is None else rules.replace(target=plan.target)
+
+
+def play(plan: Plan, executor: Executor, keep_records: bool, progress=None, on_part=None,
+         first: int = 0):
+    """The ``solver.batch`` result of the plan: a ``DuplicateResult`` or a ``MatchesResult``;
+    ``on_part`` has each chunk of groups as it comes back; groups before ``first`` are left
+    out."""
+    from solver.batch import DEFAULT_CHUNK, run_duplicate, run_matches
+
+    rules = plan_rules(plan)
     if plan.scheduler is not None:
         workers = None  # the cluster's: not known here
     else:
         workers = 1 if plan.jobs is None else plan.jobs or os.cpu_count() or 1
     options: dict[str, Any] = dict(rules=rules, keep_records=keep_records, progress=progress,
-                                   rotate=not plan.duplicate, on_part=on_part)
+                                   rotate=not plan.duplicate, on_part=on_part, first=first)
     if plan.whole_matches:
         return run_matches(plan.a, plan.b, plan.players, plan.groups, plan.seed, executor,
                            chunk_size=chunk_size(plan.groups, workers, max(1, DEFAULT_CHUNK // 5)),
@@ -275,6 +282,10 @@ class Keeper:
         self.plan = plan
         self.out = out
         self.parts: list[Any] = []
+        #: The groups read back from the record of a run resumed.
+        self.resumed = 0
+        #: Writing the record failed: the run ends with the groups kept.
+        self.failed = False
 
     def __call__(self, part: Any) -> None:
         # a chunk is counted only with its records in the file, all of them: a Ctrl-C waits
@@ -283,12 +294,27 @@ class Keeper:
             for line in part_records(part, self.plan.whole_matches))
         with signals_held():
             if self.out is not None:
-                try:
-                    self.out.write(text)
-                    self.out.flush()
-                except OSError as error:  # a write's error (a full disk) names no file
-                    raise OSError(error.errno, error.strerror, self.out.name) from None
+                self._write(text)
             self.parts.append(part)
+
+    def _write(self, text: str) -> None:
+        """The chunk's records written whole or not at all: a write that fails (a full disk, a
+        file too large) is cut off, so the file holds the records of the groups kept."""
+        try:
+            size = os.path.getsize(self.out.name)
+        except (OSError, TypeError):
+            size = None             # not a file (a pipe, standard output)
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except OSError as error:  # a write's error names no file
+            self.failed = True
+            with contextlib.suppress(OSError):
+                self.out.close()
+            if size is not None:
+                with contextlib.suppress(OSError):
+                    os.truncate(self.out.name, size)
+            raise OSError(error.errno, error.strerror, self.out.name) from None
 
     def result(self, seconds: float):
         """The ``solver.batch`` result of the chunks kept."""
@@ -322,8 +348,10 @@ def interval_record(interval) -> dict[str, Any]:
             "method": interval.method}
 
 
-def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
-    """Everything the run found, as the JSON object (the report shows the same)."""
+def summary(plan: Plan, result, seconds: float, resumed: int = 0,
+            record: str | None = None) -> dict[str, Any]:
+    """Everything the run found, as the JSON object (the report shows the same); ``resumed``:
+    the groups read back from the record of the run resumed; ``record``: its record file."""
     from solver.batch import seatings
     from solver.rules import Rules
     from solver.stats import bootstrap_interval, mean_interval
@@ -359,7 +387,10 @@ def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
         "target": target, "duplicate": plan.duplicate,
         "unit": "match" if plan.whole_matches else "deal",
         "seed": plan.seed, "groups": played, "planned": plan.groups,
-        "interrupted": played < plan.groups,
+        "interrupted": played < plan.groups, "resumed": resumed,
+        # what plays the rest, the record kept
+        "go_on": shlex.join([*shlex.split(plan.command()), "--record", record, "--resume"])
+        if played < plan.groups and record is not None else None,
         "seatings": len(seatings(plan.players)) if plan.duplicate else 1,
         "games": games, "deals": deals,
         "points_per_deal": {labels[0]: means[0], labels[1]: means[1]},
@@ -376,42 +407,99 @@ def summary(plan: Plan, result, seconds: float) -> dict[str, Any]:
 
 # ---- the command --------------------------------------------------------------------------------
 
-def open_record(path: str | None) -> TextIO | None:
-    """The record file, opened (and emptied) before any play, so that a path that cannot be
-    written is found at once."""
+def open_record(path: str | None, resume: bool = False) -> TextIO | None:
+    """The record file, opened before any play, so that a path that cannot be written is found
+    at once; for appending, so that nothing in it is lost before the work can start (the run
+    empties it then, or, resumed, cuts it after the groups it keeps)."""
     from .inputs import STDIN, named
 
     if path is None:
+        if resume:
+            raise AllFivesError("--resume: goes on from a run's --record FILE: give --record")
         return None
     if path == STDIN:  # '-' is standard input or output elsewhere, never a file named so
         raise AllFivesError("--record: '-' names no file (the report goes to standard output; "
                             "--record /dev/stdout puts the record there instead)")
-    return open(named(path, "--record"), "w", encoding="utf-8")
+    if resume and not os.path.isfile(path):
+        raise AllFivesError(f"--resume: {path} is not there: no run to go on from (without "
+                            f"--resume the run starts afresh)")
+    return open(named(path, "--record"), "a" if os.path.isfile(path) else "w",
+                encoding="utf-8")
+
+
+def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
+    """What a run's record FILE holds of the plan: the chunk of its whole groups (as
+    ``solver.batch.records_parts`` reads them back), their number, and the length in bytes
+    of the file's lines that hold them (a line the run was writing when it stopped, or a
+    group not whole, is played again)."""
+    from solver.batch import records_parts
+
+    with open(path, "rb") as file:
+        data = file.read()
+    lines = data.splitlines(keepends=True)
+    if lines and not lines[-1].endswith(b"\n"):
+        lines.pop()             # cut off as the run stopped
+    records, ends, groups, size = [], [], [], 0
+    for number, line in enumerate(lines, 1):
+        size += len(line)
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise AllFivesError(f"--resume: {path}:{number}: not a game record line "
+                                f"({error})") from None
+        name = record.get("match") if isinstance(record, dict) else None
+        group = str(name).split(":")[1] if str(name).count(":") == 2 else ""
+        records.append(record)
+        ends.append(size)
+        groups.append(int(group) if group.isdigit() else -1)
+    try:
+        parts, done = records_parts(records, plan.a, plan.b, plan.players, plan.seed,
+                                    rules=plan_rules(plan), whole_matches=plan.whole_matches,
+                                    rotate=not plan.duplicate)
+    except AllFivesError as error:
+        raise AllFivesError(f"--resume: {path}: {error}") from None
+    if done > plan.groups:
+        raise AllFivesError(f"--resume: {path} holds {done} deal groups, more than the "
+                            f"{plan.groups} asked for")
+    kept = sum(1 for g in groups if 0 <= g < done)
+    return parts, done, ends[kept - 1] if kept else 0
 
 
 def match_command(a: str, b: str, players: int, deals: int | None, matches: int | None,
                   duplicate: bool, preset: str, target: int | None, seed: int | None,
                   jobs: int | None, scheduler: str | None, record: str | None,
-                  as_json: bool) -> None:
+                  as_json: bool, resume: bool = False) -> None:
     plan = make_plan(a, b, players, deals, matches, duplicate, preset, target, seed, jobs,
                      scheduler)
-    out = open_record(record)
+    out = open_record(record, resume)
     keeper = Keeper(plan, out)
+    done = keep = 0
+    if resume:
+        keeper.parts, done, keep = resumed(plan, record)
+        keeper.resumed = done
     start = time.perf_counter()
     try:
         with executor_of(jobs, scheduler) as executor:
+            if out is not None:
+                out.truncate(keep)     # (appending: what is written goes after it)
             start = time.perf_counter()
             if as_json:
-                result = play(plan, executor, out is not None, on_part=keeper)
+                play(plan, executor, out is not None, on_part=keeper, first=done)
             else:
-                result = _play_with_bar(plan, executor, out is not None, keeper)
+                _play_with_bar(plan, executor, out is not None, keeper, done)
             seconds = time.perf_counter() - start
-    except (KeyboardInterrupt, WorkersLost):
-        # Ctrl-C, or work lost with a worker: what the groups finished so far show, then the
-        # interrupt or the loss goes on up
+            result = keeper.result(seconds)
+    except (KeyboardInterrupt, WorkersLost, OSError) as error:
+        # Ctrl-C, work lost with a worker, or the record that could not be written: what the
+        # groups finished so far show, then the interrupt, the loss or the error goes on up
+        if isinstance(error, OSError) and not keeper.failed:
+            raise
         if keeper.parts:
             seconds = time.perf_counter() - start
-            _show(summary(plan, keeper.result(seconds), seconds), as_json)
+            _show(summary(plan, keeper.result(seconds), seconds, keeper.resumed, record),
+                  as_json)
         raise
     finally:
         if out is not None:
@@ -419,7 +507,7 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
                 out.close()
             except OSError as error:  # what was left to write: a full disk names no file
                 raise OSError(error.errno, error.strerror, out.name) from None
-    _show(summary(plan, result, seconds), as_json)
+    _show(summary(plan, result, seconds, keeper.resumed, record), as_json)
 
 
 def _show(found: dict[str, Any], as_json: bool) -> None:
@@ -430,7 +518,8 @@ def _show(found: dict[str, Any], as_json: bool) -> None:
         _report(found)
 
 
-def _play_with_bar(plan: Plan, executor: Executor, keep_records: bool, on_part=None):
+def _play_with_bar(plan: Plan, executor: Executor, keep_records: bool, on_part=None,
+                   first: int = 0):
     """Play with a progress bar on standard error, shown only on a terminal."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
         TimeElapsedColumn, TimeRemainingColumn
@@ -442,11 +531,11 @@ def _play_with_bar(plan: Plan, executor: Executor, keep_records: bool, on_part=N
                    TimeElapsedColumn(), TimeRemainingColumn(), console=errors,
                    transient=True, disable=not errors.is_terminal)
     with bar:
-        task = bar.add_task("deal groups", total=plan.groups)
+        task = bar.add_task("deal groups", total=plan.groups, completed=first)
         def advance(done: int, total: int) -> None:
-            bar.update(task, completed=round(plan.groups * done / total))
+            bar.update(task, completed=first + round((plan.groups - first) * done / total))
 
-        return play(plan, executor, keep_records, advance, on_part)
+        return play(plan, executor, keep_records, advance, on_part, first)
 
 
 def _signed(x: float | None) -> str:
@@ -477,6 +566,10 @@ def _report(found: dict[str, Any]) -> None:
     console.print(Text(f"{a} against {b}: {found['players']} players, rules {found['rules']}"
                        f"{target}, seed {found['seed']}", style="bold"))
     console.print(f"{counted(groups, 'deal group')} of one {unit}, {how}")
+    if found["resumed"]:
+        console.print(Text(f"resumed: the first {found['resumed']} groups read back from the "
+                           f"record (the decisions' times are of the groups played now)",
+                           style="bold"))
     if found["interrupted"]:
         console.print(Text(f"interrupted: these are the first {groups} of the "
                            f"{found['planned']} groups asked for", style="bold"))
@@ -516,3 +609,6 @@ def _report(found: dict[str, Any]) -> None:
                        style="dim"))
     console.print(Text(f"Reproduce: {found['command']}", style="dim"), crop=False,
                   soft_wrap=True)
+    if found["go_on"] is not None:
+        console.print(Text(f"Go on: {found['go_on']}", style="dim"), crop=False,
+                      soft_wrap=True)

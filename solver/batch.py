@@ -251,13 +251,16 @@ def _gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[t
         raise
 
 
-def _chunks(count: int, size: int | None) -> list[range]:
+def _chunks(count: int, size: int | None, first: int = 0) -> list[range]:
+    """Items ``first`` to ``count - 1`` in ranges of ``size``."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise BatchError(f"{quoted(count)} is not a number of groups")
     size = DEFAULT_CHUNK if size is None else size
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise BatchError(f"chunk size {quoted(size)} must be a whole number from 1")
-    return [range(start, min(count, start + size)) for start in range(0, count, size)]
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= count:
+        raise BatchError(f"first group {quoted(first)} must lie between 0 and {count}")
+    return [range(start, min(count, start + size)) for start in range(first, count, size)]
 
 
 # ---- one game -------------------------------------------------------------------------------
@@ -606,20 +609,22 @@ def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, gr
                   chunk_size: int | None = None, keep_records: bool = False,
                   progress: Callable[[int, int], None] | None = None,
                   rotate: bool = False,
-                  on_part: Callable[[list[GroupResult]], None] | None = None) -> DuplicateResult:
+                  on_part: Callable[[list[GroupResult]], None] | None = None,
+                  first: int = 0) -> DuplicateResult:
     """Duplicate play of A against B over ``groups`` deal groups of ``deals`` deals each (see
     the module notes), chunks of ``chunk_size`` groups sent to ``executor``.  ``progress(done,
     total)`` is called as each chunk comes back, in order, after ``on_part(chunk's groups)``
     (``duplicate_result`` makes a result of the chunks so far, as a run stopped early can
     report them).  With ``rotate`` each group plays one seating, in turn, instead of every
-    seating."""
+    seating.  ``first``: the groups before it are left out (played before: ``records_parts``
+    gives them back from their records)."""
     a, b = _specs(a, b, players)
     game = _deals_match(_match_for(_check_table(players), rules, match), players)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise BatchError(f"{quoted(deals)} is not a number of deals")
     start = time.perf_counter()
     calls = [(a, b, game, deals, seed, chunk, keep_records, rotate)
-             for chunk in _chunks(groups, chunk_size)]
+             for chunk in _chunks(groups, chunk_size, first)]
     parts = _gather(executor, _duplicate_chunk, calls, progress, on_part)
     return duplicate_result(a, b, players, deals, seed, parts, time.perf_counter() - start)
 
@@ -720,17 +725,18 @@ def run_matches(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, grou
                 chunk_size: int | None = None, keep_records: bool = False,
                 progress: Callable[[int, int], None] | None = None,
                 rotate: bool = False,
-                on_part: Callable[[list], None] | None = None) -> MatchesResult:
+                on_part: Callable[[list], None] | None = None,
+                first: int = 0) -> MatchesResult:
     """Whole matches of A against B: for each of ``groups`` groups, one match per seating, all
     from the seed ``f"{seed}:{group}"`` (see the module notes); with ``rotate`` one match per
-    group, the seatings in turn.  ``progress`` and ``on_part`` as for ``run_duplicate``
-    (``matches_result`` makes a result of the chunks so far)."""
+    group, the seatings in turn.  ``progress``, ``on_part`` and ``first`` as for
+    ``run_duplicate`` (``matches_result`` makes a result of the chunks so far)."""
     a, b = _specs(a, b, players)
     game = _match_for(_check_table(players), rules, match, best_of)
     start = time.perf_counter()
     calls = [(a, b, game, seed, chunk, keep_records, rotate)
              for chunk in _chunks(groups, DEFAULT_CHUNK // 5 if chunk_size is None
-                                  else chunk_size)]
+                                  else chunk_size, first)]
     parts = _gather(executor, _matches_chunk, calls, progress, on_part)
     return matches_result(a, b, players, seed, parts, time.perf_counter() - start)
 
@@ -744,6 +750,98 @@ def matches_result(a: str | PlayerSpec, b: str | PlayerSpec, players: int, seed:
     times = tuple({k: tuple(v) for k, v in t.items()} for part in parts for _, t, _ in part)
     cut = tuple(dict(c) for part in parts for _, _, c in part)
     return MatchesResult(str(a), str(b), players, seed, outcomes, times, seconds, cut)
+
+
+# ---- a run's records, read back ---------------------------------------------------------------
+
+
+def records_parts(records: Sequence[Mapping[str, Any]], a: str | PlayerSpec,
+                  b: str | PlayerSpec, players: int, seed: int | str, *,
+                  rules: Rules | None = None, whole_matches: bool = False,
+                  rotate: bool = False, deals: int = 1) -> tuple[list, int]:
+    """The groups a run's game records hold (as ``keep_records`` and ``allfives match
+    --record`` write them), as one chunk of the run's parts, and how many groups they are:
+    groups 0 to K - 1, each with every game it plays whole, checked against the run
+    (``solver.game.replay_matches`` plays every game again).  The groups' decision times are
+    not in the records: they are left empty.  A record that does not belong to the run is a
+    ``BatchError`` naming its game."""
+    from .game import replay_matches
+
+    a, b = _specs(a, b, players)
+    if not records:
+        return [[]], 0
+    labels = _kind_labels(a, b)
+    game = _match_for(_check_table(players), rules, None)
+    if not whole_matches:
+        game = _deals_match(game, players)
+    names = seat_names(players)
+    games: dict[int, list[tuple[int, Any]]] = {}
+    for played in replay_matches(records):
+        where = f"game {quoted(played.match)}"
+        seed_text, _, rest = str(played.match).partition(":")
+        group_text, _, k_text = rest.partition(":")
+        if seed_text != str(seed) or not group_text.isdigit() or not k_text.isdigit():
+            raise BatchError(f"{where}: not a game of seed {seed} (its name is "
+                             f"SEED:GROUP:SEATING)")
+        group, k = int(group_text), int(k_text)
+        if k >= len(seatings(players)) or played.state.players != players:
+            raise BatchError(f"{where}: not a game of a {players}-player run")
+        if k not in [k2 for k2, _ in _group_seatings(players, group, rotate)]:
+            raise BatchError(f"{where}: a game of a run with --duplicate, every group played "
+                             f"in every seating")
+        kinds = seatings(players)[k]
+        seated = {seat: labels[kind] for seat, kind in zip(names, kinds)}
+        if dict(played.players) != seated:
+            raise BatchError(f"{where}: its players are {dict(played.players)}, not {seated}")
+        rules_played = played.state.match.rules
+        if rules_played.target != game.rules.target and MAX_TARGET in (
+                rules_played.target, game.rules.target) and \
+                rules_played.replace(target=game.rules.target) == game.rules:
+            raise BatchError(f"{where}: a game of a run of " + (
+                "deals (--deals), not of whole matches" if whole_matches else
+                "whole matches (--matches), not of deals"))
+        if rules_played != game.rules:
+            raise BatchError(f"{where}: its rules are not the run's")
+        games.setdefault(group, []).append((k, played.state))
+    groups = 0
+    while groups in games:
+        expected = [k for k, _ in _group_seatings(players, groups, rotate)]
+        if [k for k, _ in games[groups]] != expected:
+            break
+        states = [state for _, state in games[groups]]
+        played = [sum(not log.thrown_in for log in state.deals) for state in states]
+        if (any(not state.is_terminal() for state in states) if whole_matches
+                else any(count < deals for count in played)):
+            break
+        groups += 1
+    if not rotate and all(len(games[g]) == 1 for g in games) and len(games) > 1:
+        raise BatchError("a run without --duplicate: each group played in one seating")
+    if set(games) - set(range(groups + 1)):
+        raise BatchError(f"group {min(set(games) - set(range(groups + 1)))} is in the records, "
+                         f"but group {groups} is not whole")
+    part = []
+    for group in range(groups):
+        table = _group_seatings(players, group, rotate)
+        results = [_result(state, [labels[kind] for kind in kinds], ({}, {}), "", deals
+                           if not whole_matches else None)
+                   for (_, kinds), (_, state) in zip(table, games[group])]
+        no_times = {labels[0]: (), labels[1]: ()}
+        no_cuts = dict.fromkeys(labels, 0)
+        if whole_matches:
+            part.append(([MatchOutcome(group, kinds, _a_share(kinds, r.winners, players),
+                                       r.winners, r.score, r.games_won, r.deals)
+                          for (_, kinds), r in zip(table, results)], no_times, no_cuts))
+            continue
+        kind_points = []
+        for (_, kinds), r in zip(table, results):
+            pa, pb = _kind_points(kinds, r.points(), players)
+            kind_points.append((pa / deals, pb / deals))
+        dealer = games[group][0][1].deals[0].dealer
+        part.append(GroupResult(group, dealer, tuple(kinds for _, kinds in table),
+                                tuple(r.points() for r in results), tuple(kind_points),
+                                math.fsum(pa - pb for pa, pb in kind_points) / len(kind_points),
+                                no_times, (), no_cuts))
+    return [part], groups
 
 
 # ---- many solves ----------------------------------------------------------------------------

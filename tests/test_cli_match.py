@@ -390,3 +390,130 @@ def test_a_service_that_is_no_scheduler_is_one_line_in_seconds(monkeypatch):
     assert_one_error_line(result, f"--scheduler: '{address}' did not answer as a Dask "
                                   f"scheduler within 3 s")
     listener.close()
+
+
+# ---- a run stopped, and resumed --------------------------------------------------------------
+
+def _without_times(found: dict) -> dict:
+    return {k: v for k, v in found.items() if k not in ("times", "seconds", "resumed")}
+
+
+@pytest.mark.parametrize("players, args", [
+    (2, ["--deals", "24", "--duplicate"]), (2, ["--deals", "25"]),
+    (3, ["--deals", "9", "--duplicate"]), (3, ["--matches", "5"]),
+    (4, ["--deals", "16", "--duplicate"]), (4, ["--matches", "2", "--duplicate"])])
+def test_a_resumed_run_is_the_run_played_through(tmp_path, players, args):
+    """A record cut anywhere (in the middle of a line, as a run killed while it wrote leaves
+    it) goes on with --resume to the very record and numbers of the run played through: the
+    groups it holds whole are read back from it, a group not whole is played again."""
+    whole = tmp_path / "whole.jsonl"
+    through = run("match", "heuristic", "random", "--players", players, *args, "--record",
+                  whole, "--json")
+    assert through.exit_code == 0, through.stderr
+    data = whole.read_bytes()
+    lines = data.splitlines(keepends=True)
+    for cut in (0, len(lines[0]) // 2, len(b"".join(lines[:len(lines) // 2])) + 7, len(data)):
+        cut_short = tmp_path / "cut.jsonl"
+        cut_short.write_bytes(data[:cut])
+        resumed = run("match", "heuristic", "random", "--players", players, *args,
+                      "--record", cut_short, "--resume", "--json")
+        assert resumed.exit_code == 0, resumed.stderr
+        assert cut_short.read_bytes() == data
+        found, expected = json.loads(resumed.stdout), json.loads(through.stdout)
+        assert _without_times(found) == _without_times(expected)
+        # the groups all of whose lines were whole before the cut
+        group_of = [int(json.loads(line)["match"].split(":")[1]) for line in lines]
+        whole_lines = data[:cut].count(b"\n")
+        last_line = {g: i for i, g in enumerate(group_of)}
+        assert found["resumed"] == sum(1 for g in set(group_of) if last_line[g] < whole_lines)
+
+
+def test_an_interrupted_run_says_how_to_go_on(tmp_path):
+    record = tmp_path / "run.jsonl"
+    started = subprocess.Popen([str(PROGRAM), "match", "heuristic", "pimc", "--deals", "400",
+                                "--record", str(record)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not record.exists() or record.stat().st_size == 0):
+        time.sleep(0.05)
+    started.send_signal(signal.SIGINT)
+    out, err = started.communicate(timeout=60)
+    assert started.returncode == 130, err
+    go_on = re.search(r"^Go on: (.*)$", out, re.M)
+    assert go_on and go_on[1] == (f"allfives match heuristic pimc --players 2 --deals 400 "
+                                  f"--rules all-fives --seed 0 --record {record} --resume")
+    done = int(re.search(r"these are the first (\d+) of the 400", out)[1])
+    resumed = subprocess.run([str(PROGRAM), *go_on[1].split()[1:], "--json"],
+                             capture_output=True, text=True, timeout=600)
+    found = json.loads(resumed.stdout)
+    assert found["resumed"] == done and found["groups"] == 400 and not found["interrupted"]
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["--deals", "6"], ["--resume: goes on from a run's --record FILE: give --record"]),
+    (["--deals", "6", "--record", "MISSING"], ["--resume: ", "is not there"]),
+    (["--deals", "6", "--seed", "3"], ["game '0:0:0': not a game of seed 3"]),
+    (["--deals", "6", "--players", "4"], ["not a game of a 4-player run"]),
+    (["--deals", "6", "--duplicate"], ["a run without --duplicate"]),
+    (["--matches", "6"], ["a game of a run of deals (--deals), not of whole matches"]),
+    (["--deals", "6", "--rules", "strict"], ["its rules are not the run's"]),
+    (["--deals", "3"], ["holds 6 deal groups, more than the 3 asked for"]),
+])
+def test_a_record_of_another_run_is_not_resumed(tmp_path, args, fragments):
+    record = tmp_path / "run.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 6, "--record", record).exit_code == 0
+    before = record.read_bytes()
+    args = [str(tmp_path / "missing.jsonl") if a == "MISSING" else a for a in args]
+    if "--record" not in args and "give --record" not in fragments[0]:
+        args += ["--record", record]
+    assert_one_error_line(run("match", "heuristic", "random", *args, "--resume"), *fragments)
+    assert record.read_bytes() == before
+    swapped = run("match", "random", "heuristic", "--deals", 6, "--record", record, "--resume")
+    assert_one_error_line(swapped, "its players are {'N': 'heuristic', 'S': 'random'}, not "
+                                   "{'N': 'random', 'S': 'heuristic'}")
+
+
+def test_a_record_line_that_is_not_json_is_named(tmp_path):
+    record = tmp_path / "run.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 4, "--record", record).exit_code == 0
+    lines = record.read_text().splitlines(keepends=True)
+    record.write_text("".join(lines[:2]) + "{garbage\n" + "".join(lines[2:]))
+    assert_one_error_line(run("match", "heuristic", "random", "--deals", 4, "--record", record,
+                              "--resume"), f"--resume: {record}:3: not a game record line")
+
+
+def test_a_record_is_emptied_only_once_the_work_can_start(tmp_path, monkeypatch):
+    """A run that cannot start (here a scheduler that does not answer) leaves the record of
+    an earlier run as it was; one that starts writes its own over it."""
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("cli.matching.CONNECT_TIMEOUT", 1.0)
+    record = tmp_path / "run.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 4, "--record", record).exit_code == 0
+    before = record.read_bytes()
+    failed = run("match", "heuristic", "random", "--deals", 2, "--record", record,
+                 "--scheduler", "tcp://127.0.0.1:1")
+    assert failed.exit_code != 0 and record.read_bytes() == before
+    assert run("match", "heuristic", "random", "--deals", 2, "--record", record).exit_code == 0
+    assert record.read_bytes() == b"".join(before.splitlines(keepends=True)[:2])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="ulimit is a POSIX shell's")
+def test_a_record_that_cannot_be_written_keeps_the_groups_before_it(tmp_path):
+    """A file too large (a full disk) in the middle of a run: the report of the groups whose
+    records were written, status 1, and a record of whole lines that --resume goes on from."""
+    record = tmp_path / "run.jsonl"
+    command = f"'{PROGRAM}' match heuristic random --deals 40 --duplicate --record '{record}'"
+    done = subprocess.run(["bash", "-c", f"ulimit -f 20; {command}"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines()[-1] == f"allfives: error: {record}: File too large"
+    kept = int(re.search(r"these are the first (\d+) of the 40", done.stdout)[1])
+    data = record.read_bytes()
+    assert data.endswith(b"\n") and len(data.splitlines()) == 2 * kept
+    resumed = run("match", "heuristic", "random", "--deals", 40, "--duplicate", "--record",
+                  record, "--resume", "--json")
+    whole = tmp_path / "whole.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 40, "--duplicate", "--record",
+               whole).exit_code == 0
+    assert json.loads(resumed.stdout)["resumed"] == kept
+    assert record.read_bytes() == whole.read_bytes()
