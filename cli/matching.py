@@ -348,6 +348,17 @@ def interval_record(interval) -> dict[str, Any]:
             "method": interval.method}
 
 
+def seats_held(plan: Plan, groups: int) -> dict[str, int]:
+    """The seats A and B held over the games of the first ``groups`` groups: equal but for
+    three players without --duplicate over a number of groups not a multiple of 6."""
+    from solver.batch import seatings
+
+    table = seatings(plan.players)
+    played = table * groups if plan.duplicate else \
+        [table[group % len(table)] for group in range(groups)]
+    return {"a": sum(s.count(0) for s in played), "b": sum(s.count(1) for s in played)}
+
+
 def summary(plan: Plan, result, seconds: float, resumed: int = 0,
             record: str | None = None) -> dict[str, Any]:
     """Everything the run found, as the JSON object (the report shows the same); ``resumed``:
@@ -392,6 +403,7 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         "go_on": shlex.join([*shlex.split(plan.command()), "--record", record, "--resume"])
         if played < plan.groups and record is not None else None,
         "seatings": len(seatings(plan.players)) if plan.duplicate else 1,
+        "seats": seats_held(plan, played),
         "games": games, "deals": deals,
         "points_per_deal": {labels[0]: means[0], labels[1]: means[1]},
         "difference": interval_record(paired),
@@ -570,6 +582,11 @@ def _report(found: dict[str, Any]) -> None:
         console.print(Text(f"resumed: the first {found['resumed']} groups read back from the "
                            f"record (the decisions' times are of the groups played now)",
                            style="bold"))
+    seats = found["seats"]
+    if seats["a"] != seats["b"]:
+        console.print(Text(f"{a} held {seats['a']} seats and {b} {seats['b']}: without "
+                           f"--duplicate three players' seatings are even only over a "
+                           f"multiple of 6 groups", style="bold"))
     if found["interrupted"]:
         console.print(Text(f"interrupted: these are the first {groups} of the "
                            f"{found['planned']} groups asked for", style="bold"))

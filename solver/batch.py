@@ -19,7 +19,7 @@ same order and with the same dealer, once for every *seating* of the two kinds:
 * 2 players: A as N and B as S, then B as N and A as S.
 * 4 players: A as the partners N+S and B as E+W, then the partnerships swapped.
 * 3 players: every seating in which each kind takes at least one seat, each counted once: the
-  2**3 - 2 = 6 assignments AAB, ABA, BAA, ABB, BAB, BBA of the seats N E S.  Every seat is A's
+  2**3 - 2 = 6 assignments AAB, ABA, ABB, BAA, BAB, BBA of the seats N E S.  Every seat is A's
   in three of them and B's in three.
 
 With ``rotate=True`` a group plays only one seating, seating ``group % len(seatings(players))``

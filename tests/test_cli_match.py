@@ -517,3 +517,18 @@ def test_a_record_that_cannot_be_written_keeps_the_groups_before_it(tmp_path):
                whole).exit_code == 0
     assert json.loads(resumed.stdout)["resumed"] == kept
     assert record.read_bytes() == whole.read_bytes()
+
+
+@pytest.mark.parametrize("players, args, seats", [
+    (3, ["--matches", "4"], (7, 5)), (3, ["--deals", "12"], (18, 18)),
+    (3, ["--deals", "2", "--duplicate"], (18, 18)), (2, ["--deals", "5"], (5, 5)),
+    (4, ["--deals", "3", "--duplicate"], (12, 12))])
+def test_the_seats_each_player_held_and_an_uneven_share_is_said(players, args, seats):
+    """Without --duplicate three players' seatings give A two seats in three of every six
+    groups: over 4 groups (AAB, ABA, ABB, BAA) A held 7 seats and B 5, which the report says."""
+    found = json.loads(run("match", "heuristic", "random", "--players", players, *args,
+                           "--json").stdout)
+    assert (found["seats"]["a"], found["seats"]["b"]) == seats
+    report = run("match", "heuristic", "random", "--players", players, *args).stdout
+    said = f"heuristic held {seats[0]} seats and random {seats[1]}"
+    assert (said in " ".join(report.split())) == (seats[0] != seats[1])
