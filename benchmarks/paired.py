@@ -16,23 +16,70 @@ pair, then pooled: each side's runs against their B, then the group-by-group dif
 every pair's groups together as one sample.
 
     python benchmarks/paired.py FIRST SECOND [FIRST SECOND ...] [--by-calls]
+    python benchmarks/paired.py RUN [--by-calls]
+
+Given one run alone, its mean and interval group by group (a run stopped before its end too).
+A file that is not such a record, a run of whole matches (``--matches``), or two runs whose
+``--duplicate`` or packs differ is one line on standard error and status 1; two runs against
+different Bs, or of different numbers of groups, are compared with a note on standard error.
 """
 import json
 import sys
 from collections import defaultdict
 
+from solver.rules import MAX_TARGET
 from solver.stats import mean_interval
+
+KEYS = ("match", "players", "rules", "pack", "actions", "score")
+
+
+def fail(message):
+    sys.exit(f"paired.py: {message}")
+
+
+def read_run(path):
+    """The game records of a ``match --record`` file of ``--deals``, each line checked."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except OSError as error:
+        fail(f"{path}: {error.strerror or error}")
+    except UnicodeDecodeError:
+        fail(f"{path}: not UTF-8 text")
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as error:
+            fail(f"{path}:{number}: not JSON ({error.msg}); a line cut short?")
+        if not isinstance(record, dict) or any(key not in record for key in KEYS):
+            fail(f"{path}:{number}: not a game record (JSON lines of 'allfives match "
+                 f"--record')")
+        name = str(record["match"]).split(":")
+        if len(name) != 3 or not all(part.isdigit() for part in name):
+            fail(f"{path}:{number}: game {record['match']!r} is not of 'allfives match "
+                 f"--record' (its games are named SEED:GROUP:SEATING)")
+        if record["rules"].get("target") != MAX_TARGET:
+            fail(f"{path}:{number}: a game of whole matches (--matches): paired.py compares "
+                 f"runs of --deals")
+        records.append(record)
+    if not records:
+        fail(f"{path}: no game records in it")
+    return records
 
 
 def group_differences(path):
     """A's name, {group: A's points less B's, a deal} and {group: its table, rules, first
     pack and how its first deal was called}, A being the player in the first seat of the run's
-    first record (every table seats A there first)."""
+    first record (every table seats A there first); then B's name and the seatings of each
+    group."""
     last = {}                   # (group, seating): the seating's last record, its score final
     packs = {}
-    with open(path, encoding="utf-8") as lines:
-        records = [json.loads(line) for line in lines]
+    records = read_run(path)
     first = records[0]["players"][next(iter(records[0]["players"]))]
+    others = {name for record in records for name in record["players"].values()} - {first}
     for record in records:
         _, group, seating = record["match"].split(":")
         last[group, seating] = record
@@ -48,7 +95,9 @@ def group_differences(path):
         b = [p for side, p in record["score"].items() if not mine[side]]
         sums[group] += sum(a) / len(a) - sum(b) / len(b)
         seatings[group] += 1
-    return first, {g: sums[g] / seatings[g] for g in sums}, packs
+    second = ", ".join(sorted(others)) or first
+    return first, {g: sums[g] / seatings[g] for g in sums}, packs, second, \
+        {seatings[g] for g in sums}
 
 
 def called(actions):
@@ -68,10 +117,19 @@ def paired(first, second, alone):
     """Each run's mean, then first less second group by group (split by the calls with
     ``by_calls``): the differences of the groups both played, with their first deal's calls.
     Each run's own differences (A's points less B's) go on the lists in ``alone``."""
-    (name_a, one, packs_one), (name_b, two, packs_two) = (group_differences(path)
-                                                          for path in (first, second))
+    (name_a, one, packs_one, b_one, tables_one), (name_b, two, packs_two, b_two, tables_two) \
+        = (group_differences(path) for path in (first, second))
+    if b_one != b_two:          # a difference of differences still: said, not refused
+        print(f"paired.py: {first} is against {b_one}, {second} against {b_two}: not the same "
+              f"B", file=sys.stderr)
+    if tables_one != tables_two:
+        fail(f"{first} and {second} play each group in {sorted(tables_one)} and "
+             f"{sorted(tables_two)} seatings: one run is --duplicate, the other not")
     show(f"{name_a} ({first})", list(one.values()))
     show(f"{name_b} ({second})", list(two.values()))
+    if set(one) != set(two):
+        print(f"paired.py: {first} has {len(one)} groups, {second} {len(two)}: compared over "
+              f"the {len(set(one) & set(two))} both played", file=sys.stderr)
     alone[0].extend(one.values())
     alone[1].extend(two.values())
     common = sorted(set(one) & set(two), key=int)
@@ -93,8 +151,16 @@ def show_differences(label, differences, by_calls):
 def main(argv):
     by_calls = "--by-calls" in argv
     paths = [a for a in argv if a != "--by-calls"]
-    if len(paths) < 2 or len(paths) % 2:
-        sys.exit("paired.py: give the runs in pairs: FIRST SECOND [FIRST SECOND ...]")
+    for arg in paths:
+        if arg.startswith("--"):
+            fail(f"unknown option {arg} (the one option is --by-calls)")
+    if len(paths) == 1:
+        name, one, packs, b, _ = group_differences(paths[0])
+        show_differences(f"{name} less {b} ({paths[0]})",
+                         [(one[g], packs[g][3]) for g in sorted(one, key=int)], by_calls)
+        return
+    if not paths or len(paths) % 2:
+        fail("give one run, or runs in pairs: FIRST SECOND [FIRST SECOND ...]")
     pooled, alone = [], ([], [])
     for k in range(0, len(paths), 2):
         differences = paired(paths[k], paths[k + 1], alone)

@@ -18,6 +18,17 @@ import pytest
 from clirun import records, run
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "benchmarks"
+EXAMPLE = Path(__file__).resolve().parent.parent / "solver" / "examples" / "match.jsonl"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def runs(tmp_path_factory):
+    """A duplicate run of --deals and one of --matches, for the refusals."""
+    global RUN, MATCHES
+    folder = tmp_path_factory.mktemp("runs")
+    RUN, MATCHES = folder / "run.jsonl", folder / "matches.jsonl"
+    run("match", "heuristic", "random", "--duplicate", "--deals", 8, "--record", RUN)
+    run("match", "heuristic", "random", "--matches", 1, "--record", MATCHES)
 
 
 def script(name: str) -> dict:
@@ -38,7 +49,7 @@ def test_paired_reads_each_run_as_match_reports_it_and_pairs_them(tmp_path, play
     paired = script("paired.py")
     one, report_one = duplicate_run(tmp_path, "heuristic", "random", players)
     two, report_two = duplicate_run(tmp_path, "random", "heuristic", players)
-    name, differences, _ = paired["group_differences"](one)
+    name, differences, *_ = paired["group_differences"](one)
     assert name == "heuristic" and len(differences) == 8
     # the report's mean is rounded to the thousandth
     assert sum(differences.values()) / 8 == pytest.approx(report_one["difference"]["mean"],
@@ -80,6 +91,57 @@ def test_paired_reads_each_run_as_match_reports_it_and_pairs_them(tmp_path, play
     assert means[8] == pytest.approx(means[6] - means[7], abs=2e-3)
     with pytest.raises(SystemExit, match="in pairs"):
         paired["main"]([str(one), str(two), str(other)])
+
+
+def test_paired_takes_one_run_alone(tmp_path, capsys):
+    one, report = duplicate_run(tmp_path, "heuristic", "random", 2)
+    script("paired.py")["main"]([str(one)])
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith(f"heuristic less random ({one}): ") and line.endswith(", 8 groups")
+    assert float(line.split(": ")[1].split()[0]) == pytest.approx(
+        report["difference"]["mean"], abs=1e-3)
+
+
+@pytest.mark.parametrize("make, fragment", [
+    (lambda d: d / "missing.jsonl", "missing.jsonl: No such file or directory"),
+    (lambda d: d, "Is a directory"),
+    (lambda d: write(d / "e.jsonl", ""), "e.jsonl: no game records in it"),
+    (lambda d: write(d / "cut.jsonl", RUN.read_text()[:-40]), "cut.jsonl:16: not JSON"),
+    (lambda d: write(d / "junk.jsonl", '{"a": 1}\n'), "junk.jsonl:1: not a game record"),
+    (lambda d: EXAMPLE, "game 'example' is not of 'allfives match --record'"),
+    (lambda d: MATCHES, "a game of whole matches (--matches)"),
+])
+def test_paired_refuses_what_is_no_run_in_one_line(tmp_path, make, fragment):
+    with pytest.raises(SystemExit) as stop:
+        script("paired.py")["main"]([str(make(tmp_path)), str(RUN)])
+    assert str(stop.value).startswith("paired.py: ") and fragment in str(stop.value)
+    assert "\n" not in str(stop.value)
+
+
+def test_paired_refuses_runs_that_do_not_pair(tmp_path, capsys):
+    paired = script("paired.py")
+    one, _ = duplicate_run(tmp_path, "heuristic", "random", 2)
+    other_b, _ = duplicate_run(tmp_path, "random", "cheater", 2)
+    capsys.readouterr()
+    paired["main"]([str(one), str(other_b)])
+    assert "against random, " in capsys.readouterr().err
+    rotated = tmp_path / "rotated.jsonl"
+    run("match", "random", "heuristic", "--deals", 8, "--record", rotated)
+    with pytest.raises(SystemExit, match="one run is --duplicate, the other not"):
+        paired["main"]([str(one), str(rotated)])
+    with pytest.raises(SystemExit, match="unknown option --bycalls"):
+        paired["main"]([str(one), str(one), "--bycalls"])
+    fewer, _ = duplicate_run(tmp_path, "random", "heuristic", 2, groups=5)
+    capsys.readouterr()
+    paired["main"]([str(one), str(fewer)])
+    out = capsys.readouterr()
+    assert "has 8 groups" in out.err and "compared over the 5 both played" in out.err
+    assert out.out.splitlines()[2].endswith(", 5 groups")
+
+
+def write(path, text):
+    path.write_text(text)
+    return path
 
 
 def test_given_up_finds_the_heuristic_playing_its_own_cards_and_random_play_giving_more(
