@@ -105,12 +105,21 @@ def _connect(distributed, scheduler: str):
             logging.getLogger(name).setLevel(logging.CRITICAL)
     made: list = []
 
+    class Client(distributed.Client):
+        def __del__(self) -> None:
+            # a client the handshake left half-made would wait 10 s on its way out, and say
+            # so in a traceback; one that connected is closed by executor_of
+            if getattr(self, "status", None) == "running":
+                super().__del__()
+
     def connect() -> None:
         try:
-            made.append(distributed.Client(scheduler, timeout=CONNECT_TIMEOUT,
-                                           set_as_default=False))
-        except Exception as error:  # noqa: BLE001 - whatever the connection says, in one line
+            made.append(Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False))
+        except OSError as error:    # refused, timed out: nothing there to talk to
             made.append(error)
+        except Exception as error:  # noqa: BLE001 - it answered, but as something else
+            made.append(AllFivesError(f"--scheduler: {quoted(scheduler)} answered, but not "
+                                      f"as a Dask scheduler ({type(error).__name__})"))
 
     thread = threading.Thread(target=connect, daemon=True)
     thread.start()
@@ -118,6 +127,8 @@ def _connect(distributed, scheduler: str):
     if not made:
         raise AllFivesError(f"--scheduler: {quoted(scheduler)} did not answer as a Dask "
                             f"scheduler within {CONNECT_TIMEOUT + 2:g} s")
+    if isinstance(made[0], AllFivesError):
+        raise made[0]
     if isinstance(made[0], Exception):
         detail = " ".join(str(made[0]).split())[:200] or type(made[0]).__name__
         raise AllFivesError(f"--scheduler: cannot reach {quoted(scheduler)}: {detail}")

@@ -392,6 +392,39 @@ def test_a_service_that_is_no_scheduler_is_one_line_in_seconds(monkeypatch):
     listener.close()
 
 
+def test_a_service_that_speaks_first_is_one_line_at_once():
+    """A service that greets before it is asked (an SSH server) made Dask's client read its
+    greeting as a frame's length: 'Unable to allocate 2.82 EiB', then a traceback 10 s later
+    from the client left half-made."""
+    pytest.importorskip("distributed")
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def greet() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            connection.sendall(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n")
+
+    threading.Thread(target=greet, daemon=True).start()
+    address = f"127.0.0.1:{listener.getsockname()[1]}"
+    start = time.monotonic()
+    done = subprocess.run([str(PROGRAM), "match", "heuristic", "random", "--scheduler", address],
+                          capture_output=True, text=True, timeout=60)
+    listener.close()
+    assert time.monotonic() - start < 8
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"allfives: error: --scheduler: '{address}' answered, but "
+                                  f"not as a Dask scheduler")
+    assert done.stderr.count("\n") == 1, done.stderr
+
+
 # ---- a run stopped, and resumed --------------------------------------------------------------
 
 def _without_times(found: dict) -> dict:
