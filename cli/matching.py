@@ -17,6 +17,7 @@ import math
 import os
 import re
 import shlex
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -418,7 +419,9 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         "games": games, "deals": deals,
         "points_per_deal": {labels[0]: means[0], labels[1]: means[1]},
         "difference": interval_record(paired),
-        "bootstrap": interval_record(boot),
+        # one group has no interval, the bootstrap's resamples being that group again
+        "bootstrap": interval_record(boot) if paired.n > 1 else
+        {**interval_record(boot), "low": None, "high": None},
         "won": won,
         "times": times,
         "seconds": round(seconds, 6),
@@ -446,8 +449,11 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
     if resume and not os.path.isfile(path):
         raise AllFivesError(f"--resume: {path} is not there: no run to go on from (without "
                             f"--resume the run starts afresh)")
-    return open(named(path, "--record"), "a" if os.path.isfile(path) else "w",
-                encoding="utf-8")
+    try:
+        return open(named(path, "--record"), "a" if os.path.isfile(path) else "w",
+                    encoding="utf-8")
+    except OSError as error:
+        raise AllFivesError(f"--record: {path}: {error.strerror or error}") from None
 
 
 def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
@@ -508,10 +514,7 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
             if out is not None:
                 out.truncate(keep)     # (appending: what is written goes after it)
             start = time.perf_counter()
-            if as_json:
-                play(plan, executor, out is not None, on_part=keeper, first=done)
-            else:
-                _play_with_bar(plan, executor, out is not None, keeper, done)
+            _play_shown(plan, executor, out is not None, keeper, done, bar=not as_json)
             seconds = time.perf_counter() - start
             result = keeper.result(seconds)
     except (KeyboardInterrupt, WorkersLost, OSError) as error:
@@ -541,15 +544,48 @@ def _show(found: dict[str, Any], as_json: bool) -> None:
         _report(found)
 
 
-def _play_with_bar(plan: Plan, executor: Executor, keep_records: bool, on_part=None,
-                   first: int = 0):
-    """Play with a progress bar on standard error, shown only on a terminal."""
+#: Off a terminal (a run under nohup, a batch job's log), a line on how far the run is at most
+#: this often, in seconds.
+PROGRESS_EVERY = 60.0
+
+
+class Ticker:
+    """Off a terminal, a line on standard error at most every ``PROGRESS_EVERY`` seconds: the
+    groups done of those asked for, and the time gone and (at that pace) left."""
+
+    def __init__(self, plan: Plan, first: int) -> None:
+        self.plan, self.first = plan, first
+        self.start = self.last = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.last < PROGRESS_EVERY or done == total:
+            return
+        self.last = now
+        groups = self.plan.groups - self.first
+        played = round(groups * done / total)
+        left = (now - self.start) * (groups - played) / max(played, 1)
+        print(f"allfives match: {self.first + played:,} of {self.plan.groups:,} deal groups, "
+              f"{_minutes(now - self.start)} gone, about {_minutes(left)} left",
+              file=sys.stderr, flush=True)
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 100 else f"{seconds / 60:.0f} min"
+
+
+def _play_shown(plan: Plan, executor: Executor, keep_records: bool, on_part=None,
+                first: int = 0, bar: bool = True):
+    """Play with a progress bar on standard error on a terminal (``bar``), and off one a line
+    now and then."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
         TimeElapsedColumn, TimeRemainingColumn
 
     from .console import make_console
 
     errors = make_console(None, stderr=True)
+    if not bar or not errors.is_terminal:
+        return play(plan, executor, keep_records, Ticker(plan, first), on_part, first)
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn(), TimeRemainingColumn(), console=errors,
                    transient=True, disable=not errors.is_terminal)

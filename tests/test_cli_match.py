@@ -565,3 +565,19 @@ def test_the_seats_each_player_held_and_an_uneven_share_is_said(players, args, s
     report = run("match", "heuristic", "random", "--players", players, *args).stdout
     said = f"heuristic held {seats[0]} seats and random {seats[1]}"
     assert (said in " ".join(report.split())) == (seats[0] != seats[1])
+
+
+def test_off_a_terminal_a_long_run_says_how_far_it_is(monkeypatch):
+    """Under nohup or in a batch job's log there is no bar: a line on standard error now and
+    then (here after every chunk but the last) says how many groups are done."""
+    monkeypatch.setattr("cli.matching.PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr("cli.matching.chunk_size", lambda groups, workers, largest: 10)
+    result = run("match", "heuristic", "random", "--deals", 40, "--json")
+    assert result.exit_code == 0
+    lines = result.stderr.splitlines()
+    assert len(lines) == 3
+    for done, line in zip((10, 20, 30), lines):
+        assert re.fullmatch(rf"allfives match: {done} of 40 deal groups, \d+ s gone, about "
+                            rf"\d+ s left", line), line
+    monkeypatch.setattr("cli.matching.PROGRESS_EVERY", 60.0)
+    assert run("match", "heuristic", "random", "--deals", 40, "--json").stderr == ""
