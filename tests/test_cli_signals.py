@@ -307,3 +307,24 @@ def test_a_signal_ends_a_long_engine_search(start):
     assert program.returncode == 130
     assert errors == "allfives: interrupted\n" and out == ""
     assert took < 1.0
+
+
+def test_ctrl_c_while_the_modules_load_is_one_line(monkeypatch, capsys):
+    """The program's modules take a fraction of a second to load: Ctrl-C then was a traceback
+    of whatever import it fell in."""
+    import sys
+
+    import cli
+
+    class Interrupting:
+        def find_spec(self, name, path=None, target=None):
+            if name == "cli.main":
+                raise KeyboardInterrupt
+            return None
+
+    monkeypatch.delitem(sys.modules, "cli.main")
+    monkeypatch.setattr(sys, "meta_path", [Interrupting(), *sys.meta_path])
+    with pytest.raises(SystemExit) as stop:
+        cli.start()
+    assert stop.value.code == 130
+    assert capsys.readouterr().err == "allfives: interrupted\n"
