@@ -250,14 +250,12 @@ def advice_table(advice, observation: Observation, pretty: bool):
 
 
 def situation(name: str | None, observation: Observation, seen: SeenPosition | None,
-              pretty: bool) -> Text:
+              pretty: bool) -> RenderableType:
     """What the seat sees: the table, the trumps or turn-up, the trick and its hand."""
     n = observation.players
     names = seat_names(n)
     me = names[observation.seat]
-    text = Text(no_wrap=True, overflow="ignore")
-    if name is not None:
-        text.append(name + "\n", style="bold")
+    text = Text()       # wrapped on a narrow console, but for the name (a path, kept whole)
     rules = observation.rules
     text.append(f"{n} players; rules {rules.preset_name}; dealer {names[observation.dealer]}; "
                 f"score {', '.join(f'{side_name(s, n)} {p}' for s, p in enumerate(observation.score))}"
@@ -297,7 +295,9 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
         turnup >> 4 if turnup is not None else None)
     text.append(f"\n{me} holds ")
     text.append_text(cards_face(observation.hand, pretty, trump, sort=True))
-    return text
+    if name is None:
+        return text
+    return Group(Text(name, style="bold", no_wrap=True, overflow="ignore"), text)
 
 
 def advice_report(name: str | None, observation: Observation, seen: SeenPosition | None,
@@ -315,40 +315,42 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     played_out = advice.method == PLAYED_OUT
     after = "card" if advice.phase == "play" else "call"
     if is_win(advice) and (played_out or advice.phase != "play"):
-        lines = [f"win chance: the share of the deals that win the match after the {after},",
+        lines = [f"win chance: the share of the deals that win the match after the {after}, "
                  "played out by the heuristic's rules, each seat seeing only its own cards"]
     elif is_win(advice):
         side = side_name(side_of(advice.seat, n), n)
-        lines = [f"win chance: the share of the deals in which {side} can be sure of winning",
+        lines = [f"win chance: the share of the deals in which {side} can be sure of winning "
                  "the match in the deal after the card"]
     elif advice.phase == "play" and advice.method == GAME_ASIDE:
-        lines = ["expected: the mean over the deals of the double-dummy value after the card,",
+        lines = ["expected: the mean over the deals of the double-dummy value after the card, "
                  "Game's point left out"]
     elif advice.phase == "play" and not played_out:
         lines = ["expected: the mean over the deals of the double-dummy value after the card"]
     else:
-        lines = [f"expected: the mean over the deals of the points of the deal after the {after},",
-                 "played out by the heuristic's rules, each seat seeing only its own cards"]
+        lines = [f"expected: the mean over the deals of the points of the deal after the "
+                 f"{after}, played out by the heuristic's rules, each seat seeing only its own "
+                 f"cards"]
     lines.append(f"95% interval: of that {'share' if is_win(advice) else 'mean'}; best in: the "
                  f"deals in which it is one of the best")
     if any(math.isnan(v.low) and not math.isnan(v.mean) for v in advice.actions):
         lines.append("?: no interval from one deal")
     if advice.phase == "play" and played_out:
-        lines += ["Not one deal could be solved within the limit (these hands are too deep for",
-                  "the engine): the cards are valued by playing the deals out instead."]
+        lines.append("Not one deal could be solved within the limit (these hands are too deep "
+                     "for the engine): the cards are valued by playing the deals out instead.")
     elif advice.phase == "play" and advice.method == GAME_ASIDE:
-        lines += ["Not one deal could be solved with Game within the limit (these hands are",
-                  "deep): the deals are solved with Game set aside instead."]
+        lines.append("Not one deal could be solved with Game within the limit (these hands "
+                     "are deep): the deals are solved with Game set aside instead.")
     elif not advice.complete:
-        lines += ["Some solves stopped at their node limit: their values lie within the bounds",
-                  "they proved."]
+        lines.append("Some solves stopped at their node limit: their values lie within the "
+                     "bounds they proved.")
     if advice.win_dropped:
-        lines += ["A side could reach the target in this deal, but no chance of winning the",
-                  "match could be worked out within the limit: the cards are valued by points."]
+        lines.append("A side could reach the target in this deal, but no chance of winning "
+                     "the match could be worked out within the limit: the cards are valued by "
+                     "points.")
     if counts_a_lost_match(advice, observation):
-        lines += ["A side could reach the target in this deal: a deal that loses the match",
-                  f"counts as -{WIN_VALUE} points (none here wins it)."]
-    notes = Text("\n".join(lines), style=QUIET)
+        lines.append(f"A side could reach the target in this deal: a deal that loses the "
+                     f"match counts as -{WIN_VALUE} points (none here wins it).")
+    notes = Text("\n".join(lines), style=QUIET)     # a paragraph a line, wrapped to the width
     return Group(situation(name, observation, seen, pretty), Text(), words,
                  advice_table(advice, observation, pretty), notes)
 
