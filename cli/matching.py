@@ -511,7 +511,7 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
     start = time.perf_counter()
     try:
         with executor_of(jobs, scheduler) as executor:
-            if out is not None:
+            if out is not None and out.mode == "a":   # a file there before: the run's now
                 out.truncate(keep)     # (appending: what is written goes after it)
             start = time.perf_counter()
             _play_shown(plan, executor, out is not None, keeper, done, bar=not as_json)
