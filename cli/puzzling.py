@@ -13,6 +13,8 @@ of several puzzles (``# ---`` between two) for each of them, ``FILE#1``, ``FILE#
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 import sys
 from collections.abc import Collection, Iterable, Iterator
@@ -73,13 +75,25 @@ def _by_number(path: Path) -> tuple:
     return (0, int(found[1]), path.name) if found else (1, 0, path.name)
 
 
-def _puzzles_in(path: Path) -> list[Path]:
-    """``path``, or ``path#1``, ``path#2`` ... when it holds several puzzles."""
+def _documents(path: str | PathLike[str]) -> list[str]:
+    """The TOML documents of a file, read once while it is unchanged (a file of many puzzles
+    is counted, then each of its puzzles loaded)."""
+    stat = os.stat(path)
+    return _read_documents(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=4)
+def _read_documents(path: str, _mtime: int, _size: int) -> list[str]:
     from solver.notation import read_file, toml_documents
 
+    return toml_documents(read_file(path))
+
+
+def _puzzles_in(path: Path) -> list[Path]:
+    """``path``, or ``path#1``, ``path#2`` ... when it holds several puzzles."""
     try:
-        count = len(toml_documents(read_file(path)))
-    except AllFivesError:
+        count = len(_documents(path))
+    except (AllFivesError, OSError):
         return [path]       # loading it will say what is wrong
     return [path] if count == 1 else [Path(f"{path}#{k}") for k in range(1, count + 1)]
 
@@ -99,12 +113,10 @@ def _one_of_several(name: str) -> Path | None:
 def load_named(path: str | PathLike[str]) -> Puzzle:
     """The puzzle ``puzzle_paths`` named: a file's, or ``FILE#N``, the Nth puzzle of FILE when
     FILE holds several (before a file of that very name)."""
-    from solver.notation import read_file, toml_documents
     from solver.puzzles import Puzzle, PuzzleError, load_puzzle
 
     found = _NUMBERED.fullmatch(str(path))
-    documents = toml_documents(read_file(found[1])) \
-        if found is not None and Path(found[1]).is_file() else []
+    documents = _documents(found[1]) if found is not None and Path(found[1]).is_file() else []
     if not 1 < len(documents) or not 1 <= int(found[2]) <= len(documents):
         return load_puzzle(path)
     text = documents[int(found[2]) - 1]
