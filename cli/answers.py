@@ -22,9 +22,14 @@ QUOTED = 24
 
 def shown(text: str, most: int | None = QUOTED) -> str:
     """Typed text as it is printed back: control characters escaped (``\\x1b``), so that no
-    answer can move the cursor or clear the screen, and cut to ``most`` characters."""
+    answer can move the cursor or clear the screen, and cut to ``most`` cells of the terminal
+    (a wide character, as 漢, takes two)."""
+    from rich.cells import cell_len, set_cell_size
+
     safe = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    return safe if most is None or len(safe) <= most else safe[:most - 1] + "…"
+    if most is None or cell_len(safe) <= most:
+        return safe
+    return set_cell_size(safe, most - 1).rstrip() + "…"
 
 
 class AnswerError(ValueError):

@@ -561,6 +561,8 @@ def test_bad_answers_each_say_why():
     # an answer is quoted cut short, and with its control characters escaped
     with pytest.raises(AnswerError, match="unknown answer 'y{23}…': type"):
         read_answer("y" * 5000, obs)
+    with pytest.raises(AnswerError, match="unknown answer '漢{11}…': type"):   # 2 cells each
+        read_answer("漢" * 100, obs)
     with pytest.raises(AnswerError, match=r"unknown answer 'x\\x1b\[2J': type"):
         read_answer("x\x1b[2J", obs)
     with pytest.raises(AnswerError, match="you hold no queen"):
