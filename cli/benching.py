@@ -6,7 +6,7 @@ from __future__ import annotations
 import typer
 
 from solver.benchmark import CLASSES
-from solver.errors import AllFivesError, quoted
+from solver.errors import AllFivesError, counted, quoted
 from solver.timing import DEFAULT_CLASSES, ClassTiming, time_class, will_time_dds
 
 
@@ -86,13 +86,27 @@ def bench_command(given: list[str] | None, count: int, json: bool, color: bool |
                         TimeElapsedColumn(), console=errors, transient=True,
                         disable=not errors.is_terminal)
     timings = []
-    with progress:
-        for name in names:
-            dds = will_time_dds(name)
-            task = progress.add_task(f"{name}{' and DDS' if dds else ''}",
-                                     total=count * (2 if dds else 1))
-            timings.append(time_class(name, count, dds=True,
-                                      tick=lambda task=task: progress.advance(task)))
+    try:
+        with progress:
+            for name in names:
+                dds = will_time_dds(name)
+                task = progress.add_task(f"{name}{' and DDS' if dds else ''}",
+                                         total=count * (2 if dds else 1))
+                timings.append(time_class(name, count, dds=True,
+                                          tick=lambda task=task: progress.advance(task)))
+    except KeyboardInterrupt:
+        # Ctrl-C: the classes timed so far are shown, as --json has them printed already
+        if timings:
+            show_timings(console, timings, pretty)
+            console.print(Text(f"interrupted: {counted(len(timings), 'class', 'classes')} of "
+                               f"{len(names)} timed", style="bold"))
+        raise
+    show_timings(console, timings, pretty)
+
+
+def show_timings(console, timings: list[ClassTiming], pretty: bool) -> None:
+    from rich.text import Text
+
     console.print(bench_table(timings, pretty))
     legend = "; ".join(f"{t.name}: {t.title}" for t in timings)
     console.print(Text(f"{legend}.\nSeconds a deal, wall clock: one solver per class, a fresh "

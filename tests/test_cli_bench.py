@@ -141,3 +141,23 @@ def test_a_class_named_twice_is_timed_once():
     from cli.benching import class_names
 
     assert class_names(["2x6,3x6", "2x6", " 3x6 ,4x6"]) == ["2x6", "3x6", "4x6"]
+
+
+def test_ctrl_c_shows_the_classes_timed_before_it(monkeypatch):
+    """The text report once threw away every class timed when Ctrl-C came in a later one
+    (--json had printed them already)."""
+    import cli.benching as benching
+
+    real = benching.time_class
+
+    def interrupted(name, count, **options):
+        if name == "3x6":
+            raise KeyboardInterrupt
+        return real(name, count, **options)
+
+    monkeypatch.setattr(benching, "time_class", interrupted)
+    result = run("bench", "--class", "2x6,3x6", "--count", "2")
+    assert result.exit_code == 130
+    lines = result.stdout.splitlines()
+    assert lines[2].startswith("2x6 ") and not any(line.startswith("3x6 ") for line in lines)
+    assert lines[-1] == "interrupted: 1 class of 2 timed"
