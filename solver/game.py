@@ -794,10 +794,18 @@ def records_text(records: Iterable[Mapping[str, Any]]) -> str:
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
 
 
-def read_records(text: str, source: str = "<records>") -> list[dict[str, Any]]:
-    """The records of JSON-lines text (blank lines skipped); a line that is not a JSON object
-    is a RecordError naming ``source`` and the line."""
-    out = []
+class Records(list):
+    """Records read from a text, each with the number of its line (``lines``), for errors."""
+
+    lines: list[int]
+
+
+def read_records(text: str, source: str = "<records>") -> Records:
+    """The records of JSON-lines text (blank lines skipped), their lines' numbers kept for
+    ``replay_matches`` to name; a line that is not a JSON object is a RecordError naming
+    ``source`` and the line."""
+    out = Records()
+    out.lines = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -815,6 +823,7 @@ def read_records(text: str, source: str = "<records>") -> list[dict[str, Any]]:
             raise RecordError(f"{source}:{number}: a record is a JSON object, not "
                               f"{quoted(record)}")
         out.append(record)
+        out.lines.append(number)
     return out
 
 
@@ -832,40 +841,62 @@ def replay_matches(records: Iterable[Mapping[str, Any]], source: str | None = No
     """Every match of a file of records played again (``replay``), in order: a match's deals
     are consecutive records of one ``match`` name (``allfives match --record`` writes one match
     for each seating of each deal group).  The first thing that does not follow is one
-    RecordError, naming the match too where the records hold more than one."""
+    RecordError, naming the match too where the records hold more than one, and the line of
+    the record at fault where they were read by ``read_records``."""
+    lines = getattr(records, "lines", None)
     groups: list[tuple[Any, list[Mapping[str, Any]]]] = []
-    for record in records:
+    starts: list[int] = []
+    for index, record in enumerate(records):
         name = record.get("match") if isinstance(record, Mapping) else None
         if groups and (not isinstance(record, Mapping) or name == groups[-1][0]):
             groups[-1][1].append(record)
         else:
             groups.append((name, [record]))
+            starts.append(index)
+
+    def lines_of(k: int) -> list[int] | None:
+        return None if lines is None else lines[starts[k]:starts[k] + len(groups[k][1])]
+
     if len(groups) < 2:
-        state = replay(groups[0][1] if groups else [], source)
+        state = replay(groups[0][1] if groups else [], source, lines_of(0) if groups else None)
         return [ReplayedMatch(groups[0][0], groups[0][1][0]["players"], state)]
     seen: set[str] = set()
     states = []
-    for name, group in groups:
-        where = f"{source}: match {quoted(name)}" if source else f"match {quoted(name)}"
+    for k, (name, group) in enumerate(groups):
         key = json.dumps(name, sort_keys=True)
         if key in seen:
-            raise RecordError(f"{where}: again after other matches (a match's deals are "
-                              f"consecutive records)")
+            where = _located(source, None if lines is None else lines[starts[k]])
+            raise RecordError(f"{where}match {quoted(name)}: again after other matches (a "
+                              f"match's deals are consecutive records)")
         seen.add(key)
-        state = replay(group, where)  # (checks the keys before the players are read)
+        state = replay(group, source, lines_of(k), name)  # (its keys checked before its players)
         states.append(ReplayedMatch(name, group[0]["players"], state))
     return states
 
 
-def replay(records: Iterable[Mapping[str, Any]], source: str | None = None) -> MatchState:
+def _located(source: str | None, line: int | None) -> str:
+    """``FILE:LINE: ``, ``FILE: ``, ``line LINE: `` or nothing, to begin an error."""
+    if source and line is not None:
+        return f"{source}:{line}: "
+    if source:
+        return f"{source}: "
+    return f"line {line}: " if line is not None else ""
+
+
+def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
+           lines: Sequence[int] | None = None, match: Any = None) -> MatchState:
     """Play a match again from its records, checking each against the rules; the state after
     the last record.  The first thing that does not follow is one RecordError, e.g.
-    ``deal 3, action 7 'E:TH': E may not play TH to 5C led (follow suit)``."""
-    prefix = f"{source}: " if source else ""
+    ``deal 3, action 7 'E:TH': E may not play TH to 5C led (follow suit)``, after ``source``
+    and the record's line (``lines``: the records' own) and the ``match`` named, where given:
+    ``games.jsonl:12: match '0:5:1': deal 1, ...``."""
     state: MatchState | None = None
     first: Mapping[str, Any] = {}
-    for record in records:
-        where = f"{prefix}deal {state.deal_number + 1 if state else 1}"
+    for index, record in enumerate(records):
+        where = _located(source, None if lines is None else lines[index])
+        if match is not None:
+            where += f"match {quoted(match)}: "
+        where += f"deal {state.deal_number + 1 if state else 1}"
 
         def fail(detail: str) -> RecordError:
             return RecordError(f"{where}, {detail}")
@@ -934,7 +965,7 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None) -> M
                            f"{quoted(record.get('double'))}, the play gives "
                            f"{winners or 'none'} double {log.double}")
     if state is None:
-        raise RecordError(f"{prefix}no records")
+        raise RecordError(f"{_located(source, None)}no records")
     return state
 
 

@@ -495,13 +495,13 @@ def test_a_match_split_or_started_late_fails_in_one_line(tmp_path):
     lines = path.read_text(encoding="utf-8").splitlines()
     split = tmp_path / "split.jsonl"
     split.write_text("\n".join(lines + lines[:1]) + "\n", encoding="utf-8")
-    assert_one_error_line(run("replay", split), "split.jsonl: match '0:0:0'",
+    assert_one_error_line(run("replay", split), f"split.jsonl:{len(lines) + 1}: match '0:0:0'",
                           "again after other matches")
     late = tmp_path / "late.jsonl"
     second = json.loads(lines[1])
     second["deal"] = 2
     late.write_text("\n".join([lines[0], json.dumps(second)]) + "\n", encoding="utf-8")
-    assert_one_error_line(run("analyze", late), "late.jsonl: match '0:1:1'",
+    assert_one_error_line(run("analyze", late), "late.jsonl:2: match '0:1:1': deal 1,",
                           "deal: 2, expected 1")
 
 
@@ -536,3 +536,14 @@ def test_a_later_match_of_a_file_without_its_keys_is_one_error_line(tmp_path, ch
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     for command in ("replay", "analyze"):
         assert_one_error_line(run(command, path), "missing key", "deal 1")
+
+
+def test_a_record_at_fault_is_named_by_its_line_in_the_file(tmp_path):
+    """A deal's number counts within its match; the line counts through the file (blank lines
+    too), as an editor shows it."""
+    rows = [json.loads(line) for line in MATCH.read_text(encoding="utf-8").splitlines()]
+    rows[3]["score"]["N"] = 99
+    path = tmp_path / "spaced.jsonl"
+    path.write_text("\n\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    for command in ("replay", "analyze"):
+        assert_one_error_line(run(command, path), f"{path}:7: deal 4, score: recorded")
