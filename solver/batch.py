@@ -809,9 +809,9 @@ def records_parts(records: Sequence[Mapping[str, Any]], a: str | PlayerSpec,
         if [k for k, _ in games[groups]] != expected:
             break
         states = [state for _, state in games[groups]]
-        played = [sum(not log.thrown_in for log in state.deals) for state in states]
+        dealt = [sum(not log.thrown_in for log in state.deals) for state in states]
         if (any(not state.is_terminal() for state in states) if whole_matches
-                else any(count < deals for count in played)):
+                else any(count < deals for count in dealt)):
             break
         groups += 1
     if not rotate and all(len(games[g]) == 1 for g in games) and len(games) > 1:
