@@ -24,6 +24,7 @@ A file that is not such a record, a run of whole matches (``--matches``), or two
 different Bs, or of different numbers of groups, are compared with a note on standard error.
 """
 import json
+import re
 import sys
 from collections import defaultdict
 
@@ -47,13 +48,16 @@ def read_run(path):
     except UnicodeDecodeError:
         fail(f"{path}: not UTF-8 text")
     records = []
-    for number, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except ValueError as error:
-            fail(f"{path}:{number}: not JSON ({error.msg}); a line cut short?")
+            if number == len(lines) and not text.endswith("\n"):
+                break           # the last line, cut short as the run was stopped
+            fail(f"{path}:{number}: not JSON ({error.msg})")
         if not isinstance(record, dict) or any(key not in record for key in KEYS):
             fail(f"{path}:{number}: not a game record (JSON lines of 'allfives match "
                  f"--record')")
@@ -85,9 +89,22 @@ def group_differences(path):
         last[group, seating] = record
         packs.setdefault(group, (len(record["players"]), record["rules"], record["pack"],
                                  called(record["actions"])))
+    # a group is whole with every seating the run's groups have, each played to a card: the
+    # last group of a run stopped before its end may not be
+    tables = defaultdict(int)
+    for group, _ in last:
+        tables[group] += 1
+    most = max(tables.values())
+    partial = {group for (group, _), record in last.items()
+               if tables[group] < most or not any(is_card(a) for a in record["actions"])}
+    if partial:
+        print(f"paired.py: {path}: {len(partial)} group(s) not whole left out (a run stopped "
+              f"before its end)", file=sys.stderr)
     sums = defaultdict(float)
     seatings = defaultdict(int)
     for (group, _), record in last.items():
+        if group in partial:
+            continue
         players = record["players"]
         # a side is named by its seats' letters (NS, EW), or is one seat
         mine = {side: first in {players[seat] for seat in side} for side in record["score"]}
@@ -100,10 +117,18 @@ def group_differences(path):
         {seatings[g] for g in sums}
 
 
+def is_card(action):
+    return action.split(":")[1] not in ("stand", "beg", "take-one", "run")
+
+
+def kind(name):
+    """A player's name without the ``(A)`` or ``(B)`` that tells self-play's two apart."""
+    return re.sub(r" \((A|B)\)$", "", name)
+
+
 def called(actions):
     """How a deal was called: ``run`` if the dealer ran the pack, else the last call."""
-    calls = [a.split(":")[1] for a in actions
-             if a.split(":")[1] in ("stand", "beg", "take-one", "run")]
+    calls = [a.split(":")[1] for a in actions if not is_card(a)]
     return "run" if "run" in calls else calls[-1]
 
 
@@ -119,7 +144,7 @@ def paired(first, second, alone):
     Each run's own differences (A's points less B's) go on the lists in ``alone``."""
     (name_a, one, packs_one, b_one, tables_one), (name_b, two, packs_two, b_two, tables_two) \
         = (group_differences(path) for path in (first, second))
-    if b_one != b_two:          # a difference of differences still: said, not refused
+    if kind(b_one) != kind(b_two):     # a difference of differences still: said, not refused
         print(f"paired.py: {first} is against {b_one}, {second} against {b_two}: not the same "
               f"B", file=sys.stderr)
     if tables_one != tables_two:

@@ -256,12 +256,13 @@ def play(plan: Plan, executor: Executor, keep_records: bool, progress=None, on_p
         workers = 1 if plan.jobs is None else plan.jobs or os.cpu_count() or 1
     options: dict[str, Any] = dict(rules=rules, keep_records=keep_records, progress=progress,
                                    rotate=not plan.duplicate, on_part=on_part, first=first)
+    left = plan.groups - first    # the chunks share out the groups still to play
     if plan.whole_matches:
         return run_matches(plan.a, plan.b, plan.players, plan.groups, plan.seed, executor,
-                           chunk_size=chunk_size(plan.groups, workers, max(1, DEFAULT_CHUNK // 5)),
+                           chunk_size=chunk_size(left, workers, max(1, DEFAULT_CHUNK // 5)),
                            **options)
     return run_duplicate(plan.a, plan.b, plan.players, plan.groups, plan.seed, executor,
-                         chunk_size=chunk_size(plan.groups, workers, DEFAULT_CHUNK), **options)
+                         chunk_size=chunk_size(left, workers, DEFAULT_CHUNK), **options)
 
 
 def match_differences(result) -> tuple[list[float], tuple[float, float], int]:
@@ -399,7 +400,9 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         deals = games * result.deals
         played = len(result.groups)
     cut = result.cut_short()
-    times = {label: {"decisions": t.count, "median": t.median, "p95": t.p95, "max": t.max,
+    # (none timed: every group read back from a record)
+    times = {label: {"decisions": t.count, "median": t.median if t.count else None,
+                     "p95": t.p95 if t.count else None, "max": t.max if t.count else None,
                      "total": t.total, "cut_short": cut.get(label, 0)}
              for label, t in result.time_summaries().items()}
     # whole matches are played to the preset's target unless --target says otherwise
@@ -413,7 +416,7 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         "interrupted": played < plan.groups, "resumed": resumed,
         # what plays the rest, the record kept
         "go_on": shlex.join([*shlex.split(plan.command()), "--record", record, "--resume"])
-        if played < plan.groups and record is not None else None,
+        if played < plan.groups and record is not None and os.path.isfile(record) else None,
         "seatings": len(seatings(plan.players)) if plan.duplicate else 1,
         "seats": seats_held(plan, played),
         "games": games, "deals": deals,
@@ -446,9 +449,12 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
     if path == STDIN:  # '-' is standard input or output elsewhere, never a file named so
         raise AllFivesError("--record: '-' names no file (the report goes to standard output; "
                             "--record /dev/stdout puts the record there instead)")
+    if resume and not os.path.exists(path):
+        raise AllFivesError(f"--resume: {quoted(path)} is not there: no run to go on from "
+                            f"(without --resume the run starts afresh)")
     if resume and not os.path.isfile(path):
-        raise AllFivesError(f"--resume: {path} is not there: no run to go on from (without "
-                            f"--resume the run starts afresh)")
+        raise AllFivesError(f"--resume: {quoted(path)} is not a file: a run goes on only from "
+                            f"a record written to a file")
     try:
         return open(named(path, "--record"), "a" if os.path.isfile(path) else "w",
                     encoding="utf-8")
@@ -463,12 +469,15 @@ def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
     group not whole, is played again)."""
     from solver.batch import records_parts
 
+    from solver.game import Records
+
     with open(path, "rb") as file:
         data = file.read()
     lines = data.splitlines(keepends=True)
     if lines and not lines[-1].endswith(b"\n"):
         lines.pop()             # cut off as the run stopped
-    records, ends, groups, size = [], [], [], 0
+    records, ends, size = Records(), [], 0
+    records.lines = []
     for number, line in enumerate(lines, 1):
         size += len(line)
         if not line.strip():
@@ -478,22 +487,20 @@ def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
         except (ValueError, UnicodeDecodeError) as error:
             raise AllFivesError(f"--resume: {path}:{number}: not a game record line "
                                 f"({error})") from None
-        name = record.get("match") if isinstance(record, dict) else None
-        group = str(name).split(":")[1] if str(name).count(":") == 2 else ""
         records.append(record)
+        records.lines.append(number)
         ends.append(size)
-        groups.append(int(group) if group.isdigit() else -1)
     try:
-        parts, done = records_parts(records, plan.a, plan.b, plan.players, plan.seed,
-                                    rules=plan_rules(plan), whole_matches=plan.whole_matches,
-                                    rotate=not plan.duplicate)
+        parts, done, used = records_parts(records, plan.a, plan.b, plan.players, plan.seed,
+                                          rules=plan_rules(plan),
+                                          whole_matches=plan.whole_matches,
+                                          rotate=not plan.duplicate)
     except AllFivesError as error:
         raise AllFivesError(f"--resume: {path}: {error}") from None
     if done > plan.groups:
         raise AllFivesError(f"--resume: {path} holds {done} deal groups, more than the "
                             f"{plan.groups} asked for")
-    kept = sum(1 for g in groups if 0 <= g < done)
-    return parts, done, ends[kept - 1] if kept else 0
+    return parts, done, ends[used - 1] if used else 0
 
 
 def match_command(a: str, b: str, players: int, deals: int | None, matches: int | None,
@@ -643,7 +650,8 @@ def _report(found: dict[str, Any]) -> None:
     for label in (a, b):
         t = found["times"].get(label, {"decisions": 0, "median": 0.0, "p95": 0.0})
         grid.add_row(label, f"{found['points_per_deal'][label]:.3f}", str(t["decisions"]),
-                     seconds_words(t["median"], pretty), seconds_words(t["p95"], pretty))
+                     seconds_words(t["median"], pretty) or "—",
+                     seconds_words(t["p95"], pretty) or "—")
     console.print(grid)
     for label in (a, b):
         t = found["times"].get(label, {})
@@ -669,6 +677,9 @@ def _report(found: dict[str, Any]) -> None:
     console.print()
     jobs = (f"scheduler {found['scheduler']}" if found["scheduler"] is not None
             else counted(found["jobs"], "job"))
+    if found["resumed"]:
+        games += (f" ({counted(found['resumed'], 'group')} read back from the record, "
+                  f"{groups - found['resumed']} played)")
     console.print(Text(f"{games} in {seconds_words(found['seconds'], pretty)} wall, {jobs}",
                        style="dim"))
     console.print(Text(f"Reproduce: {found['command']}", style="dim"), crop=False,

@@ -758,18 +758,18 @@ def matches_result(a: str | PlayerSpec, b: str | PlayerSpec, players: int, seed:
 def records_parts(records: Sequence[Mapping[str, Any]], a: str | PlayerSpec,
                   b: str | PlayerSpec, players: int, seed: int | str, *,
                   rules: Rules | None = None, whole_matches: bool = False,
-                  rotate: bool = False, deals: int = 1) -> tuple[list, int]:
+                  rotate: bool = False, deals: int = 1) -> tuple[list, int, int]:
     """The groups a run's game records hold (as ``keep_records`` and ``allfives match
-    --record`` write them), as one chunk of the run's parts, and how many groups they are:
-    groups 0 to K - 1, each with every game it plays whole, checked against the run
-    (``solver.game.replay_matches`` plays every game again).  The groups' decision times are
-    not in the records: they are left empty.  A record that does not belong to the run is a
-    ``BatchError`` naming its game."""
+    --record`` write them), as one chunk of the run's parts, how many groups they are, and how
+    many of the first records hold them: groups 0 to K - 1, each with every game it plays
+    whole, checked against the run (``solver.game.replay_matches`` plays every game again).
+    The groups' decision times are not in the records: they are left empty.  A record that
+    does not belong to the run is a ``BatchError`` naming its game."""
     from .game import replay_matches
 
     a, b = _specs(a, b, players)
     if not records:
-        return [[]], 0
+        return [[]], 0, 0
     labels = _kind_labels(a, b)
     game = _match_for(_check_table(players), rules, None)
     if not whole_matches:
@@ -778,12 +778,11 @@ def records_parts(records: Sequence[Mapping[str, Any]], a: str | PlayerSpec,
     games: dict[int, list[tuple[int, Any]]] = {}
     for played in replay_matches(records):
         where = f"game {quoted(played.match)}"
-        seed_text, _, rest = str(played.match).partition(":")
-        group_text, _, k_text = rest.partition(":")
-        if seed_text != str(seed) or not group_text.isdigit() or not k_text.isdigit():
+        named = _game_name(played.match)
+        if named is None or named[0] != str(seed):
             raise BatchError(f"{where}: not a game of seed {seed} (its name is "
                              f"SEED:GROUP:SEATING)")
-        group, k = int(group_text), int(k_text)
+        _, group, k = named
         if k >= len(seatings(players)) or played.state.players != players:
             raise BatchError(f"{where}: not a game of a {players}-player run")
         if k not in [k2 for k2, _ in _group_seatings(players, group, rotate)]:
@@ -841,7 +840,16 @@ def records_parts(records: Sequence[Mapping[str, Any]], a: str | PlayerSpec,
                                 tuple(r.points() for r in results), tuple(kind_points),
                                 math.fsum(pa - pb for pa, pb in kind_points) / len(kind_points),
                                 no_times, (), no_cuts))
-    return [part], groups
+    used = sum(1 for record in records if _game_name(record["match"])[1] < groups)
+    return [part], groups, used
+
+
+def _game_name(name: Any) -> tuple[str, int, int] | None:
+    """A run's game name ``SEED:GROUP:SEATING``: its seed as written, group and seating."""
+    seed, group, seating = (str(name).split(":") + ["", ""])[:3]
+    if str(name).count(":") != 2 or not group.isdigit() or not seating.isdigit():
+        return None
+    return seed, int(group), int(seating)
 
 
 # ---- many solves ----------------------------------------------------------------------------

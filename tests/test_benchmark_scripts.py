@@ -106,7 +106,8 @@ def test_paired_takes_one_run_alone(tmp_path, capsys):
     (lambda d: d / "missing.jsonl", "missing.jsonl: No such file or directory"),
     (lambda d: d, "Is a directory"),
     (lambda d: write(d / "e.jsonl", ""), "e.jsonl: no game records in it"),
-    (lambda d: write(d / "cut.jsonl", RUN.read_text()[:-40]), "cut.jsonl:16: not JSON"),
+    (lambda d: write(d / "cut.jsonl", "\n".join(RUN.read_text().splitlines()[:3]) + "}\n"),
+     "cut.jsonl:3: not JSON"),
     (lambda d: write(d / "junk.jsonl", '{"a": 1}\n'), "junk.jsonl:1: not a game record"),
     (lambda d: EXAMPLE, "game 'example' is not of 'allfives match --record'"),
     (lambda d: MATCHES, "a game of whole matches (--matches)"),
@@ -118,6 +119,23 @@ def test_paired_refuses_what_is_no_run_in_one_line(tmp_path, make, fragment):
     assert "\n" not in str(stop.value)
 
 
+@pytest.mark.parametrize("cut", [40, 400, 4000])
+def test_paired_counts_the_groups_of_a_run_stopped_as_resume_reads_them(tmp_path, capsys,
+                                                                       cut):
+    """A run stopped before its end leaves its last line cut short and its last group not
+    whole: paired.py leaves both out, and counts the groups 'match --resume' reads back."""
+    data = RUN.read_bytes()[:-cut]
+    stopped = tmp_path / "stopped.jsonl"
+    stopped.write_bytes(data)
+    script("paired.py")["main"]([str(stopped)])
+    out = capsys.readouterr()
+    shown = int(out.out.split(", ")[-1].split()[0])
+    resumed = records(run("match", "heuristic", "random", "--duplicate", "--deals", 8,
+                          "--record", stopped, "--resume", "--json"))[0]["resumed"]
+    assert shown == resumed < 8
+    assert "not whole left out" in out.err
+
+
 def test_paired_refuses_runs_that_do_not_pair(tmp_path, capsys):
     paired = script("paired.py")
     one, _ = duplicate_run(tmp_path, "heuristic", "random", 2)
@@ -125,6 +143,9 @@ def test_paired_refuses_runs_that_do_not_pair(tmp_path, capsys):
     capsys.readouterr()
     paired["main"]([str(one), str(other_b)])
     assert "against random, " in capsys.readouterr().err
+    itself, _ = duplicate_run(tmp_path, "random", "random", 2)      # B is "random (B)"
+    paired["main"]([str(one), str(itself)])
+    assert "not the same B" not in capsys.readouterr().err
     rotated = tmp_path / "rotated.jsonl"
     run("match", "random", "heuristic", "--deals", 8, "--record", rotated)
     with pytest.raises(SystemExit, match="one run is --duplicate, the other not"):
