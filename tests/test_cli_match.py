@@ -466,7 +466,7 @@ def test_a_resumed_run_is_the_run_played_through(tmp_path, players, args):
 
 def test_an_interrupted_run_says_how_to_go_on(tmp_path):
     record = tmp_path / "run.jsonl"
-    started = subprocess.Popen([str(PROGRAM), "match", "heuristic", "pimc", "--deals", "400",
+    started = subprocess.Popen([str(PROGRAM), "match", "heuristic", "pimc", "--deals", "120",
                                 "--record", str(record)], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
@@ -476,13 +476,13 @@ def test_an_interrupted_run_says_how_to_go_on(tmp_path):
     out, err = started.communicate(timeout=60)
     assert started.returncode == 130, err
     go_on = re.search(r"^Go on: (.*)$", out, re.M)
-    assert go_on and go_on[1] == (f"allfives match heuristic pimc --players 2 --deals 400 "
+    assert go_on and go_on[1] == (f"allfives match heuristic pimc --players 2 --deals 120 "
                                   f"--rules all-fives --seed 0 --record {record} --resume")
-    done = int(re.search(r"these are the first (\d+) of the 400", out)[1])
+    done = int(re.search(r"these are the first (\d+) of the 120", out)[1])
     resumed = subprocess.run([str(PROGRAM), *go_on[1].split()[1:], "--json"],
                              capture_output=True, text=True, timeout=600)
     found = json.loads(resumed.stdout)
-    assert found["resumed"] == done and found["groups"] == 400 and not found["interrupted"]
+    assert found["resumed"] == done and found["groups"] == 120 and not found["interrupted"]
 
 
 @pytest.mark.parametrize("args, fragments", [
