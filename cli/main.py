@@ -90,7 +90,8 @@ ForOption = Annotated[Optional[str], typer.Option(
 ObjectiveOption = Annotated[Objective, typer.Option(  # type: ignore[valid-type]
     "--objective", metavar=choices(Objective),
     help="points: what the side can be sure of scoring in the deal; margin: its points minus "
-         "the other side's; tricks: the tricks it wins.")]
+         "the other side's; tricks: the tricks it wins; win: 1 if it can be sure of winning "
+         "the match in the deal, else 0 (the position needs the match score, score=).")]
 JsonFlag = Annotated[bool, typer.Option(
     "--json", help="One JSON object a line, for scripts, instead of the report.")]
 EngineOption = Annotated[Engine, typer.Option(
@@ -359,8 +360,7 @@ def bench(
         bench_command(classes, count, json, color)
 
 
-PLAYER_HELP = ("A and B, the two players: random, heuristic, pimc or cheater, with options as "
-               "pimc:worlds=32.")
+PLAYER_HELP = "{}: random, heuristic, pimc or cheater, with options as pimc:worlds=32."
 
 
 @app.command(cls=Command, help="Play two kinds of player against each other over many deals or "
@@ -378,8 +378,11 @@ Examples:
   allfives match heuristic random --matches 10 --json
   allfives match heuristic random --deals 20 --record games.jsonl""")
 def match(
-    a: Annotated[str, typer.Argument(metavar="PLAYER", show_default=False, help=PLAYER_HELP)],
-    b: Annotated[str, typer.Argument(metavar="PLAYER", show_default=False, help=PLAYER_HELP)],
+    a: Annotated[str, typer.Argument(metavar="PLAYER", show_default=False,
+                                     help=PLAYER_HELP.format("A, the first player"))],
+    b: Annotated[str, typer.Argument(metavar="PLAYER", show_default=False,
+                                     help=PLAYER_HELP.format("B, the player A is measured "
+                                                             "against"))],
     players: Annotated[int, typer.Option(
         "--players", metavar="N", help="Players at the table: 2, 3 or 4 (4 play as partners)."
     )] = 2,

@@ -229,7 +229,7 @@ def deal_story(state: MatchState, number: int, pretty: bool) -> list[Text]:
         told, _ = what_happened(fresh, action - REVOKE if action >= REVOKE else action, pretty,
                                 revoke=action >= REVOKE)
         lines += told
-    lines.append(deal_over_line(log, n) if not log.thrown_in else
+    lines.append(deal_over_line(log, n, state.match.best_of) if not log.thrown_in else
                  Text(f"The cards are thrown in; {seat_names(n)[log.dealer]} deals again.",
                       style="bold"))
     return lines

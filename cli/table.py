@@ -468,8 +468,9 @@ def deal_line(state: MatchState, pretty: bool) -> Text:
     return text
 
 
-def deal_over_line(log: DealLog, players: int) -> Text:
-    """``Deal 1 is over: N +11, S +6; the score is N 11, S 6.`` and who won the game on it."""
+def deal_over_line(log: DealLog, players: int, best_of: int = 1) -> Text:
+    """``Deal 1 is over: N +11, S +6; the score is N 11, S 6.`` and who won the game on it:
+    the match, in a match of one game."""
     n = players
     totals = [0] * side_count(n)
     for peg in log.pegs:
@@ -479,7 +480,8 @@ def deal_over_line(log: DealLog, players: int) -> Text:
     text.append(f"; the score is {scores_text(n, log.score)}.")
     if log.winners:
         won = " and ".join(side_name(s, n) for s in log.winners)
-        text.append(f" {won} {win_verb(log.winners, n)} the game"
+        text.append(f" {won} {win_verb(log.winners, n)} the "
+                    f"{'game' if best_of > 1 else 'match'}"
                     + (" (a double game)" if log.double else "") + ".")
     return text
 

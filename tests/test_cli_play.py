@@ -370,6 +370,7 @@ def test_a_side_that_pegs_out_in_the_play_is_told_the_deal_stops(tmp_path):
     over = re.fullmatch(rf"Deal {len(state.deals)} is over: .*; the score is N (\d+), S (\d+)\..*",
                         lines[at + 1])
     assert over, lines[at + 1]
+    assert lines[at + 1].endswith(f" {winner} wins the match.")    # not 'the game': one game
     assert int(over["NS".index(winner) + 1]) >= 11
     last = state.deals[-1]
     cards = [a for _, a in last.actions if a < 64]
