@@ -468,7 +468,6 @@ def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
     of the file's lines that hold them (a line the run was writing when it stopped, or a
     group not whole, is played again)."""
     from solver.batch import records_parts
-
     from solver.game import Records
 
     with open(path, "rb") as file:
@@ -593,13 +592,13 @@ def _play_shown(plan: Plan, executor: Executor, keep_records: bool, on_part=None
     errors = make_console(None, stderr=True)
     if not bar or not errors.is_terminal:
         return play(plan, executor, keep_records, Ticker(plan, first), on_part, first)
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn(), TimeRemainingColumn(), console=errors,
-                   transient=True, disable=not errors.is_terminal)
-    with bar:
-        task = bar.add_task("deal groups", total=plan.groups, completed=first)
+    shown = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                     TimeElapsedColumn(), TimeRemainingColumn(), console=errors,
+                     transient=True)
+    with shown:
+        task = shown.add_task("deal groups", total=plan.groups, completed=first)
         def advance(done: int, total: int) -> None:
-            bar.update(task, completed=first + round((plan.groups - first) * done / total))
+            shown.update(task, completed=first + round((plan.groups - first) * done / total))
 
         return play(plan, executor, keep_records, advance, on_part, first)
 
