@@ -290,8 +290,9 @@ def replay(
     json: JsonFlag = False,
     play_by_play: Annotated[bool, typer.Option(
         "--play-by-play",
-        help="Tell every deal first, as the table did: the hands dealt, the turn-up, each "
-             "call and card, every trick won and point pegged.")] = False,
+        help="Tell every deal first (or the one --deal names), as the table did: the hands "
+             "dealt, the turn-up, each call and card, every trick won and point pegged.")
+    ] = False,
     color: ColorFlag = None,
 ) -> None:
     from .replaying import replay_command

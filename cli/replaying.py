@@ -41,7 +41,11 @@ def replay_command(name: str, json: bool, color: bool | None,
     named(name, "RECORD")
     name, deal = _record_and_deal(name, deal)
     source = "<stdin>" if name == STDIN else name
-    matches = replay_matches(read_records(read_text(name), source), source)
+    text = read_text(name)
+    if not is_record_text(text) and _is_position_text(text):
+        raise AllFivesError(f"{source}: a deal file or position, not a game record (JSON "
+                            f"lines, as 'allfives play' writes them); 'allfives solve' solves it")
+    matches = replay_matches(read_records(text, source), source)
     found = file_deal(matches, deal, source) if deal is not None else None
     if json:
         for index, match in enumerate(matches):
@@ -249,6 +253,17 @@ def hands_lines(state: MatchState, title: str, pretty: bool) -> list[Text]:
                         style="bold" if suit == trump and held else "")
         lines.append(line)
     return lines
+
+
+def _is_position_text(text: str) -> bool:
+    """Whether ``text`` reads as deal files or one-line positions."""
+    from solver.deal import read_positions
+
+    try:
+        next(iter(read_positions(text, "<text>")))
+    except (AllFivesError, StopIteration):
+        return False
+    return True
 
 
 def is_record_text(text: str) -> bool:

@@ -547,3 +547,11 @@ def test_a_record_at_fault_is_named_by_its_line_in_the_file(tmp_path):
     path.write_text("\n\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
     for command in ("replay", "analyze"):
         assert_one_error_line(run(command, path), f"{path}:7: deal 4, score: recorded")
+
+
+@pytest.mark.parametrize("name", ["two-player.toml", "positions.txt"])
+def test_a_deal_file_is_told_apart_from_a_record(name):
+    # it was "two-player.toml:1: not JSON (Expecting value)"
+    assert_one_error_line(run("replay", EXAMPLES / name),
+                          f"{EXAMPLES / name}: a deal file or position, not a game record",
+                          "'allfives solve' solves it")
