@@ -462,6 +462,14 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
         raise AllFivesError(f"--record: {path}: {error.strerror or error}") from None
 
 
+def _is_standard_output(path: str) -> bool:
+    """Whether ``path`` is where standard output goes (``/dev/stdout``, say)."""
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, AttributeError):   # (no descriptor: a test's stream)
+        return path in ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
 def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
     """What a run's record FILE holds of the plan: the chunk of its whole groups (as
     ``solver.batch.records_parts`` reads them back), their number, and the length in bytes
@@ -508,6 +516,9 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
                   as_json: bool, resume: bool = False) -> None:
     plan = make_plan(a, b, players, deals, matches, duplicate, preset, target, seed, jobs,
                      scheduler)
+    if as_json and record is not None and _is_standard_output(record):
+        raise AllFivesError(f"--record {record} and --json: both would write to standard "
+                            f"output, the record's lines among the report's")
     out = open_record(record, resume)
     keeper = Keeper(plan, out)
     done = keep = 0

@@ -606,3 +606,15 @@ def test_a_resumed_run_shares_out_the_groups_left(tmp_path, monkeypatch):
     found = records(run("match", "heuristic", "random", "--deals", 40, "--record", record,
                         "--resume", "--json"))[0]
     assert asked == [40 - found["resumed"]] and found["resumed"] >= 25
+
+
+def test_a_record_to_standard_output_beside_json_is_refused(tmp_path):
+    # the record's lines came out among the report's JSON
+    assert_one_error_line(run("match", "heuristic", "random", "--deals", 2, "--record",
+                              "/dev/stdout", "--json"),
+                          "--record /dev/stdout and --json: both would write to standard output")
+    done = subprocess.run([str(PROGRAM), "match", "heuristic", "random", "--deals", "2",
+                           "--record", "/dev/stdout", "--json"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "both would write to standard output" in done.stderr
