@@ -928,6 +928,9 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
                        f"{seat_names(n)[state.dealer]}")
         if not isinstance(record["pack"], list):
             raise fail(f"pack: {quoted(record['pack'])} is not a list of cards")
+        named = next((c for c in record["pack"] if not isinstance(c, str)), None)
+        if named is not None:   # a number would be read as the engine's card number
+            raise fail(f"pack: {quoted(named)} is not a card's name (as \"7H\")")
         try:
             state.deal_pack(record["pack"])
         except GameError as error:

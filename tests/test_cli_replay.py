@@ -227,6 +227,8 @@ def swap_two_cards(lines):
     (lambda r: r[1].update(game=2.0 - 1), ("deal 2, game: 1.0, expected 1",)),
     (lambda r: r[0]["score"].update({side: float(p) for side, p in r[0]["score"].items()}),
      ("deal 1, score: recorded",)),
+    # a number in the pack was read as the engine's card number ('3S is in it twice')
+    (lambda r: r[1]["pack"].__setitem__(5, 1), ("deal 2, pack: 1 is not a card's name",)),
     (lambda r: r[0]["rules"].update(preset=["all-fives"]),
      ("deal 1, rules.preset: ['all-fives'] is not a preset's name",)),
 ])
