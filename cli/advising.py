@@ -33,6 +33,7 @@ from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 
 from .errors import note, option
 from .faces import GOOD, QUIET, card_face, cards_face, suit_face
+from .fitted import Fitted
 from .report import table
 
 if TYPE_CHECKING:
@@ -227,26 +228,36 @@ def action_face(action: int, pretty: bool, trump: int | None) -> Text:
     return card_face(action, pretty, trump)
 
 
-def advice_table(advice, observation: Observation, pretty: bool):
+def advice_table(advice, observation: Observation, pretty: bool) -> Fitted:
     """Every choice, best first: its expected value, the 95% interval of that mean, and the
-    share of worlds in which it was one of the best."""
+    share of worlds in which it was one of the best; on a narrow console with its titles on
+    two lines, its intervals ``low..high`` and its columns closer."""
     head = "win chance" if is_win(advice) else "expected"
-    grid = table("call" if advice.phase != "play" else "card", head, "95% interval", "best in",
-                 "", right=(1, 2, 3))
+    first = "call" if advice.phase != "play" else "card"
+    wide = table(first, head, "95% interval", "best in", "", right=(1, 2, 3))
+    narrow = table(first, head.replace(" ", "\n"), "95%\ninterval", "best\nin", "",
+                   right=(1, 2, 3))
+    narrow.collapse_padding = True
+    for grid, joiner in ((wide, " to "), (narrow, "..")):
+        for row in advice_rows(advice, observation, pretty, joiner):
+            grid.add_row(*row)
+    return Fitted(wide, narrow)
+
+
+def advice_rows(advice, observation: Observation, pretty: bool, joiner: str):
     top = advice.actions[0].mean if advice.actions else None
     for value in advice.actions:
+        face = action_face(value.action, pretty, observation.trump)
         if math.isnan(value.mean):
             lone = len(advice.actions) == 1
-            grid.add_row(action_face(value.action, pretty, observation.trump), "?", "?", "",
-                         Text("the only choice" if lone else "not known", style=QUIET))
+            yield (face, "?", "?", "",
+                   Text("the only choice" if lone else "not known", style=QUIET))
             continue
         low, high = value_text(advice, value.low), value_text(advice, value.high)
-        interval = low if low == high else f"{low} to {high}"
+        interval = low if low == high else f"{low}{joiner}{high}"
         note = Text("best", style=f"bold {GOOD}") if value.mean == top else Text()
-        grid.add_row(action_face(value.action, pretty, observation.trump),
-                     value_text(advice, value.mean), interval,
-                     f"{100 * value.best:.0f}%", note)
-    return grid
+        yield (face, value_text(advice, value.mean), interval, f"{100 * value.best:.0f}%",
+               note)
 
 
 def situation(name: str | None, observation: Observation, seen: SeenPosition | None,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import dataclasses
 import json
+import re
 import math
 
 import pytest
@@ -357,3 +358,23 @@ def test_a_chance_of_winning_dropped_for_the_budget_is_said_so(monkeypatch):
     monkeypatch.setattr(advising, "advice_for", advise)
     assert json.loads(run("advise", TWO, "--json").stdout)["win_dropped"] is False
     assert "A side could" not in run("advise", TWO).stdout
+
+
+@pytest.mark.parametrize("args", [
+    [str(HIDDEN), "--worlds", "8"],
+    ["N:T.QJT92.-.- - dealer=S turnup=6H score=55,58", "--worlds", "4"],
+    ["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--players", "4", "--score", "50,58"]])
+@pytest.mark.parametrize("width", [40, 46, 60, 80])
+def test_the_advice_is_laid_out_for_the_console_width(args, width):
+    """No line passes the width (the position's name aside), and an interval is never broken
+    over two lines: on a narrow console the table's titles go on two lines and an interval is
+    written low..high."""
+    from cli.main import app
+    from clirun import RUNNER
+
+    result = RUNNER.invoke(app, ["advise", *args, "--no-color"], env={"COLUMNS": str(width)})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()[(0 if args[0].startswith("--") else 1):]
+    assert max(len(line) for line in lines) <= width, result.stdout
+    rows = [line for line in lines if re.match(r"^(\S[♠♥♦♣]|stand|beg|take-one|run) ", line)]
+    assert rows and all(re.search(r"\d%?( to |\.\.)[-+]?\d", row) for row in rows), rows
