@@ -34,7 +34,7 @@ from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 from .errors import note, option
 from .faces import GOOD, QUIET, card_face, cards_face, suit_face
 from .fitted import Fitted
-from .report import table
+from .report import narrowing_table
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -234,14 +234,11 @@ def advice_table(advice, observation: Observation, pretty: bool) -> Fitted:
     two lines, its intervals ``low..high`` and its columns closer."""
     head = "win chance" if is_win(advice) else "expected"
     first = "call" if advice.phase != "play" else "card"
-    wide = table(first, head, "95% interval", "best in", "", right=(1, 2, 3))
-    narrow = table(first, head.replace(" ", "\n"), "95%\ninterval", "best\nin", "",
-                   right=(1, 2, 3))
-    narrow.collapse_padding = True
-    for grid, joiner in ((wide, " to "), (narrow, "..")):
-        for row in advice_rows(advice, observation, pretty, joiner):
-            grid.add_row(*row)
-    return Fitted(wide, narrow)
+    return narrowing_table(
+        (first, head, "95% interval", "best in", ""),
+        (first, head.replace(" ", "\n"), "95%\ninterval", "best\nin", ""),
+        lambda narrow: advice_rows(advice, observation, pretty, ".." if narrow else " to "),
+        right=(1, 2, 3))
 
 
 def advice_rows(advice, observation: Observation, pretty: bool, joiner: str):

@@ -3,6 +3,8 @@ trick by trick, the end-of-deal points and, when the deal carries a match score,
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+
 from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -68,6 +70,22 @@ def table(*columns: str, right: tuple[int, ...] = ()) -> Table:
     return grid
 
 
+def narrowing_table(wide: Sequence[str], narrow: Sequence[str],
+                    rows: Callable[[bool], Iterable[Sequence]], right: tuple[int, ...] = ()
+                    ) -> Fitted:
+    """A ``table`` with the titles ``wide`` that, on a console too narrow for it, gives way to
+    one with the titles ``narrow`` (shorter, or on two lines) and its columns closer; the rows
+    of each are ``rows(narrow)``."""
+    grids = []
+    for titles, is_narrow in ((wide, False), (narrow, True)):
+        grid = table(*titles, right=right)
+        grid.collapse_padding = is_narrow
+        for row in rows(is_narrow):
+            grid.add_row(*row)
+        grids.append(grid)
+    return Fitted(*grids)
+
+
 # ---- the value and the cards --------------------------------------------------------------------
 
 
@@ -124,14 +142,10 @@ def line_table(position: Position, solution: Solution, pretty: bool) -> Fitted:
     and its columns closer."""
     deal = position.deal
     sides = [deal.side_name(s) for s in range(deal.sides)]
-    right = tuple(range(4, 5 + len(sides)))
-    wide = table("trick", "led by", "cards", "won by", "pegged", *sides, right=right)
-    narrow = table("trick", "led\nby", "cards", "won\nby", "pegs", *sides, right=right)
-    narrow.collapse_padding = True
-    for row in line_rows(position, solution, pretty):
-        wide.add_row(*row)
-        narrow.add_row(*row)
-    return Fitted(wide, narrow)
+    return narrowing_table(("trick", "led by", "cards", "won by", "pegged", *sides),
+                           ("trick", "led\nby", "cards", "won\nby", "pegs", *sides),
+                           lambda narrow: line_rows(position, solution, pretty),
+                           right=tuple(range(4, 5 + len(sides))))
 
 
 def line_rows(position: Position, solution: Solution, pretty: bool):
