@@ -476,38 +476,28 @@ def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
     of the file's lines that hold them (a line the run was writing when it stopped, or a
     group not whole, is played again)."""
     from solver.batch import records_parts
-    from solver.game import Records
+    from solver.game import read_records
 
     with open(path, "rb") as file:
-        data = file.read()
-    lines = data.splitlines(keepends=True)
+        lines = file.read().splitlines(keepends=True)
     if lines and not lines[-1].endswith(b"\n"):
         lines.pop()             # cut off as the run stopped
-    records, ends, size = Records(), [], 0
-    records.lines = []
-    for number, line in enumerate(lines, 1):
-        size += len(line)
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except (ValueError, UnicodeDecodeError) as error:
-            raise AllFivesError(f"--resume: {path}:{number}: not a game record line "
-                                f"({error})") from None
-        records.append(record)
-        records.lines.append(number)
-        ends.append(size)
     try:
+        records = read_records(b"".join(lines).decode("utf-8"), path)  # (errors: FILE:LINE)
         parts, done, used = records_parts(records, plan.a, plan.b, plan.players, plan.seed,
                                           rules=plan_rules(plan),
                                           whole_matches=plan.whole_matches,
-                                          rotate=not plan.duplicate)
+                                          rotate=not plan.duplicate, source=path)
+    except UnicodeDecodeError as error:
+        raise AllFivesError(f"--resume: {path}: not UTF-8 text (byte {error.start})") from None
     except AllFivesError as error:
-        raise AllFivesError(f"--resume: {path}: {error}") from None
+        raise AllFivesError(f"--resume: {error}" if str(error).startswith(path) else
+                            f"--resume: {path}: {error}") from None
     if done > plan.groups:
         raise AllFivesError(f"--resume: {path} holds {done} deal groups, more than the "
                             f"{plan.groups} asked for")
-    return parts, done, ends[used - 1] if used else 0
+    kept = records.lines[used - 1] if used else 0     # the line of the last record kept
+    return parts, done, sum(len(line) for line in lines[:kept])
 
 
 def match_command(a: str, b: str, players: int, deals: int | None, matches: int | None,

@@ -758,13 +758,15 @@ def matches_result(a: str | PlayerSpec, b: str | PlayerSpec, players: int, seed:
 def records_parts(records: Sequence[Mapping[str, Any]], a: str | PlayerSpec,
                   b: str | PlayerSpec, players: int, seed: int | str, *,
                   rules: Rules | None = None, whole_matches: bool = False,
-                  rotate: bool = False, deals: int = 1) -> tuple[list, int, int]:
+                  rotate: bool = False, deals: int = 1,
+                  source: str | None = None) -> tuple[list, int, int]:
     """The groups a run's game records hold (as ``keep_records`` and ``allfives match
     --record`` write them), as one chunk of the run's parts, how many groups they are, and how
     many of the first records hold them: groups 0 to K - 1, each with every game it plays
     whole, checked against the run (``solver.game.replay_matches`` plays every game again).
     The groups' decision times are not in the records: they are left empty.  A record that
-    does not belong to the run is a ``BatchError`` naming its game."""
+    does not belong to the run is a ``BatchError`` naming its game; one that does not replay,
+    a ``RecordError`` naming ``source`` (and its line, records read by ``read_records``)."""
     from .game import replay_matches
 
     a, b = _specs(a, b, players)
@@ -776,7 +778,7 @@ def records_parts(records: Sequence[Mapping[str, Any]], a: str | PlayerSpec,
         game = _deals_match(game, players)
     names = seat_names(players)
     games: dict[int, list[tuple[int, Any]]] = {}
-    for played in replay_matches(records):
+    for played in replay_matches(records, source):
         where = f"game {quoted(played.match)}"
         named = _game_name(played.match)
         if named is None or named[0] != str(seed):

@@ -518,7 +518,7 @@ def test_a_record_line_that_is_not_json_is_named(tmp_path):
     lines = record.read_text().splitlines(keepends=True)
     record.write_text("".join(lines[:2]) + "{garbage\n" + "".join(lines[2:]))
     assert_one_error_line(run("match", "heuristic", "random", "--deals", 4, "--record", record,
-                              "--resume"), f"--resume: {record}:3: not a game record line")
+                              "--resume"), f"--resume: {record}:3: not JSON")
 
 
 def test_a_record_is_emptied_only_once_the_work_can_start(tmp_path, monkeypatch):
