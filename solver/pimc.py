@@ -47,8 +47,12 @@ Against the heuristic that is the world's true value; against anyone else it is 
 play.  With ``partner="heuristic"`` (four players) the partner plays the heuristic's card from
 its own view in that search as well, and only this seat chooses: a partner who cannot see the
 world is not credited with playing as if it could, and the search is far smaller (measured
-within noise of the partner choosing, so off by default).  Where the first world's search does
-not fit its share, the worlds are solved by the engine as above.
+within noise of the partner choosing, so off by default).  With ``fusion="shared"`` the worlds
+are searched together (``solver.replies.shared_reply_values``): each later card of this seat is
+one card for all the worlds it cannot tell apart, the partner's the heuristic's, so that no
+world is valued as if this seat could see it; that search has half of the budget, and where it
+does not finish the worlds are searched one by one.  Where the first world's search does not
+fit its share, the worlds are solved by the engine as above.
 
 The calls
 ---------
@@ -86,7 +90,7 @@ from .players import HeuristicPlayer, PlayerError, check_replies, check_switch, 
 from .solution import check_limits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
-           "summarize", "game_aside", "value_replies", "DEFAULT_WORLDS", "FOUR_PLAYER_WORLDS",
+           "summarize", "game_aside", "value_replies", "value_shared_replies", "DEFAULT_WORLDS", "FOUR_PLAYER_WORLDS",
            "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT", "DEFAULT_TIME_LIMIT", "Z95"]
 
 #: Worlds valued per decision by default with two or three players (the knee of the two-player
@@ -112,6 +116,8 @@ INFER_DRAWS = 2
 FULL_TRUST_DRAWS = 16
 #: How the partner plays in a search against the heuristic's replies (option ``partner``).
 PIMC_PARTNER = ("best", "heuristic")
+#: The player's remedies for strategy fusion (its option ``fusion``).
+PIMC_FUSION = ("none", "postpone", "shared")
 #: The player's ways of trusting its model of the opponents (its option ``trust``).
 PIMC_TRUST = ("tempered", "full")
 #: Fewest worlds a decision's budget is shared out for.
@@ -316,6 +322,27 @@ def value_replies(positions: Sequence[Position], weights: Sequence[float], legal
     return values, kept, True
 
 
+def value_shared_replies(positions: Sequence[Position], weights: Sequence[float],
+                         legal: Sequence[int], objective: str, model, budget: _Budget
+                         ) -> tuple[dict[int, list[float]], list[float], bool]:
+    """``value_replies`` with this seat's later cards chosen once for the worlds it cannot tell
+    apart (``solver.replies.shared_reply_values``: the worlds searched together, the partner's
+    cards ``model``'s too), within half of what is left of the budget (the other half for
+    ``value_replies``); nothing is kept when it does not finish."""
+    from .replies import REPLY_NODES, Spent, shared_reply_values
+
+    node_limit, time_limit = budget.limits(budget.share - 2)
+    try:
+        found = shared_reply_values(
+            positions, weights, objective, model,
+            deadline=None if time_limit is None else time.perf_counter() + time_limit,
+            limit=None if node_limit is None else node_limit // REPLY_NODES,
+            counted=lambda searched: budget.used(searched * REPLY_NODES))
+    except Spent:
+        return {c: [] for c in legal}, [], False
+    return {c: [float(v) for v in found[c]] for c in legal}, list(weights), True
+
+
 def value_play_postponed(solver, positions: Sequence[Position], weights: Sequence[float],
                          legal: Sequence[int], seat: int, side: int, objective: str,
                          budget: _Budget) -> tuple[dict[int, list[float]], list[float], bool]:
@@ -465,7 +492,9 @@ class PimcPlayer:
                     open) or ``"heuristic"`` (the heuristic's card from its own view, as the
                     opponents do, so that only this seat chooses);
     ``fusion``      ``"postpone"``: value each card with our next card chosen once for the
-                    worlds we cannot tell apart (``value_play_postponed``); ``"none"``: plain;
+                    worlds we cannot tell apart (``value_play_postponed``); ``"shared"``, with
+                    ``replies="heuristic"``: every later card of ours chosen so, the worlds
+                    searched together (``value_shared_replies``); ``"none"``: plain;
     ``table_bits``  the engine's table: 2**table_bits entries of 32 bytes.
 
     An option given where it would change nothing (``partner`` without ``replies="heuristic"``,
@@ -494,11 +523,16 @@ class PimcPlayer:
         if calls not in PIMC_CALLS:
             raise PlayerError(f"calls: {quoted(calls)} is not one of "
                               f"{', '.join(repr(c) for c in PIMC_CALLS)}")
-        if fusion not in ("none", "postpone"):
-            raise PlayerError(f"fusion: {quoted(fusion)} is not 'none' or 'postpone'")
+        if fusion not in PIMC_FUSION:
+            raise PlayerError(f"fusion: {quoted(fusion)} is not "
+                              f"{', '.join(repr(f) for f in PIMC_FUSION[:-1])} or "
+                              f"{PIMC_FUSION[-1]!r}")
         if trust is not None and trust not in PIMC_TRUST:
             raise PlayerError(f"trust: {quoted(trust)} is not 'tempered' or 'full'")
         check_replies(replies)
+        if fusion == "shared" and replies != "heuristic":
+            raise PlayerError("fusion: 'shared' only with replies=heuristic (the worlds are "
+                              "searched together against the heuristic's replies)")
         if partner is not None and partner not in PIMC_PARTNER:
             raise PlayerError(f"partner: {quoted(partner)} is not 'best' or 'heuristic'")
         if call_worlds is not None and (isinstance(call_worlds, bool)
@@ -728,9 +762,13 @@ class PimcPlayer:
                                     complete and whole and complete_p, actions, budget)
         values, kept, complete = {}, [], False
         if self.replies == "heuristic":
-            values, kept, complete = value_replies(positions, weights, legal, side, objective,
-                                                   self._heuristic, budget,
-                                                   self.partner == "heuristic")
+            if self.fusion == "shared":
+                values, kept, complete = value_shared_replies(positions, weights, legal,
+                                                              objective, self._heuristic, budget)
+            if not kept:
+                values, kept, complete = value_replies(positions, weights, legal, side,
+                                                       objective, self._heuristic, budget,
+                                                       self.partner == "heuristic")
             if kept:
                 return self._advice(observation, objective, len(kept), exact, complete,
                                     _valued(legal, values, kept, exact, preferred), budget,

@@ -17,12 +17,21 @@ hundreds of positions for two 6-card hands, tens of thousands for four (some 44,
 opening, the median of eight), so a ``limit`` (positions, and a deadline) stops it
 (``Spent``).  With ``partner`` the partner of the seat to move plays the heuristic's card too,
 and only that seat chooses: about a thousand positions at a four-player opening.
+
+Each world's search lets this side choose every later card knowing the world (strategy fusion),
+where a seat at the table cannot tell apart the worlds in which the same cards have been played.
+``shared_reply_values`` searches a seat's worlds together: where an opponent's card differs
+between worlds they part, and at each of the seat's turns one card is chosen for all the worlds
+still together, the best by weighted sum; the partner's cards are the heuristic's.  Against the
+heuristic with the worlds drawn from what the seat has seen, that is the seat's best reply to
+the heuristic.  A position counts once for each world it is searched in: 4,000 to 10,000 at a
+two-player opening with 16 worlds, as many as the worlds' searches one by one.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .cards import Card
 from .deal import Position
@@ -30,7 +39,7 @@ from .game import observation_of, turn_view
 from .search import _card_tables, _settled
 from .tricks import legal_plays, trick_winner
 
-__all__ = ["REPLY_NODES", "Spent", "reply_values"]
+__all__ = ["REPLY_NODES", "Spent", "reply_values", "shared_reply_values"]
 
 #: Engine nodes a position searched here counts as in a budget of nodes (about its time).
 REPLY_NODES = 100
@@ -130,3 +139,149 @@ def reply_values(position: Position, side: int, objective: str, model, *,
     finally:
         if counted is not None:
             counted(searched)
+
+
+def shared_reply_values(positions: Sequence[Position], weights: Sequence[float], objective: str,
+                        model, *, limit: int | None = None, deadline: float | None = None,
+                        counted: Callable[[int], None] | None = None
+                        ) -> dict[Card, list[int]]:
+    """Every legal card's value in each of the worlds ``positions`` (one deal as the seat to
+    move might face it: the same play, that seat's hand the same) for that seat's side, when
+    every other seat plays ``model``'s card from its own view (the partner's too) and the seat
+    to move chooses each of its later cards once for all the worlds it cannot tell apart: those
+    in which every card played since was the same.  A card is chosen for its best sum over
+    those worlds, weighted by ``weights``: strategy fusion (a card for each world, as if the
+    world were open) is left out.  ``limit``, ``deadline`` and ``counted`` as for
+    ``reply_values``, a position counted once for each world it is searched in."""
+    first = positions[0]
+    deal = first.deal
+    n = deal.players
+    chooser = first.to_move
+    side = deal.side_of(chooser)
+    trump, strict = deal.trump, deal.rules.strict_follow
+    margin = objective == "margin"
+    game = deal.rules.game
+    side_of = [deal.side_of(s) for s in range(n)]
+    others = [s for s in range(deal.sides) if s != side]
+    base = observation_of(first, chooser)
+    # the worlds told apart by their hands, equal ones weighed together
+    unique: dict[tuple, int] = {}
+    index: list[int] = []
+    weight: list[float] = []
+    tables: list[tuple[bytes, bytes]] = []
+    settled: list[int] = []
+    start_hands: list[tuple[frozenset, ...]] = []
+    start_won: list[tuple[int, ...]] = []
+    for position, w in zip(positions, weights):
+        hands = tuple(frozenset(h) for h in position.hands)
+        i = unique.get(hands)
+        if i is None:
+            i = unique[hands] = len(weight)
+            points, pips = _card_tables(position.deal, objective)
+            sure, won = _settled(position, side, objective, points, pips)
+            weight.append(0.0)
+            tables.append((points, pips))
+            settled.append(sure)
+            start_hands.append(hands)
+            start_won.append(tuple(won))
+        weight[i] += w
+        index.append(i)
+    memo: dict[tuple, tuple[int, ...]] = {}
+    replies: dict[tuple, Card] = {}
+    searched = 0
+    left = sum(len(h) for h in first.hands)
+
+    def game_point(won: tuple[int, ...]) -> int:
+        if not game:
+            return 0
+        x = won[side]
+        if all(x > won[s] for s in others):
+            return 1
+        return -1 if margin and any(won[s] > x for s in others) else 0
+
+    def value(block: tuple[int, ...], leader: int, trick: tuple[Card, ...], won: tuple,
+              seen: list, gone: frozenset) -> tuple[int, ...]:
+        """The value from here to the end of the deal in each world of ``block`` (the cards
+        ``gone`` played since the search began)."""
+        nonlocal searched
+        if len(gone) == left:
+            return tuple(game_point(w) for w in won)
+        key = (block, leader, trick, won, gone)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        searched += len(block)
+        if limit is not None and searched > limit:
+            raise Spent(searched)
+        if deadline is not None and time.perf_counter() > deadline:
+            raise Spent(searched)
+        seat = (leader + len(trick)) % n
+        if seat == chooser:
+            legal = legal_plays(sorted(start_hands[block[0]][seat] - gone), list(trick), trump,
+                                strict)
+            best, best_sum = None, None
+            for card in legal:
+                values = after(block, leader, trick, won, seen, gone, seat, card)
+                total = sum(weight[w] * v for w, v in zip(block, values))
+                if best_sum is None or total > best_sum:
+                    best, best_sum = values, total
+            found = best
+        else:
+            groups: dict[Card, list[int]] = {}
+            for i, w in enumerate(block):
+                card = reply(seat, start_hands[w][seat] - gone, leader, trick, seen, gone)
+                groups.setdefault(card, []).append(i)
+            if len(groups) == 1:
+                found = after(block, leader, trick, won, seen, gone, seat, card)
+            else:
+                parts = [0] * len(block)
+                for card, members in groups.items():
+                    part = after(tuple(block[i] for i in members), leader, trick,
+                                 tuple(won[i] for i in members), seen, gone, seat, card)
+                    for i, v in zip(members, part):
+                        parts[i] = v
+                found = tuple(parts)
+        memo[key] = found
+        return found
+
+    def reply(seat: int, hand: frozenset, leader: int, trick: tuple[Card, ...], seen: list,
+              gone: frozenset) -> Card:
+        """``model``'s card for ``seat`` holding ``hand``: the same in every world."""
+        key = (seat, hand, leader, trick, gone)
+        card = replies.get(key)
+        if card is None:
+            legal = legal_plays(sorted(hand), list(trick), trump, strict)
+            card = legal[0] if len(legal) == 1 else \
+                model.act(turn_view(base, seat, hand, seen, legal))
+            replies[key] = card
+        return card
+
+    def after(block: tuple[int, ...], leader: int, trick: tuple[Card, ...], won: tuple,
+              seen: list, gone: frozenset, seat: int, card: Card) -> tuple[int, ...]:
+        cards = trick + (card,)
+        seen = seen + [(seat, card)]
+        gone = gone | {card}
+        if len(cards) < n:
+            return value(block, leader, cards, won, seen, gone)
+        winner = (leader + trick_winner(list(cards), trump)) % n
+        wins = side_of[winner]
+        gains, later_won = [], []
+        for w, so_far in zip(block, won):
+            points, pips = tables[w]
+            gain = sum(points[c] for c in cards)
+            gains.append(gain if wins == side else (-gain if margin else 0))
+            later_won.append(so_far[:wins] + (so_far[wins] + sum(pips[c] for c in cards),)
+                             + so_far[wins + 1:])
+        later = value(block, winner, (), tuple(later_won), seen, gone)
+        return tuple(g + v for g, v in zip(gains, later))
+
+    everyone = tuple(range(len(weight)))
+    current = first.current
+    try:
+        found = {c: after(everyone, current.leader, tuple(current.cards), tuple(start_won),
+                          list(base.play), frozenset(), chooser, c)
+                 for c in first.legal_moves()}
+    finally:
+        if counted is not None:
+            counted(searched)
+    return {c: [settled[i] + found[c][i] for i in index] for c in found}

@@ -19,8 +19,9 @@ from solver.pimc import REPLIED, SOLVED, PimcPlayer
 from solver.players import HeuristicPlayer, PlayerError, make_player
 from solver.playout import play_out
 from solver.reference import final_value
-from solver.replies import REPLY_NODES, Spent, reply_values
+from solver.replies import REPLY_NODES, Spent, reply_values, shared_reply_values
 from solver.rules import PRESETS, Rules
+from solver.sampling import sample_worlds, world_position
 from solver.search import Solver
 from solver.shuffle import random_position
 
@@ -38,6 +39,50 @@ def slow_reply(position, side, objective, chooser=None):
     if not chooses and len(legal) > 1:
         legal = [HEURISTIC.act(observation_of(position, position.to_move))]
     return max(slow_reply(position.after(c), side, objective, chooser) for c in legal)
+
+
+def slow_shared(positions, weights, side, objective, chooser):
+    """Each world's value for ``side`` when ``chooser`` plays one card for all the worlds of
+    ``positions`` (which it cannot tell apart: the same cards played) and every other seat the
+    heuristic's: the worlds split by the heuristic's card, and ``chooser``'s card the first of
+    best weighted sum."""
+    first = positions[0]
+    if first.is_over:
+        return [final_value(p, side, objective) for p in positions]
+    if first.to_move == chooser:
+        best = None
+        for card in first.legal_moves():
+            values = slow_shared([p.after(card) for p in positions], weights, side, objective,
+                                 chooser)
+            total = sum(w * v for w, v in zip(weights, values))
+            if best is None or total > best[0]:
+                best = (total, values)
+        return best[1]
+    groups = {}
+    for i, p in enumerate(positions):
+        legal = p.legal_moves()
+        card = legal[0] if len(legal) == 1 else \
+            HEURISTIC.act(observation_of(p, p.to_move))
+        groups.setdefault(card, []).append(i)
+    values = [None] * len(positions)
+    for card, members in groups.items():
+        found = slow_shared([positions[i].after(card) for i in members],
+                            [weights[i] for i in members], side, objective, chooser)
+        for i, v in zip(members, found):
+            values[i] = v
+    return values
+
+
+def _worlds(rng, players, cards, rules, count):
+    """A position and ``count`` worlds of it drawn from its seat to move's view (some maybe
+    alike), with weights."""
+    position = random_position(rng, players, cards, rules)
+    while len(position.legal_moves()) < 2:
+        position = random_position(rng, players, cards, rules)
+    observation = observation_of(position, position.to_move)
+    worlds = sample_worlds(observation, count, rng)
+    positions = [world_position(observation, w) for w in worlds]
+    return position, positions, [rng.choice((0.5, 1.0, 2.0, 3.0)) for _ in positions]
 
 
 def _objectives(players):
@@ -241,3 +286,90 @@ def test_the_cheater_replying_plays_a_best_reply_late_in_a_deal(n):
     assert checked >= 10
     with pytest.raises(PlayerError, match="replies: 'x' is not"):
         make_player("cheater", replies="x")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_shared_replies_choose_one_card_for_the_worlds_not_told_apart(players):
+    rng = random.Random(f"shared{players}")
+    sizes = {2: (2, 3, 4), 3: (2, 3), 4: (2, 3)}[players]
+    for k in range(40):
+        rules = Rules.preset(sorted(PRESETS)[k % len(PRESETS)])
+        position, positions, weights = _worlds(rng, players, rng.choice(sizes), rules,
+                                               rng.choice((1, 3, 6)))
+        objective = _objectives(players)[k % len(_objectives(players))]
+        seat = position.to_move
+        side = position.deal.side_of(seat)
+        found = shared_reply_values(positions, weights, objective, HEURISTIC)
+        assert found == {c: slow_shared([p.after(c) for p in positions], weights, side,
+                                        objective, seat)
+                         for c in position.legal_moves()}, (position.deal, position.play)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_shared_replies_lie_between_the_heuristics_play_and_a_card_for_each_world(players):
+    rng = random.Random(f"shared-bounds{players}")
+    size = {2: 6, 3: 6, 4: 4}[players]
+    fused = 0
+    for k in range(16):
+        rules = Rules.preset(sorted(PRESETS)[k % len(PRESETS)])
+        position, positions, weights = _worlds(rng, players, size, rules, 8)
+        objective = _objectives(players)[k % len(_objectives(players))]
+        side = position.deal.side_of(position.to_move)
+        found = shared_reply_values(positions, weights, objective, HEURISTIC)
+        each = [reply_values(p, side, objective, HEURISTIC, partner=players == 4)
+                for p in positions]
+        for card, values in found.items():
+            shared = sum(w * v for w, v in zip(weights, values))
+            # the heuristic's own play is one card for the worlds not told apart
+            played = sum(w * final_value(play_out(p.after(card)), side, objective)
+                         for w, p in zip(weights, positions))
+            apart = sum(w * e[card] for w, e in zip(weights, each))
+            assert played <= shared <= apart
+            fused += shared < apart
+        # one world alone: the search of each world by itself
+        assert shared_reply_values(positions[:1], [2.0], objective, HEURISTIC) == \
+            {c: [v] for c, v in each[0].items()}
+    # the worlds told apart were worth more somewhere (with four players three seats' cards
+    # tell nearly every world apart within a trick: not in these cases)
+    assert fused >= 1 or players == 4
+
+
+def test_shared_replies_stop_at_a_limit_and_count_a_position_once_a_world():
+    rng = random.Random("shared-limit")
+    position, positions, weights = _worlds(rng, 2, 4, Rules(), 5)
+    told = []
+    whole = shared_reply_values(positions, weights, "margin", HEURISTIC, counted=told.append)
+    alone = []
+    shared_reply_values(positions[:1], [1.0], "margin", HEURISTIC, counted=alone.append)
+    assert told[0] > alone[0]
+    with pytest.raises(Spent):
+        shared_reply_values(positions, weights, "margin", HEURISTIC, limit=told[0] // 2)
+    assert shared_reply_values(positions, weights, "margin", HEURISTIC, limit=told[0]) == whole
+    with pytest.raises(Spent):
+        shared_reply_values(positions, weights, "margin", HEURISTIC,
+                            deadline=time.perf_counter() - 1)
+
+
+def test_pimc_with_shared_replies_values_its_worlds_together():
+    rng = random.Random("shared-pimc")
+    position, positions, weights = _worlds(rng, 2, 6, Rules(), 6)
+    observation = observation_of(position, position.to_move)
+    player = PimcPlayer(seed=1, replies="heuristic", fusion="shared", time_limit=None)
+    advice = player.advise_positions(observation, positions, weights)
+    assert advice.method == REPLIED and advice.worlds == 6 and advice.complete
+    found = shared_reply_values(positions, weights, "margin", HEURISTIC)
+    total = sum(weights)
+    assert {a.action: a.mean for a in advice.actions} == pytest.approx(
+        {c: sum(w * v for w, v in zip(weights, values)) / total
+         for c, values in found.items()})
+    # a budget too small for the worlds together: the worlds valued as without the option
+    stopped = PimcPlayer(seed=1, replies="heuristic", fusion="shared", time_limit=None,
+                         node_limit=REPLY_NODES)
+    plain = PimcPlayer(seed=1, replies="heuristic", time_limit=None, node_limit=REPLY_NODES)
+    after = stopped.advise_positions(observation, positions, weights)
+    assert not after.complete and stopped.stopped == 1
+    assert after.best == plain.advise_positions(observation, positions, weights).best
+    with pytest.raises(PlayerError, match="fusion: 'shared' only with replies=heuristic"):
+        make_player("pimc", fusion="shared")
+    with pytest.raises(PlayerError, match="fusion: 'x' is not 'none', 'postpone' or 'shared'"):
+        make_player("pimc", fusion="x")
