@@ -101,10 +101,17 @@ def value_words(position: Position, solution: Solution) -> Text:
     else:
         text.append(f": between {solution.lower} and {solution.upper}", style="bold")
     if not solution.complete:
-        what = "before every card was valued" if solution.proved else \
+        what = stopped_before(position, solution) if solution.proved else \
             f"after {solution.nodes:,} nodes"
         text.append(f"  (the search stopped at its limit {what})", style=QUIET)
     return text
+
+
+def stopped_before(position: Position, solution: Solution) -> str:
+    """What a search stopped at its limit with its value proved did not do."""
+    if all(c in solution.moves for c in position.legal_moves()):
+        return "before its line was played out"
+    return "before every card was valued"
 
 
 def cards_table(position: Position, solution: Solution, pretty: bool) -> Table:

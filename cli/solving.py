@@ -117,8 +117,10 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
         if not solution.complete:
             stopped.append(name)
             if solution.proved:
+                from .report import stopped_before
+
                 note(f"{name}: the value {solution.lower} is proved, but the search stopped at "
-                     f"its limit before every card was valued")
+                     f"its limit {stopped_before(position, solution)}")
             else:
                 note(f"{name}: no result: the search stopped at its limit (the value lies "
                      f"between {solution.lower} and {solution.upper})")

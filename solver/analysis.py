@@ -119,8 +119,9 @@ def end_points(position: Position) -> list[EndPoint]:
 def cost_of(solution: Solution, card: Card, mover_side: int) -> int | None:
     """What playing ``card`` costs the seat to move, by ``solution`` (solved for any side):
     how much worse its value is than the best card's, from the mover's side of the table.
-    None when the solution does not know the card's value."""
-    if card not in solution.moves or not solution.complete:
+    None when the solution does not know the card's value or the best (a limit stopped the
+    search before its value was proved)."""
+    if card not in solution.moves or not solution.proved:
         return None
     value = solution.moves[card]
     if solution.side == mover_side:

@@ -121,6 +121,20 @@ def test_cost_from_the_movers_side_of_the_table():
     assert cost_of(for_north, best, 0) == 0
 
 
+def test_a_cost_is_known_once_the_value_is_proved():
+    position = load(TWO)
+    whole = reference.solve(position, side=0)
+    card, other = sorted(whole.moves)[:2]
+    # a limit stopped the search with its bounds met, one card valued
+    proved = replace(whole, moves={card: whole.moves[card]}, line=(), complete=False,
+                     lower=whole.value, upper=whole.value)
+    assert cost_of(proved, card, 0) == whole.value - whole.moves[card]
+    assert cost_of(proved, other, 0) is None
+    # its bounds apart: no card's cost is known, not even a card valued
+    open_ = replace(proved, upper=whole.value + 1)
+    assert cost_of(open_, card, 0) is None
+
+
 # ---- analyze_play: a hand played badly on purpose -----------------------------------------------
 
 def play_badly(position: Position, mistakes: set[int]) -> tuple[Position, dict[int, int]]:
