@@ -54,10 +54,12 @@ def read_run(path):
             continue
         try:
             record = json.loads(line)
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:
             if number == len(lines) and not text.endswith("\n"):
                 break           # the last line, cut short as the run was stopped
-            fail(f"{path}:{number}: not JSON ({error.msg})")
+            what = f"{error.msg.removesuffix(' at')} at column {error.colno}" \
+                if isinstance(error, json.JSONDecodeError) else "too deep or too long to read"
+            fail(f"{path}:{number}: not JSON ({what})")
         if not isinstance(record, dict) or any(key not in record for key in KEYS):
             fail(f"{path}:{number}: not a game record (JSON lines of 'allfives match "
                  f"--record')")

@@ -1109,8 +1109,13 @@ def test_a_tampered_record_fails_with_one_line_naming_the_deal_and_action():
 
 
 def test_bad_record_text():
-    with pytest.raises(RecordError, match=r"^x.jsonl:2: not JSON"):
+    # where on the line, the words of json's message whole
+    with pytest.raises(RecordError, match=r"^x.jsonl:2: not JSON \(Expecting property name "
+                                          r"enclosed in double quotes at column 2\)$"):
         read_records('{"match": 1}\n{oops\n', "x.jsonl")
+    with pytest.raises(RecordError, match=r"^x.jsonl:1: not JSON \(Unterminated string "
+                                          r"starting at column 2\)$"):
+        read_records('{"mat', "x.jsonl")
     with pytest.raises(RecordError, match=r"^x.jsonl:1: a record is a JSON object"):
         read_records("[1, 2]\n", "x.jsonl")
     with pytest.raises(RecordError, match="no records"):
