@@ -284,8 +284,10 @@ def _build(layout: Layout) -> Position:
 
 
 def load(path: str | PathLike[str]) -> Position:
-    """Read a TOML deal file of one deal (``load_positions`` reads a file of several)."""
-    (layout,) = read_layouts(read_file(path), str(path), toml=True, one=True)
+    """Read a deal file of one deal: a ``.toml`` file is TOML, any other file is told by its
+    text, TOML or one position on one line (``load_positions`` reads a file of several)."""
+    (layout,) = read_layouts(read_file(path), str(path), True if is_toml_name(path) else None,
+                             one=True)
     return _build(layout)
 
 

@@ -621,7 +621,7 @@ def read_layouts(text: str, source: str = "<string>", toml: bool | None = None,
     A TOML text is one position, named ``source``, or several with a line ``# ---`` between
     two, named ``source#1``, ``source#2``, ...  A text in the one-line form holds one position on
     each line that is not blank or a ``#`` comment, named ``source:LINE``.  ``toml=None`` tells
-    the two apart by the first such line.  ``one``: a TOML text of several deals is an error.
+    the two apart by the first such line.  ``one``: a text of several positions is an error.
     ``hidden``: hands may be hidden (``"?"``, ``-``).
     """
     text = text.removeprefix(BOM)
@@ -632,11 +632,14 @@ def read_layouts(text: str, source: str = "<string>", toml: bool | None = None,
     if toml:
         yield from _read_documents(text, source, one, hidden)
         return
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if line:
-            where = f"{source}:{number}"
-            yield parse_line(line, where, hidden)
+    lines = [(number, line.split("#", 1)[0].strip())
+             for number, line in enumerate(text.splitlines(), 1)]
+    lines = [(number, line) for number, line in lines if line]
+    if one and len(lines) > 1:
+        raise _fail(source, None, f"{len(lines)} positions, one on each line, not one "
+                                  f"(load_positions reads them all)")
+    for number, line in lines:
+        yield parse_line(line, f"{source}:{number}", hidden)
 
 
 def read_file(path: str | PathLike[str]) -> str:

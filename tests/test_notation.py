@@ -557,3 +557,22 @@ def test_load_reads_one_deal_and_says_so_of_several(tmp_path: Path):
         load(path)
     assert str(caught.value) == (f"{path}: 3 deals separated by '# ---' lines, not one "
                                  "(load_positions reads them all)")
+
+
+def test_load_reads_a_file_of_one_position_on_one_line(tmp_path: Path):
+    position = random_position(random.Random(5))
+    line = position.to_line()
+    one = tmp_path / "one.txt"
+    one.write_text(f"# a deal\n\n{line}\n", encoding="utf-8")
+    assert load(one) == Position.from_line(line)
+    several = tmp_path / "several.txt"
+    several.write_text(f"{line}\n# another\n{line}\n", encoding="utf-8")
+    with pytest.raises(DealFileError) as caught:
+        load(several)
+    assert str(caught.value) == (f"{several}: 2 positions, one on each line, not one "
+                                 "(load_positions reads them all)")
+    # a file named .toml is TOML, whatever it holds
+    named = tmp_path / "one.toml"
+    named.write_text(line, encoding="utf-8")
+    with pytest.raises(DealFileError, match=r"one.toml: not TOML"):
+        load(named)
