@@ -52,7 +52,7 @@ from typing import Any, NamedTuple
 from .cards import (Card, card_str, hand_str, holding_str, parse_card, parse_hand, parse_suit,
                     sort_cards, suit_of, suit_str)
 from .errors import AllFivesError, counted, quoted, whole_number
-from .rules import Rules, option_text
+from .rules import OPTION_TYPES, Rules, option_text
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
 __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
@@ -224,7 +224,8 @@ class _Parts:
         sides = side_count(n)
         if isinstance(given, list):
             if len(given) != sides:
-                raise _fail(src, "score", f"{len(given)} entries given, but the table has "
+                raise _fail(src, "score", f"{counted(len(given), 'entry', 'entries')} given, "
+                                          f"but the table has "
                                           f"{sides} sides ({_side_list(n)})")
             return tuple(given)
         names = seat_names(n)
@@ -376,6 +377,7 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
                 raise _fail(source, f"options.{name}",
                             f"expected a word, a whole number or true/false, not "
                             f"{_kind(value)} ({quoted(value)})")
+            _check_option_type(source, name, value)
             parts.options[name] = value
     if "score" in data:
         score: dict[str, int] = {}
@@ -388,6 +390,25 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
             score[seat] = value
         parts.score = score
     return parts.layout()
+
+
+#: What a TOML file writes for each type of rule option.
+_OPTION_VALUES = {"bool": "true or false", "int": "a whole number",
+                  "int | None": 'a whole number or "none"', "str": "a word in quotes"}
+
+
+def _check_option_type(source: str, name: str, value: Any) -> None:
+    """A rule option of a TOML file is written as its type (``capture = true``, not
+    ``capture = "no"`` or ``0``; ``target = 61``, not ``"61"``); an unknown name is left to
+    ``Rules``."""
+    kind = OPTION_TYPES.get(name)
+    number = isinstance(value, int) and not isinstance(value, bool)
+    if kind is None or {"bool": isinstance(value, bool), "int": number,
+                        "int | None": number or value == "none",
+                        "str": isinstance(value, str)}[kind]:
+        return
+    raise _fail(source, f"options.{name}",
+                f"expected {_OPTION_VALUES[kind]}, not {_toml_value(value)}")
 
 
 def _toml_value(value: Any) -> str:

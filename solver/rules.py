@@ -163,7 +163,8 @@ def _coerce(name: str, value: Any) -> Any:
             raise RulesError(f"option {quoted(name)} takes a whole number or none, "
                              f"not {quoted(value)}") from None
     if not isinstance(value, str):
-        raise RulesError(f"option {quoted(name)} takes a word, not {quoted(value)}")
+        raise RulesError(f"option {quoted(name)} takes a word, not "
+                         f"{option_text(value) if isinstance(value, bool) else quoted(value)}")
     return value.strip()
 
 

@@ -247,6 +247,17 @@ MALFORMED = [
     (BASE + "[options]\ncolour = 'red'\n", "deal.toml: options.colour: unknown option 'colour'"),
     (BASE + "[options]\nfollow = 'loose'\n", "deal.toml: options.follow: "),
     (BASE + "[options]\ncapture = 'maybe'\n", "deal.toml: options.capture: "),
+    # a rule option written as its type, as TOML spells it: no string for true or false or a
+    # number, nor a number for true or false
+    (BASE + "[options]\ncapture = 'no'\n",
+     'deal.toml: options.capture: expected true or false, not "no"'),
+    (BASE + "[options]\ncapture = 0\n", "deal.toml: options.capture: expected true or false, not 0"),
+    (BASE + "[options]\ntarget = '61'\n", 'deal.toml: options.target: expected a whole number, '
+                                          'not "61"'),
+    (BASE + "[options]\nmax_runs = true\n",
+     'deal.toml: options.max_runs: expected a whole number or "none", not true'),
+    (BASE + "[options]\nfollow = true\n",
+     "deal.toml: options.follow: expected a word in quotes, not true"),
     # unknown cards
     (swap("2D 3S", "2D ZZ"), "deal.toml: hands.N: unknown card 'ZZ'"),
     (swap('"AH KH 5H 9C 2D 3S"', '["AH", "KH", "5H", "9C", "2D", "1S"]'),
@@ -395,7 +406,7 @@ MALFORMED_LINES = [
     ("X:AK.-.-.- QJ.-.-.- trump=S", "<line>: expected 'N:', 'E:', 'S:' or 'W:'"),
     ("N:AK.-.-.- trump=S", "<line>: a table has 2, 3 or 4 players, not 1 hands"),
     ("N:AK.-.-.- QJ.-.-.- trump=S dealer=E", "<line>: dealer: unknown seat 'E'"),
-    ("N:AK.-.-.- QJ.-.-.- trump=S score=1", "<line>: score: 1 entries given"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S score=1", "<line>: score: 1 entry given"),
     ("N:AK.-.-.- QJ.-.-.- trump=S score=1,x", "<line>: score: expected whole numbers, not 'x'"),
     ("N:AK.-.-.- QJ.-.-.- trump=S strict", "<line>: expected key=value, not 'strict'"),
     ("", "<line>: expected 'N:'"),

@@ -108,6 +108,7 @@ def test_unknown_preset():
     ({"target": "sixty"}, "'sixty'"),
     ({"target": "0"}, "0"),
     ({"follow": 3}, "3"),
+    ({"follow": True}, "not true"),     # as a file spells it, not Python's True
 ])
 def test_bad_options_name_the_option_and_the_value(options, token):
     with pytest.raises(RulesError) as caught:
