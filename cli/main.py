@@ -81,8 +81,9 @@ def choices(enum: type[Enum]) -> str:
 PositionsArgument = Annotated[list[str], typer.Argument(
     metavar="POSITION", show_default=False,
     help="Deal files (TOML, several deals separated by '# ---' lines, or one-line positions "
-         "one a line), a one-line position itself (\"N:AK5.9.32.- ... trump=H\"), or '-' for "
-         "standard input.")]
+         "one a line), FILE#N or FILE:LINE for one deal of such a file, game records "
+         "(record.jsonl, or RECORD#N for its Nth deal), a one-line position itself "
+         "(\"N:AK5.9.32.- ... trump=H\"), or '-' for standard input.")]
 ForOption = Annotated[Optional[str], typer.Option(
     "--for", metavar="SEAT",
     help="The seat whose value is computed; with 4 players either partner, or NS / EW, names "

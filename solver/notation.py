@@ -315,6 +315,11 @@ def parse_toml(text: str, source: str = "<string>", hidden: bool = False) -> Lay
 
 
 _TOML_LINE = re.compile(r"\(at line (\d+),")
+#: tomllib's words for a table given twice, the table's name as Python's tuple of its keys.
+_TWICE = re.compile(r"Cannot declare \((.*?)\) twice")
+_TABLE_NAME = re.compile(r"'([^']*)'")
+#: A line that looks meant as a separator of deals: ``#---``, `` # ---``, ``# --- next``.
+_NEAR_SEPARATOR = re.compile(r"^\s*#\s*-{2,}")
 
 
 def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False) -> Layout:
@@ -325,6 +330,15 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         data = tomllib.loads(text.removeprefix(BOM))
     except tomllib.TOMLDecodeError as error:
         message = _TOML_LINE.sub(lambda m: f"(at line {int(m[1]) + lines_before},", str(error))
+        message = _TWICE.sub(lambda m: f"[{'.'.join(_TABLE_NAME.findall(m[1]))}] is declared "
+                                       f"twice", message)
+        # a key or table given twice: two deals, maybe, not parted
+        twice = "declared twice" in message or "Cannot overwrite" in message
+        near = next((number for number, line in enumerate(text.splitlines(), lines_before + 1)
+                     if _NEAR_SEPARATOR.match(line) and not _SEPARATOR_LINE.match(line)), None)
+        if twice and near is not None:
+            message += (f"; line {near} does not part two deals: a separator is "
+                        f"'{SEPARATOR}' alone on its line")
         raise _fail(source, None, f"not TOML: {message}") from None
     except RecursionError:
         raise _fail(source, None, "not TOML: arrays or tables nested too deeply") from None

@@ -281,6 +281,13 @@ MALFORMED = [
     # not TOML, and wrong types
     (BASE + "this is not toml\n", "deal.toml: not TOML: "),
     ("dealer = 'S'\ndealer = 'N'\n" + BASE, "deal.toml: not TOML: "),
+    # a table given twice, in Python's words no longer; and a line meant to part two deals
+    (BASE + "[hands]\n", "deal.toml: not TOML: [hands] is declared twice (at line 7, column 7)"),
+    (BASE + "#---\n" + BASE,
+     "deal.toml: not TOML: [hands] is declared twice (at line 11, column 7); line 7 does not "
+     "part two deals: a separator is '# ---' alone on its line"),
+    ("# -- the deal\n" + BASE + "x = \n", "deal.toml: not TOML: Invalid value (at line 8, "
+                                         "column 5)"),
     (swap('dealer = "S"', 'dealer = 2'), "deal.toml: dealer: expected a string"),
     (swap('N = "AH KH 5H 9C 2D 3S"', 'N = 5'), "deal.toml: hands.N: expected cards"),
     ('play = "AH"\nhands = 3\n', "deal.toml: hands: expected a table"),
@@ -301,6 +308,8 @@ def test_malformed_files(text, message):
     with pytest.raises(DealFileError) as caught:
         Position.from_toml(text, "deal.toml")
     assert str(caught.value).startswith(message)
+    if "not TOML: " in message[:-1]:    # the whole message
+        assert str(caught.value) == message
     assert "\n" not in str(caught.value)
     assert isinstance(caught.value, ValueError)
 
