@@ -164,8 +164,9 @@ def one_of_several(name: str, load=load_positions) -> list[tuple[str, Any]] | No
         file, found, tail = name.rpartition(mark)
         if found and tail.isdigit() and is_file(file) and Path(file).is_file():
             positions = load(file)
-            picked = [(known, position) for known, position in positions if known == name]
-            if mark == "#" and tail == "1" and len(positions) == 1 and positions[0][0] == file:
+            wanted = f"{file}{mark}{int(tail)}"        # FILE#02 is FILE#2
+            picked = [(known, position) for known, position in positions if known == wanted]
+            if mark == "#" and int(tail) == 1 and len(positions) == 1 and positions[0][0] == file:
                 picked = [(name, positions[0][1])]     # the one deal of a file of one
             if picked:
                 return picked

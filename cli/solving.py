@@ -44,7 +44,9 @@ def side_for(position: Position, name: str | None) -> int | None:
     try:
         return position.deal.side_of(parse_seat(name, players))
     except AllFivesError as error:
-        raise AllFivesError(f"--for: {error}") from None
+        sides = f"; sides {side_name(0, players)} {side_name(1, players)}" if players == 4 \
+            else ""
+        raise AllFivesError(f"--for: {str(error).removesuffix(')')}{sides})") from None
 
 
 def plan(positions: list[tuple[str, Position]], for_: str | None,
