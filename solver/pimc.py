@@ -90,8 +90,8 @@ from .players import HeuristicPlayer, PlayerError, check_replies, check_switch, 
 from .solution import check_limits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
-           "summarize", "game_aside", "value_replies", "value_shared_replies", "DEFAULT_WORLDS", "FOUR_PLAYER_WORLDS",
-           "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT", "DEFAULT_TIME_LIMIT", "Z95"]
+           "summarize", "game_aside", "value_replies", "value_shared_replies", "DEFAULT_WORLDS",
+           "FOUR_PLAYER_WORLDS", "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT", "DEFAULT_TIME_LIMIT", "Z95"]
 
 #: Worlds valued per decision by default with two or three players (the knee of the two-player
 #: ladder: see the README, "The Monte Carlo player").
@@ -766,9 +766,11 @@ class PimcPlayer:
                 values, kept, complete = value_shared_replies(positions, weights, legal,
                                                               objective, self._heuristic, budget)
             if not kept:
+                stopped = self.fusion == "shared"       # the search together did not finish
                 values, kept, complete = value_replies(positions, weights, legal, side,
                                                        objective, self._heuristic, budget,
                                                        self.partner == "heuristic")
+                complete = complete and not stopped
             if kept:
                 return self._advice(observation, objective, len(kept), exact, complete,
                                     _valued(legal, values, kept, exact, preferred), budget,
