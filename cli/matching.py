@@ -513,7 +513,12 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
     keeper = Keeper(plan, out)
     done = keep = 0
     if resume:
-        keeper.parts, done, keep = resumed(plan, record)
+        from .console import make_console
+        from .status import searching
+
+        # every game of the record is replayed by the rules: a few seconds for thousands
+        with searching(make_console(None, stderr=True), f"reading back {record}", None):
+            keeper.parts, done, keep = resumed(plan, record)
         keeper.resumed = done
     start = time.perf_counter()
     try:
