@@ -725,15 +725,16 @@ class PimcPlayer:
                          budget: _Budget | None = None) -> Advice:
         """``advise`` in card play over the worlds given as positions (each the deal as this
         seat might face it, with the play so far) and their weights."""
-        advice = self._advise_positions(observation, positions, weights, exact, budget)
-        if advice.objective != "win" and len(advice.actions) > 1 and self.win and \
-                within_reach(positions[0]):
+        use_win = self.win and within_reach(positions[0])
+        advice = self._advise_positions(observation, positions, weights, exact, budget,
+                                        use_win)
+        if advice.objective != "win" and len(advice.actions) > 1 and use_win:
             return replace(advice, win_dropped=True)
         return advice
 
     def _advise_positions(self, observation: Observation, positions: Sequence[Position],
-                          weights: Sequence[float], exact: bool, budget: _Budget | None
-                          ) -> Advice:
+                          weights: Sequence[float], exact: bool, budget: _Budget | None,
+                          use_win: bool) -> Advice:
         legal = list(observation.legal_actions)
         if budget is None:
             budget = _Budget(self.time_limit, self.node_limit, len(positions))
@@ -745,7 +746,6 @@ class PimcPlayer:
         if len(legal) == 1:
             action = ActionValue(legal[0], math.nan, math.nan, math.nan, 1.0)
             return Advice(observation.seat, "play", objective, 0, exact, True, (action,))
-        use_win = self.win and first.deal.score is not None and within_reach(first)
         solver = self.solver
         if use_win:
             wins, kept, complete = value_play(solver, positions, weights, legal, side, "win",
