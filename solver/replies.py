@@ -55,6 +55,18 @@ class Spent(Exception):
         self.positions = positions
 
 
+def _game_point(won: tuple[int, ...], side: int, others: list[int], game: bool,
+                margin: bool) -> int:
+    """Game's point for ``side`` by the pips each side won (``margin``: -1 when another side
+    has the most)."""
+    if not game:
+        return 0
+    x = won[side]
+    if all(x > won[s] for s in others):
+        return 1
+    return -1 if margin and any(won[s] > x for s in others) else 0
+
+
 def reply_values(position: Position, side: int, objective: str, model, *,
                  partner: bool = False, limit: int | None = None, deadline: float | None = None,
                  counted: Callable[[int], None] | None = None) -> dict[Card, int]:
@@ -83,12 +95,7 @@ def reply_values(position: Position, side: int, objective: str, model, *,
     searched = 0
 
     def game_point(won: tuple[int, ...]) -> int:
-        if not game:
-            return 0
-        x = won[side]
-        if all(x > won[s] for s in others):
-            return 1
-        return -1 if margin and any(won[s] > x for s in others) else 0
+        return _game_point(won, side, others, game, margin)
 
     def value(hands: tuple[frozenset, ...], leader: int, trick: tuple[Card, ...],
               won: tuple[int, ...], seen: list) -> int:
@@ -192,12 +199,7 @@ def shared_reply_values(positions: Sequence[Position], weights: Sequence[float],
     left = sum(len(h) for h in first.hands)
 
     def game_point(won: tuple[int, ...]) -> int:
-        if not game:
-            return 0
-        x = won[side]
-        if all(x > won[s] for s in others):
-            return 1
-        return -1 if margin and any(won[s] > x for s in others) else 0
+        return _game_point(won, side, others, game, margin)
 
     def value(block: tuple[int, ...], leader: int, trick: tuple[Card, ...], won: tuple,
               seen: list, gone: frozenset) -> tuple[int, ...]:
