@@ -17,7 +17,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -184,21 +184,19 @@ def _solver():
     return _SOLVER
 
 
-def check_files(paths: list[str], jobs: int | None) -> Iterator[list[str]]:
-    """The problems of each file in turn; ``jobs`` worker processes (0: one per CPU)."""
+def check_files(paths: list[str], jobs: int | None,
+                on_file: Callable[[list[str]], None]) -> None:
+    """The problems of each file handed to ``on_file`` in turn; ``jobs`` worker processes
+    (0: one per CPU), stopped at once on Ctrl-C or a signal (``solver.batch.executor_for``)."""
+    from solver.batch import executor_for, gather
+
     from .matching import check_jobs
 
     check_jobs(jobs)
-    if jobs is None or jobs == 1 or len(paths) < 2:
-        for path in paths:
-            yield problems_of(path)
-        return
-    import os
-    from concurrent.futures import ProcessPoolExecutor
-
-    workers = jobs or os.cpu_count() or 1
-    with ProcessPoolExecutor(max_workers=min(workers, len(paths))) as pool:
-        yield from pool.map(problems_of, paths, chunksize=1)
+    if len(paths) < 2:
+        jobs = 1
+    with executor_for(jobs) as executor:
+        gather(executor, problems_of, [(path,) for path in paths], on_part=on_file)
 
 
 def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None) -> int:
@@ -208,12 +206,16 @@ def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None)
     out = out or sys.stdout
     files = [str(p) for p in puzzle_paths(paths)]
     bad = problems = 0
-    for found in check_files(files, jobs):
+
+    def told(found: list[str]) -> None:
+        nonlocal bad, problems
         for line in found:
             print(line, file=out, flush=True)
         if found:
             bad += 1
             problems += len(found)
+
+    check_files(files, jobs, told)
     count = len(files)
     what = counted(count, "puzzle")
     if bad:

@@ -94,7 +94,7 @@ from .tricks import seat_names, side_count, side_of
 __all__ = ["BatchError", "WorkersLost", "SerialExecutor", "executor_for", "MatchResult",
            "play_match", "play_deals", "seatings", "GroupResult", "DuplicateResult",
            "run_duplicate", "duplicate_result", "MatchOutcome", "MatchesResult", "run_matches",
-           "matches_result", "solve_many", "PackStream", "DEFAULT_CHUNK"]
+           "matches_result", "solve_many", "gather", "PackStream", "DEFAULT_CHUNK"]
 
 #: Deal groups (or matches' groups) per chunk of work by default.
 DEFAULT_CHUNK = 25
@@ -219,7 +219,7 @@ def executor_for(jobs: int | None) -> Iterator[Executor]:
     pool.shutdown(wait=True)
 
 
-def _gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tuple],
+def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tuple],
             progress: Callable[[int, int], None] | None = None,
             on_part: Callable[[Any], None] | None = None) -> list[Any]:
     """``fn(*args)`` for each of ``calls`` over ``executor``, results in order, each handed to
@@ -625,7 +625,7 @@ def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, gr
     start = time.perf_counter()
     calls = [(a, b, game, deals, seed, chunk, keep_records, rotate)
              for chunk in _chunks(groups, chunk_size, first)]
-    parts = _gather(executor, _duplicate_chunk, calls, progress, on_part)
+    parts = gather(executor, _duplicate_chunk, calls, progress, on_part)
     return duplicate_result(a, b, players, deals, seed, parts, time.perf_counter() - start)
 
 
@@ -737,7 +737,7 @@ def run_matches(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, grou
     calls = [(a, b, game, seed, chunk, keep_records, rotate)
              for chunk in _chunks(groups, DEFAULT_CHUNK // 5 if chunk_size is None
                                   else chunk_size, first)]
-    parts = _gather(executor, _matches_chunk, calls, progress, on_part)
+    parts = gather(executor, _matches_chunk, calls, progress, on_part)
     return matches_result(a, b, players, seed, parts, time.perf_counter() - start)
 
 
@@ -872,5 +872,5 @@ def solve_many(positions: Iterable[Any], executor: Executor | None = None, *,
     items = list(positions)
     calls = [(items[r.start:r.stop], dict(solve_options))
              for r in _chunks(len(items), chunk_size)]
-    parts = _gather(executor, _solve_chunk, calls, progress)
+    parts = gather(executor, _solve_chunk, calls, progress)
     return [s for part in parts for s in part]

@@ -361,14 +361,14 @@ def _die() -> None:
 
 
 def test_a_worker_that_dies_under_its_work_ends_the_wait():
-    from solver.batch import _gather, executor_for
+    from solver.batch import gather, executor_for
     from solver.errors import WorkersLost
 
     # a pool starts another worker, but the dead one's task never came back: once a hang
     start = time.monotonic()
     with pytest.raises(WorkersLost, match="a worker process died"):
         with executor_for(2) as executor:
-            _gather(executor, _die, [()])
+            gather(executor, _die, [()])
     assert time.monotonic() - start < 20
 
 

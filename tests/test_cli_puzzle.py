@@ -804,3 +804,26 @@ def test_help_is_broken_to_the_screen_s_width(puzzles, width):
     lines = said.splitlines()
     assert all(len(line) <= width for line in lines)
     assert max(map(len, lines)) > width - 12  # the width used, not a fixed 80
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["to-the-program", "to-its-group"])
+def test_ctrl_c_ends_a_check_and_its_workers(group):
+    """SIGINT to the program alone (as `timeout` and `kill` send it) or to its whole group (a
+    terminal's Ctrl-C): status 130 at once, one line, no worker left (a check with --jobs 2
+    waited for every file's check before)."""
+    psutil = pytest.importorskip("psutil")
+    from test_cli_match import interrupted
+
+    workers: list = []
+
+    def at_work(program) -> bool:
+        workers[:] = [p for p in psutil.Process(program.pid).children(recursive=True)
+                      if p.is_running()]
+        return len(workers) >= 2
+
+    many = [str(PUZZLES)] * 8
+    status, out, errors = interrupted(["puzzle", "check", *many, "--jobs", "2"], at_work, group)
+    assert status == 130
+    assert errors == "allfives: interrupted\n"
+    gone, alive = psutil.wait_procs(workers, timeout=5)
+    assert alive == []
