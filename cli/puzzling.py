@@ -112,11 +112,14 @@ def _one_of_several(name: str) -> Path | None:
 
 def load_named(path: str | PathLike[str]) -> Puzzle:
     """The puzzle ``puzzle_paths`` named: a file's, or ``FILE#N``, the Nth puzzle of FILE when
-    FILE holds several (before a file of that very name)."""
+    FILE holds several (before a file of that very name; ``FILE#1`` is the one puzzle of a
+    file of one)."""
     from solver.puzzles import Puzzle, PuzzleError, load_puzzle
 
     found = _NUMBERED.fullmatch(str(path))
     documents = _documents(found[1]) if found is not None and Path(found[1]).is_file() else []
+    if len(documents) == 1 and int(found[2]) == 1 and not Path(path).is_file():
+        return load_puzzle(found[1])
     if not 1 < len(documents) or not 1 <= int(found[2]) <= len(documents):
         return load_puzzle(path)
     text = documents[int(found[2]) - 1]
