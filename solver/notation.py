@@ -57,7 +57,7 @@ from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side
 
 __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
            "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR",
-           "toml_documents", "PUZZLE_KEYS", "check_puzzle_table"]
+           "toml_documents", "PUZZLE_KEYS", "check_puzzle_table", "value_kind"]
 
 #: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles``; the deal checks only its
 #: shape and its keys, ``PUZZLE_KEYS``.
@@ -275,20 +275,21 @@ def _check_hands(source: str, names: str, hands: list[list[Card]],
 # ---- TOML ----------------------------------------------------------------------------------
 
 
-def _kind(value: object) -> str:
-    return {str: "a string", bool: "true or false", int: "a whole number", float: "a number",
+def value_kind(value: object) -> str:
+    """What a TOML value is, for a message: ``a string``, ``a fraction``, ``an array``."""
+    return {str: "a string", bool: "true or false", int: "a whole number", float: "a fraction",
             list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
 
 
 def _text(source: str, key: str, value: object) -> str:
     if not isinstance(value, str):
-        raise _fail(source, key, f"expected a string, not {_kind(value)} ({quoted(value)})")
+        raise _fail(source, key, f"expected a string, not {value_kind(value)} ({quoted(value)})")
     return value
 
 
 def _table(source: str, key: str, value: object) -> Mapping[str, Any]:
     if not isinstance(value, dict):
-        raise _fail(source, key, f"expected a table, not {_kind(value)} ({quoted(value)})")
+        raise _fail(source, key, f"expected a table, not {value_kind(value)} ({quoted(value)})")
     return value
 
 
@@ -298,7 +299,7 @@ def _cards(source: str, key: str, value: object) -> list[Card]:
         with _At(source, key):
             return parse_hand(value)
     if not isinstance(value, list):
-        raise _fail(source, key, f"expected cards, not {_kind(value)} ({quoted(value)})")
+        raise _fail(source, key, f"expected cards, not {value_kind(value)} ({quoted(value)})")
     cards = []
     for i, token in enumerate(value):
         if not isinstance(token, str):
@@ -374,7 +375,7 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         if seat in parts.hands:
             raise _fail(source, f"hands.{key}", f"seat {seat} is given twice")
         if not isinstance(value, (str, list)):
-            raise _fail(source, f"hands.{key}", f"expected cards, not {_kind(value)} ({quoted(value)})")
+            raise _fail(source, f"hands.{key}", f"expected cards, not {value_kind(value)} ({quoted(value)})")
         if isinstance(value, str) and value.strip() == HIDDEN:
             parts.hide(seat, f"hands.{key}")
             continue
@@ -390,7 +391,7 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
             if isinstance(value, (list, dict)):
                 raise _fail(source, f"options.{name}",
                             f"expected a word, a whole number or true/false, not "
-                            f"{_kind(value)} ({quoted(value)})")
+                            f"{value_kind(value)} ({quoted(value)})")
             _check_option_type(source, name, value)
             parts.options[name] = value
     if "score" in data:

@@ -127,7 +127,7 @@ BAD = [
     ("objective", 'objective = "tricks"', "puzzle.objective: 'tricks' is not one of"),
     ("objective", 'objective = "win"', "puzzle.objective: objective 'win' needs the match"),
     ("target", 'target = "ten"', "puzzle.target: expected a whole number"),
-    ("target", "target = 1.5", "puzzle.target: expected a whole number"),
+    ("target", "target = 1.5", "puzzle.target: expected a whole number, not a fraction (1.5)"),
     ("line", 'line = ["ZZ"]', "puzzle.line[0]: unknown card 'ZZ'"),
     ("line", 'line = ["QH"]', "puzzle.line[0]: 'QH' is not in N's hand"),
     ("line", 'line = ["TH", "3C"]', "puzzle.line[1]: S may not play '3C' here"),
@@ -162,6 +162,7 @@ def test_bad_puzzle_table_is_one_line(key, replacement, message, tmp_path):
     assert isinstance(caught.value, AllFivesError)
     assert "\n" not in text
     assert text.startswith(f"{path}: ") and message in text, text
+    assert text.count(str(path)) == 1 and text.count(f"puzzle.{key}") <= 1, text
 
 
 @pytest.mark.parametrize("key", ["side", "objective", "target", "line"])

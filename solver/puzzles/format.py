@@ -35,7 +35,7 @@ from typing import Any
 from ..cards import Card, card_str, parse_card
 from ..deal import Position
 from ..errors import AllFivesError, quoted
-from ..notation import BOM, PUZZLE_KEYS, check_puzzle_table, read_file
+from ..notation import BOM, PUZZLE_KEYS, check_puzzle_table, read_file, value_kind
 from ..solution import OBJECTIVES, check_objective
 from ..tricks import seat_names, side_name, side_seats
 
@@ -196,11 +196,6 @@ def _string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def _kind(value: object) -> str:
-    return {str: "a string", bool: "true or false", int: "a whole number", float: "a number",
-            list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
-
-
 #: The highest rating a file may give: ``solver.puzzles.rating`` gives from about 550 (every
 #: ladder player solves) to about 2,850 (none does).
 MAX_RATING = 4000
@@ -219,23 +214,23 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
     def text(key: str) -> str:
         value = table[key]
         if not isinstance(value, str):
-            raise fail(key, f"expected a string, not {_kind(value)} ({quoted(value)})")
+            raise fail(key, f"expected a string, not {value_kind(value)} ({quoted(value)})")
         return value
 
     def whole(key: str) -> int:
         value = table[key]
         if isinstance(value, bool) or not isinstance(value, int):
-            raise fail(key, f"expected a whole number, not {_kind(value)} ({quoted(value)})")
+            raise fail(key, f"expected a whole number, not {value_kind(value)} ({quoted(value)})")
         return value
 
     def words(key: str) -> tuple[str, ...]:
         value = table[key]
         if not isinstance(value, list):
-            raise fail(key, f"expected an array of strings, not {_kind(value)} "
+            raise fail(key, f"expected an array of strings, not {value_kind(value)} "
                             f"({quoted(value)})")
         for i, item in enumerate(value):
             if not isinstance(item, str):
-                raise fail(f"{key}[{i}]", f"expected a string, not {_kind(item)} "
+                raise fail(f"{key}[{i}]", f"expected a string, not {value_kind(item)} "
                                           f"({quoted(item)})")
         return tuple(value)
 
@@ -243,8 +238,9 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         if key not in table:
             raise fail(key, "missing")
     players = position.deal.players
+    name = text("side")
     try:
-        side = parse_side(text("side"), players)
+        side = parse_side(name, players)
     except PuzzleError as error:
         raise fail("side", str(error)) from None
     objective = text("objective")
@@ -262,14 +258,14 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         raise fail("line", "expected an array of cards, not an empty one (the line is the "
                            "solution's cards)")
     if not isinstance(line_value, list):
-        raise fail("line", f"expected an array of cards, not {_kind(line_value)} "
+        raise fail("line", f"expected an array of cards, not {value_kind(line_value)} "
                            f"({quoted(line_value)})")
     line: list[Card] = []
     after = position
     for i, token in enumerate(line_value):
         key = f"line[{i}]"
         if not isinstance(token, str):
-            raise fail(key, f"expected a card, not {_kind(token)} ({quoted(token)})")
+            raise fail(key, f"expected a card, not {value_kind(token)} ({quoted(token)})")
         try:
             card = parse_card(token)
         except AllFivesError as error:
@@ -306,13 +302,13 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
     if "evidence" in table:
         value = table["evidence"]
         if not isinstance(value, dict):
-            raise fail("evidence", f"expected a table, not {_kind(value)} ({quoted(value)})")
+            raise fail("evidence", f"expected a table, not {value_kind(value)} ({quoted(value)})")
         for key, item in value.items():
             if key not in EVIDENCE_KEYS:
                 raise fail("evidence", f"unknown key {quoted(key)} (expected "
                                        f"{', '.join(EVIDENCE_KEYS)})")
             if isinstance(item, bool) or not isinstance(item, int):
-                raise fail(f"evidence.{key}", f"expected a whole number, not {_kind(item)} "
+                raise fail(f"evidence.{key}", f"expected a whole number, not {value_kind(item)} "
                                               f"({quoted(item)})")
             evidence[key] = item
     return Puzzle(position, side, objective, target, tuple(line), title, themes, rating, seed,
