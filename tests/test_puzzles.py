@@ -627,6 +627,14 @@ def test_a_line_that_stops_before_the_last_real_choice_is_faulted(solver):
     assert check_puzzle(short, solver) == [
         f"the line stops before the solver's last real choice: the main line goes on with "
         f"{rest}"]
+    # cut after a defender's card, or a forced card of the solver's, it stops short just the
+    # same: the fix is the rest of the line, not cards trimmed, and its real choices count
+    for end in range(real[-2] + 2, real[-1] + 1):
+        short = dataclasses.replace(puzzle, line=puzzle.line[:end])
+        rest = " ".join(card_str(c) for c in puzzle.line[end:])
+        assert check_puzzle(short, solver) == [
+            f"the line stops before the solver's last real choice: the main line goes on "
+            f"with {rest}"], end
 
 
 def test_the_readme_s_puzzle_file_is_what_examine_makes_of_its_position():

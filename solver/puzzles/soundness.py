@@ -325,15 +325,16 @@ def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> li
                 problems.append(f"{where}: not the toughest defence (that is "
                                 f"{card_str(best)})")
         p = p.after(card)
-    if puzzle.line and last_real != len(puzzle.line) - 1:
+    more, turns = main_line(p, oracle) if puzzle.line else ((), [])
+    if more:
+        # real choices are still to come: the line stops short (its count with them)
+        problems.append(f"the line stops before the solver's last real choice: the main "
+                        f"line goes on with {' '.join(card_str(c) for c in more)}")
+        real += sum(t.real for t in turns)
+    elif puzzle.line and last_real != len(puzzle.line) - 1:
         problems.append(f"the line does not end on the solver's last real choice "
                         f"(line[{last_real}]): trim the {len(puzzle.line) - 1 - last_real} "
                         f"card(s) after it")
-    if puzzle.line and last_real == len(puzzle.line) - 1:
-        more, _ = main_line(p, oracle)
-        if more:
-            problems.append(f"the line stops before the solver's last real choice: the main "
-                            f"line goes on with {' '.join(card_str(c) for c in more)}")
     if real < min_turns:
         problems.append(f"{real} solver turn(s) with a real choice; a puzzle needs at least "
                         f"{min_turns}")
