@@ -446,8 +446,9 @@ app.add_typer(puzzle_app, name="puzzle")
 
 PuzzleFilesArgument = Annotated[list[str], typer.Argument(
     metavar="FILE|DIR", show_default=False,
-    help="Puzzle files, or folders of them (their *.toml files, in the order of their "
-         "names).")]
+    help="Puzzle files, or folders of them (their *.toml files, in the order of the numbers "
+         "their names start with, 999- before 1000-); FILE#N for one puzzle of a file of "
+         "several.")]
 ThemeOption = Annotated[Optional[str], typer.Option(
     "--theme", metavar="NAME", help="Only puzzles of this theme.")]
 PuzzlePlayersOption = Annotated[int, typer.Option(

@@ -440,7 +440,7 @@ class progress_bar:
 
         def advance(tried: int, made: int) -> None:
             self.bar.update(task, completed=made,
-                            description=f"{self.what} ({tried} deals tried)")
+                            description=f"{self.what} ({counted(tried, 'deal')} tried)")
 
         return advance
 
