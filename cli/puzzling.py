@@ -262,12 +262,16 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
 
 def index_text(paths: list[str]) -> str:
     """The Markdown index of a collection: one row a puzzle, and counts by players, rules and
-    theme."""
+    theme.  Its links lead from the folder that holds every file named (where the index is to
+    be kept) to each file; the project's own collection (the folder with ``curate.py``) says
+    how it was made."""
     from collections import Counter
 
     from .sheet import facts_of
 
     puzzles = load_all(paths)
+    home = Path(os.path.commonpath([path.parent.resolve() for path, _ in puzzles])) \
+        if puzzles else Path.cwd()
     rows = ["| # | title | players | rules | goal | themes | rating |",
             "|---|---|---|---|---|---|---|"]
     players: Counter[int] = Counter()
@@ -282,8 +286,9 @@ def index_text(paths: list[str]) -> str:
         points = counted(puzzle.target, "point")
         goal = {"points": points, "margin": f"margin {puzzle.target:+d}",
                 "win": "win the match"}.get(puzzle.objective, puzzle.objective)
+        where = os.path.relpath(path.parent.resolve(), home)
         rows.append(f"| {facts.number or '·'} | [{cell(facts.title)}]"
-                    f"({link(path.name)}) | "
+                    f"({link(path.name if where == '.' else f'{where}/{path.name}')}) | "
                     f"{deal.players} | {facts.rules} | {goal} | "
                     f"{', '.join(puzzle.themes) or '·'} | "
                     f"{puzzle.rating if puzzle.rating is not None else '·'} |")
@@ -292,6 +297,18 @@ def index_text(paths: list[str]) -> str:
     def counts(counter: Counter) -> str:
         return ", ".join(f"{key}: {n}" for key, n in sorted(counter.items(), key=str))
 
+    folder = f"{home.name or '.'}/"
+    facts = [f"{counted(count, 'puzzle')}. Players: {counts(players)}. Rules: {counts(presets)}.", "",
+             f"Themes: {counts(themes)}.", ""]
+    if not (home / "curate.py").is_file():
+        head = [
+            "# Puzzles", "",
+            "Every file listed is a puzzle file of `allfives` (a deal file with a `[puzzle]`",
+            "table): check them with `allfives puzzle check`, play one with `allfives puzzle",
+            "play FILE`, print them with `allfives puzzle show --format html --solution`. This",
+            f"index is made by `allfives puzzle index`; its links lead from `{folder}` to each",
+            "file.", ""]
+        return "\n".join(head + facts + rows) + "\n"
     head = [
         "# The puzzle collection", "",
         "Every file here is a puzzle file: a deal file with a `[puzzle]` table (the project's",
@@ -301,10 +318,8 @@ def index_text(paths: list[str]) -> str:
         "The candidates were made by `allfives puzzle generate` and picked by",
         "[`curate.py`](curate.py), which says how (each file's `seed` makes it again). This",
         "index is made by `allfives puzzle index puzzles/ > puzzles/README.md`.", "",
-        f"{count} puzzles. Players: {counts(players)}. Rules: {counts(presets)}.", "",
-        f"Themes: {counts(themes)}.", "",
     ]
-    return "\n".join(head + rows) + "\n"
+    return "\n".join(head + facts + rows) + "\n"
 
 
 def cell(text: str) -> str:

@@ -123,3 +123,24 @@ def test_a_title_that_markdown_would_misread_stays_in_its_cell(tmp_path):
     cells = re.split(r"(?<!\\)\|", row.strip().strip("|"))
     assert len(cells) == 7
     assert cells[1].strip() == r"[A \| B \[c\] \\ d second line](<007-odd (copy).toml>)"
+
+
+def test_the_index_of_other_files_links_them_from_the_folder_that_holds_them(tmp_path):
+    """A teacher's folder is not the collection: its index says nothing of curate.py or the
+    test suite, and each link leads from the folder that holds every file named to the file
+    (the files of several folders keep their folders)."""
+    for folder, source in (("gen", FILES[0]), ("ord", FILES[1])):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / source.name).write_text(source.read_text(encoding="utf-8"),
+                                                     encoding="utf-8")
+    text = index_text([tmp_path / "gen", tmp_path / "ord" / FILES[1].name])
+    assert text.startswith("# Puzzles\n") and "curate.py" not in text
+    assert "test suite" not in text and f"its links lead from `{tmp_path.name}/`" in text
+    assert "2 puzzles. Players:" in text
+    targets = re.findall(r"\]\((.+?)\) \|", text)
+    assert targets == [f"gen/{FILES[0].name}", f"ord/{FILES[1].name}"]
+    for target in targets:
+        assert (tmp_path / target).is_file()
+    one = index_text([tmp_path / "gen"])
+    assert re.findall(r"\]\((.+?)\) \|", one) == [FILES[0].name]
+    assert "1 puzzle. Players:" in one
