@@ -70,11 +70,14 @@ class Facts:
 
 def number_of(name: str) -> str:
     """``017`` of ``017-draw-before-you-cash.toml``; ``017#2`` of the second puzzle of a file
-    of several, ``017-some.toml#2``."""
-    head = name.rsplit("/", 1)[-1].split("-", 1)[0]
-    if not head.isdigit():
-        return ""
-    return head + ("#" + name.rsplit("#", 1)[1] if re.search(r"\.toml#\d+$", name) else "")
+    of several, ``017-some.toml#2``, and ``week-3#2`` of ``week-3.toml#2`` (a file of several
+    without a number); none of a file of one without a number."""
+    base = name.rsplit("/", 1)[-1]
+    head = base.split("-", 1)[0]
+    several = re.search(r"\.toml#(\d+)$", base)
+    if head.isdigit():
+        return head + (f"#{several[1]}" if several else "")
+    return f"{base[:several.start()]}#{several[1]}" if several else ""
 
 
 def seat_word(seat: str) -> str:

@@ -833,3 +833,25 @@ def test_ctrl_c_ends_a_check_and_its_workers(group):
     assert errors == "allfives: interrupted\n"
     gone, alive = psutil.wait_procs(workers, timeout=5)
     assert alive == []
+
+
+@pytest.mark.parametrize("name, number", [
+    ("puzzles/017-draw-before-you-cash.toml", "017"),
+    ("017-some.toml#2", "017#2"),
+    ("class/week-3.toml#2", "week-3#2"),     # a file of several without a number: its name
+    ("week-3.toml", ""),
+    ("1000-x.toml", "1000"),
+])
+def test_a_puzzle_s_number_on_a_sheet(name, number):
+    from cli.sheet import number_of
+
+    assert number_of(name) == number
+
+
+def test_the_puzzles_of_a_file_of_several_are_numbered_on_a_sheet(tmp_path):
+    files = sorted(PUZZLES.glob("*.toml"))[:2]
+    several = tmp_path / "week.toml"
+    several.write_text("# ---\n".join(p.read_text(encoding="utf-8") for p in files),
+                       encoding="utf-8")
+    shown = run("puzzle", "show", several, "--solution").stdout
+    assert shown.startswith("week#1. ") and "\nweek#2. " in shown
