@@ -153,8 +153,6 @@ def next_number(folder: Path) -> int:
 
 def problems_of(path: str) -> list[str]:
     """Every problem of one puzzle file, each ``FILE: what`` (one process's worth of work)."""
-    from solver.puzzles import check_puzzle
-
     try:
         puzzle = load_named(path)
     except AllFivesError as error:
@@ -162,6 +160,14 @@ def problems_of(path: str) -> list[str]:
         return [text if text.startswith(path) else f"{path}: {text}"]
     except OSError as error:
         return [f"{path}: {error.strerror or error}"]
+    return [f"{path}: {problem}" for problem in puzzle_problems(puzzle)]
+
+
+def puzzle_problems(puzzle: Puzzle) -> list[str]:
+    """What ``check`` finds wrong with a puzzle: ``solver.puzzles.check_puzzle``'s problems,
+    then themes listed that the line does not show."""
+    from solver.puzzles import check_puzzle
+
     problems = check_puzzle(puzzle, _solver())
     if not problems and puzzle.themes_listed:
         from solver.puzzles import themes_of
@@ -171,7 +177,7 @@ def problems_of(path: str) -> list[str]:
             listed = ", ".join(puzzle.themes) or "none"
             problems.append(f"themes: the file lists {listed}; the line "
                             f"shows {', '.join(shown) or 'none'}")
-    return [f"{path}: {problem}" for problem in problems]
+    return problems
 
 
 _SOLVER = None
@@ -491,9 +497,7 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
             what = "folder" if Path(file).is_dir() else "file"
             raise AllFivesError(f"{file}: a {what} of {len(rest) + 1} puzzles: name one, as "
                                 f"{path}")
-        from solver.puzzles import check_puzzle
-
-        problems = check_puzzle(puzzle, _solver())
+        problems = puzzle_problems(puzzle)
         if problems:
             raise AllFivesError(f"{path}: not a sound puzzle: {problems[0]} ('allfives puzzle "
                                 f"check {path}' lists every problem)")

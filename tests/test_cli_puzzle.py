@@ -715,6 +715,9 @@ def test_out_makes_its_folder_but_not_a_missing_parent(tmp_path):
 @pytest.mark.parametrize("change, problem", [
     (("target = 12", "target = 99"), "the target 99 does not hold against every defence"),
     (('"6H", "TD", "TS"]', '"6H"]'), "the line stops before the solver's last real choice"),
+    # themes the line does not show (a hint would name them)
+    (('themes = ["save-the-ten", "draw-trumps", "duck"]', 'themes = ["endplay"]'),
+     "themes: the file lists endplay; the line shows save-the-ten, draw-trumps, duck"),
 ])
 def test_play_refuses_an_unsound_puzzle_in_one_line(tmp_path, change, problem):
     """A puzzle file that ``puzzle check`` would fault cannot be played (its hints and
