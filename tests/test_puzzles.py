@@ -130,6 +130,8 @@ BAD = [
     ("target", "target = 1.5", "puzzle.target: expected a whole number, not a fraction (1.5)"),
     ("line", 'line = ["ZZ"]', "puzzle.line[0]: unknown card 'ZZ'"),
     ("line", 'line = ["QH"]', "puzzle.line[0]: 'QH' is not in N's hand"),
+    ("line", 'line = ["2C", "5H", "QH", "AH", "2C"]',
+     "puzzle.line[4]: '2C' is played already (card 1 of the play)"),
     ("line", 'line = ["TH", "3C"]', "puzzle.line[1]: S may not play '3C' here"),
     ("line", 'line = []', "puzzle.line: expected an array of cards"),
     ("line", 'line = [1]', "puzzle.line[0]: expected a card"),

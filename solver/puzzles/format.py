@@ -274,6 +274,9 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
             raise fail(key, f"{quoted(token)} is played after the last trick")
         if card not in after.legal_moves():
             seat = after.deal.seats[after.to_move]
+            if card in after.play:
+                raise fail(key, f"{quoted(token)} is played already (card "
+                                f"{after.play.index(card) + 1} of the play)")
             if card not in after.hands[after.to_move]:
                 raise fail(key, f"{quoted(token)} is not in {seat}'s hand")
             raise fail(key, f"{seat} may not play {quoted(token)} here (the follow rule)")
