@@ -304,8 +304,8 @@ def index_text(paths: list[str]) -> str:
         return ", ".join(f"{key}: {n}" for key, n in sorted(counter.items(), key=str))
 
     folder = f"{home.name or '.'}/"
-    facts = [f"{counted(count, 'puzzle')}. Players: {counts(players)}. Rules: {counts(presets)}.", "",
-             f"Themes: {counts(themes)}.", ""]
+    summary = [f"{counted(count, 'puzzle')}. Players: {counts(players)}. "
+               f"Rules: {counts(presets)}.", "", f"Themes: {counts(themes)}.", ""]
     if not (home / "curate.py").is_file():
         head = [
             "# Puzzles", "",
@@ -314,7 +314,7 @@ def index_text(paths: list[str]) -> str:
             "play FILE`, print them with `allfives puzzle show --format html --solution`. This",
             f"index is made by `allfives puzzle index`; its links lead from `{folder}` to each",
             "file.", ""]
-        return "\n".join(head + facts + rows) + "\n"
+        return "\n".join(head + summary + rows) + "\n"
     head = [
         "# The puzzle collection", "",
         "Every file here is a puzzle file: a deal file with a `[puzzle]` table (the project's",
@@ -325,7 +325,7 @@ def index_text(paths: list[str]) -> str:
         "[`curate.py`](curate.py), which says how (each file's `seed` makes it again). This",
         "index is made by `allfives puzzle index puzzles/ > puzzles/README.md`.", "",
     ]
-    return "\n".join(head + facts + rows) + "\n"
+    return "\n".join(head + summary + rows) + "\n"
 
 
 def cell(text: str) -> str:

@@ -800,7 +800,7 @@ class Records(list):
     lines: list[int]
 
 
-def json_error(error: json.JSONDecodeError) -> str:
+def _json_error(error: json.JSONDecodeError) -> str:
     """What ``json`` found wrong in a line, and where: ``Expecting value at column 12``."""
     return f"{error.msg.removesuffix(' at')} at column {error.colno}"
 
@@ -817,7 +817,7 @@ def read_records(text: str, source: str = "<records>") -> Records:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as error:
-            raise RecordError(f"{source}:{number}: not JSON ({json_error(error)})") from None
+            raise RecordError(f"{source}:{number}: not JSON ({_json_error(error)})") from None
         except RecursionError:
             raise RecordError(f"{source}:{number}: not JSON that can be read (arrays or "
                               f"objects nested too deeply)") from None
