@@ -23,11 +23,11 @@ A file that is not such a record, a run of whole matches (``--matches``), or two
 ``--duplicate`` or packs differ is one line on standard error and status 1; two runs against
 different Bs, or of different numbers of groups, are compared with a note on standard error.
 """
-import json
 import re
 import sys
 from collections import defaultdict
 
+from solver.game import json_line
 from solver.rules import MAX_TARGET
 from solver.stats import mean_interval
 
@@ -53,13 +53,11 @@ def read_run(path):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except (ValueError, RecursionError) as error:
+            record = json_line(line)
+        except ValueError as error:
             if number == len(lines) and not text.endswith("\n"):
                 break           # the last line, cut short as the run was stopped
-            what = f"{error.msg.removesuffix(' at')} at column {error.colno}" \
-                if isinstance(error, json.JSONDecodeError) else "too deep or too long to read"
-            fail(f"{path}:{number}: not JSON ({what})")
+            fail(f"{path}:{number}: {error}")
         if not isinstance(record, dict) or any(key not in record for key in KEYS):
             fail(f"{path}:{number}: not a game record (JSON lines of 'allfives match "
                  f"--record')")

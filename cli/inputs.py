@@ -69,13 +69,18 @@ def record_and_deal(name: str) -> tuple[str, int | None] | None:
     return None
 
 
+def is_number(text: str) -> bool:
+    """Digits 0 to 9 only, as a deal's number is written (``'²'.isdigit()`` is true)."""
+    return text.isascii() and text.isdigit()
+
+
 def split_deal(name: str) -> tuple[str, int | None]:
     """``FILE#N`` -> (``FILE``, N); a name that is an existing file, or that does not end in
     ``#`` and digits, -> (``name``, None)."""
     if is_file(name) or "#" not in name:
         return name, None
     file, _, tail = name.rpartition("#")
-    return (file, int(tail)) if tail.isdigit() else (name, None)
+    return (file, int(tail)) if is_number(tail) else (name, None)
 
 
 def one_deal(name: str, number: int | None, deal: int | None) -> int | None:
@@ -162,12 +167,12 @@ def one_of_several(name: str, load=load_positions) -> list[tuple[str, Any]] | No
         return None
     for mark in "#:":
         file, found, tail = name.rpartition(mark)
-        if found and tail.isdigit() and is_file(file) and Path(file).is_file():
+        if found and is_number(tail) and is_file(file) and Path(file).is_file():
             positions = load(file)
             wanted = f"{file}{mark}{int(tail)}"        # FILE#02 is FILE#2
             picked = [(known, position) for known, position in positions if known == wanted]
             if mark == "#" and int(tail) == 1 and len(positions) == 1 and positions[0][0] == file:
-                picked = [(name, positions[0][1])]     # the one deal of a file of one
+                picked = [(wanted, positions[0][1])]   # the one deal of a file of one
             if picked:
                 return picked
             names = [known for known, _ in positions]

@@ -517,7 +517,8 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         from .status import searching
 
         # every game of the record is replayed by the rules: a few seconds for thousands
-        with searching(make_console(None, stderr=True), f"reading back {record}", None):
+        with searching(make_console(None, stderr=True), f"reading back {record}", None) \
+                if not as_json else contextlib.nullcontext():
             keeper.parts, done, keep = resumed(plan, record)
         keeper.resumed = done
     start = time.perf_counter()

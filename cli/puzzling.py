@@ -63,7 +63,7 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
     return out
 
 
-_NUMBERED = re.compile(r"(.+)#(\d+)")
+_NUMBERED = re.compile(r"(.+)#([0-9]+)")
 #: The number a puzzle file's name starts with: ``012-the-five-falls.toml``.
 _NUMBER = re.compile(r"(\d+)-")
 
@@ -99,27 +99,26 @@ def _puzzles_in(path: Path) -> list[Path]:
 
 
 def _one_of_several(name: str) -> Path | None:
-    """``FILE#N`` when FILE is a file of at least N puzzles; None when FILE is no file."""
+    """``FILE#N`` when FILE is a file of at least N puzzles (``FILE#02`` as ``FILE#2``, and
+    ``FILE#1`` of a file of one as FILE); None when FILE is no file."""
     found = _NUMBERED.fullmatch(name)
     if found is None or not Path(found[1]).is_file():
         return None
     count = len(_puzzles_in(Path(found[1])))
-    if not 1 <= int(found[2]) <= count:
-        raise AllFivesError(f"{name}: no puzzle {int(found[2])}: the file holds "
+    number = int(found[2])
+    if not 1 <= number <= count:
+        raise AllFivesError(f"{name}: no puzzle {number}: the file holds "
                             f"{counted(count, 'puzzle')}")
-    return Path(name)
+    return Path(found[1]) if count == 1 else Path(f"{found[1]}#{number}")
 
 
 def load_named(path: str | PathLike[str]) -> Puzzle:
     """The puzzle ``puzzle_paths`` named: a file's, or ``FILE#N``, the Nth puzzle of FILE when
-    FILE holds several (before a file of that very name; ``FILE#1`` is the one puzzle of a
-    file of one)."""
+    FILE holds several (before a file of that very name)."""
     from solver.puzzles import Puzzle, PuzzleError, load_puzzle
 
     found = _NUMBERED.fullmatch(str(path))
     documents = _documents(found[1]) if found is not None and Path(found[1]).is_file() else []
-    if len(documents) == 1 and int(found[2]) == 1 and not Path(path).is_file():
-        return load_puzzle(found[1])
     if not 1 < len(documents) or not 1 <= int(found[2]) <= len(documents):
         return load_puzzle(path)
     text = documents[int(found[2]) - 1]
@@ -202,9 +201,8 @@ def check_files(paths: list[str], jobs: int | None,
     from .matching import check_jobs
 
     check_jobs(jobs)
-    if len(paths) < 2:
-        jobs = 1
-    with executor_for(jobs) as executor:
+    workers = min(jobs or os.cpu_count() or 1, len(paths)) if jobs is not None else 1
+    with executor_for(max(workers, 1)) as executor:
         gather(executor, problems_of, [(path,) for path in paths], on_part=on_file)
 
 

@@ -75,7 +75,7 @@ def number_of(name: str) -> str:
     base = name.rsplit("/", 1)[-1]
     head = base.split("-", 1)[0]
     several = re.search(r"\.toml#(\d+)$", base)
-    if head.isdigit():
+    if head.isascii() and head.isdigit():
         return head + (f"#{several[1]}" if several else "")
     return f"{base[:several.start()]}#{several[1]}" if several else ""
 

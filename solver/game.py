@@ -137,7 +137,7 @@ from .tricks import Seated, Table, legal_plays, parse_seat, seat_names, side_nam
 __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "RecordError",
            "CHANCE", "TERMINAL", "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "PHASES",
            "action_name", "parse_action", "step_name", "parse_step", "cut_for_deal",
-           "deal_record", "match_records", "records_text", "read_records", "replay",
+           "deal_record", "match_records", "records_text", "read_records", "json_line", "replay",
            "replay_matches", "ReplayedMatch", "deal_opening", "observation_of", "turn_view"]
 
 #: ``current_player()`` while a pack is to be dealt, and once the match is over (OpenSpiel's ids).
@@ -800,9 +800,20 @@ class Records(list):
     lines: list[int]
 
 
-def _json_error(error: json.JSONDecodeError) -> str:
-    """What ``json`` found wrong in a line, and where: ``Expecting value at column 12``."""
-    return f"{error.msg.removesuffix(' at')} at column {error.colno}"
+def json_line(line: str) -> Any:
+    """One line of JSON, or a ``ValueError`` saying what is wrong with it, and where:
+    ``not JSON (Expecting value at column 12)``."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"not JSON ({error.msg.removesuffix(' at')} at column "
+                         f"{error.colno})") from None
+    except RecursionError:
+        raise ValueError("not JSON that can be read (arrays or objects nested too "
+                         "deeply)") from None
+    except ValueError:  # the one other: Python's cap on the digits of an int
+        raise ValueError("not JSON that can be read (a number of more than 4,300 "
+                         "digits)") from None
 
 
 def read_records(text: str, source: str = "<records>") -> Records:
@@ -815,15 +826,9 @@ def read_records(text: str, source: str = "<records>") -> Records:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise RecordError(f"{source}:{number}: not JSON ({_json_error(error)})") from None
-        except RecursionError:
-            raise RecordError(f"{source}:{number}: not JSON that can be read (arrays or "
-                              f"objects nested too deeply)") from None
-        except ValueError:  # the one other: Python's cap on the digits of an int
-            raise RecordError(f"{source}:{number}: not JSON that can be read (a number of "
-                              f"more than 4,300 digits)") from None
+            record = json_line(line)
+        except ValueError as error:
+            raise RecordError(f"{source}:{number}: {error}") from None
         if not isinstance(record, dict):
             raise RecordError(f"{source}:{number}: a record is a JSON object, not "
                               f"{quoted(record)}")

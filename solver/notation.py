@@ -333,10 +333,16 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         message = _TOML_LINE.sub(lambda m: f"(at line {int(m[1]) + lines_before},", str(error))
         message = _TWICE.sub(lambda m: f"[{'.'.join(_TABLE_NAME.findall(m[1]))}] is declared "
                                        f"twice", message)
-        # a key or table given twice: two deals, maybe, not parted
+        # a key or table given twice: two deals, maybe, not parted by the line before it that
+        # looks meant to part them
         twice = "declared twice" in message or "Cannot overwrite" in message
-        near = next((number for number, line in enumerate(text.splitlines(), lines_before + 1)
-                     if _NEAR_SEPARATOR.match(line) and not _SEPARATOR_LINE.match(line)), None)
+        at = _TOML_LINE.search(str(error))
+        lines = text.splitlines()[:int(at[1]) - 1 if at else 0]
+        written = [i for i, line in enumerate(lines)
+                   if line.strip() and not line.lstrip().startswith("#")]
+        near = next((i + lines_before + 1 for i in range(len(lines) - 1, -1, -1)
+                     if written and i > written[0] and _NEAR_SEPARATOR.match(lines[i])
+                     and not _SEPARATOR_LINE.match(lines[i])), None)
         if twice and near is not None:
             message += (f"; line {near} does not part two deals: a separator is "
                         f"'{SEPARATOR}' alone on its line")

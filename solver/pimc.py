@@ -243,9 +243,10 @@ class _Budget:
             return True
         return self.nodes_left is not None and self.nodes_left <= 0
 
-    def limits(self, done: int) -> tuple[int | None, float | None]:
-        """Node and time limits for the next solve, ``done`` solves made."""
-        parts = max(1, self.share - done)
+    def limits(self, done: int, parts: int | None = None) -> tuple[int | None, float | None]:
+        """Node and time limits for the next solve, ``done`` solves made (or, given ``parts``,
+        that share of what is left)."""
+        parts = parts or max(1, self.share - done)
         nodes = None if self.nodes_left is None else max(1, self.nodes_left // parts)
         seconds = None
         if self.deadline is not None:
@@ -331,7 +332,7 @@ def value_shared_replies(positions: Sequence[Position], weights: Sequence[float]
     ``value_replies``); nothing is kept when it does not finish."""
     from .replies import REPLY_NODES, Spent, shared_reply_values
 
-    node_limit, time_limit = budget.limits(budget.share - 2)
+    node_limit, time_limit = budget.limits(0, parts=2)
     try:
         found = shared_reply_values(
             positions, weights, objective, model,
@@ -494,7 +495,8 @@ class PimcPlayer:
     ``fusion``      ``"postpone"``: value each card with our next card chosen once for the
                     worlds we cannot tell apart (``value_play_postponed``); ``"shared"``, with
                     ``replies="heuristic"``: every later card of ours chosen so, the worlds
-                    searched together (``value_shared_replies``); ``"none"``: plain;
+                    searched together (``value_shared_replies``), the partner's cards the
+                    heuristic's (``partner`` is ``"heuristic"``); ``"none"``: plain;
     ``table_bits``  the engine's table: 2**table_bits entries of 32 bytes.
 
     An option given where it would change nothing (``partner`` without ``replies="heuristic"``,
@@ -533,6 +535,9 @@ class PimcPlayer:
         if fusion == "shared" and replies != "heuristic":
             raise PlayerError("fusion: 'shared' only with replies=heuristic (the worlds are "
                               "searched together against the heuristic's replies)")
+        if fusion == "shared" and partner == "best":
+            raise PlayerError("partner: 'best' not with fusion=shared (the worlds searched "
+                              "together take the partner's cards as the heuristic's)")
         if partner is not None and partner not in PIMC_PARTNER:
             raise PlayerError(f"partner: {quoted(partner)} is not 'best' or 'heuristic'")
         if call_worlds is not None and (isinstance(call_worlds, bool)
@@ -593,7 +598,7 @@ class PimcPlayer:
         self.full_calls = bool(full_calls)
         self.aside = bool(aside)
         self.replies = replies
-        self.partner = partner or "best"
+        self.partner = partner or ("heuristic" if fusion == "shared" else "best")
         self.infer_partner = bool(infer_partner)
         #: With ``infer``, steps of the chain a world kept (``solver.chain``); 0: no chain.
         self.chain = chain or 0
@@ -761,18 +766,19 @@ class PimcPlayer:
                 return self._advice(observation, "win", done, exact,
                                     complete and whole and complete_p, actions, budget)
         values, kept, complete = {}, [], False
+        cut = False         # the worlds searched together did not finish: cut short, whatever
         if self.replies == "heuristic":
             if self.fusion == "shared":
                 values, kept, complete = value_shared_replies(positions, weights, legal,
                                                               objective, self._heuristic, budget)
+                cut = not kept
             if not kept:
-                stopped = self.fusion == "shared"       # the search together did not finish
                 values, kept, complete = value_replies(positions, weights, legal, side,
                                                        objective, self._heuristic, budget,
                                                        self.partner == "heuristic")
-                complete = complete and not stopped
             if kept:
-                return self._advice(observation, objective, len(kept), exact, complete,
+                return self._advice(observation, objective, len(kept), exact,
+                                    complete and not cut,
                                     _valued(legal, values, kept, exact, preferred), budget,
                                     REPLIED)
         if self.fusion == "postpone":
@@ -793,7 +799,7 @@ class PimcPlayer:
             return self._played_out(observation, positions, weights, legal, side,
                                     "win" if use_win else objective, objective, exact,
                                     preferred, budget)
-        return self._advice(observation, objective, len(kept), exact, complete,
+        return self._advice(observation, objective, len(kept), exact, complete and not cut,
                             _valued(legal, values, kept, exact, preferred), budget, method)
 
     def _played_out(self, observation: Observation, positions: Sequence[Position],

@@ -430,14 +430,16 @@ def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: P
         f"{several}#2")
     assert one_error_line(run("solve", f"{lines}:3")) == (
         f"allfives: error: {lines}:3: no such deal: {lines} holds 2, on lines 2 and 4")
-    # a number written with a leading zero is that number
+    # a number written with a leading zero is that number; digits of other scripts are none
     for picked, name in ((f"{several}#02", f"{several}#2"), (f"{lines}:004", f"{lines}:4")):
         (row,) = map(json.loads, run("solve", picked, "--json").stdout.splitlines())
         assert row["file"] == name
+    for odd in (f"{several}#²", f"{lines}:³"):
+        assert one_error_line(run("solve", odd)).endswith(f"{odd}: No such file or directory")
     # the one deal of a file of one is #1 too, as the output of a file of several names it
     one = tmp_path / "one.toml"
     one.write_text(several.read_text(encoding="utf-8").split("# ---")[0], encoding="utf-8")
-    (alone,) = map(json.loads, run("solve", f"{one}#1", "--json").stdout.splitlines())
+    (alone,) = map(json.loads, run("solve", f"{one}#01", "--json").stdout.splitlines())
     (whole,) = map(json.loads, run("solve", one, "--json").stdout.splitlines())
     assert alone.pop("file") == f"{one}#1" and whole.pop("file") == str(one)
     assert {k: v for k, v in alone.items() if k not in ("seconds", "nodes")} == \

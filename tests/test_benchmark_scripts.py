@@ -109,7 +109,7 @@ def test_paired_takes_one_run_alone(tmp_path, capsys):
     (lambda d: write(d / "cut.jsonl", "\n".join(RUN.read_text().splitlines()[:3]) + "}\n"),
      "cut.jsonl:3: not JSON (Extra data at column "),
     (lambda d: write(d / "deep.jsonl", "[" * 100_000 + "\n"),
-     "deep.jsonl:1: not JSON (too deep or too long to read)"),
+     "deep.jsonl:1: not JSON that can be read (arrays or objects nested too deeply)"),
     (lambda d: write(d / "junk.jsonl", '{"a": 1}\n'), "junk.jsonl:1: not a game record"),
     (lambda d: EXAMPLE, "game 'example' is not of 'allfives match --record'"),
     (lambda d: MATCHES, "a game of whole matches (--matches)"),

@@ -288,6 +288,12 @@ MALFORMED = [
      "part two deals: a separator is '# ---' alone on its line"),
     ("# -- the deal\n" + BASE + "x = \n", "deal.toml: not TOML: Invalid value (at line 8, "
                                          "column 5)"),
+    # a comment above the first deal, or a separator-like line after the key given twice, is
+    # not where two deals were meant to part
+    ("# -- the deal\n" + BASE + "[hands]\n",
+     "deal.toml: not TOML: [hands] is declared twice (at line 8, column 7)"),
+    (BASE + "[hands]\n# --- next\n",
+     "deal.toml: not TOML: [hands] is declared twice (at line 7, column 7)"),
     (swap('dealer = "S"', 'dealer = 2'), "deal.toml: dealer: expected a string"),
     (swap('N = "AH KH 5H 9C 2D 3S"', 'N = 5'), "deal.toml: hands.N: expected cards"),
     ('play = "AH"\nhands = 3\n', "deal.toml: hands: expected a table"),

@@ -362,13 +362,25 @@ def test_pimc_with_shared_replies_values_its_worlds_together():
     assert {a.action: a.mean for a in advice.actions} == pytest.approx(
         {c: sum(w * v for w, v in zip(weights, values)) / total
          for c, values in found.items()})
-    # a budget too small for the worlds together: the worlds valued as without the option
+    # a budget too small for the worlds together, but not for some worlds one by one (in half
+    # of it): those worlds against the replies, the decision cut short
+    told = []
+    shared_reply_values(positions, weights, "margin", HEURISTIC, counted=told.append)
+    limit = told[0] * REPLY_NODES * 3 // 2
     stopped = PimcPlayer(seed=1, replies="heuristic", fusion="shared", time_limit=None,
-                         node_limit=REPLY_NODES)
-    plain = PimcPlayer(seed=1, replies="heuristic", time_limit=None, node_limit=REPLY_NODES)
+                         node_limit=limit)
     after = stopped.advise_positions(observation, positions, weights)
+    assert after.method == REPLIED and 1 <= after.worlds < 6
     assert not after.complete and stopped.stopped == 1
-    assert after.best == plain.advise_positions(observation, positions, weights).best
+    # too small for either: solved double-dummy, and cut short still
+    stopped = PimcPlayer(seed=1, replies="heuristic", fusion="shared", time_limit=None,
+                         node_limit=told[0] * REPLY_NODES // 2)
+    after = stopped.advise_positions(observation, positions, weights)
+    assert after.method != REPLIED and not after.complete and stopped.stopped == 1
+    # the partner's cards the heuristic's, whichever search values the worlds
+    assert PimcPlayer(replies="heuristic", fusion="shared").partner == "heuristic"
+    with pytest.raises(PlayerError, match="partner: 'best' not with fusion=shared"):
+        make_player("pimc", replies="heuristic", fusion="shared", partner="best")
     with pytest.raises(PlayerError, match="fusion: 'shared' only with replies=heuristic"):
         make_player("pimc", fusion="shared")
     with pytest.raises(PlayerError, match="fusion: 'x' is not 'none', 'postpone' or 'shared'"):
