@@ -323,6 +323,18 @@ _TABLE_NAME = re.compile(r"'([^']*)'")
 _NEAR_SEPARATOR = re.compile(r"^\s*#\s*-{2,}")
 
 
+def _unparted(text: str, error: str) -> int | None:
+    """The line (from 1) of ``text`` that looks meant to part two deals (``#---``, ``# ---
+    next``) but does not, the last between a first key and the line of tomllib's ``error``."""
+    at = _TOML_LINE.search(error)
+    lines = text.splitlines()[:int(at[1]) - 1 if at else 0]
+    written = [i for i, line in enumerate(lines)
+               if line.strip() and not line.lstrip().startswith("#")]
+    return next((i + 1 for i in range(len(lines) - 1, -1, -1)
+                 if written and i > written[0] and _NEAR_SEPARATOR.match(lines[i])
+                 and not _SEPARATOR_LINE.match(lines[i])), None)
+
+
 def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False) -> Layout:
     """``parse_toml`` of a text that starts after ``lines_before`` lines of a larger one: TOML's
     line numbers are given as lines of the whole."""
@@ -333,19 +345,12 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         message = _TOML_LINE.sub(lambda m: f"(at line {int(m[1]) + lines_before},", str(error))
         message = _TWICE.sub(lambda m: f"[{'.'.join(_TABLE_NAME.findall(m[1]))}] is declared "
                                        f"twice", message)
-        # a key or table given twice: two deals, maybe, not parted by the line before it that
-        # looks meant to part them
-        twice = "declared twice" in message or "Cannot overwrite" in message
-        at = _TOML_LINE.search(str(error))
-        lines = text.splitlines()[:int(at[1]) - 1 if at else 0]
-        written = [i for i, line in enumerate(lines)
-                   if line.strip() and not line.lstrip().startswith("#")]
-        near = next((i + lines_before + 1 for i in range(len(lines) - 1, -1, -1)
-                     if written and i > written[0] and _NEAR_SEPARATOR.match(lines[i])
-                     and not _SEPARATOR_LINE.match(lines[i])), None)
-        if twice and near is not None:
-            message += (f"; line {near} does not part two deals: a separator is "
-                        f"'{SEPARATOR}' alone on its line")
+        # a key or table given twice: two deals, maybe, not parted
+        near = _unparted(text, str(error)) \
+            if "declared twice" in message or "Cannot overwrite" in message else None
+        if near is not None:
+            message += (f"; line {near + lines_before} does not part two deals: a separator "
+                        f"is '{SEPARATOR}' alone on its line")
         raise _fail(source, None, f"not TOML: {message}") from None
     except RecursionError:
         raise _fail(source, None, "not TOML: arrays or tables nested too deeply") from None

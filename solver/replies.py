@@ -67,6 +67,15 @@ def _game_point(won: tuple[int, ...], side: int, others: list[int], game: bool,
     return -1 if margin and any(won[s] > x for s in others) else 0
 
 
+def _trick_taken(cards: tuple[Card, ...], wins: int, side: int, margin: bool, points: bytes,
+                 pips: bytes, won: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """A finished trick taken by side ``wins``: what it is worth to ``side`` (``margin``: less
+    what it gives another side), and the Game pips each side has won with it."""
+    gain = sum(points[c] for c in cards)
+    gain = gain if wins == side else (-gain if margin else 0)
+    return gain, won[:wins] + (won[wins] + sum(pips[c] for c in cards),) + won[wins + 1:]
+
+
 def reply_values(position: Position, side: int, objective: str, model, *,
                  partner: bool = False, limit: int | None = None, deadline: float | None = None,
                  counted: Callable[[int], None] | None = None) -> dict[Card, int]:
@@ -130,10 +139,7 @@ def reply_values(position: Position, side: int, objective: str, model, *,
         if len(cards) < n:
             return value(rest, leader, cards, won, seen)
         winner = (leader + trick_winner(list(cards), trump)) % n
-        wins = side_of[winner]
-        gain = sum(points[c] for c in cards)
-        won = won[:wins] + (won[wins] + sum(pips[c] for c in cards),) + won[wins + 1:]
-        gain = gain if wins == side else (-gain if margin else 0)
+        gain, won = _trick_taken(cards, side_of[winner], side, margin, points, pips, won)
         return gain + value(rest, winner, (), won, seen)
 
     hands = tuple(frozenset(h) for h in position.hands)
@@ -266,15 +272,9 @@ def shared_reply_values(positions: Sequence[Position], weights: Sequence[float],
         if len(cards) < n:
             return value(block, leader, cards, won, seen, gone)
         winner = (leader + trick_winner(list(cards), trump)) % n
-        wins = side_of[winner]
-        gains, later_won = [], []
-        for w, so_far in zip(block, won):
-            points, pips = tables[w]
-            gain = sum(points[c] for c in cards)
-            gains.append(gain if wins == side else (-gain if margin else 0))
-            later_won.append(so_far[:wins] + (so_far[wins] + sum(pips[c] for c in cards),)
-                             + so_far[wins + 1:])
-        later = value(block, winner, (), tuple(later_won), seen, gone)
+        gains, later_won = zip(*(_trick_taken(cards, side_of[winner], side, margin, *tables[w],
+                                              so_far) for w, so_far in zip(block, won)))
+        later = value(block, winner, (), later_won, seen, gone)
         return tuple(g + v for g, v in zip(gains, later))
 
     everyone = tuple(range(len(weight)))
