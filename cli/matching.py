@@ -372,6 +372,11 @@ def seats_held(plan: Plan, groups: int) -> dict[str, int]:
     return {"a": sum(s.count(0) for s in played), "b": sum(s.count(1) for s in played)}
 
 
+def _effective(matches: float) -> float | None:
+    """The effective number of matches for JSON: infinite (every group alike) as null."""
+    return None if math.isinf(matches) else matches
+
+
 def summary(plan: Plan, result, seconds: float, resumed: int = 0,
             record: str | None = None) -> dict[str, Any]:
     """Everything the run found, as the JSON object (the report shows the same); ``resumed``:
@@ -390,7 +395,7 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         share = result.won(CONFIDENCE)
         won = {"a": share.successes, "matches": share.n, "share": share.share,
                "low": share.low, "high": share.high, "confidence": share.confidence,
-               "method": "wilson"}
+               "method": "wilson", "effective": _effective(share.effective)}
         games = len(result.matches)
         played = len({m.group for m in result.matches})
     else:
@@ -677,9 +682,13 @@ def _report(found: dict[str, Any]) -> None:
                       f"{_signed(boot['high'])}")
     won = found["won"]
     if won is not None:
+        effective = won["effective"]
+        clusters = "" if effective == won["matches"] else \
+            ", every group's matches shared alike" if effective is None else \
+            f", as {effective:,.0f} independent matches"
         console.print(f"matches won by {a}: {won['a']:g} of {won['matches']} = "
                       f"{won['share']:.1%} (95% interval {won['low']:.1%} .. {won['high']:.1%}, "
-                      "Wilson)")
+                      f"Wilson{clusters})")
     console.print()
     jobs = (f"scheduler {found['scheduler']}" if found["scheduler"] is not None
             else counted(found["jobs"], "job"))

@@ -40,7 +40,9 @@ differences over the groups with a paired t interval; ``bootstrap()`` resamples 
 group plays a match from the same seed (the same cut for the first dealer and the same stream of
 packs).  A's share of a match is the share of its winning sides held by A (1 or 0; a win shared
 between an A and a B side is one half); ``MatchesResult.won()`` is A's total share with a Wilson
-interval.
+interval over the effective number of matches: a group's seatings are dealt the same cards, so
+their results go together (mostly each seating won by the side given the better cards, which
+makes the effective number larger than the count; see ``stats.grouped_wilson_interval``).
 
 Seeds and executors
 -------------------
@@ -88,7 +90,7 @@ from .players import Player, PlayerSpec, decide, player_spec
 from .rules import MAX_TARGET, Rules
 from .shuffle import shuffled_pack
 from .stats import Interval, Proportion, TimeSummary, bootstrap_interval, mean_interval, \
-    time_summary, wilson_interval
+    grouped_wilson_interval, time_summary
 from .tricks import seat_names, side_count, side_of
 
 __all__ = ["BatchError", "WorkersLost", "SerialExecutor", "executor_for", "MatchResult",
@@ -704,9 +706,12 @@ class MatchesResult:
     cut_parts: tuple[dict[str, int], ...] = field(default=(), repr=False, compare=False)
 
     def won(self, confidence: float = 0.95) -> Proportion:
-        """A's matches won (shared wins count their share) with a Wilson interval."""
-        return wilson_interval(math.fsum(m.a_share for m in self.matches), len(self.matches),
-                               confidence)
+        """A's matches won (shared wins count their share) with a Wilson interval, the matches
+        of a group (its seatings, dealt the same cards) taken together as a cluster."""
+        groups: dict[int, list[float]] = {}
+        for m in self.matches:
+            groups.setdefault(m.group, []).append(m.a_share)
+        return grouped_wilson_interval(list(groups.values()), confidence)
 
     def times(self) -> dict[str, tuple[float, ...]]:
         return _merge_times(self.time_parts)

@@ -88,6 +88,7 @@ from .game import Observation
 from .players import HeuristicPlayer, PlayerError, check_replies, check_switch, \
     check_table_bits, deal_objective, within_reach
 from .solution import check_limits
+from .stats import wilson_bounds
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
            "summarize", "game_aside", "value_replies", "value_shared_replies", "DEFAULT_WORLDS",
@@ -205,7 +206,7 @@ def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact
         if exact:
             low = high = mean
         elif chance:
-            low, high = _wilson(mean, n_eff)
+            low, high = wilson_bounds(mean, n_eff)
         elif n_eff <= 1 + EPSILON:
             low = high = math.nan
         else:
@@ -215,16 +216,6 @@ def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact
             low, high = mean - half, mean + half
         out.append((mean, low, high, best))
     return out
-
-
-def _wilson(share: float, n: float) -> tuple[float, float]:
-    """The Wilson score interval of a ``share`` of ``n`` (not always whole) trials."""
-    share = min(1.0, max(0.0, share))
-    z2 = Z95 * Z95
-    denominator = 1 + z2 / n
-    centre = (share + z2 / (2 * n)) / denominator
-    half = Z95 * math.sqrt(share * (1 - share) / n + z2 / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 class _Budget:

@@ -10,6 +10,10 @@ solved for by bisection to double precision.
   resampling the values (the deal groups) with a seeded ``random.Random``.
 * ``wilson_interval(successes, n)``: a proportion and its Wilson score interval; ``successes``
   may hold halves (a shared win counts one half).
+* ``grouped_wilson_interval(groups)``: the same for outcomes that come in groups played on the
+  same cards (the seatings of a duplicate deal group), which are not independent: the Wilson
+  interval of the effective number of outcomes, the count over the design effect (the variance
+  of the share estimated from the groups as clusters, over the variance were they independent).
 * ``time_summary(seconds)``: count, total, median, 95th percentile (nearest rank) and maximum.
 """
 
@@ -25,7 +29,8 @@ from .errors import AllFivesError, quoted
 from .timing import percentile
 
 __all__ = ["StatsError", "t_cdf", "t_quantile", "normal_quantile", "Interval", "mean_interval",
-           "bootstrap_interval", "Proportion", "wilson_interval", "TimeSummary", "time_summary"]
+           "bootstrap_interval", "Proportion", "wilson_interval", "grouped_wilson_interval",
+           "wilson_bounds", "TimeSummary", "time_summary"]
 
 
 class StatsError(AllFivesError):
@@ -199,32 +204,76 @@ class Proportion:
     low: float
     high: float
     confidence: float
+    #: The number of independent outcomes the interval counts: ``n``, or for outcomes in groups
+    #: ``n`` over the design effect (infinite where every group had the same share).
+    effective: float | None = None
 
     @property
     def share(self) -> float:
         return self.successes / self.n
 
     def __str__(self) -> str:
+        counted = "" if self.effective in (None, self.n) else f" of {self.effective:.0f} effective"
         return (f"{self.successes:g}/{self.n} = {self.share:.1%} ({self.confidence:.0%} "
-                f"{self.low:.1%} .. {self.high:.1%}, Wilson)")
+                f"{self.low:.1%} .. {self.high:.1%}, Wilson{counted})")
+
+
+def wilson_bounds(share: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval of a ``share`` of ``n`` trials, ``n`` not always whole (an
+    effective number) and possibly infinite: (p + z²/2n ± z·√(p(1-p)/n + z²/4n²)) / (1 + z²/n),
+    kept to 0 .. 1."""
+    share = min(1.0, max(0.0, share))
+    if math.isinf(n):
+        return share, share
+    z = normal_quantile(1 - (1 - _check_confidence(confidence)) / 2)
+    denominator = 1 + z * z / n
+    centre = (share + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> Proportion:
-    """``successes`` out of ``n`` and the Wilson score interval:
-    (p + z²/2n ± z·√(p(1-p)/n + z²/4n²)) / (1 + z²/n)."""
+    """``successes`` out of ``n`` and the Wilson score interval (``wilson_bounds``)."""
     confidence = _check_confidence(confidence)
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise StatsError(f"n {quoted(n)} must be a whole number from 1")
     if not 0 <= successes <= n:
         raise StatsError(f"successes {quoted(successes)} must lie between 0 and n = {n}")
-    z = normal_quantile(1 - (1 - confidence) / 2)
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return Proportion(successes, n, low, high, confidence)
+    low, high = wilson_bounds(successes / n, n, confidence)
+    low = 0.0 if successes == 0 else low
+    high = 1.0 if successes == n else high
+    return Proportion(successes, n, low, high, confidence, float(n))
+
+
+def grouped_wilson_interval(groups: Sequence[Sequence[float]],
+                            confidence: float = 0.95) -> Proportion:
+    """The share of successes over ``groups`` of outcomes (each 0 .. 1, a shared win one half)
+    and its Wilson interval, the groups taken as clusters: outcomes of one group (the seatings
+    of one deal group, played on the same cards) go together, so the count of independent
+    outcomes is the count over the design effect, ``p(1-p) / var``, where ``var`` is the
+    variance of the share from the groups' totals (the ratio estimator:
+    Σ (S_g - p·m_g)² / (G (G-1) m̄²)).  A group's outcomes that go opposite ways (each seating
+    won by the side that held the cards) make the effective count larger than the count; alike
+    (one player winning both), smaller.  Groups of one outcome each, or fewer than two groups,
+    or every outcome alike, have the plain Wilson interval."""
+    confidence = _check_confidence(confidence)
+    sizes = [len(group) for group in groups]
+    if not sizes or min(sizes) < 1:
+        raise StatsError("every group must hold an outcome")
+    outcomes = [x for group in groups for x in group]
+    if any(isinstance(x, bool) or not 0 <= x <= 1 for x in outcomes):
+        raise StatsError("an outcome must lie between 0 and 1")
+    n, successes = len(outcomes), math.fsum(outcomes)
+    plain = wilson_interval(successes, n, confidence)
+    p, count = successes / n, len(sizes)
+    if max(sizes) == 1 or count < 2 or p in (0.0, 1.0):
+        return plain
+    mean_size = n / count
+    variance = math.fsum((math.fsum(group) - p * len(group)) ** 2 for group in groups) \
+        / (count * (count - 1) * mean_size * mean_size)
+    effective = math.inf if variance == 0 else p * (1 - p) / variance
+    low, high = wilson_bounds(p, effective, confidence)
+    return Proportion(successes, n, low, high, confidence, effective)
 
 
 @dataclass(frozen=True)

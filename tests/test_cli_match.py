@@ -73,7 +73,9 @@ def test_whole_matches_count_matches_won():
     won = direct.won()
     assert found["won"] == {"a": won.successes, "matches": 18, "share": won.share,
                             "low": won.low, "high": won.high, "confidence": 0.95,
-                            "method": "wilson"}
+                            "method": "wilson", "effective": won.effective}
+    # the six seatings of a group are dealt the same cards: counted together, as a cluster
+    assert won.effective != 18
     assert found["unit"] == "match" and found["games"] == 18 and found["target"] == 21
     assert found["deals"] == sum(m.deals for m in direct.matches)
     assert found["difference"]["n"] == 3
