@@ -100,6 +100,9 @@ def _connect(distributed, scheduler: str):
     import logging
     import threading
 
+    unreachable = _unreachable(scheduler)
+    if unreachable:
+        raise AllFivesError(f"--scheduler: cannot reach {quoted(scheduler)}: {unreachable}")
     # the client's own logging of a lost connection is tracebacks: the run says it in one line
     for name in ["distributed", *logging.root.manager.loggerDict]:
         if name.startswith("distributed"):
@@ -136,15 +139,39 @@ def _connect(distributed, scheduler: str):
     return made[0]
 
 
-def check_address(scheduler: str) -> None:
-    """A scheduler's address is ``[tcp://]HOST:PORT``: anything else is an error now, before a
-    connection is tried (Dask's client, left half-made by an address it cannot use, would stall
-    on its way out; other protocols need settings this command does not take)."""
+def _unreachable(scheduler: str) -> str | None:
+    """Why nothing can be reached at ``scheduler``, where a plain connection tells at once
+    (Dask's client tries for ``CONNECT_TIMEOUT`` and says it timed out, whatever the reason): no
+    such host, or nothing listening.  None where something answers, or says nothing."""
+    import socket
+
+    host, port = _host_port(scheduler)
+    try:
+        socket.create_connection((host.strip("[]"), port), timeout=1).close()
+    except socket.gaierror:
+        return f"no host {quoted(host)} is known"
+    except ConnectionRefusedError:
+        return f"nothing listens on port {port} there (the connection was refused)"
+    except OSError:
+        pass
+    return None
+
+
+def _host_port(scheduler: str) -> tuple[str, int]:
+    """``[tcp://]HOST:PORT`` parted, or one line saying it is no such address."""
     match = re.fullmatch(r"(?:tcp://)?(\[[^\]]+\]|[^\s:/\[\]]+):(\d{1,5})", scheduler)
     if match is None or not 1 <= int(match.group(2)) <= 65535:
         raise AllFivesError(f"--scheduler: {quoted(scheduler)} is not a scheduler's address "
                             f"([tcp://]HOST:PORT, the port from 1 to 65535, e.g. "
                             f"tcp://10.0.0.5:8786)")
+    return match.group(1), int(match.group(2))
+
+
+def check_address(scheduler: str) -> None:
+    """A scheduler's address is ``[tcp://]HOST:PORT``: anything else is an error now, before a
+    connection is tried (Dask's client, left half-made by an address it cannot use, would stall
+    on its way out; other protocols need settings this command does not take)."""
+    _host_port(scheduler)
 
 
 def chunk_size(groups: int, workers: int | None, largest: int) -> int:

@@ -169,7 +169,16 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch):
     start = time.monotonic()
     result = run("match", "heuristic", "random", "--scheduler", "tcp://127.0.0.1:1")
     assert time.monotonic() - start < 20
-    assert_one_error_line(result, "--scheduler: cannot reach 'tcp://127.0.0.1:1'")
+    assert_one_error_line(result, "--scheduler: cannot reach 'tcp://127.0.0.1:1': nothing "
+                          "listens on port 1 there (the connection was refused)")
+
+
+def test_an_unknown_scheduler_host_is_one_line(monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("cli.matching.CONNECT_TIMEOUT", 1.0)
+    result = run("match", "heuristic", "random", "--scheduler", "no-such-host.invalid:8786")
+    assert_one_error_line(result, "--scheduler: cannot reach 'no-such-host.invalid:8786': no "
+                          "host 'no-such-host.invalid' is known")
 
 
 @pytest.mark.parametrize("address", ["nonsense", "tcp://host", "foo:bar", "", "tcp://h:99999",
