@@ -478,10 +478,11 @@ def puzzle_generate(
     players: PuzzlePlayersOption = 2,
     rules: RulesOption = "all-fives",
     count: Annotated[int, typer.Option(metavar="K", min=1, help="How many puzzles.")] = 1,
-    seed: Annotated[Optional[int], typer.Option(
-        "--seed", metavar="S", min=0,
+    seed: Annotated[Optional[str], typer.Option(
+        "--seed", metavar="S",
         help="Seed of the deals: the same seed makes the same puzzles. Default: a fresh "
-             "seed, kept in each puzzle file.")] = None,
+             "seed, kept in each puzzle file. A file's own seed, S/K (candidate K of seed S), "
+             "makes that puzzle again with the file's players and rules.")] = None,
     min_turns: Annotated[int, typer.Option(
         "--min-turns", metavar="T", min=2,
         help="The fewest turns with a real choice for the side that solves, 2 or more (a "

@@ -352,7 +352,19 @@ def most_turns(players: int, rules) -> int:
     return hands * (6 + 3 * runs - 1)
 
 
-def generate_command(players: int, preset: str, count: int, seed: int | None,
+def generator_seed(text: str) -> tuple[int, int]:
+    """``--seed``: ``S``, or ``S/K`` as a puzzle file keeps it (seed S's candidates from number
+    K on, counting from 0), as (S, K)."""
+    from .inputs import is_number
+
+    seed, mark, first = text.partition("/")
+    if not is_number(seed) or mark and not is_number(first):
+        raise AllFivesError(f"--seed: {quoted(text)} is not a seed: a whole number from 0, or "
+                            f"S/K as a puzzle file keeps it (candidate K of seed S, counting from 0)")
+    return int(seed), int(first or 0)
+
+
+def generate_command(players: int, preset: str, count: int, seed: str | None,
                      min_turns: int, theme: str | None, out: str | None,
                      console: Console | None = None) -> None:
     """Make ``count`` puzzles: into files in ``out`` (numbered on from the files there), or
@@ -374,7 +386,9 @@ def generate_command(players: int, preset: str, count: int, seed: int | None,
     if seed is None:
         import random
 
-        seed = random.SystemRandom().randrange(1, 1_000_000)
+        start, first = random.SystemRandom().randrange(1, 1_000_000), 0
+    else:
+        start, first = generator_seed(seed)
     from .inputs import named
 
     folder = Path(named(out, "--out")) if out is not None else None
@@ -390,7 +404,8 @@ def generate_command(players: int, preset: str, count: int, seed: int | None,
     err = make_console(stderr=True)
     made = 0
     with progress_bar(err, count, f"{players}-player puzzles") as advance:
-        for puzzle in make_puzzles(players, rules, count, seed, min_turns, theme, advance):
+        for puzzle in make_puzzles(players, rules, count, start, min_turns, theme, advance,
+                                   first):
             made += 1
             if folder is not None:
                 path = folder / file_name(next_number(folder), puzzle)
@@ -405,11 +420,11 @@ def generate_command(players: int, preset: str, count: int, seed: int | None,
         note(f"{made} of {count} puzzles found")
 
 
-def make_puzzles(players, rules, count, seed, min_turns, theme, progress):
+def make_puzzles(players, rules, count, seed, min_turns, theme, progress, first=0):
     from solver.puzzles import generate
 
     return generate(players=players, rules=rules, count=count, seed=seed, min_turns=min_turns,
-                    theme=theme, progress=progress)
+                    theme=theme, progress=progress, first=first)
 
 
 def theme_names() -> dict[str, str]:

@@ -595,6 +595,12 @@ def test_generate_is_seeded_and_numbers_its_files(tmp_path):
     assert [p.read_text(encoding="utf-8") for p in more] == texts  # the same puzzles
     piped = run("puzzle", "generate", "--count", "2", "--seed", "5")
     assert piped.stdout.split("# ---\n") == texts
+    # a puzzle's own seed makes it again
+    second = load_puzzle(paths[1]).seed
+    assert run("puzzle", "generate", "--seed", second).stdout == texts[1]
+    for bad in ["5/", "/3", "5/x", "-1", "5/3/1", "５"]:
+        assert_one_error_line(run("puzzle", "generate", "--seed", bad),
+                              f"--seed: {bad!r} is not a seed", "S/K")
     checked = run("puzzle", "check", out)
     assert checked.stdout == "4 puzzles checked: all sound.\n"
     # what generate writes to standard output the other commands read: FILE#N each

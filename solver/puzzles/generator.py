@@ -158,8 +158,10 @@ def generate(players: int = 2, rules: Rules | None = None, count: int | None = 1
              progress: Callable[[int, int], None] | None = None,
              solver: Solver | None = None, *, objective: str | None = None,
              cards: int | None = None, max_tries: int | None = None,
-             assess: bool = True, node_limit: int | None = NODE_LIMIT) -> Iterator[Puzzle]:
-    """Puzzles mined from the candidates ``"<seed>/0"``, ``"<seed>/1"``, ... (module notes):
+             assess: bool = True, node_limit: int | None = NODE_LIMIT,
+             first: int = 0) -> Iterator[Puzzle]:
+    """Puzzles mined from the candidates ``"<seed>/0"``, ``"<seed>/1"``, ... (module notes),
+    or from ``"<seed>/<first>"`` on (a puzzle's own seed makes it again):
     ``count`` of them (None: without end), each with a real choice at ``min_turns`` solver
     turns or more, and with the ``theme`` if one is given (and then titled by it).
     ``progress(tried, accepted)`` is called after every candidate; ``max_tries`` stops after
@@ -180,7 +182,7 @@ def generate(players: int = 2, rules: Rules | None = None, count: int | None = 1
     while count is None or accepted < count:
         if max_tries is not None and tried >= max_tries:
             return
-        name = f"{seed}/{tried}"
+        name = f"{seed}/{first + tried}"
         tried += 1
         puzzle = candidate(name, players, rules, min_turns, solver, objective, cards,
                            assess or theme is not None, node_limit)
