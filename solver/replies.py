@@ -55,16 +55,26 @@ class Spent(Exception):
         self.positions = positions
 
 
-def _game_point(won: tuple[int, ...], side: int, others: list[int], game: bool,
-                margin: bool) -> int:
-    """Game's point for ``side`` by the pips each side won (``margin``: -1 when another side
-    has the most)."""
-    if not game:
-        return 0
-    x = won[side]
-    if all(x > won[s] for s in others):
-        return 1
-    return -1 if margin and any(won[s] > x for s in others) else 0
+def _table(position: Position, seat: int, side: int, objective: str):
+    """What both searches take from the deal: the number of seats, trumps, the follow rule,
+    whether the objective is a margin, each seat's side, Game's point for ``side`` by the pips
+    each side won (``margin``: -1 when another side has the most), and what ``seat`` has seen."""
+    deal = position.deal
+    game = deal.rules.game
+    margin = objective == "margin"
+    others = [s for s in range(deal.sides) if s != side]
+
+    def game_point(won: tuple[int, ...]) -> int:
+        if not game:
+            return 0
+        x = won[side]
+        if all(x > won[s] for s in others):
+            return 1
+        return -1 if margin and any(won[s] > x for s in others) else 0
+
+    return (deal.players, deal.trump, deal.rules.strict_follow, margin,
+            [deal.side_of(s) for s in range(deal.players)], game_point,
+            observation_of(position, seat))
 
 
 def _trick_taken(cards: tuple[Card, ...], wins: int, side: int, margin: bool, points: bytes,
@@ -87,24 +97,15 @@ def reply_values(position: Position, side: int, objective: str, model, *,
     ``limit`` positions are searched and none after ``deadline`` (``time.perf_counter``): past
     either, ``Spent``.  ``counted`` is told the positions searched, whether or not the search
     finished."""
-    deal = position.deal
-    n = deal.players
-    trump, strict = deal.trump, deal.rules.strict_follow
-    points, pips = _card_tables(deal, objective)
+    n, trump, strict, margin, side_of, game_point, base = _table(position, position.to_move,
+                                                                 side, objective)
+    points, pips = _card_tables(position.deal, objective)
     settled, won_pips = _settled(position, side, objective, points, pips)
-    margin = objective == "margin"
-    game = deal.rules.game
-    side_of = [deal.side_of(s) for s in range(n)]
     if partner and side_of[position.to_move] != side:
         raise ValueError("with partner, the side valued is the side of the seat to move")
     choosers = {position.to_move} if partner else {s for s in range(n) if side_of[s] == side}
-    others = [s for s in range(deal.sides) if s != side]
-    base = observation_of(position, position.to_move)
     memo: dict[tuple, int] = {}
     searched = 0
-
-    def game_point(won: tuple[int, ...]) -> int:
-        return _game_point(won, side, others, game, margin)
 
     def value(hands: tuple[frozenset, ...], leader: int, trick: tuple[Card, ...],
               won: tuple[int, ...], seen: list) -> int:
@@ -167,16 +168,10 @@ def shared_reply_values(positions: Sequence[Position], weights: Sequence[float],
     world were open) is left out.  ``limit``, ``deadline`` and ``counted`` as for
     ``reply_values``, a position counted once for each world it is searched in."""
     first = positions[0]
-    deal = first.deal
-    n = deal.players
     chooser = first.to_move
-    side = deal.side_of(chooser)
-    trump, strict = deal.trump, deal.rules.strict_follow
-    margin = objective == "margin"
-    game = deal.rules.game
-    side_of = [deal.side_of(s) for s in range(n)]
-    others = [s for s in range(deal.sides) if s != side]
-    base = observation_of(first, chooser)
+    side = first.deal.side_of(chooser)
+    n, trump, strict, margin, side_of, game_point, base = _table(first, chooser, side,
+                                                                 objective)
     # the worlds told apart by their hands, equal ones weighed together
     unique: dict[tuple, int] = {}
     index: list[int] = []
@@ -203,9 +198,6 @@ def shared_reply_values(positions: Sequence[Position], weights: Sequence[float],
     replies: dict[tuple, Card] = {}
     searched = 0
     left = sum(len(h) for h in first.hands)
-
-    def game_point(won: tuple[int, ...]) -> int:
-        return _game_point(won, side, others, game, margin)
 
     def value(block: tuple[int, ...], leader: int, trick: tuple[Card, ...], won: tuple,
               seen: list, gone: frozenset) -> tuple[int, ...]:
