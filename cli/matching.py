@@ -399,9 +399,15 @@ def seats_held(plan: Plan, groups: int) -> dict[str, int]:
     return {"a": sum(s.count(0) for s in played), "b": sum(s.count(1) for s in played)}
 
 
-def _effective(matches: float) -> float | None:
+def _effective(matches: float | None) -> float | None:
     """The effective number of matches for JSON: infinite (every group alike) as null."""
-    return None if math.isinf(matches) else matches
+    return None if matches is None or math.isinf(matches) else matches
+
+
+def _pairs(result) -> dict[str, int]:
+    """How the groups of two matches went: won both by A, both by B, or split."""
+    shares = [sum(group) for group in result.group_shares().values()]
+    return {"a": shares.count(2), "b": shares.count(0), "split": shares.count(1)}
 
 
 def summary(plan: Plan, result, seconds: float, resumed: int = 0,
@@ -422,7 +428,8 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         share = result.won(CONFIDENCE)
         won = {"a": share.successes, "matches": share.n, "share": share.share,
                "low": share.low, "high": share.high, "confidence": share.confidence,
-               "method": "wilson", "effective": _effective(share.effective)}
+               "method": share.method, "effective": _effective(share.effective),
+               "pairs": _pairs(result) if share.method == "newcombe" else None}
         games = len(result.matches)
         played = len({m.group for m in result.matches})
     else:
@@ -642,6 +649,19 @@ def _play_shown(plan: Plan, executor: Executor, keep_records: bool, on_part=None
         return play(plan, executor, keep_records, advance, on_part, first)
 
 
+def _won_method(won: dict[str, Any]) -> str:
+    """How the interval of the matches won was worked out, as the report says it."""
+    pairs, effective = won["pairs"], won["effective"]
+    if pairs is not None:
+        return (f"Newcombe's, paired: A won both matches of {counted(pairs['a'], 'group')}, "
+                f"B both of {pairs['b']:,}, {pairs['split']:,} split")
+    if effective == won["matches"]:
+        return "Wilson"
+    if effective is None:
+        return "Wilson, every group alike"
+    return f"Wilson, as {effective:,.0f} independent matches"
+
+
 def _signed(x: float | None) -> str:
     return "-inf" if x is None else f"{x:+.3f}"
 
@@ -709,13 +729,9 @@ def _report(found: dict[str, Any]) -> None:
                       f"{_signed(boot['high'])}")
     won = found["won"]
     if won is not None:
-        effective = won["effective"]
-        clusters = "" if effective == won["matches"] else \
-            ", every group's matches shared alike" if effective is None else \
-            f", as {effective:,.0f} independent matches"
         console.print(f"matches won by {a}: {won['a']:g} of {won['matches']} = "
                       f"{won['share']:.1%} (95% interval {won['low']:.1%} .. {won['high']:.1%}, "
-                      f"Wilson{clusters})")
+                      f"{_won_method(won)})")
     console.print()
     jobs = (f"scheduler {found['scheduler']}" if found["scheduler"] is not None
             else counted(found["jobs"], "job"))

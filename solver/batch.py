@@ -40,9 +40,10 @@ differences over the groups with a paired t interval; ``bootstrap()`` resamples 
 group plays a match from the same seed (the same cut for the first dealer and the same stream of
 packs).  A's share of a match is the share of its winning sides held by A (1 or 0; a win shared
 between an A and a B side is one half); ``MatchesResult.won()`` is A's total share with a Wilson
-interval over the effective number of matches: a group's seatings are dealt the same cards, so
-their results go together (mostly each seating won by the side given the better cards, which
-makes the effective number larger than the count; see ``stats.grouped_wilson_interval``).
+interval that takes a group's matches together: its seatings are dealt the same cards, so their
+results go together (mostly each seating is won by the side given the better cards).  With two
+seatings a group is a pair, won both ways by A, by B, or split, and the interval is Newcombe's
+for paired outcomes (``stats.grouped_share_interval``).
 
 Seeds and executors
 -------------------
@@ -90,7 +91,7 @@ from .players import Player, PlayerSpec, decide, player_spec
 from .rules import MAX_TARGET, Rules
 from .shuffle import shuffled_pack
 from .stats import Interval, Proportion, TimeSummary, bootstrap_interval, mean_interval, \
-    grouped_wilson_interval, time_summary
+    grouped_share_interval, time_summary
 from .tricks import seat_names, side_count, side_of
 
 __all__ = ["BatchError", "WorkersLost", "SerialExecutor", "executor_for", "MatchResult",
@@ -706,12 +707,17 @@ class MatchesResult:
     cut_parts: tuple[dict[str, int], ...] = field(default=(), repr=False, compare=False)
 
     def won(self, confidence: float = 0.95) -> Proportion:
-        """A's matches won (shared wins count their share) with a Wilson interval, the matches
-        of a group (its seatings, dealt the same cards) taken together as a cluster."""
+        """A's matches won (shared wins count their share) with an interval that takes the
+        matches of a group (its seatings, dealt the same cards) together
+        (``stats.grouped_share_interval``)."""
+        return grouped_share_interval(list(self.group_shares().values()), confidence)
+
+    def group_shares(self) -> dict[int, list[float]]:
+        """A's share of each match, group by group, in the order of the group's seatings."""
         groups: dict[int, list[float]] = {}
         for m in self.matches:
             groups.setdefault(m.group, []).append(m.a_share)
-        return grouped_wilson_interval(list(groups.values()), confidence)
+        return groups
 
     def times(self) -> dict[str, tuple[float, ...]]:
         return _merge_times(self.time_parts)

@@ -10,10 +10,14 @@ solved for by bisection to double precision.
   resampling the values (the deal groups) with a seeded ``random.Random``.
 * ``wilson_interval(successes, n)``: a proportion and its Wilson score interval; ``successes``
   may hold halves (a shared win counts one half).
-* ``grouped_wilson_interval(groups)``: the same for outcomes that come in groups played on the
-  same cards (the seatings of a duplicate deal group), which are not independent: the Wilson
-  interval of the effective number of outcomes, the count over the design effect (the variance
-  of the share estimated from the groups as clusters, over the variance were they independent).
+* ``grouped_share_interval(groups)``: the same for outcomes that come in groups played on the
+  same cards (the seatings of a duplicate deal group), which are not independent.  Groups of
+  two (two seatings: A won both, B won both, or they split) are paired outcomes, and the share
+  is ½ + (P(A won both) - P(B won both))/2: Newcombe's score interval for the difference of
+  paired proportions (Newcombe 1998, "Improved confidence intervals for the difference between
+  binomial proportions based on paired data", method 10), which holds up when few groups are
+  won both ways.  Larger groups (three players' six seatings), or a shared win, have the Wilson
+  interval of the effective number of outcomes, the count over the design effect.
 * ``time_summary(seconds)``: count, total, median, 95th percentile (nearest rank) and maximum.
 """
 
@@ -29,8 +33,8 @@ from .errors import AllFivesError, quoted
 from .timing import percentile
 
 __all__ = ["StatsError", "t_cdf", "t_quantile", "normal_quantile", "Interval", "mean_interval",
-           "bootstrap_interval", "Proportion", "wilson_interval", "grouped_wilson_interval",
-           "wilson_bounds", "TimeSummary", "time_summary"]
+           "bootstrap_interval", "Proportion", "wilson_interval", "grouped_share_interval",
+           "paired_difference_bounds", "wilson_bounds", "TimeSummary", "time_summary"]
 
 
 class StatsError(AllFivesError):
@@ -204,18 +208,22 @@ class Proportion:
     low: float
     high: float
     confidence: float
-    #: The number of independent outcomes the interval counts: ``n``, or for outcomes in groups
-    #: ``n`` over the design effect (infinite where every group had the same share).
+    #: The number of independent outcomes a Wilson interval counts: ``n``, or for outcomes in
+    #: groups ``n`` over the design effect (infinite where every group had the same share);
+    #: None for Newcombe's paired interval.
     effective: float | None = None
+    #: ``wilson``, or ``newcombe`` (pairs of outcomes, ``grouped_share_interval``).
+    method: str = "wilson"
 
     @property
     def share(self) -> float:
         return self.successes / self.n
 
     def __str__(self) -> str:
-        counted = "" if self.effective in (None, self.n) else f" of {self.effective:.0f} effective"
+        how = "Newcombe, paired" if self.method == "newcombe" else "Wilson" if \
+            self.effective in (None, self.n) else f"Wilson, {self.effective:.0f} effective"
         return (f"{self.successes:g}/{self.n} = {self.share:.1%} ({self.confidence:.0%} "
-                f"{self.low:.1%} .. {self.high:.1%}, Wilson{counted})")
+                f"{self.low:.1%} .. {self.high:.1%}, {how})")
 
 
 def wilson_bounds(share: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
@@ -245,17 +253,41 @@ def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> Propo
     return Proportion(successes, n, low, high, confidence, float(n))
 
 
-def grouped_wilson_interval(groups: Sequence[Sequence[float]],
-                            confidence: float = 0.95) -> Proportion:
+def paired_difference_bounds(a: int, b: int, c: int, d: int,
+                             confidence: float = 0.95) -> tuple[float, float]:
+    """Newcombe's score interval for p1 - p2, the difference of two proportions measured on the
+    same ``n = a + b + c + d`` pairs: ``a`` pairs with both outcomes, ``b`` with the first
+    alone, ``c`` with the second alone, ``d`` with neither (Newcombe 1998, method 10: the two
+    proportions' Wilson intervals squared and added, less their correlation φ, taken as 0 when
+    ad - bc lies between 0 and n/2 and as (ad - bc - n/2)/√(product of the margins) above)."""
+    n = a + b + c + d
+    if n < 1 or min(a, b, c, d) < 0:
+        raise StatsError(f"the pairs {a}, {b}, {c}, {d} must be counts, at least one pair")
+    p1, p2 = (a + b) / n, (a + c) / n
+    low1, high1 = wilson_bounds(p1, n, confidence)
+    low2, high2 = wilson_bounds(p2, n, confidence)
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    cross = a * d - b * c
+    cross = cross - n / 2 if cross > n / 2 else min(cross, 0)
+    phi = cross / math.sqrt(margins) if margins else 0.0
+    below = (p1 - low1) ** 2 - 2 * phi * (p1 - low1) * (high2 - p2) + (high2 - p2) ** 2
+    above = (high1 - p1) ** 2 - 2 * phi * (high1 - p1) * (p2 - low2) + (p2 - low2) ** 2
+    return max(-1.0, p1 - p2 - math.sqrt(max(0.0, below))), \
+        min(1.0, p1 - p2 + math.sqrt(max(0.0, above)))
+
+
+def grouped_share_interval(groups: Sequence[Sequence[float]],
+                           confidence: float = 0.95) -> Proportion:
     """The share of successes over ``groups`` of outcomes (each 0 .. 1, a shared win one half)
-    and its Wilson interval, the groups taken as clusters: outcomes of one group (the seatings
-    of one deal group, played on the same cards) go together, so the count of independent
-    outcomes is the count over the design effect, ``p(1-p) / var``, where ``var`` is the
-    variance of the share from the groups' totals (the ratio estimator:
-    Σ (S_g - p·m_g)² / (G (G-1) m̄²)).  A group's outcomes that go opposite ways (each seating
-    won by the side that held the cards) make the effective count larger than the count; alike
-    (one player winning both), smaller.  Groups of one outcome each, or fewer than two groups,
-    or every outcome alike, have the plain Wilson interval."""
+    and its interval, the outcomes of a group (the seatings of one deal group, played on the
+    same cards) taken together.  Groups of one outcome each: the plain Wilson interval.  Groups
+    of two outcomes, each 0 or 1: paired outcomes, the share ½ + (p1 - p2)/2 with p1 the share
+    of groups whose first outcome is a success and p2 that whose second is not, and Newcombe's
+    interval for p1 - p2 (``paired_difference_bounds``: the groups won twice and lost twice
+    are its discordant pairs).  Otherwise the Wilson interval of the effective number of
+    outcomes, ``p(1-p) / var``, where ``var`` is the variance of the share from the groups'
+    totals (the ratio estimator: Σ (S_g - p·m_g)² / (G (G-1) m̄²)); with fewer than two groups,
+    or every outcome alike, the plain Wilson interval."""
     confidence = _check_confidence(confidence)
     sizes = [len(group) for group in groups]
     if not sizes or min(sizes) < 1:
@@ -265,8 +297,20 @@ def grouped_wilson_interval(groups: Sequence[Sequence[float]],
         raise StatsError("an outcome must lie between 0 and 1")
     n, successes = len(outcomes), math.fsum(outcomes)
     plain = wilson_interval(successes, n, confidence)
+    if max(sizes) == 1:
+        return plain
+    if set(sizes) == {2} and set(outcomes) <= {0, 1}:
+        both = sum(1 for first, second in groups if first and second)
+        neither = sum(1 for first, second in groups if not first and not second)
+        split_first = sum(1 for first, second in groups if first and not second)
+        # pairs (first a success, second not a success): both won -> b, both lost -> c
+        low, high = paired_difference_bounds(split_first, both, neither,
+                                             len(groups) - both - neither - split_first,
+                                             confidence)
+        return Proportion(successes, n, 0.5 + low / 2, 0.5 + high / 2, confidence, None,
+                          "newcombe")
     p, count = successes / n, len(sizes)
-    if max(sizes) == 1 or count < 2 or p in (0.0, 1.0):
+    if count < 2 or p in (0.0, 1.0):
         return plain
     mean_size = n / count
     variance = math.fsum((math.fsum(group) - p * len(group)) ** 2 for group in groups) \

@@ -26,7 +26,8 @@ DEFAULT_CLASSES = ("2x6", "3x6", "4x6", "2x9")
 def percentile(values: Sequence[float], p: float) -> float:
     """The nearest-rank ``p``-th percentile (``p`` from 0 to 100) of a non-empty sequence."""
     ordered = sorted(values)
-    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    # rounded first: 2.5% of 2,000 is 50.000000000000004 in floating point, and rank 50
+    rank = max(1, math.ceil(round(p / 100 * len(ordered), 9)))
     return ordered[rank - 1]
 
 

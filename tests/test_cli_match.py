@@ -73,12 +73,33 @@ def test_whole_matches_count_matches_won():
     won = direct.won()
     assert found["won"] == {"a": won.successes, "matches": 18, "share": won.share,
                             "low": won.low, "high": won.high, "confidence": 0.95,
-                            "method": "wilson", "effective": won.effective}
+                            "method": "wilson", "effective": won.effective, "pairs": None}
     # the six seatings of a group are dealt the same cards: counted together, as a cluster
     assert won.effective != 18
     assert found["unit"] == "match" and found["games"] == 18 and found["target"] == 21
     assert found["deals"] == sum(m.deals for m in direct.matches)
     assert found["difference"]["n"] == 3
+
+
+def test_whole_matches_in_pairs_have_the_paired_interval():
+    from solver.rules import Rules
+
+    found = run("match", "heuristic", "random", "--matches", "12", "--duplicate", "--target",
+                "21", "--seed", "4", "--json")
+    won = one(found)["won"]
+    direct = run_matches("heuristic", "random", players=2, groups=12, seed=4,
+                         rules=Rules().replace(target=21))
+    by_group: dict[int, list[float]] = {}
+    for m in direct.matches:
+        by_group.setdefault(m.group, []).append(m.a_share)
+    tally = [sum(shares) for shares in by_group.values()]
+    assert won["pairs"] == {"a": tally.count(2), "b": tally.count(0), "split": tally.count(1)}
+    assert won["method"] == "newcombe" and won["effective"] is None
+    assert won["low"] < won["share"] < won["high"]
+    shown = run("match", "heuristic", "random", "--matches", "12", "--duplicate", "--target",
+                "21", "--seed", "4").stdout
+    assert (f"Newcombe's, paired: A won both matches of {tally.count(2)} groups, B both of "
+            f"{tally.count(0)}, {tally.count(1)} split" in " ".join(shown.split()))
 
 
 def test_two_jobs_give_the_numbers_of_one():

@@ -8,8 +8,9 @@ import pytest
 
 import random
 
-from solver.stats import (StatsError, bootstrap_interval, grouped_wilson_interval, mean_interval,
-                          t_cdf, t_quantile, time_summary, wilson_bounds, wilson_interval)
+from solver.stats import (StatsError, bootstrap_interval, grouped_share_interval, mean_interval,
+                          paired_difference_bounds, t_cdf, t_quantile, time_summary, wilson_bounds,
+                          wilson_interval)
 
 # two-sided 95% (and other) Student t quantiles from the standard tables
 T_TABLE = [
@@ -76,49 +77,76 @@ def test_wilson_intervals_by_hand():
     assert wilson_interval(2.5, 5).share == 0.5
 
 
-def test_grouped_wilson_intervals_by_hand():
-    # 8 groups split 1-0, 2 won twice: p = 0.6; S_g - p·m_g is -0.2 (8 times) and 0.8 (twice),
-    # var = (8·0.04 + 2·0.64) / (10·9·2²) = 1/225, so p(1-p)/var = 0.24·225 = 54 matches
-    won = grouped_wilson_interval([[1, 0]] * 8 + [[1, 1]] * 2)
-    assert (won.successes, won.n, won.share) == (12, 20, 0.6)
-    assert won.effective == pytest.approx(54)
-    assert (won.low, won.high) == pytest.approx(wilson_bounds(0.6, 54))
-    assert won.high - won.low < wilson_interval(12, 20).high - wilson_interval(12, 20).low
+def test_paired_differences_by_the_published_example():
+    # Fagerland, Lydersen and Laake, "Statistical Analysis of Contingency Tables", chapter 8:
+    # the paired table 59, 6 / 16, 80 has p1 - p2 = -0.0621, Newcombe's interval -0.1186 to
+    # -0.0046
+    low, high = paired_difference_bounds(59, 6, 16, 80)
+    assert (round(low, 4), round(high, 4)) == (-0.1186, -0.0046)
+    # the same pairs read the other way round: the interval mirrored
+    assert paired_difference_bounds(59, 16, 6, 80) == pytest.approx((-high, -low))
+
+
+def test_grouped_shares_by_hand():
+    # pairs: 8 groups split (4 each way), 2 won twice: p1 - p2 = (2 - 0)/10, share 0.6,
+    # Newcombe's interval for the pairs (first won, second lost) = split first, both won = 2,
+    # both lost = 0, split second
+    pairs = [[1, 0]] * 4 + [[0, 1]] * 4 + [[1, 1]] * 2
+    won = grouped_share_interval(pairs)
+    assert (won.successes, won.n, won.share, won.method) == (12, 20, 0.6, "newcombe")
+    low, high = paired_difference_bounds(4, 2, 0, 4)
+    assert (won.low, won.high) == pytest.approx((0.5 + low / 2, 0.5 + high / 2))
+    assert won.low < 0.6 < won.high
+    # every group split: the share is a half, and the interval is not a point
+    split = grouped_share_interval([[1, 0], [0, 1]] * 5)
+    assert split.share == 0.5 and split.low < 0.45 and split.high > 0.55
     # groups of one outcome are independent outcomes: the plain interval
-    assert grouped_wilson_interval([[1], [0], [0.5], [1]]) == wilson_interval(2.5, 4)
+    assert grouped_share_interval([[1], [0], [0.5], [1]]) == wilson_interval(2.5, 4)
+    # larger groups (six seatings), or a shared win: the Wilson interval of the effective
+    # count; 8 groups of share 1/2 and 2 of share 1: p = 0.6, S_g - p·m_g is -0.2 and 0.8
+    # (for m = 2), var = (8·0.04 + 2·0.64) / (10·9·2²) = 1/225, so p(1-p)/var = 54 outcomes
+    halves = grouped_share_interval([[0.5, 0.5]] * 8 + [[1, 1]] * 2)
+    assert halves.method == "wilson" and halves.effective == pytest.approx(54)
+    assert (halves.low, halves.high) == pytest.approx(wilson_bounds(0.6, 54))
+    six = grouped_share_interval([[1, 0, 1, 0, 1, 0]] * 3 + [[1, 1, 1, 0, 1, 1]] * 2)
+    assert six.method == "wilson" and six.effective > 30
+    # a shared win: p = 0.45, S_g - p·m_g is 0.6 three times and -0.9 twice,
+    # var = (3·0.36 + 2·0.81) / (5·4·2²) = 2.7 / 80
+    shared = grouped_share_interval([[1, 0.5]] * 3 + [[0, 0]] * 2)
+    assert shared.effective == pytest.approx(0.45 * 0.55 / (2.7 / 80))
     # all won or all lost, or one group: nothing to estimate a design effect from
-    assert grouped_wilson_interval([[1, 1], [1, 1]]) == wilson_interval(4, 4)
-    assert grouped_wilson_interval([[1, 0, 1]]) == wilson_interval(2, 3)
-    # every group split alike: no spread between groups, the interval is the share
-    alike = grouped_wilson_interval([[1, 0], [0, 1], [1, 0]])
-    assert math.isinf(alike.effective) and alike.low == alike.high == 0.5
-    # groups won or lost whole count as about one outcome each
-    whole = grouped_wilson_interval([[1, 1]] * 3 + [[0, 0]] * 2)
-    # (S_g - p·m_g)² is 0.64 three times and 1.44 twice: var = 4.8 / (5·4·2²) = 0.06
-    assert whole.effective == pytest.approx(0.24 / 0.06)
+    assert grouped_share_interval([[1, 1, 1], [1, 1, 1]]) == wilson_interval(6, 6)
+    assert grouped_share_interval([[1, 0, 1]]) == wilson_interval(2, 3)
 
 
-@pytest.mark.parametrize("split, both", [(0.6, 0.3), (0.0, 0.6)])
-def test_grouped_wilson_intervals_cover_the_share(split, both):
-    # duplicate pairs: split 1-0 (the cards decide), A wins both, or B wins both; the share
-    # is both + split/2.  Over many seeded runs of 100 groups the grouped interval covers it
-    # about 95% of the time, where the plain one over-covers when the pairs split and
+@pytest.mark.parametrize("groups", [10, 30, 100])
+@pytest.mark.parametrize("split, both", [(0.855, 0.085), (0.95, 0.05), (0.6, 0.3), (0.0, 0.6)])
+def test_grouped_shares_cover_the_share(groups, split, both):
+    # duplicate pairs: split (the cards decide), A wins both, or B wins both (the rest); the
+    # share is both + split/2.  Over many seeded runs the paired interval covers it at least
+    # about 95% of the time (more, where few groups are won or lost twice: the first case is
+    # like the learned table's calls against the heuristic's, 8.5% won twice, 6% lost twice),
+    # where the plain Wilson interval over the matches over-covers when most pairs split and
     # under-covers when they go together
     truth = both + split / 2
-    rng = random.Random(7)
+    rng = random.Random(f"{groups}:{split}")
     covered = plain = 0
-    runs = 1500
+    runs = 1000
     for _ in range(runs):
-        groups = []
-        for _ in range(100):
+        pairs = []
+        for _ in range(groups):
             r = rng.random()
-            groups.append([1, 0] if r < split else [1, 1] if r < split + both else [0, 0])
-        won = grouped_wilson_interval(groups)
+            pairs.append(rng.choice([[1, 0], [0, 1]]) if r < split else
+                         [1, 1] if r < split + both else [0, 0])
+        won = grouped_share_interval(pairs)
         covered += won.low <= truth <= won.high
         simple = wilson_interval(won.successes, won.n)
         plain += simple.low <= truth <= simple.high
-    assert 0.93 <= covered / runs <= 0.97
-    assert plain / runs > 0.975 if split else plain / runs < 0.9
+    assert covered / runs >= 0.93
+    if groups == 100 and split > 0.8:
+        assert plain / runs > 0.99
+    if split == 0:
+        assert plain / runs < 0.91
 
 
 def test_time_summaries_use_the_nearest_rank():
@@ -132,8 +160,9 @@ def test_time_summaries_use_the_nearest_rank():
     lambda: t_quantile(1.2, 3), lambda: t_quantile(0.9, 0), lambda: mean_interval([]),
     lambda: mean_interval([1, 2], confidence=95), lambda: wilson_interval(3, 2),
     lambda: wilson_interval(1, 0), lambda: bootstrap_interval([1], resamples=0),
-    lambda: grouped_wilson_interval([]), lambda: grouped_wilson_interval([[1], []]),
-    lambda: grouped_wilson_interval([[2, 0]]), lambda: grouped_wilson_interval([[0.5]], 2),
+    lambda: grouped_share_interval([]), lambda: grouped_share_interval([[1], []]),
+    lambda: grouped_share_interval([[2, 0]]), lambda: grouped_share_interval([[0.5]], 2),
+    lambda: paired_difference_bounds(0, 0, 0, 0), lambda: paired_difference_bounds(1, -1, 0, 0),
 ])
 def test_bad_arguments_are_stats_errors(call):
     with pytest.raises(StatsError):
