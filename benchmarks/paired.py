@@ -8,9 +8,12 @@ group, A's side's points less B's, summed over the group's seatings and divided 
 once), as ``match`` reports it; prints each run's mean with its 95% interval, then the mean of
 the first run's difference less the second's over the groups both played, group by group,
 with its paired t interval.  Runs dealt other packs are refused.  With ``--by-calls`` the
-groups are also split by how the first deal of each was called (``stand``, ``take-one``, or
-``run`` when the dealer ran the pack), each part's group-by-group difference on a line of its
-own: with four players the deals after a run, a sixth of them, hold most of the variance.
+groups are also split by how the heuristic's rules call the first deal of each (``stand``,
+``take-one``, or ``run`` when the dealer runs the pack), each part's group-by-group difference
+on a line of its own: with four players the deals after a run, a sixth of them, hold most of
+the variance.  Those calls depend on the pack alone, so the split is the same in every run,
+whoever called the deals there (split by the players' own calls, a player that calls
+otherwise would choose its own groups).
 Several pairs of runs (each pair on its own packs: another ``--seed``, say) are compared pair by
 pair, then pooled: each side's runs against their B, then the group-by-group differences,
 every pair's groups together as one sample.
@@ -27,7 +30,9 @@ import re
 import sys
 from collections import defaultdict
 
-from solver.game import json_line
+from solver.errors import AllFivesError
+from solver.game import action_name, deal_opening, json_line
+from solver.players import HeuristicPlayer
 from solver.rules import MAX_TARGET
 from solver.stats import mean_interval
 
@@ -87,8 +92,9 @@ def group_differences(path):
     for record in records:
         _, group, seating = record["match"].split(":")
         last[group, seating] = record
-        packs.setdefault(group, (len(record["players"]), record["rules"], record["pack"],
-                                 called(record["actions"])))
+        if group not in packs:
+            packs[group] = (len(record["players"]), record["rules"], record["pack"],
+                            called_by_rule(record, path))
     # a group is whole with every seating the run's groups have, each played to a card: the
     # last group of a run stopped before its end may not be
     tables = defaultdict(int)
@@ -126,9 +132,18 @@ def kind(name):
     return re.sub(r" \((A|B)\)$", "", name)
 
 
-def called(actions):
-    """How a deal was called: ``run`` if the dealer ran the pack, else the last call."""
-    calls = [a.split(":")[1] for a in actions if not is_card(a)]
+def called_by_rule(record, path):
+    """How the heuristic's rules call the deal a match's first record deals: ``run`` if the
+    dealer runs the pack, else the last call (``stand`` or ``take-one``)."""
+    try:
+        state = deal_opening(record)
+    except AllFivesError as error:
+        fail(f"{path}: game {record['match']}: {error}")
+    heuristic, calls = HeuristicPlayer(), []
+    while state.phase in ("elder", "dealer"):  # a deal thrown in waits for a pack
+        action = heuristic.act(state.observation(state.current_player()))
+        calls.append(action_name(action))
+        state.apply_action(action)
     return "run" if "run" in calls else calls[-1]
 
 

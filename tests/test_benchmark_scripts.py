@@ -10,6 +10,7 @@ definition its own card.
 
 from __future__ import annotations
 
+import json
 import runpy
 from pathlib import Path
 
@@ -71,6 +72,21 @@ def test_paired_reads_each_run_as_match_reports_it_and_pairs_them(tmp_path, play
     assert sum(n for n, _ in parts) == 8
     assert sum(n * mean for n, mean in parts) / 8 == pytest.approx(
         float(lines[2].split(": ")[1].split()[0]), abs=2e-3)
+    # the split is by the heuristic's calls on each group's pack: what the heuristic called
+    # there itself, whoever called the deals of the run split
+    plain, _ = duplicate_run(tmp_path, "heuristic", "heuristic", players)
+    by_rule = paired["group_differences"](plain)[2]
+    for line in plain.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if record["deal"] == 1 and record["match"].endswith(":0"):
+            calls = [a.split(":")[1] for a in record["actions"]
+                     if a.split(":")[1] in ("stand", "beg", "take-one", "run")]
+            group = record["match"].split(":")[1]
+            assert by_rule[group][3] == ("run" if "run" in calls else calls[-1])
+    def split(path):
+        return [table[3] for table in paired["group_differences"](path)[2].values()]
+
+    assert split(one) == split(plain) == split(two)
     other, _ = duplicate_run(tmp_path, "heuristic", "random", players, seed=1)
     with pytest.raises(SystemExit, match="not the same --players, --rules or --seed"):
         paired["main"]([str(one), str(other)])
