@@ -32,7 +32,7 @@ from typer.core import TyperGroup
 from solver.errors import AllFivesError
 from solver.solution import OBJECTIVES
 
-from .errors import Boundary, on_sigterm, user_errors
+from .errors import INTERRUPTED, TERMINATED, Boundary, Terminated, note, on_sigterm, user_errors
 from .helpscreen import Command, HelpScreen, render_help
 
 EXIT_STATUS = """\
@@ -655,6 +655,11 @@ def advise(
 
 
 def main() -> None:
-    """The ``allfives`` program: SIGTERM ends it as Ctrl-C does, with its own status."""
+    """The ``allfives`` program: SIGTERM ends it as Ctrl-C does, with its own status (also
+    while Typer builds the commands, before any of them runs)."""
     signal.signal(signal.SIGTERM, on_sigterm)
-    app()
+    try:
+        app()
+    except KeyboardInterrupt as stop:
+        note("interrupted")
+        raise SystemExit(TERMINATED if isinstance(stop, Terminated) else INTERRUPTED) from None

@@ -328,3 +328,21 @@ def test_ctrl_c_while_the_modules_load_is_one_line(monkeypatch, capsys):
         cli.start()
     assert stop.value.code == 130
     assert capsys.readouterr().err == "allfives: interrupted\n"
+
+
+def test_ctrl_c_while_the_commands_are_built_is_one_line(monkeypatch, capsys):
+    """Typer builds the commands (their type hints read) before any runs: Ctrl-C then was a
+    traceback out of Typer."""
+    import typer.main
+
+    from cli.main import main
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(typer.main, "get_command", interrupted)
+    monkeypatch.setattr(sys, "argv", ["allfives", "solve", str(TWO)])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    assert stop.value.code == 130
+    assert capsys.readouterr().err == "allfives: interrupted\n"
