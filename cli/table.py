@@ -416,12 +416,13 @@ def what_happened(state: MatchState, action: int, pretty: bool, you: int | None 
     if revoke:
         lines[0].append(", a revoke", style="bold")
     if action == RUN:
-        if ended and state.deals[-1].thrown_in:
-            lines[0].append(": no new suit turned up")
-        else:
-            shown = state.turnups[len(turnups):]
+        thrown_in = ended and state.deals[-1].thrown_in
+        shown = (state.deals[-1].turnups if thrown_in else state.turnups)[len(turnups):]
+        if shown:
             lines[0].append(": turn-up " if len(shown) == 1 else ": turn-ups ")
-            lines[0].append_text(cards_face(shown, pretty, state.trump))
+            lines[0].append_text(cards_face(shown, pretty, None if thrown_in else state.trump))
+        if thrown_in:
+            lines[0].append(", no new suit" if shown else ": no cards left to turn up")
     if play and len(play) % n == 0:
         line = Text("  ").append_text(seat_text(n, winning_seat(play[-n:], trump), you))
         lines.append(line.append(f" wins trick {len(play) // n}"))

@@ -282,6 +282,8 @@ class DealLog:
     thrown_in: bool = False
     #: The points pegged in the deal, in order (``MatchState.pegs``).
     pegs: tuple[Peg, ...] = ()
+    #: Every card turned up in the deal, the first and those of the runs, in order.
+    turnups: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -697,7 +699,7 @@ class MatchState(Seated):
     def _log(self, winners: tuple[int, ...], double: bool, thrown_in: bool) -> None:
         self.deals.append(DealLog(self.deal_number, self.game, self.dealer, self.pack,
                                   tuple(self._actions), tuple(self._score), winners, double,
-                                  thrown_in, tuple(self._pegs)))
+                                  thrown_in, tuple(self._pegs), tuple(self.turnups)))
 
     # ---- views ---------------------------------------------------------------------------------
 

@@ -985,3 +985,34 @@ def test_on_a_narrow_screen_what_happened_keeps_its_indent(tmp_path):
                                           for line in lines[k + 1:end + 1]), lines[k:end + 1]
     wrapped = [k for k in pegs if not lines[k].endswith(")")]
     assert wrapped   # some reason was too long for the line
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_run_that_throws_the_cards_in_shows_what_it_turned_up(players):
+    # the oracle: the pack itself, dealt as the runs deal it (solver.shuffle)
+    from cli.table import what_happened
+    from solver.cards import suit_of
+    from solver.rules import Rules
+    from solver.shuffle import deal_pack
+
+    found = 0
+    for seed in range(300):
+        state = Match(players, Rules()).new_initial_state(seed=seed)
+        state.apply_action(BEG)
+        if RUN not in state.legal_actions():
+            continue
+        lines, _ = what_happened(state, RUN, False)
+        log = state.deals[-1] if state.deals else None
+        if log is None or not log.thrown_in:
+            continue
+        runs = len(log.turnups) - 1
+        assert runs == Rules().max_runs
+        assert deal_pack(log.pack, players, log.dealer, runs)[1] == log.turnups
+        assert {suit_of(c) for c in log.turnups} == {suit_of(log.turnups[0])}
+        shown = " ".join(card_str(c) for c in log.turnups[1:])
+        assert lines[0].plain.endswith(f"runs the cards: turn-up{'s' * (runs > 1)} {shown}, "
+                                       f"no new suit")
+        found += 1
+        if found == 3:
+            break
+    assert found
