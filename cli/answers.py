@@ -26,7 +26,10 @@ def shown(text: str, most: int | None = QUOTED) -> str:
     (a wide character, as 漢, takes two)."""
     from rich.cells import cell_len, set_cell_size
 
-    safe = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    safe = "".join(c if c.isprintable() else
+                   # a byte that was no UTF-8, kept by the surrogateescape error handler
+                   f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else
+                   repr(c)[1:-1] for c in text)
     if most is None or cell_len(safe) <= most:
         return safe
     return set_cell_size(safe, most - 1).rstrip() + "…"
@@ -111,7 +114,8 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
         number = int(low)
         if 1 <= number <= len(legal):
             return legal[number - 1]
-        choose = "1 or 2" if len(legal) == 2 else f"1 to {len(legal)}"
+        choose = "1" if len(legal) == 1 else "1 or 2" if len(legal) == 2 else \
+            f"1 to {len(legal)}"
         # a digit is always a number in the list, 10 too: a rank typed alone names no card
         rank = "T" if low == "10" else low
         held = [c for c in legal if obs.phase == "play" and RANKS[rank_of(c)] == rank]
@@ -119,7 +123,7 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
             if held else ""
         raise AnswerError(f"there is no number {number}: choose {choose}{card}")
     if obs.phase in ("elder", "dealer"):
-        return _call(low, obs)
+        return _call(word, obs)
     # a card named in full
     try:
         card = parse_card(word)
@@ -157,14 +161,15 @@ def _call_named(low: str) -> list[int]:
     return [a for a, name in CALLS.items() if _normal(name).startswith(key)]
 
 
-def _call(low: str, obs: Observation) -> int:
+def _call(word: str, obs: Observation) -> int:
+    low = word.lower()
     legal = list(obs.legal_actions)
     named = _call_named(low)
     ours = [a for a in named if a in legal]
     if len(ours) == 1:
         return ours[0]
     if len(ours) > 1:
-        raise AnswerError(f"'{shown(low)}' could be {' or '.join(CALLS[a] for a in ours)}")
+        raise AnswerError(f"'{shown(word)}' could be {' or '.join(CALLS[a] for a in ours)}")
     if named:
         return _not_now(named[0], obs)
     try:
@@ -175,7 +180,7 @@ def _call(low: str, obs: Observation) -> int:
     if is_card:
         raise AnswerError(f"no card is played yet: {_calls_words(obs)}")
     calls = " or ".join(f"{CALLS[a]} ({CALLS[a][0]})" for a in obs.legal_actions)
-    raise AnswerError(f"unknown answer '{shown(low)}': type {calls}, a number, or help")
+    raise AnswerError(f"unknown answer '{shown(word)}': type {calls}, a number, or help")
 
 
 def _not_now(action: int, obs: Observation) -> int:

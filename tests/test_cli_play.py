@@ -555,6 +555,15 @@ def test_bad_answers_each_say_why():
     assert len(call.legal_actions()) == 2      # stand or beg
     with pytest.raises(AnswerError, match="there is no number 3: choose 1 or 2$"):
         read_answer("3", call.observation(call.current_player()))
+    # a call's answer quoted as typed
+    with pytest.raises(AnswerError, match="unknown answer '1C'"):
+        read_answer("1C", call.observation(call.current_player()))
+    lone = replace(obs, hand=(ah,), legal_actions=(ah,))
+    with pytest.raises(AnswerError, match="there is no number 2: choose 1$"):
+        read_answer("2", lone)
+    # bytes that were no UTF-8 (kept by surrogateescape) are quoted as the bytes
+    with pytest.raises(AnswerError, match=r"unknown answer '\\xff\\xfe'"):
+        read_answer("\udcff\udcfe", obs)
     with pytest.raises(AnswerError, match="unknown answer 'xyzzy'"):
         read_answer("xyzzy", obs)
     with pytest.raises(AnswerError, match="unknown answer '²'"):   # a digit, but not 0-9
