@@ -19,13 +19,13 @@ from .report import heading, nothing, table
 
 
 def span(lower: int | None, upper: int | None) -> str:
-    """Bounds as the report writes them: ``12-19``, one number when they meet, ``?`` when
-    unknown (``-3 to 5`` where a margin is below nought)."""
+    """Bounds as the report writes them: ``12..19`` (``-3..5`` for a margin), one number when
+    they meet, ``?`` when unknown."""
     if lower is None or upper is None:
         return "?"
     if lower == upper:
         return str(lower)
-    return f"{lower}-{upper}" if lower >= 0 else f"{lower} to {upper}"
+    return f"{lower}..{upper}"
 
 
 def judgement(play: CardPlayed, pretty: bool, trump: int) -> tuple[str, str, Text, Text]:
@@ -118,8 +118,8 @@ def analysis_report(name: str, position: Position, plays: list[CardPlayed], obje
         else f"the {objective} its side can be sure of"
     key = Text(f"before, after: {sure} before and after the card", style=QUIET)
     if unjudged(plays):
-        key.append("\na-b: between a and b; ?: not known (the search stopped at its limit "
-                   "before the card was judged)")
+        key.append("\na..b: somewhere between a and b; ?: not known (the search stopped at its "
+                   "limit before the card was judged)")
     return Group(heading(name, position, pretty), Text(),
                  diagram(start, pretty, show_to_move=False), Text(),
                  Text().append(f"The play, card by card ({len(plays)} cards)", style="bold"),

@@ -293,7 +293,8 @@ class Session:
         left = unjudged(plays)
         if left:
             summary.append(f" {counted(left, 'card')} not judged: the search "
-                           f"stopped at its limit.", style=QUIET)
+                           f"stopped at its limit (a..b: a value somewhere between a and b).",
+                           style=QUIET)
         return Group(words, plays_table(position, plays, self.pretty), summary)
 
     # ---- the person's decision ------------------------------------------------------------------

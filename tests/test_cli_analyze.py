@@ -201,11 +201,11 @@ def test_plain_output_of_cards_not_judged():
             continue
         unjudged += 1
         shown_before, shown_after, cost = row[-5:-2]
-        low, _, high = shown_before.partition("-")
+        low, _, high = shown_before.partition("..")
         assert int(low) <= before <= int(high or low)
         assert shown_after in ("?", str(after)) and cost == "?"
     assert unjudged
-    assert rows[0][:6] == ["1", "N", "T♥", "1-21", "?", "?"]
+    assert rows[0][:6] == ["1", "N", "T♥", "1..21", "?", "?"]
     assert "mistake" not in " ".join(rows[0])
     flat = " ".join(text.split())
     assert f"{unjudged} of 12 cards not judged: the search stopped at its limit" in flat
