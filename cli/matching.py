@@ -411,9 +411,11 @@ def _pairs(result) -> dict[str, int]:
 
 
 def summary(plan: Plan, result, seconds: float, resumed: int = 0,
-            record: str | None = None) -> dict[str, Any]:
+            record: str | None = None, bootstrap: bool = True) -> dict[str, Any]:
     """Everything the run found, as the JSON object (the report shows the same); ``resumed``:
-    the groups read back from the record of the run resumed; ``record``: its record file."""
+    the groups read back from the record of the run resumed; ``record``: its record file;
+    without ``bootstrap``, no bootstrap interval (null: a run stopped reports at once, where
+    the bootstrap of a large run takes a minute or more)."""
     from solver.batch import seatings
     from solver.rules import Rules
     from solver.stats import bootstrap_interval, mean_interval
@@ -424,7 +426,7 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
     if plan.whole_matches:
         differences, means, deals = match_differences(result)
         paired = mean_interval(differences, CONFIDENCE)
-        boot = bootstrap_interval(differences, CONFIDENCE)
+        boot = bootstrap_interval(differences, CONFIDENCE) if bootstrap else None
         share = result.won(CONFIDENCE)
         won = {"a": share.successes, "matches": share.n, "share": share.share,
                "low": share.low, "high": share.high, "confidence": share.confidence,
@@ -433,7 +435,8 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         games = len(result.matches)
         played = len({m.group for m in result.matches})
     else:
-        paired, boot = result.interval(CONFIDENCE), result.bootstrap(CONFIDENCE)
+        paired = result.interval(CONFIDENCE)
+        boot = result.bootstrap(CONFIDENCE) if bootstrap else None
         means = result.kind_means()
         games = sum(len(g.seatings) for g in result.groups)
         deals = games * result.deals
@@ -462,7 +465,7 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         "points_per_deal": {labels[0]: means[0], labels[1]: means[1]},
         "difference": interval_record(paired),
         # one group has no interval, the bootstrap's resamples being that group again
-        "bootstrap": interval_record(boot) if paired.n > 1 else
+        "bootstrap": None if boot is None else interval_record(boot) if paired.n > 1 else
         {**interval_record(boot), "low": None, "high": None},
         "won": won,
         "times": times,
@@ -576,8 +579,8 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
             raise
         if keeper.parts:
             seconds = time.perf_counter() - start
-            _show(summary(plan, keeper.result(seconds), seconds, keeper.resumed, record),
-                  as_json)
+            _show(summary(plan, keeper.result(seconds), seconds, keeper.resumed, record,
+                          bootstrap=False), as_json)
         raise
     finally:
         if out is not None:
@@ -691,7 +694,7 @@ def _report(found: dict[str, Any]) -> None:
                        f"{target}, seed {found['seed']}", style="bold"))
     console.print(f"{counted(groups, 'deal group')} of one {unit}, {how}")
     if found["resumed"]:
-        console.print(Text(f"resumed: the first {found['resumed']} groups read back from the "
+        console.print(Text(f"resumed: the first {found['resumed']:,} groups read back from the "
                            f"record (the decisions' times are of the groups played now)",
                            style="bold"))
     seats = found["seats"]
@@ -700,8 +703,8 @@ def _report(found: dict[str, Any]) -> None:
                            f"--duplicate three players' seatings are even only over a "
                            f"multiple of 6 groups", style="bold"))
     if found["interrupted"]:
-        console.print(Text(f"interrupted: these are the first {groups} of the "
-                           f"{found['planned']} groups asked for", style="bold"))
+        console.print(Text(f"interrupted: these are the first {groups:,} of the "
+                           f"{found['planned']:,} groups asked for", style="bold"))
     console.print()
     grid = table("player", "points per deal", "decisions", "median", "p95",
                  right=(1, 2, 3, 4))
@@ -725,7 +728,9 @@ def _report(found: dict[str, Any]) -> None:
         console.print("  (one deal group: no interval)")
     else:
         console.print(f"  95% interval, paired t:   {_signed(d['low'])} .. {_signed(d['high'])}")
-        console.print(f"  95% interval, bootstrap:  {_signed(boot['low'])} .. "
+        console.print("  95% interval, bootstrap:  not worked out (the run was stopped)"
+                      if boot is None else
+                      f"  95% interval, bootstrap:  {_signed(boot['low'])} .. "
                       f"{_signed(boot['high'])}")
     won = found["won"]
     if won is not None:
@@ -737,7 +742,7 @@ def _report(found: dict[str, Any]) -> None:
             else counted(found["jobs"], "job"))
     if found["resumed"]:
         games += (f" ({counted(found['resumed'], 'group')} read back from the record, "
-                  f"{groups - found['resumed']} played)")
+                  f"{groups - found['resumed']:,} played)")
     console.print(Text(f"{games} in {seconds_words(found['seconds'], pretty)} wall, {jobs}",
                        style="dim"))
     console.print(Text(f"Reproduce: {found['command']}", style="dim"), crop=False,

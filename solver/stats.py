@@ -17,7 +17,8 @@ solved for by bisection to double precision.
   paired proportions (Newcombe 1998, "Improved confidence intervals for the difference between
   binomial proportions based on paired data", method 10), which holds up when few groups are
   won both ways.  Larger groups (three players' six seatings), or a shared win, have the Wilson
-  interval of the effective number of outcomes, the count over the design effect.
+  interval of the effective number of outcomes, the count over the design effect (at most the
+  count).
 * ``time_summary(seconds)``: count, total, median, 95th percentile (nearest rank) and maximum.
 """
 
@@ -209,8 +210,8 @@ class Proportion:
     high: float
     confidence: float
     #: The number of independent outcomes a Wilson interval counts: ``n``, or for outcomes in
-    #: groups ``n`` over the design effect (infinite where every group had the same share);
-    #: None for Newcombe's paired interval.
+    #: groups ``n`` over the design effect where that is fewer; None for Newcombe's paired
+    #: interval.
     effective: float | None = None
     #: ``wilson``, or ``newcombe`` (pairs of outcomes, ``grouped_share_interval``).
     method: str = "wilson"
@@ -285,9 +286,9 @@ def grouped_share_interval(groups: Sequence[Sequence[float]],
     of groups whose first outcome is a success and p2 that whose second is not, and Newcombe's
     interval for p1 - p2 (``paired_difference_bounds``: the groups won twice and lost twice
     are its discordant pairs).  Otherwise the Wilson interval of the effective number of
-    outcomes, ``p(1-p) / var``, where ``var`` is the variance of the share from the groups'
-    totals (the ratio estimator: Σ (S_g - p·m_g)² / (G (G-1) m̄²)); with fewer than two groups,
-    or every outcome alike, the plain Wilson interval."""
+    outcomes, ``p(1-p) / var`` but at most their count, where ``var`` is the variance of the
+    share from the groups' totals (the ratio estimator: Σ (S_g - p·m_g)² / (G (G-1) m̄²)); with
+    fewer than two groups, or every outcome alike, the plain Wilson interval."""
     confidence = _check_confidence(confidence)
     sizes = [len(group) for group in groups]
     if not sizes or min(sizes) < 1:
@@ -315,7 +316,11 @@ def grouped_share_interval(groups: Sequence[Sequence[float]],
     mean_size = n / count
     variance = math.fsum((math.fsum(group) - p * len(group)) ** 2 for group in groups) \
         / (count * (count - 1) * mean_size * mean_size)
-    effective = math.inf if variance == 0 else p * (1 - p) / variance
+    # never more than the outcomes counted: from a few groups a small spread (none at all, where
+    # every group went alike) is no evidence of outcomes more telling than independent ones
+    effective = n if variance == 0 else min(n, p * (1 - p) / variance)
+    if effective == n:
+        return plain
     low, high = wilson_bounds(p, effective, confidence)
     return Proportion(successes, n, low, high, confidence, effective)
 

@@ -103,13 +103,15 @@ def test_grouped_shares_by_hand():
     # groups of one outcome are independent outcomes: the plain interval
     assert grouped_share_interval([[1], [0], [0.5], [1]]) == wilson_interval(2.5, 4)
     # larger groups (six seatings), or a shared win: the Wilson interval of the effective
-    # count; 8 groups of share 1/2 and 2 of share 1: p = 0.6, S_g - p·m_g is -0.2 and 0.8
-    # (for m = 2), var = (8·0.04 + 2·0.64) / (10·9·2²) = 1/225, so p(1-p)/var = 54 outcomes
-    halves = grouped_share_interval([[0.5, 0.5]] * 8 + [[1, 1]] * 2)
-    assert halves.method == "wilson" and halves.effective == pytest.approx(54)
-    assert (halves.low, halves.high) == pytest.approx(wilson_bounds(0.6, 54))
-    six = grouped_share_interval([[1, 0, 1, 0, 1, 0]] * 3 + [[1, 1, 1, 0, 1, 1]] * 2)
-    assert six.method == "wilson" and six.effective > 30
+    # count, at most the count; 8 groups of share 1/2 and 2 of share 1: p = 0.6, S_g - p·m_g
+    # is -0.2 and 0.8 (for m = 2), var = (8·0.04 + 2·0.64) / (10·9·2²) = 1/225, so
+    # p(1-p)/var = 54 outcomes, more than the 20 played: the plain interval
+    assert grouped_share_interval([[0.5, 0.5]] * 8 + [[1, 1]] * 2) == wilson_interval(12, 20)
+    assert grouped_share_interval([[1, 0, 1, 0, 1, 0]] * 3 + [[1, 1, 0, 0, 1, 0]] * 2) == \
+        wilson_interval(15, 30)    # every group alike: no spread at all
+    six = grouped_share_interval([[1, 1, 1, 1, 1, 0]] * 3 + [[0, 0, 0, 0, 1, 0]] * 2)
+    assert six.method == "wilson" and 5 < six.effective < 30
+    assert (six.low, six.high) == pytest.approx(wilson_bounds(six.share, six.effective))
     # a shared win: p = 0.45, S_g - p·m_g is 0.6 three times and -0.9 twice,
     # var = (3·0.36 + 2·0.81) / (5·4·2²) = 2.7 / 80
     shared = grouped_share_interval([[1, 0.5]] * 3 + [[0, 0]] * 2)
