@@ -54,7 +54,9 @@ def check_jobs(jobs: int | None) -> None:
         return
     if jobs < 0:
         raise AllFivesError(f"--jobs: {quoted(jobs)} is not a number of worker processes")
-    limit = JOBS_PER_CPU * (os.cpu_count() or 1)
+    from solver.batch import usable_cpus
+
+    limit = JOBS_PER_CPU * usable_cpus()
     if jobs > limit:
         raise AllFivesError(f"--jobs: {jobs} worker processes is more than {limit} "
                             f"({JOBS_PER_CPU} a CPU; --jobs 0 starts one a CPU)")
@@ -274,13 +276,13 @@ def play(plan: Plan, executor: Executor, keep_records: bool, progress=None, on_p
     """The ``solver.batch`` result of the plan: a ``DuplicateResult`` or a ``MatchesResult``;
     ``on_part`` has each chunk of groups as it comes back; groups before ``first`` are left
     out."""
-    from solver.batch import DEFAULT_CHUNK, run_duplicate, run_matches
+    from solver.batch import DEFAULT_CHUNK, run_duplicate, run_matches, usable_cpus
 
     rules = plan_rules(plan)
     if plan.scheduler is not None:
         workers = None  # the cluster's: not known here
     else:
-        workers = 1 if plan.jobs is None else plan.jobs or os.cpu_count() or 1
+        workers = 1 if plan.jobs is None else plan.jobs or usable_cpus()
     options: dict[str, Any] = dict(rules=rules, keep_records=keep_records, progress=progress,
                                    rotate=not plan.duplicate, on_part=on_part, first=first)
     left = plan.groups - first    # the chunks share out the groups still to play
@@ -416,7 +418,7 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
     the groups read back from the record of the run resumed; ``record``: its record file;
     without ``bootstrap``, no bootstrap interval (null: a run stopped reports at once, where
     the bootstrap of a large run takes a minute or more)."""
-    from solver.batch import seatings
+    from solver.batch import seatings, usable_cpus
     from solver.rules import Rules
     from solver.stats import bootstrap_interval, mean_interval
 
@@ -471,7 +473,7 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         "times": times,
         "seconds": round(seconds, 6),
         "jobs": None if plan.scheduler is not None else
-        1 if plan.jobs is None else plan.jobs or os.cpu_count() or 1,  # --jobs 0: one a CPU
+        1 if plan.jobs is None else plan.jobs or usable_cpus(),  # --jobs 0: one a CPU
         "scheduler": plan.scheduler,
     }
 

@@ -196,12 +196,12 @@ def check_files(paths: list[str], jobs: int | None,
                 on_file: Callable[[list[str]], None]) -> None:
     """The problems of each file handed to ``on_file`` in turn; ``jobs`` worker processes
     (0: one per CPU), stopped at once on Ctrl-C or a signal (``solver.batch.executor_for``)."""
-    from solver.batch import executor_for, gather
+    from solver.batch import executor_for, gather, usable_cpus
 
     from .matching import check_jobs
 
     check_jobs(jobs)
-    workers = min(jobs or os.cpu_count() or 1, len(paths)) if jobs is not None else 1
+    workers = min(jobs or usable_cpus(), len(paths)) if jobs is not None else 1
     with executor_for(max(workers, 1)) as executor:
         gather(executor, problems_of, [(path,) for path in paths], on_part=on_file)
 

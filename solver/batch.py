@@ -97,7 +97,7 @@ from .tricks import seat_names, side_count, side_of
 __all__ = ["BatchError", "WorkersLost", "SerialExecutor", "executor_for", "MatchResult",
            "play_match", "play_deals", "seatings", "GroupResult", "DuplicateResult",
            "run_duplicate", "duplicate_result", "MatchOutcome", "MatchesResult", "run_matches",
-           "matches_result", "solve_many", "gather", "PackStream", "DEFAULT_CHUNK"]
+           "matches_result", "solve_many", "gather", "PackStream", "DEFAULT_CHUNK", "usable_cpus"]
 
 #: Deal groups (or matches' groups) per chunk of work by default.
 DEFAULT_CHUNK = 25
@@ -203,6 +203,15 @@ class WorkerPool(Executor):
             self._pool.join()
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on: those of its affinity (``taskset``, a batch system's
+    share of a node), not every CPU of the machine."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):    # no affinity on this system
+        return os.cpu_count() or 1
+
+
 @contextlib.contextmanager
 def executor_for(jobs: int | None) -> Iterator[Executor]:
     """The executor for ``jobs`` worker processes: a ``SerialExecutor`` for 1 (or None), a
@@ -213,7 +222,7 @@ def executor_for(jobs: int | None) -> Iterator[Executor]:
         return
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         raise BatchError(f"jobs {quoted(jobs)} must be a whole number of workers (0: one per CPU)")
-    pool = WorkerPool(jobs or os.cpu_count() or 1)
+    pool = WorkerPool(jobs or usable_cpus())
     try:
         yield pool
     except BaseException:

@@ -652,3 +652,12 @@ def test_a_record_to_standard_output_beside_json_is_refused(tmp_path):
                           timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert "both would write to standard output" in done.stderr
+
+
+def test_jobs_count_the_cpus_this_process_may_use(monkeypatch):
+    # taskset, or a batch system's share of a node: the process's affinity, not the machine
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {3}, raising=False)
+    found = one(run("match", "heuristic", "random", "--deals", "1", "--jobs", "0", "--json"))
+    assert found["jobs"] == 1
+    assert_one_error_line(run("match", "heuristic", "random", "--deals", "1", "--jobs", "9"),
+                          "--jobs: 9 worker processes is more than 8 (8 a CPU")
