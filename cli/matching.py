@@ -500,10 +500,31 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
         raise AllFivesError(f"--resume: {quoted(path)} is not a file: a run goes on only from "
                             f"a record written to a file")
     try:
-        return open(named(path, "--record"), "a" if os.path.isfile(path) else "w",
-                    encoding="utf-8")
+        out = open(named(path, "--record"), "a" if os.path.isfile(path) else "w",
+                   encoding="utf-8")
     except OSError as error:
         raise AllFivesError(f"--record: {path}: {error.strerror or error}") from None
+    if not _locked(out):
+        out.close()
+        raise AllFivesError(f"--record: {path}: another run is writing this record (two runs "
+                            f"would write over each other's lines)")
+    return out
+
+
+def _locked(out) -> bool:
+    """Whether this run holds the record file's lock now, kept until the file is closed (a
+    pipe or a device has none to take: true; so too where locks are not to be had)."""
+    try:
+        import fcntl
+
+        if not os.path.isfile(out.name):
+            return True
+        fcntl.flock(out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except (BlockingIOError, PermissionError):
+        return False
+    except (ImportError, OSError):
+        return True
+    return True
 
 
 def _is_standard_output(path: str) -> bool:

@@ -661,3 +661,17 @@ def test_jobs_count_the_cpus_this_process_may_use(monkeypatch):
     assert found["jobs"] == 1
     assert_one_error_line(run("match", "heuristic", "random", "--deals", "1", "--jobs", "9"),
                           "--jobs: 9 worker processes is more than 8 (8 a CPU")
+
+
+def test_a_record_another_run_is_writing_is_refused(tmp_path):
+    fcntl = pytest.importorskip("fcntl")
+    path = tmp_path / "run.jsonl"
+    path.write_text("", encoding="utf-8")
+    with open(path, "a", encoding="utf-8") as other:      # the other run's
+        fcntl.flock(other.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        for extra in ([], ["--resume"]):
+            assert_one_error_line(run("match", "heuristic", "random", "--deals", "2",
+                                      "--record", path, *extra),
+                                  f"--record: {path}: another run is writing this record")
+    assert run("match", "heuristic", "random", "--deals", "2", "--record", path).exit_code == 0
+    assert path.read_text(encoding="utf-8").count("\n") == 2     # one seating a group
