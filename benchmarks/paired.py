@@ -26,12 +26,13 @@ A file that is not such a record, a run of whole matches (``--matches``), or two
 ``--duplicate`` or packs differ is one line on standard error and status 1; two runs against
 different Bs, or of different numbers of groups, are compared with a note on standard error.
 """
+import os
 import re
 import sys
 from collections import defaultdict
 
 from solver.errors import AllFivesError
-from solver.game import action_name, deal_opening, json_line
+from solver.game import Records, action_name, deal_opening, json_line, replay_matches
 from solver.players import HeuristicPlayer
 from solver.rules import MAX_TARGET
 from solver.stats import mean_interval
@@ -44,7 +45,9 @@ def fail(message):
 
 
 def read_run(path):
-    """The game records of a ``match --record`` file of ``--deals``, each line checked."""
+    """The game records of a ``match --record`` file of ``--deals``, each line checked, and
+    each match played again by the rules (a score edited by hand is found, as ``match
+    --resume`` and ``replay`` find it)."""
     try:
         with open(path, encoding="utf-8") as file:
             text = file.read()
@@ -52,7 +55,8 @@ def read_run(path):
         fail(f"{path}: {error.strerror or error}")
     except UnicodeDecodeError:
         fail(f"{path}: not UTF-8 text")
-    records = []
+    records = Records()
+    records.lines = []
     lines = text.splitlines()
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -74,8 +78,13 @@ def read_run(path):
             fail(f"{path}:{number}: a game of whole matches (--matches): paired.py compares "
                  f"runs of --deals")
         records.append(record)
+        records.lines.append(number)
     if not records:
         fail(f"{path}: no game records in it")
+    try:
+        replay_matches(records, path)
+    except AllFivesError as error:
+        fail(str(error))
     return records
 
 
@@ -149,6 +158,9 @@ def called_by_rule(record, path):
 
 def show(label, values):
     interval = mean_interval(values, 0.95)
+    if len(values) < 2:
+        print(f"{label}: {interval.mean:+.3f} (one group: no interval), 1 group")
+        return
     print(f"{label}: {interval.mean:+.3f} ({interval.low:+.3f} .. {interval.high:+.3f}), "
           f"{len(values)} groups")
 
@@ -157,6 +169,9 @@ def paired(first, second, alone):
     """Each run's mean, then first less second group by group (split by the calls with
     ``by_calls``): the differences of the groups both played, with their first deal's calls.
     Each run's own differences (A's points less B's) go on the lists in ``alone``."""
+    if os.path.exists(first) and os.path.exists(second) and os.path.samefile(first, second):
+        print(f"paired.py: {first} and {second} are the same file: a run less itself is "
+              f"nothing", file=sys.stderr)
     (name_a, one, packs_one, b_one, tables_one), (name_b, two, packs_two, b_two, tables_two) \
         = (group_differences(path) for path in (first, second))
     if kind(b_one) != kind(b_two):     # a difference of differences still: said, not refused
@@ -214,4 +229,8 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    try:
+        main(sys.argv[1:])
+    except KeyboardInterrupt:
+        print("paired.py: interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -11,6 +11,7 @@ definition its own card.
 from __future__ import annotations
 
 import json
+import re
 import runpy
 from pathlib import Path
 
@@ -116,6 +117,12 @@ def test_paired_takes_one_run_alone(tmp_path, capsys):
     assert line.startswith(f"heuristic less random ({one}): ") and line.endswith(", 8 groups")
     assert float(line.split(": ")[1].split()[0]) == pytest.approx(
         report["difference"]["mean"], abs=1e-3)
+    # one group has no interval; a run given twice is said to be one
+    single = write(tmp_path / "single.jsonl", "".join(one.read_text().splitlines(True)[:2]))
+    script("paired.py")["main"]([str(single)])
+    assert capsys.readouterr().out.endswith("(one group: no interval), 1 group\n")
+    script("paired.py")["main"]([str(one), str(one)])
+    assert "are the same file" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("make, fragment", [
@@ -129,6 +136,10 @@ def test_paired_takes_one_run_alone(tmp_path, capsys):
     (lambda d: write(d / "junk.jsonl", '{"a": 1}\n'), "junk.jsonl:1: not a game record"),
     (lambda d: EXAMPLE, "game 'example' is not of 'allfives match --record'"),
     (lambda d: MATCHES, "a game of whole matches (--matches)"),
+    # a score edited by hand: the match played again by the rules does not give it
+    (lambda d: write(d / "edited.jsonl", re.sub(r'"score": \{"N": \d+', '"score": {"N": 99',
+                                                RUN.read_text(), count=1)),
+     "edited.jsonl:1: match '0:0:0': deal 1, score: recorded {'N': 99,"),
 ])
 def test_paired_refuses_what_is_no_run_in_one_line(tmp_path, make, fragment):
     with pytest.raises(SystemExit) as stop:
