@@ -124,8 +124,9 @@ def _connect(distributed, scheduler: str):
         except OSError as error:    # refused, timed out: nothing there to talk to
             made.append(error)
         except Exception as error:  # noqa: BLE001 - it answered, but as something else
+            # (its exception says little: a reply read as Dask's protocol is a MemoryError)
             made.append(AllFivesError(f"--scheduler: {quoted(scheduler)} answered, but not "
-                                      f"as a Dask scheduler ({type(error).__name__})"))
+                                      f"as a Dask scheduler"))
 
     thread = threading.Thread(target=connect, daemon=True)
     thread.start()
