@@ -35,6 +35,7 @@ from .errors import note, option
 from .faces import GOOD, QUIET, card_face, cards_face, suit_face
 from .fitted import Fitted
 from .report import narrowing_table
+from .table import pegged_this_deal
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -265,9 +266,11 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
     me = names[observation.seat]
     text = Text()       # wrapped on a narrow console, but for the name (a path, kept whole)
     rules = observation.rules
+    now = pegged_this_deal(observation)    # in the score already: said so
+    score = ", ".join(f"{side_name(s, n)} {p}" + (f" ({now[s]:+d} this deal)" if now[s] else "")
+                      for s, p in enumerate(observation.score))
     text.append(f"{n} players; rules {rules.preset_name}; dealer {names[observation.dealer]}; "
-                f"score {', '.join(f'{side_name(s, n)} {p}' for s, p in enumerate(observation.score))}"
-                f" ({rules.target} to win)\n")
+                f"score {score} ({rules.target} to win)\n")
     turnup = observation.turnups[-1] if observation.turnups else None
     if observation.phase == "play":
         trump = observation.trump

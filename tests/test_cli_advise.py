@@ -206,6 +206,13 @@ def test_a_file_of_several_positions_is_one_line(made, tmp_path, form):
 
 # ---- the report ------------------------------------------------------------------------------
 
+def test_the_score_says_what_this_deal_has_pegged_in_it():
+    # the score given is before the deal; the trick N took has pegged A 4 and K 3 since
+    text = " ".join(run("advise", "N:AKQ.-.-.- - dealer=S trump=S play=AS,2S,KS,3S "
+                                  "score=50,10").stdout.split())
+    assert "score N 57 (+7 this deal), S 10 (61 to win)" in text
+
+
 def test_the_report_lists_every_choice_best_first(made):
     result = run("advise", HIDDEN, "--worlds", "5")
     assert result.exit_code == 0, result.stderr
