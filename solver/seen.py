@@ -310,8 +310,11 @@ def read_seen(text: str, source: str = "<string>", toml: bool | None = None) -> 
     """The one position of a text whose hands may be hidden (TOML, or one line)."""
     layouts = list(read_layouts(text, source, toml, hidden=True))
     if len(layouts) != 1:
+        names = [layout.source for layout in layouts]
+        # a file of one-line positions: name them, as lines between them may hold none
         hint = "" if source.startswith("<") else \
-            f" (name one: {layouts[0].source} to {layouts[-1].source})"
+            f" (name one: {', '.join(names[:-1])} or {names[-1]})" if len(names) <= 10 else \
+            f" (name one: {names[0]} to {names[-1]})"
         raise _fail(source, None, f"{len(layouts)} positions, not one: a seat is advised on "
                                   f"one position at a time{hint}")
     return SeenPosition.of(layouts[0])

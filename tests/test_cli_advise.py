@@ -181,11 +181,16 @@ def test_a_file_of_several_positions_is_one_line(made, tmp_path, form):
     first, second = (f"{path}#1", f"{path}#2") if form == "toml" else (f"{path}:1", f"{path}:2")
     assert_one_error_line(run("advise", path), f"{path}: 2 positions, not one: a seat is "
                                                 f"advised on one position at a time (name one: "
-                                                f"{first} to {second})")
+                                                f"{first} or {second})")
     assert_one_error_line(run("advise", "-", input=path.read_text()),
                           "<stdin>: 2 positions, not one: a seat is advised on one position "
                           "at a time")
     assert "name one" not in run("advise", "-", input=path.read_text()).stderr
+    if form == "line":      # a comment between two: the lines that hold them are named
+        lines = path.read_text().splitlines()
+        gapped = tmp_path / "gapped.txt"
+        gapped.write_text(f"{lines[0]}\n# the second\n{lines[1]}\n")
+        assert_one_error_line(run("advise", gapped), f"(name one: {gapped}:1 or {gapped}:3)")
     assert not made
     # each named as solve names it, and advised as the file of that one position alone
     alone = tmp_path / ("one.toml" if form == "toml" else "one.txt")
