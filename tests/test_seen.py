@@ -115,6 +115,14 @@ def test_what_cannot_be_is_one_line_naming_the_key(text, message):
     assert "\n" not in str(error.value)
 
 
+def test_a_hand_hidden_as_on_one_line_in_toml_is_told_the_toml_way():
+    with pytest.raises(DealFileError) as error:
+        read_seen('dealer = "S"\ntrump = "H"\n[hands]\nN = "AH KH"\nS = "-"\n', "deal.toml",
+                  toml=True)
+    assert str(error.value) == ("deal.toml: hands.S: '-' hides a hand in the one-line form; "
+                                "in a deal file a hidden hand is \"?\"")
+
+
 def test_voids_by_the_follow_rule():
     # trump-anytime: a trump to a plain lead shows nothing, a plain card off suit shows a void
     anytime = read_seen("N:AK.-.-.- - dealer=S trump=H play=AS,2H", toml=False)
