@@ -61,8 +61,8 @@ HELP = (
     "one legal card (T, k, h), or the card's number in the list; Enter plays a lone legal "
     "card. Calls: stand, beg, take-one, run, or their first letter.",
     "Commands (whole words): hint (what each choice is worth from what you can see), undo "
-    "(back to your previous decision), score (the match score), help, quit (save the record, "
-    "stop).",
+    "(back to your previous decision), score (the match score), help, quit or exit (save "
+    "the record, stop).",
     "Ctrl-D stops as quit does; Ctrl-C stops too, with status 130.",
 )
 
