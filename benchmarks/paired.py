@@ -157,6 +157,9 @@ def called_by_rule(record, path):
 
 
 def show(label, values):
+    if not values:
+        print(f"{label}: no whole group")
+        return
     interval = mean_interval(values, 0.95)
     if len(values) < 2:
         print(f"{label}: {interval.mean:+.3f} (one group: no interval), 1 group")

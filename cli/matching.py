@@ -330,15 +330,19 @@ class Keeper:
         #: Writing the record failed: the run ends with the groups kept.
         self.failed = False
 
-    def __call__(self, part: Any) -> None:
+    def __call__(self, part: Any) -> Any:
+        """Keep a chunk, its records written; the chunk without them, for ``gather`` to keep
+        in its place."""
         # a chunk is counted only with its records in the file, all of them: a Ctrl-C waits
         text = "" if self.out is None else "".join(
             json.dumps(line, ensure_ascii=False) + "\n"
             for line in part_records(part, self.plan.whole_matches))
+        kept = without_records(part, self.plan.whole_matches)
         with signals_held():
             if self.out is not None:
                 self._write(text)
-            self.parts.append(part)
+            self.parts.append(kept)
+        return kept
 
     def _write(self, text: str) -> None:
         """The chunk's records written whole or not at all: a write that fails (a full disk, a
@@ -367,6 +371,15 @@ class Keeper:
         if plan.whole_matches:
             return matches_result(plan.a, plan.b, plan.players, plan.seed, self.parts, seconds)
         return duplicate_result(plan.a, plan.b, plan.players, 1, plan.seed, self.parts, seconds)
+
+
+def without_records(part: Any, whole_matches: bool) -> Any:
+    """A chunk of groups with its games' records let go: they are in the record file, and a
+    run of many groups would otherwise hold them all."""
+    if whole_matches:
+        return [([replace(outcome, records=()) for outcome in outcomes], *rest)
+                for outcomes, *rest in part]
+    return [replace(group, records=()) for group in part]
 
 
 def part_records(part: Any, whole_matches: bool) -> Iterator[dict[str, Any]]:
@@ -402,11 +415,6 @@ def seats_held(plan: Plan, groups: int) -> dict[str, int]:
     return {"a": sum(s.count(0) for s in played), "b": sum(s.count(1) for s in played)}
 
 
-def _effective(matches: float | None) -> float | None:
-    """The effective number of matches for JSON: infinite (every group alike) as null."""
-    return None if matches is None or math.isinf(matches) else matches
-
-
 def _pairs(result) -> dict[str, int]:
     """How the groups of two matches went: won both by A, both by B, or split."""
     shares = [sum(group) for group in result.group_shares().values()]
@@ -433,7 +441,7 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         share = result.won(CONFIDENCE)
         won = {"a": share.successes, "matches": share.n, "share": share.share,
                "low": share.low, "high": share.high, "confidence": share.confidence,
-               "method": share.method, "effective": _effective(share.effective),
+               "method": share.method, "effective": share.effective,
                "pairs": _pairs(result) if share.method == "newcombe" else None}
         games = len(result.matches)
         played = len({m.group for m in result.matches})
@@ -585,7 +593,8 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         # every game of the record is replayed by the rules: a few seconds for thousands
         with searching(make_console(None, stderr=True), f"reading back {record}", None) \
                 if not as_json else contextlib.nullcontext():
-            keeper.parts, done, keep = resumed(plan, record)
+            parts, done, keep = resumed(plan, record)
+            keeper.parts = [without_records(part, plan.whole_matches) for part in parts]
         keeper.resumed = done
     start = time.perf_counter()
     try:
@@ -676,16 +685,14 @@ def _play_shown(plan: Plan, executor: Executor, keep_records: bool, on_part=None
         return play(plan, executor, keep_records, advance, on_part, first)
 
 
-def _won_method(won: dict[str, Any]) -> str:
+def _won_method(won: dict[str, Any], a: str, b: str) -> str:
     """How the interval of the matches won was worked out, as the report says it."""
     pairs, effective = won["pairs"], won["effective"]
     if pairs is not None:
-        return (f"Newcombe's, paired: A won both matches of {counted(pairs['a'], 'group')}, "
-                f"B both of {pairs['b']:,}, {pairs['split']:,} split")
+        return (f"Newcombe's, paired: {a} won both matches of {counted(pairs['a'], 'group')}, "
+                f"{b} both of {pairs['b']:,}, {pairs['split']:,} split")
     if effective == won["matches"]:
         return "Wilson"
-    if effective is None:
-        return "Wilson, every group alike"
     return f"Wilson, as {effective:,.0f} independent matches"
 
 
@@ -760,7 +767,7 @@ def _report(found: dict[str, Any]) -> None:
     if won is not None:
         console.print(f"matches won by {a}: {won['a']:g} of {won['matches']} = "
                       f"{won['share']:.1%} (95% interval {won['low']:.1%} .. {won['high']:.1%}, "
-                      f"{_won_method(won)})")
+                      f"{_won_method(won, a, b)})")
     console.print()
     jobs = (f"scheduler {found['scheduler']}" if found["scheduler"] is not None
             else counted(found["jobs"], "job"))

@@ -357,8 +357,13 @@ def generator_seed(text: str) -> tuple[int, int]:
     K on, counting from 0), as (S, K)."""
     from .inputs import is_number
 
+    if text.startswith("-") and is_number(text[1:]):   # as --seed's of the other commands
+        raise AllFivesError(f"--seed: {quoted(text)} is less than 0 (see 'allfives puzzle "
+                            f"generate --help')")
     seed, mark, first = text.partition("/")
-    if not is_number(seed) or mark and not is_number(first):
+    # (digits only, and not so many that Python will not read them as a number)
+    if not is_number(seed) or mark and not is_number(first) or len(seed) > 100 \
+            or len(first) > 100:
         raise AllFivesError(f"--seed: {quoted(text)} is not a seed: a whole number from 0, or "
                             f"S/K as a puzzle file keeps it (candidate K of seed S, counting from 0)")
     return int(seed), int(first or 0)

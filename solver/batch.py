@@ -233,9 +233,11 @@ def executor_for(jobs: int | None) -> Iterator[Executor]:
 
 def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tuple],
             progress: Callable[[int, int], None] | None = None,
-            on_part: Callable[[Any], None] | None = None) -> list[Any]:
+            on_part: Callable[[Any], Any] | None = None) -> list[Any]:
     """``fn(*args)`` for each of ``calls`` over ``executor``, results in order, each handed to
-    ``on_part`` as it comes back; on any exception while waiting (Ctrl-C too) the futures not
+    ``on_part`` as it comes back (what ``on_part`` returns, if not None, is kept in the
+    result's place: a caller that has taken what it needs, the games' records written to a
+    file, lets the rest go); on any exception while waiting (Ctrl-C too) the futures not
     started are cancelled and it goes on up."""
     executor = executor if executor is not None else SerialExecutor()
     futures: list[Future] = []
@@ -252,14 +254,18 @@ def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tu
                 except TimeoutError:
                     check()
             out.append(future.result())
+            futures[done - 1] = None         # the result is held once, in out
             if on_part is not None:
-                on_part(out[-1])
+                kept = on_part(out[-1])
+                if kept is not None:
+                    out[-1] = kept
             if progress is not None:
                 progress(done, len(futures))
         return out
     except BaseException:
         for future in futures:
-            future.cancel()
+            if future is not None:
+                future.cancel()
         raise
 
 

@@ -390,10 +390,12 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         if isinstance(value, str) and value.strip() == HIDDEN:
             parts.hide(seat, f"hands.{key}")
             continue
-        if isinstance(value, str) and value.strip() == HIDDEN_LINE:
+        if isinstance(value, str) and value.strip() == HIDDEN_LINE and parts.allow_hidden:
             raise _fail(source, f"hands.{key}", f"'{HIDDEN_LINE}' hides a hand in the one-line "
                                                 f"form; in a deal file a hidden hand is "
                                                 f"\"{HIDDEN}\"")
+        if isinstance(value, str) and value.strip() == HIDDEN_LINE:
+            parts.hide(seat, f"hands.{key}")    # what it meant, refused where hands are needed
         parts.hands[seat] = _cards(source, f"hands.{key}", value)
     if "play" in data:
         parts.play = _cards(source, "play", data["play"])

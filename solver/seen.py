@@ -309,12 +309,14 @@ def _pegged_out(layout: Layout, side: int, pegs: list[Peg]) -> bool:
 def read_seen(text: str, source: str = "<string>", toml: bool | None = None) -> SeenPosition:
     """The one position of a text whose hands may be hidden (TOML, or one line)."""
     layouts = list(read_layouts(text, source, toml, hidden=True))
+    if not layouts:
+        raise _fail(source, None, "no position in it")
     if len(layouts) != 1:
         names = [layout.source for layout in layouts]
-        # a file of one-line positions: name them, as lines between them may hold none
+        # name them: lines between one-line positions may hold none
         hint = "" if source.startswith("<") else \
             f" (name one: {', '.join(names[:-1])} or {names[-1]})" if len(names) <= 10 else \
-            f" (name one: {names[0]} to {names[-1]})"
+            f" (name one: {', '.join(names[:3])}, ... {names[-1]})"
         raise _fail(source, None, f"{len(layouts)} positions, not one: a seat is advised on "
                                   f"one position at a time{hint}")
     return SeenPosition.of(layouts[0])

@@ -15,10 +15,9 @@ solved for by bisection to double precision.
   two (two seatings: A won both, B won both, or they split) are paired outcomes, and the share
   is ½ + (P(A won both) - P(B won both))/2: Newcombe's score interval for the difference of
   paired proportions (Newcombe 1998, "Improved confidence intervals for the difference between
-  binomial proportions based on paired data", method 10), which holds up when few groups are
-  won both ways.  Larger groups (three players' six seatings), or a shared win, have the Wilson
-  interval of the effective number of outcomes, the count over the design effect (at most the
-  count).
+  binomial proportions based on paired data", method 10).  Larger groups (three players' six
+  seatings), or a shared win, have the Wilson interval of the effective number of outcomes, the
+  count over the design effect (at most the count), with Student's t for z.
 * ``time_summary(seconds)``: count, total, median, 95th percentile (nearest rank) and maximum.
 """
 
@@ -227,14 +226,17 @@ class Proportion:
                 f"{self.low:.1%} .. {self.high:.1%}, {how})")
 
 
-def wilson_bounds(share: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
+def wilson_bounds(share: float, n: float, confidence: float = 0.95,
+                  df: int | None = None) -> tuple[float, float]:
     """The Wilson score interval of a ``share`` of ``n`` trials, ``n`` not always whole (an
     effective number) and possibly infinite: (p + z²/2n ± z·√(p(1-p)/n + z²/4n²)) / (1 + z²/n),
-    kept to 0 .. 1."""
+    kept to 0 .. 1; with ``df``, z is Student's t quantile of that many degrees of freedom (the
+    variance behind an effective ``n`` estimated from few groups)."""
     share = min(1.0, max(0.0, share))
     if math.isinf(n):
         return share, share
-    z = normal_quantile(1 - (1 - _check_confidence(confidence)) / 2)
+    tail = 1 - (1 - _check_confidence(confidence)) / 2
+    z = normal_quantile(tail) if df is None else t_quantile(tail, df)
     denominator = 1 + z * z / n
     centre = (share + z * z / (2 * n)) / denominator
     half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / denominator
@@ -287,8 +289,13 @@ def grouped_share_interval(groups: Sequence[Sequence[float]],
     interval for p1 - p2 (``paired_difference_bounds``: the groups won twice and lost twice
     are its discordant pairs).  Otherwise the Wilson interval of the effective number of
     outcomes, ``p(1-p) / var`` but at most their count, where ``var`` is the variance of the
-    share from the groups' totals (the ratio estimator: Σ (S_g - p·m_g)² / (G (G-1) m̄²)); with
-    fewer than two groups, or every outcome alike, the plain Wilson interval."""
+    share from the groups' totals (the ratio estimator: Σ (S_g - p·m_g)² / (G (G-1) m̄²)), and
+    Student's t of G - 1 degrees of freedom for z; with fewer than two groups, or every outcome
+    alike, the plain Wilson interval.  Coverage, computed exactly or simulated: the paired
+    interval covers 95% or more with 10 to 100 groups where most split, but dips to some 88% to
+    91% where one player wins both matches of a few percent of groups and the other of none
+    (a known weakness of the method with a cell near zero); the effective-number interval
+    some 93% to 95% from ten groups on."""
     confidence = _check_confidence(confidence)
     sizes = [len(group) for group in groups]
     if not sizes or min(sizes) < 1:
@@ -321,7 +328,8 @@ def grouped_share_interval(groups: Sequence[Sequence[float]],
     effective = n if variance == 0 else min(n, p * (1 - p) / variance)
     if effective == n:
         return plain
-    low, high = wilson_bounds(p, effective, confidence)
+    # the variance is of G groups: t's quantile of G - 1 degrees of freedom, not z
+    low, high = wilson_bounds(p, effective, confidence, df=count - 1)
     return Proportion(successes, n, low, high, confidence, effective)
 
 

@@ -345,7 +345,9 @@ def test_more_worker_processes_than_a_few_a_cpu_are_refused(args: list[str], tmp
     if args[0] == "match":
         args += ["--record", str(record)]
     line = one_error_line(run(*args))
-    limit = 8 * (os.cpu_count() or 1)
+    from solver.batch import usable_cpus
+
+    limit = 8 * usable_cpus()
     assert line == (f"allfives: error: --jobs: 100000 worker processes is more than {limit} "
                     f"(8 a CPU; --jobs 0 starts one a CPU)")
     assert record.read_text() == "kept\n"  # refused before the record is opened

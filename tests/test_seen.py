@@ -123,6 +123,11 @@ def test_a_hand_hidden_as_on_one_line_in_toml_is_told_the_toml_way():
                                 "in a deal file a hidden hand is \"?\"")
 
 
+def test_a_text_without_a_position_is_one_error():
+    with pytest.raises(DealFileError, match="^f.txt: no position in it$"):
+        read_seen("# nothing but a comment\n", "f.txt", toml=False)
+
+
 def test_voids_by_the_follow_rule():
     # trump-anytime: a trump to a plain lead shows nothing, a plain card off suit shows a void
     anytime = read_seen("N:AK.-.-.- - dealer=S trump=H play=AS,2H", toml=False)

@@ -111,7 +111,7 @@ def test_grouped_shares_by_hand():
         wilson_interval(15, 30)    # every group alike: no spread at all
     six = grouped_share_interval([[1, 1, 1, 1, 1, 0]] * 3 + [[0, 0, 0, 0, 1, 0]] * 2)
     assert six.method == "wilson" and 5 < six.effective < 30
-    assert (six.low, six.high) == pytest.approx(wilson_bounds(six.share, six.effective))
+    assert (six.low, six.high) == pytest.approx(wilson_bounds(six.share, six.effective, df=4))
     # a shared win: p = 0.45, S_g - p·m_g is 0.6 three times and -0.9 twice,
     # var = (3·0.36 + 2·0.81) / (5·4·2²) = 2.7 / 80
     shared = grouped_share_interval([[1, 0.5]] * 3 + [[0, 0]] * 2)
@@ -149,6 +149,21 @@ def test_grouped_shares_cover_the_share(groups, split, both):
         assert plain / runs > 0.99
     if split == 0:
         assert plain / runs < 0.91
+
+
+@pytest.mark.parametrize("groups", [5, 10, 30])
+def test_six_seatings_cover_the_share(groups):
+    # three players: each group's six seatings won with a chance of its own (the cards of the
+    # group favour one player), drawn from Beta(3, 2): the share is 0.6
+    rng = random.Random(groups)
+    covered = 0
+    runs = 1000
+    for _ in range(runs):
+        chances = [rng.betavariate(3, 2) for _ in range(groups)]
+        won = grouped_share_interval([[float(rng.random() < c) for _ in range(6)]
+                                      for c in chances])
+        covered += won.low <= 0.6 <= won.high
+    assert covered / runs >= 0.93
 
 
 def test_time_summaries_use_the_nearest_rank():
