@@ -177,6 +177,16 @@ def check_address(scheduler: str) -> None:
     _host_port(scheduler)
 
 
+def workers_for(jobs: int | None, left: int) -> int:
+    """The worker processes a run starts: one in this process without --jobs, else --jobs (0:
+    one a CPU this process may use), but never more than the groups left to play."""
+    from solver.batch import usable_cpus
+
+    if jobs is None:
+        return 1
+    return max(1, min(jobs or usable_cpus(), left))
+
+
 def chunk_size(groups: int, workers: int | None, largest: int) -> int:
     """Groups per chunk: at most ``largest``, and small enough for about four chunks per
     worker (a hundred in one process, for the progress bar); the results do not depend on it."""
@@ -277,16 +287,14 @@ def play(plan: Plan, executor: Executor, keep_records: bool, progress=None, on_p
     """The ``solver.batch`` result of the plan: a ``DuplicateResult`` or a ``MatchesResult``;
     ``on_part`` has each chunk of groups as it comes back; groups before ``first`` are left
     out."""
-    from solver.batch import DEFAULT_CHUNK, run_duplicate, run_matches, usable_cpus
+    from solver.batch import DEFAULT_CHUNK, run_duplicate, run_matches
 
     rules = plan_rules(plan)
-    if plan.scheduler is not None:
-        workers = None  # the cluster's: not known here
-    else:
-        workers = 1 if plan.jobs is None else plan.jobs or usable_cpus()
+    left = plan.groups - first    # the chunks share out the groups still to play
+    # (None: the cluster's, not known here)
+    workers = None if plan.scheduler is not None else workers_for(plan.jobs, left)
     options: dict[str, Any] = dict(rules=rules, keep_records=keep_records, progress=progress,
                                    rotate=not plan.duplicate, on_part=on_part, first=first)
-    left = plan.groups - first    # the chunks share out the groups still to play
     if plan.whole_matches:
         return run_matches(plan.a, plan.b, plan.players, plan.groups, plan.seed, executor,
                            chunk_size=chunk_size(left, workers, max(1, DEFAULT_CHUNK // 5)),
@@ -427,7 +435,7 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
     the groups read back from the record of the run resumed; ``record``: its record file;
     without ``bootstrap``, no bootstrap interval (null: a run stopped reports at once, where
     the bootstrap of a large run takes a minute or more)."""
-    from solver.batch import seatings, usable_cpus
+    from solver.batch import seatings
     from solver.rules import Rules
     from solver.stats import bootstrap_interval, mean_interval
 
@@ -482,7 +490,7 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         "times": times,
         "seconds": round(seconds, 6),
         "jobs": None if plan.scheduler is not None else
-        1 if plan.jobs is None else plan.jobs or usable_cpus(),  # --jobs 0: one a CPU
+        workers_for(plan.jobs, plan.groups - resumed),
         "scheduler": plan.scheduler,
     }
 
@@ -598,7 +606,8 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         keeper.resumed = done
     start = time.perf_counter()
     try:
-        with executor_of(jobs, scheduler) as executor:
+        with executor_of(None if jobs is None else workers_for(jobs, plan.groups - done),
+                         scheduler) as executor:
             if out is not None and out.mode == "a":   # a file there before: the run's now
                 out.truncate(keep)     # (appending: what is written goes after it)
             start = time.perf_counter()

@@ -377,7 +377,8 @@ def test_a_chunk_is_counted_only_with_all_its_records_written():
 @pytest.mark.parametrize("args, target, jobs", [
     (["--matches", "2"], 61, 1), (["--matches", "2", "--rules", "all-fours"], 7, 1),
     (["--matches", "2", "--target", "11"], 11, 1), (["--deals", "4"], None, 1),
-    (["--deals", "4", "--jobs", "0"], None, usable_cpus()),
+    (["--deals", "4", "--jobs", "0"], None, min(4, usable_cpus())),
+    (["--deals", "2", "--jobs", "8"], None, 2),   # no more workers than groups to play
 ])
 def test_the_json_gives_the_target_played_to_and_the_workers_used(args, target, jobs):
     found = one(run("match", "heuristic", "random", *args, "--json"))
