@@ -32,7 +32,7 @@ from solver.seen import CallError, SeenPosition, call_observation, read_seen
 from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 
 from .errors import note, option
-from .faces import GOOD, QUIET, card_face, cards_face, suit_face
+from .faces import GOOD, QUIET, card_face, cards_face, hanging, suit_face
 from .fitted import Fitted
 from .report import narrowing_table
 from .table import pegged_this_deal
@@ -306,9 +306,10 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
         turnup >> 4 if turnup is not None else None)
     text.append(f"\n{me} holds ")
     text.append_text(cards_face(observation.hand, pretty, trump, sort=True))
+    lines = hanging(text)     # a line wrapped on a narrow screen goes on indented
     if name is None:
-        return text
-    return Group(Text(name, style="bold", no_wrap=True, overflow="ignore"), text)
+        return lines
+    return Group(Text(name, style="bold", no_wrap=True, overflow="ignore"), lines)
 
 
 def advice_report(name: str | None, observation: Observation, seen: SeenPosition | None,

@@ -390,3 +390,7 @@ def test_the_advice_is_laid_out_for_the_console_width(args, width):
     assert max(len(line) for line in lines) <= width, result.stdout
     rows = [line for line in lines if re.match(r"^(\S[♠♥♦♣]|stand|beg|take-one|run) ", line)]
     assert rows and all(re.search(r"\d%?( to |\.\.)[-+]?\d", row) for row in rows), rows
+    # a line of what the seat sees, wrapped, goes on indented (the first of them, the table's)
+    head = lines[:lines.index("")]
+    starts = r"^(  \S|\d players; |trumps |[NESW] (holds|is the|to play) |hidden: )"
+    assert all(re.match(starts, line) for line in head), head
