@@ -85,18 +85,25 @@ def _worlds(rng, players, cards, rules, count):
     return position, positions, [rng.choice((0.5, 1.0, 2.0, 3.0)) for _ in positions]
 
 
-def _objectives(players):
-    return ("points",) if players == 3 else ("margin", "points")
+#: The cards a hand holds in the small positions (a search of each world one by one) and in the
+#: larger ones of the bounds.
+SIZES = {2: (2, 3, 4), 3: (2, 3), 4: (2, 3)}
+LARGER = {2: 6, 3: 6, 4: 4}
+
+
+def _case(players, k):
+    """Case k's rules (the presets in turn) and objective (the table's in turn)."""
+    objectives = ("points",) if players == 3 else ("margin", "points")
+    return Rules.preset(sorted(PRESETS)[k % len(PRESETS)]), objectives[k % len(objectives)]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_reply_values_are_the_best_reply_to_the_heuristic(players):
     rng = random.Random(f"replies{players}")
-    sizes = {2: (2, 3, 4), 3: (2, 3), 4: (2, 3)}[players]
+    sizes = SIZES[players]
     for k in range(60):
-        rules = Rules.preset(sorted(PRESETS)[k % len(PRESETS)])
+        rules, objective = _case(players, k)
         position = random_position(rng, players, rng.choice(sizes), rules)
-        objective = _objectives(players)[k % len(_objectives(players))]
         side = rng.randrange(position.deal.sides)
         found = reply_values(position, side, objective, HEURISTIC)
         assert found == {c: slow_reply(position.after(c), side, objective)
@@ -107,11 +114,10 @@ def test_reply_values_are_the_best_reply_to_the_heuristic(players):
 def test_a_best_reply_is_no_worse_than_double_dummy_or_the_heuristics_play(players):
     rng = random.Random(f"bounds{players}")
     solver = Solver(table_bits=18)
-    size = {2: 6, 3: 6, 4: 4}[players]
+    size = LARGER[players]
     for k in range(40):
-        rules = Rules.preset(sorted(PRESETS)[k % len(PRESETS)])
+        rules, objective = _case(players, k)
         position = random_position(rng, players, size, rules)
-        objective = _objectives(players)[k % len(_objectives(players))]
         side = position.deal.side_of(position.to_move)
         found = reply_values(position, side, objective, HEURISTIC)
         double_dummy = solver.solve(position, side, objective, line=False).moves
@@ -123,9 +129,8 @@ def test_a_best_reply_is_no_worse_than_double_dummy_or_the_heuristics_play(playe
 def test_with_the_partner_modelled_only_the_seat_to_move_chooses():
     rng = random.Random("partner")
     for k in range(60):
-        rules = Rules.preset(sorted(PRESETS)[k % len(PRESETS)])
+        rules, objective = _case(4, k)
         position = random_position(rng, 4, rng.choice((2, 3)), rules)
-        objective = _objectives(4)[k % 2]
         seat = position.to_move
         side = position.deal.side_of(seat)
         found = reply_values(position, side, objective, HEURISTIC, partner=True)
@@ -137,9 +142,8 @@ def test_a_partner_modelled_is_worth_no_more_than_one_choosing_nor_less_than_its
     rng = random.Random("partner-bounds")
     differ = 0
     for k in range(40):
-        rules = Rules.preset(sorted(PRESETS)[k % len(PRESETS)])
+        rules, objective = _case(4, k)
         position = random_position(rng, 4, 4, rules)
-        objective = _objectives(4)[k % 2]
         side = position.deal.side_of(position.to_move)
         modelled = reply_values(position, side, objective, HEURISTIC, partner=True)
         choosing = reply_values(position, side, objective, HEURISTIC)
@@ -156,7 +160,7 @@ def test_with_two_or_three_players_the_partner_option_changes_nothing():
         for _ in range(10):
             position = random_position(rng, players, 3, Rules())
             side = position.deal.side_of(position.to_move)
-            objective = _objectives(players)[0]
+            objective = _case(players, 0)[1]
             assert reply_values(position, side, objective, HEURISTIC, partner=True) == \
                 reply_values(position, side, objective, HEURISTIC)
 
@@ -291,12 +295,11 @@ def test_the_cheater_replying_plays_a_best_reply_late_in_a_deal(n):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_shared_replies_choose_one_card_for_the_worlds_not_told_apart(players):
     rng = random.Random(f"shared{players}")
-    sizes = {2: (2, 3, 4), 3: (2, 3), 4: (2, 3)}[players]
+    sizes = SIZES[players]
     for k in range(40):
-        rules = Rules.preset(sorted(PRESETS)[k % len(PRESETS)])
+        rules, objective = _case(players, k)
         position, positions, weights = _worlds(rng, players, rng.choice(sizes), rules,
                                                rng.choice((1, 3, 6)))
-        objective = _objectives(players)[k % len(_objectives(players))]
         seat = position.to_move
         side = position.deal.side_of(seat)
         found = shared_reply_values(positions, weights, objective, HEURISTIC)
@@ -308,12 +311,11 @@ def test_shared_replies_choose_one_card_for_the_worlds_not_told_apart(players):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_shared_replies_lie_between_the_heuristics_play_and_a_card_for_each_world(players):
     rng = random.Random(f"shared-bounds{players}")
-    size = {2: 6, 3: 6, 4: 4}[players]
+    size = LARGER[players]
     fused = 0
     for k in range(16):
-        rules = Rules.preset(sorted(PRESETS)[k % len(PRESETS)])
+        rules, objective = _case(players, k)
         position, positions, weights = _worlds(rng, players, size, rules, 8)
-        objective = _objectives(players)[k % len(_objectives(players))]
         side = position.deal.side_of(position.to_move)
         found = shared_reply_values(positions, weights, objective, HEURISTIC)
         each = [reply_values(p, side, objective, HEURISTIC, partner=players == 4)
