@@ -387,15 +387,13 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
             raise _fail(source, f"hands.{key}", f"seat {seat} is given twice")
         if not isinstance(value, (str, list)):
             raise _fail(source, f"hands.{key}", f"expected cards, not {value_kind(value)} ({quoted(value)})")
-        if isinstance(value, str) and value.strip() == HIDDEN:
-            parts.hide(seat, f"hands.{key}")
+        if isinstance(value, str) and value.strip() in (HIDDEN, HIDDEN_LINE):
+            parts.hide(seat, f"hands.{key}")    # refused where every hand is needed
+            if value.strip() == HIDDEN_LINE:
+                raise _fail(source, f"hands.{key}", f"'{HIDDEN_LINE}' hides a hand in the "
+                                                    f"one-line form; in a deal file a hidden "
+                                                    f"hand is \"{HIDDEN}\"")
             continue
-        if isinstance(value, str) and value.strip() == HIDDEN_LINE and parts.allow_hidden:
-            raise _fail(source, f"hands.{key}", f"'{HIDDEN_LINE}' hides a hand in the one-line "
-                                                f"form; in a deal file a hidden hand is "
-                                                f"\"{HIDDEN}\"")
-        if isinstance(value, str) and value.strip() == HIDDEN_LINE:
-            parts.hide(seat, f"hands.{key}")    # what it meant, refused where hands are needed
         parts.hands[seat] = _cards(source, f"hands.{key}", value)
     if "play" in data:
         parts.play = _cards(source, "play", data["play"])
