@@ -179,7 +179,8 @@ def check_address(scheduler: str) -> None:
 
 def workers_for(jobs: int | None, left: int) -> int:
     """The worker processes a run starts: one in this process without --jobs, else --jobs (0:
-    one a CPU this process may use), but never more than the groups left to play."""
+    one a CPU this process may use), but never more than the work ``left`` (groups to play,
+    files to check)."""
     from solver.batch import usable_cpus
 
     if jobs is None:

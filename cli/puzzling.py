@@ -22,7 +22,7 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from solver.errors import AllFivesError, counted, quoted
+from solver.errors import AllFivesError, counted, is_number, quoted
 
 from .errors import FAILURE, note
 
@@ -196,13 +196,12 @@ def check_files(paths: list[str], jobs: int | None,
                 on_file: Callable[[list[str]], None]) -> None:
     """The problems of each file handed to ``on_file`` in turn; ``jobs`` worker processes
     (0: one per CPU), stopped at once on Ctrl-C or a signal (``solver.batch.executor_for``)."""
-    from solver.batch import executor_for, gather, usable_cpus
+    from solver.batch import executor_for, gather
 
-    from .matching import check_jobs
+    from .matching import check_jobs, workers_for
 
     check_jobs(jobs)
-    workers = min(jobs or usable_cpus(), len(paths)) if jobs is not None else 1
-    with executor_for(max(workers, 1)) as executor:
+    with executor_for(workers_for(jobs, len(paths))) as executor:
         gather(executor, problems_of, [(path,) for path in paths], on_part=on_file)
 
 
@@ -355,8 +354,6 @@ def most_turns(players: int, rules) -> int:
 def generator_seed(text: str) -> tuple[int, int]:
     """``--seed``: ``S``, or ``S/K`` as a puzzle file keeps it (seed S's candidates from number
     K on, counting from 0), as (S, K)."""
-    from .inputs import is_number
-
     if text.startswith("-") and is_number(text[1:]):   # as --seed's of the other commands
         raise AllFivesError(f"--seed: {quoted(text)} is less than 0 (see 'allfives puzzle "
                             f"generate --help')")
