@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from solver.cards import RANKS, SUIT_NAMES, CardError, card_str, parse_card, parse_suit, \
     rank_of, sort_cards, suit_of
+from solver.errors import is_number
 from solver.game import CALLS, Observation
 
 #: Rank names for messages: "you hold no ten".
@@ -110,7 +111,7 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
         if obs.phase != "play":
             raise AnswerError(f"Enter alone plays only a lone choice: {_calls_words(obs)}")
         raise AnswerError("Enter alone plays only a lone legal card: type a card or its number")
-    if low.isascii() and low.isdigit():
+    if is_number(low):
         number = int(low)
         if 1 <= number <= len(legal):
             return legal[number - 1]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solver.deal import Position, load_positions, read_positions
-from solver.errors import AllFivesError
+from solver.errors import AllFivesError, is_number
 from solver.notation import is_line_form
 
 if TYPE_CHECKING:
@@ -67,11 +67,6 @@ def record_and_deal(name: str) -> tuple[str, int | None] | None:
     if is_file(file) and Path(file).is_file() and is_record_file(Path(file)):
         return file, number
     return None
-
-
-def is_number(text: str) -> bool:
-    """Digits 0 to 9 only, as a deal's number is written (``'²'.isdigit()`` is true)."""
-    return text.isascii() and text.isdigit()
 
 
 def split_deal(name: str) -> tuple[str, int | None]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from solver.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, card_str, sort_cards, suit_of
 from solver.deal import Position
-from solver.errors import counted
+from solver.errors import counted, is_number
 from solver.scoring import score_position
 
 RED = "#c8102e"
@@ -75,7 +75,7 @@ def number_of(name: str) -> str:
     base = name.rsplit("/", 1)[-1]
     head = base.split("-", 1)[0]
     several = re.search(r"\.toml#(\d+)$", base)
-    if head.isascii() and head.isdigit():
+    if is_number(head):
         return head + (f"#{several[1]}" if several else "")
     return f"{base[:several.start()]}#{several[1]}" if several else ""
 

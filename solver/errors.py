@@ -13,7 +13,7 @@ import reprlib
 from pathlib import Path
 
 __all__ = ["AllFivesError", "EngineMissing", "WorkersLost", "quoted", "counted",
-           "QUOTE_CHARACTERS", "whole_number"]
+           "QUOTE_CHARACTERS", "whole_number", "is_number"]
 
 #: The most of a bad input's text a message repeats.
 QUOTE_CHARACTERS = 40
@@ -67,6 +67,12 @@ def quoted(value: object) -> str:
 
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def is_number(text: str) -> bool:
+    """Digits 0 to 9 only, as a number is written in a name or an answer (``FILE#2``, ``12-``);
+    not what else ``str.isdigit`` takes (``'²'.isdigit()`` is true)."""
+    return text.isascii() and text.isdigit()
 
 
 def whole_number(text: str) -> int:
