@@ -91,11 +91,11 @@ def record_positions(text: str, source: str, number: int | None = None,
     named ``SOURCE#N``; without a number every deal with card play.  ``played``: with the
     cards played in it (to judge them), else at its first card (to solve it).  The whole
     record is replayed, and so checked, first."""
-    from solver.game import read_records, replay_matches
+    from solver.game import replay_text
 
     from .replaying import file_deal
 
-    matches = replay_matches(read_records(text, source), source)
+    matches = replay_text(text, source)
     picked: list[tuple[str, MatchState, int]] = []
     if number is not None:
         index, k = file_deal(matches, number, source)

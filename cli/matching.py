@@ -555,32 +555,45 @@ def _is_standard_output(path: str) -> bool:
 
 def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
     """What a run's record FILE holds of the plan: the chunk of its whole groups (as
-    ``solver.batch.records_parts`` reads them back), their number, and the length in bytes
-    of the file's lines that hold them (a line the run was writing when it stopped, or a
-    group not whole, is played again)."""
+    ``solver.batch.records_parts`` reads them back, a match at a time), their number, and the
+    length in bytes of the file's lines that hold them (a line the run was writing when it
+    stopped, or a group not whole, is played again)."""
     from solver.batch import records_parts
-    from solver.game import read_records
+    from solver.game import numbered_records
 
-    with open(path, "rb") as file:
-        lines = file.read().splitlines(keepends=True)
-    if lines and not lines[-1].endswith(b"\n"):
-        lines.pop()             # cut off as the run stopped
+    ends = [0]                  # the byte after each line, by line number
+    numbers: list[int] = []     # each record's line
+
+    def lines(file):
+        for raw in file:
+            if not raw.endswith(b"\n"):
+                return          # cut off as the run stopped
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise AllFivesError(f"{path}: not UTF-8 text (byte "
+                                    f"{ends[-1] + error.start})") from None
+            ends.append(ends[-1] + len(raw))
+            yield line
+
+    def records(file):
+        for number, record in numbered_records(lines(file), path):  # (errors: FILE:LINE)
+            numbers.append(number)
+            yield number, record
+
     try:
-        records = read_records(b"".join(lines).decode("utf-8"), path)  # (errors: FILE:LINE)
-        parts, done, used = records_parts(records, plan.a, plan.b, plan.players, plan.seed,
-                                          rules=plan_rules(plan),
-                                          whole_matches=plan.whole_matches,
-                                          rotate=not plan.duplicate, source=path)
-    except UnicodeDecodeError as error:
-        raise AllFivesError(f"--resume: {path}: not UTF-8 text (byte {error.start})") from None
+        with open(path, "rb") as file:
+            parts, done, used = records_parts(records(file), plan.a, plan.b, plan.players,
+                                              plan.seed, rules=plan_rules(plan),
+                                              whole_matches=plan.whole_matches,
+                                              rotate=not plan.duplicate, source=path)
     except AllFivesError as error:
         raise AllFivesError(f"--resume: {error}" if str(error).startswith(path) else
                             f"--resume: {path}: {error}") from None
     if done > plan.groups:
         raise AllFivesError(f"--resume: {path} holds {done} deal groups, more than the "
                             f"{plan.groups} asked for")
-    kept = records.lines[used - 1] if used else 0     # the line of the last record kept
-    return parts, done, sum(len(line) for line in lines[:kept])
+    return parts, done, ends[numbers[used - 1]] if used else 0
 
 
 def match_command(a: str, b: str, players: int, deals: int | None, matches: int | None,

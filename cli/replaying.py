@@ -17,8 +17,8 @@ from rich.text import Text
 
 from solver.cards import SUIT_NAMES, suit_of
 from solver.errors import AllFivesError, counted
-from solver.game import (REVOKE, RUN, GameError, MatchState, ReplayedMatch, read_records,
-                         replay_matches, step_name)
+from solver.game import (REVOKE, RUN, GameError, MatchState, ReplayedMatch, replay_text,
+                         step_name)
 from solver.tricks import seat_names, side_name
 
 from .faces import card_face, hanging, ranks_face, suit_face
@@ -45,7 +45,7 @@ def replay_command(name: str, json: bool, color: bool | None,
     if not is_record_text(text) and _is_position_text(text):
         raise AllFivesError(f"{source}: a deal file or position, not a game record (JSON "
                             f"lines, as 'allfives play' writes them); 'allfives solve' solves it")
-    matches = replay_matches(read_records(text, source), source)
+    matches = replay_text(text, source)
     found = file_deal(matches, deal, source) if deal is not None else None
     if json:
         for index, match in enumerate(matches):

@@ -781,7 +781,7 @@ def matches_result(a: str | PlayerSpec, b: str | PlayerSpec, players: int, seed:
 # ---- a run's records, read back ---------------------------------------------------------------
 
 
-def records_parts(records: Sequence[Mapping[str, Any]], a: str | PlayerSpec,
+def records_parts(records: Iterable[Any], a: str | PlayerSpec,
                   b: str | PlayerSpec, players: int, seed: int | str, *,
                   rules: Rules | None = None, whole_matches: bool = False,
                   rotate: bool = False, deals: int = 1,
@@ -792,19 +792,28 @@ def records_parts(records: Sequence[Mapping[str, Any]], a: str | PlayerSpec,
     whole, checked against the run (``solver.game.replay_matches`` plays every game again).
     The groups' decision times are not in the records: they are left empty.  A record that
     does not belong to the run is a ``BatchError`` naming its game; one that does not replay,
-    a ``RecordError`` naming ``source`` (and its line, records read by ``read_records``)."""
-    from .game import replay_matches
+    a ``RecordError`` naming ``source`` (and its line, records read by ``read_records``, or
+    given as ``(line, record)`` pairs by ``numbered_records``: then they are read one match
+    at a time, and only what each game scored is kept)."""
+    from .game import replayed_matches
 
     a, b = _specs(a, b, players)
-    if not records:
+    lines = getattr(records, "lines", None)
+    numbered = iter(zip(lines, records) if lines is not None else records)
+    first = next(numbered, None)
+    if first is None:
         return [[]], 0, 0
+    if isinstance(first, Mapping):      # records without their lines' numbers
+        numbered = ((None, record) for record in itertools.chain([first], numbered))
+        first = next(numbered)
     labels = _kind_labels(a, b)
     game = _match_for(_check_table(players), rules, None)
     if not whole_matches:
         game = _deals_match(game, players)
     names = seat_names(players)
-    games: dict[int, list[tuple[int, Any]]] = {}
-    for played in replay_matches(records, source):
+    games: dict[int, list[tuple[int, MatchResult, bool, int]]] = {}
+    dealers: dict[int, int] = {}
+    for played in replayed_matches(itertools.chain([first], numbered), source):
         where = f"game {quoted(played.match)}"
         named = _game_name(played.match)
         if named is None or named[0] != str(seed):
@@ -829,16 +838,18 @@ def records_parts(records: Sequence[Mapping[str, Any]], a: str | PlayerSpec,
                 "whole matches (--matches), not of deals"))
         if rules_played != game.rules:
             raise BatchError(f"{where}: its rules are not the run's")
-        games.setdefault(group, []).append((k, played.state))
+        state = played.state
+        result = replace(_result(state, [labels[kind] for kind in kinds], ({}, {}), "",
+                                 deals if not whole_matches else None), records=())
+        whole = state.is_terminal() if whole_matches else \
+            sum(not log.thrown_in for log in state.deals) >= deals
+        games.setdefault(group, []).append((k, result, whole, len(state.deals)))
+        dealers.setdefault(group, state.deals[0].dealer)
     groups = 0
     while groups in games:
         expected = [k for k, _ in _group_seatings(players, groups, rotate)]
-        if [k for k, _ in games[groups]] != expected:
-            break
-        states = [state for _, state in games[groups]]
-        dealt = [sum(not log.thrown_in for log in state.deals) for state in states]
-        if (any(not state.is_terminal() for state in states) if whole_matches
-                else any(count < deals for count in dealt)):
+        if [game[0] for game in games[groups]] != expected or \
+                not all(game[2] for game in games[groups]):
             break
         groups += 1
     if not rotate and all(len(games[g]) == 1 for g in games) and len(games) > 1:
@@ -849,9 +860,7 @@ def records_parts(records: Sequence[Mapping[str, Any]], a: str | PlayerSpec,
     part = []
     for group in range(groups):
         table = _group_seatings(players, group, rotate)
-        results = [_result(state, [labels[kind] for kind in kinds], ({}, {}), "", deals
-                           if not whole_matches else None)
-                   for (_, kinds), (_, state) in zip(table, games[group])]
+        results = [game[1] for game in games[group]]
         no_times = {labels[0]: (), labels[1]: ()}
         no_cuts = dict.fromkeys(labels, 0)
         if whole_matches:
@@ -863,12 +872,12 @@ def records_parts(records: Sequence[Mapping[str, Any]], a: str | PlayerSpec,
         for (_, kinds), r in zip(table, results):
             pa, pb = _kind_points(kinds, r.points(), players)
             kind_points.append((pa / deals, pb / deals))
-        dealer = games[group][0][1].deals[0].dealer
+        dealer = dealers[group]
         part.append(GroupResult(group, dealer, tuple(kinds for _, kinds in table),
                                 tuple(r.points() for r in results), tuple(kind_points),
                                 math.fsum(pa - pb for pa, pb in kind_points) / len(kind_points),
                                 no_times, (), no_cuts))
-    used = sum(1 for record in records if _game_name(record["match"])[1] < groups)
+    used = sum(game[3] for group in range(groups) for game in games[group])
     return [part], groups, used
 
 

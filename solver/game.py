@@ -110,7 +110,9 @@ them), ``records_text`` / ``read_records`` write and read the JSON lines, and ``
 plays a match again from them, checking every key, every action and every score, and raises one
 ``RecordError`` naming the deal and the action index (from 0) at the first thing that does not
 follow the rules.  ``replay_matches`` does the same for a file of several matches, each a run of
-consecutive records with one ``match`` name (as ``allfives match --record`` writes them).
+consecutive records with one ``match`` name (as ``allfives match --record`` writes them);
+``replayed_matches`` one match at a time from ``numbered_records`` (a file too large to hold as
+records), and ``replay_text`` a whole text so.
 """
 
 from __future__ import annotations
@@ -118,7 +120,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -138,7 +140,8 @@ __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "Record
            "CHANCE", "TERMINAL", "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "PHASES",
            "action_name", "parse_action", "step_name", "parse_step", "cut_for_deal",
            "deal_record", "match_records", "records_text", "read_records", "json_line", "replay",
-           "replay_matches", "ReplayedMatch", "deal_opening", "observation_of", "turn_view"]
+           "replay_matches", "replay_text", "replayed_matches", "numbered_records",
+           "ReplayedMatch", "deal_opening", "observation_of", "turn_view"]
 
 #: ``current_player()`` while a pack is to be dealt, and once the match is over (OpenSpiel's ids).
 CHANCE = -1
@@ -818,13 +821,12 @@ def json_line(line: str) -> Any:
                          "digits)") from None
 
 
-def read_records(text: str, source: str = "<records>") -> Records:
-    """The records of JSON-lines text (blank lines skipped), their lines' numbers kept for
-    ``replay_matches`` to name; a line that is not a JSON object is a RecordError naming
-    ``source`` and the line."""
-    out = Records()
-    out.lines = []
-    for number, line in enumerate(text.splitlines(), 1):
+def numbered_records(lines: Iterable[str], source: str = "<records>"
+                     ) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The records of JSON lines, one at a time with the number of its line (blank lines
+    skipped); a line that is not a JSON object is a RecordError naming ``source`` and the
+    line."""
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
@@ -834,6 +836,16 @@ def read_records(text: str, source: str = "<records>") -> Records:
         if not isinstance(record, dict):
             raise RecordError(f"{source}:{number}: a record is a JSON object, not "
                               f"{quoted(record)}")
+        yield number, record
+
+
+def read_records(text: str, source: str = "<records>") -> Records:
+    """The records of JSON-lines text (blank lines skipped), their lines' numbers kept for
+    ``replay_matches`` to name; a line that is not a JSON object is a RecordError naming
+    ``source`` and the line."""
+    out = Records()
+    out.lines = []
+    for number, record in numbered_records(text.splitlines(), source):
         out.append(record)
         out.lines.append(number)
     return out
@@ -856,34 +868,50 @@ def replay_matches(records: Iterable[Mapping[str, Any]], source: str | None = No
     RecordError, naming the match too where the records hold more than one, and the line of
     the record at fault where they were read by ``read_records``."""
     lines = getattr(records, "lines", None)
-    groups: list[tuple[Any, list[Mapping[str, Any]]]] = []
-    starts: list[int] = []
-    for index, record in enumerate(records):
-        name = record.get("match") if isinstance(record, Mapping) else None
-        if groups and (not isinstance(record, Mapping) or name == groups[-1][0]):
-            groups[-1][1].append(record)
-        else:
-            groups.append((name, [record]))
-            starts.append(index)
+    numbered = zip(lines, records) if lines is not None else ((None, r) for r in records)
+    return list(replayed_matches(numbered, source))
 
-    def lines_of(k: int) -> list[int] | None:
-        return None if lines is None else lines[starts[k]:starts[k] + len(groups[k][1])]
 
-    if len(groups) < 2:
-        state = replay(groups[0][1] if groups else [], source, lines_of(0) if groups else None)
-        return [ReplayedMatch(groups[0][0], groups[0][1][0]["players"], state)]
+def replay_text(text: str, source: str = "<records>") -> list[ReplayedMatch]:
+    """``replay_matches`` of the records of JSON-lines text, read and played again one match
+    at a time (only the states after them are kept)."""
+    return list(replayed_matches(numbered_records(text.splitlines(), source), source))
+
+
+def replayed_matches(numbered: Iterable[tuple[int | None, Any]], source: str | None = None
+                     ) -> Iterator[ReplayedMatch]:
+    """``replay_matches`` one match at a time, from the records with their lines' numbers
+    (``numbered_records``; None where not known): each match is played again as its last
+    record is read, so that no more than one match's records are held at once."""
     seen: set[str] = set()
-    states = []
-    for k, (name, group) in enumerate(groups):
-        key = json.dumps(name, sort_keys=True)
+    name: Any = None
+    group: list[tuple[int | None, Any]] = []
+    alone = True                # no other match yet: the first is named in errors only then
+
+    def played(name: Any, group: list[tuple[int | None, Any]], named: bool) -> ReplayedMatch:
+        lines = [line for line, _ in group]
+        records = [record for _, record in group]
+        state = replay(records, source, None if None in lines else lines,
+                       name if named else None)   # (its keys checked before its players)
+        return ReplayedMatch(name, records[0]["players"], state)
+
+    for line, record in numbered:
+        this = record.get("match") if isinstance(record, Mapping) else None
+        if group and (not isinstance(record, Mapping) or this == name):
+            group.append((line, record))
+            continue
+        if group:
+            yield played(name, group, True)
+            alone = False
+        key = json.dumps(this, sort_keys=True)
         if key in seen:
-            where = _located(source, None if lines is None else lines[starts[k]])
-            raise RecordError(f"{where}match {quoted(name)}: again after other matches (a "
-                              f"match's deals are consecutive records)")
+            raise RecordError(f"{_located(source, line)}match {quoted(this)}: again after "
+                              f"other matches (a match's deals are consecutive records)")
         seen.add(key)
-        state = replay(group, source, lines_of(k), name)  # (its keys checked before its players)
-        states.append(ReplayedMatch(name, group[0]["players"], state))
-    return states
+        name, group = this, [(line, record)]
+    if not group:
+        replay([], source)
+    yield played(name, group, not alone)
 
 
 def _located(source: str | None, line: int | None) -> str:

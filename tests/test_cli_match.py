@@ -557,6 +557,21 @@ def test_a_record_line_that_is_not_json_is_named(tmp_path):
                               "--resume"), f"--resume: {record}:3: not JSON")
 
 
+def test_a_record_byte_that_is_not_utf8_is_named(tmp_path):
+    """The record is read back a line at a time; a byte that is not UTF-8 is named by where it
+    is in the file, and the record is left as it was."""
+    record = tmp_path / "run.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 4, "--record", record).exit_code == 0
+    lines = record.read_bytes().splitlines(keepends=True)
+    at = len(b"".join(lines[:2])) + 20
+    data = b"".join(lines)
+    record.write_bytes(data[:at] + b"\xff" + data[at + 1:])
+    before = record.read_bytes()
+    assert_one_error_line(run("match", "heuristic", "random", "--deals", 4, "--record", record,
+                              "--resume"), f"--resume: {record}: not UTF-8 text (byte {at})")
+    assert record.read_bytes() == before
+
+
 def test_a_record_is_emptied_only_once_the_work_can_start(tmp_path, monkeypatch):
     """A run that cannot start (here a scheduler that does not answer) leaves the record of
     an earlier run as it was; one that starts writes its own over it."""

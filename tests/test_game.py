@@ -28,7 +28,8 @@ from solver.deal import Deal, Position
 from solver.errors import AllFivesError
 from solver.game import (BEG, CHANCE, REVOKE, RUN, STAND, TAKE_ONE, TERMINAL, GameError, Match,
                          Observation, RecordError, action_name, cut_for_deal, match_records,
-                         parse_action, parse_step, read_records, records_text, replay, step_name)
+                         numbered_records, parse_action, parse_step, read_records, records_text,
+                         replay, replay_matches, replay_text, replayed_matches, step_name)
 from solver.rules import PRESETS, Rules
 
 # ---- an independent replay of the rules --------------------------------------------------------
@@ -994,6 +995,49 @@ def test_records_round_trip():
         state.apply_action(rng.choice(state.legal_actions()))
     again = replay(match_records(state))
     assert not again.is_terminal() and again.score == state.deals[-1].score
+
+
+def test_the_matches_of_a_file_are_played_again_one_at_a_time():
+    """A file of several matches is read and played again a match at a time (a large run's
+    record is never held whole): each match is played once its last record is read, the next
+    match's first record being all that is read ahead; the same states as the whole file read
+    first, and the same errors."""
+    states = [random_match(2 + seed, Rules.preset("all-fives"), seed) for seed in range(3)]
+    texts = [records_text(match_records(state, f"m{seed}")) for seed, state in enumerate(states)]
+    text = "".join(texts)
+    read = []
+
+    def lines():
+        for line in text.splitlines():
+            read.append(line)
+            yield line
+
+    matches = replayed_matches(numbered_records(lines(), "run.jsonl"), "run.jsonl")
+    ends = [sum(len(t.splitlines()) for t in texts[:k + 1]) for k in range(3)]
+    for k, match in enumerate(matches):
+        assert match.match == f"m{k}" and match.state.deals == states[k].deals
+        assert len(read) == min(ends[k] + 1, ends[-1])
+    whole = replay_matches(read_records(text, "run.jsonl"), "run.jsonl")
+    assert [m.state.deals for m in replay_text(text, "run.jsonl")] == \
+        [m.state.deals for m in whole]
+    # the same errors: a tampered score, named with the match only where there are several
+    first = texts[0].splitlines()
+    record = json.loads(first[0])
+    record["score"] = {side: points + 1 for side, points in record["score"].items()}
+    tampered = json.dumps(record)
+    for several in (False, True):
+        bad = "\n".join([tampered, *first[1:]]) + "\n" + ("".join(texts[1:]) if several else "")
+        for reading in (lambda t: replay_text(t, "run.jsonl"),
+                        lambda t: replay_matches(read_records(t, "run.jsonl"), "run.jsonl")):
+            with pytest.raises(RecordError) as error:
+                reading(bad)
+            assert str(error.value).startswith("run.jsonl:1: " +
+                                               ("match 'm0': " if several else "deal 1"))
+    again = text + texts[0]
+    with pytest.raises(RecordError, match=r"^run.jsonl:\d+: match 'm0': again after other"):
+        replay_text(again, "run.jsonl")
+    with pytest.raises(RecordError, match="no records"):
+        replay_text("\n", "run.jsonl")
 
 
 def test_a_record_with_a_revoke_replays():
