@@ -246,6 +246,9 @@ class Boundary(HelpScreen, TyperGroup):
             say(f"cannot write the output: {error.strerror}")
             reader_gone()   # what is left to write goes nowhere, rather than fail at exit
             return FAILURE
+        except MemoryError:     # (an input without end: a record of /dev/zero)
+            say("out of memory")
+            return FAILURE
         except KeyboardInterrupt as stop:
             note("interrupted")
             return TERMINATED if isinstance(stop, Terminated) else INTERRUPTED

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.deal import Position, load_positions, read_positions
 from solver.errors import AllFivesError, is_number
-from solver.notation import is_line_form
+from solver.notation import MAX_TEXT_BYTES, is_line_form, read_file, read_limited
 
 if TYPE_CHECKING:
     from solver.game import MatchState
@@ -41,21 +41,18 @@ def is_file(name: str) -> bool:
         return False
 
 
-def read_text(name: str) -> str:
+def read_text(name: str, limit: int | None = MAX_TEXT_BYTES) -> str:
     """The text of a file, or of standard input for ``-`` (a UTF-8 byte-order mark dropped);
-    bytes that are not UTF-8 are an ``AllFivesError`` saying where they start."""
-    try:
-        if name == STDIN:
-            raw = getattr(sys.stdin, "buffer", None)
-            if raw is None:     # a text stream put in its place (a test's)
-                return sys.stdin.read().removeprefix("\ufeff")
-            # the bytes, as a file's are read: the stream's own decoding may let bytes that
-            # are not UTF-8 through as stand-ins (surrogate escapes, under a C locale)
-            return raw.read().decode("utf-8-sig")
-        return Path(name).read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as error:
-        where = "<stdin>" if name == STDIN else name
-        raise AllFivesError(f"{where}: not UTF-8 text (byte {error.start})") from None
+    bytes that are not UTF-8, or more than ``limit`` of them, are an ``AllFivesError`` saying
+    where."""
+    if name != STDIN:
+        return read_file(name, limit)
+    raw = getattr(sys.stdin, "buffer", None)
+    if raw is None:     # a text stream put in its place (a test's)
+        return sys.stdin.read().removeprefix("\ufeff")
+    # the bytes, as a file's are read: the stream's own decoding may let bytes that are not
+    # UTF-8 through as stand-ins (surrogate escapes, under a C locale)
+    return read_limited(raw, "<stdin>", limit)
 
 
 def record_and_deal(name: str) -> tuple[str, int | None] | None:
@@ -197,7 +194,7 @@ def read_input(name: str, deal: int | None = None, played: bool = True) -> list[
     record = record_and_deal(name)
     if record is not None:
         file, number = record
-        return record_positions(read_text(file), file, one_deal(name, number, deal), played)
+        return record_positions(read_text(file, None), file, one_deal(name, number, deal), played)
     if deal is not None:
         raise AllFivesError(f"--deal: {name} is not a game record (JSON lines, as 'allfives "
                             f"play' writes them)")

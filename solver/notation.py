@@ -693,15 +693,39 @@ def read_layouts(text: str, source: str = "<string>", toml: bool | None = None,
         yield parse_line(line, f"{source}:{number}", hidden)
 
 
-def read_file(path: str | PathLike[str]) -> str:
+#: The most of a file of deals that is read: some 200,000 deals (one takes about 300 bytes).
+#: A file larger than that (or a stream without end, ``/dev/zero``) is refused.
+MAX_TEXT_BYTES = 64 * 2**20
+#: Bytes read at a time, so that an interrupt is felt at once however large the input.
+READ_CHUNK = 2**20
+
+
+def read_limited(stream: Any, source: str, limit: int | None = MAX_TEXT_BYTES) -> str:
+    """A binary stream's text, read a chunk at a time (a UTF-8 byte-order mark dropped): more
+    than ``limit`` bytes, or bytes that are not UTF-8, are a ``DealFileError`` naming
+    ``source``."""
+    chunks = []
+    size = 0
+    while chunk := stream.read(READ_CHUNK):
+        size += len(chunk)
+        if limit is not None and size > limit:
+            raise _fail(source, None, f"more than {limit // 2**20} MiB: too large for a file "
+                                      f"of deals")
+        chunks.append(chunk)
+    try:
+        return b"".join(chunks).decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise _fail(source, None, f"not UTF-8 text (byte {error.start})") from None
+
+
+def read_file(path: str | PathLike[str], limit: int | None = MAX_TEXT_BYTES) -> str:
     """A deal file's text (a UTF-8 byte-order mark, as Windows editors write, is dropped); a
-    file that cannot be read is a ``DealFileError`` naming it."""
+    file that cannot be read, or is over ``limit`` bytes, is a ``DealFileError`` naming it."""
     if not isinstance(path, (str, PathLike)):
         raise DealFileError(f"path: expected a file's name, not {quoted(path)}")
     try:
-        return Path(path).read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise _fail(str(path), None, f"not UTF-8 text (byte {error.start})") from error
+        with open(path, "rb") as stream:
+            return read_limited(stream, str(path), limit)
     except OSError as error:
         raise _fail(str(path), None, error.strerror or type(error).__name__) from error
 

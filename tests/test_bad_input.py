@@ -479,3 +479,44 @@ def test_a_lone_card_is_best_in_no_deal_valued():
 def test_one_is_counted_as_one(args: list[str], words: str):
     result = run(*args)
     assert words in result.stdout + result.stderr
+
+
+# ---- input without end ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", ["solve", "analyze", "advise"])
+def test_a_file_of_deals_too_large_is_refused_not_read_without_end(tmp_path: Path, command):
+    """A stream without end (``/dev/zero``) or a file far larger than any file of deals is
+    refused once 64 MiB are read, at once and in one line, where it was read whole first (4 GB
+    of memory in seconds, deaf to a signal, and a traceback at the end)."""
+    from solver.notation import MAX_TEXT_BYTES
+
+    big = tmp_path / "big.toml"
+    with big.open("wb") as file:
+        file.truncate(MAX_TEXT_BYTES + 1)
+    assert one_error_line(run(command, big)) == (
+        f"allfives: error: {big}: more than 64 MiB: too large for a file of deals")
+    if os.path.exists("/dev/zero"):
+        started = time.monotonic()
+        assert "/dev/zero: more than 64 MiB" in one_error_line(run(command, "/dev/zero"))
+        assert time.monotonic() - started < 30
+
+
+def test_a_stream_without_end_on_standard_input_is_refused():
+    from solver.notation import read_limited
+
+    class Endless:
+        def read(self, size: int) -> bytes:
+            return b"a" * size
+
+    with pytest.raises(DealFileError, match=r"^<stdin>: more than 1 MiB: too large"):
+        read_limited(Endless(), "<stdin>", 2**20)
+
+
+def test_out_of_memory_is_one_line(monkeypatch):
+    """A record read without a limit (``replay``) that fills the memory ends in one line."""
+    def no_room(name, limit=None):
+        raise MemoryError
+
+    monkeypatch.setattr("cli.inputs.read_text", no_room)
+    result = run("replay", "records.jsonl")
+    assert result.exit_code == 1 and result.stderr == "allfives: error: out of memory\n"
