@@ -125,8 +125,10 @@ def cards_table(position: Position, solution: Solution, pretty: bool) -> Table:
     order = {c: i for i, c in enumerate(legal)}
     costs = {c: cost_of(solution, c, mover_side) for c in legal}
     ranked = sorted(legal, key=lambda c: (costs[c] is None, costs[c] or 0, order[c]))
-    grid = table("card", f"value for {side_name}", f"cost to {deal.seats[mover]}", "",
-                 right=(1, 2))
+    # for the side not to move a card's cost is what it gives that side, and says so
+    cost_title = f"cost to {deal.seats[mover]}" if solution.side == mover_side else \
+        f"gives {side_name}"
+    grid = table("card", f"value for {side_name}", cost_title, "", right=(1, 2))
     for card in ranked:
         value, cost = solution.moves.get(card), costs[card]
         if cost is None:    # (a card valued before the limit keeps its value)

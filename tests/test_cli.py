@@ -224,6 +224,8 @@ def test_the_cost_of_an_opponents_card_is_what_it_gives_away():
     text = plain(TWO, "--for", "S")
     expected = reference.solve(load(TWO), side=1)
     assert f"Points for S: {expected.value}" in text
+    assert re.search(r"^card +value for S +gives S$", text, re.M)
+    assert re.search(r"^card +value for N +cost to N$", plain(TWO), re.M)
     rows = {line.split()[0]: line.split()[1:] for line in text.splitlines()
             if line[:2] in ("9♥", "T♥", "T♠")}
     assert rows["9♥"][:2] == [str(expected.value), "·"]
