@@ -159,7 +159,12 @@ def one_of_several(name: str, load=load_positions) -> list[tuple[str, Any]] | No
         return None
     for mark in "#:":
         file, found, tail = name.rpartition(mark)
+        if found and is_number(tail) and is_file(file) and Path(file).is_dir():
+            raise AllFivesError(f"{name}: {file} is a folder, not a file of deals")
         if found and is_number(tail) and is_file(file) and Path(file).is_file():
+            if mark == ":" and record_and_deal(file) is not None:
+                raise AllFivesError(f"{name}: {file} is a game record: its deals are picked "
+                                    f"as {file}#N, N counted from 1 through the file")
             positions = load(file)
             wanted = f"{file}{mark}{int(tail)}"        # FILE#02 is FILE#2
             picked = [(known, position) for known, position in positions if known == wanted]

@@ -21,6 +21,8 @@ __all__ = ["Rules", "RulesError", "PRESETS", "OPTION_HELP", "option_text", "MAX_
 #: The highest target a match may have: far beyond any match the sources describe (61, or 121
 #: for a long game), low enough that a match to it can be played and drawn.
 MAX_TARGET = 999
+#: More runs than the pack could ever deal (two players use seven cards a run): ``none`` says it.
+MAX_RUNS = 52
 
 
 class RulesError(AllFivesError):
@@ -71,9 +73,10 @@ class Rules:
             value = getattr(self, f.name)
             if f.type == "bool" and not isinstance(value, bool):
                 raise RulesError(f"option {quoted(f.name)} takes true or false, not {quoted(value)}")
-        if self.max_runs is not None and (not _is_int(self.max_runs) or self.max_runs < 0):
-            raise RulesError(f"option 'max_runs' takes a whole number or none, "
-                             f"not {quoted(self.max_runs)}")
+        if self.max_runs is not None and (not _is_int(self.max_runs) or
+                                          not 0 <= self.max_runs <= MAX_RUNS):
+            raise RulesError(f"option 'max_runs' takes a whole number from 0 to {MAX_RUNS} or "
+                             f"none, not {quoted(self.max_runs)}")
         if not _is_int(self.target) or not 1 <= self.target <= MAX_TARGET:
             raise RulesError(f"option 'target' takes a whole number from 1 to {MAX_TARGET}, "
                              f"not {quoted(self.target)}")

@@ -438,6 +438,14 @@ def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: P
         assert row["file"] == name
     for odd in (f"{several}#²", f"{lines}:³"):
         assert one_error_line(run("solve", odd)).endswith(f"{odd}: No such file or directory")
+    # a game record's deals are picked by number, not by line; a folder holds no deals
+    record = tmp_path / "games.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 1, "--record", record).exit_code == 0
+    assert one_error_line(run("solve", f"{record}:1")) == (
+        f"allfives: error: {record}:1: {record} is a game record: its deals are picked as "
+        f"{record}#N, N counted from 1 through the file")
+    assert one_error_line(run("solve", f"{tmp_path}#1")) == (
+        f"allfives: error: {tmp_path}#1: {tmp_path} is a folder, not a file of deals")
     # the one deal of a file of one is #1 too, as the output of a file of several names it
     one = tmp_path / "one.toml"
     one.write_text(several.read_text(encoding="utf-8").split("# ---")[0], encoding="utf-8")

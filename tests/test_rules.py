@@ -105,6 +105,8 @@ def test_unknown_preset():
     ({"capture": "maybe"}, "'maybe'"),
     ({"max_runs": "lots"}, "'lots'"),
     ({"max_runs": "-1"}, "-1"),
+    ({"max_runs": "53"}, "from 0 to 52 or none, not 53"),
+    ({"max_runs": "99999999999999999999999"}, "from 0 to 52"),
     ({"target": "sixty"}, "'sixty'"),
     ({"target": "0"}, "0"),
     ({"follow": 3}, "3"),
