@@ -484,6 +484,23 @@ def test_check_holds_the_rating_and_solved_by_to_the_evidence(tmp_path):
         "6 puzzles checked: 6 problems in 4."]
 
 
+def test_evidence_out_of_range_is_one_line_and_check_goes_on(tmp_path):
+    """Nodes of -1000 made the rating a logarithm of a negative number: a traceback, and the
+    check of a folder stopped there."""
+    text = (COLLECTION / "012-the-five-falls.toml").read_text(encoding="utf-8")
+    nodes = re.search(r"(?m)^nodes = .*$", text)[0]
+    (tmp_path / "001-bad.toml").write_text(text.replace(nodes, "nodes = -1000"))
+    (tmp_path / "002-good.toml").write_text(text)
+    result = run("puzzle", "check", tmp_path)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert result.stdout.splitlines() == [
+        f"{tmp_path / '001-bad.toml'}: puzzle.evidence.nodes: expected a whole number from 0, "
+        f"not -1000",
+        "2 puzzles checked: 1 problem in 1."]
+    assert_one_error_line(run("puzzle", "play", tmp_path / "001-bad.toml", input=""),
+                          "001-bad.toml: puzzle.evidence.nodes: expected a whole number from 0")
+
+
 def test_check_says_every_problem_on_its_own_line(tmp_path, puzzles):
     good = puzzles[2]
     (tmp_path / "001-good.toml").write_text(good.to_toml(), encoding="utf-8")

@@ -202,6 +202,30 @@ def test_evidence_must_be_numbers():
         Puzzle.from_toml(SAMPLE.replace("real_choices = 2", 'real_choices = "two"'))
 
 
+@pytest.mark.parametrize("old, new, message", [
+    ("real_choices = 2", "real_choices = -1", "puzzle.evidence.real_choices: expected a whole "
+                                              "number from 0, not -1"),
+    ("real_choices = 2", "nodes = -1000", "puzzle.evidence.nodes: expected a whole number from "
+                                          "0, not -1000"),
+    ("real_choices = 2", "solved_random = 17", "puzzle.evidence.solved_random: expected a whole "
+                                               "number from 0 to 16 (the random player's tries), "
+                                               "not 17"),
+    ("real_choices = 2", "solved_random = -1", "puzzle.evidence.solved_random: expected a whole "
+                                               "number from 0 to 16"),
+    ("real_choices = 2", "solved_pimc_2 = 2", "puzzle.evidence.solved_pimc_2: expected 0 or 1, "
+                                              "not 2"),
+    ("real_choices = 2", "nodes = " + "9" * 30, "puzzle.evidence.nodes: expected a whole number "
+                                                "from 0 to 9223372036854775807, not 9999"),
+])
+def test_evidence_out_of_its_range_is_refused_when_read(old, new, message):
+    """A negative count, or more solves than a ladder player's tries, would make a rating of
+    nothing (the nodes' logarithm of a negative number): the file is refused, the key named."""
+    assert old in SAMPLE
+    with pytest.raises(PuzzleError, match=re.escape(message)):
+        Puzzle.from_toml(SAMPLE.replace(old, new), "p.toml")
+    Puzzle.from_toml(SAMPLE.replace(old, new.split(" = ")[0] + " = 0"))
+
+
 def test_evidence_and_the_line_are_checked_as_the_rest_is():
     with pytest.raises(PuzzleError, match="puzzle.evidence: unknown key 'real_choice' "
                                           r"\(expected solved_random, "):

@@ -206,6 +206,21 @@ EVIDENCE_KEYS = ("solved_random", "solved_heuristic", "solved_search_200", "solv
                  "wrong", "tempting", "nodes")
 
 
+#: The most a count of the evidence may be: a TOML integer's most.
+MAX_COUNT = 2**63 - 1
+_EVIDENCE_WHY = {"solved_random": " (the random player's tries)"}
+
+
+def _evidence_most(key: str) -> int:
+    """The most ``[puzzle.evidence]`` may give for ``key``: the random player's tries, 1 for
+    another ladder player (it solves or not), else any count."""
+    from .rating import RANDOM_TRIES
+
+    if key == "solved_random":
+        return RANDOM_TRIES
+    return 1 if key.startswith("solved_") else MAX_COUNT
+
+
 def _read_table(position: Position, table: Any, source: str) -> Puzzle:
     def fail(key: str | None, message: str) -> PuzzleError:
         return PuzzleError(f"{source}: puzzle.{key}: {message}" if key
@@ -313,6 +328,15 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
             if isinstance(item, bool) or not isinstance(item, int):
                 raise fail(f"evidence.{key}", f"expected a whole number, not {value_kind(item)} "
                                               f"({quoted(item)})")
+            most = _evidence_most(key)
+            if not 0 <= item <= most:
+                if most == 1:
+                    whole = "0 or 1"
+                elif most < MAX_COUNT or item > most:
+                    whole = f"a whole number from 0 to {most}{_EVIDENCE_WHY.get(key, '')}"
+                else:
+                    whole = "a whole number from 0"
+                raise fail(f"evidence.{key}", f"expected {whole}, not {quoted(item)}")
             evidence[key] = item
     return Puzzle(position, side, objective, target, tuple(line), title, themes, rating, seed,
                   solved_by, tuple(evidence.items()), "themes" in table)
