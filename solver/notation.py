@@ -343,6 +343,9 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         data = tomllib.loads(text.removeprefix(BOM))
     except tomllib.TOMLDecodeError as error:
         message = _TOML_LINE.sub(lambda m: f"(at line {int(m[1]) + lines_before},", str(error))
+        # the end of a deal of several is a line of the whole file too
+        message = message.replace("(at end of document)", f"(at the end, line "
+                                  f"{max(1, len(text.splitlines())) + lines_before})")
         message = _TWICE.sub(lambda m: f"[{'.'.join(_TABLE_NAME.findall(m[1]))}] is declared "
                                        f"twice", message)
         # a key or table given twice: two deals, maybe, not parted

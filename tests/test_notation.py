@@ -561,6 +561,13 @@ def test_a_toml_error_gives_the_line_of_the_whole_file(tmp_path: Path):
     assert message.startswith(f"{path}#2: not TOML: ")
     line = line_of(text, 'play = ["2S"')
     assert line > 20 and f"(at line {line}, " in message
+    # an error at the end of a deal (a value never closed) is at a line of the whole file too
+    parts = SEVERAL.split(f"{SEPARATOR}\n")
+    unclosed = f"{SEPARATOR}\n".join([parts[0], 'dealer = [\n', *parts[1:]])
+    with pytest.raises(DealFileError) as caught:
+        list(read_positions(unclosed, "deals.toml"))
+    assert str(caught.value) == (f"deals.toml#2: not TOML: Invalid value (at the end, line "
+                                 f"{line_of(unclosed, 'dealer = [')})")
 
 
 @pytest.mark.parametrize("text, number, where", [
