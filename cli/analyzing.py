@@ -136,9 +136,13 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
     from .solving import plan, solver_for
 
     jobs = [(name, position) for name, position, _ in plan(read_inputs(names, deal), None, objective)]
-    for name, position in jobs:
-        if not position.play:
-            raise AllFivesError(f"{name}: play: no cards played, nothing to analyze")
+    # a file of several deals may hold some not yet played: each is left out, and said so
+    unplayed = [name for name, position in jobs if not position.play]
+    if len(unplayed) == len(jobs):
+        raise AllFivesError(f"{unplayed[0]}: play: no cards played, nothing to analyze")
+    for name in unplayed:
+        note(f"{name}: no cards played, left out")
+    jobs = [(name, position) for name, position in jobs if position.play]
     run = solver_for(engine, node_limit, time_limit)
     if json:
         from .records import analysis_record

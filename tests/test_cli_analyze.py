@@ -138,6 +138,24 @@ def test_nothing_played_is_bad_input():
                             f"analyze\n"
 
 
+def test_of_several_positions_those_not_played_are_left_out_and_said_so():
+    """The bundled file of one-line positions holds deals with card play and deals without:
+    those with it are judged, each of the others named on standard error."""
+    positions = EXAMPLES / "positions.txt"
+    lines = [n for n, line in enumerate(positions.read_text().splitlines(), 1)
+             if line.strip() and not line.startswith("#")]
+    played = [n for n in lines if "play=" in positions.read_text().splitlines()[n - 1]]
+    assert played and len(played) < len(lines)
+    result = run("analyze", positions, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert [row["file"] for row in records(result)] == [f"{positions}:{n}" for n in played]
+    assert result.stderr.splitlines() == [f"allfives: {positions}:{n}: no cards played, left out"
+                                          for n in lines if n not in played]
+    both = run("analyze", TWO, EXAMPLES / "played.toml", "--json")
+    assert [row["file"] for row in records(both)] == [str(EXAMPLES / "played.toml")]
+    assert both.stderr == f"allfives: {TWO}: no cards played, left out\n"
+
+
 # ---- --node-limit and --time-limit ---------------------------------------------------------------
 
 PLAYED = EXAMPLES / "played.toml"
