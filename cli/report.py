@@ -55,7 +55,7 @@ def heading(name: str, position: Position, pretty: bool) -> Group:
     deal = position.deal
     # The name is a path or a label; it is printed whole, never folded at the console's width.
     title = Text(name, style="bold", no_wrap=True, overflow="ignore")
-    text = Text(f"{deal.players} players, {len(deal.hands[0])} cards each; rules "
+    text = Text(f"{deal.players} players, {counted(len(deal.hands[0]), 'card')} each; rules "
                 f"{rules_words(position)}; dealer {deal.seats[deal.dealer]}\n")
     text.append_text(trump_words(deal, pretty))
     text.append(f"; {state_words(position)}")

@@ -416,7 +416,8 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         score: dict[str, int] = {}
         for key, value in _table(source, "score", data["score"]).items():
             if isinstance(value, bool) or not isinstance(value, int):
-                raise _fail(source, f"score.{key}", f"expected a whole number, not {quoted(value)}")
+                shown = _toml_value(value) if isinstance(value, bool) else quoted(value)
+                raise _fail(source, f"score.{key}", f"expected a whole number, not {shown}")
             seat = key.strip().upper()
             if len(seat) != 1 or seat not in COMPASS:
                 raise _fail(source, f"score.{key}", f"unknown seat {quoted(key)} (seats are N E S W)")

@@ -166,6 +166,7 @@ def test_plain_output():
     expected = reference.solve(load(MID))
     assert text.startswith(str(MID) + "\n")
     assert "4 players, 6 cards each; rules all-fives; dealer S" in text
+    assert "2 players, 1 card each; rules all-fives" in plain("N:-.A.-.- -.5.-.- trump=H")
     assert "trumps ♦ diamonds (turn-up 6♦); E to play to trick 3" in text
     assert f"Points for EW: {expected.value}" in text
     # the table: every seat with its hand by suit, the seat to play and the dealer marked

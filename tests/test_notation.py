@@ -306,6 +306,8 @@ MALFORMED = [
     (BASE + "[score]\nN = 3\n", "deal.toml: score: no score for S"),
     (BASE + "[score]\nN = 3\nS = 'ten'\n", "deal.toml: score.S: expected a whole number"),
     (BASE + "[score]\nN = 3\nE = 4\nS = 1\n", "deal.toml: score.E: no seat 'E'"),
+    (BASE + "[score]\nN = true\nS = 1\n",     # as TOML spells it, not as Python does
+     "deal.toml: score.N: expected a whole number, not true"),
 ]
 
 
