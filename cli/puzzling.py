@@ -128,8 +128,27 @@ def load_named(path: str | PathLike[str]) -> Puzzle:
     return Puzzle.from_toml(text, str(path))
 
 
-def load_all(paths: Iterable[str | PathLike[str]]) -> list[tuple[Path, Puzzle]]:
-    return [(path, load_named(path)) for path in puzzle_paths(paths)]
+def load_all(paths: Iterable[str | PathLike[str]],
+             checked: bool = False) -> list[tuple[Path, Puzzle]]:
+    """The puzzles named; ``checked``: each refused (``refuse_unsound``) where it breaks a rule
+    of a sound puzzle that needs no solve (``solver.puzzles.quick_problems``), as ``show`` and
+    ``index`` take them."""
+    out = []
+    for path in puzzle_paths(paths):
+        puzzle = load_named(path)
+        if checked:
+            from solver.puzzles import quick_problems
+
+            refuse_unsound(path, quick_problems(puzzle))
+        out.append((path, puzzle))
+    return out
+
+
+def refuse_unsound(path: str | PathLike[str], problems: list[str]) -> None:
+    """The first of a puzzle's problems as an error, naming the command that lists them all."""
+    if problems:
+        raise AllFivesError(f"{path}: not a sound puzzle: {problems[0]} ('allfives puzzle "
+                            f"check {path}' lists every problem)")
 
 
 def slug(title: str) -> str:
@@ -239,7 +258,7 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
     from .console import can_show_suits, make_console
     from .sheet import facts_of, html_sheet, svg, text_view
 
-    puzzles = load_all(paths)
+    puzzles = load_all(paths, checked=True)
     if form == "svg":
         if len(puzzles) != 1:
             raise AllFivesError(f"--format svg draws one puzzle, not {len(puzzles)}: name one "
@@ -272,7 +291,7 @@ def index_text(paths: list[str]) -> str:
 
     from .sheet import facts_of
 
-    puzzles = load_all(paths)
+    puzzles = load_all(paths, checked=True)
     home = Path(os.path.commonpath([path.parent.resolve() for path, _ in puzzles])) \
         if puzzles else Path.cwd()
     rows = ["| # | title | players | rules | goal | themes | rating |",
@@ -512,10 +531,7 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
             what = "folder" if Path(file).is_dir() else "file"
             raise AllFivesError(f"{file}: a {what} of {len(rest) + 1} puzzles: name one, as "
                                 f"{path}")
-        problems = puzzle_problems(puzzle)
-        if problems:
-            raise AllFivesError(f"{path}: not a sound puzzle: {problems[0]} ('allfives puzzle "
-                                f"check {path}' lists every problem)")
+        refuse_unsound(path, puzzle_problems(puzzle))
         name = path.name
     else:
         from solver.rules import Rules

@@ -753,6 +753,27 @@ def test_play_refuses_an_unsound_puzzle_in_one_line(tmp_path, change, problem):
                           "allfives puzzle check")
 
 
+@pytest.mark.parametrize("change, problem", [
+    (('side = "S"', 'side = "N"'), "the solver's side N is not to play at the start (S is)"),
+    (("rating = 1260", "rating = 1700"), "rating: 1700, where its evidence gives 1260"),
+    (('solved_by = ["search-200"', 'solved_by = ["heuristic", "search-200"'),
+     "solved_by: names the heuristic"),
+])
+@pytest.mark.parametrize("command", [("show",), ("show", "--format", "html", "--solution"),
+                                     ("show", "--format", "svg"), ("index",)])
+def test_show_and_index_make_the_checks_that_need_no_solve(tmp_path, change, problem, command):
+    """What ``play`` would refuse without solving anything (the side to play, the file's record
+    of its rating) ``show`` and ``index`` refuse too, in the same words, rather than print a
+    puzzle that is none; the rest needs the engine and stays ``check``'s."""
+    text = (COLLECTION / "001-save-the-ten.toml").read_text(encoding="utf-8")
+    assert change[0] in text
+    path = tmp_path / "bad.toml"
+    path.write_text(text.replace(change[0], change[1]), encoding="utf-8")
+    message = assert_one_error_line(run("puzzle", *command, path), str(path),
+                                    "not a sound puzzle", problem, "allfives puzzle check")
+    assert message == assert_one_error_line(run("puzzle", "play", path, input=""))
+
+
 @pytest.mark.parametrize("theme, preset, why", [
     ("ruff-the-ten", "strict", "suit led must be followed"),
     ("catch-the-five", "all-fours", "trump Five is worth nothing"),

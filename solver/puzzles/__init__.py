@@ -16,12 +16,13 @@ from .format import PUZZLE_OBJECTIVES, Puzzle, PuzzleError, load_puzzle, parse_s
 from .generator import candidate, examine, generate, start_position
 from .rating import LADDER, Assessment, assess, evaluate, rate, rating_of
 from .soundness import (Oracle, Turn, card_classes, check_puzzle, heuristic_result, main_line,
-                        observation_of, play_alike, refutation, toughest_reply, winning_cards)
+                        observation_of, play_alike, quick_problems, refutation, toughest_reply,
+                        winning_cards)
 from .themes import THEME_TITLES, THEMES, check_theme, optimal_play, themes_of, title_of
 
 __all__ = ["Puzzle", "PuzzleError", "load_puzzle", "PUZZLE_OBJECTIVES", "parse_side",
-           "side_text", "check_puzzle", "winning_cards", "toughest_reply", "refutation",
-           "play_alike", "card_classes", "main_line", "Turn", "Oracle", "heuristic_result",
-           "observation_of", "generate", "candidate", "examine", "start_position", "THEMES",
-           "THEME_TITLES", "themes_of", "title_of", "check_theme", "optimal_play", "rate",
-           "evaluate", "assess", "rating_of", "LADDER", "Assessment"]
+           "side_text", "check_puzzle", "quick_problems", "winning_cards", "toughest_reply",
+           "refutation", "play_alike", "card_classes", "main_line", "Turn", "Oracle",
+           "heuristic_result", "observation_of", "generate", "candidate", "examine",
+           "start_position", "THEMES", "THEME_TITLES", "themes_of", "title_of", "check_theme",
+           "optimal_play", "rate", "evaluate", "assess", "rating_of", "LADDER", "Assessment"]

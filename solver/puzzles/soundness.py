@@ -40,7 +40,7 @@ from ..solution import Solution
 from .format import Puzzle
 
 __all__ = ["play_alike", "card_classes", "winning_cards", "toughest_reply", "refutation",
-           "check_puzzle", "main_line", "Turn", "Oracle", "heuristic_result", "observation_of",
+           "check_puzzle", "quick_problems", "start_problems", "main_line", "Turn", "Oracle", "heuristic_result", "observation_of",
            "PRESSURE_DONE"]
 
 #: The pressure of a reply after which the solver has no turn left (the least tough).
@@ -274,23 +274,37 @@ def heuristic_result(position: Position, oracle: Oracle, player=None) -> tuple[i
 # ---- the check ------------------------------------------------------------------------------
 
 
+def start_problems(puzzle: Puzzle) -> list[str]:
+    """What is wrong with the start, before any solve: no card left, or the side to play not
+    the solver's (``check_puzzle`` says no more then)."""
+    start = puzzle.position
+    deal = start.deal
+    if start.is_over:
+        return ["the position has no card left to play"]
+    if deal.side_of(start.to_move) != puzzle.side:
+        return [f"the solver's side {deal.side_name(puzzle.side)} is not to play at the start "
+                f"({deal.seats[start.to_move]} is)"]
+    return []
+
+
+def quick_problems(puzzle: Puzzle) -> list[str]:
+    """The rules of ``check_puzzle`` that need no solve: the start's, then the file's record of
+    its rating (``record_problems``).  The line's cards are legal already (``load_puzzle``)."""
+    return start_problems(puzzle) or record_problems(puzzle)
+
+
 def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> list[str]:
     """Every rule the puzzle breaks, one line each; ``[]`` when it is sound (README,
     "Puzzles")."""
     if not isinstance(puzzle, Puzzle):
         raise AllFivesError(f"puzzle: expected a Puzzle (load_puzzle reads one), not "
                             f"{quoted(puzzle)}")
-    problems: list[str] = []
+    problems = start_problems(puzzle)
+    if problems:
+        return problems
     oracle = _oracle(puzzle.side, puzzle.objective, puzzle.target, solver)
     start = puzzle.position
-    deal = start.deal
     target = puzzle.target
-    if start.is_over:
-        return ["the position has no card left to play"]
-    if not oracle.is_solver_turn(start):
-        problems.append(f"the solver's side {deal.side_name(puzzle.side)} is not to play at the "
-                        f"start ({deal.seats[start.to_move]} is)")
-        return problems
     value = oracle.solve(start).value
     if value < target:
         problems.append(f"the target {target} does not hold against every defence: the "
