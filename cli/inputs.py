@@ -182,12 +182,13 @@ def one_of_several(name: str, load=load_positions) -> list[tuple[str, Any]] | No
     return None
 
 
-def read_input(name: str, deal: int | None = None, played: bool = True) -> list[
-        tuple[str, Position]]:
+def read_input(name: str, deal: int | None = None, played: bool = True,
+               label: str = ARGUMENT) -> list[tuple[str, Position]]:
     """The positions one argument names, each with the name it is known by.  An argument that
     is not an existing file but starts like a one-line position is read as one.  ``deal``
     picks that deal of a game record (the argument must be one); ``played``: a record's deals
-    with their cards played, else at their first card."""
+    with their cards played, else at their first card.  ``label``: the name of a one-line
+    position given as the argument itself."""
     if name == STDIN or is_stream(name):
         from .replaying import is_record_text
 
@@ -204,7 +205,7 @@ def read_input(name: str, deal: int | None = None, played: bool = True) -> list[
         raise AllFivesError(f"--deal: {name} is not a game record (JSON lines, as 'allfives "
                             f"play' writes them)")
     if "\n" not in name and is_line_form(name) and not is_file(name):
-        return [(ARGUMENT, Position.from_line(name.strip(), ARGUMENT))]
+        return [(label, Position.from_line(name.strip(), label))]
     return one_of_several(name) or load_positions(name)
 
 
@@ -216,6 +217,8 @@ def read_inputs(names: list[str], deal: int | None = None,
     if names.count(STDIN) > 1:
         raise AllFivesError("POSITION: '-' (standard input) is named more than once: it can be "
                             "read only once")
-    for name in names:
-        positions += read_input(named(name, "POSITION"), deal, played)
+    for number, name in enumerate(names, 1):
+        # several positions given as arguments are told apart by their places
+        label = f"<argument {number}>" if len(names) > 1 else ARGUMENT
+        positions += read_input(named(name, "POSITION"), deal, played, label)
     return positions

@@ -109,6 +109,14 @@ def test_a_long_line_argument_is_a_position_not_a_file_name():
     assert json.loads(result.stdout)["value"] == 19
 
 
+def test_several_positions_given_as_arguments_are_told_apart():
+    rows = [json.loads(line) for line in run("solve", TWO_LINE, TWO_LINE.replace("6H", "6D"),
+                                             "--json").stdout.splitlines()]
+    assert [row["file"] for row in rows] == ["<argument 1>", "<argument 2>"]
+    assert one_error_line(run("solve", TWO_LINE, TWO_LINE + " bad=1")) == \
+        "allfives: error: <argument 2>: unknown key 'bad'"
+
+
 def test_a_long_bad_argument_is_quoted_short():
     result = run("solve", "N:" + "X" * 300)
     line = one_error_line(result)

@@ -280,7 +280,7 @@ def test_a_one_line_position_as_the_argument():
     assert record["file"] == "<argument>"
     assert record["value"] == reference.solve(load(MID)).value
     line, toml = solve_ref(load(MID).to_line(), MID)
-    assert line["file"] == "<argument>" and toml["file"] == str(MID)
+    assert line["file"] == "<argument 1>" and toml["file"] == str(MID)
     assert line["moves"] == toml["moves"] == record["moves"]
 
 
