@@ -354,6 +354,8 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         if near is not None:
             message += (f"; line {near + lines_before} does not part two deals: a separator "
                         f"is '{SEPARATOR}' alone on its line")
+        if is_line_form(text):  # one-line positions in a file named .toml
+            message += "; it starts like a one-line position, which a file not named .toml holds"
         raise _fail(source, None, f"not TOML: {message}") from None
     except RecursionError:
         raise _fail(source, None, "not TOML: arrays or tables nested too deeply") from None

@@ -306,6 +306,9 @@ MALFORMED = [
     (BASE + "[score]\nN = 3\n", "deal.toml: score: no score for S"),
     (BASE + "[score]\nN = 3\nS = 'ten'\n", "deal.toml: score.S: expected a whole number"),
     (BASE + "[score]\nN = 3\nE = 4\nS = 1\n", "deal.toml: score.E: no seat 'E'"),
+    ("N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H\n", "deal.toml: not TOML: Expected '=' after "
+     "a key in a key/value pair (at line 1, column 2); it starts like a one-line position, "
+     "which a file not named .toml holds"),
     (BASE + "[score]\nN = true\nS = 1\n",     # as TOML spells it, not as Python does
      "deal.toml: score.N: expected a whole number, not true"),
 ]
