@@ -187,10 +187,13 @@ def deal_summary(state: MatchState, number: int) -> dict[str, Any]:
 
 
 def score_before(state: MatchState, number: int) -> tuple[int, ...]:
-    """The match score deal ``number`` of a replayed match started from (0 in a new game)."""
+    """The match score deal ``number`` of a replayed match started from (0 in a new game, the
+    match's starting score in its first)."""
     log = state.deals[number - 1]
     before = state.deals[number - 2] if number > 1 else None
-    return before.score if before is not None and before.game == log.game else (0,) * state.sides
+    if before is None:
+        return state.start_score
+    return before.score if before.game == log.game else (0,) * state.sides
 
 
 def tell_match(state: MatchState, console: Console, pretty: bool) -> None:

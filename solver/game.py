@@ -105,7 +105,8 @@ with the run that could not find a new suit, and the score stays)::
 ``deal`` counts the packs dealt in the match from 1 and ``game`` the games from 1; ``score`` is the
 match score after the deal, per side (seat letters, or ``NS`` and ``EW`` with four players),
 before a new game starts again at 0.  A deal that ends a game also carries ``"winners": ["NS"]``
-and ``"double": false``.  ``match_records(state)`` gives a state's records (``deal_record`` one of
+and ``"double": false``; the first deal of a match started at another score than 0
+(``new_initial_state(score=...)``) carries it: ``"start": {"N": 10, "S": 20}``.  ``match_records(state)`` gives a state's records (``deal_record`` one of
 them), ``records_text`` / ``read_records`` write and read the JSON lines, and ``replay(records)``
 plays a match again from them, checking every key, every action and every score, and raises one
 ``RecordError`` naming the deal and the action index (from 0) at the first thing that does not
@@ -376,12 +377,16 @@ class MatchState(Seated):
         sides = match.sides
         if score is None:
             score = (0,) * sides
+        if not isinstance(score, Sequence) or isinstance(score, str):
+            raise GameError(f"score {quoted(score)}: one whole number a side ({sides})")
         score = tuple(score)
         if len(score) != sides or any(isinstance(s, bool) or not isinstance(s, int) or
                                       s >= self.rules.target for s in score):
             raise GameError(f"score {quoted(score)}: one whole number a side ({sides}), each "
                             f"under the target {self.rules.target}")
         self._score = list(score)
+        #: The score the match started from (its first deal's record says so, where not 0).
+        self.start_score: tuple[int, ...] = score
         self._games_won = [0] * sides
         self.game = 1
         self.deal_number = 0
@@ -758,6 +763,8 @@ def _read_pack(pack: Iterable[Card | str]) -> tuple[Card, ...]:
 RECORD_KEYS = ("match", "deal", "game", "best_of", "rules", "players", "dealer", "pack",
                "actions", "score")
 GAME_END_KEYS = ("winners", "double")
+#: A match's first record of a match started at a score other than 0: that score, per side.
+START_KEY = "start"
 
 
 def _names(players: int, names: Mapping[str, str] | None) -> dict[str, str]:
@@ -785,6 +792,8 @@ def deal_record(state: MatchState, index: int, match: str | int = "1",
     if log.winners:
         record["winners"] = [side_name(s, n) for s in log.winners]
         record["double"] = log.double
+    if index == 0 and any(state.start_score):
+        record["start"] = {side_name(s, n): points for s, points in enumerate(state.start_score)}
     return record
 
 
@@ -946,9 +955,11 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
         missing = [k for k in RECORD_KEYS if k not in record]
         if missing:
             raise RecordError(f"{where}: missing key {quoted(missing[0])}")
-        extra = [k for k in record if k not in RECORD_KEYS + GAME_END_KEYS]
+        extra = [k for k in record if k not in (*RECORD_KEYS, *GAME_END_KEYS, START_KEY)]
         if extra:
             raise RecordError(f"{where}: unknown key {quoted(extra[0])}")
+        if START_KEY in record and state is not None:
+            raise fail(f"{START_KEY}: the score a match starts from is on its first record only")
         if state is None:
             first = record
             state = _start(record, fail)
@@ -1084,4 +1095,15 @@ def _start(record: Mapping[str, Any], fail) -> MatchState:
     dealer = record["dealer"]
     if not isinstance(dealer, str) or len(dealer) != 1 or dealer not in seat_names(n):
         raise fail(f"dealer: {quoted(dealer)} is not a seat ({' '.join(seat_names(n))})")
-    return match.new_initial_state(dealer=seat_names(n).index(dealer), auto_deal=False)
+    start = record.get(START_KEY)
+    score = None
+    if start is not None:
+        sides = [side_name(s, n) for s in range(match.sides)]
+        if not isinstance(start, Mapping) or sorted(start) != sorted(sides):
+            raise fail(f"{START_KEY}: {quoted(start)} is not one score a side ({' '.join(sides)})")
+        score = [start[side] for side in sides]
+    try:
+        return match.new_initial_state(dealer=seat_names(n).index(dealer), score=score,
+                                       auto_deal=False)
+    except GameError as error:
+        raise fail(f"{START_KEY}: {error}") from None

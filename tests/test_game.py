@@ -997,6 +997,35 @@ def test_records_round_trip():
     assert not again.is_terminal() and again.score == state.deals[-1].score
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_match_started_at_a_score_replays_from_it(players):
+    """A match started at another score than 0 says so on its first record (``start``), and
+    plays again from it; a start anywhere else, or not a score a side, is one RecordError."""
+    match = Match(players)
+    start = [10, 20, 5][:match.sides]
+    state = match.new_initial_state(seed=players, score=start)
+    rng = random.Random(players)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    records = match_records(state)
+    assert list(records[0]["start"].values()) == start
+    assert all("start" not in record for record in records[1:])
+    again = replay_text(records_text(records))[0].state
+    assert again.deals == state.deals and again.score == state.score
+    assert again.start_score == tuple(start)
+    assert "start" not in match_records(random_match(players, Rules(), 1))[0]
+    bad = [dict(records[0], start={"N": 1})] + records[1:]
+    with pytest.raises(RecordError, match=r"^deal 1, start: \{'N': 1\} is not one score a side"):
+        replay(bad)
+    bad = [dict(records[0], start={k: 99 for k in records[0]["start"]})] + records[1:]
+    with pytest.raises(RecordError, match=r"^deal 1, start: score .* under the target 61"):
+        replay(bad)
+    if len(records) > 1:
+        bad = [records[0], dict(records[1], start=records[0]["start"])] + records[2:]
+        with pytest.raises(RecordError, match=r"^deal 2, start: .* on its first record only"):
+            replay(bad)
+
+
 def test_the_matches_of_a_file_are_played_again_one_at_a_time():
     """A file of several matches is read and played again a match at a time (a large run's
     record is never held whole): each match is played once its last record is read, the next
