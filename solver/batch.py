@@ -85,7 +85,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import Card
-from .errors import AllFivesError, WorkersLost, quoted
+from .errors import AllFivesError, WorkersLost, counted, quoted
 from .game import Match, MatchState, match_records
 from .players import Player, PlayerSpec, decide, player_spec
 from .rules import MAX_TARGET, Rules
@@ -798,14 +798,13 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
     from .game import replayed_matches
 
     a, b = _specs(a, b, players)
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise BatchError(f"deals: {quoted(deals)} is not a whole number from 1")
     lines = getattr(records, "lines", None)
     numbered = iter(zip(lines, records) if lines is not None else records)
     first = next(numbered, None)
     if first is None:
         return [[]], 0, 0
-    if isinstance(first, Mapping):      # records without their lines' numbers
-        numbered = ((None, record) for record in itertools.chain([first], numbered))
-        first = next(numbered)
     labels = _kind_labels(a, b)
     game = _match_for(_check_table(players), rules, None)
     if not whole_matches:
@@ -841,8 +840,11 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
         state = played.state
         result = replace(_result(state, [labels[kind] for kind in kinds], ({}, {}), "",
                                  deals if not whole_matches else None), records=())
-        whole = state.is_terminal() if whole_matches else \
-            sum(not log.thrown_in for log in state.deals) >= deals
+        dealt = sum(not log.thrown_in for log in state.deals)
+        if not whole_matches and dealt > deals:
+            raise BatchError(f"{where}: {counted(dealt, 'deal')} dealt, more than the run's "
+                             f"{deals}")
+        whole = state.is_terminal() if whole_matches else dealt == deals
         games.setdefault(group, []).append((k, result, whole, len(state.deals)))
         dealers.setdefault(group, state.deals[0].dealer)
     groups = 0

@@ -877,8 +877,7 @@ def replay_matches(records: Iterable[Mapping[str, Any]], source: str | None = No
     RecordError, naming the match too where the records hold more than one, and the line of
     the record at fault where they were read by ``read_records``."""
     lines = getattr(records, "lines", None)
-    numbered = zip(lines, records) if lines is not None else ((None, r) for r in records)
-    return list(replayed_matches(numbered, source))
+    return list(replayed_matches(zip(lines, records) if lines is not None else records, source))
 
 
 def replay_text(text: str, source: str = "<records>") -> list[ReplayedMatch]:
@@ -890,8 +889,9 @@ def replay_text(text: str, source: str = "<records>") -> list[ReplayedMatch]:
 def replayed_matches(numbered: Iterable[tuple[int | None, Any]], source: str | None = None
                      ) -> Iterator[ReplayedMatch]:
     """``replay_matches`` one match at a time, from the records with their lines' numbers
-    (``numbered_records``; None where not known): each match is played again as its last
-    record is read, so that no more than one match's records are held at once."""
+    (``numbered_records``' pairs; a record alone where its line is not known): each match is
+    played again as its last record is read, so that no more than one match's records are
+    held at once."""
     seen: set[str] = set()
     name: Any = None
     group: list[tuple[int | None, Any]] = []
@@ -904,7 +904,8 @@ def replayed_matches(numbered: Iterable[tuple[int | None, Any]], source: str | N
                        name if named else None)   # (its keys checked before its players)
         return ReplayedMatch(name, records[0]["players"], state)
 
-    for line, record in numbered:
+    for item in numbered:
+        line, record = item if isinstance(item, tuple) and len(item) == 2 else (None, item)
         this = record.get("match") if isinstance(record, Mapping) else None
         if group and (not isinstance(record, Mapping) or this == name):
             group.append((line, record))

@@ -8,8 +8,9 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
-from solver.batch import (BatchError, PackStream, SerialExecutor, executor_for, play_deals,
-                          play_match, run_duplicate, run_matches, seatings, solve_many)
+from solver.batch import (BatchError, PackStream, SerialExecutor, duplicate_result, executor_for,
+                          play_deals, play_match, records_parts, run_duplicate, run_matches,
+                          seatings, solve_many)
 from solver.game import Match, replay
 from solver.players import make_player
 from solver.rules import MAX_TARGET, Rules
@@ -334,3 +335,19 @@ def test_rotate_plays_one_seating_a_group_in_turn():
         assert group.difference == whole.kind_points[k][0] - whole.kind_points[k][1]
     matches = run_matches("heuristic", "random", players=2, groups=4, seed=2, rotate=True)
     assert [m.seating for m in matches.matches] == [(0, 1), (1, 0), (0, 1), (1, 0)]
+
+
+def test_a_runs_records_read_back_give_its_groups_and_no_other_runs():
+    """``records_parts`` of a run's records gives the run's own differences; read as a run of
+    another number of deals a game, they are refused rather than counted otherwise."""
+    run = run_duplicate("heuristic", "random", groups=4, seed=7, keep_records=True, deals=2)
+    records = [r for group in run.groups for seating in group.records for r in seating]
+    parts, groups, used = records_parts(records, "heuristic", "random", 2, 7, deals=2)
+    assert (groups, used) == (4, len(records))
+    assert duplicate_result("heuristic", "random", 2, 2, 7, parts).differences() == \
+        run.differences()
+    with pytest.raises(BatchError, match=r"^game '7:0:0': 2 deals dealt, more than the run's 1"):
+        records_parts(records, "heuristic", "random", 2, 7, deals=1)
+    for deals in (0, "2", True):
+        with pytest.raises(BatchError, match=r"^deals: .* is not a whole number from 1"):
+            records_parts(records, "heuristic", "random", 2, 7, deals=deals)

@@ -1047,6 +1047,8 @@ def test_the_matches_of_a_file_are_played_again_one_at_a_time():
         assert match.match == f"m{k}" and match.state.deals == states[k].deals
         assert len(read) == min(ends[k] + 1, ends[-1])
     whole = replay_matches(read_records(text, "run.jsonl"), "run.jsonl")
+    plain = list(replayed_matches(read_records(text)))     # records alone, no lines' numbers
+    assert [m.state.deals for m in plain] == [m.state.deals for m in whole]
     assert [m.state.deals for m in replay_text(text, "run.jsonl")] == \
         [m.state.deals for m in whole]
     # the same errors: a tampered score, named with the match only where there are several
