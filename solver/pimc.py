@@ -547,10 +547,11 @@ class PimcPlayer:
             raise PlayerError(f"chain: {quoted(chain)} is not a whole number from 0 to 64")
         if isinstance(exact_limit, bool) or not isinstance(exact_limit, int) or exact_limit < 0:
             raise PlayerError(f"exact_limit: {quoted(exact_limit)} is not a whole number from 0")
+        # (full_calls and infer_partner are None when not given; the others have no none)
         for switch, on in (("bidding", bidding), ("win", win), ("infer", infer),
                            ("full_calls", full_calls), ("aside", aside),
                            ("infer_partner", infer_partner)):
-            if on is not None:
+            if on is not None or switch not in ("full_calls", "infer_partner"):
                 check_switch(switch, on)
         check_table_bits(table_bits)
         # an option named (whatever its value) where it changes nothing is an error

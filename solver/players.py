@@ -556,7 +556,8 @@ def check_replies(value: Any) -> None:
 def check_switch(name: str, value: Any) -> None:
     """An on/off option: True or False (1 or 0 from the command line)."""
     if value not in (True, False) or not isinstance(value, (bool, int)):
-        raise PlayerError(f"{name}: {quoted(value)} is not true or false (1 or 0)")
+        shown = "none" if value is None else quoted(value)     # (as a spec spells it)
+        raise PlayerError(f"{name}: {shown} is not true or false (1 or 0)")
 
 
 def _shared_solver(table_bits: int):

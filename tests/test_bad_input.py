@@ -249,6 +249,9 @@ def test_play_refuses_a_record_without_leave_to_write_it_before_the_first_deal(
     ("cheater:table_bits=abc", "table_bits: 'abc' is not a whole number from 8 to 26"),
     ("pimc:infer=maybe", "infer: 'maybe' is not true or false (1 or 0)"),
     ("pimc:bidding=2", "bidding: 2 is not true or false (1 or 0)"),
+    # none is no switch's value (it was taken as off, where worlds=none is the default)
+    ("pimc:infer=none", "infer: none is not true or false (1 or 0)"),
+    ("pimc:win=none", "win: none is not true or false (1 or 0)"),
     ("pimc:exact_limit=abc", "exact_limit: 'abc' is not a whole number from 0"),
     ("pimc:worlds=99999999999", "worlds: 99999999999 is not a whole number from 1 to 100000"),
     ("pimc:call_worlds=1000000", "call_worlds: 1000000 is not a whole number from 1 to 100000"),
