@@ -596,7 +596,7 @@ def _merge_counts(parts: Iterable[Mapping[str, int]]) -> dict[str, int]:
 
 
 def _check_table(players: int) -> int:
-    if players not in (2, 3, 4):
+    if type(players) is not int or players not in (2, 3, 4):
         raise BatchError(f"a table has 2, 3 or 4 players, not {quoted(players)}")
     return players
 
@@ -617,6 +617,10 @@ def _match_for(players: int, rules: Rules | None, match: Match | None,
     if match is not None:
         if match.players != players:
             raise BatchError(f"the match is for {match.players} players, not {players}")
+        # the match holds its rules and its best of: given beside it they would go unused
+        if rules is not None or best_of != 1:
+            raise BatchError(f"{'rules' if rules is not None else 'best_of'}: given with "
+                             f"match, which holds its own")
         return match
     return Match(players, rules if rules is not None else Rules(), best_of)
 

@@ -23,10 +23,9 @@ class SeatError(AllFivesError):
 
 
 def seat_names(players: int) -> str:
-    try:
-        return SEAT_NAMES[players]
-    except KeyError:
-        raise SeatError(f"a table has 2, 3 or 4 players, not {players}") from None
+    if type(players) is not int or players not in SEAT_NAMES:    # (2.0 and True are not 2)
+        raise SeatError(f"a table has 2, 3 or 4 players, not {quoted(players)}")
+    return SEAT_NAMES[players]
 
 
 def parse_seat(name: str, players: int) -> int:

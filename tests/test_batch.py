@@ -351,3 +351,14 @@ def test_a_runs_records_read_back_give_its_groups_and_no_other_runs():
     for deals in (0, "2", True):
         with pytest.raises(BatchError, match=r"^deals: .* is not a whole number from 1"):
             records_parts(records, "heuristic", "random", 2, 7, deals=deals)
+
+
+def test_rules_or_best_of_beside_a_match_are_refused_not_dropped():
+    """A ``match`` holds its rules and its best of: given beside it they were silently unused
+    (a best of 3 played as a best of 1)."""
+    with pytest.raises(BatchError, match=r"^best_of: given with match, which holds its own"):
+        run_matches("heuristic", "random", groups=1, match=Match(), best_of=3)
+    with pytest.raises(BatchError, match=r"^rules: given with match"):
+        run_duplicate("heuristic", "random", groups=1, match=Match(), rules=Rules())
+    played = run_matches("heuristic", "random", groups=1, match=Match(best_of=3))
+    assert max(played.matches[0].games_won) == 2

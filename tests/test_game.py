@@ -1026,6 +1026,13 @@ def test_a_match_started_at_a_score_replays_from_it(players):
             replay(bad)
 
 
+@pytest.mark.parametrize("players", [2.0, "2", True, 5])
+def test_a_table_is_of_2_3_or_4_players_as_whole_numbers(players):
+    """2.0 was taken for 2 (it hashes alike) and failed deep inside the first deal."""
+    with pytest.raises(AllFivesError, match=r"^a table has 2, 3 or 4 players, not "):
+        Match(players)
+
+
 def test_the_matches_of_a_file_are_played_again_one_at_a_time():
     """A file of several matches is read and played again a match at a time (a large run's
     record is never held whole): each match is played once its last record is read, the next
