@@ -64,9 +64,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from math import comb, factorial
 
-from .cards import ALL_CARDS, FIVE, Card, rank_of, suit_of
+from .cards import ALL_CARDS, FIVE, Card, card_str, rank_of, suit_of
 from .deal import Deal, Position
-from .errors import AllFivesError
+from .errors import AllFivesError, quoted
 from .game import BEG, RUN, STAND, TAKE_ONE, Observation
 from .tricks import seat_names, shows_void, side_of
 
@@ -434,7 +434,24 @@ def count_worlds(observation: Observation) -> int:
 def _shown_constraints(c: Constraints, shown: Mapping[int, Sequence[Card]]) -> Constraints:
     """``c`` with the hands of ``shown`` (seat: the cards it holds) known: those cards are not
     unseen, and nothing is dealt to those seats."""
-    fixed = {card for cards in shown.values() for card in cards}
+    unseen = set(c.unseen)
+    fixed: set[Card] = set()
+    for seat, cards in shown.items():
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < c.players \
+                or seat == c.seat:
+            raise SamplingError(f"shown: seat {quoted(seat)} is not another seat at the table")
+        cards = list(cards)
+        if len(cards) != c.sizes[seat]:
+            raise SamplingError(f"shown: seat {seat} holds {c.sizes[seat]} cards, not "
+                                f"{len(cards)}")
+        for card in cards:
+            if isinstance(card, bool) or not isinstance(card, int) or card not in unseen \
+                    or card in fixed:
+                name = card_str(card) if card in ALL_CARDS and not isinstance(card, bool) \
+                    else quoted(card)
+                raise SamplingError(f"shown: seat {seat}'s {name} is not a card this seat has "
+                                    f"not seen, or is shown twice")
+            fixed.add(card)
     return replace(c, unseen=tuple(card for card in c.unseen if card not in fixed),
                    sizes=tuple(0 if s in shown else k for s, k in enumerate(c.sizes)),
                    voids=tuple(frozenset() if s in shown else v for s, v in enumerate(c.voids)),
@@ -594,6 +611,8 @@ def world_position(observation: Observation, world: World) -> Position:
     n = obs.players
     if len(world.hands) != n:
         raise SamplingError(f"a world of {len(world.hands)} hands at a {n}-player table")
+    if sorted(world.hands[obs.seat]) != sorted(obs.hand):
+        raise SamplingError(f"the world gives seat {obs.seat} other cards than its own hand")
     dealt = [list(h) for h in world.hands]
     for seat, card in obs.play:
         dealt[seat].append(card)

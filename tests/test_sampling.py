@@ -541,3 +541,27 @@ def test_the_module_examples_run():
 
     import solver.sampling
     assert doctest.testmod(solver.sampling).failed == 0
+
+
+def test_a_hand_shown_or_a_world_that_cannot_be_is_refused():
+    """Hands shown that no deal could hold (another seat's cards, too few, a seat not at the
+    table, the observer's own) and a world that changes the observer's hand are refused, where
+    they gave worlds with a card twice or a hand of the wrong size."""
+    state = Match(players=4).new_initial_state(seed=3)
+    state.apply_action(state.legal_actions()[0])
+    me = state.current_player()
+    obs, other = state.observation(me), (me + 1) % 4
+    hand = list(state.hands[other])
+    for shown, message in (({other: state.hands[me]}, r"is not a card this seat has not seen"),
+                           ({other: hand[:5] + hand[:1]}, r"or is shown twice"),
+                           ({other: hand[:2]}, rf"seat {other} holds 6 cards, not 2"),
+                           ({9: hand}, r"seat 9 is not another seat"),
+                           ({me: state.hands[me]}, rf"seat {me} is not another seat"),
+                           ({other: ["AS"] * 6}, r"'AS' is not a card")):
+        with pytest.raises(SamplingError, match=r"^shown: .*" + message):
+            sample_worlds(obs, 2, random.Random(1), shown=shown)
+    (world,) = sample_worlds(obs, 1, random.Random(1))
+    hands = list(world.hands)
+    hands[me], hands[other] = hands[other], hands[me]
+    with pytest.raises(SamplingError, match=rf"gives seat {me} other cards than its own hand"):
+        world_position(obs, World(tuple(hands)))
