@@ -334,6 +334,10 @@ class MatchResult:
 def _labels(players: Sequence[Player], names: Sequence[str] | None, n: int) -> list[str]:
     if len(players) != n:
         raise BatchError(f"{len(players)} players for a {n}-player table")
+    for seat, player in enumerate(players):
+        if not callable(getattr(player, "act", None)):
+            raise BatchError(f"seat {seat}: {quoted(player)} is not a player (a name or spec "
+                             f"makes one: solver.players.make_player)")
     labels = list(names) if names is not None else [getattr(p, "name", type(p).__name__)
                                                     for p in players]
     if len(labels) != n:
@@ -408,6 +412,8 @@ def play_match(players_by_seat: Sequence[Player], match: Match, seed: int | str 
     (the cut for the first dealer, unless ``dealer`` is given, and every pack, unless ``packs``
     gives them in order).  ``names`` label the players in the records and the times (by
     default each player's ``name``)."""
+    if not isinstance(match, Match):    # (play_deals takes Rules too: its target is raised)
+        raise BatchError(f"{quoted(match)} is not a Match")
     labels = _labels(players_by_seat, names, match.players)
     state = match.new_initial_state(seed, dealer=dealer, auto_deal=packs is None)
     played = _play(state, players_by_seat, labels,
@@ -571,8 +577,10 @@ class DuplicateResult:
         return bootstrap_interval(self.differences(), confidence, resamples, seed)
 
     def kind_means(self) -> tuple[float, float]:
-        """A's and B's mean points per deal."""
+        """A's and B's mean points per deal (not a number, NaN, with no group played)."""
         pairs = [kp for g in self.groups for kp in g.kind_points]
+        if not pairs:
+            return math.nan, math.nan
         return (math.fsum(p[0] for p in pairs) / len(pairs),
                 math.fsum(p[1] for p in pairs) / len(pairs))
 

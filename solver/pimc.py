@@ -435,6 +435,14 @@ def _unknown(legal: Sequence[int], preferred: int) -> tuple[ActionValue, ...]:
     return _ranked(legal, {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}, preferred)
 
 
+def _legal(observation: Observation) -> tuple[int, ...]:
+    """The legal actions of what a seat sees; anything else (a whole state) a PlayerError."""
+    if not isinstance(observation, Observation):
+        raise PlayerError(f"{type(observation).__name__} is not what a seat sees: give "
+                          f"state.observation(seat)")
+    return tuple(observation.legal_actions)
+
+
 class PimcPlayer:
     """Perfect-information Monte Carlo: see the module notes.
 
@@ -635,7 +643,7 @@ class PimcPlayer:
         return self._aside_solver
 
     def act(self, observation: Observation) -> int:
-        legal = observation.legal_actions
+        legal = _legal(observation)
         if not legal:
             raise PlayerError(f"seat {observation.seat} is not to act (phase "
                               f"{observation.phase})")
@@ -652,7 +660,7 @@ class PimcPlayer:
 
     def advise(self, observation: Observation) -> Advice:
         """Every legal action valued over sampled worlds, best first (see the module notes)."""
-        legal = observation.legal_actions
+        legal = _legal(observation)
         if not legal:
             raise PlayerError(f"seat {observation.seat} is not to act (phase "
                               f"{observation.phase})")

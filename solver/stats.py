@@ -232,7 +232,12 @@ def wilson_bounds(share: float, n: float, confidence: float = 0.95,
     effective number) and possibly infinite: (p + z²/2n ± z·√(p(1-p)/n + z²/4n²)) / (1 + z²/n),
     kept to 0 .. 1; with ``df``, z is Student's t quantile of that many degrees of freedom (the
     variance behind an effective ``n`` estimated from few groups)."""
-    share = min(1.0, max(0.0, share))
+    if isinstance(n, bool) or not isinstance(n, (int, float)) or not n > 0:
+        raise StatsError(f"n {quoted(n)} must be a number above 0")
+    if isinstance(share, bool) or not isinstance(share, (int, float)) or \
+            not -1e-9 <= share <= 1 + 1e-9:
+        raise StatsError(f"share {quoted(share)} must be a number from 0 to 1")
+    share = min(1.0, max(0.0, share))     # (a share worked out in floating point)
     if math.isinf(n):
         return share, share
     tail = 1 - (1 - _check_confidence(confidence)) / 2

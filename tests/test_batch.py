@@ -3,6 +3,7 @@ solve_many; interrupts.  The statistics are in test_stats.py."""
 
 from __future__ import annotations
 
+import math
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
@@ -362,3 +363,15 @@ def test_rules_or_best_of_beside_a_match_are_refused_not_dropped():
         run_duplicate("heuristic", "random", groups=1, match=Match(), rules=Rules())
     played = run_matches("heuristic", "random", groups=1, match=Match(best_of=3))
     assert max(played.matches[0].games_won) == 2
+
+
+def test_the_wrong_things_given_as_players_or_a_match_are_refused_in_one_line():
+    """A spec string where a Player is wanted, or Rules where play_match wants a Match, were
+    AttributeErrors from deep inside; an empty run's means are not known (NaN)."""
+    players = [make_player("heuristic"), make_player("random", seed=1)]
+    with pytest.raises(BatchError, match=r"^seat 0: 'heuristic' is not a player"):
+        play_match(["heuristic", "random"], Match(), 1)
+    with pytest.raises(BatchError, match=r"is not a Match$"):
+        play_match(players, Rules(), 1)
+    empty = run_duplicate("heuristic", "random", groups=0)
+    assert all(math.isnan(mean) for mean in empty.kind_means())

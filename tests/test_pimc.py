@@ -582,3 +582,11 @@ def test_a_chance_of_winning_not_found_in_the_budget_is_said_so(monkeypatch):
     monkeypatch.setattr(pimc, "value_play", original)
     far = advice(61)        # no side can reach the target: points, nothing dropped
     assert (far.objective, far.win_dropped) == ("margin", False)
+
+
+def test_a_whole_state_given_for_what_a_seat_sees_is_refused():
+    state = Match(2).new_initial_state(seed=1)
+    for call in (PimcPlayer().advise, PimcPlayer().act):
+        with pytest.raises(PlayerError, match=r"^MatchState is not what a seat sees: give "
+                                              r"state\.observation\(seat\)"):
+            call(state)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -184,3 +185,16 @@ def test_time_summaries_use_the_nearest_rank():
 def test_bad_arguments_are_stats_errors(call):
     with pytest.raises(StatsError):
         call()
+
+
+@pytest.mark.parametrize("share, n, what", [(0.5, 0, "n 0 must be a number above 0"),
+                                             (0.5, -3, "n -3 must be"),
+                                             (0.5, math.nan, "n nan must be"),
+                                             (2.0, 10, "share 2.0 must be a number from 0 to 1"),
+                                             (math.nan, 10, "share nan must be"),
+                                             ("0.5", 10, "share '0.5' must be")])
+def test_wilson_bounds_refuse_what_is_no_share_of_trials(share, n, what):
+    """n = -3 gave a low bound above the high one, 0 a ZeroDivisionError, 2.0 a share kept
+    quietly to 1."""
+    with pytest.raises(StatsError, match=re.escape(what)):
+        wilson_bounds(share, n)
