@@ -677,6 +677,9 @@ def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
             raise PlayerError(f"player {quoted(spec.name)} has no option {quoted(key)} "
                               f"({takes})")
     if options:
+        twice = [key for key, _ in spec.options if key in options]
+        if twice:
+            raise PlayerError(f"player option {quoted(twice[0])} is given twice")
         spec = PlayerSpec(spec.name, spec.options + tuple(options.items()))
     return spec
 

@@ -395,3 +395,11 @@ def test_a_spec_is_written_as_it_is_read():
                  "pimc:trust=full,draws=2"):
         spec = player_spec(text)
         assert str(spec) == text and player_spec(str(spec)) == spec
+
+
+def test_an_option_given_in_the_spec_and_beside_it_is_given_twice():
+    """It was kept twice, the last winning silently, and the spec written out was one that
+    player_spec refuses."""
+    with pytest.raises(PlayerError, match=r"^player option 'worlds' is given twice"):
+        player_spec("pimc:worlds=8", worlds=16)
+    assert str(player_spec("pimc:worlds=8", seed=3)) == "pimc:worlds=8,seed=3"
