@@ -186,7 +186,8 @@ def _typed_value(args: list[str], option: str) -> str | None:
     return found
 
 
-def usage_message(error: typer.TyperException, args: list[str] = ()) -> str:
+def usage_message(error: typer.TyperException, args: list[str] = (), group: Any = None,
+                  prog_name: str = "allfives") -> str:
     """A Click error in one line; a usage error ends with the command to ask for help.  A
     value out of range or not a number is worded as the program's own errors are:
     ``--seed: '-1' is less than 0``."""
@@ -201,7 +202,17 @@ def usage_message(error: typer.TyperException, args: list[str] = ()) -> str:
         text = re.sub(r"^Invalid value for '(-[\w-]+)': (.*?)\.?$", r"\1: \2", text)
     ctx = getattr(error, "ctx", None)
     if ctx is not None:
-        text += f" (see '{ctx.command_path} --help')"
+        text = text.rstrip(".") + f" (see '{ctx.command_path} --help')"
+    elif getattr(error, "exit_code", None) == BAD_INPUT and group is not None:
+        # the parser leaves out its command for some errors (an option without its value):
+        # the command is the words of the arguments that name one, a group's and then its own
+        path = [prog_name]
+        for arg in args:
+            group = getattr(group, "commands", {}).get(arg)
+            if group is None:
+                break
+            path.append(arg)
+        text = text.rstrip(".") + f" (see '{' '.join(path)} --help')"
     return text
 
 
@@ -231,7 +242,7 @@ class Boundary(HelpScreen, TyperGroup):
             except typer.Exit as done:
                 code = done.exit_code
             except typer.TyperException as error:  # Click's errors: usage, bad values
-                say(usage_message(error, args))
+                say(usage_message(error, args, self, prog_name))
                 code = error.exit_code
             except typer.Abort:
                 note("aborted")

@@ -334,6 +334,11 @@ def test_a_seed_below_zero_is_refused(args: list[str]):
      "--time-limit: 'abc' is not a number (see 'allfives solve --help')"),
     (["deal", "--format", "nope"],
      "--format: 'nope' is not one of 'toml', 'line' (see 'allfives deal --help')"),
+    # an option without its value: the parser names no command, the arguments do
+    (["solve", TWO_LINE, "--for"],
+     "Option '--for' requires an argument (see 'allfives solve --help')"),
+    (["puzzle", "check", "--jobs"],
+     "Option '--jobs' requires an argument (see 'allfives puzzle check --help')"),
 ])
 def test_a_value_the_parser_refuses_is_worded_as_the_programs_own_errors(args, message):
     assert one_error_line(run(*args)) == f"allfives: error: {message}"
