@@ -40,12 +40,16 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
     """The puzzles named, each by its file's name: a file of one puzzle, ``FILE#N`` for each
     puzzle of a file of several (``# ---`` between two, as ``puzzle generate`` writes them to
     standard output) or the one named so, a folder's ``*.toml`` files by their numbers."""
-    from .inputs import named
+    from .inputs import STDIN, named
 
+    global _stdin
+    _stdin = None
     out: list[Path] = []
     for name in paths:
         path = Path(named(str(name), "FILE|DIR"))
-        if path.is_dir():
+        if str(name) == STDIN:
+            out += _from_stdin()
+        elif path.is_dir():
             try:
                 found = sorted((p for p in path.iterdir() if p.suffix == ".toml" and p.is_file()),
                                key=_by_number)
@@ -61,6 +65,38 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
         else:
             raise AllFivesError(f"{path}: no such file or folder")
     return out
+
+
+#: The name standard input's puzzles go by: ``<stdin>``, or ``<stdin>#1``, ``<stdin>#2``, ...
+STDIN_NAME = "<stdin>"
+#: Standard input's TOML documents, read once when ``-`` is named (``puzzle_paths``).
+_stdin: list[str] | None = None
+
+
+def _from_stdin() -> list[Path]:
+    """The puzzles of standard input (``-``), read once: ``<stdin>``, or ``<stdin>#N`` for
+    each of several."""
+    from solver.notation import toml_documents
+
+    from .inputs import STDIN, read_text
+
+    global _stdin
+    if _stdin is not None:
+        raise AllFivesError("FILE|DIR: '-' (standard input) is named more than once: it can be "
+                            "read only once")
+    _stdin = toml_documents(read_text(STDIN))
+    if len(_stdin) == 1:
+        return [Path(STDIN_NAME)]
+    return [Path(f"{STDIN_NAME}#{k}") for k in range(1, len(_stdin) + 1)]
+
+
+def given_text(path: str | PathLike[str]) -> str | None:
+    """The text of a puzzle of standard input that ``puzzle_paths`` named; None for a file's."""
+    name = str(path)
+    found = _NUMBERED.fullmatch(name)
+    if _stdin is None or STDIN_NAME not in (name, found and found[1]):
+        return None
+    return _stdin[int(found[2]) - 1] if found else _stdin[0]
 
 
 _NUMBERED = re.compile(r"(.+)#([0-9]+)")
@@ -112,16 +148,20 @@ def _one_of_several(name: str) -> Path | None:
     return Path(found[1]) if count == 1 else Path(f"{found[1]}#{number}")
 
 
-def load_named(path: str | PathLike[str]) -> Puzzle:
+def load_named(path: str | PathLike[str], text: str | None = None) -> Puzzle:
     """The puzzle ``puzzle_paths`` named: a file's, or ``FILE#N``, the Nth puzzle of FILE when
-    FILE holds several (before a file of that very name)."""
+    FILE holds several (before a file of that very name); ``text``: its text, given (a puzzle
+    of standard input, ``given_text``)."""
     from solver.puzzles import Puzzle, PuzzleError, load_puzzle
 
-    found = _NUMBERED.fullmatch(str(path))
-    documents = _documents(found[1]) if found is not None and Path(found[1]).is_file() else []
-    if not 1 < len(documents) or not 1 <= int(found[2]) <= len(documents):
-        return load_puzzle(path)
-    text = documents[int(found[2]) - 1]
+    text = text if text is not None else given_text(path)
+    if text is None:
+        found = _NUMBERED.fullmatch(str(path))
+        documents = _documents(found[1]) if found is not None and Path(found[1]).is_file() \
+            else []
+        if not 1 < len(documents) or not 1 <= int(found[2]) <= len(documents):
+            return load_puzzle(path)
+        text = documents[int(found[2]) - 1]
     if all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()):
         raise PuzzleError(f"{path}: no puzzle: nothing but blank lines and comments (a "
                           f"'# ---' line too many?)")
@@ -147,8 +187,9 @@ def load_all(paths: Iterable[str | PathLike[str]],
 def refuse_unsound(path: str | PathLike[str], problems: list[str]) -> None:
     """The first of a puzzle's problems as an error, naming the command that lists them all."""
     if problems:
+        again = "-" if given_text(path) is not None else path
         raise AllFivesError(f"{path}: not a sound puzzle: {problems[0]} ('allfives puzzle "
-                            f"check {path}' lists every problem)")
+                            f"check {again}' lists every problem)")
 
 
 def slug(title: str) -> str:
@@ -169,10 +210,11 @@ def next_number(folder: Path) -> int:
 
 # ---- check ---------------------------------------------------------------------------------------
 
-def problems_of(path: str) -> list[str]:
-    """Every problem of one puzzle file, each ``FILE: what`` (one process's worth of work)."""
+def problems_of(path: str, text: str | None = None) -> list[str]:
+    """Every problem of one puzzle file, each ``FILE: what`` (one process's worth of work);
+    ``text``: its text, given (a puzzle of standard input)."""
     try:
-        puzzle = load_named(path)
+        puzzle = load_named(path, text)
     except AllFivesError as error:
         text = str(error)
         return [text if text.startswith(path) else f"{path}: {text}"]
@@ -221,7 +263,8 @@ def check_files(paths: list[str], jobs: int | None,
 
     check_jobs(jobs)
     with executor_for(workers_for(jobs, len(paths))) as executor:
-        gather(executor, problems_of, [(path,) for path in paths], on_part=on_file)
+        gather(executor, problems_of, [(path, given_text(path)) for path in paths],
+               on_part=on_file)
 
 
 def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None) -> int:
@@ -292,8 +335,8 @@ def index_text(paths: list[str]) -> str:
     from .sheet import facts_of
 
     puzzles = load_all(paths, checked=True)
-    home = Path(os.path.commonpath([path.parent.resolve() for path, _ in puzzles])) \
-        if puzzles else Path.cwd()
+    files = [path.parent.resolve() for path, _ in puzzles if given_text(path) is None]
+    home = Path(os.path.commonpath(files)) if files else Path.cwd()
     rows = ["| # | title | players | rules | goal | themes | rating |",
             "|---|---|---|---|---|---|---|"]
     players: Counter[int] = Counter()
@@ -309,8 +352,9 @@ def index_text(paths: list[str]) -> str:
         goal = {"points": points, "margin": f"margin {puzzle.target:+d}",
                 "win": "win the match"}.get(puzzle.objective, puzzle.objective)
         where = os.path.relpath(path.parent.resolve(), home)
-        rows.append(f"| {facts.number or '·'} | [{cell(facts.title)}]"
-                    f"({link(path.name if where == '.' else f'{where}/{path.name}')}) | "
+        named = cell(facts.title) if given_text(path) is not None else \
+            f"[{cell(facts.title)}]({link(path.name if where == '.' else f'{where}/{path.name}')})"
+        rows.append(f"| {facts.number or '·'} | {named} | "
                     f"{deal.players} | {facts.rules} | {goal} | "
                     f"{', '.join(puzzle.themes) or '·'} | "
                     f"{puzzle.rating if puzzle.rating is not None else '·'} |")
@@ -524,8 +568,11 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
         raise AllFivesError(f"--{typed[0]}: only with --random (a puzzle FILE brings its own "
                             f"table, rules and theme)")
     if file is not None:
-        from .inputs import named
+        from .inputs import STDIN, named
 
+        if file == STDIN:
+            raise AllFivesError("FILE: '-' (standard input) is where the answers are read from, "
+                                "not a puzzle: name a puzzle file")
         (path, puzzle), *rest = load_all([named(file, "FILE")])
         if rest:
             what = "folder" if Path(file).is_dir() else "file"

@@ -255,6 +255,38 @@ def test_play_needs_a_file_or_random():
                           "no such file")
 
 
+def test_a_dash_reads_the_puzzles_of_standard_input(tmp_path):
+    """``-`` is standard input, as for the other commands: its puzzles are ``<stdin>``, or
+    ``<stdin>#1``, ``<stdin>#2``, ... for a text of several; ``play`` reads its answers there."""
+    one = (COLLECTION / "012-the-five-falls.toml").read_text(encoding="utf-8")
+    two = (COLLECTION / "001-save-the-ten.toml").read_text(encoding="utf-8")
+    several = f"{one}# ---\n{two}"
+    assert run("puzzle", "check", "-", input=one).stdout == "1 puzzle checked: all sound.\n"
+    result = run("puzzle", "check", "-", COLLECTION / "003-endplay.toml", "--jobs", "2",
+                 input=several)
+    assert (result.exit_code, result.stdout) == (0, "3 puzzles checked: all sound.\n")
+    broken = several.replace("target = 12", "target = 'ten'")
+    result = run("puzzle", "check", "-", input=broken)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "<stdin>#2: puzzle.target: expected a whole number, not a string ('ten')",
+        "2 puzzles checked: 1 problem in 1."]
+    shown = run("puzzle", "show", "-", "--solution", input=several)
+    assert shown.exit_code == 0 and "The five falls" in shown.stdout \
+        and "Save the ten" in shown.stdout
+    index = run("puzzle", "index", "-", COLLECTION / "003-endplay.toml", input=several)
+    assert "| 012 |" not in index.stdout      # no number: standard input is no numbered file
+    assert "| · | The five falls | 2 |" in index.stdout and "](003-endplay.toml)" in index.stdout
+    wrong = one.replace('side = "N"', 'side = "S"')
+    assert_one_error_line(run("puzzle", "show", "-", input=wrong), "<stdin>: not a sound puzzle",
+                          "'allfives puzzle check -'")
+    assert_one_error_line(run("puzzle", "check", "-", "-", input=one),
+                          "'-' (standard input) is named more than once")
+    assert_one_error_line(run("puzzle", "play", "-", input=one),
+                          "FILE: '-' (standard input) is where the answers are read from",
+                          "name a puzzle file")
+
+
 @pytest.mark.parametrize("option", [["--players", "3"], ["--players", "2"],
                                     ["--rules", "classic"], ["--theme", "duck"],
                                     ["--seed", "5"]], ids=lambda o: o[0])
