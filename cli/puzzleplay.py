@@ -77,7 +77,7 @@ class PuzzleSession:
 
     def __init__(self, puzzle: Puzzle, console: Console, stream: TextIO, solver=None,
                  interactive: bool = False, pretty: bool = True, name: str = "",
-                 themes: dict[str, str] | None = None) -> None:
+                 themes: dict[str, str] | None = None, seed: str = "") -> None:
         from solver.puzzles import Oracle
 
         self.puzzle = puzzle
@@ -87,6 +87,9 @@ class PuzzleSession:
         self.pretty = pretty
         self.name = name
         self.themes = themes or {}
+        #: the seed the title line names, that --seed takes to make the puzzle again (one made
+        #: on the spot)
+        self.seed = seed
         self.oracle = Oracle(puzzle.side, puzzle.objective, puzzle.target,
                              *([solver] if solver is not None else []))
         self.deal = puzzle.position.deal
@@ -322,11 +325,7 @@ class PuzzleSession:
         return text
 
     def title_line(self, facts) -> str:
-
-        # a puzzle made on the spot: the seed that --seed takes to make it again (the file's
-        # seed, "S/K", names the candidate of S it came from)
-        seed = f" · seed {self.puzzle.seed.split('/')[0]}" \
-            if self.puzzle.seed and not self.name else ""
+        seed = f" · seed {self.seed}" if self.seed else ""
         return f"{heading(facts)}  ({about(facts)}{seed})"
 
     def finish(self, position: Position) -> None:

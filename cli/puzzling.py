@@ -551,12 +551,12 @@ class progress_bar:
 # ---- play ----------------------------------------------------------------------------------------
 
 def play_command(file: str | None, random_one: bool, players: int, preset: str,
-                 theme: str | None, seed: int | None, color: bool | None,
+                 theme: str | None, seed: int | str | None, color: bool | None,
                  stream: TextIO | None = None, console: Console | None = None,
                  given: Collection[str] = ()) -> int:
     """Play a puzzle at the console; the exit status (0 solved or not).  ``given``: which of
     ``players``, ``rules``, ``theme`` and ``seed`` were typed (they make a ``--random`` one,
-    and a puzzle FILE has its own)."""
+    and a puzzle FILE has its own); ``seed``: S, or S/K as ``generate --seed`` takes it."""
     from .console import can_show_suits, make_console
     from .puzzleplay import PuzzleSession
 
@@ -591,14 +591,19 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
         if seed is None:
             import random
 
-            seed = random.SystemRandom().randrange(1, 1_000_000)
+            start, first = random.SystemRandom().randrange(1, 1_000_000), 0
+        else:
+            start, first = generator_seed(seed) if isinstance(seed, str) else (seed, 0)
         # the search may take a while (a rare theme): a transient line on a terminal says so
         with progress_bar(make_console(color, stderr=True), 1,
-                          f"Looking for a puzzle (seed {seed})") as advance:
-            found = list(make_puzzles(players, rules, 1, seed, 2, theme, advance))
+                          f"Looking for a puzzle (seed {seed or start})") as advance:
+            found = list(make_puzzles(players, rules, 1, start, 2, theme, advance, first))
         if not found:
             raise AllFivesError("no puzzle found for these options")
         puzzle, name = found[0], ""
+        # the seed that --seed takes to make it again: S, or (begun at a candidate of S) the
+        # candidate it is, S/K
+        shown = str(start) if not first else puzzle.seed
     console = console or make_console(color)
     stream = stream or sys.stdin
     interactive = stream is sys.stdin and _is_terminal(stream)
@@ -608,7 +613,8 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
         except ImportError:
             pass
     session = PuzzleSession(puzzle, console, stream, _solver(), interactive,
-                            can_show_suits(console), name, theme_names())
+                            can_show_suits(console), name, theme_names(),
+                            shown if file is None else "")
     try:
         session.run()
     except KeyboardInterrupt:

@@ -25,6 +25,7 @@ from cli.puzzleplay import PuzzleSession  # noqa: E402
 from cli.puzzling import slug  # noqa: E402
 from solver import reference  # noqa: E402
 from solver.cards import SUIT_NAMES, card_str, suit_of  # noqa: E402
+from solver.errors import AllFivesError  # noqa: E402
 from solver.puzzles import (Oracle, Puzzle, check_puzzle, load_puzzle, main_line,  # noqa: E402
                             themes_of)
 from solver.puzzles.rating import rating_of  # noqa: E402
@@ -705,6 +706,23 @@ def test_play_random_shows_its_seed(tmp_path):
     again = run("puzzle", "play", "--random", "--players", "3", "--seed", seed,
                 input="solution\n").stdout
     assert again == fresh
+
+
+def test_play_random_takes_a_seed_as_generate_does():
+    """``S/K``, the seed a puzzle file keeps, makes that puzzle at the console as ``generate
+    --seed S/K`` makes its file, and the title line names it so, to be typed back."""
+    from cli.puzzling import play_command
+
+    text = run("puzzle", "generate", "--seed", "3/7").stdout
+    made = Puzzle.from_toml(text)
+    out, buffer = console()
+    play_command(None, True, 2, "all-fives", None, "3/7", False, io.StringIO("solution\n"),
+                 out)
+    first = buffer.getvalue().splitlines()[0]
+    assert first.startswith(f"{made.title}  (") and first.endswith(f" · seed {made.seed})")
+    assert made.seed == "3/7"
+    with pytest.raises(AllFivesError, match="--seed: '3/x' is not a seed"):
+        play_command(None, True, 2, "all-fives", None, "3/x", False, io.StringIO(""), out)
 
 
 def test_a_wrong_card_in_a_match_puzzle():
