@@ -420,12 +420,12 @@ def generator_seed(text: str) -> tuple[int, int]:
     if text.startswith("-") and is_number(text[1:]):   # as --seed's of the other commands
         raise AllFivesError(f"--seed: {quoted(text)} is less than 0 (see 'allfives puzzle "
                             f"generate --help')")
-    seed, mark, first = text.partition("/")
-    # (digits only, and not so many that Python will not read them as a number)
-    if not is_number(seed) or mark and not is_number(first) or len(seed) > 100 \
-            or len(first) > 100:
+    from solver.puzzles.format import is_seed
+
+    if not is_seed(text):
         raise AllFivesError(f"--seed: {quoted(text)} is not a seed: a whole number from 0, or "
                             f"S/K as a puzzle file keeps it (candidate K of seed S, counting from 0)")
+    seed, _, first = text.partition("/")
     return int(seed), int(first or 0)
 
 

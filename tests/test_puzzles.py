@@ -226,6 +226,17 @@ def test_evidence_out_of_its_range_is_refused_when_read(old, new, message):
     Puzzle.from_toml(SAMPLE.replace(old, new.split(" = ")[0] + " = 0"))
 
 
+@pytest.mark.parametrize("seed", ["banana", "9/", "/3", "9/3/1", "-9/3", "９/3", "9 / 3", "",
+                                  "1" * 300])
+def test_a_seed_is_s_slash_k_as_generate_takes_it(seed):
+    """The seed that makes the puzzle again is S/K, or S: anything else is refused, not kept
+    as if it could."""
+    with pytest.raises(PuzzleError, match=re.escape("p.toml: puzzle.seed: expected a seed S/K")):
+        Puzzle.from_toml(SAMPLE.replace('seed = "9/3"', f'seed = "{seed}"'), "p.toml")
+    for good in ("9/3", "9", "0/0"):
+        assert Puzzle.from_toml(SAMPLE.replace('seed = "9/3"', f'seed = "{good}"')).seed == good
+
+
 def test_evidence_and_the_line_are_checked_as_the_rest_is():
     with pytest.raises(PuzzleError, match="puzzle.evidence: unknown key 'real_choice' "
                                           r"\(expected solved_random, "):

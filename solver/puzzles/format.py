@@ -34,7 +34,7 @@ from typing import Any
 
 from ..cards import Card, card_str, parse_card
 from ..deal import Position
-from ..errors import AllFivesError, quoted
+from ..errors import AllFivesError, is_number, quoted
 from ..notation import BOM, PUZZLE_KEYS, check_puzzle_table, read_file, value_kind
 from ..solution import OBJECTIVES, check_objective
 from ..tricks import seat_names, side_name, side_seats
@@ -221,6 +221,14 @@ def _evidence_most(key: str) -> int:
     return 1 if key.startswith("solved_") else MAX_COUNT
 
 
+def is_seed(text: str) -> bool:
+    """Whether ``text`` is a generator seed as a puzzle file keeps it: ``S/K``, candidate K of
+    seed S (or ``S`` alone, its first), in digits 0 to 9 (``generate --seed`` reads one)."""
+    seed, mark, first = text.partition("/")
+    # (and not so many digits that Python will not read them as a number)
+    return is_number(seed) and (not mark or is_number(first)) and len(text) <= 200
+
+
 def _read_table(position: Position, table: Any, source: str) -> Puzzle:
     def fail(key: str | None, message: str) -> PuzzleError:
         return PuzzleError(f"{source}: puzzle.{key}: {message}" if key
@@ -309,6 +317,9 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
     if rating is not None and not 0 <= rating <= MAX_RATING:
         raise fail("rating", f"expected a rating from 0 to {MAX_RATING}, not {quoted(rating)}")
     seed = text("seed") if "seed" in table else None
+    if seed is not None and not is_seed(seed):
+        raise fail("seed", f"expected a seed S/K (candidate K of seed S, whole numbers from 0, "
+                           f"as 'allfives puzzle generate --seed' takes it), not {quoted(seed)}")
     solved_by = words("solved_by") if "solved_by" in table else ()
     from .rating import LADDER
     names = [name for name, _ in LADDER]
