@@ -53,7 +53,7 @@ class Facts:
     title: str
     number: str  # "017", or "" when the file's name has none
     players: int
-    rules: str  # "all-fives", "strict + low to captor"
+    rules: str  # "all-fives", "all-fives (skunk=true)"
     seats: str
     hands: tuple[tuple[Card, ...], ...]  # as they are now
     trump: int
@@ -86,16 +86,6 @@ def seat_word(seat: str) -> str:
 
 def side_word(name: str) -> str:
     return SIDE_WORDS.get(name, SEAT_WORDS.get(name, name))
-
-
-def rules_words(position: Position) -> str:
-    rules = position.deal.rules
-    changes = rules.changes()
-    words = rules.preset_name
-    if changes:
-        words += " with " + ", ".join(f"{key.replace('_', ' ')} {value}"
-                                      for key, value in changes.items())
-    return words
 
 
 def goal_words(position: Position, side: int, objective: str, target: int) -> str:
@@ -193,6 +183,8 @@ def solution_tricks(position: Position, side: int, line: Sequence[Card]) -> list
 def facts_of(puzzle, name: str = "") -> Facts:
     """What a diagram of ``puzzle`` (a ``solver.puzzles.Puzzle``) shows; ``name`` is its
     file's name, which may carry its number."""
+    from .report import rules_words   # (as solve's rules line spells them: skunk=true)
+
     position = puzzle.position
     deal = position.deal
     current = position.current

@@ -346,6 +346,20 @@ def test_show_text_has_every_card_the_goal_and_the_solution(tmp_path, puzzles, p
     assert "Solution" not in run("puzzle", "show", path).stdout
 
 
+def test_rule_options_are_spelt_as_deal_files_spell_them(tmp_path):
+    """``skunk = true`` is ``skunk=true``, as solve's rules line has it, not Python's
+    ``skunk True``."""
+    text = (COLLECTION / "012-the-five-falls.toml").read_text(encoding="utf-8")
+    path = tmp_path / "012-options.toml"
+    path.write_text(text.replace("[hands]", '[options]\nskunk = true\nlow_to = "captor"\n\n'
+                                            "[hands]", 1), encoding="utf-8")
+    rules = "all-fives (low_to=captor, skunk=true)"
+    assert f"2 players · {rules} · rating" in run("puzzle", "show", path).stdout
+    assert f"| 2 | {rules} |" in run("puzzle", "index", path).stdout
+    assert rules in run("puzzle", "show", path, "--format", "html").stdout
+    assert "True" not in run("puzzle", "show", path, "--format", "svg").stdout
+
+
 def test_show_svg_is_a_drawing_of_every_holding(tmp_path, puzzles):
     puzzle = puzzles[4]
     path = tmp_path / "003-mined.toml"
