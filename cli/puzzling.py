@@ -51,7 +51,10 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
             out += _from_stdin()
         elif path.is_dir():
             try:
-                found = sorted((p for p in path.iterdir() if p.suffix == ".toml" and p.is_file()),
+                # (a link to nothing is named, to be said so; hidden files are not puzzles)
+                found = sorted((p for p in path.iterdir() if p.suffix == ".toml"
+                                and not p.name.startswith(".")
+                                and (p.is_file() or p.is_symlink() and not p.exists())),
                                key=_by_number)
             except OSError as error:    # a folder that may not be read: not an empty one
                 raise OSError(error.errno, error.strerror, str(path)) from None
@@ -155,17 +158,31 @@ def load_named(path: str | PathLike[str], text: str | None = None) -> Puzzle:
     from solver.puzzles import Puzzle, PuzzleError, load_puzzle
 
     text = text if text is not None else given_text(path)
+    whole = False       # (the text is a whole file's, not one puzzle of several)
     if text is None:
+        if Path(path).is_symlink() and not Path(path).exists():
+            raise PuzzleError(f"{path}: a link to nothing ({os.readlink(path)})")
         found = _NUMBERED.fullmatch(str(path))
         documents = _documents(found[1]) if found is not None and Path(found[1]).is_file() \
             else []
         if not 1 < len(documents) or not 1 <= int(found[2]) <= len(documents):
-            return load_puzzle(path)
-        text = documents[int(found[2]) - 1]
-    if all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()):
-        raise PuzzleError(f"{path}: no puzzle: nothing but blank lines and comments (a "
+            documents = _documents(path)
+            if len(documents) != 1 or not _blank(documents[0]):
+                return load_puzzle(path)
+            whole = True
+        text = documents[-1] if whole else documents[int(found[2]) - 1]
+    else:
+        whole = given_text(path) is not None and len(_stdin or ()) == 1
+    if _blank(text):
+        raise PuzzleError(f"{path}: empty: no puzzle in it" if whole else
+                          f"{path}: no puzzle: nothing but blank lines and comments (a "
                           f"'# ---' line too many?)")
     return Puzzle.from_toml(text, str(path))
+
+
+def _blank(text: str) -> bool:
+    """Nothing but blank lines and comments."""
+    return all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines())
 
 
 def load_all(paths: Iterable[str | PathLike[str]],

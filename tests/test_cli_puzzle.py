@@ -548,6 +548,36 @@ def test_evidence_out_of_range_is_one_line_and_check_goes_on(tmp_path):
                           "001-bad.toml: puzzle.evidence.nodes: expected a whole number from 0")
 
 
+def test_a_folder_skips_hidden_files_and_names_a_link_to_nothing(tmp_path):
+    """A dotfile (an editor's backup, a copy put aside) is not one of the puzzles; a link to
+    nothing is not skipped without a word: it is a problem ``check`` counts, and an error for
+    ``show`` and ``index``."""
+    text = (COLLECTION / "012-the-five-falls.toml").read_text(encoding="utf-8")
+    (tmp_path / ".hidden.toml").write_text(text.replace("The five falls", "Hidden"))
+    (tmp_path / "002-good.toml").write_text(text)
+    (tmp_path / "001-x.toml").symlink_to(tmp_path.parent / "nowhere.toml")
+    result = run("puzzle", "check", tmp_path)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"{tmp_path / '001-x.toml'}: a link to nothing ({tmp_path.parent / 'nowhere.toml'})",
+        "2 puzzles checked: 1 problem in 1."]
+    for command in ("show", "index"):
+        assert_one_error_line(run("puzzle", command, tmp_path), "001-x.toml: a link to nothing")
+    (tmp_path / "001-x.toml").unlink()
+    index = run("puzzle", "index", tmp_path).stdout
+    assert "1 puzzle." in index and "Hidden" not in index
+
+
+def test_an_empty_file_says_so(tmp_path):
+    for name, text in [("e.toml", ""), ("c.toml", "# a comment only\n\n")]:
+        (tmp_path / name).write_text(text)
+        result = run("puzzle", "check", tmp_path / name)
+        assert result.stdout.splitlines()[0] == f"{tmp_path / name}: empty: no puzzle in it"
+        assert_one_error_line(run("puzzle", "show", tmp_path / name), "empty: no puzzle in it")
+    result = run("puzzle", "check", "-", input="")
+    assert result.stdout.splitlines()[0] == "<stdin>: empty: no puzzle in it"
+
+
 def test_check_says_every_problem_on_its_own_line(tmp_path, puzzles):
     good = puzzles[2]
     (tmp_path / "001-good.toml").write_text(good.to_toml(), encoding="utf-8")
