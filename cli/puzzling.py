@@ -555,7 +555,9 @@ class progress_bar:
         task = self.bar.add_task(self.what, total=self.total)
 
         def advance(tried: int, made: int) -> None:
-            self.bar.update(task, completed=made,
+            # drawn at once when a puzzle is made (it is written next), else at the bar's pace
+            fresh = made != self.bar.tasks[0].completed
+            self.bar.update(task, completed=made, refresh=fresh,
                             description=f"{self.what} ({counted(tried, 'deal')} tried)")
 
         return advance

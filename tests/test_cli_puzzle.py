@@ -784,6 +784,20 @@ def test_a_wrong_card_in_a_match_puzzle():
     assert result.wrong == 1 and not result.solved
 
 
+def test_the_progress_bar_counts_a_puzzle_before_it_is_written():
+    """The bar is drawn again as soon as a puzzle is made, not at its next tick: it read 0/3
+    with the first file's name printed under it."""
+    from cli.puzzling import progress_bar
+
+    screen = io.StringIO()
+    terminal = Console(file=screen, width=80, force_terminal=True)
+    with progress_bar(terminal, 3, "puzzles") as advance:
+        advance(7, 1)
+        assert "1/3" in screen.getvalue()
+        advance(8, 2)
+        assert "2/3" in screen.getvalue()
+
+
 def test_the_progress_bar_is_for_a_terminal_only(tmp_path):
     from cli.puzzling import progress_bar
 
