@@ -482,7 +482,8 @@ def puzzle_generate(
         "--seed", metavar="S",
         help="Seed of the deals: the same seed makes the same puzzles. Default: a fresh "
              "seed, kept in each puzzle file. A file's own seed, S/K (candidate K of seed S), "
-             "makes that puzzle again with the file's players and rules.")] = None,
+             "makes that puzzle again with the file's players and rules (and theme, which "
+             "titles it).")] = None,
     min_turns: Annotated[int, typer.Option(
         "--min-turns", metavar="T", min=2,
         help="The fewest turns with a real choice for the side that solves, 2 or more (a "
@@ -535,10 +536,10 @@ def puzzle_play(
     players: PuzzlePlayersOption = 2,
     rules: RulesOption = "all-fives",
     theme: ThemeOption = None,
-    seed: Annotated[Optional[int], typer.Option(
-        "--seed", metavar="S", min=0,
-        help="With --random, the seed of the puzzle made. Default: a fresh seed, shown at "
-             "the start.")] = None,
+    seed: Annotated[Optional[str], typer.Option(
+        "--seed", metavar="S",
+        help="With --random, the seed of the puzzle made: S, or S/K as a puzzle file keeps "
+             "it. Default: a fresh seed, shown at the start.")] = None,
     color: ColorFlag = None,
 ) -> None:
     from .puzzling import play_command

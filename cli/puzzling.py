@@ -431,12 +431,12 @@ def most_turns(players: int, rules) -> int:
     return hands * (6 + 3 * runs - 1)
 
 
-def generator_seed(text: str) -> tuple[int, int]:
+def generator_seed(text: str, command: str = "generate") -> tuple[int, int]:
     """``--seed``: ``S``, or ``S/K`` as a puzzle file keeps it (seed S's candidates from number
-    K on, counting from 0), as (S, K)."""
+    K on, counting from 0), as (S, K); ``command``: the puzzle command it was given to."""
     if text.startswith("-") and is_number(text[1:]):   # as --seed's of the other commands
         raise AllFivesError(f"--seed: {quoted(text)} is less than 0 (see 'allfives puzzle "
-                            f"generate --help')")
+                            f"{command} --help')")
     from solver.puzzles.format import is_seed
 
     if not is_seed(text):
@@ -612,7 +612,7 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
 
             start, first = random.SystemRandom().randrange(1, 1_000_000), 0
         else:
-            start, first = generator_seed(seed) if isinstance(seed, str) else (seed, 0)
+            start, first = generator_seed(seed, "play") if isinstance(seed, str) else (seed, 0)
         # the search may take a while (a rare theme): a transient line on a terminal says so
         with progress_bar(make_console(color, stderr=True), 1,
                           f"Looking for a puzzle (seed {seed or start})") as advance:

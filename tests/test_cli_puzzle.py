@@ -767,6 +767,11 @@ def test_play_random_takes_a_seed_as_generate_does():
     assert made.seed == "3/7"
     with pytest.raises(AllFivesError, match="--seed: '3/x' is not a seed"):
         play_command(None, True, 2, "all-fives", None, "3/x", False, io.StringIO(""), out)
+    # and so from the command line
+    played = run("puzzle", "play", "--random", "--seed", "3/7", input="quit\n")
+    assert played.exit_code == 0 and played.stdout.splitlines()[0] == first
+    assert run("puzzle", "play", "--random", "--seed", "-1").stderr == (
+        "allfives: error: --seed: '-1' is less than 0 (see 'allfives puzzle play --help')\n")
 
 
 def test_a_wrong_card_in_a_match_puzzle():
