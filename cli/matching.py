@@ -571,7 +571,7 @@ def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as error:
-                raise AllFivesError(f"{path}: not UTF-8 text (byte "
+                raise AllFivesError(f"{path}: not UTF-8 text (line {len(ends)}, byte "
                                     f"{ends[-1] + error.start})") from None
             ends.append(ends[-1] + len(raw))
             yield line

@@ -718,10 +718,12 @@ def read_limited(stream: Any, source: str, limit: int | None = MAX_TEXT_BYTES) -
             raise _fail(source, None, f"more than {limit // 2**20} MiB: too large for a file "
                                       f"of deals")
         chunks.append(chunk)
+    data = b"".join(chunks)
     try:
-        return b"".join(chunks).decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise _fail(source, None, f"not UTF-8 text (byte {error.start})") from None
+        line = data[:error.start].count(b"\n") + 1
+        raise _fail(source, None, f"not UTF-8 text (line {line}, byte {error.start})") from None
 
 
 def read_file(path: str | PathLike[str], limit: int | None = MAX_TEXT_BYTES) -> str:

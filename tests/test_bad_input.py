@@ -64,7 +64,7 @@ def test_bytes_that_are_not_utf8_on_standard_input_say_where(tmp_path: Path, com
 
     done = shell(f"printf '{TWO_LINE}\\n\\xff\\n' | LC_ALL=C allfives {command} -", tmp_path)
     assert done.returncode == 2
-    assert done.stdout == "allfives: error: <stdin>: not UTF-8 text (byte 43)\n"
+    assert done.stdout == "allfives: error: <stdin>: not UTF-8 text (line 2, byte 43)\n"
 
 
 @pytest.mark.parametrize("command", ["solve", "analyze"])

@@ -568,7 +568,7 @@ def test_a_record_byte_that_is_not_utf8_is_named(tmp_path):
     record.write_bytes(data[:at] + b"\xff" + data[at + 1:])
     before = record.read_bytes()
     assert_one_error_line(run("match", "heuristic", "random", "--deals", 4, "--record", record,
-                              "--resume"), f"--resume: {record}: not UTF-8 text (byte {at})")
+                              "--resume"), f"--resume: {record}: not UTF-8 text (line 3, byte {at})")
     assert record.read_bytes() == before
 
 

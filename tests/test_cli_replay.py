@@ -254,8 +254,8 @@ def test_a_record_that_is_not_text_is_one_line(tmp_path):
     with where they start, for replay and for analyze alike; a UTF-8 byte-order mark is fine."""
     path = tmp_path / "binary.jsonl"
     path.write_bytes(b'{"match": "\xff\xfe"}\n')
-    assert_one_error_line(run("replay", path), "binary.jsonl", "not UTF-8 text (byte 11)")
-    assert_one_error_line(run("analyze", path), "binary.jsonl", "not UTF-8 text (byte 11)")
+    assert_one_error_line(run("replay", path), "binary.jsonl", "not UTF-8 text (line 1, byte 11)")
+    assert_one_error_line(run("analyze", path), "binary.jsonl", "not UTF-8 text (line 1, byte 11)")
     marked = tmp_path / "marked.jsonl"
     marked.write_bytes(b"\xef\xbb\xbf" + MATCH.read_bytes())
     result = run("replay", marked)
