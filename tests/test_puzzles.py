@@ -688,3 +688,15 @@ def test_the_readme_s_puzzle_file_is_what_examine_makes_of_its_position():
     block = block[:block.index("```")]
     puzzle = examine(Position.from_line("N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H"), "points")
     assert puzzle.to_toml() == block
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"count": -1}, "count: -1 is not a whole number from 1"),
+    ({"count": "2"}, "count: '2' is not a whole number from 1"),
+    ({"first": -1}, "first: -1 is not a whole number from 0"),
+    ({"cards": 0}, "cards: 0 is not a whole number from 1"),
+])
+def test_generate_refuses_counts_that_are_none(options, message):
+    """A count below 1 made nothing without a word; cards=0 said no pack held the hands."""
+    with pytest.raises(AllFivesError, match=f"^{message}$"):
+        list(generate(**options))

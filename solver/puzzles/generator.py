@@ -169,9 +169,14 @@ def generate(players: int = 2, rules: Rules | None = None, count: int | None = 1
     ``objective`` fixes the objective; ``cards`` deals random hands of that size instead of
     dealing from the pack (6 cards a hand, 3 more a run); ``node_limit`` passes over the
     candidates whose first solve takes more nodes."""
-    from ..errors import AllFivesError
+    from ..errors import AllFivesError, quoted
     from .themes import THEME_TITLES, check_theme, why_never_found
 
+    for name, value, least in (("count", count, 1), ("first", first, 0), ("cards", cards, 1),
+                               ("max_tries", max_tries, 1)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < least):
+            raise AllFivesError(f"{name}: {quoted(value)} is not a whole number from {least}")
     if theme is not None:
         check_theme(theme)
         why = why_never_found(theme, rules or Rules())
