@@ -524,6 +524,9 @@ def test_check_finds_each_broken_rule(solver):
 def test_toughest_reply_and_refutation(solver):
     position = Position.from_line("N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H play=2C")
     assert card_str(toughest_reply(position, 0, "points", 18, solver)) == "5H"
+    with pytest.raises(PuzzleError, match=r"^N is to play, of the side solving"):
+        toughest_reply(Position.from_line("N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H"), 0,
+                       "points", 18, solver)
     wrong = Position.from_line("N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H play=AH")
     line, value = refutation(wrong, 0, "points", 18, solver)
     assert value == reference.solve(wrong, 0, "points").value < 18

@@ -37,7 +37,7 @@ from ..reference import final_value
 from ..scoring import game_pips
 from ..search import Solver, card_points
 from ..solution import Solution
-from .format import Puzzle
+from .format import Puzzle, PuzzleError
 
 __all__ = ["play_alike", "card_classes", "winning_cards", "toughest_reply", "refutation",
            "check_puzzle", "quick_problems", "start_problems", "main_line", "Turn", "Oracle", "heuristic_result", "observation_of",
@@ -236,7 +236,11 @@ def winning_cards(position: Position, side: int, objective: str, target: int,
 
 def toughest_reply(position: Position, side: int, objective: str, target: int,
                    solver: Solver | None = None) -> Card:
-    """The defence's card on the main line: the toughest reply (module notes)."""
+    """The defence's card on the main line: the toughest reply (module notes); at the turn of
+    ``side`` itself, there is none to give (a PuzzleError)."""
+    if not position.is_over and position.deal.side_of(position.to_move) == side:
+        raise PuzzleError(f"{position.deal.seats[position.to_move]} is to play, of the side "
+                          f"solving: no defence's reply here")
     return _oracle(side, objective, target, solver).toughest(position)
 
 
