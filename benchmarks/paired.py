@@ -32,7 +32,8 @@ import sys
 from collections import defaultdict
 
 from solver.errors import AllFivesError
-from solver.game import Records, action_name, deal_opening, json_line, replay_matches
+from solver.game import (Records, action_name, deal_opening, json_line, record_lines,
+                         replay_matches)
 from solver.players import HeuristicPlayer
 from solver.rules import MAX_TARGET
 from solver.stats import mean_interval
@@ -57,7 +58,7 @@ def read_run(path):
         fail(f"{path}: not UTF-8 text")
     records = Records()
     records.lines = []
-    lines = text.splitlines()
+    lines = record_lines(text)
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue

@@ -41,18 +41,18 @@ def is_file(name: str) -> bool:
         return False
 
 
-def read_text(name: str, limit: int | None = MAX_TEXT_BYTES) -> str:
+def read_text(name: str, limit: int | None = MAX_TEXT_BYTES, records: bool = False) -> str:
     """The text of a file, or of standard input for ``-`` (a UTF-8 byte-order mark dropped);
-    bytes that are not UTF-8, or more than ``limit`` of them, are an ``AllFivesError`` saying
-    where."""
+    bytes that are not UTF-8, or more than ``limit`` of them (but for a game record, with
+    ``records``), are an ``AllFivesError`` saying where."""
     if name != STDIN:
-        return read_file(name, limit)
+        return read_file(name, limit, records)
     raw = getattr(sys.stdin, "buffer", None)
     if raw is None:     # a text stream put in its place (a test's)
         return sys.stdin.read().removeprefix("\ufeff")
     # the bytes, as a file's are read: the stream's own decoding may let bytes that are not
     # UTF-8 through as stand-ins (surrogate escapes, under a C locale)
-    return read_limited(raw, "<stdin>", limit)
+    return read_limited(raw, "<stdin>", limit, records)
 
 
 def record_and_deal(name: str) -> tuple[str, int | None] | None:
@@ -193,7 +193,7 @@ def read_input(name: str, deal: int | None = None, played: bool = True,
         from .replaying import is_record_text
 
         source = "<stdin>" if name == STDIN else name
-        text = read_text(name)
+        text = read_text(name, records=True)
         if is_record_text(text) or deal is not None:
             return record_positions(text, source, deal, played)
         return list(read_positions(text, source))

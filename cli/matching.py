@@ -568,11 +568,12 @@ def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
         for raw in file:
             if not raw.endswith(b"\n"):
                 return          # cut off as the run stopped
-            try:
-                line = raw.decode("utf-8")
+            try:    # (a byte-order mark read as replay reads it)
+                line = raw.decode("utf-8-sig" if len(ends) == 1 else "utf-8")
             except UnicodeDecodeError as error:
+                mark = 3 if len(ends) == 1 and raw.startswith(b"\xef\xbb\xbf") else 0
                 raise AllFivesError(f"{path}: not UTF-8 text (line {len(ends)}, byte "
-                                    f"{ends[-1] + error.start})") from None
+                                    f"{ends[-1] + mark + error.start})") from None
             ends.append(ends[-1] + len(raw))
             yield line
 
@@ -588,7 +589,7 @@ def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
                                               whole_matches=plan.whole_matches,
                                               rotate=not plan.duplicate, source=path)
     except AllFivesError as error:
-        raise AllFivesError(f"--resume: {error}" if str(error).startswith(path) else
+        raise AllFivesError(f"--resume: {error}" if str(error).startswith(f"{path}:") else
                             f"--resume: {path}: {error}") from None
     if done > plan.groups:
         raise AllFivesError(f"--resume: {path} holds {done} deal groups, more than the "

@@ -823,9 +823,11 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
         game = _deals_match(game, players)
     names = seat_names(players)
     games: dict[int, list[tuple[int, MatchResult, bool, int]]] = {}
+    order: list[tuple[int, str]] = []      # each game's group and name, as read
     dealers: dict[int, int] = {}
     for played in replayed_matches(itertools.chain([first], numbered), source):
-        where = f"game {quoted(played.match)}"
+        where = (f"{source}:{played.line}: " if source and played.line is not None else "") + \
+            f"game {quoted(played.match)}"
         named = _game_name(played.match)
         if named is None or named[0] != str(seed):
             raise BatchError(f"{where}: not a game of seed {seed} (its name is "
@@ -859,6 +861,7 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
         whole = state.is_terminal() if whole_matches else dealt == deals
         games.setdefault(group, []).append((k, result, whole, len(state.deals)))
         dealers.setdefault(group, state.deals[0].dealer)
+        order.append((group, where))
     groups = 0
     while groups in games:
         expected = [k for k, _ in _group_seatings(players, groups, rotate)]
@@ -871,6 +874,13 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
     if set(games) - set(range(groups + 1)):
         raise BatchError(f"group {min(set(games) - set(range(groups + 1)))} is in the records, "
                          f"but group {groups} is not whole")
+    # the groups read back are the first records (a run writes them in order): a game of them
+    # after one of a group not whole is out of order, and the file could not be cut after them
+    later = next((i for i, (group, _) in enumerate(order) if group >= groups), len(order))
+    stray = next((where for group, where in order[later:] if group < groups), None)
+    if stray is not None:
+        raise BatchError(f"{stray}: after a game of group {order[later][0]}, which is not "
+                         f"whole: the records are out of order")
     part = []
     for group in range(groups):
         table = _group_seatings(players, group, rotate)

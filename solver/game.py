@@ -106,9 +106,10 @@ with the run that could not find a new suit, and the score stays)::
 match score after the deal, per side (seat letters, or ``NS`` and ``EW`` with four players),
 before a new game starts again at 0.  A deal that ends a game also carries ``"winners": ["NS"]``
 and ``"double": false``; the first deal of a match started at another score than 0
-(``new_initial_state(score=...)``) carries it: ``"start": {"N": 10, "S": 20}``.  ``match_records(state)`` gives a state's records (``deal_record`` one of
-them), ``records_text`` / ``read_records`` write and read the JSON lines, and ``replay(records)``
-plays a match again from them, checking every key, every action and every score, and raises one
+(``new_initial_state(score=...)``) carries it: ``"start": {"N": 10, "S": 20}``.
+``match_records(state)`` gives a state's records (``deal_record`` one of them),
+``records_text`` / ``read_records`` write and read the JSON lines, and ``replay(records)`` plays
+a match again from them, checking every key, every action and every score, and raises one
 ``RecordError`` naming the deal and the action index (from 0) at the first thing that does not
 follow the rules.  ``replay_matches`` does the same for a file of several matches, each a run of
 consecutive records with one ``match`` name (as ``allfives match --record`` writes them);
@@ -141,7 +142,7 @@ __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "Record
            "CHANCE", "TERMINAL", "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "PHASES",
            "action_name", "parse_action", "step_name", "parse_step", "cut_for_deal",
            "deal_record", "match_records", "records_text", "read_records", "json_line", "replay",
-           "replay_matches", "replay_text", "replayed_matches", "numbered_records",
+           "replay_matches", "replay_text", "replayed_matches", "numbered_records", "record_lines",
            "ReplayedMatch", "deal_opening", "observation_of", "turn_view"]
 
 #: ``current_player()`` while a pack is to be dealt, and once the match is over (OpenSpiel's ids).
@@ -830,6 +831,12 @@ def json_line(line: str) -> Any:
                          "digits)") from None
 
 
+def record_lines(text: str) -> list[str]:
+    """The lines of JSON-lines text: parted at each newline alone, as they are written (a
+    record's strings may hold other line breaks, U+2028 say, written as they are)."""
+    return text.split("\n")
+
+
 def numbered_records(lines: Iterable[str], source: str = "<records>"
                      ) -> Iterator[tuple[int, dict[str, Any]]]:
     """The records of JSON lines, one at a time with the number of its line (blank lines
@@ -854,7 +861,7 @@ def read_records(text: str, source: str = "<records>") -> Records:
     ``source`` and the line."""
     out = Records()
     out.lines = []
-    for number, record in numbered_records(text.splitlines(), source):
+    for number, record in numbered_records(record_lines(text), source):
         out.append(record)
         out.lines.append(number)
     return out
@@ -867,6 +874,8 @@ class ReplayedMatch(NamedTuple):
     match: Any
     players: Mapping[str, str]
     state: MatchState
+    #: The line of its first record, where known.
+    line: int | None = None
 
 
 def replay_matches(records: Iterable[Mapping[str, Any]], source: str | None = None
@@ -883,7 +892,7 @@ def replay_matches(records: Iterable[Mapping[str, Any]], source: str | None = No
 def replay_text(text: str, source: str = "<records>") -> list[ReplayedMatch]:
     """``replay_matches`` of the records of JSON-lines text, read and played again one match
     at a time (only the states after them are kept)."""
-    return list(replayed_matches(numbered_records(text.splitlines(), source), source))
+    return list(replayed_matches(numbered_records(record_lines(text), source), source))
 
 
 def replayed_matches(numbered: Iterable[tuple[int | None, Any]], source: str | None = None
@@ -902,7 +911,7 @@ def replayed_matches(numbered: Iterable[tuple[int | None, Any]], source: str | N
         records = [record for _, record in group]
         state = replay(records, source, None if None in lines else lines,
                        name if named else None)   # (its keys checked before its players)
-        return ReplayedMatch(name, records[0]["players"], state)
+        return ReplayedMatch(name, records[0]["players"], state, lines[0])
 
     for item in numbered:
         line, record = item if isinstance(item, tuple) and len(item) == 2 else (None, item)

@@ -706,34 +706,43 @@ MAX_TEXT_BYTES = 64 * 2**20
 READ_CHUNK = 2**20
 
 
-def read_limited(stream: Any, source: str, limit: int | None = MAX_TEXT_BYTES) -> str:
+def read_limited(stream: Any, source: str, limit: int | None = MAX_TEXT_BYTES,
+                 records: bool = False) -> str:
     """A binary stream's text, read a chunk at a time (a UTF-8 byte-order mark dropped): more
     than ``limit`` bytes, or bytes that are not UTF-8, are a ``DealFileError`` naming
-    ``source``."""
+    ``source``.  With ``records``, a text that starts as JSON lines do (game records, which
+    may be far larger than any file of deals) has no limit."""
     chunks = []
     size = 0
     while chunk := stream.read(READ_CHUNK):
         size += len(chunk)
         if limit is not None and size > limit:
-            raise _fail(source, None, f"more than {limit // 2**20} MiB: too large for a file "
-                                      f"of deals")
+            if records and chunks[0].lstrip(BOM.encode() + b" \t\r\n").startswith(b"{"):
+                limit = None
+            else:
+                raise _fail(source, None, f"more than {limit // 2**20} MiB: too large for a "
+                                          f"file of deals")
         chunks.append(chunk)
     data = b"".join(chunks)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        line = data[:error.start].count(b"\n") + 1
-        raise _fail(source, None, f"not UTF-8 text (line {line}, byte {error.start})") from None
+        # (the place is counted after a byte-order mark the decoding dropped)
+        start = error.start + (len(BOM.encode()) if data.startswith(BOM.encode()) else 0)
+        line = data[:start].count(b"\n") + 1
+        raise _fail(source, None, f"not UTF-8 text (line {line}, byte {start})") from None
 
 
-def read_file(path: str | PathLike[str], limit: int | None = MAX_TEXT_BYTES) -> str:
+def read_file(path: str | PathLike[str], limit: int | None = MAX_TEXT_BYTES,
+              records: bool = False) -> str:
     """A deal file's text (a UTF-8 byte-order mark, as Windows editors write, is dropped); a
-    file that cannot be read, or is over ``limit`` bytes, is a ``DealFileError`` naming it."""
+    file that cannot be read, or is over ``limit`` bytes (``read_limited``: a record may be
+    larger with ``records``), is a ``DealFileError`` naming it."""
     if not isinstance(path, (str, PathLike)):
         raise DealFileError(f"path: expected a file's name, not {quoted(path)}")
     try:
         with open(path, "rb") as stream:
-            return read_limited(stream, str(path), limit)
+            return read_limited(stream, str(path), limit, records)
     except OSError as error:
         raise _fail(str(path), None, error.strerror or type(error).__name__) from error
 

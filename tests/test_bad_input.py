@@ -536,6 +536,21 @@ def test_a_stream_without_end_on_standard_input_is_refused():
         read_limited(Endless(), "<stdin>", 2**20)
 
 
+def test_a_record_is_read_whole_however_large_and_a_bom_kept_out_of_the_count():
+    """On standard input a game record may be larger than any file of deals (analyze - of a
+    run's record); a byte not UTF-8 after a byte-order mark is counted from the file's start."""
+    import io
+
+    from solver.notation import read_limited
+
+    record = b'{"match": "1"}\n' * 100_000
+    assert read_limited(io.BytesIO(record), "<stdin>", 2**20, records=True).count("\n") == 100_000
+    with pytest.raises(DealFileError, match="more than 1 MiB"):
+        read_limited(io.BytesIO(b"dealer = 'S'\n" * 100_000), "<stdin>", 2**20, records=True)
+    with pytest.raises(DealFileError, match=r"not UTF-8 text \(line 2, byte 8\)$"):
+        read_limited(io.BytesIO(b"\xef\xbb\xbfab\ncd\xff"), "x.jsonl", records=True)
+
+
 def test_out_of_memory_is_one_line(monkeypatch):
     """A record read without a limit (``replay``) that fills the memory ends in one line."""
     def no_room(name, limit=None):

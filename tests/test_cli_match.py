@@ -568,7 +568,8 @@ def test_a_record_byte_that_is_not_utf8_is_named(tmp_path):
     record.write_bytes(data[:at] + b"\xff" + data[at + 1:])
     before = record.read_bytes()
     assert_one_error_line(run("match", "heuristic", "random", "--deals", 4, "--record", record,
-                              "--resume"), f"--resume: {record}: not UTF-8 text (line 3, byte {at})")
+                              "--resume"),
+                          f"--resume: {record}: not UTF-8 text (line 3, byte {at})")
     assert record.read_bytes() == before
 
 
@@ -692,3 +693,29 @@ def test_a_record_another_run_is_writing_is_refused(tmp_path):
                                   f"--record: {path}: another run is writing this record")
     assert run("match", "heuristic", "random", "--deals", "2", "--record", path).exit_code == 0
     assert path.read_text(encoding="utf-8").count("\n") == 2     # one seating a group
+
+
+def test_records_out_of_order_are_refused_not_cut_wrongly(tmp_path, monkeypatch):
+    """Two lines swapped across the end of the groups read back (a game of a group not whole
+    before one of a whole group): the file could not be cut after the groups, and the run
+    ended with a game lost and another twice; it is refused, the file as it was.  A name
+    like the start of a message keeps its place in the error, with the game's line."""
+    monkeypatch.chdir(tmp_path)
+    assert run("match", "heuristic", "random", "--deals", 40, "--duplicate", "--record",
+               "full.jsonl").exit_code == 0
+    lines = (tmp_path / "full.jsonl").read_bytes().splitlines(keepends=True)
+    swapped = lines[:28] + [lines[29], lines[28]]
+    record = tmp_path / "game"
+    record.write_bytes(b"".join(swapped))
+    assert_one_error_line(run("match", "heuristic", "random", "--deals", 40, "--duplicate",
+                              "--record", "game", "--resume"),
+                          "--resume: game:30: game '0:13:1': after a game of group 14, which "
+                          "is not whole: the records are out of order")
+    assert record.read_bytes() == b"".join(swapped)
+    # a byte-order mark is read as replay reads it
+    for name, mark in (("plain.jsonl", b""), ("bom.jsonl", b"\xef\xbb\xbf")):
+        (tmp_path / name).write_bytes(mark + b"".join(lines[:30]))
+    found = [json.loads(run("match", "heuristic", "random", "--deals", 40, "--duplicate",
+                            "--record", name, "--resume", "--json").stdout)
+             for name in ("plain.jsonl", "bom.jsonl")]
+    assert found[0]["resumed"] == found[1]["resumed"] > 10

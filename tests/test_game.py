@@ -1033,6 +1033,21 @@ def test_a_table_is_of_2_3_or_4_players_as_whole_numbers(players):
         Match(players)
 
 
+def test_a_records_lines_are_parted_at_newlines_alone():
+    """A name holding another line break (U+2028, written as it is) stays on its line, read
+    back by every reader alike; a record of CRLF lines reads too."""
+    state = random_match(2, Rules(), 5)
+    names = {"N": "ann\u2028bea", "S": "cy\x85dee"}
+    text = records_text(match_records(state, "x\u2028y", names))
+    assert text.count("\n") == len(state.deals)
+    for read in (read_records(text), [m for _, m in numbered_records(text.split("\n"))]):
+        assert read[0]["players"] == names and read[0]["match"] == "x\u2028y"
+    (again,) = replay_text(text)
+    assert again.state.deals == state.deals and again.players == names
+    (crlf,) = replay_text(text.replace("\n", "\r\n"))
+    assert crlf.state.deals == state.deals
+
+
 def test_the_matches_of_a_file_are_played_again_one_at_a_time():
     """A file of several matches is read and played again a match at a time (a large run's
     record is never held whole): each match is played once its last record is read, the next

@@ -40,8 +40,8 @@ from ..solution import Solution
 from .format import Puzzle, PuzzleError
 
 __all__ = ["play_alike", "card_classes", "winning_cards", "toughest_reply", "refutation",
-           "check_puzzle", "quick_problems", "start_problems", "main_line", "Turn", "Oracle", "heuristic_result", "observation_of",
-           "PRESSURE_DONE"]
+           "check_puzzle", "quick_problems", "start_problems", "main_line", "Turn", "Oracle",
+           "heuristic_result", "observation_of", "PRESSURE_DONE"]
 
 #: The pressure of a reply after which the solver has no turn left (the least tough).
 PRESSURE_DONE = 99
