@@ -271,7 +271,9 @@ def _is_position_text(text: str) -> bool:
 
 def is_record_text(text: str) -> bool:
     """Whether ``text`` is JSON lines whose first object has a ``pack`` and ``actions``."""
-    for line in text.splitlines():
+    from solver.game import record_lines
+
+    for line in record_lines(text.removeprefix("\ufeff")):
         if not line.strip():
             continue
         try:
@@ -285,9 +287,9 @@ def is_record_text(text: str) -> bool:
 def is_record_file(path: Path) -> bool:
     if path.suffix == ".jsonl":
         return True
-    try:
-        with path.open(encoding="utf-8") as handle:
-            head = handle.readline()
+    try:    # its first line that is not blank (a byte-order mark dropped)
+        with path.open(encoding="utf-8-sig", newline="\n") as handle:
+            head = next((line for line in handle if line.strip()), "")
     except (OSError, UnicodeDecodeError):
         return False
     return is_record_text(head)

@@ -557,3 +557,17 @@ def test_a_deal_file_is_told_apart_from_a_record(name):
     assert_one_error_line(run("replay", EXAMPLES / name),
                           f"{EXAMPLES / name}: a deal file or position, not a game record",
                           "'allfives solve' solves it")
+
+
+def test_a_record_of_any_name_is_told_by_its_first_line_that_is_not_blank(tmp_path):
+    """``analyze FILE#N`` of a record not named .jsonl, starting with a byte-order mark and a
+    blank line, is read as the record ``replay`` reads it as (it was 'not TOML')."""
+    record = tmp_path / "games.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 3, "--record", record).exit_code == 0
+    odd = tmp_path / "games.txt"
+    odd.write_bytes(b"\xef\xbb\xbf\n" + record.read_bytes())
+    plain = run("analyze", f"{record}#2", "--json")
+    assert plain.exit_code == 0, plain.stderr
+    found = run("analyze", f"{odd}#2", "--json")
+    assert found.exit_code == 0, found.stderr
+    assert json.loads(found.stdout)["plays"] == json.loads(plain.stdout)["plays"]
