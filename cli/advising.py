@@ -63,7 +63,7 @@ def read_position(name: str) -> tuple[str, SeenPosition]:
     # what is there (a file, a pipe, a folder, to be refused as one) is read
     if "\n" not in name and is_line_form(name) and not is_file(name):
         return ARGUMENT, SeenPosition.of(parse_line(name.strip(), ARGUMENT, hidden=True))
-    picked = one_of_several(name, seen_positions)    # FILE#N, FILE:LINE
+    picked = one_of_several(name, seen_positions, records=False)    # FILE#N, FILE:LINE
     if picked:
         return picked[0]
     if name != STDIN and not is_file(name) and not is_toml_name(name):

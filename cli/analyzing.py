@@ -138,8 +138,9 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
     jobs = [(name, position) for name, position, _ in plan(read_inputs(names, deal), None, objective)]
     # a file of several deals may hold some not yet played: each is left out, and said so
     unplayed = [name for name, position in jobs if not position.play]
-    if len(unplayed) == len(jobs):
-        raise AllFivesError(f"{unplayed[0]}: play: no cards played, nothing to analyze")
+    if len(unplayed) == len(jobs):      # (a record holding no card play gives no deal at all)
+        where = unplayed[0] if unplayed else ", ".join(names)
+        raise AllFivesError(f"{where}: play: no cards played, nothing to analyze")
     for name in unplayed:
         note(f"{name}: no cards played, left out")
     jobs = [(name, position) for name, position in jobs if position.play]

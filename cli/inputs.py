@@ -151,10 +151,12 @@ def is_stream(name: str) -> bool:
     return is_file(name) and not path.is_file() and not path.is_dir()
 
 
-def one_of_several(name: str, load=load_positions) -> list[tuple[str, Any]] | None:
+def one_of_several(name: str, load=load_positions,
+                   records: bool = True) -> list[tuple[str, Any]] | None:
     """The deal a file of several deals calls ``name`` (``FILE#N``, or ``FILE:LINE`` in a file
     of one-line positions), when ``name`` itself is no file: that deal alone; else None.
-    ``load`` reads a file's positions, each with its name."""
+    ``load`` reads a file's positions, each with its name; ``records``: whether the command
+    reads game records too (their deals are ``RECORD#N``)."""
     if is_file(name):
         return None
     for mark in "#:":
@@ -162,9 +164,12 @@ def one_of_several(name: str, load=load_positions) -> list[tuple[str, Any]] | No
         if found and is_number(tail) and is_file(file) and Path(file).is_dir():
             raise AllFivesError(f"{name}: {file} is a folder, not a file of deals")
         if found and is_number(tail) and is_file(file) and Path(file).is_file():
-            if mark == ":" and record_and_deal(file) is not None:
-                raise AllFivesError(f"{name}: {file} is a game record: its deals are picked "
-                                    f"as {file}#N, N counted from 1 through the file")
+            if (mark == ":" or not records) and record_and_deal(file) is not None:
+                raise AllFivesError(
+                    f"{name}: {file} is a game record: its deals are picked as {file}#N, N "
+                    f"counted from 1 through the file" if records else
+                    f"{name}: {file} is a game record, not a position; 'allfives analyze' "
+                    f"judges a record's play")
             positions = load(file)
             wanted = f"{file}{mark}{int(tail)}"        # FILE#02 is FILE#2
             picked = [(known, position) for known, position in positions if known == wanted]

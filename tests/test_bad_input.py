@@ -460,6 +460,10 @@ def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: P
     assert one_error_line(run("solve", f"{record}:1")) == (
         f"allfives: error: {record}:1: {record} is a game record: its deals are picked as "
         f"{record}#N, N counted from 1 through the file")
+    for picked in (f"{record}:1", f"{record}#1"):   # advise takes no record
+        assert one_error_line(run("advise", picked)) == (
+            f"allfives: error: {picked}: {record} is a game record, not a position; "
+            f"'allfives analyze' judges a record's play")
     assert one_error_line(run("solve", f"{tmp_path}#1")) == (
         f"allfives: error: {tmp_path}#1: {tmp_path} is a folder, not a file of deals")
     # the one deal of a file of one is #1 too, as the output of a file of several names it

@@ -138,6 +138,23 @@ def test_nothing_played_is_bad_input():
                             f"analyze\n"
 
 
+def test_a_record_with_no_card_played_is_nothing_to_analyze(tmp_path):
+    """A match won before any card was played (60-60, a beg given one) leaves no deal to
+    judge: one line, as for a deal file without play (it was an IndexError)."""
+    from solver.game import BEG, TAKE_ONE, Match, match_records, records_text
+
+    state = Match(2).new_initial_state(seed=7, score=[60, 60])
+    state.apply_action(BEG)
+    state.apply_action(TAKE_ONE)
+    assert state.is_terminal()
+    record = tmp_path / "won.jsonl"
+    record.write_text(records_text(match_records(state)))
+    result = run("analyze", record)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"allfives: error: {record}: play: no cards played, nothing to " \
+                            f"analyze\n"
+
+
 def test_of_several_positions_those_not_played_are_left_out_and_said_so():
     """The bundled file of one-line positions holds deals with card play and deals without:
     those with it are judged, each of the others named on standard error."""
