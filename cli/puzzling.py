@@ -2,10 +2,10 @@
 
     allfives puzzle generate [--players N] [--rules PRESET] [--count K] [--seed S]
                              [--min-turns T] [--theme NAME] [--out DIR]
-    allfives puzzle check FILE|DIR... [--jobs J]
+    allfives puzzle check FILE|DIR|-... [--jobs J]
     allfives puzzle play [FILE | --random] [--players N] [--theme T] [--seed S]
-    allfives puzzle show FILE|DIR... [--format text|svg|html] [--solution] [--title TEXT]
-    allfives puzzle index DIR
+    allfives puzzle show FILE|DIR|-... [--format text|svg|html] [--solution] [--title TEXT]
+    allfives puzzle index FILE|DIR|-...
 
 A folder stands for the puzzle files in it (``*.toml``, in the order of their numbers); a file
 of several puzzles (``# ---`` between two) for each of them, ``FILE#1``, ``FILE#2``, ...
@@ -154,35 +154,27 @@ def _one_of_several(name: str) -> Path | None:
 def load_named(path: str | PathLike[str], text: str | None = None) -> Puzzle:
     """The puzzle ``puzzle_paths`` named: a file's, or ``FILE#N``, the Nth puzzle of FILE when
     FILE holds several (before a file of that very name); ``text``: its text, given (a puzzle
-    of standard input, ``given_text``)."""
+    of standard input, ``given_text``: ``<stdin>`` its whole text, ``<stdin>#N`` one of
+    several)."""
     from solver.puzzles import Puzzle, PuzzleError, load_puzzle
 
+    name = str(path)
     text = text if text is not None else given_text(path)
-    whole = False       # (the text is a whole file's, not one puzzle of several)
     if text is None:
         if Path(path).is_symlink() and not Path(path).exists():
             raise PuzzleError(f"{path}: a link to nothing ({os.readlink(path)})")
-        found = _NUMBERED.fullmatch(str(path))
+        found = _NUMBERED.fullmatch(name)
         documents = _documents(found[1]) if found is not None and Path(found[1]).is_file() \
             else []
         if not 1 < len(documents) or not 1 <= int(found[2]) <= len(documents):
-            documents = _documents(path)
-            if len(documents) != 1 or not _blank(documents[0]):
-                return load_puzzle(path)
-            whole = True
-        text = documents[-1] if whole else documents[int(found[2]) - 1]
-    else:
-        whole = given_text(path) is not None and len(_stdin or ()) == 1
-    if _blank(text):
-        raise PuzzleError(f"{path}: empty: no puzzle in it" if whole else
-                          f"{path}: no puzzle: nothing but blank lines and comments (a "
+            return load_puzzle(path)        # a whole file (an empty one says so)
+        text = documents[int(found[2]) - 1]
+    several = name != STDIN_NAME        # one puzzle of a file of several, or the whole text
+    if several and all(not line.strip() or line.lstrip().startswith("#")
+                       for line in text.splitlines()):
+        raise PuzzleError(f"{path}: no puzzle: nothing but blank lines and comments (a "
                           f"'# ---' line too many?)")
-    return Puzzle.from_toml(text, str(path))
-
-
-def _blank(text: str) -> bool:
-    """Nothing but blank lines and comments."""
-    return all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines())
+    return Puzzle.from_toml(text, name)
 
 
 def load_all(paths: Iterable[str | PathLike[str]],

@@ -576,6 +576,13 @@ def test_an_empty_file_says_so(tmp_path):
         assert_one_error_line(run("puzzle", "show", tmp_path / name), "empty: no puzzle in it")
     result = run("puzzle", "check", "-", input="")
     assert result.stdout.splitlines()[0] == "<stdin>: empty: no puzzle in it"
+    # told by the name alone, as a worker process is given it (with no state of the parent's)
+    from cli.puzzling import load_named, problems_of
+
+    assert problems_of("<stdin>", "# c\n") == ["<stdin>: empty: no puzzle in it"]
+    assert problems_of("<stdin>#2", "# c\n")[0].startswith("<stdin>#2: no puzzle: nothing but")
+    with pytest.raises(AllFivesError, match="No such file"):   # not an OSError
+        load_named(tmp_path / "missing.toml")
 
 
 def test_check_says_every_problem_on_its_own_line(tmp_path, puzzles):

@@ -116,6 +116,9 @@ class Puzzle:
     @classmethod
     def from_toml(cls, text: str, source: str = "<string>") -> Puzzle:
         """Read a puzzle file's text; ``source`` names it in error messages."""
+        if all(not line.strip() or line.lstrip().startswith("#")
+               for line in text.removeprefix(BOM).splitlines()):
+            raise PuzzleError(f"{source}: empty: no puzzle in it")
         try:
             data = tomllib.loads(text.removeprefix(BOM))
         except (ValueError, RecursionError):     # TOMLDecodeError is a ValueError
@@ -318,7 +321,7 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         raise fail("rating", f"expected a rating from 0 to {MAX_RATING}, not {quoted(rating)}")
     seed = text("seed") if "seed" in table else None
     if seed is not None and not is_seed(seed):
-        raise fail("seed", f"expected a seed S/K (candidate K of seed S, whole numbers from 0, "
+        raise fail("seed", f"expected a seed S/K (candidate K of seed S, or S alone, from 0, "
                            f"as 'allfives puzzle generate --seed' takes it), not {quoted(seed)}")
     solved_by = words("solved_by") if "solved_by" in table else ()
     from .rating import LADDER
