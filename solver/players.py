@@ -670,8 +670,10 @@ def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
     if spec.name not in _REGISTRY:
         raise PlayerError(f"unknown player {quoted(spec.name)} (expected one of "
                           f"{', '.join(_REGISTRY)})")
-    known = player_options(spec.name) if isinstance(value, str) else None
-    for key, _ in spec.options if known is not None else ():
+    known = player_options(spec.name)   # (None: a player whose options are not listed)
+    # a spec given as a spec was checked when it was made; options beside it are checked now
+    for key in [] if known is None else \
+            [key for key, _ in spec.options if isinstance(value, str)] + list(options):
         if key not in known:
             takes = f"its options: {', '.join(known)}" if known else "it takes none"
             raise PlayerError(f"player {quoted(spec.name)} has no option {quoted(key)} "

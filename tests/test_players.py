@@ -402,4 +402,7 @@ def test_an_option_given_in_the_spec_and_beside_it_is_given_twice():
     player_spec refuses."""
     with pytest.raises(PlayerError, match=r"^player option 'worlds' is given twice"):
         player_spec("pimc:worlds=8", worlds=16)
-    assert str(player_spec("pimc:worlds=8", seed=3)) == "pimc:worlds=8,seed=3"
+    spec = player_spec("pimc:worlds=8", draws=2)
+    assert str(spec) == "pimc:worlds=8,draws=2" and player_spec(str(spec)) == spec
+    with pytest.raises(PlayerError, match=r"^player 'pimc' has no option 'seed'"):
+        player_spec("pimc:worlds=8", seed=3)      # (the seed is make's)
