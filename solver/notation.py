@@ -717,11 +717,12 @@ def read_limited(stream: Any, source: str, limit: int | None = MAX_TEXT_BYTES,
     while chunk := stream.read(READ_CHUNK):
         size += len(chunk)
         if limit is not None and size > limit:
-            if records and chunks[0].lstrip(BOM.encode() + b" \t\r\n").startswith(b"{"):
+            head = chunks[0] if chunks else chunk
+            if records and head.lstrip(BOM.encode() + b" \t\r\n").startswith(b"{"):
                 limit = None
             else:
-                raise _fail(source, None, f"more than {limit // 2**20} MiB: too large for a "
-                                          f"file of deals")
+                most = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit:,} bytes"
+                raise _fail(source, None, f"more than {most}: too large for a file of deals")
         chunks.append(chunk)
     data = b"".join(chunks)
     try:

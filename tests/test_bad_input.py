@@ -551,6 +551,9 @@ def test_a_record_is_read_whole_however_large_and_a_bom_kept_out_of_the_count():
     assert read_limited(io.BytesIO(record), "<stdin>", 2**20, records=True).count("\n") == 100_000
     with pytest.raises(DealFileError, match="more than 1 MiB"):
         read_limited(io.BytesIO(b"dealer = 'S'\n" * 100_000), "<stdin>", 2**20, records=True)
+    assert read_limited(io.BytesIO(b"{" * 2000), "x", 100, records=True) == "{" * 2000
+    with pytest.raises(DealFileError, match=r"^x: more than 100 bytes: too large"):
+        read_limited(io.BytesIO(b"a" * 2000), "x", 100)
     with pytest.raises(DealFileError, match=r"not UTF-8 text \(line 2, byte 8\)$"):
         read_limited(io.BytesIO(b"\xef\xbb\xbfab\ncd\xff"), "x.jsonl", records=True)
 
