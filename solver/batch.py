@@ -82,6 +82,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field, replace
+from numbers import Integral
 from typing import Any
 
 from .cards import Card
@@ -383,12 +384,14 @@ def _play(state: MatchState, players: Sequence[Player], labels: Sequence[str],
 
 def _result(state: MatchState, labels: Sequence[str],
             played: tuple[Mapping[str, list[float]], Mapping[str, int]],
-            match_name: str | int, deals: int | None = None) -> MatchResult:
+            match_name: str | int, deals: int | None = None,
+            records: bool = True) -> MatchResult:
+    """What the game left; ``records``: with its records (not for a game read back)."""
     times, cut = played
     n = state.players
     names = dict(zip(seat_names(n), labels))
     logs = list(state.deals)
-    records = match_records(state, match_name, names)
+    written = match_records(state, match_name, names) if records else ()
     points = []
     for log in logs:
         if log.thrown_in:
@@ -399,7 +402,7 @@ def _result(state: MatchState, labels: Sequence[str],
         points.append(tuple(side_points))
     if deals is not None:
         points = points[:deals]
-    return MatchResult(tuple(records), tuple(state.returns()), tuple(state.winners),
+    return MatchResult(tuple(written), tuple(state.returns()), tuple(state.winners),
                        state.score, state.games_won, tuple(points),
                        {k: tuple(v) for k, v in times.items()}, len(logs), dict(cut))
 
@@ -604,7 +607,7 @@ def _merge_counts(parts: Iterable[Mapping[str, int]]) -> dict[str, int]:
 
 
 def _check_table(players: int) -> int:
-    if type(players) is not int or players not in (2, 3, 4):
+    if isinstance(players, bool) or not isinstance(players, Integral) or players not in (2, 3, 4):
         raise BatchError(f"a table has 2, 3 or 4 players, not {quoted(players)}")
     return players
 
@@ -852,8 +855,8 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
         if rules_played != game.rules:
             raise BatchError(f"{where}: its rules are not the run's")
         state = played.state
-        result = replace(_result(state, [labels[kind] for kind in kinds], ({}, {}), "",
-                                 deals if not whole_matches else None), records=())
+        result = _result(state, [labels[kind] for kind in kinds], ({}, {}), "",
+                         deals if not whole_matches else None, records=False)
         dealt = sum(not log.thrown_in for log in state.deals)
         if not whole_matches and dealt > deals:
             raise BatchError(f"{where}: {counted(dealt, 'deal')} dealt, more than the run's "

@@ -8,6 +8,7 @@ partnership with four players.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from numbers import Integral
 
 from .cards import Card, rank_of, suit_of
 from .errors import AllFivesError, quoted
@@ -23,7 +24,8 @@ class SeatError(AllFivesError):
 
 
 def seat_names(players: int) -> str:
-    if type(players) is not int or players not in SEAT_NAMES:    # (2.0 and True are not 2)
+    if isinstance(players, bool) or not isinstance(players, Integral) \
+            or players not in SEAT_NAMES:     # (2.0 and True are not 2)
         raise SeatError(f"a table has 2, 3 or 4 players, not {quoted(players)}")
     return SEAT_NAMES[players]
 
