@@ -156,6 +156,7 @@ def load_named(path: str | PathLike[str], text: str | None = None) -> Puzzle:
     FILE holds several (before a file of that very name); ``text``: its text, given (a puzzle
     of standard input, ``given_text``: ``<stdin>`` its whole text, ``<stdin>#N`` one of
     several)."""
+    from solver.notation import is_blank
     from solver.puzzles import Puzzle, PuzzleError, load_puzzle
 
     name = str(path)
@@ -170,8 +171,7 @@ def load_named(path: str | PathLike[str], text: str | None = None) -> Puzzle:
             return load_puzzle(path)        # a whole file (an empty one says so)
         text = documents[int(found[2]) - 1]
     several = name != STDIN_NAME        # one puzzle of a file of several, or the whole text
-    if several and all(not line.strip() or line.lstrip().startswith("#")
-                       for line in text.splitlines()):
+    if several and is_blank(text):
         raise PuzzleError(f"{path}: no puzzle: nothing but blank lines and comments (a "
                           f"'# ---' line too many?)")
     return Puzzle.from_toml(text, name)

@@ -612,6 +612,12 @@ def is_line_form(text: str) -> bool:
     return False
 
 
+def is_blank(text: str) -> bool:
+    """Nothing but blank lines and ``#`` comments (a byte-order mark apart)."""
+    return all(not line.strip() or line.lstrip().startswith("#")
+               for line in text.removeprefix(BOM).splitlines())
+
+
 class _Document(NamedTuple):
     """One deal of a TOML text that may hold several."""
     text: str
@@ -620,9 +626,7 @@ class _Document(NamedTuple):
     below: int | None        # the line of the separator below it, if any
 
     def is_empty(self) -> bool:
-        """Nothing but blank lines and ``#`` comments."""
-        return all(not line.strip() or line.lstrip().startswith("#")
-                   for line in self.text.splitlines())
+        return is_blank(self.text)
 
     def emptiness(self) -> str:
         """Where the empty document lies, by the lines of its separators."""

@@ -35,7 +35,7 @@ from typing import Any
 from ..cards import Card, card_str, parse_card
 from ..deal import Position
 from ..errors import AllFivesError, is_number, quoted
-from ..notation import BOM, PUZZLE_KEYS, check_puzzle_table, read_file, value_kind
+from ..notation import BOM, PUZZLE_KEYS, check_puzzle_table, is_blank, read_file, value_kind
 from ..solution import OBJECTIVES, check_objective
 from ..tricks import seat_names, side_name, side_seats
 
@@ -116,8 +116,7 @@ class Puzzle:
     @classmethod
     def from_toml(cls, text: str, source: str = "<string>") -> Puzzle:
         """Read a puzzle file's text; ``source`` names it in error messages."""
-        if all(not line.strip() or line.lstrip().startswith("#")
-               for line in text.removeprefix(BOM).splitlines()):
+        if is_blank(text):
             raise PuzzleError(f"{source}: empty: no puzzle in it")
         try:
             data = tomllib.loads(text.removeprefix(BOM))
