@@ -810,13 +810,12 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
     a ``RecordError`` naming ``source`` (and its line, records read by ``read_records``, or
     given as ``(line, record)`` pairs by ``numbered_records``: then they are read one match
     at a time, and only what each game scored is kept)."""
-    from .game import replayed_matches
+    from .game import record_pairs, replayed_matches
 
     a, b = _specs(a, b, players)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise BatchError(f"deals: {quoted(deals)} is not a whole number from 1")
-    lines = getattr(records, "lines", None)
-    numbered = iter(zip(lines, records) if lines is not None else records)
+    numbered = record_pairs(records)
     first = next(numbered, None)
     if first is None:
         return [[]], 0, 0

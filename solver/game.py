@@ -143,7 +143,7 @@ __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "Record
            "action_name", "parse_action", "step_name", "parse_step", "cut_for_deal",
            "deal_record", "match_records", "records_text", "read_records", "json_line", "replay",
            "replay_matches", "replay_text", "replayed_matches", "numbered_records", "record_lines",
-           "ReplayedMatch", "deal_opening", "observation_of", "turn_view"]
+           "record_pairs", "ReplayedMatch", "deal_opening", "observation_of", "turn_view"]
 
 #: ``current_player()`` while a pack is to be dealt, and once the match is over (OpenSpiel's ids).
 CHANCE = -1
@@ -885,8 +885,7 @@ def replay_matches(records: Iterable[Mapping[str, Any]], source: str | None = No
     for each seating of each deal group).  The first thing that does not follow is one
     RecordError, naming the match too where the records hold more than one, and the line of
     the record at fault where they were read by ``read_records``."""
-    lines = getattr(records, "lines", None)
-    return list(replayed_matches(zip(lines, records) if lines is not None else records, source))
+    return list(replayed_matches(records, source))
 
 
 def replay_text(text: str, source: str = "<records>") -> list[ReplayedMatch]:
@@ -895,12 +894,21 @@ def replay_text(text: str, source: str = "<records>") -> list[ReplayedMatch]:
     return list(replayed_matches(numbered_records(record_lines(text), source), source))
 
 
-def replayed_matches(numbered: Iterable[tuple[int | None, Any]], source: str | None = None
+def record_pairs(records: Iterable[Any]) -> Iterator[tuple[int | None, Any]]:
+    """Records with the numbers of their lines: ``read_records``' (its ``lines``), pairs as
+    ``numbered_records`` gives them, or records alone (their lines not known, None)."""
+    lines = getattr(records, "lines", None)
+    if lines is not None:
+        return zip(lines, records)
+    return (item if isinstance(item, tuple) and len(item) == 2 else (None, item)
+            for item in records)
+
+
+def replayed_matches(numbered: Iterable[Any], source: str | None = None
                      ) -> Iterator[ReplayedMatch]:
-    """``replay_matches`` one match at a time, from the records with their lines' numbers
-    (``numbered_records``' pairs; a record alone where its line is not known): each match is
-    played again as its last record is read, so that no more than one match's records are
-    held at once."""
+    """``replay_matches`` one match at a time, from the records as ``record_pairs`` takes
+    them: each match is played again as its last record is read, so that no more than one
+    match's records are held at once."""
     seen: set[str] = set()
     name: Any = None
     group: list[tuple[int | None, Any]] = []
@@ -913,8 +921,7 @@ def replayed_matches(numbered: Iterable[tuple[int | None, Any]], source: str | N
                        name if named else None)   # (its keys checked before its players)
         return ReplayedMatch(name, records[0]["players"], state, lines[0])
 
-    for item in numbered:
-        line, record = item if isinstance(item, tuple) and len(item) == 2 else (None, item)
+    for line, record in record_pairs(numbered):
         this = record.get("match") if isinstance(record, Mapping) else None
         if group and (not isinstance(record, Mapping) or this == name):
             group.append((line, record))
