@@ -672,8 +672,8 @@ def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
                           f"{', '.join(_REGISTRY)})")
     known = player_options(spec.name)   # (None: a player whose options are not listed)
     # a spec given as a spec was checked when it was made; options beside it are checked now
-    for key in [] if known is None else \
-            [key for key, _ in spec.options if isinstance(value, str)] + list(options):
+    given = [key for key, _ in spec.options] if isinstance(value, str) else []
+    for key in given + list(options) if known is not None else ():
         if key not in known:
             takes = f"its options: {', '.join(known)}" if known else "it takes none"
             raise PlayerError(f"player {quoted(spec.name)} has no option {quoted(key)} "

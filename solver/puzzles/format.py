@@ -210,7 +210,6 @@ EVIDENCE_KEYS = ("solved_random", "solved_heuristic", "solved_search_200", "solv
 
 #: The most a count of the evidence may be: a TOML integer's most.
 MAX_COUNT = 2**63 - 1
-_EVIDENCE_WHY = {"solved_random": " (the random player's tries)"}
 
 
 def _evidence_most(key: str) -> int:
@@ -346,7 +345,8 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
                 if most == 1:
                     whole = "0 or 1"
                 elif most < MAX_COUNT or item > most:
-                    whole = f"a whole number from 0 to {most}{_EVIDENCE_WHY.get(key, '')}"
+                    why = " (the random player's tries)" if key == "solved_random" else ""
+                    whole = f"a whole number from 0 to {most}{why}"
                 else:
                     whole = "a whole number from 0"
                 raise fail(f"evidence.{key}", f"expected {whole}, not {quoted(item)}")

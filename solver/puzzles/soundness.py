@@ -238,10 +238,11 @@ def toughest_reply(position: Position, side: int, objective: str, target: int,
                    solver: Solver | None = None) -> Card:
     """The defence's card on the main line: the toughest reply (module notes); at the turn of
     ``side`` itself, there is none to give (a PuzzleError)."""
-    if not position.is_over and position.deal.side_of(position.to_move) == side:
+    oracle = _oracle(side, objective, target, solver)
+    if not position.is_over and oracle.is_solver_turn(position):
         raise PuzzleError(f"{position.deal.seats[position.to_move]} is to play, of the side "
                           f"solving: no defence's reply here")
-    return _oracle(side, objective, target, solver).toughest(position)
+    return oracle.toughest(position)
 
 
 def refutation(position: Position, side: int, objective: str, target: int,
