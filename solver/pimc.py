@@ -31,9 +31,9 @@ decision are alike in size): every card is then valued by playing each world's d
 the heuristic's card play instead (``solver.playout``; ``Advice.method`` is ``PLAYED_OUT``),
 over as many worlds as the rest of the budget allows.  On 12-card hands with four players this
 is the rule until the hands shrink.  With ``aside`` (off by default: measured within noise of
-off, the README's "The Monte Carlo player") the worlds are first solved again with Game set
-aside (``Advice.method`` is ``GAME_ASIDE``): under the deal's rules without Game, so that every
-value leaves Game's one point out.  With Game open each card that is not the best needs a
+off, the README's "The Monte Carlo player") such worlds are first solved again with Game set
+aside, before any play-out (``Advice.method`` is ``GAME_ASIDE``): under the deal's rules
+without Game, so that every value leaves Game's one point out.  With Game open each card that is not the best needs a
 search of its own on the pips of every card, and those searches are most of a deep solve
 (README, "Benchmarks"); without them a 9-card world with four players solves some 10 to 100
 times faster.
@@ -123,7 +123,8 @@ PIMC_FUSION = ("none", "postpone", "shared")
 PIMC_TRUST = ("tempered", "full")
 #: Fewest worlds a decision's budget is shared out for.
 MIN_WORLDS = 4
-#: Means closer than this are equal.
+#: A world's value this close to its best counts as a best choice there (``Advice``'s share
+#: of worlds a choice is best in); cards are ranked by their means rounded to 9 places.
 EPSILON = 1e-9
 #: ``Advice.method``: how the worlds were valued (see ``Advice.method``).
 SOLVED = "solved"
@@ -342,13 +343,17 @@ def value_play_postponed(solver, positions: Sequence[Position], weights: Sequenc
     card (a remedy for strategy fusion): after each card of ours, the other seats play their
     double-dummy best in each world until it is our turn again; there our next card must be one
     card for all the worlds we cannot tell apart (the same cards seen since), the one of best
-    weighted mean among them.  The result is None-free only when every solve finished; it says
-    ``complete`` False otherwise, and the caller falls back to ``value_play``."""
+    weighted mean among them.  A world is kept only when every solve in it finished; at the
+    first that does not, nothing is kept and the caller falls back to ``value_play``.  When the
+    budget is spent before the last world, the worlds kept are valued and ``complete`` is
+    False."""
     # per card: {seen since: [(world, value or {our next card: value})]}
     groups: dict[int, dict[tuple, list]] = {c: {} for c in legal}
     kept: list[float] = []
+    complete = True
     for world, (position, weight) in enumerate(zip(positions, weights)):
         if world and budget.spent():
+            complete = False
             break
         node_limit, time_limit = budget.limits(world)
         root = solver.solve(position, side, objective, line=False, node_limit=node_limit,
@@ -396,7 +401,7 @@ def value_play_postponed(solver, positions: Sequence[Position], weights: Sequenc
                                                -options.index(c)))
             for world, value in members:
                 values[card][world] = value[best]
-    return values, kept, True
+    return values, kept, complete
 
 
 def game_aside(position: Position) -> Position:

@@ -513,6 +513,24 @@ def test_postponed_values_are_the_engines_in_one_world_and_never_above_plain_pim
             assert sum(post[c]) <= sum(plain[c]) + 1e-9
 
 
+def test_postponed_values_cut_short_by_the_budget_say_so():
+    """The worlds valued before the budget ran out are kept, and the values are not complete
+    (a player counts the decision as cut short)."""
+    from solver.pimc import _Budget, value_play_postponed
+
+    state = to_play(2, 0)
+    state.apply_action(decide(make_player("heuristic"), state))
+    seat = state.current_player()
+    obs = state.observation(seat)
+    legal = list(obs.legal_actions)
+    budget = _Budget(None, None, 6)
+    budget.spent = lambda: True         # spent once the first world is valued
+    values, kept, complete = value_play_postponed(Solver(16), sampling_worlds(obs, 6),
+                                                  [1.0] * 6, legal, seat, side(seat, 2),
+                                                  "margin", budget)
+    assert kept == [1.0] and not complete and all(len(values[c]) == 1 for c in legal)
+
+
 def sampling_worlds(obs, count):
     from solver.sampling import sample_worlds, world_position
 
