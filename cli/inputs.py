@@ -17,9 +17,6 @@ from solver.notation import MAX_TEXT_BYTES, is_line_form, read_file, read_limite
 if TYPE_CHECKING:
     from solver.game import MatchState
 
-#: An action number from this one up is a revoke (``solver.game.REVOKE``).
-REVOKE = 128
-
 STDIN = "-"
 #: The name a position given on the command line is known by in messages and JSON.
 ARGUMENT = "<argument>"
@@ -101,7 +98,7 @@ def record_positions(text: str, source: str, number: int | None = None,
         first = 1
         for match in matches:
             for k, log in enumerate(match.state.deals, 1):
-                if any(action < 64 or action >= REVOKE for _, action in log.actions):
+                if log.cards_played:
                     picked.append((f"{source}#{first + k - 1}", match.state, k))
             first += len(match.state.deals)
     out = []
@@ -115,21 +112,11 @@ def deal_position(state: MatchState, number: int, name: str) -> Position:
     """The card play of deal ``number`` of a replayed match, as ``position()`` gives it (named
     ``name`` in an error): the deal is played again from its pack on a fresh state at the score
     it started from."""
-    from solver.game import GameError
+    from solver.game import REVOKE
 
-    from .replaying import score_before
-
-    log = state.deals[number - 1]
-    score = score_before(state, number)
-    try:
-        fresh = state.match.new_initial_state(dealer=log.dealer, score=score, auto_deal=False)
-        known = True
-    except GameError:  # a score at or over the target (a revoke barred a side)
-        fresh = state.match.new_initial_state(dealer=log.dealer, auto_deal=False)
-        known = False
-    fresh.deal_pack(log.pack)
+    fresh, score = state.deal_again(number)
     position = None
-    for seat, action in log.actions:
+    for seat, action in state.deals[number - 1].actions:
         if action >= REVOKE:
             raise AllFivesError(f"{name}: the deal holds a revoke, which a position cannot "
                                 f"replay")
@@ -139,7 +126,7 @@ def deal_position(state: MatchState, number: int, name: str) -> Position:
     if position is None:
         raise AllFivesError(f"{name}: play: no cards played (the deal was thrown in, or the "
                             f"match ended before play)")
-    if not known:
+    if score is None:       # a revoke barred a side: not the score the deal was played at
         position = Position(replace(position.deal, score=None), position.play)
     return position
 

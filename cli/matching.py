@@ -118,22 +118,33 @@ def _connect(distributed, scheduler: str):
             if getattr(self, "status", None) == "running":
                 super().__del__()
 
+    lock = threading.Lock()
+
     def connect() -> None:
+        outcome: object
         try:
-            made.append(Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False))
+            outcome = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)
         except OSError as error:    # refused, timed out: nothing there to talk to
-            made.append(error)
-        except Exception as error:  # noqa: BLE001 - it answered, but as something else
+            outcome = error
+        except Exception:           # noqa: BLE001 - it answered, but as something else
             # (its exception says little: a reply read as Dask's protocol is a MemoryError)
-            made.append(AllFivesError(f"--scheduler: {quoted(scheduler)} answered, but not "
-                                      f"as a Dask scheduler"))
+            outcome = AllFivesError(f"--scheduler: {quoted(scheduler)} answered, but not as a "
+                                    f"Dask scheduler")
+        with lock:
+            if made:                # given up on: a client made too late is closed
+                if isinstance(outcome, distributed.Client):
+                    outcome.close(timeout=2)
+                return
+            made.append(outcome)
 
     thread = threading.Thread(target=connect, daemon=True)
     thread.start()
     thread.join(CONNECT_TIMEOUT + 2)
-    if not made:
-        raise AllFivesError(f"--scheduler: {quoted(scheduler)} did not answer as a Dask "
-                            f"scheduler within {CONNECT_TIMEOUT + 2:g} s")
+    with lock:
+        if not made:
+            made.append(None)       # given up on
+            raise AllFivesError(f"--scheduler: {quoted(scheduler)} did not answer as a Dask "
+                                f"scheduler within {CONNECT_TIMEOUT + 2:g} s")
     if isinstance(made[0], AllFivesError):
         raise made[0]
     if isinstance(made[0], Exception):
@@ -614,10 +625,14 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         from .status import searching
 
         # every game of the record is replayed by the rules: a few seconds for thousands
-        with searching(make_console(None, stderr=True), f"reading back {record}", None) \
-                if not as_json else contextlib.nullcontext():
-            parts, done, keep = resumed(plan, record)
-            keeper.parts = [without_records(part, plan.whole_matches) for part in parts]
+        try:
+            with searching(make_console(None, stderr=True), f"reading back {record}", None) \
+                    if not as_json else contextlib.nullcontext():
+                parts, done, keep = resumed(plan, record)
+                keeper.parts = [without_records(part, plan.whole_matches) for part in parts]
+        except BaseException:       # a record refused, or Ctrl-C: its file and lock let go
+            out.close()
+            raise
         keeper.resumed = done
     start = time.perf_counter()
     try:

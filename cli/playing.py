@@ -235,8 +235,7 @@ class Session:
             self.save()
             return
         self.console.print(hanging(deal_over_line(log, n)), crop=False)
-        has_cards = any(a < 64 for _, a in log.actions)
-        if has_cards and self.last_play is not None:
+        if log.cards_played and self.last_play is not None:
             self.console.print(self.analysis(self.last_play, not log.winners), crop=False)
         self.last_play = None
         self.save()

@@ -17,7 +17,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -30,8 +30,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from solver.puzzles import Puzzle
-
-FORMATS = ("text", "svg", "html")
 
 
 # ---- the files ----------------------------------------------------------------------------------

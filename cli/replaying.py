@@ -17,7 +17,7 @@ from rich.text import Text
 
 from solver.cards import SUIT_NAMES, suit_of
 from solver.errors import AllFivesError, counted
-from solver.game import (REVOKE, RUN, GameError, MatchState, ReplayedMatch, replay_text,
+from solver.game import (REVOKE, RUN, MatchState, ReplayedMatch, replay_text,
                          step_name)
 from solver.tricks import seat_names, side_name
 
@@ -174,7 +174,7 @@ def deal_summary(state: MatchState, number: int) -> dict[str, Any]:
     from and ended at, every action as the record writes it, and every point pegged."""
     log = state.deals[number - 1]
     n = state.players
-    start = score_before(state, number)
+    start = state.score_before(number)
     return {
         "number": number, "game": log.game, "dealer": seat_names(n)[log.dealer],
         "score_before": {side_name(s, n): p for s, p in enumerate(start)},
@@ -184,16 +184,6 @@ def deal_summary(state: MatchState, number: int) -> dict[str, Any]:
         "score": {side_name(s, n): p for s, p in enumerate(log.score)},
         "thrown_in": log.thrown_in, "winners": [side_name(s, n) for s in log.winners],
     }
-
-
-def score_before(state: MatchState, number: int) -> tuple[int, ...]:
-    """The match score deal ``number`` of a replayed match started from (0 in a new game, the
-    match's starting score in its first)."""
-    log = state.deals[number - 1]
-    before = state.deals[number - 2] if number > 1 else None
-    if before is None:
-        return state.start_score
-    return before.score if before.game == log.game else (0,) * state.sides
 
 
 def tell_match(state: MatchState, console: Console, pretty: bool) -> None:
@@ -211,13 +201,7 @@ def deal_story(state: MatchState, number: int, pretty: bool) -> list[Text]:
 
     log = state.deals[number - 1]
     n = state.players
-    score: tuple[int, ...] | None = score_before(state, number)
-    try:
-        fresh = state.match.new_initial_state(dealer=log.dealer, score=score, auto_deal=False)
-    except GameError:  # a score at or over the target: a revoke barred a side from winning
-        fresh = state.match.new_initial_state(dealer=log.dealer, auto_deal=False)
-        score = None
-    fresh.deal_pack(log.pack)
+    fresh, score = state.deal_again(number)
     head = Text(f"Deal {number}", style="bold")
     if state.match.best_of > 1:
         head.append(f", game {log.game}")

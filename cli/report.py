@@ -243,9 +243,3 @@ def solve_body(position: Position, solution: Solution, pretty: bool,
     parts.append(Text())
     parts.append(Text(f"{counted(solution.nodes, 'node')}, {solution.seconds:.3f} s", style=QUIET))
     return Group(*parts)
-
-
-def solve_report(name: str, position: Position, solution: Solution,
-                 pretty: bool, width: int | None = None) -> RenderableType:
-    return Group(solve_head(name, position, pretty),
-                 solve_body(position, solution, pretty, width))

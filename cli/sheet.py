@@ -233,13 +233,6 @@ def about(facts: Facts) -> str:
     return " · ".join(parts)
 
 
-def trick_words(trick: TrickLine, pretty: bool = True) -> str:
-    """``3. S A♠  N 4♠ → S``."""
-    cards = "  ".join(f"{p.seat} {card_str(p.card, pretty)}" for p in trick.cards)
-    tail = f" → {trick.winner}" if trick.winner else ""
-    return f"{trick.number}. {cards}{tail}"
-
-
 # ---- text ---------------------------------------------------------------------------------------
 
 def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = True):

@@ -23,7 +23,7 @@ __all__ = [
     "KING", "ACE",
     "make_card", "suit_of", "rank_of", "parse_card", "card_str", "parse_suit", "suit_str",
     "parse_cards", "parse_hand", "hand_str", "parse_holding", "holding_str", "sort_cards",
-    "mask_of", "cards_of", "pip_value", "ALL_CARDS", "FULL_PACK",
+    "mask_of", "cards_of", "pip_value", "is_card", "ALL_CARDS", "FULL_PACK",
 ]
 
 Card = int
@@ -48,6 +48,12 @@ _RANK_CHARS = {ch: i for i, ch in enumerate(RANKS)}
 
 class CardError(AllFivesError):
     """A card, suit or hand that cannot be read; the message quotes the bad token."""
+
+
+def is_card(value: object) -> bool:
+    """Whether ``value`` is a card's number: ``suit * 16 + rank``, rank 0 (two) to 12 (ace)."""
+    return (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 64
+            and value & 15 <= 12)
 
 
 def make_card(suit: int, rank: int) -> Card:

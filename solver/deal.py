@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from os import PathLike
 
-from .cards import Card, CardError, card_str, hand_str, mask_of, parse_card, sort_cards, suit_of, \
-    suit_str
+from .cards import Card, CardError, card_str, hand_str, is_card, mask_of, parse_card, sort_cards, \
+    suit_of, suit_str
 from .errors import AllFivesError, quoted
 from .notation import (DealFileError, Layout, is_toml_name, line_str, parse_line, parse_toml,
                        read_file, read_layouts, toml_str)
@@ -40,10 +40,6 @@ class PlayError(AllFivesError):
     """A card in the play that is not in the hand to play, or breaks the follow rule."""
 
 
-def _is_card(c: object) -> bool:
-    return isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 64 and (c & 15) <= 12
-
-
 @dataclass(frozen=True)
 class Deal(Seated):
     hands: tuple[tuple[Card, ...], ...]
@@ -59,7 +55,7 @@ class Deal(Seated):
         names = seat_names(n)  # 2, 3 or 4 players
         for seat, hand in enumerate(self.hands):
             for c in hand:
-                if not _is_card(c):
+                if not is_card(c):
                     raise CardError(f"{names[seat]}'s hand: {quoted(c)} is not a card")
         hands = tuple(tuple(sort_cards(h)) for h in self.hands)
         object.__setattr__(self, "hands", hands)
@@ -84,7 +80,7 @@ class Deal(Seated):
                     raise DealError(f"card {quoted(card_str(c))} is dealt {where}")
                 seen[c] = seat
         if self.turnup is not None:
-            if not _is_card(self.turnup):
+            if not is_card(self.turnup):
                 raise CardError(f"turn-up {quoted(self.turnup)} is not a card")
             if self.turnup in seen:
                 raise DealError(f"turn-up {quoted(card_str(self.turnup))} is also in "
@@ -173,7 +169,7 @@ class Position:
         tricks: list[Trick] = []
         leader, cards = deal.elder, []
         for i, card in enumerate(self.play):
-            if not _is_card(card):
+            if not is_card(card):
                 raise CardError(f"play[{i}]: unknown card {quoted(card)}")
             seat = (leader + len(cards)) % n
             if card not in hands[seat]:

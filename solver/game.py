@@ -128,8 +128,8 @@ from typing import Any, NamedTuple
 
 from . import shuffle
 from .analysis import end_points
-from .cards import ALL_CARDS, JACK, Card, CardError, card_str, parse_card, rank_of, sort_cards, \
-    suit_of
+from .cards import (ALL_CARDS, JACK, Card, CardError, card_str, is_card, parse_card, rank_of,
+                    sort_cards, suit_of)
 from .deal import Deal, Position, Trick
 from .errors import AllFivesError, quoted
 from .pegging import SKUNK_LINE, Peg
@@ -170,10 +170,6 @@ class RecordError(AllFivesError):
     """A game record that does not replay: the message names the deal and the action."""
 
 
-def _is_card(a: object) -> bool:
-    return isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 64 and (a & 15) <= 12
-
-
 # ---- actions as text ----------------------------------------------------------------------------
 
 
@@ -181,9 +177,9 @@ def action_name(action: int) -> str:
     """``64`` -> ``"stand"``, ``26`` -> ``"TH"``, ``REVOKE + 3`` -> ``"revoke:5S"``."""
     if action in CALLS:
         return CALLS[action]
-    if _is_card(action):
+    if is_card(action):
         return card_str(action)
-    if isinstance(action, int) and _is_card(action - REVOKE):
+    if isinstance(action, int) and is_card(action - REVOKE):
         return "revoke:" + card_str(action - REVOKE)
     raise GameError(f"{quoted(action)} is not an action")
 
@@ -289,6 +285,12 @@ class DealLog:
     pegs: tuple[Peg, ...] = ()
     #: Every card turned up in the deal, the first and those of the runs, in order.
     turnups: tuple[Card, ...] = ()
+
+    @property
+    def cards_played(self) -> bool:
+        """Whether a card was played in the deal (a revoke counts): not a deal thrown in, nor
+        one whose match ended in the calls."""
+        return any(action < STAND or action >= REVOKE for _, action in self.actions)
 
 
 @dataclass(frozen=True)
@@ -503,6 +505,31 @@ class MatchState(Seated):
     def clone(self) -> MatchState:
         return copy.deepcopy(self)
 
+    def score_before(self, number: int) -> tuple[int, ...]:
+        """The match score deal ``number`` (from 1) of ``deals`` started from: 0 each in a new
+        game, the starting score in the match's first."""
+        log = self.deals[number - 1]
+        if number == 1:
+            return self.start_score
+        before = self.deals[number - 2]
+        return before.score if before.game == log.game else (0,) * self.sides
+
+    def deal_again(self, number: int) -> tuple[MatchState, tuple[int, ...] | None]:
+        """Deal ``number`` (from 1) of ``deals`` dealt again from its pack on a fresh state at
+        the score it started from, before its first call: (the state, that score).  The score
+        is None where no state can start from it (at or over the target: a revoke's penalty
+        barred a side from winning); the state then starts from 0 each."""
+        log = self.deals[number - 1]
+        score: tuple[int, ...] | None = self.score_before(number)
+        try:
+            fresh = self.match.new_initial_state(dealer=log.dealer, score=score,
+                                                 auto_deal=False)
+        except GameError:
+            fresh = self.match.new_initial_state(dealer=log.dealer, auto_deal=False)
+            score = None
+        fresh.deal_pack(log.pack)
+        return fresh, score
+
     # ---- chance -------------------------------------------------------------------------------
 
     def deal_pack(self, pack: Iterable[Card | str] | None = None) -> None:
@@ -550,8 +577,8 @@ class MatchState(Seated):
             raise GameError(f"a revoke is a card played ({self._who_acts()})")
         seat = self.current_player()
         name = self.seats[seat]
-        if not _is_card(card) or card not in self._hands[seat]:
-            raise GameError(f"{quoted(card_str(card) if _is_card(card) else card)} is not in "
+        if not is_card(card) or card not in self._hands[seat]:
+            raise GameError(f"{quoted(card_str(card) if is_card(card) else card)} is not in "
                             f"{name}'s hand")
         if card in self.legal_actions():
             raise GameError(f"{card_str(card)} is no revoke: {name} may play it")
@@ -573,7 +600,7 @@ class MatchState(Seated):
             return f"{quoted(action)} is not an action"
         if self.phase in (SHUFFLE, OVER):
             return f"{text!r} is not an action now: {self._who_acts()}"
-        if self.phase == PLAY and _is_card(action):
+        if self.phase == PLAY and is_card(action):
             seat = self.current_player()
             name = self.seats[seat]
             if action not in self._hands[seat]:
@@ -750,7 +777,7 @@ def _read_pack(pack: Iterable[Card | str]) -> tuple[Card, ...]:
     except TypeError:
         raise GameError(f"pack {quoted(pack)} is not a list of cards") from None
     for i, c in enumerate(cards):
-        if not _is_card(c):
+        if not is_card(c):
             raise GameError(f"pack: {quoted(c)} is not a card")
         if c in cards[:i]:
             raise GameError(f"pack: {card_str(c)} is in it twice")

@@ -46,7 +46,6 @@ import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from os import PathLike
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from .cards import (Card, card_str, hand_str, holding_str, parse_card, parse_hand, parse_suit,
@@ -64,7 +63,6 @@ __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse
 TOP_KEYS = ("rules", "dealer", "trump", "turnup", "hands", "play", "options", "score", "puzzle")
 PUZZLE_KEYS = ("side", "objective", "target", "line", "title", "themes", "rating", "seed",
                "solved_by", "evidence")
-LINE_KEYS = ("rules", "dealer", "trump", "turnup", "play", "score")
 COMPASS = "NESW"
 #: The line between two deals in one TOML text (trailing blanks allowed when reading).
 SEPARATOR = "# ---"

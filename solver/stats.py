@@ -147,10 +147,6 @@ class Interval:
     confidence: float
     method: str
 
-    @property
-    def half_width(self) -> float:
-        return (self.high - self.low) / 2
-
     def excludes_zero(self) -> bool:
         return self.low > 0 or self.high < 0
 

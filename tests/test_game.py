@@ -966,6 +966,31 @@ def random_match(players: int, rules: Rules, seed: int, best_of: int = 1):
     return state
 
 
+def test_each_deal_dealt_again_from_its_score_ends_as_it_did():
+    """``deal_again`` starts each deal of a played match afresh, at the score it started from
+    (``score_before``: the match's start, the last deal's score, 0 in a new game): its
+    actions taken again end the deal as they did; ``cards_played`` says which deals had play."""
+    for seed in range(9):
+        players = 2 + seed % 3
+        rules = Rules.preset(list(PRESETS)[seed % len(PRESETS)], target=21)
+        start = (seed % 5,) * (2 if players == 4 else players)
+        state = Match(players, rules, best_of=1 + 2 * (seed % 2)).new_initial_state(
+            seed=seed, score=start)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        for number, log in enumerate(state.deals, 1):
+            fresh, score = state.deal_again(number)
+            assert score == (start if number == 1 else state.deals[number - 2].score
+                             if state.deals[number - 2].game == log.game else (0,) * len(start))
+            for _, action in log.actions:
+                fresh.apply_action(action)
+            again = fresh.deals[0]
+            assert (again.score, again.pegs, again.winners) == (log.score, log.pegs, log.winners)
+            names = action_names(action for _, action in log.actions)
+            assert log.cards_played == any(len(name) == 2 for name in names)
+
+
 def test_records_round_trip():
     for seed in range(12):
         players = 2 + seed % 3
