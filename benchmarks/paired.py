@@ -32,7 +32,7 @@ import sys
 from collections import defaultdict
 
 from solver.errors import AllFivesError
-from solver.game import (Records, action_name, deal_opening, json_line, record_lines,
+from solver.game import (Records, action_name, deal_opening, numbered_records, record_lines,
                          replay_matches)
 from solver.players import HeuristicPlayer
 from solver.rules import MAX_TARGET
@@ -56,30 +56,27 @@ def read_run(path):
         fail(f"{path}: {error.strerror or error}")
     except UnicodeDecodeError:
         fail(f"{path}: not UTF-8 text")
+    lines = record_lines(text)
+    if lines and not text.endswith("\n"):
+        lines.pop()         # the last line, cut short as the run was stopped (as --resume reads)
     records = Records()
     records.lines = []
-    lines = record_lines(text)
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json_line(line)
-        except ValueError as error:
-            if number == len(lines) and not text.endswith("\n"):
-                break           # the last line, cut short as the run was stopped
-            fail(f"{path}:{number}: {error}")
-        if not isinstance(record, dict) or any(key not in record for key in KEYS):
-            fail(f"{path}:{number}: not a game record (JSON lines of 'allfives match "
-                 f"--record')")
-        name = str(record["match"]).split(":")
-        if len(name) != 3 or not all(part.isdigit() for part in name):
-            fail(f"{path}:{number}: game {record['match']!r} is not of 'allfives match "
-                 f"--record' (its games are named SEED:GROUP:SEATING)")
-        if record["rules"].get("target") != MAX_TARGET:
-            fail(f"{path}:{number}: a game of whole matches (--matches): paired.py compares "
-                 f"runs of --deals")
-        records.append(record)
-        records.lines.append(number)
+    try:
+        for number, record in numbered_records(lines, path):
+            if any(key not in record for key in KEYS):
+                fail(f"{path}:{number}: not a game record (JSON lines of 'allfives match "
+                     f"--record')")
+            name = str(record["match"]).split(":")
+            if len(name) != 3 or not all(part.isdigit() for part in name):
+                fail(f"{path}:{number}: game {record['match']!r} is not of 'allfives match "
+                     f"--record' (its games are named SEED:GROUP:SEATING)")
+            if record["rules"].get("target") != MAX_TARGET:
+                fail(f"{path}:{number}: a game of whole matches (--matches): paired.py "
+                     f"compares runs of --deals")
+            records.append(record)
+            records.lines.append(number)
+    except AllFivesError as error:
+        fail(str(error))
     if not records:
         fail(f"{path}: no game records in it")
     try:
