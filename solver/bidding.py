@@ -109,7 +109,7 @@ def _pegged(state: MatchState, side: int, margin: bool) -> tuple[float, bool]:
 def call_advice(player, observation: Observation, hands: Sequence[Sequence[Sequence[int]]],
                 weights: Sequence[float], exact: bool = False):
     """The Advice on a call over the worlds given as every seat's hand."""
-    from .pimc import _Budget, _ranked, summarize
+    from .advice import Budget, ranked, summarize
 
     legal = list(observation.legal_actions)
     n = observation.players
@@ -117,7 +117,7 @@ def call_advice(player, observation: Observation, hands: Sequence[Sequence[Seque
     objective = deal_objective(n)
     margin = objective == "margin"
     turnup = observation.turnups[0]
-    budget = _Budget(player.time_limit, player.node_limit, len(hands))
+    budget = Budget(player.time_limit, player.node_limit, len(hands))
     # every branch of every world, then the solves grouped by trumps (a table per trumps)
     branches = []
     for world, world_hands in enumerate(hands):
@@ -145,7 +145,7 @@ def call_advice(player, observation: Observation, hands: Sequence[Sequence[Seque
         values[(world, call)] = pegged + solved[key]
     rows = summarize([[values[(w, c)] for w in range(len(hands))] for c in legal], weights,
                      exact)
-    actions = _ranked(legal, dict(zip(legal, rows)), rules_call(observation))
+    actions = ranked(legal, dict(zip(legal, rows)), rules_call(observation))
     return player._advice(observation, objective, len(hands), exact, complete, actions, budget)
 
 

@@ -272,9 +272,9 @@ def _world_rows(observation: Observation, hands: Sequence[Sequence[Sequence[int]
                 rng, budget=None) -> dict[int, list[float]]:
     """Per legal call, its value in each world (given as every seat's hand), each world's pack
     (``solver.bidding.world_pack``, the rest shuffled by ``rng``) played out once per call;
-    with a ``budget`` (``solver.pimc._Budget``), no world is begun once it is spent and
+    with a ``budget`` (``solver.advice.Budget``), no world is begun once it is spent and
     ``MIN_WORLDS`` are done."""
-    from .pimc import MIN_WORLDS
+    from .advice import MIN_WORLDS
 
     rows: dict[int, list[float]] = {c: [] for c in observation.legal_actions}
     for done, world_hands in enumerate(hands):
@@ -316,10 +316,10 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
     chance that the deal wins the match, the deal's value (``deal_result``, a match lost in it
     counted as ``-WIN_VALUE``) breaking ties; else the deal's value, a match lost in it counted
     so (``near_target``)."""
-    from .pimc import PLAYED_OUT, _Budget, _valued
+    from .advice import PLAYED_OUT, Budget, valued
 
     legal = list(observation.legal_actions)
-    budget = _Budget(player.time_limit, None, len(hands))
+    budget = Budget(player.time_limit, None, len(hands))
     rows = _world_rows(observation, hands, player.rng, budget)
     done = len(rows[legal[0]])
     exact = exact and done == len(hands)
@@ -327,7 +327,7 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
     if any(v == WIN_VALUE for c in legal for v in rows[c]):
         objective, points = "win", rows
         rows = {c: [1.0 if v == WIN_VALUE else 0.0 for v in rows[c]] for c in legal}
-    actions = _valued(legal, rows, weights[:done], exact, rules_call(observation), points,
+    actions = valued(legal, rows, weights[:done], exact, rules_call(observation), points,
                       chance=objective == "win")
     return player._advice(observation, objective, done, exact, done == len(hands), actions,
                           budget, PLAYED_OUT)

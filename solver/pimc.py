@@ -67,10 +67,8 @@ Advice
 ------
 ``advise(observation)`` is the analysis ``act`` acts on: every legal action with its mean value
 for the deciding seat's side, a 95% interval and the share of worlds in which it is one of the
-best.  The interval is the weighted mean plus or minus 1.96 standard errors, the standard error
-taken over worlds with Kish's effective number of worlds ``(sum w)**2 / sum w**2``; when every
-consistent world was enumerated (``Advice.exact``) the mean is exact and the interval is that
-point.
+best (``solver.advice``: the interval is over the worlds, weighted; when every consistent world
+was enumerated, ``Advice.exact``, the mean is exact and the interval is that point).
 """
 
 from __future__ import annotations
@@ -79,8 +77,10 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from .advice import (GAME_ASIDE, PLAYED_OUT, REPLIED, SOLVED, Z95, ActionValue, Advice, Budget,
+                     summarize, unknown, valued)
 from .calling import ROLLOUT_WORLDS
 from .deal import Position
 from .errors import quoted
@@ -88,7 +88,6 @@ from .game import Observation
 from .players import HeuristicPlayer, PlayerError, check_replies, check_switch, \
     check_table_bits, deal_objective, within_reach
 from .solution import check_limits
-from .stats import wilson_bounds
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
            "summarize", "game_aside", "value_replies", "value_shared_replies", "DEFAULT_WORLDS",
@@ -107,8 +106,6 @@ DEFAULT_CALL_WORLDS = 16
 PIMC_CALLS = ("heuristic", "table", "rollout", "pimc")
 #: Seconds a decision may take by default.
 DEFAULT_TIME_LIMIT = 0.5
-#: The normal quantile of a two-sided 95% interval.
-Z95 = 1.959963984540054
 #: With play inference, worlds drawn uniformly for each world solved (``solver.inference``).
 INFER_DRAWS = 2
 #: The same, the model trusted fully: most worlds drawn then weigh next to nothing (the knee
@@ -121,142 +118,10 @@ PIMC_PARTNER = ("best", "heuristic")
 PIMC_FUSION = ("none", "postpone", "shared")
 #: The player's ways of trusting its model of the opponents (its option ``trust``).
 PIMC_TRUST = ("tempered", "full")
-#: Fewest worlds a decision's budget is shared out for.
-MIN_WORLDS = 4
-#: A world's value this close to its best counts as a best choice there (``Advice``'s share
-#: of worlds a choice is best in); cards are ranked by their means rounded to 9 places.
-EPSILON = 1e-9
-#: ``Advice.method``: how the worlds were valued (see ``Advice.method``).
-SOLVED = "solved"
-GAME_ASIDE = "solved, Game aside"
-REPLIED = "against the heuristic"
-PLAYED_OUT = "played out"
-
-
-@dataclass(frozen=True)
-class ActionValue:
-    """One action's value over the worlds, for the deciding seat's side."""
-
-    #: A game action: a card in play; STAND, BEG, TAKE_ONE or RUN in the calls.
-    action: int
-    #: The weighted mean value, in ``Advice.objective`` units (points of margin, points, or for
-    #: ``win`` the chance of winning the match, 0 to 1).
-    mean: float
-    #: The 95% interval of the mean over worlds (see the module notes).
-    low: float
-    high: float
-    #: The weighted share of worlds in which this action is one of the best.
-    best: float
-    #: With objective ``win``: the mean by points (``margin`` or ``points``) that breaks ties.
-    points: float | None = None
-
-
-@dataclass(frozen=True)
-class Advice:
-    """What ``PimcPlayer.advise`` found for one decision."""
-
-    seat: int
-    #: ``Observation.phase``: ``"elder"``, ``"dealer"`` or ``"play"``.
-    phase: str
-    #: ``"margin"``, ``"points"`` or ``"win"``.
-    objective: str
-    #: Worlds valued.
-    worlds: int
-    #: Every consistent world was enumerated.
-    exact: bool
-    #: No solve was cut short by a node or time limit, and no world was left out for it.
-    complete: bool
-    #: Best first.
-    actions: tuple[ActionValue, ...]
-    #: Engine nodes searched and seconds taken for the decision.
-    nodes: int = 0
-    seconds: float = 0.0
-    #: How the worlds were valued: ``SOLVED`` by the engine; ``REPLIED`` against the heuristic's
-    #: replies (option ``replies``); ``GAME_ASIDE`` by the engine with Game left out (option
-    #: ``aside``), when not one world could be solved with it in the budget; or ``PLAYED_OUT``
-    #: by the heuristic's play (``solver.playout``) when not one could be solved at all.
-    method: str = "solved"
-    #: Near the target, but not one world's chance of winning the match could be found within
-    #: the budget (while its points could): the values are by points instead.
-    win_dropped: bool = False
-
-    @property
-    def best(self) -> int:
-        """The action chosen: the first."""
-        return self.actions[0].action
-
-
-def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact: bool,
-              chance: bool = False) -> list[tuple[float, float, float, float]]:
-    """For each action (a row of per-world values, the same worlds for every row): its weighted
-    mean, the low and high ends of its 95% interval, and its share of best worlds.  Exact, the
-    interval is the mean; else from one world it is not known (NaN); a ``chance`` (values 0 or
-    1) has the Wilson score interval, kept to 0 .. 1, the weights counted as their effective
-    number of worlds."""
-    total = float(sum(weights))
-    if not values or total <= 0:
-        return [(math.nan, math.nan, math.nan, 0.0) for _ in values]
-    squares = sum(w * w for w in weights)
-    n_eff = total * total / squares
-    worlds = len(weights)
-    tops = [max(row[i] for row in values) for i in range(worlds)]
-    out = []
-    for row in values:
-        mean = sum(w * v for w, v in zip(weights, row)) / total
-        best = sum(w for w, v, top in zip(weights, row, tops) if v >= top - EPSILON) / total
-        if exact:
-            low = high = mean
-        elif chance:
-            low, high = wilson_bounds(mean, n_eff)
-        elif n_eff <= 1 + EPSILON:
-            low = high = math.nan
-        else:
-            variance = sum(w * (v - mean) ** 2 for w, v in zip(weights, row)) / total
-            variance *= n_eff / (n_eff - 1)
-            half = Z95 * math.sqrt(variance / n_eff)
-            low, high = mean - half, mean + half
-        out.append((mean, low, high, best))
-    return out
-
-
-class _Budget:
-    """A decision's time and nodes, shared out over its solves."""
-
-    def __init__(self, time_limit: float | None, node_limit: int | None, worlds: int) -> None:
-        self.start = time.perf_counter()
-        self.deadline = None if time_limit is None else self.start + time_limit
-        self.nodes_left = node_limit
-        self.nodes = 0
-        self.cut = False
-        self.share = max(1, min(worlds, MIN_WORLDS))
-
-    def spent(self) -> bool:
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
-            return True
-        return self.nodes_left is not None and self.nodes_left <= 0
-
-    def limits(self, done: int, parts: int | None = None) -> tuple[int | None, float | None]:
-        """Node and time limits for the next solve, ``done`` solves made (or, given ``parts``,
-        that share of what is left)."""
-        parts = parts or max(1, self.share - done)
-        nodes = None if self.nodes_left is None else max(1, self.nodes_left // parts)
-        seconds = None
-        if self.deadline is not None:
-            seconds = max((self.deadline - time.perf_counter()) / parts, 1e-4)
-        return nodes, seconds
-
-    def used(self, nodes: int) -> None:
-        self.nodes += nodes
-        if self.nodes_left is not None:
-            self.nodes_left -= nodes
-
-    @property
-    def seconds(self) -> float:
-        return time.perf_counter() - self.start
 
 
 def value_play(solver, positions: Sequence[Position], weights: Sequence[float],
-               legal: Sequence[int], side: int, objective: str, budget: _Budget
+               legal: Sequence[int], side: int, objective: str, budget: Budget
                ) -> tuple[dict[int, list[float]], list[float], bool]:
     """Every legal card's value in each world the budget allows: ({card: values}, the weights
     of the worlds kept, complete).  A world is kept only when every legal card was valued."""
@@ -285,7 +150,7 @@ def value_play(solver, positions: Sequence[Position], weights: Sequence[float],
 
 
 def value_replies(positions: Sequence[Position], weights: Sequence[float], legal: Sequence[int],
-                  side: int, objective: str, model, budget: _Budget, partner: bool = False
+                  side: int, objective: str, model, budget: Budget, partner: bool = False
                   ) -> tuple[dict[int, list[float]], list[float], bool]:
     """``value_play`` with each world valued against ``model``'s replies (the heuristic's;
     ``solver.replies``; with ``partner`` the partner's cards are ``model``'s too), each position
@@ -316,7 +181,7 @@ def value_replies(positions: Sequence[Position], weights: Sequence[float], legal
 
 
 def value_shared_replies(positions: Sequence[Position], weights: Sequence[float],
-                         legal: Sequence[int], objective: str, model, budget: _Budget
+                         legal: Sequence[int], objective: str, model, budget: Budget
                          ) -> tuple[dict[int, list[float]], list[float], bool]:
     """``value_replies`` with this seat's later cards chosen once for the worlds it cannot tell
     apart (``solver.replies.shared_reply_values``: the worlds searched together, the partner's
@@ -338,7 +203,7 @@ def value_shared_replies(positions: Sequence[Position], weights: Sequence[float]
 
 def value_play_postponed(solver, positions: Sequence[Position], weights: Sequence[float],
                          legal: Sequence[int], seat: int, side: int, objective: str,
-                         budget: _Budget) -> tuple[dict[int, list[float]], list[float], bool]:
+                         budget: Budget) -> tuple[dict[int, list[float]], list[float], bool]:
     """``value_play`` with the perfect-information evaluation postponed to this seat's next
     card (a remedy for strategy fusion): after each card of ours, the other seats play their
     double-dummy best in each world until it is our turn again; there our next card must be one
@@ -408,36 +273,6 @@ def game_aside(position: Position) -> Position:
     """``position`` under its rules without Game: every value then leaves Game's point out."""
     deal = position.deal
     return Position(replace(deal, rules=replace(deal.rules, game=False)), position.play)
-
-
-def _ranked(legal: Sequence[int], rows: dict[int, tuple[float, float, float, float]],
-            preferred: int | None, points: dict[int, float] | None = None
-            ) -> tuple[ActionValue, ...]:
-    def key(c: int) -> tuple:
-        mean = rows[c][0] if not math.isnan(rows[c][0]) else 0.0
-        second = points[c] if points is not None and not math.isnan(points[c]) else 0.0
-        return (-round(mean, 9), -round(second, 9), c != preferred, legal.index(c))
-
-    return tuple(ActionValue(c, *rows[c], points=None if points is None else points[c])
-                 for c in sorted(legal, key=key))
-
-
-def _valued(legal: Sequence[int], values: dict[int, list[float]], weights: Sequence[float],
-            exact: bool, preferred: int, points: dict[int, list[float]] | None = None,
-            chance: bool = False) -> tuple[ActionValue, ...]:
-    """The legal cards ranked by their values over the worlds (and, for ``win``, by their
-    ``points`` next); ``chance``: the values are 1 for a match won, else 0."""
-    rows = dict(zip(legal, summarize([values[c] for c in legal], weights, exact, chance)))
-    second = None
-    if points is not None:
-        second = {c: r[0] for c, r in zip(legal, summarize([points[c] for c in legal], weights,
-                                                            exact))}
-    return _ranked(legal, rows, preferred, second)
-
-
-def _unknown(legal: Sequence[int], preferred: int) -> tuple[ActionValue, ...]:
-    """Every legal card with its value unknown, the heuristic's card first."""
-    return _ranked(legal, {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}, preferred)
 
 
 def _legal(observation: Observation) -> tuple[int, ...]:
@@ -676,11 +511,11 @@ class PimcPlayer:
         from . import sampling
 
         count = self.worlds_for(observation.players)
-        budget = _Budget(self.time_limit, self.node_limit, count)
+        budget = Budget(self.time_limit, self.node_limit, count)
         if observation.revokes:
             # a deal holding a revoke has no Position to solve: the heuristic's card
             return self._advice(observation, deal_objective(observation.players), 0, False, False,
-                                _unknown(list(legal), self._heuristic.act(observation)), budget)
+                                unknown(list(legal), self._heuristic.act(observation)), budget)
         full = self.trust == "full"
         sharp_calls = self.full_calls
         if not self.infer or not (observation.play or sharp_calls):
@@ -732,7 +567,7 @@ class PimcPlayer:
 
     def advise_positions(self, observation: Observation, positions: Sequence[Position],
                          weights: Sequence[float], exact: bool = False,
-                         budget: _Budget | None = None) -> Advice:
+                         budget: Budget | None = None) -> Advice:
         """``advise`` in card play over the worlds given as positions (each the deal as this
         seat might face it, with the play so far) and their weights."""
         use_win = self.win and within_reach(positions[0])
@@ -743,11 +578,11 @@ class PimcPlayer:
         return advice
 
     def _advise_positions(self, observation: Observation, positions: Sequence[Position],
-                          weights: Sequence[float], exact: bool, budget: _Budget | None,
+                          weights: Sequence[float], exact: bool, budget: Budget | None,
                           use_win: bool) -> Advice:
         legal = list(observation.legal_actions)
         if budget is None:
-            budget = _Budget(self.time_limit, self.node_limit, len(positions))
+            budget = Budget(self.time_limit, self.node_limit, len(positions))
         n = observation.players
         side = observation.seat % 2 if n == 4 else observation.seat
         objective = deal_objective(observation.players)
@@ -766,7 +601,7 @@ class PimcPlayer:
                 points, kept_p, complete_p = value_play(solver, positions[:done], kept, legal,
                                                         side, objective, budget)
                 whole = len(kept_p) == done
-                actions = _valued(legal, wins, kept, exact, preferred, points if whole else None,
+                actions = valued(legal, wins, kept, exact, preferred, points if whole else None,
                                   chance=True)
                 return self._advice(observation, "win", done, exact,
                                     complete and whole and complete_p, actions, budget)
@@ -784,7 +619,7 @@ class PimcPlayer:
             if kept:
                 return self._advice(observation, objective, len(kept), exact,
                                     complete and not cut,
-                                    _valued(legal, values, kept, exact, preferred), budget,
+                                    valued(legal, values, kept, exact, preferred), budget,
                                     REPLIED)
         if self.fusion == "postpone":
             values, kept, complete = value_play_postponed(solver, positions, weights, legal,
@@ -805,11 +640,11 @@ class PimcPlayer:
                                     "win" if use_win else objective, objective, exact,
                                     preferred, budget)
         return self._advice(observation, objective, len(kept), exact, complete and not cut,
-                            _valued(legal, values, kept, exact, preferred), budget, method)
+                            valued(legal, values, kept, exact, preferred), budget, method)
 
     def _played_out(self, observation: Observation, positions: Sequence[Position],
                     weights: Sequence[float], legal: list[int], side: int, objective: str,
-                    points: str, exact: bool, preferred: int, budget: _Budget) -> Advice:
+                    points: str, exact: bool, preferred: int, budget: Budget) -> Advice:
         """Not one world solved within the budget: every card valued over the worlds by playing
         the deal out (``solver.playout``), as many worlds as the budget leaves time for."""
         from .playout import played_out_values
@@ -817,14 +652,14 @@ class PimcPlayer:
         objectives = (objective, points) if objective != points else (objective,)
         values, kept = played_out_values(positions, weights, legal, side, objectives,
                                          budget.spent)
-        actions = _valued(legal, values[objective], kept, exact, preferred,
+        actions = valued(legal, values[objective], kept, exact, preferred,
                           values[points] if objective != points else None,
                           chance=objective == "win")
         return self._advice(observation, objective, len(kept), exact, False, actions, budget,
                             PLAYED_OUT)
 
     def _advice(self, observation: Observation, objective: str, worlds: int, exact: bool,
-                complete: bool, actions: tuple[ActionValue, ...], budget: _Budget,
+                complete: bool, actions: tuple[ActionValue, ...], budget: Budget,
                 method: str = SOLVED) -> Advice:
         if not complete:
             self.stopped += 1

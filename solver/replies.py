@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from .cards import Card
 from .deal import Position
 from .game import observation_of, turn_view
-from .search import _card_tables, _settled
+from .search import card_tables, settled_before
 from .tricks import legal_plays, trick_winner
 
 __all__ = ["REPLY_NODES", "Spent", "reply_values", "shared_reply_values"]
@@ -99,8 +99,8 @@ def reply_values(position: Position, side: int, objective: str, model, *,
     finished."""
     n, trump, strict, margin, side_of, game_point, base = _table(position, position.to_move,
                                                                  side, objective)
-    points, pips = _card_tables(position.deal, objective)
-    settled, won_pips = _settled(position, side, objective, points, pips)
+    points, pips = card_tables(position.deal, objective)
+    settled, won_pips = settled_before(position, side, objective, points, pips)
     if partner and side_of[position.to_move] != side:
         raise ValueError("with partner, the side valued is the side of the seat to move")
     choosers = {position.to_move} if partner else {s for s in range(n) if side_of[s] == side}
@@ -185,8 +185,8 @@ def shared_reply_values(positions: Sequence[Position], weights: Sequence[float],
         i = unique.get(hands)
         if i is None:
             i = unique[hands] = len(weight)
-            points, pips = _card_tables(position.deal, objective)
-            sure, won = _settled(position, side, objective, points, pips)
+            points, pips = card_tables(position.deal, objective)
+            sure, won = settled_before(position, side, objective, points, pips)
             weight.append(0.0)
             tables.append((points, pips))
             settled.append(sure)

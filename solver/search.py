@@ -84,7 +84,7 @@ def _game_pips(deal: Deal, objective: str) -> list[int]:
 _TABLES: dict[tuple, tuple[bytes, bytes]] = {}
 
 
-def _card_tables(deal: Deal, objective: str) -> tuple[bytes, bytes]:
+def card_tables(deal: Deal, objective: str) -> tuple[bytes, bytes]:
     """``card_points`` and Game pips as the engine takes them, 64 bytes each; kept per rules,
     trumps, objective and (for Low to the captor) the lowest trump in play."""
     key = (deal.rules, deal.trump, _low_captured(deal), objective)
@@ -97,7 +97,7 @@ def _card_tables(deal: Deal, objective: str) -> tuple[bytes, bytes]:
     return tables
 
 
-def _settled(position: Position, side: int, objective: str, points: bytes,
+def settled_before(position: Position, side: int, objective: str, points: bytes,
              pips: bytes) -> tuple[int, list[int]]:
     """What X has for certain before the engine's future — the completed tricks, High, and Low
     when it goes to the holder — and the Game pips each side has won so far."""
@@ -220,16 +220,16 @@ class Solver:
         side = resolve_side(position, side)
         deal = position.deal
         current = position.current
-        points, pips = _card_tables(deal, objective)
+        points, pips = card_tables(deal, objective)
         win = None
         if objective == "win":
             win = _win(position, side, points)
             if isinstance(win, int):
                 self._settled = 0
                 return _decided(position, side, win, objective, moves, line, start)
-            settled, pips_won = 0, _settled(position, side, "points", points, pips)[1]
+            settled, pips_won = 0, settled_before(position, side, "points", points, pips)[1]
         else:
-            settled, pips_won = _settled(position, side, objective, points, pips)
+            settled, pips_won = settled_before(position, side, objective, points, pips)
         self._settled = settled
         played = 0
         for c in position.play:

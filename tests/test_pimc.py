@@ -486,7 +486,8 @@ def test_resample_draws_in_proportion():
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_postponed_values_are_the_engines_in_one_world_and_never_above_plain_pimc(players):
-    from solver.pimc import _Budget, value_play, value_play_postponed
+    from solver.advice import Budget
+    from solver.pimc import value_play, value_play_postponed
 
     for seed in range(3):
         state = to_play(players, seed)
@@ -500,14 +501,14 @@ def test_postponed_values_are_the_engines_in_one_world_and_never_above_plain_pim
         me = side(seat, players)
         solver = Solver(18)
         one, kept, complete = value_play_postponed(solver, [state.position()], [1.0], legal,
-                                                   seat, me, "margin", _Budget(None, None, 1))
+                                                   seat, me, "margin", Budget(None, None, 1))
         truth = Solver(16).solve(state.position(), me, "margin", line=False)
         assert complete and {c: v[0] for c, v in one.items()} == truth.moves
         worlds = sampling_worlds(obs, 6)
         post, kept, complete = value_play_postponed(solver, worlds, [1.0] * 6, legal, seat, me,
-                                                    "margin", _Budget(None, None, 6))
+                                                    "margin", Budget(None, None, 6))
         plain, _, _ = value_play(solver, worlds, [1.0] * 6, legal, me, "margin",
-                                 _Budget(None, None, 6))
+                                 Budget(None, None, 6))
         assert complete and len(kept) == 6
         for c in legal:
             assert sum(post[c]) <= sum(plain[c]) + 1e-9
@@ -516,14 +517,15 @@ def test_postponed_values_are_the_engines_in_one_world_and_never_above_plain_pim
 def test_postponed_values_cut_short_by_the_budget_say_so():
     """The worlds valued before the budget ran out are kept, and the values are not complete
     (a player counts the decision as cut short)."""
-    from solver.pimc import _Budget, value_play_postponed
+    from solver.advice import Budget
+    from solver.pimc import value_play_postponed
 
     state = to_play(2, 0)
     state.apply_action(decide(make_player("heuristic"), state))
     seat = state.current_player()
     obs = state.observation(seat)
     legal = list(obs.legal_actions)
-    budget = _Budget(None, None, 6)
+    budget = Budget(None, None, 6)
     budget.spent = lambda: True         # spent once the first world is valued
     values, kept, complete = value_play_postponed(Solver(16), sampling_worlds(obs, 6),
                                                   [1.0] * 6, legal, seat, side(seat, 2),

@@ -43,7 +43,7 @@ from ..deal import Deal, Position
 from ..players import HeuristicPlayer, RandomPlayer
 from ..reference import final_value
 from ..search import Solver
-from .soundness import Oracle, _oracle, card_classes, observation_of
+from .soundness import Oracle, oracle_for, card_classes, observation_of
 
 __all__ = ["LADDER", "RANDOM_TRIES", "rate", "assess", "evaluate", "rating_of",
            "evidence_key", "solved_of", "ladder_result", "sample_world", "Assessment"]
@@ -251,7 +251,7 @@ class Assessment:
 
 def evaluate(puzzle, solver: Solver | Oracle | None = None) -> Assessment:
     """The ladder's results and the line's measures, and the rating from them."""
-    oracle = _oracle(puzzle.side, puzzle.objective, puzzle.target, solver)
+    oracle = oracle_for(puzzle.side, puzzle.objective, puzzle.target, solver)
     evidence: dict[str, int] = {}
     solved = []
     for name, _ in LADDER:

@@ -41,7 +41,7 @@ from .format import Puzzle, PuzzleError
 
 __all__ = ["play_alike", "card_classes", "winning_cards", "toughest_reply", "refutation",
            "check_puzzle", "quick_problems", "start_problems", "main_line", "Turn", "Oracle",
-           "heuristic_result", "observation_of", "PRESSURE_DONE"]
+           "heuristic_result", "observation_of", "oracle_for", "PRESSURE_DONE"]
 
 #: The pressure of a reply after which the solver has no turn left (the least tough).
 PRESSURE_DONE = 99
@@ -218,7 +218,9 @@ def main_line(position: Position, oracle: Oracle, lookahead: bool = True,
 # ---- the public helpers --------------------------------------------------------------------
 
 
-def _oracle(side: int, objective: str, target: int, solver: Solver | Oracle | None) -> Oracle:
+def oracle_for(side: int, objective: str, target: int, solver: Solver | Oracle | None) -> Oracle:
+    """The oracle of ``side``, ``objective`` and ``target``: ``solver`` itself when it is that
+    one, else a new one over ``solver``'s engine (an Oracle's, a Solver, or a fresh Solver)."""
     if isinstance(solver, Oracle) and (solver.side, solver.objective, solver.target) == \
             (side, objective, target):
         return solver
@@ -231,14 +233,14 @@ def winning_cards(position: Position, side: int, objective: str, target: int,
                   solver: Solver | None = None) -> list[tuple[Card, ...]]:
     """The classes of cards (those that play alike grouped) of the hand to play that reach
     ``target`` for ``side``."""
-    return _oracle(side, objective, target, solver).winning(position)
+    return oracle_for(side, objective, target, solver).winning(position)
 
 
 def toughest_reply(position: Position, side: int, objective: str, target: int,
                    solver: Solver | None = None) -> Card:
     """The defence's card on the main line: the toughest reply (module notes); at the turn of
     ``side`` itself, there is none to give (a PuzzleError)."""
-    oracle = _oracle(side, objective, target, solver)
+    oracle = oracle_for(side, objective, target, solver)
     if not position.is_over and oracle.is_solver_turn(position):
         raise PuzzleError(f"{position.deal.seats[position.to_move]} is to play, of the side "
                           f"solving: no defence's reply here")
@@ -307,7 +309,7 @@ def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> li
     problems = start_problems(puzzle)
     if problems:
         return problems
-    oracle = _oracle(puzzle.side, puzzle.objective, puzzle.target, solver)
+    oracle = oracle_for(puzzle.side, puzzle.objective, puzzle.target, solver)
     start = puzzle.position
     target = puzzle.target
     value = oracle.solve(start).value

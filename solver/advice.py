@@ -1,0 +1,185 @@
+"""What a decision over worlds found: every action's value (``ActionValue``), the whole of it
+(``Advice``), the weighted means and intervals they are summed up in (``summarize``), and the
+budget of time and engine nodes the worlds of one decision share (``Budget``).  The Monte Carlo
+player (``solver.pimc``) and its ways of valuing the calls (``solver.bidding``,
+``solver.calling``) build their advice from these.  The interval is the weighted mean plus or
+minus 1.96 standard errors, the standard error taken over worlds with Kish's effective number
+of worlds ``(sum w)**2 / sum w**2``; when every consistent world was enumerated the mean is
+exact and the interval is that point."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .stats import wilson_bounds
+
+__all__ = ["ActionValue", "Advice", "Budget", "summarize", "ranked", "valued", "unknown",
+           "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT", "MIN_WORLDS", "EPSILON", "Z95"]
+
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+#: Fewest worlds a decision's budget is shared out for.
+MIN_WORLDS = 4
+#: A world's value this close to its best counts as a best choice there (``Advice``'s share
+#: of worlds a choice is best in); cards are ranked by their means rounded to 9 places.
+EPSILON = 1e-9
+#: ``Advice.method``: how the worlds were valued (see ``Advice.method``).
+SOLVED = "solved"
+GAME_ASIDE = "solved, Game aside"
+REPLIED = "against the heuristic"
+PLAYED_OUT = "played out"
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """One action's value over the worlds, for the deciding seat's side."""
+
+    #: A game action: a card in play; STAND, BEG, TAKE_ONE or RUN in the calls.
+    action: int
+    #: The weighted mean value, in ``Advice.objective`` units (points of margin, points, or for
+    #: ``win`` the chance of winning the match, 0 to 1).
+    mean: float
+    #: The 95% interval of the mean over worlds (see the module notes).
+    low: float
+    high: float
+    #: The weighted share of worlds in which this action is one of the best.
+    best: float
+    #: With objective ``win``: the mean by points (``margin`` or ``points``) that breaks ties.
+    points: float | None = None
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What ``PimcPlayer.advise`` found for one decision."""
+
+    seat: int
+    #: ``Observation.phase``: ``"elder"``, ``"dealer"`` or ``"play"``.
+    phase: str
+    #: ``"margin"``, ``"points"`` or ``"win"``.
+    objective: str
+    #: Worlds valued.
+    worlds: int
+    #: Every consistent world was enumerated.
+    exact: bool
+    #: No solve was cut short by a node or time limit, and no world was left out for it.
+    complete: bool
+    #: Best first.
+    actions: tuple[ActionValue, ...]
+    #: Engine nodes searched and seconds taken for the decision.
+    nodes: int = 0
+    seconds: float = 0.0
+    #: How the worlds were valued: ``SOLVED`` by the engine; ``REPLIED`` against the heuristic's
+    #: replies (option ``replies``); ``GAME_ASIDE`` by the engine with Game left out (option
+    #: ``aside``), when not one world could be solved with it in the budget; or ``PLAYED_OUT``
+    #: by the heuristic's play (``solver.playout``) when not one could be solved at all.
+    method: str = "solved"
+    #: Near the target, but not one world's chance of winning the match could be found within
+    #: the budget (while its points could): the values are by points instead.
+    win_dropped: bool = False
+
+    @property
+    def best(self) -> int:
+        """The action chosen: the first."""
+        return self.actions[0].action
+
+
+def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact: bool,
+              chance: bool = False) -> list[tuple[float, float, float, float]]:
+    """For each action (a row of per-world values, the same worlds for every row): its weighted
+    mean, the low and high ends of its 95% interval, and its share of best worlds.  Exact, the
+    interval is the mean; else from one world it is not known (NaN); a ``chance`` (values 0 or
+    1) has the Wilson score interval, kept to 0 .. 1, the weights counted as their effective
+    number of worlds."""
+    total = float(sum(weights))
+    if not values or total <= 0:
+        return [(math.nan, math.nan, math.nan, 0.0) for _ in values]
+    squares = sum(w * w for w in weights)
+    n_eff = total * total / squares
+    worlds = len(weights)
+    tops = [max(row[i] for row in values) for i in range(worlds)]
+    out = []
+    for row in values:
+        mean = sum(w * v for w, v in zip(weights, row)) / total
+        best = sum(w for w, v, top in zip(weights, row, tops) if v >= top - EPSILON) / total
+        if exact:
+            low = high = mean
+        elif chance:
+            low, high = wilson_bounds(mean, n_eff)
+        elif n_eff <= 1 + EPSILON:
+            low = high = math.nan
+        else:
+            variance = sum(w * (v - mean) ** 2 for w, v in zip(weights, row)) / total
+            variance *= n_eff / (n_eff - 1)
+            half = Z95 * math.sqrt(variance / n_eff)
+            low, high = mean - half, mean + half
+        out.append((mean, low, high, best))
+    return out
+
+
+class Budget:
+    """A decision's time and nodes, shared out over its solves."""
+
+    def __init__(self, time_limit: float | None, node_limit: int | None, worlds: int) -> None:
+        self.start = time.perf_counter()
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self.nodes_left = node_limit
+        self.nodes = 0
+        self.cut = False
+        self.share = max(1, min(worlds, MIN_WORLDS))
+
+    def spent(self) -> bool:
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return True
+        return self.nodes_left is not None and self.nodes_left <= 0
+
+    def limits(self, done: int, parts: int | None = None) -> tuple[int | None, float | None]:
+        """Node and time limits for the next solve, ``done`` solves made (or, given ``parts``,
+        that share of what is left)."""
+        parts = parts or max(1, self.share - done)
+        nodes = None if self.nodes_left is None else max(1, self.nodes_left // parts)
+        seconds = None
+        if self.deadline is not None:
+            seconds = max((self.deadline - time.perf_counter()) / parts, 1e-4)
+        return nodes, seconds
+
+    def used(self, nodes: int) -> None:
+        self.nodes += nodes
+        if self.nodes_left is not None:
+            self.nodes_left -= nodes
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.start
+
+
+def ranked(legal: Sequence[int], rows: dict[int, tuple[float, float, float, float]],
+            preferred: int | None, points: dict[int, float] | None = None
+            ) -> tuple[ActionValue, ...]:
+    def key(c: int) -> tuple:
+        mean = rows[c][0] if not math.isnan(rows[c][0]) else 0.0
+        second = points[c] if points is not None and not math.isnan(points[c]) else 0.0
+        return (-round(mean, 9), -round(second, 9), c != preferred, legal.index(c))
+
+    return tuple(ActionValue(c, *rows[c], points=None if points is None else points[c])
+                 for c in sorted(legal, key=key))
+
+
+def valued(legal: Sequence[int], values: dict[int, list[float]], weights: Sequence[float],
+            exact: bool, preferred: int, points: dict[int, list[float]] | None = None,
+            chance: bool = False) -> tuple[ActionValue, ...]:
+    """The legal cards ranked by their values over the worlds (and, for ``win``, by their
+    ``points`` next); ``chance``: the values are 1 for a match won, else 0."""
+    rows = dict(zip(legal, summarize([values[c] for c in legal], weights, exact, chance)))
+    second = None
+    if points is not None:
+        second = {c: r[0] for c, r in zip(legal, summarize([points[c] for c in legal], weights,
+                                                            exact))}
+    return ranked(legal, rows, preferred, second)
+
+
+def unknown(legal: Sequence[int], preferred: int) -> tuple[ActionValue, ...]:
+    """Every legal card with its value unknown, the heuristic's card first."""
+    return ranked(legal, {c: (math.nan, math.nan, math.nan, 0.0) for c in legal}, preferred)
