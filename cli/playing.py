@@ -18,7 +18,6 @@ FILE`` on standard error, status 130 (143 for SIGTERM).
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 from contextlib import nullcontext
@@ -133,9 +132,24 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
         raise AllFivesError(f"--record: {path} is a folder, not a file")
     if not path.absolute().parent.is_dir():
         raise AllFivesError(f"--record: no folder {path.parent} to write {path.name} in")
-    if not os.access(path if path.exists() else path.absolute().parent, os.W_OK):
-        raise AllFivesError(f"--record: {path}: Permission denied (not writable)")
+    _check_writable(path, record is not None)
     return Setup(match, me, tuple(specs), seed, path)
+
+
+def _check_writable(path: Path, named: bool) -> None:
+    """Refuse a record that cannot be written before the first deal, not after it: the file is
+    opened to append (and a file that was not there is taken away again)."""
+    there = path.exists()
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+        if not there:
+            path.unlink()
+    except OSError as error:
+        why = error.strerror or str(error)
+        raise AllFivesError(f"--record: {path}: {why}" if named else
+                            f"the record {path} cannot be written here: {why} (name another "
+                            f"with --record FILE)") from None
 
 
 def unused_record_name(seed: int) -> Path:

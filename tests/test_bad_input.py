@@ -216,24 +216,36 @@ def test_play_refuses_a_record_it_cannot_write_before_the_first_deal(tmp_path: P
                         f"{record.name} in")
 
 
-@pytest.mark.parametrize("exists", [True, False], ids=["file", "folder"])
+@pytest.mark.parametrize("named", [True, False], ids=["--record", "default"])
 def test_play_refuses_a_record_without_leave_to_write_it_before_the_first_deal(
-        tmp_path: Path, monkeypatch, exists: bool):
+        tmp_path: Path, monkeypatch, named: bool):
     # the file, or the folder it would be made in, not writable (the operating system's
     # answer stood in for: the tests may run as a user who may write anything)
+    monkeypatch.chdir(tmp_path)
     record = tmp_path / "match.jsonl"
-    if exists:
-        record.write_text("")
     asked = []
 
-    def access(path, mode):
+    def refused(path, *args, **kwargs):
         asked.append(Path(path))
-        return False
+        raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr("cli.playing.os.access", access)
-    line = one_error_line(run("play", "--seed", "1", "--record", record, input="1\n" * 200))
-    assert line == f"allfives: error: --record: {record}: Permission denied (not writable)"
-    assert asked == [record if exists else tmp_path]
+    monkeypatch.setattr("cli.playing.open", refused, raising=False)
+    line = one_error_line(run("play", "--seed", "1", *(["--record", record] if named else []),
+                              input="1\n" * 200))
+    assert line == (f"allfives: error: --record: {record}: Permission denied" if named else
+                    "allfives: error: the record allfives-1.jsonl cannot be written here: "
+                    "Permission denied (name another with --record FILE)")
+    assert asked == [record if named else Path("allfives-1.jsonl")]
+
+
+@pytest.mark.parametrize("exists", [True, False], ids=["file", "no file"])
+def test_play_tries_its_record_before_the_first_deal_and_leaves_it_as_it_was(tmp_path: Path,
+                                                                          exists: bool):
+    record = tmp_path / "match.jsonl"
+    if exists:
+        record.write_text("kept\n")
+    assert run("play", "--seed", "1", "--record", record, input="quit\n").exit_code == 0
+    assert (record.read_text() == "kept\n") if exists else not record.exists()
 
 
 # ---- player options -------------------------------------------------------------------------
