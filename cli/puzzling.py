@@ -247,17 +247,11 @@ def puzzle_problems(puzzle: Puzzle) -> list[str]:
     return problems
 
 
-_SOLVER = None
-
-
 def _solver():
-    """This process's engine, kept from one puzzle to the next."""
-    global _SOLVER
-    if _SOLVER is None:
-        from solver.search import Solver
+    """This thread's engine, kept from one puzzle to the next (``solve``'s)."""
+    from solver.search import default_solver
 
-        _SOLVER = Solver()
-    return _SOLVER
+    return default_solver()
 
 
 def check_files(paths: list[str], jobs: int | None,
