@@ -201,13 +201,45 @@ def value_text(advice, value: float, signed: bool = True) -> str:
     return f"{value:.2f}"
 
 
-def objective_words(advice, players: int) -> str:
-    """What the values are: ``N's points in the deal minus S's``."""
+def tie_points(advice) -> bool:
+    """Whether the chances of winning carry the points that rank equal chances (every choice's,
+    ``ActionValue.points``): shown beside them."""
+    return is_win(advice) and all(v.points is not None and not math.isnan(v.points)
+                                  for v in advice.actions if not math.isnan(v.mean))
+
+
+def points_objective(advice, players: int) -> str:
+    """What the points that rank equal chances are: a seat's own with three players, but for a
+    call, where it is a margin too."""
+    return "points" if players == 3 and advice.phase == "play" else "margin"
+
+
+def points_text(advice, players: int, value: float) -> str:
+    """The points that rank equal chances, as a margin (signed) or a seat's points are written."""
+    return f"{value:+.2f}" if points_objective(advice, players) == "margin" else f"{value:.2f}"
+
+
+def ranked_words(advice, players: int) -> str:
+    """What ranks equal chances of winning."""
+    return f"then {objective_words(advice, players, points_objective(advice, players))}"
+
+
+def is_best(advice, value) -> bool:
+    """Whether a choice is one of the best: of the top value, and with a chance of winning
+    shown with its points, of the top points too."""
+    top = advice.actions[0]
+    return value.mean == top.mean and (not tie_points(advice) or value.points == top.points)
+
+
+def objective_words(advice, players: int, objective: str | None = None) -> str:
+    """What the values are (or the values by ``objective``): ``N's points in the deal minus
+    S's``."""
     side = side_of(advice.seat, players)
     mine = side_name(side, players)
-    if advice.objective == "win":
+    objective = objective or advice.objective
+    if objective == "win":
         return f"{mine}'s chance of winning the match"
-    if advice.objective == "margin":
+    if objective == "margin":
         others = [side_name(s, players) for s in range(side_count(players)) if s != side]
         if len(others) == 1:
             return f"{mine}'s points in the deal minus {others[0]}'s"
@@ -235,27 +267,32 @@ def advice_table(advice, observation: Observation, pretty: bool) -> Fitted:
     two lines, its intervals ``low..high`` and its columns closer."""
     head = "win chance" if is_win(advice) else "expected"
     first = "call" if advice.phase != "play" else "card"
+    points = ("points",) if tie_points(advice) else ()
     return narrowing_table(
-        (first, head, "95% interval", "best in", ""),
+        (first, head, "95% interval", *points, "best in", ""),
         (first, head.replace(" ", "\n"), "95%\ninterval", "best\nin", ""),
-        lambda narrow: advice_rows(advice, observation, pretty, ".." if narrow else " to "),
-        right=(1, 2, 3))
+        lambda narrow: advice_rows(advice, observation, pretty, narrow),
+        right=(1, 2, 3, 4) if points else (1, 2, 3))
 
 
-def advice_rows(advice, observation: Observation, pretty: bool, joiner: str):
-    top = advice.actions[0].mean if advice.actions else None
+def advice_rows(advice, observation: Observation, pretty: bool, narrow: bool):
+    """The table's rows; ``narrow``: intervals written ``low..high`` and no points column (the
+    choices stay in their order)."""
+    joiner = ".." if narrow else " to "
+    points = tie_points(advice) and not narrow
     for value in advice.actions:
         face = action_face(value.action, pretty, observation.trump)
         if math.isnan(value.mean):
             lone = len(advice.actions) == 1
-            yield (face, "?", "?", "",
+            yield (face, "?", "?", *(("",) if points else ()), "",
                    Text("the only choice" if lone else "not known", style=QUIET))
             continue
         low, high = value_text(advice, value.low), value_text(advice, value.high)
         interval = low if low == high else f"{low}{joiner}{high}"
-        note = Text("best", style=f"bold {GOOD}") if value.mean == top else Text()
-        yield (face, value_text(advice, value.mean), interval, f"{100 * value.best:.0f}%",
-               note)
+        note = Text("best", style=f"bold {GOOD}") if is_best(advice, value) else Text()
+        shown = (points_text(advice, observation.players, value.points),) if points else ()
+        yield (face, value_text(advice, value.mean), interval, *shown,
+               f"{100 * value.best:.0f}%", note)
 
 
 def situation(name: str | None, observation: Observation, seen: SeenPosition | None,
@@ -342,6 +379,13 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
         lines = [f"expected: the mean over the deals of the points of the deal after the "
                  f"{after}, played out by the heuristic's rules, each seat seeing only its own "
                  f"cards"]
+    if tie_points(advice):
+        points = objective_words(advice, n, points_objective(advice, n))
+        if advice.phase != "play":
+            points += (f" (a deal that wins the match counting {WIN_VALUE}, one that loses it "
+                       f"-{WIN_VALUE})")
+        lines.append(f"points: the mean of {points} over the same deals, which ranks equal "
+                     f"chances")
     lines.append(f"95% interval: of that {'share' if is_win(advice) else 'mean'}; best in: the "
                  f"deals in which it is one of the best")
     if any(math.isnan(v.low) and not math.isnan(v.mean) for v in advice.actions):
@@ -386,7 +430,8 @@ def advice_record(name: str | None, observation: Observation, advice, seed: int)
         "best": action_name(advice.best),
         "actions": [{"action": action_name(v.action), "mean": _number(v.mean),
                      "low": _number(v.low), "high": _number(v.high),
-                     "best": None if math.isnan(v.mean) else _number(v.best)}
+                     "best": None if math.isnan(v.mean) else _number(v.best),
+                     **({} if v.points is None else {"points": _number(v.points)})}
                     for v in advice.actions],
         "nodes": getattr(advice, "nodes", None),
         "seconds": round(getattr(advice, "seconds", 0.0), 6),
@@ -408,7 +453,7 @@ def _choice_rows(advice, observation: Observation, order: list[int], pretty: boo
     """A line for each choice: ``  12 stand  -12.25  -12.83 to -11.67  best in 100%  best``;
     ``folded``, the interval on a line of its own under the value."""
     values = {v.action: v for v in advice.actions}
-    top = advice.actions[0].mean if advice.actions else None
+    points = tie_points(advice)
     width = max(len(CALLS.get(a, "AA")) for a in order)
     rows = []
     for number, action in enumerate(order, 1):
@@ -424,8 +469,11 @@ def _choice_rows(advice, observation: Observation, order: list[int], pretty: boo
         low, high = value_text(advice, value.low), value_text(advice, value.high)
         interval = low if low == high else f"{low} to {high}"
         mean, best = f"{value_text(advice, value.mean):>6}", f"best in {100 * value.best:3.0f}%"
+        if points:      # (folded, beside the interval)
+            shown = f"  {points_text(advice, observation.players, value.points):>6}"
+            mean, interval = (mean, interval + shown) if folded else (mean + shown, interval)
         row.append(f"  {mean}  {best}" if folded else f"  {mean}  {interval:<17} {best}")
-        if value.mean == top:
+        if is_best(advice, value):
             row.append("  best", style=GOOD)
         if folded:
             rows.append(Text(f"  {'':{len(str(number)) + 1 + width}}  {interval}"))
@@ -444,8 +492,9 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
     deals = counted(advice.worlds, "deal")
     text = Text(_prose(f"Advice from what you can see, over {deals} of the cards you have not "
                        f"seen{' (every one)' if advice.exact else ''}:", columns) + "\n"
-                + _prose(f"expected {objective_words(advice, n)}, 95% interval, share of "
-                         "deals best", columns), style=QUIET)
+                + _prose(f"expected {objective_words(advice, n)}, "
+                         f"{ranked_words(advice, n) + ', ' if tie_points(advice) else ''}"
+                         f"95% interval, share of deals best", columns), style=QUIET)
     wide = _choice_rows(advice, observation, order, pretty, folded=False)
     rows = wide if all(row.cell_len <= columns for row in wide) else \
         _choice_rows(advice, observation, order, pretty, folded=True)

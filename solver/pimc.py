@@ -570,7 +570,9 @@ class PimcPlayer:
                          budget: Budget | None = None) -> Advice:
         """``advise`` in card play over the worlds given as positions (each the deal as this
         seat might face it, with the play so far) and their weights."""
-        use_win = self.win and within_reach(positions[0])
+        # the match comes first where some side could reach the target in some world: the
+        # points still to be had are in the hands, and each world deals them otherwise
+        use_win = self.win and any(within_reach(p) for p in positions)
         advice = self._advise_positions(observation, positions, weights, exact, budget,
                                         use_win)
         if advice.objective != "win" and len(advice.actions) > 1 and use_win:

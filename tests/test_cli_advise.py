@@ -394,3 +394,21 @@ def test_the_advice_is_laid_out_for_the_console_width(args, width):
     head = lines[:lines.index("")]
     starts = r"^(  \S|\d players; |trumps |[NESW] (holds|is the|to play) |hidden: )"
     assert all(re.match(starts, line) for line in head), head
+
+
+def test_near_the_target_the_kind_of_advice_follows_the_position_not_the_seed():
+    """Whether the match comes first is asked of every deal of the unseen cards, not the first
+    drawn: the same position gives chances of winning whatever the seed (with the points that
+    rank equal chances, in the JSON and as a column of the table)."""
+    position = ("N:- -.T4.5.JT4 rules=classic dealer=S turnup=KS play=3D,5D,TC,KH,4C,AD "
+                "score=49,60")
+    found = [json.loads(run("advise", position, "--json", "--seed", seed).stdout)
+             for seed in range(8)]
+    assert {advice["objective"] for advice in found} == {"win"}
+    for advice in found:
+        points = [action["points"] for action in advice["actions"]]
+        means = [action["mean"] for action in advice["actions"]]
+        assert list(zip(means, points)) == sorted(zip(means, points), reverse=True)
+    table = run("advise", position, "--no-color").stdout
+    assert re.search(r"^card +win chance +95% interval +points +best in", table, re.M), table
+    assert "points: the mean of S's points in the deal minus N's over the same deals" in table
