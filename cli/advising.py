@@ -26,7 +26,7 @@ from solver.cards import SUIT_NAMES, CardError, parse_card, parse_hand
 from solver.errors import AllFivesError, counted, whole_number
 from solver.game import CALLS, Observation, action_name
 from solver.notation import is_line_form, is_toml_name, parse_line, read_file, read_layouts
-from solver.pimc import GAME_ASIDE, PLAYED_OUT
+from solver.pimc import GAME_ASIDE, MAX_WORLDS, PLAYED_OUT
 from solver.rules import Rules
 from solver.seen import CallError, SeenPosition, call_observation, read_seen
 from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
@@ -153,7 +153,7 @@ def call_observation_of(hand: str | None, turnup: str | None, seat: str | None,
 # ---- the advice ------------------------------------------------------------------------------------
 
 def advice_for(observation: Observation, worlds: int | None, seed: int | str,
-               seen: SeenPosition | None = None):
+               seen: SeenPosition | None = None, node_limit: int = ADVICE_NODES):
     """The Monte Carlo player's advice for the observation's seat, from ``worlds`` worlds
     (the player's default when None) drawn from ``seed``, each deal that fits as likely as
     any other but for what the calls say (no inference from the cards played: that models
@@ -165,8 +165,9 @@ def advice_for(observation: Observation, worlds: int | None, seed: int | str,
 
     # every deal that fits counts alike (the calls' evidence apart): the player's own play
     # inference, a model of how the others choose their cards, is left to its play
-    options: dict[str, Any] = {"seed": seed, "time_limit": None, "node_limit": ADVICE_NODES,
-                               "infer": False}
+    # (every world when no more fit than are asked for, up to the most a decision may ask)
+    options: dict[str, Any] = {"seed": seed, "time_limit": None, "node_limit": node_limit,
+                               "infer": False, "exact_limit": MAX_WORLDS}
     if worlds is not None:
         options["worlds"] = options["call_worlds"] = worlds
     player = PimcPlayer(**options)
@@ -195,7 +196,11 @@ def value_text(advice, value: float, signed: bool = True) -> str:
     if math.isnan(value):
         return "?"
     if is_win(advice):      # a chance: the interval's ends are kept to 0 .. 100%
-        return f"{100 * min(1.0, max(0.0, value)):.0f}%"
+        value = min(1.0, max(0.0, value))
+        shown = f"{100 * value:.0f}"
+        # only a sure thing is 100% (or 0%): a chance of 99.87% is not
+        return ">99%" if shown == "100" and value < 1 else "<1%" if shown == "0" and value > 0 \
+            else f"{shown}%"
     if advice.objective == "margin" and signed:
         return f"{value:+.2f}"
     return f"{value:.2f}"
@@ -397,8 +402,7 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
         lines.append("Not one deal could be solved with Game within the limit (these hands "
                      "are deep): the deals are solved with Game set aside instead.")
     elif not advice.complete:
-        lines.append("Some solves stopped at their node limit: their values lie within the "
-                     "bounds they proved.")
+        lines += limit_words(advice)
     if advice.win_dropped:
         lines.append("A side could reach the target in this deal, but no chance of winning "
                      "the match could be worked out within the limit: the cards are valued by "
@@ -409,6 +413,27 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     notes = Text("\n".join(lines), style=QUIET)     # a paragraph a line, wrapped to the width
     return Group(situation(name, observation, seen, pretty), Text(), words,
                  advice_table(advice, observation, pretty), notes)
+
+
+def limit_words(advice, short: bool = False) -> list[str]:
+    """What the node limit cut short, in card play: the deals left out, too deep to solve in
+    their share of it, and the deals drawn that it left no room for (``short``: as the hint
+    says it)."""
+    tried = advice.worlds + advice.left_out
+    words = []
+    if advice.left_out:
+        words.append(f"({counted(advice.left_out, 'deal')} too deep to solve within the limit "
+                     f"left out: the values may lean to the easier deals)" if short else
+                     f"{counted(advice.left_out, 'deal')} of the {tried} tried could not be "
+                     f"solved within the node limit and {'is' if advice.left_out == 1 else 'are'}"
+                     f" left out: the values are over the other {advice.worlds}, and may lean to"
+                     f" the easier deals (--nodes raises the limit).")
+    if tried < advice.drawn:
+        words.append(f"(the limit was reached after {tried} of the {advice.drawn} deals)"
+                     if short else f"The node limit was reached after {tried} of the "
+                     f"{advice.drawn} deals drawn.")
+    return words or ["(a search stopped at its limit)" if short else
+                     "A search stopped at its node limit."]
 
 
 def advice_record(name: str | None, observation: Observation, advice, seed: int) -> dict:
@@ -433,6 +458,8 @@ def advice_record(name: str | None, observation: Observation, advice, seed: int)
                      "best": None if math.isnan(v.mean) else _number(v.best),
                      **({} if v.points is None else {"points": _number(v.points)})}
                     for v in advice.actions],
+        "left_out": advice.left_out,
+        "drawn": advice.drawn or None,
         "nodes": getattr(advice, "nodes", None),
         "seconds": round(getattr(advice, "seconds", 0.0), 6),
     }
@@ -507,8 +534,8 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
         text.append("\n" + _prose("(too deep to solve with Game in time: each deal solved "
                                   "with Game's point left out)", columns), style=QUIET)
     elif not advice.complete:
-        text.append("\n" + _prose("(some solves stopped at their limit: those values are "
-                                  "bounds)", columns), style=QUIET)
+        for words in limit_words(advice, short=True):
+            text.append("\n" + _prose(words, columns), style=QUIET)
     if advice.win_dropped:
         text.append("\n" + _prose("(near the target, but no chance of winning fitted the "
                                   "limit: valued by points)", columns), style=QUIET)
@@ -524,12 +551,12 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
                    turnup: str | None, players: int, dealer: str | None, score: str | None,
                    preset: str, target: int | None, worlds: int | None, seed: int,
                    json: bool, color: bool | None, given: set[str] = frozenset(),
-                   console: Console | None = None) -> bool:
+                   console: Console | None = None, node_limit: int | None = None) -> bool:
     """Advise the seat and print the advice; ``given``: the options named on the command
-    line (a position describes the table itself, so the call's options do not go with it).
+    line (a position describes the table itself, so the call's options do not go with it);
+    ``node_limit``: the engine nodes a card's advice may search (``ADVICE_NODES`` by default).
     True when the node budget left no deal valued (the status is then 1)."""
-    from solver.pimc import MAX_WORLDS
-
+    node_limit = node_limit or ADVICE_NODES
     if worlds is not None and not 1 <= worlds <= MAX_WORLDS:
         raise AllFivesError(f"--worlds: {worlds} is not a whole number from 1 to {MAX_WORLDS}")
     if position is not None:
@@ -543,9 +570,9 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
         observation = call_observation_of(hand, turnup, seat, players, dealer, score, preset,
                                           target, seed)
     if json:
-        advice = advice_for(observation, worlds, seed, seen)
+        advice = advice_for(observation, worlds, seed, seen, node_limit)
         typer.echo(json_module.dumps(advice_record(name, observation, advice, seed)))
-        return stopped(advice)
+        return stopped(advice, node_limit)
     from .console import can_show_suits, make_console
     from .status import searching
 
@@ -555,17 +582,17 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
     status = make_console(color, stderr=True)
     if console.is_terminal and status.is_terminal:
         with searching(status, "dealing and solving deals of the unseen cards", None):
-            advice = advice_for(observation, worlds, seed, seen)
+            advice = advice_for(observation, worlds, seed, seen, node_limit)
     else:
-        advice = advice_for(observation, worlds, seed, seen)
+        advice = advice_for(observation, worlds, seed, seen, node_limit)
     console.print(advice_report(name, observation, seen, advice, pretty), crop=False)
-    return stopped(advice)
+    return stopped(advice, node_limit)
 
 
-def stopped(advice) -> bool:
+def stopped(advice, node_limit: int) -> bool:
     """Whether the budget left a choice to weigh with no deal valued (said on stderr)."""
     if advice.worlds or len(advice.actions) < 2:
         return False
     note(f"no advice: not one deal of the unseen cards could be solved within "
-         f"{ADVICE_NODES:,} nodes")
+         f"{node_limit:,} nodes")
     return True

@@ -79,6 +79,12 @@ class Advice:
     #: Near the target, but not one world's chance of winning the match could be found within
     #: the budget (while its points could): the values are by points instead.
     win_dropped: bool = False
+    #: Worlds tried and left out, their solves cut short by the budget before every legal
+    #: card was valued: the values are over the others, which may lean to the easier worlds.
+    left_out: int = 0
+    #: In card play, the worlds drawn to be valued (``worlds`` of them were, ``left_out`` left
+    #: out, and the budget ran out before the rest); 0 where not counted (the calls).
+    drawn: int = 0
 
     @property
     def best(self) -> int:
@@ -127,7 +133,8 @@ class Budget:
         self.deadline = None if time_limit is None else self.start + time_limit
         self.nodes_left = node_limit
         self.nodes = 0
-        self.cut = False
+        #: Worlds tried and left out (``Advice.left_out``).
+        self.left_out = 0
         self.share = max(1, min(worlds, MIN_WORLDS))
 
     def spent(self) -> bool:

@@ -146,6 +146,7 @@ def value_play(solver, positions: Sequence[Position], weights: Sequence[float],
             complete = False
             if not kept:
                 break       # the first world does not fit its share: nor will the others
+            budget.left_out += 1
     return values, kept, complete
 
 
@@ -573,8 +574,8 @@ class PimcPlayer:
         # the match comes first where some side could reach the target in some world: the
         # points still to be had are in the hands, and each world deals them otherwise
         use_win = self.win and any(within_reach(p) for p in positions)
-        advice = self._advise_positions(observation, positions, weights, exact, budget,
-                                        use_win)
+        advice = replace(self._advise_positions(observation, positions, weights, exact, budget,
+                                                use_win), drawn=len(positions))
         if advice.objective != "win" and len(advice.actions) > 1 and use_win:
             return replace(advice, win_dropped=True)
         return advice
@@ -666,7 +667,8 @@ class PimcPlayer:
         if not complete:
             self.stopped += 1
         return Advice(observation.seat, observation.phase, objective, worlds, exact, complete,
-                      actions, budget.nodes, budget.seconds, method)
+                      actions, budget.nodes, budget.seconds, method,
+                      left_out=budget.left_out if method != PLAYED_OUT else 0)
 
     def __repr__(self) -> str:
         worlds = self.worlds or f"{DEFAULT_WORLDS}/{FOUR_PLAYER_WORLDS}"

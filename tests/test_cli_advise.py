@@ -27,7 +27,7 @@ def stand_in(objective: str = "margin"):
     to see the report and the record take what an Advice holds."""
     made: list = []
 
-    def advise(observation, worlds, seed, seen=None):
+    def advise(observation, worlds, seed, seen=None, node_limit=None):
         legal = observation.legal_actions
         actions = []
         for k, action in enumerate(reversed(legal)):
@@ -255,7 +255,7 @@ def test_the_report_of_a_call_and_of_a_chance_to_win(monkeypatch):
 
 
 def test_a_lone_choice_and_values_not_known(monkeypatch):
-    def advise(observation, worlds, seed, seen=None):
+    def advise(observation, worlds, seed, seen=None, node_limit=None):
         actions = tuple(ActionValue(a, math.nan, math.nan, math.nan, 1.0 / len(
             observation.legal_actions)) for a in observation.legal_actions)
         return Advice(observation.seat, "play", "margin", 0, False, False, actions)
@@ -343,7 +343,7 @@ def test_exact_advice_is_the_mean_over_every_world(line):
 
 
 def test_no_deal_valued_within_the_budget_is_status_1(monkeypatch):
-    def advise(observation, worlds, seed, seen=None):
+    def advise(observation, worlds, seed, seen=None, node_limit=None):
         actions = tuple(ActionValue(a, math.nan, math.nan, math.nan, 0.0)
                         for a in observation.legal_actions)
         return Advice(observation.seat, "play", "margin", 0, False, False, actions)
@@ -359,7 +359,7 @@ def test_no_deal_valued_within_the_budget_is_status_1(monkeypatch):
 def test_a_chance_of_winning_dropped_for_the_budget_is_said_so(monkeypatch):
     advise, made = stand_in()
 
-    def dropped(observation, worlds, seed, seen=None):
+    def dropped(observation, worlds, seed, seen=None, node_limit=None):
         return dataclasses.replace(advise(observation, worlds, seed, seen), win_dropped=True)
 
     monkeypatch.setattr(advising, "advice_for", dropped)
@@ -412,3 +412,34 @@ def test_near_the_target_the_kind_of_advice_follows_the_position_not_the_seed():
     table = run("advise", position, "--no-color").stdout
     assert re.search(r"^card +win chance +95% interval +points +best in", table, re.M), table
     assert "points: the mean of S's points in the deal minus N's over the same deals" in table
+
+
+def test_deals_too_deep_for_the_node_limit_are_said_to_be_left_out():
+    """A deal whose solve does not fit its share of --nodes is left out of the values, and
+    the advice says how many, of how many tried and drawn (not that its values are bounds)."""
+    deep = "N:- - AQT8.T752.KT2.5 - dealer=E turnup=6D score=55,50"
+    found = json.loads(run("advise", deep, "--nodes", "200000", "--json").stdout)
+    assert found["left_out"] > 0 and found["worlds"] > 0 and not found["complete"]
+    tried = found["worlds"] + found["left_out"]
+    assert tried < found["drawn"] == 64
+    table = " ".join(run("advise", deep, "--nodes", "200000", "--no-color").stdout.split())
+    assert (f"{found['left_out']} deals of the {tried} tried could not be solved within the "
+            f"node limit and are left out: the values are over the other {found['worlds']}"
+            in table), table
+    assert f"The node limit was reached after {tried} of the 64 deals drawn." in table
+    assert "bounds" not in table
+    calm = json.loads(run("advise", TWO, "--json").stdout)
+    assert calm["left_out"] == 0 and calm["complete"]
+
+
+def test_more_deals_asked_for_than_fit_are_every_one_of_them_once():
+    """--worlds past the deals that fit values each of them once (here 11,480, past the 10,000
+    the player lists), and a chance short of certain is not written 100%."""
+    position = "N:3.AK5.2.9 - dealer=S turnup=7H play=9C,8C,3S,JS,TD score=47,52"
+    found = json.loads(run("advise", position, "--worlds", "50000", "--json").stdout)
+    # S's 3 cards of the 42 N has not seen (its 4, the 5 played and the turn-up aside)
+    assert found["exact"] and found["worlds"] == math.comb(42, 3) == 11480
+    top = found["actions"][0]
+    assert 0.99 < top["mean"] < 1
+    assert re.search(r"^5♥ +>99% +>99%", run("advise", position, "--worlds", "50000",
+                                               "--no-color").stdout, re.M)

@@ -117,4 +117,4 @@ def test_the_hint_says_game_was_set_aside():
         text = " ".join(advising.advice_lines(advice, observation, legal, False).plain.split())
         assert ("with Game's point left out" in text) == (method == GAME_ASIDE)
         assert ("played out by the heuristic" in text) == (method == PLAYED_OUT)
-        assert ("some solves stopped" in text) == (method == SOLVED)
+        assert ("a search stopped at its limit" in text) == (method == SOLVED)

@@ -134,7 +134,7 @@ def test_advice_solved_in_time_says_so():
 def advised_with(monkeypatch, method):
     """``allfives advise``'s report and record of one position, the advice made up with
     ``method`` (and incomplete)."""
-    def advise(observation, worlds, seed, seen=None):
+    def advise(observation, worlds, seed, seen=None, node_limit=None):
         actions = tuple(ActionValue(a, 1.0 - k, -2.0 - k, 4.0 - k, 0.5)
                         for k, a in enumerate(observation.legal_actions))
         return Advice(observation.seat, "play", "margin", 16, False, False, actions,
@@ -166,4 +166,4 @@ def test_the_hint_says_the_cards_were_played_out():
         advice = Advice(obs.seat, "play", "margin", 16, False, False, actions, method=method)
         text = advising.advice_lines(advice, obs, list(obs.legal_actions), False).plain
         assert ("each deal played out by the heuristic" in text) == said
-        assert ("some solves stopped" in text) == (not said)
+        assert ("a search stopped at its limit" in text) == (not said)
