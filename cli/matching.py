@@ -28,7 +28,7 @@ from typing import Any, TextIO
 from solver.errors import AllFivesError, WorkersLost, counted, quoted
 from solver.players import PlayerSpec, player_spec
 
-from .errors import signals_held
+from .errors import note, signals_held
 
 #: The seed of a run that names none: runs are repeatable by default.
 DEFAULT_SEED = 0
@@ -36,6 +36,9 @@ DEFAULT_SEED = 0
 DEFAULT_DEALS = 100
 #: Seconds to wait for a Dask scheduler to answer.
 CONNECT_TIMEOUT = 5.0
+#: Seconds a run waits on a cluster that has no worker left before it stops (its record keeps
+#: the groups finished, for --resume once there are workers again).
+NO_WORKERS_WAIT = 60.0
 #: The confidence of every interval shown.
 CONFIDENCE = 0.95
 
@@ -85,13 +88,53 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
                             "'allfives[cluster]')") from None
     client = _connect(distributed, scheduler)
     try:
-        yield client.get_executor()
+        yield Cluster(client)
     except (CancelledError, distributed.KilledWorker) as error:
         # the scheduler gone, or a chunk that kept killing its workers
         raise WorkersLost(f"--scheduler: the cluster lost the work: the scheduler went away, "
                           f"or a worker kept dying under it ({type(error).__name__})") from None
     finally:
         client.close(timeout=2)
+
+
+class Cluster(Executor):
+    """Dask's executor, with the ``check`` that ``solver.batch.gather`` makes while it waits:
+    the scheduler gone (the client closed, or reconnecting for longer than it may), or no worker
+    for ``NO_WORKERS_WAIT`` seconds, is a ``WorkersLost``; the first time it has no worker the
+    run says so, once, on standard error."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self.executor = client.get_executor()
+        self.since: dict[str, float] = {}      # what has been so since when: no link, no worker
+        self.asked = 0.0
+
+    def submit(self, fn, /, *args, **kwargs):
+        return self.executor.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.executor.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+    def check(self) -> None:
+        now = time.monotonic()
+        status = self.client.status
+        if status in ("closing", "closed") or status != "running" and \
+                now - self.since.setdefault("link", now) > CONNECT_TIMEOUT + 2:
+            raise WorkersLost("--scheduler: the cluster lost the work: the scheduler went away")
+        if status != "running":
+            return
+        self.since.pop("link", None)
+        if now - self.asked < 2:
+            return
+        self.asked = now
+        if self.client.scheduler_info(n_workers=0).get("n_workers", 1):
+            self.since.pop("workers", None)
+            return
+        if "workers" not in self.since:
+            note(f"the cluster has no workers: waiting {NO_WORKERS_WAIT:g} s for some")
+        if now - self.since.setdefault("workers", now) > NO_WORKERS_WAIT:
+            raise WorkersLost(f"--scheduler: the cluster has had no workers for "
+                              f"{NO_WORKERS_WAIT:g} s")
 
 
 def _connect(distributed, scheduler: str):
@@ -106,8 +149,9 @@ def _connect(distributed, scheduler: str):
     if unreachable:
         raise AllFivesError(f"--scheduler: cannot reach {quoted(scheduler)}: {unreachable}")
     # the client's own logging of a lost connection is tracebacks: the run says it in one line
-    for name in ["distributed", *logging.root.manager.loggerDict]:
-        if name.startswith("distributed"):
+    # (and tornado's, under it, of a callback that failed as the connection went)
+    for name in ["distributed", "tornado", *logging.root.manager.loggerDict]:
+        if name.startswith(("distributed", "tornado")):
             logging.getLogger(name).setLevel(logging.CRITICAL)
     made: list = []
 

@@ -77,6 +77,7 @@ import math
 import multiprocessing
 import os
 import random
+import re
 import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -473,6 +474,28 @@ def _kind_points(kinds: Sequence[int], side_points: Sequence[int], n: int) -> tu
     return totals[0] / counts[0], totals[1] / counts[1]
 
 
+def _same_player(recorded: str, label: str) -> bool:
+    """Whether a record's player is the one labelled so: the same kind and options, in any
+    order (``pimc:worlds=4,seed=1`` is ``pimc:seed=1,worlds=4``), and the same ``(A)`` or
+    ``(B)`` where a run pits a kind against itself."""
+    if recorded == label:
+        return True
+    mark = re.compile(r"(.*?)( \([AB]\))?")
+    (one, one_mark), (two, two_mark) = (mark.fullmatch(name).groups()
+                                        for name in (recorded, label))
+    try:
+        one_spec, two_spec = player_spec(one), player_spec(two)
+    except AllFivesError:
+        return False
+    return one_mark == two_mark and one_spec.name == two_spec.name and \
+        sorted(one_spec.options) == sorted(two_spec.options)
+
+
+def _seated_words(players: dict[str, str]) -> str:
+    """``N pimc:worlds=4, S heuristic``."""
+    return ", ".join(f"{seat} {name}" for seat, name in players.items())
+
+
 def _kind_labels(a: PlayerSpec, b: PlayerSpec) -> tuple[str, str]:
     if str(a) != str(b):
         return str(a), str(b)
@@ -842,8 +865,10 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
                              f"in every seating")
         kinds = seatings(players)[k]
         seated = {seat: labels[kind] for seat, kind in zip(names, kinds)}
-        if dict(played.players) != seated:
-            raise BatchError(f"{where}: its players are {dict(played.players)}, not {seated}")
+        if set(played.players) != set(seated) or not all(
+                _same_player(played.players[seat], label) for seat, label in seated.items()):
+            raise BatchError(f"{where}: its players are {_seated_words(played.players)}, not "
+                             f"{_seated_words(seated)}")
         rules_played = played.state.match.rules
         if rules_played.target != game.rules.target and MAX_TARGET in (
                 rules_played.target, game.rules.target) and \

@@ -127,6 +127,55 @@ def test_a_dask_cluster_gives_the_same_numbers():
     assert dask["scheduler"] == cluster.scheduler_address
 
 
+class StandInClient:
+    """What ``Cluster`` asks of a Dask client: its status and how many workers it has."""
+
+    def __init__(self, status: str = "running", workers: int = 1) -> None:
+        self.status, self.workers = status, workers
+
+    def get_executor(self):
+        return None
+
+    def scheduler_info(self, n_workers: int = -1) -> dict:
+        return {"n_workers": self.workers}
+
+
+def test_a_cluster_without_workers_or_scheduler_stops_the_run(monkeypatch, capsys):
+    """A run on a cluster stops (the work lost) when the scheduler is gone (the client closed,
+    or reconnecting past its time), or when no worker has been there for NO_WORKERS_WAIT
+    seconds; it says once that it waits for workers, and workers come back in time go on."""
+    from cli import matching
+    from solver.errors import WorkersLost
+
+    clock = [1000.0]
+    monkeypatch.setattr(matching.time, "monotonic", lambda: clock[0])
+    client = StandInClient(workers=0)
+    cluster = matching.Cluster(client)
+    cluster.check()
+    assert capsys.readouterr().err == \
+        "allfives: the cluster has no workers: waiting 60 s for some\n"
+    clock[0] += 30
+    cluster.check()
+    client.workers = 2                      # back in time: the wait starts again later
+    clock[0] += 29
+    cluster.check()
+    client.workers = 0
+    for step in (3, matching.NO_WORKERS_WAIT - 1):
+        clock[0] += step
+        cluster.check()
+    clock[0] += 3
+    with pytest.raises(WorkersLost, match="the cluster has had no workers for 60 s"):
+        cluster.check()
+    assert capsys.readouterr().err.count("waiting") == 1
+    with pytest.raises(WorkersLost, match="the scheduler went away"):
+        matching.Cluster(StandInClient("closed")).check()
+    cluster = matching.Cluster(StandInClient("connecting"))
+    cluster.check()                         # reconnecting: it may, for a while
+    clock[0] += matching.CONNECT_TIMEOUT + 3
+    with pytest.raises(WorkersLost, match="the scheduler went away"):
+        cluster.check()
+
+
 def test_the_report_and_no_progress_bar_into_a_pipe():
     result = run("match", "heuristic", "random", "--deals", "8", "--duplicate")
     assert result.exit_code == 0 and result.stderr == ""
@@ -544,8 +593,32 @@ def test_a_record_of_another_run_is_not_resumed(tmp_path, args, fragments):
     assert_one_error_line(run("match", "heuristic", "random", *args, "--resume"), *fragments)
     assert record.read_bytes() == before
     swapped = run("match", "random", "heuristic", "--deals", 6, "--record", record, "--resume")
-    assert_one_error_line(swapped, "its players are {'N': 'heuristic', 'S': 'random'}, not "
-                                   "{'N': 'random', 'S': 'heuristic'}")
+    assert_one_error_line(swapped, "its players are N heuristic, S random, not N random, "
+                                   "S heuristic")
+
+
+def test_a_record_resumed_with_a_players_options_in_another_order(tmp_path):
+    """The same player, its options written in another order, is the record's; another value
+    is not."""
+    record = tmp_path / "run.jsonl"
+    spec = "pimc:worlds=2,time_limit=none,node_limit=2000"
+    assert run("match", spec, "heuristic", "--deals", 4, "--record", record).exit_code == 0
+    whole = record.read_text()
+    record.write_text("".join(whole.splitlines(keepends=True)[:2]))
+    again = run("match", "pimc:node_limit=2000,worlds=2,time_limit=none", "heuristic",
+                "--deals", 4, "--record", record, "--resume", "--json")
+    assert again.exit_code == 0, again.stderr
+    assert json.loads(again.stdout)["resumed"] == 2
+
+    def games(text: str) -> list[dict]:     # (the players named as each run spelt them)
+        return [{k: v for k, v in json.loads(line).items() if k != "players"}
+                for line in text.splitlines()]
+
+    assert games(record.read_text()) == games(whole)
+    other = run("match", "pimc:node_limit=3000,worlds=2,time_limit=none", "heuristic",
+                "--deals", 4, "--record", record, "--resume")
+    assert_one_error_line(other, "its players are N pimc:worlds=2,time_limit=none,"
+                                 "node_limit=2000, S heuristic, not N pimc:node_limit=3000,")
 
 
 def test_a_record_line_that_is_not_json_is_named(tmp_path):
