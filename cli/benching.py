@@ -51,14 +51,14 @@ def bench_table(timings: list[ClassTiming], pretty: bool):
     from .report import table
 
     dds = any(t.dds_seconds for t in timings)
-    columns = ["class", "deals", "median", "p90", "p99", "nodes/s"]
+    columns = ["class", "deals", "median", "p90", "p99", "median nodes"]
     if dds:
         columns += ["DDS median", "vs DDS"]
     grid = table(*columns, right=tuple(range(1, len(columns))))
     for t in timings:
         row = [t.name, str(t.count), seconds_words(t.median, pretty),
                seconds_words(t.p90, pretty), seconds_words(t.p99, pretty),
-               rate_words(t.nodes_per_second)]
+               f"{t.median_nodes:,}" if t.median_nodes < 100_000 else rate_words(t.median_nodes)]
         if dds:
             row += [seconds_words(t.dds_median, pretty),
                     f"{t.dds_ratio:.1f}x" if t.dds_ratio is not None else ""]

@@ -338,7 +338,7 @@ def deal(
 
 
 @app.command(cls=Command, help="Time the engine on seeded deal classes: median, p90 and p99 "
-             "seconds a deal, and nodes per second; beside each class of up to 13 cards a hand, "
+             "seconds a deal, and the median deal's nodes; beside each class of up to 13 cards a hand, "
              "DDS on bridge deals of that size (on the bridge class, the same deals) when "
              "endplay is installed.", epilog="""\
 Examples:

@@ -86,6 +86,7 @@ def timing_record(timing: ClassTiming) -> str:
         "p90": round(timing.p90, 9),
         "p99": round(timing.p99, 9),
         "nodes": sum(timing.nodes),
+        "median_nodes": timing.median_nodes,
         "seconds": round(sum(timing.seconds), 6),
         "nodes_per_second": round(timing.nodes_per_second),
         "dds": None,

@@ -64,6 +64,11 @@ class ClassTiming:
         return percentile(self.seconds, 99)
 
     @property
+    def median_nodes(self) -> int:
+        """The nodes of the middle solve (the higher of the two middle ones of an even count)."""
+        return statistics.median_high(self.nodes)
+
+    @property
     def nodes_per_second(self) -> float:
         total = sum(self.seconds)
         return sum(self.nodes) / total if total > 0 else 0.0
