@@ -516,6 +516,27 @@ def test_an_answer_echoed_from_a_pipe_cannot_move_the_cursor(tmp_path):
     assert "unknown answer 'x\\x1b[2J\\x1b[H'" in text     # quoted as typed
 
 
+def test_a_lowercase_q_at_a_card_is_asked_again_and_never_played(tmp_path):
+    """'q' alone could be quit or a Queen: asked again, whatever the hand holds; 'Q' plays the
+    lone legal Queen as a rank alone does."""
+    answers = iter(["q", None])
+    seen = []
+
+    def answer(obs, count):
+        if obs.phase != "play":
+            return "1"
+        seen.append(len(obs.play))
+        return next(answers)
+
+    s, _, out = session({}, answer, tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    text = " ".join(out.getvalue().split())
+    assert "'q' could be quit or a Queen: type quit to stop, or Q (or the card, QC) to play " \
+        "a Queen" in text
+    assert len(seen) == 2 and seen[0] == seen[1]        # asked again, nothing played between
+
+
 def test_an_illegal_card_gives_the_follow_suit_reason():
     th, tc, fc = parse_card("TH"), parse_card("4C"), parse_card("9C")
     obs = replace(decision_in_play(), hand=(th, tc), legal_actions=(tc,),
