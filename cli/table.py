@@ -27,7 +27,7 @@ from solver.tricks import seat_names, side_count, side_name, side_of, trick_winn
 from .answers import choices
 from .diagram import TRUMP_MARK, TRUMP_MARK_PLAIN, hand_face
 from .faces import QUIET, SIDE_STYLES, card_face, cards_face
-from .pegboard import strip
+from .pegboard import points_per_hole, strip
 
 #: The width the screen is laid out for when none is given, and the narrowest it is laid out for.
 WIDTH = 80
@@ -207,6 +207,9 @@ def pegboard_lines(obs: Observation, target: int, pretty: bool,
         holes = strip(before, max(0, min(score, target)), target, SIDE_STYLES[side], pretty,
                       indent=" " * len(label), width=fit(width))
         lines.append(label + holes[len(label):])
+    scale = points_per_hole(target)
+    if scale > 1:       # (a target past the holes a strip has)
+        lines.append(Text(f"each hole {scale} points", style=QUIET))
     if obs.best_of > 1:
         lines.append(Text(f"Games won: {scores_text(n, obs.games_won)}", style=QUIET))
     return Text("\n").join(lines)

@@ -18,6 +18,7 @@ from cli.table import scores_text
 from clirun import console, run
 from solver.cards import card_str, parse_card
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match, read_records, replay
+from solver.rules import Rules
 
 pytest.importorskip("solver.search")  # hints and the analysis after each deal use the engine
 
@@ -318,6 +319,17 @@ def test_the_pegboard_fits_its_width():
                 pegged = len(holes) if score == target else score // scale
                 assert holes.count("●") + holes.count("◆") == pegged
                 assert holes == "".join(sorted(holes, key="●◆·".index))
+
+
+@pytest.mark.parametrize("target, said", [(61, None), (125, None), (150, 2), (999, 8)])
+def test_the_table_says_what_a_hole_is_worth_on_a_long_board(target, said):
+    from cli.table import pegboard_lines
+
+    state = Match(2, Rules.preset("all-fives", target=target)).new_initial_state(seed=4)
+    text = pegboard_lines(state.observation(0), target, True).plain
+    assert ("each hole" in text) == (said is not None)
+    if said:
+        assert text.splitlines()[-1] == f"each hole {said} points"
 
 
 def test_the_hand_says_what_the_call_would_make_trumps():
