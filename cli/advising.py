@@ -471,8 +471,9 @@ def _number(value: float) -> float | None:
 
 
 def _prose(words: str, width: int) -> str:
-    """Words indented by two, broken between words to ``width`` columns."""
-    return textwrap.fill(words, max(width, 20), initial_indent="  ", subsequent_indent="  ")
+    """Words indented by two, broken between words to ``width`` columns, each line they go on
+    in two further (as every wrapped line at the table)."""
+    return textwrap.fill(words, max(width, 20), initial_indent="  ", subsequent_indent="    ")
 
 
 def _choice_rows(advice, observation: Observation, order: list[int], pretty: bool,

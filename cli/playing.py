@@ -206,7 +206,7 @@ class Session:
 
     def run(self) -> None:
         """Play to the end of the match, or until the person stops (``Stop``)."""
-        self.console.print(self.opening(), crop=False)
+        self.console.print(hanging(self.opening()), crop=False)
         while not self.state.is_terminal():
             if self.state.deal_number != self.told:
                 self.told = self.state.deal_number
@@ -308,7 +308,7 @@ class Session:
             summary.append(f" {counted(left, 'card')} not judged: the search "
                            f"stopped at its limit (a..b: a value somewhere between a and b).",
                            style=QUIET)
-        return Group(words, plays_table(position, plays, self.pretty), summary)
+        return Group(hanging(words), plays_table(position, plays, self.pretty), hanging(summary))
 
     # ---- the person's decision ------------------------------------------------------------------
 
