@@ -322,6 +322,9 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
         if turnup is not None:
             text.append(" (turn-up ")
             text.append_text(card_face(turnup, pretty, trump))
+            for k, card in enumerate(observation.turnups[:-1]):   # the runs' turn-ups
+                text.append("; set aside " if k == 0 else " ")
+                text.append_text(card_face(card, pretty, trump))
             text.append(")")
         done = len(observation.play) // n
         trick = observation.play[done * n:]

@@ -60,7 +60,8 @@ __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse
 
 #: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles``; the deal checks only its
 #: shape and its keys, ``PUZZLE_KEYS``.
-TOP_KEYS = ("rules", "dealer", "trump", "turnup", "hands", "play", "options", "score", "puzzle")
+TOP_KEYS = ("rules", "dealer", "trump", "turnup", "aside", "hands", "play", "options", "score",
+            "puzzle")
 PUZZLE_KEYS = ("side", "objective", "target", "line", "title", "themes", "rating", "seed",
                "solved_by", "evidence")
 COMPASS = "NESW"
@@ -93,6 +94,9 @@ class Layout(NamedTuple):
     source: str = "<string>"
     #: The seats whose hands are hidden (their entry in ``hands`` is empty), in seat order.
     hidden: tuple[int, ...] = ()
+    #: The turn-ups set aside by runs, in no hand, in the order turned (the ``turnup`` is the
+    #: last): cards every seat has seen, which a hidden hand cannot hold.
+    aside: tuple[Card, ...] = ()
 
 
 def check_puzzle_table(table: Any, source: str, error: type[AllFivesError] = DealFileError
@@ -149,6 +153,7 @@ class _Parts:
         self.dealer: str | None = None
         self.trump: str | None = None
         self.turnup: str | None = None
+        self.aside: list[Card] = []
         self.play: list[Card] = []
         self.score: dict[str, int] | list[int] | None = None
         #: How an option is named in messages: ``options.follow`` in TOML, ``follow`` on a line.
@@ -184,9 +189,23 @@ class _Parts:
             with _At(src, "dealer"):
                 dealer = parse_seat(self.dealer, n)
         trump, turnup = self._trumps(hands)
+        self._check_aside(names, hands, turnup)
         score = self._score(n)
         return Layout(tuple(tuple(sort_cards(h)) for h in hands), trump, dealer, rules, turnup,
-                      score, tuple(self.play), src, hidden)
+                      score, tuple(self.play), src, hidden, tuple(self.aside))
+
+    def _check_aside(self, names: str, hands: list[list[Card]], turnup: Card | None) -> None:
+        """The turn-ups set aside: each once, in no hand, and not the turn-up."""
+        for i, card in enumerate(self.aside):
+            key, face = f"aside[{i}]", quoted(card_str(card))
+            if card in self.aside[:i]:
+                raise _fail(self.source, key, f"{face} is set aside twice")
+            if card == turnup:
+                raise _fail(self.source, key, f"{face} is the turn-up, not one set aside")
+            for seat, hand in zip(names, hands):
+                if card in hand:
+                    raise _fail(self.source, key, f"{face} is set aside, but is in {seat}'s "
+                                                  f"hand")
 
     def hide(self, seat: str, key: str) -> None:
         """``seat``'s hand is given as hidden (at ``key`` of the text)."""
@@ -373,6 +392,8 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         parts.trump = _text(source, "trump", data["trump"])
     if "turnup" in data:
         parts.turnup = _text(source, "turnup", data["turnup"])
+    if "aside" in data:
+        parts.aside = _cards(source, "aside", data["aside"])
     if "hands" not in data:
         raise _fail(source, None, "no [hands]")
     hands = dict(_table(source, "hands", data["hands"]))
@@ -475,6 +496,9 @@ def toml_str(layout: Layout) -> str:
     lines.append(f"trump = {_toml_string(suit_str(layout.trump))}")
     if layout.turnup is not None:
         lines.append(f"turnup = {_toml_string(card_str(layout.turnup))}")
+    if layout.aside:
+        lines.append("aside = [" + ", ".join(_toml_string(card_str(c)) for c in layout.aside)
+                     + "]")
     if layout.play:
         lines.append("play = [" + ", ".join(_toml_string(card_str(c)) for c in layout.play)
                      + "]")
@@ -550,6 +574,8 @@ def parse_line(text: str, source: str = "<line>", hidden: bool = False) -> Layou
             parts.turnup = value
         elif key == "play":
             parts.play = _line_cards(source, value)
+        elif key == "aside":
+            parts.aside = _line_cards(source, value, "aside")
         elif key == "score":
             parts.score = _line_score(source, value)
         else:
@@ -559,10 +585,10 @@ def parse_line(text: str, source: str = "<line>", hidden: bool = False) -> Layou
     return parts.layout()
 
 
-def _line_cards(source: str, value: str) -> list[Card]:
+def _line_cards(source: str, value: str, key: str = "play") -> list[Card]:
     cards = []
     for i, token in enumerate(value.split(",")):
-        with _At(source, f"play[{i}]"):
+        with _At(source, f"{key}[{i}]"):
             cards.append(parse_card(token))
     return cards
 
@@ -589,6 +615,8 @@ def line_str(layout: Layout) -> str:
         words.append(f"turnup={card_str(layout.turnup)}")
     else:
         words.append(f"trump={suit_str(layout.trump)}")
+    if layout.aside:
+        words.append("aside=" + ",".join(card_str(c) for c in layout.aside))
     if layout.play:
         words.append("play=" + ",".join(card_str(c) for c in layout.play))
     words += [f"{name}={option_text(value)}" for name, value in rules.changes().items()]

@@ -125,10 +125,12 @@ class SeenPosition:
         dealer = n - 1 if layout.dealer is None else layout.dealer
         hidden = set(layout.hidden)
         size = next(len(h) for i, h in enumerate(layout.hands) if i not in hidden)
-        pack = n * size + (layout.turnup is not None)
+        pack = n * size + (layout.turnup is not None) + len(layout.aside)
         if pack > len(ALL_CARDS):
             raise _fail(src, "hands", f"{n} hands of {size} cards"
                         + (" and the turn-up" if layout.turnup is not None else "")
+                        + (f" and {counted(len(layout.aside), 'card')} set aside"
+                           if layout.aside else "")
                         + " do not fit in a pack")
         if layout.score is not None:
             for side, points in enumerate(layout.score):
@@ -155,6 +157,8 @@ class SeenPosition:
                 raise _fail(src, key, f"{face} is played twice (also play[{played[card]}])")
             if card == layout.turnup:
                 raise _fail(src, key, f"{face} is the turn-up, which is in no hand")
+            if card in layout.aside:
+                raise _fail(src, key, f"{face} was set aside by a run, and is in no hand")
             mine = held[seat]
             if mine is not None:
                 if card not in mine:
@@ -218,9 +222,10 @@ class SeenPosition:
                                 f"can be theirs" + (f" ({lacks})" if lacks else ""))
 
     def unseen(self) -> list[Card]:
-        """The cards in no shown hand, not played and not the turn-up."""
+        """The cards in no shown hand, not played, not the turn-up and not set aside."""
         layout = self.layout
         seen = {c for h in layout.hands for c in h} | {c for _, c in self.play}
+        seen |= set(layout.aside)
         if layout.turnup is not None:
             seen.add(layout.turnup)
         return [c for c in ALL_CARDS if c not in seen]
@@ -286,7 +291,8 @@ class SeenPosition:
             seat=seat, players=n, rules=layout.rules, best_of=1, phase=PLAY,
             current_player=seat, game=1, deal=1, dealer=self.dealer, score=self.score,
             games_won=(0,) * side_count(n), hand=hand,
-            turnups=() if layout.turnup is None else (layout.turnup,), trump=layout.trump,
+            turnups=layout.aside + (() if layout.turnup is None else (layout.turnup,)),
+            trump=layout.trump,
             calls=(), play=self.play, revokes=(), pegs=self.pegs,
             legal_actions=tuple(sorted(legal)))
 

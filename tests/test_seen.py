@@ -107,12 +107,39 @@ def test_solve_refuses_a_hidden_hand_in_one_line(tmp_path, text):
     ("N:AK.-.-.- - dealer=S trump=H score=61,3", "score: N has 61, already at the target 61"),
     ("N:TK.-.-.- - dealer=S trump=S score=55,3 play=TS,2S",
      "play[1]: N reaches the target 61 with trick 1: the match is over"),
+    ("N:AK.-.-.- - dealer=S turnup=2H aside=7C play=AS,7C",
+     "play[1]: '7C' was set aside by a run, and is in no hand"),
+    ("N:AK.-.-.- - dealer=S turnup=2H aside=7C,7C", "aside[1]: '7C' is set aside twice"),
+    ("N:AK.-.-.- - dealer=S turnup=2H aside=2H", "aside[0]: '2H' is the turn-up, not one set"),
+    ("N:AK.-.-.- - dealer=S turnup=2H aside=KS", "aside[0]: 'KS' is set aside, but is in N's"),
+    ("N:AK.-.-.- - dealer=S turnup=2H aside=ZZ", "aside[0]: "),
+    ("N:AKQJT98765432.-.-.- - - - aside=2H,3H trump=H",
+     "hands: 4 hands of 13 cards and 2 cards set aside do not fit in a pack"),
 ])
 def test_what_cannot_be_is_one_line_naming_the_key(text, message):
     with pytest.raises(DealFileError) as error:
         read_seen(text, "<line>", toml=False)
     assert message in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def test_the_turnups_set_aside_are_seen_by_every_seat_and_dealt_to_no_hand():
+    """``aside`` (the runs' turn-ups) reads and writes in both forms, the seat's observation
+    has them among its turn-ups, and no world deals them into a hidden hand."""
+    text = "N:- - - KJ4.AJ9.Q954.KQ dealer=E turnup=6D aside=7H,8C play=AS,4S,5S,3S,5C"
+    seen = read_seen(text)
+    aside = tuple(parse_cards("7H 8C"))
+    assert seen.layout.aside == aside
+    assert read_seen(seen.to_toml()).layout == seen.layout._replace(source="<string>")
+    assert read_seen(seen.to_line()).layout == seen.layout._replace(source="<string>:1")
+    assert 'aside = ["7H", "8C"]' in seen.to_toml() and "aside=7H,8C" in seen.to_line()
+    assert not set(aside) & set(seen.unseen())
+    assert len(seen.unseen()) == 52 - 11 - 5 - 1 - 2
+    observation = seen.observation()
+    assert observation.turnups == (*aside, parse_card("6D"))
+    worlds = seen.worlds(observation.seat, 300, random.Random(3))
+    assert len(worlds) == 300
+    assert all(not set(aside) & {c for hand in world.hands for c in hand} for world in worlds)
 
 
 def test_a_hand_hidden_as_on_one_line_in_toml_is_told_the_toml_way():
