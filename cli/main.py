@@ -132,7 +132,8 @@ def typed(ctx: typer.Context, names: Sequence[str]) -> set[str]:
 RulesOption = Annotated[str, typer.Option(
     "--rules", metavar="PRESET",
     help="Rules: all-fives, strict, classic, all-fours, five-for-five.")]
-TARGET_HELP = "The points that win the match{}. Default: the preset's: 61, or 7 in all-fours."
+TARGET_HELP = ("The points that win the match{}, 1 to 999. Default: the preset's: 61, or 7 in "
+               "all-fours.")
 TargetOption = Annotated[Optional[int], typer.Option(
     "--target", metavar="N", help=TARGET_HELP.format(""))]
 MatchTargetOption = Annotated[Optional[int], typer.Option(

@@ -90,7 +90,7 @@ from .cards import Card
 from .errors import AllFivesError, WorkersLost, counted, quoted
 from .game import Match, MatchState, match_records
 from .players import Player, PlayerSpec, decide, player_spec
-from .rules import MAX_TARGET, Rules
+from .rules import MAX_TARGET, Rules, option_text
 from .shuffle import shuffled_pack
 from .stats import Interval, Proportion, TimeSummary, bootstrap_interval, mean_interval, \
     grouped_share_interval, time_summary
@@ -877,7 +877,13 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
                 "deals (--deals), not of whole matches" if whole_matches else
                 "whole matches (--matches), not of deals"))
         if rules_played != game.rules:
-            raise BatchError(f"{where}: its rules are not the run's")
+            ours, theirs = game.rules.options(), rules_played.options()
+            differ = [f"{name} {option_text(theirs[name])}, not {option_text(value)}"
+                      for name, value in ours.items() if theirs.get(name) != value]
+            if rules_played.preset_name != game.rules.preset_name:
+                differ.insert(0, f"preset {rules_played.preset_name}, not "
+                                 f"{game.rules.preset_name}")
+            raise BatchError(f"{where}: its rules are not the run's ({'; '.join(differ)})")
         state = played.state
         result = _result(state, [labels[kind] for kind in kinds], ({}, {}), "",
                          deals if not whole_matches else None, records=False)

@@ -580,7 +580,9 @@ def test_an_interrupted_run_says_how_to_go_on(tmp_path):
     (["--deals", "6", "--players", "4"], ["not a game of a 4-player run"]),
     (["--deals", "6", "--duplicate"], ["a run without --duplicate"]),
     (["--matches", "6"], ["a game of a run of deals (--deals), not of whole matches"]),
-    (["--deals", "6", "--rules", "strict"], ["its rules are not the run's"]),
+    (["--deals", "6", "--rules", "strict"],
+     ["its rules are not the run's (preset all-fives, not strict; follow trump-anytime, not "
+      "strict)"]),
     (["--deals", "3"], ["holds 6 deal groups, more than the 3 asked for"]),
 ])
 def test_a_record_of_another_run_is_not_resumed(tmp_path, args, fragments):
@@ -792,3 +794,12 @@ def test_records_out_of_order_are_refused_not_cut_wrongly(tmp_path, monkeypatch)
                             "--record", name, "--resume", "--json").stdout)
              for name in ("plain.jsonl", "bom.jsonl")]
     assert found[0]["resumed"] == found[1]["resumed"] > 10
+
+
+def test_a_record_of_matches_to_another_target_says_so(tmp_path):
+    record = tmp_path / "run.jsonl"
+    assert run("match", "heuristic", "random", "--matches", 2, "--target", 21,
+               "--record", record).exit_code == 0
+    again = run("match", "heuristic", "random", "--matches", 2, "--target", 31,
+                "--record", record, "--resume")
+    assert_one_error_line(again, "its rules are not the run's (target 21, not 31)")
