@@ -373,6 +373,9 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
                         f"is '{SEPARATOR}' alone on its line")
         if is_line_form(text):  # one-line positions in a file named .toml
             message += "; it starts like a one-line position, which a file not named .toml holds"
+        elif text.removeprefix(BOM).lstrip().startswith("{"):   # (a command's --json, say)
+            message += ("; it starts like JSON, which a position is not (a deal file is TOML, "
+                        "or one position on a line)")
         raise _fail(source, None, f"not TOML: {message}") from None
     except RecursionError:
         raise _fail(source, None, "not TOML: arrays or tables nested too deeply") from None

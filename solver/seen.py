@@ -162,7 +162,8 @@ class SeenPosition:
             mine = held[seat]
             if mine is not None:
                 if card not in mine:
-                    where = f" (it is in {names[holder[card]]}'s)" if card in holder else ""
+                    where = f" (it is in {names[holder[card]]}'s)" if card in holder else \
+                        " (a hand is written as dealt, the cards it has played among them)"
                     raise _fail(src, key, f"{face} is not in {name}'s hand{where}")
                 if card not in legal_plays(mine, trick, trump, strict):
                     raise _fail(src, key, f"{name} may not play {face} to "

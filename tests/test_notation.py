@@ -309,6 +309,9 @@ MALFORMED = [
     ("N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H\n", "deal.toml: not TOML: Expected '=' after "
      "a key in a key/value pair (at line 1, column 2); it starts like a one-line position, "
      "which a file not named .toml holds"),
+    ('{"position": "<argument>", "seat": "N"}\n', "deal.toml: not TOML: Invalid statement (at "
+     "line 1, column 1); it starts like JSON, which a position is not (a deal file is TOML, or "
+     "one position on a line)"),
     (BASE + "[score]\nN = true\nS = 1\n",     # as TOML spells it, not as Python does
      "deal.toml: score.N: expected a whole number, not true"),
 ]
