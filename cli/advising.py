@@ -275,16 +275,17 @@ def advice_table(advice, observation: Observation, pretty: bool) -> Fitted:
     points = ("points",) if tie_points(advice) else ()
     return narrowing_table(
         (first, head, "95% interval", *points, "best in", ""),
-        (first, head.replace(" ", "\n"), "95%\ninterval", "best\nin", ""),
+        # (narrow, a chance's title is "win" alone, to leave room for the points)
+        (first, "win" if points else head.replace(" ", "\n"), "95%\ninterval", *points,
+         "best\nin", ""),
         lambda narrow: advice_rows(advice, observation, pretty, narrow),
         right=(1, 2, 3, 4) if points else (1, 2, 3))
 
 
 def advice_rows(advice, observation: Observation, pretty: bool, narrow: bool):
-    """The table's rows; ``narrow``: intervals written ``low..high`` and no points column (the
-    choices stay in their order)."""
+    """The table's rows; ``narrow``: intervals written ``low..high``."""
     joiner = ".." if narrow else " to "
-    points = tie_points(advice) and not narrow
+    points = tie_points(advice)
     for value in advice.actions:
         face = action_face(value.action, pretty, observation.trump)
         if math.isnan(value.mean):

@@ -100,8 +100,8 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
 class Cluster(Executor):
     """Dask's executor, with the ``check`` that ``solver.batch.gather`` makes while it waits:
     the scheduler gone (the client closed, or reconnecting for longer than it may), or no worker
-    for ``NO_WORKERS_WAIT`` seconds, is a ``WorkersLost``; the first time it has no worker the
-    run says so, once, on standard error."""
+    for ``NO_WORKERS_WAIT`` seconds, is a ``WorkersLost``; each time it is left with no worker
+    the run says so on standard error."""
 
     def __init__(self, client) -> None:
         self.client = client
@@ -113,7 +113,7 @@ class Cluster(Executor):
         return self.executor.submit(fn, *args, **kwargs)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self.executor.shutdown(wait=wait, cancel_futures=cancel_futures)
+        self.executor.shutdown(wait=wait)       # (Dask's takes no cancel_futures)
 
     def check(self) -> None:
         now = time.monotonic()

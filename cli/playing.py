@@ -140,11 +140,12 @@ def _check_writable(path: Path, named: bool) -> None:
     """Refuse a record that cannot be written before the first deal, not after it: the file is
     opened to append (and a file that was not there is taken away again)."""
     there = path.exists()
+    made = path.resolve()       # the file opening makes (through a link to nothing, its target)
     try:
         with open(path, "a", encoding="utf-8"):
             pass
         if not there:
-            path.unlink()
+            made.unlink()
     except OSError as error:
         why = error.strerror or str(error)
         raise AllFivesError(f"--record: {path}: {why}" if named else

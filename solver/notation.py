@@ -195,7 +195,11 @@ class _Parts:
                       score, tuple(self.play), src, hidden, tuple(self.aside))
 
     def _check_aside(self, names: str, hands: list[list[Card]], turnup: Card | None) -> None:
-        """The turn-ups set aside: each once, in no hand, and not the turn-up."""
+        """The turn-ups set aside: each once, in no hand, and not the turn-up, which must be
+        given (the last card turned up, after them)."""
+        if self.aside and turnup is None:
+            raise _fail(self.source, "aside", "the cards set aside by runs come with the turn-up "
+                                              "after them: give turnup")
         for i, card in enumerate(self.aside):
             key, face = f"aside[{i}]", quoted(card_str(card))
             if card in self.aside[:i]:

@@ -121,10 +121,12 @@ PIMC_TRUST = ("tempered", "full")
 
 
 def value_play(solver, positions: Sequence[Position], weights: Sequence[float],
-               legal: Sequence[int], side: int, objective: str, budget: Budget
+               legal: Sequence[int], side: int, objective: str, budget: Budget,
+               kept_at: list[int] | None = None
                ) -> tuple[dict[int, list[float]], list[float], bool]:
     """Every legal card's value in each world the budget allows: ({card: values}, the weights
-    of the worlds kept, complete).  A world is kept only when every legal card was valued."""
+    of the worlds kept, complete).  A world is kept only when every legal card was valued;
+    ``kept_at``, when given, is told the index of each world kept."""
     values: dict[int, list[float]] = {c: [] for c in legal}
     kept: list[float] = []
     complete = True
@@ -142,6 +144,8 @@ def value_play(solver, positions: Sequence[Position], weights: Sequence[float],
             for c in legal:
                 values[c].append(float(solution.moves[c]))
             kept.append(weight)
+            if kept_at is not None:
+                kept_at.append(done)
         else:
             complete = False
             if not kept:
@@ -596,13 +600,18 @@ class PimcPlayer:
             return Advice(observation.seat, "play", objective, 0, exact, True, (action,))
         solver = self.solver
         if use_win:
+            kept_at: list[int] = []
             wins, kept, complete = value_play(solver, positions, weights, legal, side, "win",
-                                              budget)
+                                              budget, kept_at)
             done = len(kept)
             if done:
                 # the same worlds, by points, to break ties: left out if they do not all fit
-                points, kept_p, complete_p = value_play(solver, positions[:done], kept, legal,
-                                                        side, objective, budget)
+                # (a world left out there is not one of the advice's)
+                left_out = budget.left_out
+                points, kept_p, complete_p = value_play(
+                    solver, [positions[i] for i in kept_at], kept, legal, side, objective,
+                    budget)
+                budget.left_out = left_out
                 whole = len(kept_p) == done
                 actions = valued(legal, wins, kept, exact, preferred, points if whole else None,
                                   chance=True)

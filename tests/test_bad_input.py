@@ -238,14 +238,19 @@ def test_play_refuses_a_record_without_leave_to_write_it_before_the_first_deal(
     assert asked == [record if named else Path("allfives-1.jsonl")]
 
 
-@pytest.mark.parametrize("exists", [True, False], ids=["file", "no file"])
+@pytest.mark.parametrize("exists", [True, False, "link"], ids=["file", "no file", "link"])
 def test_play_tries_its_record_before_the_first_deal_and_leaves_it_as_it_was(tmp_path: Path,
-                                                                          exists: bool):
+                                                                          exists):
     record = tmp_path / "match.jsonl"
-    if exists:
+    if exists == "link":        # a link to nothing yet: it stays, and nothing is made
+        record.symlink_to(tmp_path / "target.jsonl")
+    elif exists:
         record.write_text("kept\n")
     assert run("play", "--seed", "1", "--record", record, input="quit\n").exit_code == 0
-    assert (record.read_text() == "kept\n") if exists else not record.exists()
+    if exists == "link":
+        assert record.is_symlink() and not (tmp_path / "target.jsonl").exists()
+    else:
+        assert (record.read_text() == "kept\n") if exists else not record.exists()
 
 
 # ---- player options -------------------------------------------------------------------------
@@ -438,7 +443,7 @@ def test_a_record_written_to_a_pipe_whose_reader_goes_ends_quietly(tmp_path: Pat
                                            ("advise", ", for a call.")])
 def test_the_target_says_what_it_does_for_each_command(command: str, when: str):
     words = " ".join(run(command, "--help").stdout.replace("│", " ").split())
-    assert f"The points that win the match{when} Default: the preset's" in words
+    assert f"The points that win the match{when[:-1]}, 1 to 999. Default: the preset's" in words
 
 
 def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: Path):

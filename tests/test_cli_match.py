@@ -143,7 +143,8 @@ class StandInClient:
 def test_a_cluster_without_workers_or_scheduler_stops_the_run(monkeypatch, capsys):
     """A run on a cluster stops (the work lost) when the scheduler is gone (the client closed,
     or reconnecting past its time), or when no worker has been there for NO_WORKERS_WAIT
-    seconds; it says once that it waits for workers, and workers come back in time go on."""
+    seconds; it says that it waits for workers (once while they are away), and workers come
+    back in time go on."""
     from cli import matching
     from solver.errors import WorkersLost
 

@@ -584,10 +584,10 @@ def test_a_chance_of_winning_not_found_in_the_budget_is_said_so(monkeypatch):
     original = pimc.value_play
 
     def failing(objective):
-        def value_play(solver, positions, weights, legal, side, asked, budget):
+        def value_play(solver, positions, weights, legal, side, asked, budget, kept_at=None):
             if asked == objective:
                 return {c: [] for c in legal}, [], False
-            return original(solver, positions, weights, legal, side, asked, budget)
+            return original(solver, positions, weights, legal, side, asked, budget, kept_at)
         return value_play
 
     monkeypatch.setattr(pimc, "value_play", failing("win"))
@@ -610,3 +610,34 @@ def test_a_whole_state_given_for_what_a_seat_sees_is_refused():
         with pytest.raises(PlayerError, match=r"^MatchState is not what a seat sees: give "
                                               r"state\.observation\(seat\)"):
             call(state)
+
+
+def test_near_the_target_a_world_left_out_is_counted_once_and_the_points_are_of_the_worlds_kept():
+    """A world whose solve never finishes is left out of the chances, counted once, and the
+    points that rank equal chances are solved on the worlds kept (not that one again)."""
+    from types import SimpleNamespace
+
+    from solver.sampling import world_position
+    from solver.seen import read_seen
+
+    seen = read_seen("N:- -.T4.5.JT4 rules=classic dealer=S turnup=KS "
+                     "play=3D,5D,TC,KH,4C,AD score=49,60")
+    obs = seen.observation()
+    positions = [world_position(obs, w) for w in seen.worlds(obs.seat, 6, random.Random(1))]
+    real, solved = Solver(16), []
+
+    class CutShort:
+        """The engine, but never finishing the second world."""
+
+        def solve(self, position, side, objective, **limits):
+            solved.append((positions.index(position), objective))
+            if position is positions[1]:
+                return SimpleNamespace(nodes=1, complete=False, moves={})
+            return real.solve(position, side, objective, line=False)
+
+    player = PimcPlayer(seed=0, time_limit=None, infer=False)
+    player._solver = CutShort()
+    advice = player.advise_positions(obs, positions, [1.0] * len(positions))
+    assert advice.objective == "win" and (advice.worlds, advice.left_out, advice.drawn) == (5, 1, 6)
+    assert [w for w, objective in solved if objective != "win"] == [0, 2, 3, 4, 5]
+    assert all(v.points is not None for v in advice.actions)

@@ -113,8 +113,10 @@ def test_solve_refuses_a_hidden_hand_in_one_line(tmp_path, text):
     ("N:AK.-.-.- - dealer=S turnup=2H aside=2H", "aside[0]: '2H' is the turn-up, not one set"),
     ("N:AK.-.-.- - dealer=S turnup=2H aside=KS", "aside[0]: 'KS' is set aside, but is in N's"),
     ("N:AK.-.-.- - dealer=S turnup=2H aside=ZZ", "aside[0]: "),
-    ("N:AKQJT98765432.-.-.- - - - aside=2H,3H trump=H",
-     "hands: 4 hands of 13 cards and 2 cards set aside do not fit in a pack"),
+    ("N:AK.-.-.- - dealer=S trump=H aside=7C", "aside: the cards set aside by runs come with the "
+                                               "turn-up after them: give turnup"),
+    ("N:AKQJT98765432.-.-.- - - - aside=2H,3H turnup=4H",
+     "hands: 4 hands of 13 cards and the turn-up and 2 cards set aside do not fit in a pack"),
 ])
 def test_what_cannot_be_is_one_line_naming_the_key(text, message):
     with pytest.raises(DealFileError) as error:
