@@ -320,8 +320,10 @@ def read_seen(text: str, source: str = "<string>", toml: bool | None = None) -> 
         raise _fail(source, None, "no position in it")
     if len(layouts) != 1:
         names = [layout.source for layout in layouts]
-        # name them: lines between one-line positions may hold none
-        hint = "" if source.startswith("<") else \
+        # name them: lines between one-line positions may hold none (standard input's cannot
+        # be named back: a file of them can)
+        hint = " (write them to a file, and name one of it: FILE#N or FILE:LINE)" \
+            if source == "<stdin>" else "" if source.startswith("<") else \
             f" (name one: {', '.join(names[:-1])} or {names[-1]})" if len(names) <= 10 else \
             f" (name one: {', '.join(names[:3])}, ... {names[-1]})"
         raise _fail(source, None, f"{len(layouts)} positions, not one: a seat is advised on "
