@@ -1688,6 +1688,8 @@ cdef int _win_search(State* s, int alpha, int beta) noexcept nogil:
     maximiser = s.side[seat] == s.xside
     n = _moves(s, cards, first)
     best = -1 if maximiser else 2
+    # the alpha-beta step of _search's move loop, written out again on the 0/1 value (inline
+    # for speed: a change to either loop is one to make in the other)
     for i in range(n):
         r = _win_play(s, cards[i], &w)
         v = r if r >= 0 else _win_search(s, a, b)
