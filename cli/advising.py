@@ -27,13 +27,13 @@ from solver.errors import AllFivesError, counted, whole_number
 from solver.game import CALLS, Observation, action_name
 from solver.notation import is_line_form, is_toml_name, parse_line, read_file, read_layouts
 from solver.pimc import GAME_ASIDE, MAX_WORLDS, PLAYED_OUT
-from solver.rules import Rules
 from solver.seen import CallError, SeenPosition, call_observation, read_seen
 from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
 
-from .errors import note, option
-from .faces import GOOD, QUIET, card_face, cards_face, hanging, suit_face
+from .errors import note
+from .faces import GOOD, QUIET, card_face, cards_face, hanging, rules_words, suit_face
 from .fitted import Fitted
+from .inputs import read_rules
 from .report import narrowing_table
 from .table import pegged_this_deal
 
@@ -124,11 +124,7 @@ def call_observation_of(hand: str | None, turnup: str | None, seat: str | None,
         up = parse_card(turnup)
     except CardError as error:
         raise AllFivesError(f"--turnup: {error}") from None
-    with option("--rules"):
-        rules = Rules.preset(preset)
-    if target is not None:
-        with option("--target"):
-            rules = rules.replace(target=target)
+    rules = read_rules(preset, target)
     try:
         dealt = parse_seat(dealer, players) if dealer is not None else None
     except AllFivesError as error:
@@ -312,7 +308,7 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
     now = pegged_this_deal(observation)    # in the score already: said so
     score = ", ".join(f"{side_name(s, n)} {p}" + (f" ({now[s]:+d} this deal)" if now[s] else "")
                       for s, p in enumerate(observation.score))
-    text.append(f"{n} players; rules {rules.preset_name}; dealer {names[observation.dealer]}; "
+    text.append(f"{n} players; rules {rules_words(rules, target=False)}; dealer {names[observation.dealer]}; "
                 f"score {score} ({rules.target} to win)\n")
     turnup = observation.turnups[-1] if observation.turnups else None
     if observation.phase == "play":

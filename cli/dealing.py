@@ -14,8 +14,10 @@ from solver.shuffle import shuffle_deal
 from solver.rules import Rules
 from solver.tricks import parse_seat, seat_names
 
+from .inputs import read_rules
 
-def deals(players: int, runs: int, seed: int, count: int, preset: str,
+
+def deals(players: int, runs: int, seed: int, count: int, rules: Rules,
           dealer: str | None) -> Iterator:
     """``count`` deals from one shuffled stream: the same arguments deal the same cards.  The
     options are checked (and the first deal dealt) at once; the rest are dealt as they are
@@ -24,10 +26,6 @@ def deals(players: int, runs: int, seed: int, count: int, preset: str,
         seat_names(players)
     except AllFivesError as error:
         raise AllFivesError(f"--players: {error}") from None
-    try:
-        rules = Rules.preset(preset)
-    except AllFivesError as error:
-        raise AllFivesError(f"--preset: {error}") from None
     seat = None
     if dealer is not None:
         try:
@@ -44,17 +42,18 @@ def deals(players: int, runs: int, seed: int, count: int, preset: str,
 
 
 def deal_command(players: int, runs: int, seed: int | None, count: int, form: str,
-                 preset: str, dealer: str | None) -> None:
+                 spec: str, dealer: str | None) -> None:
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 32)
-    dealt = deals(players, runs, seed, count, preset, dealer)
+    rules = read_rules(spec)
+    dealt = deals(players, runs, seed, count, rules, dealer)
     if form == "line":
         for deal in dealt:
             typer.echo(deal.position().to_line())
         return
     command = f"allfives deal --players {players} --runs {runs} --seed {seed}"
-    if preset != "all-fives":
-        command += f" --preset {preset}"
+    if rules.spec() != "all-fives":
+        command += f" --rules {rules.spec()}"
     if dealer is not None:
         command += f" --dealer {dealer.upper()}"
     if count > 1:

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from solver.cards import RANKS, SUIT_NAMES, card_str, sort_cards, suit_str
 from solver.deal import Deal
+from solver.rules import Rules, option_text
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 SIDE_STYLES = ("cyan", "magenta", "yellow")
@@ -65,6 +66,16 @@ def seat_face(deal: Deal, seat: int) -> Text:
 
 #: The game a preset plays, where it is not All Fives: All Fours is the parent game.
 GAME_NAMES = {"all-fours": "All Fours"}
+
+
+def rules_words(rules: Rules, target: bool = True) -> str:
+    """``all-fives``, or ``classic (skunk=true)`` with the options set over the preset; the
+    target left out where it is said beside them (``61 to win``)."""
+    changes = {k: v for k, v in rules.changes().items() if target or k != "target"}
+    if not changes:
+        return rules.preset_name
+    return (rules.preset_name + " (" + ", ".join(f"{k}={option_text(v)}"
+                                                 for k, v in changes.items()) + ")")
 
 
 def game_name(preset: str) -> str:

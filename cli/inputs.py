@@ -1,6 +1,7 @@
 """Reading the positions named on the command line: deal files, files of one-line positions,
 a one-line position given as the argument itself, ``-`` for standard input, and game records
-(``allfives play``'s JSON lines): every deal of one with card play, or ``RECORD#N`` its N-th."""
+(``allfives play``'s JSON lines): every deal of one with card play, or ``RECORD#N`` its N-th.
+And the rules ``--rules`` names."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from typing import TYPE_CHECKING, Any
 from solver.deal import Position, load_positions, read_positions
 from solver.errors import AllFivesError, is_number
 from solver.notation import MAX_TEXT_BYTES, is_line_form, read_file, read_limited
+from solver.rules import Rules
+
+from .errors import option
 
 if TYPE_CHECKING:
     from solver.game import MatchState
@@ -28,6 +32,20 @@ def named(name: str, what: str) -> str:
     if name == "":
         raise AllFivesError(f"{what}: an empty name names no file")
     return name
+
+
+def read_rules(spec: str, target: int | None = None) -> Rules:
+    """The rules ``--rules`` names (a preset, options over it after a colon), with ``--target``'s
+    ``target`` over them; a target given both ways is refused."""
+    with option("--rules"):
+        rules = Rules.from_spec(spec)
+    if target is not None:
+        if "target" in rules.changes():
+            raise AllFivesError(f"--target: the target is given twice (--rules {spec} gives "
+                                f"target={rules.target})")
+        with option("--target"):
+            rules = rules.replace(target=target)
+    return rules
 
 
 def is_file(name: str) -> bool:

@@ -5,7 +5,7 @@
     allfives analyze POSITION... [--objective ...] [--json] [--engine engine|reference]
                                  [--node-limit N] [--time-limit S]
     allfives deal --players N [--runs R] [--seed S] [--count K] [--format toml|line]
-                              [--preset NAME] [--dealer SEAT]
+                              [--rules RULES] [--dealer SEAT]
     allfives bench [--class NAME]... [--count N] [--json]
     allfives puzzle generate|check|play|show|index ...   (see cli/puzzling.py)
     allfives advise [POSITION] [--seat SEAT] [--hand CARDS --turnup CARD] [--worlds K]
@@ -129,9 +129,9 @@ def typed(ctx: typer.Context, names: Sequence[str]) -> set[str]:
             if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"}
 
 
-RulesOption = Annotated[str, typer.Option(
-    "--rules", metavar="PRESET",
-    help="Rules: all-fives, strict, classic, all-fours, five-for-five.")]
+RULES_HELP = ("Rules: a preset (all-fives, strict, classic, all-fours, five-for-five), with "
+              "rule options over it after a colon, as strict:skunk=true,finish=hand-end.")
+RulesOption = Annotated[str, typer.Option("--rules", metavar="RULES", help=RULES_HELP)]
 TARGET_HELP = ("The points that win the match{}, 1 to 999. Default: the preset's: 61, or 7 in "
                "all-fours.")
 TargetOption = Annotated[Optional[int], typer.Option(
@@ -326,16 +326,15 @@ def deal(
         "--format", metavar=choices(Form),
         help="toml: deal files (several separated by '# ---' lines); line: one position a "
              "line, ready for 'allfives solve -'.")] = Form.toml,
-    preset: Annotated[str, typer.Option(
-        metavar="NAME", help="Rules: all-fives, strict, classic, all-fours, five-for-five.")
-    ] = "all-fives",
+    rules: Annotated[str, typer.Option(
+        "--rules", "--preset", metavar="RULES", help=RULES_HELP)] = "all-fives",
     dealer: Annotated[Optional[str], typer.Option(
         metavar="SEAT", help="The dealer's seat. Default: a random seat.")] = None,
 ) -> None:
     from .dealing import deal_command
 
     with user_errors():
-        deal_command(players, runs, seed, count, format.value, preset, dealer)
+        deal_command(players, runs, seed, count, format.value, rules, dealer)
 
 
 @app.command(cls=Command, help="Time the engine on seeded deal classes: median, p90 and p99 "

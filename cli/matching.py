@@ -271,7 +271,8 @@ class Plan:
     groups: int
     whole_matches: bool
     duplicate: bool
-    preset: str
+    #: The rules as ``--rules`` names them, but for the target: ``classic:skunk=true``.
+    rules: str
     target: int | None
     seed: int
     jobs: int | None
@@ -283,7 +284,7 @@ class Plan:
                  "--matches" if self.whole_matches else "--deals", str(self.groups)]
         if self.duplicate:
             words.append("--duplicate")
-        words += ["--rules", self.preset]
+        words += ["--rules", self.rules]
         if self.target is not None:
             words += ["--target", str(self.target)]
         words += ["--seed", str(self.seed)]
@@ -312,20 +313,20 @@ def make_plan(a: str, b: str, players: int, deals: int | None, matches: int | No
         raise AllFivesError("--target: only whole matches (--matches) play to a target")
     if scheduler is None:
         check_jobs(jobs)
-    from solver.rules import Rules
+    from solver.rules import PRESETS
 
-    try:
-        rules = Rules.preset(preset)
-    except AllFivesError as error:
-        raise AllFivesError(f"--rules: {error}") from None
-    if target is not None:
-        try:
-            rules.replace(target=target)
-        except AllFivesError as error:
-            raise AllFivesError(f"--target: {error}") from None
+    from .inputs import read_rules
+
+    rules = read_rules(preset, target)
+    if "target" in rules.changes():
+        # the target is the plan's own, given by --target or by --rules
+        if matches is None:
+            raise AllFivesError("--rules: only whole matches (--matches) play to a target")
+        target = rules.target
+        rules = rules.replace(target=PRESETS[rules.preset_name].target)
     return Plan(spec_of(a, players), spec_of(b, players), players,
                 matches if matches is not None else deals or DEFAULT_DEALS,
-                matches is not None, duplicate, preset, target,
+                matches is not None, duplicate, rules.spec(), target,
                 DEFAULT_SEED if seed is None else seed, jobs, scheduler)
 
 
@@ -334,7 +335,7 @@ def make_plan(a: str, b: str, players: int, deals: int | None, matches: int | No
 def plan_rules(plan: Plan):
     from solver.rules import Rules
 
-    rules = Rules.preset(plan.preset)
+    rules = Rules.from_spec(plan.rules)
     return rules if plan.target is None else rules.replace(target=plan.target)
 
 
@@ -523,10 +524,10 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
                      "total": t.total, "cut_short": cut.get(label, 0)}
              for label, t in result.time_summaries().items()}
     # whole matches are played to the preset's target unless --target says otherwise
-    target = (plan.target or Rules.preset(plan.preset).target) if plan.whole_matches else None
+    target = (plan.target or Rules.from_spec(plan.rules).target) if plan.whole_matches else None
     return {
         "command": replace(plan, groups=played).command(),  # the games reported
-        "a": labels[0], "b": labels[1], "players": plan.players, "rules": plan.preset,
+        "a": labels[0], "b": labels[1], "players": plan.players, "rules": plan.rules,
         "target": target, "duplicate": plan.duplicate,
         "unit": "match" if plan.whole_matches else "deal",
         "seed": plan.seed, "groups": played, "planned": plan.groups,

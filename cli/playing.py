@@ -34,14 +34,13 @@ from solver.deal import Position
 from solver.errors import AllFivesError, EngineMissing, counted
 from solver.game import CALLS, Match, MatchState, match_records, records_text
 from solver.players import Player, PlayerSpec, decide, player_spec, within_reach
-from solver.rules import Rules
 from solver.scoring import score_position
 from solver.tricks import parse_seat, seat_names, side_name, side_of
 
 from .answers import AnswerError, ask_line, choices, read_answer, reason
 from .errors import INTERRUPTED, TERMINATED, Terminated, note, option
-from .faces import BAD, GOOD, QUIET, game_name, hanging
-from .inputs import named
+from .faces import BAD, GOOD, QUIET, game_name, hanging, rules_words
+from .inputs import named, read_rules
 from .table import choices_line, deal_line, deal_over_line, score_lines, scores_text, \
     seat_text, table_screen, what_happened, win_verb
 
@@ -103,12 +102,7 @@ class Setup:
 def make_setup(players: int, seat: str | None, opponents: list[str] | None, preset: str,
                target: int | None, seed: int | None, record: str | None) -> Setup:
     """The match the options describe; a bad option is an ``AllFivesError`` naming it."""
-    with option("--rules"):
-        rules = Rules.preset(preset)
-    if target is not None:
-        with option("--target"):
-            rules = rules.replace(target=target)
-    match = Match(players, rules)
+    match = Match(players, read_rules(preset, target))
     with option("--seat"):
         me = parse_seat(seat, players) if seat is not None else seat_names(players).index("S")
     others = [s for k in range(1, players) for s in [(me + k) % players]]
@@ -392,7 +386,8 @@ class Session:
         setup = self.setup
         n = self.players
         preset = setup.match.rules.preset_name
-        text = Text(f"{game_name(preset)}, {n} players, rules {preset}, "
+        text = Text(f"{game_name(preset)}, {n} players, "
+                    f"rules {rules_words(setup.match.rules, target=False)}, "
                     f"{self.target} to win; seed {setup.seed}.", style="bold")
         for seat, spec in enumerate(setup.specs):
             text.append("\n  ")

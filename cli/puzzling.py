@@ -436,13 +436,11 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
     """Make ``count`` puzzles: into files in ``out`` (numbered on from the files there), or
     onto standard output separated by ``# ---`` lines."""
     from solver.notation import SEPARATOR
-    from solver.rules import Rules
 
     from .console import make_console
-    from .errors import option
+    from .inputs import read_rules
 
-    with option("--rules"):
-        rules = Rules.preset(preset)
+    rules = read_rules(preset)
     most = most_turns(players, rules)
     if min_turns > most:
         raise AllFivesError(f"--min-turns: {min_turns} turns with a real choice are more than "
@@ -584,12 +582,9 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
         refuse_unsound(path, puzzle_problems(puzzle))
         name = path.name
     else:
-        from solver.rules import Rules
+        from .inputs import read_rules
 
-        from .errors import option
-
-        with option("--rules"):
-            rules = Rules.preset(preset)
+        rules = read_rules(preset)
         theme = check_theme(theme, rules)
         if seed is None:
             import random

@@ -21,7 +21,7 @@ from solver.game import (REVOKE, RUN, MatchState, ReplayedMatch, replay_text,
                          step_name)
 from solver.tricks import seat_names, side_name
 
-from .faces import card_face, hanging, ranks_face, suit_face
+from .faces import card_face, hanging, ranks_face, rules_words, suit_face
 from .table import scores_text, seat_text
 
 if TYPE_CHECKING:
@@ -120,7 +120,8 @@ def match_summary(source: str, match: ReplayedMatch) -> dict[str, Any]:
 
 def table_words(state: MatchState) -> str:
     """``2 players, rules all-fives, 61 to win``."""
-    return f"{state.players} players, rules {state.rules.preset_name}, {state.rules.target} to win"
+    return (f"{state.players} players, rules {rules_words(state.rules, target=False)}, "
+            f"{state.rules.target} to win")
 
 
 def match_heading(match: ReplayedMatch, table: bool = True) -> Text:

@@ -15,11 +15,11 @@ from solver.cards import sort_cards
 from solver.deal import Position
 from solver.errors import counted
 from solver.pegging import match_after
-from solver.rules import option_text
 from solver.scoring import score_position
 from solver.solution import Solution
 
-from .faces import BAD, GOOD, QUIET, card_face, cards_face, seat_face, side_face, trump_words
+from .faces import BAD, GOOD, QUIET, card_face, cards_face, rules_words, seat_face, side_face, \
+    trump_words
 from .diagram import diagram
 from .fitted import Fitted
 from .pegboard import pegboard
@@ -31,15 +31,6 @@ END_WORDS = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game",
 def nothing(pretty: bool) -> str:
     """What stands in a cell for none: a nought, no cost, nobody's point."""
     return "·" if pretty else "-"
-
-
-def rules_words(position: Position) -> str:
-    rules = position.deal.rules
-    words = rules.preset_name
-    changes = rules.changes()
-    if changes:
-        words += " (" + ", ".join(f"{k}={option_text(v)}" for k, v in changes.items()) + ")"
-    return words
 
 
 def state_words(position: Position) -> str:
@@ -56,7 +47,7 @@ def heading(name: str, position: Position, pretty: bool) -> Group:
     # The name is a path or a label; it is printed whole, never folded at the console's width.
     title = Text(name, style="bold", no_wrap=True, overflow="ignore")
     text = Text(f"{deal.players} players, {counted(len(deal.hands[0]), 'card')} each; rules "
-                f"{rules_words(position)}; dealer {deal.seats[deal.dealer]}\n")
+                f"{rules_words(deal.rules)}; dealer {deal.seats[deal.dealer]}\n")
     text.append_text(trump_words(deal, pretty))
     text.append(f"; {state_words(position)}")
     return Group(title, text)

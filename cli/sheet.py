@@ -183,7 +183,7 @@ def solution_tricks(position: Position, side: int, line: Sequence[Card]) -> list
 def facts_of(puzzle, name: str = "") -> Facts:
     """What a diagram of ``puzzle`` (a ``solver.puzzles.Puzzle``) shows; ``name`` is its
     file's name, which may carry its number."""
-    from .report import rules_words   # (as solve's rules line spells them: skunk=true)
+    from .faces import rules_words   # (as solve's rules line spells them: skunk=true)
 
     position = puzzle.position
     deal = position.deal
@@ -193,7 +193,7 @@ def facts_of(puzzle, name: str = "") -> Facts:
         title=title,
         number=number_of(name) if name else "",
         players=deal.players,
-        rules=rules_words(position),
+        rules=rules_words(deal.rules),
         seats=deal.seats,
         hands=tuple(tuple(sort_cards(h)) for h in position.hands),
         trump=deal.trump,

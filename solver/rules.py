@@ -2,7 +2,8 @@
 
 ``Rules`` is frozen: ``Rules.preset("strict")`` gives a preset, ``rules.replace(low_to="captor")``
 sets options over it, and ``Rules.from_options("classic", {"follow": "trump-anytime"})`` does both
-from text (a deal file or the command line).  An unknown preset, option or value is a
+from text (a deal file); ``Rules.from_spec("classic:follow=trump-anytime")`` reads them as the
+command line names them, and ``rules.spec()`` writes them so.  An unknown preset, option or value is a
 ``RulesError`` that names it.  Options a preset's row in the README leaves unsaid keep the
 ``all-fives`` value.
 """
@@ -98,6 +99,35 @@ class Rules:
         """A preset with options over it; values may be typed or text (``"true"``, ``"2"``)."""
         rules = cls.preset(preset)
         return rules.replace(**{k: _coerce(k, v) for k, v in (options or {}).items()})
+
+    @classmethod
+    def from_spec(cls, text: str) -> Rules:
+        """Rules as the command line names them: a preset, and options over it after a colon,
+        ``classic:skunk=true,finish=hand-end`` (as a player's spec takes its options)."""
+        preset, colon, rest = text.partition(":")
+        preset = preset.strip()
+        if "=" in preset:
+            raise RulesError(f"{quoted(text)} names no preset (options go after one and a colon: "
+                             f"all-fives:{preset})")
+        options: dict[str, str] = {}
+        for item in filter(None, (s.strip() for s in rest.split(","))):
+            name, eq, value = item.partition("=")
+            if not eq:
+                raise RulesError(f"rule option {quoted(item)} is not name=value")
+            name = name.strip().replace("-", "_")
+            if name in options:
+                raise RulesError(f"rule option {quoted(name)} is given twice")
+            options[name] = value.strip()
+        if colon and not options:
+            raise RulesError(f"{quoted(text)} names no option after the colon")
+        return cls.from_options(preset, options)
+
+    def spec(self) -> str:
+        """How ``from_spec`` reads these rules: the preset, with the options that differ from
+        it after a colon."""
+        changes = self.changes()
+        return self.preset_name + (":" + ",".join(f"{k}={option_text(v)}"
+                                                   for k, v in changes.items()) if changes else "")
 
     def replace(self, **options: Any) -> Rules:
         for name in options:

@@ -16,6 +16,7 @@ import cli.advising as advising
 from clirun import EXAMPLES, assert_one_error_line, run
 from solver.cards import card_str, parse_card, suit_of
 from solver.game import BEG, RUN, TAKE_ONE, action_name
+from solver.rules import Rules
 from solver.pimc import ActionValue, Advice
 
 TWO = "N:T.QJT92.-.- - dealer=S turnup=6H"
@@ -122,6 +123,9 @@ def test_the_rules_of_a_call(made):
     rules = made[0][0].rules
     assert rules.preset_name == "classic" and rules.target == 31
     assert made[0][0].legal_actions == (TAKE_ONE, RUN) and made[0][0].calls == ((0, BEG),)
+    assert run("advise", "--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--seat", "S",
+               "--rules", "classic:five_for_five=true,target=21", "--json").exit_code == 0
+    assert made[1][0].rules == Rules.preset("classic", five_for_five=True, target=21)
 
 
 # ---- mistakes ----------------------------------------------------------------------------------

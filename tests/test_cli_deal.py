@@ -69,8 +69,23 @@ def test_preset_and_dealer():
                            "--dealer", "n", "--seed", "3")).deal
     assert deal.rules.preset_name == "classic"  # runs are unlimited in classic
     assert deal.dealer == 0 and all(len(h) == 15 for h in deal.hands)
-    text = dealt("--players", "2", "--preset", "classic", "--dealer", "N", "--seed", "3")
-    assert "# allfives deal --players 2 --runs 0 --seed 3 --preset classic --dealer N" in text
+    text = dealt("--players", "2", "--rules", "classic", "--dealer", "N", "--seed", "3")
+    assert "# allfives deal --players 2 --runs 0 --seed 3 --rules classic --dealer N" in text
+    # (--preset is the older name of --rules)
+    assert text == dealt("--players", "2", "--preset", "classic", "--dealer", "N", "--seed", "3")
+
+
+def test_rule_options_over_the_preset():
+    """Options after the preset's colon are dealt under, written in the deal's [options] and in
+    the command that deals it again (the options the preset has already left out)."""
+    text = dealt("--players", "3", "--seed", "4",
+                 "--rules", "classic:skunk=true, low-to=captor,finish=hand-end")
+    deal = Position.from_toml(text).deal
+    assert deal.rules.changes() == {"low_to": "captor", "skunk": True}
+    command = text.splitlines()[1].removeprefix("# ")
+    assert command.endswith("--rules classic:low_to=captor,skunk=true")
+    again = run(*command.split()[1:])
+    assert again.exit_code == 0 and again.stdout == text
 
 
 def test_a_fresh_seed_is_shown():
@@ -85,7 +100,12 @@ def test_a_fresh_seed_is_shown():
      "--runs: 3 runs asked for, but these rules allow at most 2"),
     (["--players", "4", "--runs", "3", "--preset", "classic"],
      "--runs: 3 runs asked for, but with 4 players the pack supplies at most 2"),
-    (["--players", "2", "--preset", "whist"], "--preset: unknown preset 'whist'"),
+    (["--players", "2", "--rules", "whist"], "--rules: unknown preset 'whist'"),
+    (["--players", "2", "--rules", "skunk=true"],
+     "--rules: 'skunk=true' names no preset (options go after one and a colon: "
+     "all-fives:skunk=true)"),
+    (["--players", "2", "--rules", "strict:skunk=maybe"],
+     "--rules: option 'skunk' takes true or false, not 'maybe'"),
     (["--players", "2", "--dealer", "E"], "--dealer: unknown seat 'E'"),
 ])
 def test_bad_requests(args, message):

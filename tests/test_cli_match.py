@@ -225,6 +225,10 @@ def test_whole_matches_record_every_deal(tmp_path):
     (["heuristic", "random", "--rules", "bridge"], ["--rules", "unknown preset 'bridge'"]),
     (["heuristic", "random", "--matches", "2", "--target", "0"], ["--target"]),
     (["heuristic", "random", "--target", "21"], ["--target", "--matches"]),
+    (["heuristic", "random", "--rules", "strict:target=21"], ["--rules", "--matches"]),
+    (["heuristic", "random", "--matches", "2", "--rules", "strict:target=21", "--target", "31"],
+     ["--target: the target is given twice (--rules strict:target=21 gives target=21)"]),
+    (["heuristic", "random", "--rules", "strict:skunk"], ["--rules", "'skunk' is not name=value"]),
     (["heuristic", "random", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"],
      ["--jobs and --scheduler"]),
     (["heuristic", "random", "--record", "/nonexistent/dir/games.jsonl"],
@@ -804,3 +808,29 @@ def test_a_record_of_matches_to_another_target_says_so(tmp_path):
     again = run("match", "heuristic", "random", "--matches", 2, "--target", 31,
                 "--record", record, "--resume")
     assert_one_error_line(again, "its rules are not the run's (target 21, not 31)")
+
+
+def test_rule_options_over_the_preset_are_played_recorded_and_resumed(tmp_path):
+    """--rules with options: the games are played under them (as the same rules given in
+    Python), the record carries them, the command to reproduce spells them, the target among
+    them is the match's, and --resume finds a record of other options."""
+    from solver.rules import Rules
+
+    record = tmp_path / "run.jsonl"
+    found = one(run("match", "heuristic", "random", "--matches", 3, "--players", 3,
+                    "--rules", "all-fives:target=21, skunk=true,low_to=captor",
+                    "--record", record, "--json"))
+    rules = Rules.preset("all-fives", target=21, skunk=True, low_to="captor")
+    direct = run_matches("heuristic", "random", players=3, groups=3, seed=0, rules=rules,
+                         rotate=True)
+    assert found["deals"] == sum(m.deals for m in direct.matches)
+    assert found["won"]["a"] == direct.won().successes
+    assert found["target"] == 21 and found["rules"] == "all-fives:low_to=captor,skunk=true"
+    assert found["command"].endswith("--rules all-fives:low_to=captor,skunk=true --target 21 "
+                                     "--seed 0")
+    lines = read_records(record.read_text(encoding="utf-8"))
+    assert {Rules.from_options(line["rules"].pop("preset"), line["rules"]) for line in lines} \
+        == {rules}
+    again = run("match", "heuristic", "random", "--matches", 3, "--players", 3, "--target", 21,
+                "--rules", "all-fives:low_to=holder,skunk=true", "--record", record, "--resume")
+    assert_one_error_line(again, "its rules are not the run's (low_to captor, not holder)")

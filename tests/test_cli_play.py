@@ -1058,3 +1058,11 @@ def test_a_run_that_throws_the_cards_in_shows_what_it_turned_up(players):
         if found == 3:
             break
     assert found
+
+
+def test_rule_options_over_the_preset_are_the_match_s(tmp_path):
+    s, script, out = session(dict(preset="classic:skunk=true,low_to=captor", target=31,
+                                  opponents=["random"]), first_choice, tmp_path)
+    assert s.setup.match.rules == Rules.preset("classic", skunk=True, low_to="captor", target=31)
+    opening = " ".join(s.opening().plain.split())
+    assert "rules classic (low_to=captor, skunk=true), 31 to win" in opening

@@ -3,9 +3,11 @@ name the option and the value."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from solver.rules import OPTION_HELP, PRESETS, Rules, RulesError
+from solver.rules import FOLLOW_RULES, OPTION_HELP, PRESETS, Rules, RulesError
 
 #: Every option at its all-fives value; the presets below say only how they differ (RULES.md:
 #: options a preset's row leaves unsaid keep the all-fives value).
@@ -135,3 +137,45 @@ def test_a_whole_number_is_typed_in_digits_0_to_9(text: str):
         whole_number(text)
     with pytest.raises(RulesError, match="takes a whole number"):
         Rules.preset("all-fives").replace(target=text)
+
+
+def _some_options(rng: random.Random) -> dict:
+    """Options over a preset drawn at random: any value each may take."""
+    values = {"follow": FOLLOW_RULES, "low_to": ("holder", "captor"),
+              "finish": ("peg-out", "hand-end"), "revoke_penalty": ("offender", "others"),
+              "max_runs": (None, 0, 1, 5, 52), "target": (1, 7, 31, 121, 999)}
+    names = rng.sample(sorted(Rules().options()), rng.randint(0, 6))
+    return {name: rng.choice(values.get(name, (True, False))) for name in names}
+
+
+def test_a_spec_reads_back_as_the_rules_it_spells():
+    rng = random.Random(5)
+    for _ in range(300):
+        rules = Rules.preset(rng.choice(list(PRESETS)), **_some_options(rng))
+        spec = rules.spec()
+        assert Rules.from_spec(spec) == rules
+        assert (":" in spec) == bool(rules.changes())
+
+
+def test_a_spec_as_typed():
+    rules = Rules.from_spec(" classic : skunk = yes, low-to=captor, max_runs=3,")
+    assert rules == Rules.preset("classic", skunk=True, low_to="captor", max_runs=3)
+    assert rules.spec() == "classic:low_to=captor,max_runs=3,skunk=true"
+    # an option set to the preset's own value is no change
+    assert Rules.from_spec("classic:finish=hand-end").spec() == "classic"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("skunk=true", "'skunk=true' names no preset (options go after one and a colon: "
+                   "all-fives:skunk=true)"),
+    ("classic:", "'classic:' names no option after the colon"),
+    ("classic:skunk", "rule option 'skunk' is not name=value"),
+    ("classic:skunk=true,skunk=false", "rule option 'skunk' is given twice"),
+    ("euchre:skunk=true", "unknown preset 'euchre'"),
+    ("strict:colour=red", "unknown option 'colour'"),
+    ("strict:target=1000", "option 'target' takes a whole number from 1 to 999, not 1000"),
+])
+def test_a_bad_spec_names_what(text, message):
+    with pytest.raises(RulesError) as caught:
+        Rules.from_spec(text)
+    assert str(caught.value).startswith(message)
