@@ -16,6 +16,7 @@ dealt from the cards left, the pack not dealt among them).
 import multiprocessing
 import sys
 
+from cli import matching
 from cli.main import app
 from solver import sampling
 from solver.pimc import PimcPlayer
@@ -57,6 +58,7 @@ def sighted(seed=None, see="partner", **options):
 
 if __name__ == "__main__":
     register_player("sighted", sighted)
+    matching.PROGRAM = ("python", "benchmarks/sighted.py")   # (the command that knows it)
     # workers started afresh (spawn, forkserver) would not know the player registered here
     multiprocessing.set_start_method("fork")
     app(sys.argv[1:], prog_name="allfives")

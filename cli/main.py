@@ -117,7 +117,7 @@ JobsOption = Annotated[Optional[int], typer.Option(
 SchedulerOption = Annotated[Optional[str], typer.Option(
     "--scheduler", metavar="ADDRESS",
     help="Run on an existing Dask cluster instead (tcp://host:8786; needs the cluster extra, "
-         "pip install 'allfives[cluster]').")]
+         "pip install '.[cluster]' in the checkout).")]
 DealOption = Annotated[Optional[int], typer.Option(
     "--deal", metavar="N", min=1,
     help="With a game record (JSON lines, as 'allfives play' writes them): its N-th deal "
@@ -469,8 +469,8 @@ def puzzle(ctx: typer.Context) -> None:
                     "turn of the side that solves, against the toughest defence, and natural "
                     "play fails; each is checked as 'allfives puzzle check' checks it. "
                     "With --out each is written to a file of the folder, named by its number "
-                    "and title (numbered on from the files there); otherwise the puzzle files "
-                    "go to standard output, separated by '# ---' lines.", epilog="""\
+                    "and title (numbered on from the files there); otherwise they go to standard "
+                    "output, with a '# ---' line between two.", epilog="""\
 Examples:
   allfives puzzle generate --count 2 --seed 1
   allfives puzzle generate --players 3 --rules strict --count 5 --out mine""")

@@ -85,7 +85,7 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
         import distributed
     except ImportError:
         raise AllFivesError("--scheduler: Dask's distributed is not installed (pip install "
-                            "'allfives[cluster]')") from None
+                            "'.[cluster]' in the checkout)") from None
     client = _connect(distributed, scheduler)
     try:
         yield Cluster(client)
@@ -263,6 +263,11 @@ def spec_of(text: str, players: int) -> PlayerSpec:
     return spec
 
 
+#: The words that run ``allfives`` in the commands a report gives to play a run again (a script
+#: that runs the command line with players of its own says itself).
+PROGRAM = ("allfives",)
+
+
 @dataclass(frozen=True)
 class Plan:
     a: PlayerSpec
@@ -280,7 +285,7 @@ class Plan:
 
     def command(self) -> str:
         """The command line that plays the same games again (without --json and --record)."""
-        words = ["allfives", "match", str(self.a), str(self.b), "--players", str(self.players),
+        words = [*PROGRAM, "match", str(self.a), str(self.b), "--players", str(self.players),
                  "--matches" if self.whole_matches else "--deals", str(self.groups)]
         if self.duplicate:
             words.append("--duplicate")

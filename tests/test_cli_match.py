@@ -271,7 +271,7 @@ def test_a_malformed_scheduler_address_is_one_line_at_once(address):
 def test_a_scheduler_without_distributed_is_one_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
     assert_one_error_line(run("match", "heuristic", "random", "--scheduler", "tcp://x:8786"),
-                          "--scheduler", "distributed is not installed", "allfives[cluster]")
+                          "--scheduler", "distributed is not installed", "'.[cluster]' in the checkout")
 
 
 def test_a_record_path_that_cannot_be_written_stops_before_play(tmp_path, monkeypatch):
@@ -834,3 +834,12 @@ def test_rule_options_over_the_preset_are_played_recorded_and_resumed(tmp_path):
     again = run("match", "heuristic", "random", "--matches", 3, "--players", 3, "--target", 21,
                 "--rules", "all-fives:low_to=holder,skunk=true", "--record", record, "--resume")
     assert_one_error_line(again, "its rules are not the run's (low_to captor, not holder)")
+
+
+def test_a_script_that_runs_the_command_line_is_the_program_to_run_again(monkeypatch):
+    from cli import matching
+
+    monkeypatch.setattr(matching, "PROGRAM", ("python", "benchmarks/sighted.py"))
+    plan = matching.make_plan("pimc", "heuristic", 4, 10, None, True, "all-fives", None, None,
+                              None, None)
+    assert plan.command().startswith("python benchmarks/sighted.py match pimc heuristic ")
