@@ -16,7 +16,7 @@ from solver.errors import AllFivesError, is_number
 from solver.notation import MAX_TEXT_BYTES, is_line_form, read_file, read_limited
 from solver.rules import Rules
 
-from .errors import option
+from .errors import note, option
 
 if TYPE_CHECKING:
     from solver.game import MatchState
@@ -103,7 +103,7 @@ def record_positions(text: str, source: str, number: int | None = None,
     named ``SOURCE#N``; without a number every deal with card play.  ``played``: with the
     cards played in it (to judge them), else at its first card (to solve it).  The whole
     record is replayed, and so checked, first."""
-    from solver.game import replay_text
+    from solver.game import REVOKE, replay_text
 
     from .replaying import file_deal
 
@@ -122,6 +122,17 @@ def record_positions(text: str, source: str, number: int | None = None,
     out = []
     for name, state, k in picked:
         position = deal_position(state, k, name)
+        if played and any(action >= REVOKE for _, action in state.deals[k - 1].actions):
+            # a position replays only legal play: the cards before the revoke are judged
+            if not position.play:
+                if number is not None:
+                    raise AllFivesError(f"{name}: its first card is a revoke, which a position "
+                                        f"cannot replay: no card to judge")
+                note(f"{name}: its first card is a revoke, which a position cannot replay: "
+                     f"left out")
+                continue
+            note(f"{name}: judged up to its revoke (card {len(position.play) + 1}), which a "
+                 f"position cannot replay")
         out.append((name, position if played else Position(position.deal)))
     return out
 
@@ -129,17 +140,18 @@ def record_positions(text: str, source: str, number: int | None = None,
 def deal_position(state: MatchState, number: int, name: str) -> Position:
     """The card play of deal ``number`` of a replayed match, as ``position()`` gives it (named
     ``name`` in an error): the deal is played again from its pack on a fresh state at the score
-    it started from."""
+    it started from, up to its first revoke if it holds one (a position replays only legal
+    play)."""
     from solver.game import REVOKE
 
     fresh, score = state.deal_again(number)
     position = None
     for seat, action in state.deals[number - 1].actions:
-        if action >= REVOKE:
-            raise AllFivesError(f"{name}: the deal holds a revoke, which a position cannot "
-                                f"replay")
         if fresh.phase == "play":
-            position = fresh.position().after(action)
+            position = fresh.position()
+            if action >= REVOKE:
+                break
+            position = position.after(action)
         fresh.apply_action(action)
     if position is None:
         raise AllFivesError(f"{name}: play: no cards played (the deal was thrown in, or the "

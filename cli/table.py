@@ -389,13 +389,15 @@ def action_line(players: int, seat: int, action: int, pretty: bool, trump: int |
 
 
 def what_happened(state: MatchState, action: int, pretty: bool, you: int | None = None,
-                  revoke: bool = False) -> tuple[list[Text], Position | None]:
+                  revoke: bool = False, shift: tuple[int, ...] | None = None
+                  ) -> tuple[list[Text], Position | None]:
     """Take ``action`` for the seat to act in ``state`` (with ``revoke``, play the card
     ``action`` as a revoke, as only a record does); the lines that say what happened at the
     table (the move, a run's turn-ups, the trick won, each point pegged with what it is for,
     the score, unless the deal is over and ``deal_over_line`` says it), and the deal in play
     after it (None outside card play, or once the deal holds a revoke, which a position cannot
-    replay)."""
+    replay).  ``shift``: points per side to add to the score said (a deal replayed from 0
+    where the match's score could not start a state)."""
     n = state.players
     seat = state.current_player()
     deals, pegs, turnups = len(state.deals), len(state.pegs), state.turnups
@@ -452,6 +454,8 @@ def what_happened(state: MatchState, action: int, pretty: bool, you: int | None 
         lines.append(Text(f"  Trumps are {SUIT_NAMES[state.trump]}.", style="bold"))
     if new_pegs and (log is None or log.thrown_in):  # a deal played out ends in a line
         score = log.score if log is not None else state.score  # that gives the score
+        if shift is not None:
+            score = tuple(p + s for p, s in zip(score, shift))
         lines.append(Text(f"  Score: {scores_text(n, score)}", style=QUIET))
     if pegged_out and after is not None:
         won = " and ".join(side_name(s, n) for s in log.winners)

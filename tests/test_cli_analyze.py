@@ -155,6 +155,34 @@ def test_a_record_with_no_card_played_is_nothing_to_analyze(tmp_path):
                             f"analyze\n"
 
 
+def test_a_deal_with_a_revoke_is_judged_up_to_it(tmp_path):
+    """A record whose deal holds a revoke (which a position cannot replay) is judged up to the
+    revoke, said on stderr, and solved from its first card; the other deals as ever (a revoke
+    anywhere stopped the whole file)."""
+    from solver.game import match_records, records_text
+    from test_game import PACK, REVOKE_PLAY, replay_steps, revoke_deal
+
+    state = revoke_deal((0, 0))
+    replay_steps(state, *REVOKE_PLAY[4:])
+    state.deal_pack(PACK)           # a second deal, played to its end
+    while len(state.deals) < 2:
+        state.apply_action(state.legal_actions()[0])
+    record = tmp_path / "revoke.jsonl"
+    record.write_text(records_text(match_records(state, "r")), encoding="utf-8")
+    judged = run("analyze", record, "--json")
+    assert judged.exit_code == 0, judged.stderr
+    found = records(judged)
+    assert found[0]["file"] == f"{record}#1"
+    assert [p["card"] for p in found[0]["plays"]] == \
+        [step.split(":")[1] for step in REVOKE_PLAY[:3]]
+    assert judged.stderr.splitlines()[0] == (f"allfives: {record}#1: judged up to its revoke "
+                                             f"(card 4), which a position cannot replay")
+    assert found[1]["file"] == f"{record}#2" and len(found[1]["plays"]) == 12
+    solved = run("solve", record, "--json")
+    assert solved.exit_code == 0 and solved.stderr == ""
+    assert [r["file"] for r in records(solved)] == [f"{record}#1", f"{record}#2"]
+
+
 def test_of_several_positions_those_not_played_are_left_out_and_said_so():
     """The bundled file of one-line positions holds deals with card play and deals without:
     those with it are judged, each of the others named on standard error."""

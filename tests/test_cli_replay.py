@@ -571,3 +571,58 @@ def test_a_record_of_any_name_is_told_by_its_first_line_that_is_not_blank(tmp_pa
     found = run("analyze", f"{odd}#2", "--json")
     assert found.exit_code == 0, found.stderr
     assert json.loads(found.stdout)["plays"] == json.loads(plain.stdout)["plays"]
+
+
+def revoking_match(seed: int, rules: Rules, players: int = 4):
+    """A match of random cards in which a seat now and then revokes (as only a record can
+    show), to its end."""
+    import random
+
+    state = Match(players, rules).new_initial_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if state.phase == "play" and rng.random() < 0.05:
+            unfit = [c for c in state.hands[state.current_player()] if c not in legal]
+            if unfit:
+                state.apply_revoke(rng.choice(unfit))
+                continue
+        state.apply_action(rng.choice(legal))
+    return state
+
+
+def test_the_play_by_play_tells_the_match_s_score_past_a_revoke(tmp_path):
+    """A revoke can leave the side that made it at or over the target without winning; the
+    next deal is then played again from 0 (no state starts over the target), and its
+    play-by-play still tells the match's score: at the start, and at every trick."""
+    rules = Rules.preset("all-fives", target=11, finish="hand-end")
+    found = []
+    for seed in range(200):
+        state = revoking_match(seed, rules)
+        over = [k for k in range(1, len(state.deals) + 1) if state.deal_again(k)[1] is None]
+        if over:
+            found.append((state, over[0]))
+        if len(found) == 3:
+            break
+    assert len(found) == 3
+    for state, number in found:
+        path = tmp_path / "revokes.jsonl"
+        path.write_text(records_text(match_records(state, "r")), encoding="utf-8")
+        result = run("replay", f"{path}#{number}", "--no-color")
+        assert result.exit_code == 0, result.stderr
+        lines = result.stdout.splitlines()
+        before = state.score_before(number)
+        said = ", ".join(f"{side_name(s, 4)} {p}" for s, p in enumerate(before))
+        assert lines[0].endswith(f" · score {said}")
+        scores = [[int(p) for p in re.findall(r"-?\d+", line)] for line in lines
+                  if line.startswith("  Score: ")]
+        # each score told is the start's with the points pegged so far, in the order pegged
+        sides = len(before)
+        running, totals = list(before), []
+        for peg in state.deals[number - 1].pegs:
+            running[peg.side] += peg.points
+            totals.append(list(running))
+        assert scores and all(told in totals for told in scores)
+        assert [totals.index(told) for told in scores] == \
+            sorted(totals.index(told) for told in scores)
+        assert totals[-1] == list(state.deals[number - 1].score) and sides == 2
