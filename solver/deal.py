@@ -242,18 +242,21 @@ class Position:
         """Read the one-line form: ``N:<hand> <hand> ... key=value ...``."""
         return _build(parse_line(text, source))
 
-    def to_toml(self) -> str:
-        """The canonical TOML form; ``from_toml`` reads it back to an equal position."""
-        return toml_str(self._layout())
+    def to_toml(self, aside: Sequence[Card] = ()) -> str:
+        """The canonical TOML form; ``from_toml`` reads it back to an equal position.
+        ``aside``: the turn-ups runs set aside, to write with it (a Position does not keep
+        them)."""
+        return toml_str(self._layout(aside))
 
-    def to_line(self) -> str:
-        """The one-line form; ``from_line`` reads it back to an equal position."""
-        return line_str(self._layout())
+    def to_line(self, aside: Sequence[Card] = ()) -> str:
+        """The one-line form; ``from_line`` reads it back to an equal position (``aside`` as
+        for ``to_toml``)."""
+        return line_str(self._layout(aside))
 
-    def _layout(self) -> Layout:
+    def _layout(self, aside: Sequence[Card] = ()) -> Layout:
         deal = self.deal
         return Layout(deal.hands, deal.trump, deal.dealer, deal.rules, deal.turnup, deal.score,
-                      self.play)
+                      self.play, aside=tuple(aside))
 
     def __repr__(self) -> str:
         return f"Position.from_line({self.to_line()!r})"

@@ -102,6 +102,12 @@ def shuffle_deal(rng: random.Random, players: int, runs: int = 0, rules: Rules =
     """A deal as from a shuffled pack after exactly ``runs`` runs of the cards (see the module
     notes); ``dealer`` defaults to a random seat.  The Deal records the final ``turnup``, whose
     suit is trumps; the hands are in the order their cards were dealt."""
+    return shuffle_deal_aside(rng, players, runs, rules, dealer)[0]
+
+
+def shuffle_deal_aside(rng: random.Random, players: int, runs: int = 0, rules: Rules = Rules(),
+                       dealer: int | None = None) -> tuple[Deal, tuple[Card, ...]]:
+    """``shuffle_deal``'s deal, and the turn-ups its runs set aside, in the order turned."""
     dealer = _seat(rng, players, dealer)
     if not isinstance(runs, int) or runs < 0:
         raise AllFivesError(f"runs must be a whole number, not {quoted(runs)}")
@@ -117,7 +123,7 @@ def shuffle_deal(rng: random.Random, players: int, runs: int = 0, rules: Rules =
         proposed = suit_of(turnups[0])
         if [suit_of(t) == proposed for t in turnups[1:]] == wanted:
             turnup = turnups[-1]
-            return Deal(hands, suit_of(turnup), dealer, rules, turnup)
+            return Deal(hands, suit_of(turnup), dealer, rules, turnup), turnups[:-1]
     raise RuntimeError("could not deal the runs asked for")  # pragma: no cover
 
 

@@ -171,3 +171,20 @@ def test_the_installed_program_deals_toml_into_solve():
     assert solve.returncode == 0, solve.stderr
     assert [json.loads(line)["file"] for line in solve.stdout.splitlines()] == \
         ["<stdin>#1", "<stdin>#2", "<stdin>#3"]
+
+
+@pytest.mark.parametrize("players, runs", [(2, 1), (2, 2), (3, 2), (4, 1), (4, 2)])
+def test_the_turnups_set_aside_are_written(players, runs):
+    """Each run's turn-up but the last is set aside: written in both forms (``aside``), in no
+    hand, and read back with the deal as one that advise keeps out of hidden hands."""
+    from solver.notation import parse_line, parse_toml
+
+    args = ["--players", str(players), "--runs", str(runs), "--seed", "11", "--count", "4"]
+    tomls = dealt(*args).split("# ---\n")
+    lines = dealt(*args, "--format", "line").splitlines()
+    for toml, line in zip(tomls, lines, strict=True):
+        layout = parse_toml(toml, "<toml>")
+        assert layout == parse_line(line, "<line>")._replace(source="<toml>")
+        held = {c for hand in layout.hands for c in hand}
+        assert len(layout.aside) == runs and not held & set(layout.aside)
+        assert layout.turnup not in layout.aside and len(held) == players * (6 + 3 * runs)
