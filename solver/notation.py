@@ -431,9 +431,10 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
     if "options" in data:
         for name, value in _table(source, "options", data["options"]).items():
             if isinstance(value, float):
+                kind = OPTION_TYPES.get(name)
+                expected = _OPTION_VALUES[kind] if kind else "a whole number, a word or true/false"
                 raise _fail(source, f"options.{name}",
-                            f"expected a whole number, a word or true/false, not the fraction "
-                            f"{value!r}")
+                            f"expected {expected}, not the fraction {value!r}")
             if isinstance(value, (list, dict)):
                 raise _fail(source, f"options.{name}",
                             f"expected a word, a whole number or true/false, not "

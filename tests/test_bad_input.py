@@ -165,8 +165,16 @@ def test_a_fractional_option_says_so(tmp_path: Path):
     path = tmp_path / "deal.toml"
     path.write_text(TWO_TOML + "[options]\ntarget = 1e9\n")
     line = one_error_line(run("solve", path))
-    assert line == (f"allfives: error: {path}: options.target: expected a whole number, a word "
-                    f"or true/false, not the fraction 1000000000.0")
+    assert line == (f"allfives: error: {path}: options.target: expected a whole number, not "
+                    f"the fraction 1000000000.0")
+    path.write_text(TWO_TOML + "[options]\nmax_runs = 2.5\n")
+    line = one_error_line(run("solve", path))
+    assert line == (f"allfives: error: {path}: options.max_runs: expected a whole number or "
+                    f"\"none\", not the fraction 2.5")
+    path.write_text(TWO_TOML + "[options]\ncolour = 2.5\n")
+    line = one_error_line(run("solve", path))
+    assert line.endswith("options.colour: expected a whole number, a word or true/false, not "
+                         "the fraction 2.5")
 
 
 @pytest.mark.parametrize("score,side", [("61,0", "N"), ("70,65", "N"), ("3,61", "S")])
