@@ -163,6 +163,12 @@ def _worker_signals() -> None:
     process group), and SIGTERM ends the worker at once, whatever handler the parent had."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):      # (forked while the parent held them off)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
+
+
+#: The signals that stop a run: held off while the workers are forked.
+_STOPS = {signal.SIGINT, signal.SIGTERM}
 
 
 class WorkerPool(Executor):
@@ -172,8 +178,25 @@ class WorkerPool(Executor):
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._pool = multiprocessing.get_context().Pool(workers, initializer=_worker_signals)
+        # Ctrl-C (or SIGTERM) is held off while the workers are forked: one that reached a
+        # worker before its initializer ignores it killed the worker, and one that stopped the
+        # parent inside Pool() left a pool nothing could stop (the run then hung); a signal
+        # held is taken once the pool can be stopped
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS) \
+            if hasattr(signal, "pthread_sigmask") else None
+        try:
+            self._pool = multiprocessing.get_context().Pool(workers, initializer=_worker_signals)
+        except BaseException:
+            if held is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            raise
         self._seen = self.processes
+        if held is not None:
+            try:    # (the handler of a signal held runs in this call)
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            except BaseException:
+                self.shutdown(cancel_futures=True)
+                raise
 
     @property
     def processes(self) -> list:
