@@ -40,6 +40,20 @@ def seconds_words(seconds: float | None, pretty: bool = True) -> str:
     return f"{seconds:.2f} s"
 
 
+def seconds_short(seconds: float | None, pretty: bool = True) -> str:
+    """``seconds`` to three figures, at most 7 characters (``812 µs``, ``12.3 ms``, ``1.23 s``):
+    the bench table's columns keep one width, so that its header fits 80 columns whatever the
+    times."""
+    if seconds is None:
+        return ""
+    for unit, size in (("s", 1.0), ("ms", 1e-3), ("µs" if pretty else "us", 1e-6)):
+        value = float(f"{seconds / size:.3g}")     # (rounded first: 0.9996 s is 1.00 s)
+        if value >= 1 or size == 1e-6:
+            break
+    figures = 0 if value >= 100 else 1 if value >= 10 else 2
+    return f"{value:.{figures}f} {unit}"
+
+
 def rate_words(per_second: float) -> str:
     for size, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if per_second >= size:
@@ -55,12 +69,13 @@ def bench_table(timings: list[ClassTiming], pretty: bool):
     if dds:
         columns += ["DDS median", "vs DDS"]
     grid = table(*columns, right=tuple(range(1, len(columns))))
+    grid.collapse_padding = True    # (two spaces between columns: 80 columns hold every class)
     for t in timings:
-        row = [t.name, str(t.count), seconds_words(t.median, pretty),
-               seconds_words(t.p90, pretty), seconds_words(t.p99, pretty),
+        row = [t.name, str(t.count), seconds_short(t.median, pretty),
+               seconds_short(t.p90, pretty), seconds_short(t.p99, pretty),
                f"{t.median_nodes:,}" if t.median_nodes < 100_000 else rate_words(t.median_nodes)]
         if dds:
-            row += [seconds_words(t.dds_median, pretty),
+            row += [seconds_short(t.dds_median, pretty),
                     f"{t.dds_ratio:.1f}x" if t.dds_ratio is not None else ""]
         grid.add_row(*row)
     return grid

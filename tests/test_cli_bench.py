@@ -178,3 +178,25 @@ def test_ctrl_c_shows_the_classes_timed_before_it(monkeypatch):
     lines = result.stdout.splitlines()
     assert lines[2].startswith("2x6 ") and not any(line.startswith("3x6 ") for line in lines)
     assert lines[-1] == "interrupted: 1 class of 2 timed"
+
+
+@pytest.mark.parametrize("seconds", [0.0009996, 0.0123456, 0.9996, 12.345, 999.4])
+def test_the_table_keeps_to_80_columns_whatever_the_times(seconds):
+    """The header is one line at 80 columns with DDS beside and the widest times and counts a
+    class can have (times of 8 or 9 characters, 12.34 ms, wrapped the header on a busy
+    machine)."""
+    import io
+
+    from rich.console import Console
+
+    from cli.benching import bench_table, seconds_short
+    from solver.timing import ClassTiming
+
+    timing = ClassTiming("bridge", "bridge", "tricks", (seconds,) * 10000,
+                         (123_456_789,) * 10000, (seconds * 1.5,) * 10000, 10000, 13)
+    out = io.StringIO()
+    Console(file=out, width=80, color_system=None).print(bench_table([timing], True))
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["class", "deals", "median", "p90", "p99", "median", "nodes",
+                                "DDS", "median", "vs", "DDS"]
+    assert len(lines) == 3 and seconds_short(seconds) in lines[2]
