@@ -125,6 +125,10 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
         raise AnswerError(f"there is no number {number}: choose {choose}{card}")
     if obs.phase in ("elder", "dealer"):
         return _call(word, obs)
+    if word == "q":
+        # the start of quit as often as a Queen: asked again, never played
+        raise AnswerError("'q' could be quit or a Queen: type quit to stop, or Q (or the card, "
+                          "QC) to play a Queen")
     # a card named in full
     try:
         card = parse_card(word)

@@ -319,12 +319,6 @@ class Session:
             word = answer.strip().lower()
             if word in ("quit", "exit"):
                 raise Stop("quit")
-            if answer.strip() == "q" and obs.phase == "play":
-                # the start of quit as often as a Queen: asked again, never played
-                self.console.print(reason(AnswerError(
-                    "'q' could be quit or a Queen: type quit to stop, or Q (or the card, QC) to "
-                    "play a Queen")), crop=False)
-                continue
             if word == "undo":
                 if not any(seat == self.me for seat, _ in self.history):
                     self.console.print("  Nothing to undo: this is your first decision.")

@@ -530,9 +530,14 @@ class progress_bar:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
             TimeElapsedColumn
 
+        # room at the end of the line for the ^C a terminal echoes: on a full line it wraps,
+        # and the bar, a line above the cursor, is not cleared when it stops
+        self.console.width = max(self.console.width - 3, 20)
+        # what goes to standard output meanwhile (the puzzles) goes above the bar only when it
+        # is the same terminal, never into a file or pipe's place on the bar's screen
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(),
                             MofNCompleteColumn(), TimeElapsedColumn(), console=self.console,
-                            transient=True)
+                            transient=True, redirect_stdout=sys.stdout.isatty())
         self.bar.start()
         task = self.bar.add_task(self.what, total=self.total)
 

@@ -546,7 +546,7 @@ def parse_line(text: str, source: str = "<line>", hidden: bool = False) -> Layou
         holdings.append(words.pop(0))
     n = len(holdings)
     if n not in (2, 3, 4):
-        raise _fail(source, None, f"a table has 2, 3 or 4 players, not {n} hands")
+        raise _fail(source, None, f"a table has 2, 3 or 4 players: {counted(n, 'hand')} given")
     names = seat_names(n)
     start = COMPASS[first_seat]
     if start not in names:
@@ -752,7 +752,10 @@ def read_limited(stream: Any, source: str, limit: int | None = MAX_TEXT_BYTES,
     may be far larger than any file of deals) has no limit."""
     chunks = []
     size = 0
-    while chunk := stream.read(READ_CHUNK):
+    # read1 where there is one: a terminal's end of input (Ctrl-D) then ends the text at once,
+    # where read waits for an end of input to each chunk
+    read = getattr(stream, "read1", stream.read)
+    while chunk := read(READ_CHUNK):
         size += len(chunk)
         if limit is not None and size > limit:
             head = chunks[0] if chunks else chunk

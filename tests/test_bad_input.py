@@ -565,6 +565,33 @@ def test_a_stream_without_end_on_standard_input_is_refused():
         read_limited(Endless(), "<stdin>", 2**20)
 
 
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
+def test_one_end_of_input_at_a_terminal_ends_the_text():
+    """Text typed at a terminal, then Ctrl-D once at the start of a line, is the whole text
+    (it took a second Ctrl-D)."""
+    import threading
+
+    from solver.notation import read_limited
+
+    main, side = os.openpty()
+    typed = os.fdopen(side, "rb")
+    read: list[str] = []
+    reader = threading.Thread(target=lambda: read.append(read_limited(typed, "<stdin>")),
+                              daemon=True)
+    reader.start()
+    os.write(main, b"x = 1\n")
+    time.sleep(0.2)
+    os.write(main, b"\x04")
+    reader.join(5)
+    try:
+        assert read == ["x = 1\n"]
+    finally:
+        os.write(main, b"\x04")        # (a reader still waiting has its end)
+        reader.join(5)
+        typed.close()
+        os.close(main)
+
+
 def test_a_record_is_read_whole_however_large_and_a_bom_kept_out_of_the_count():
     """On standard input a game record may be larger than any file of deals (analyze - of a
     run's record); a byte not UTF-8 after a byte-order mark is counted from the file's start."""

@@ -225,9 +225,10 @@ def test_bad_answers_are_asked_again_and_the_end_of_input_stops(puzzles):
     start = puzzle.position
     mine = start.hands[start.to_move]
     other = next(c for h in start.hands for c in h if c not in mine)
-    answers = iter(["zz", card_str(other), "99", "help", None])
+    answers = iter(["zz", card_str(other), "99", "help", "q", None])
     result, text, _ = solve_session(puzzle, lambda s, k: next(answers))
     assert "unknown answer 'zz'" in text
+    assert "'q' could be quit or a Queen" in text      # (as at play: never a Queen played)
     assert f"you do not hold {card_str(other, True)}" in text
     assert "there is no number 99" in text
     assert "Forced cards are played for you" in text
@@ -1021,3 +1022,19 @@ def test_the_puzzles_of_a_file_of_several_are_numbered_on_a_sheet(tmp_path):
                        encoding="utf-8")
     shown = run("puzzle", "show", several, "--solution").stdout
     assert shown.startswith("week#1. ") and "\nweek#2. " in shown
+
+
+def test_puzzles_to_a_file_stay_out_of_the_bar_on_the_terminal(monkeypatch, capsys):
+    """With the bar on a terminal (standard error) and standard output a file, the puzzles go
+    to the file, not through the bar's console onto the screen (they went to the screen)."""
+    from rich.console import Console
+
+    import cli.console
+    from cli.puzzling import generate_command
+
+    screen = io.StringIO()
+    monkeypatch.setattr(cli.console, "make_console", lambda color=None, stderr=False: Console(
+        file=screen, force_terminal=True, width=80))
+    generate_command(2, "all-fives", 1, "1", 2, None, None)
+    written = capsys.readouterr().out
+    assert "[puzzle]" in written and "[puzzle]" not in screen.getvalue()

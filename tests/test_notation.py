@@ -427,7 +427,7 @@ MALFORMED_LINES = [
     ("N:AK.-.-.- QJ trump=S", "<line>: hands.S: expected a PBN holding (S.H.D.C), not 'QJ'"),
     ("E:AK.-.-.- QJ.-.-.- trump=S", "<line>: no seat 'E' at a 2-player table"),
     ("X:AK.-.-.- QJ.-.-.- trump=S", "<line>: expected 'N:', 'E:', 'S:' or 'W:'"),
-    ("N:AK.-.-.- trump=S", "<line>: a table has 2, 3 or 4 players, not 1 hands"),
+    ("N:AK.-.-.- trump=S", "<line>: a table has 2, 3 or 4 players: 1 hand given"),
     ("N:AK.-.-.- QJ.-.-.- trump=S dealer=E", "<line>: dealer: unknown seat 'E'"),
     ("N:AK.-.-.- QJ.-.-.- trump=S score=1", "<line>: score: 1 entry given"),
     ("N:AK.-.-.- QJ.-.-.- trump=S score=1,x", "<line>: score: expected whole numbers, not 'x'"),
