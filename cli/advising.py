@@ -308,7 +308,8 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
     now = pegged_this_deal(observation)    # in the score already: said so
     score = ", ".join(f"{side_name(s, n)} {p}" + (f" ({now[s]:+d} this deal)" if now[s] else "")
                       for s, p in enumerate(observation.score))
-    text.append(f"{n} players; rules {rules_words(rules, target=False)}; dealer {names[observation.dealer]}; "
+    text.append(f"{n} players; rules {rules_words(rules, target=False)}; "
+                f"dealer {names[observation.dealer]}; "
                 f"score {score} ({rules.target} to win)\n")
     turnup = observation.turnups[-1] if observation.turnups else None
     if observation.phase == "play":

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from solver.deal import Position, load_positions, read_positions
 from solver.errors import AllFivesError, is_number
 from solver.notation import MAX_TEXT_BYTES, is_line_form, read_file, read_limited
-from solver.rules import Rules
+from solver.rules import Rules, read_spec
 
 from .errors import note, option
 
@@ -36,11 +36,12 @@ def named(name: str, what: str) -> str:
 
 def read_rules(spec: str, target: int | None = None) -> Rules:
     """The rules ``--rules`` names (a preset, options over it after a colon), with ``--target``'s
-    ``target`` over them; a target given both ways is refused."""
+    ``target`` over them; a target given both ways is refused (the preset's own too)."""
     with option("--rules"):
-        rules = Rules.from_spec(spec)
+        preset, options = read_spec(spec)
+        rules = Rules.from_options(preset, options)
     if target is not None:
-        if "target" in rules.changes():
+        if "target" in options:
             raise AllFivesError(f"--target: the target is given twice (--rules {spec} gives "
                                 f"target={rules.target})")
         with option("--target"):

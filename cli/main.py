@@ -132,8 +132,8 @@ def typed(ctx: typer.Context, names: Sequence[str]) -> set[str]:
 RULES_HELP = ("Rules: a preset (all-fives, strict, classic, all-fours, five-for-five), with "
               "rule options over it after a colon, as strict:skunk=true,finish=hand-end.")
 RulesOption = Annotated[str, typer.Option("--rules", metavar="RULES", help=RULES_HELP)]
-TARGET_HELP = ("The points that win the match{}, 1 to 999. Default: the preset's: 61, or 7 in "
-               "all-fours.")
+TARGET_HELP = ("The points that win the match{}, 1 to 999 (or target=N in --rules). Default: "
+               "the preset's: 61, or 7 in all-fours.")
 TargetOption = Annotated[Optional[int], typer.Option(
     "--target", metavar="N", help=TARGET_HELP.format(""))]
 MatchTargetOption = Annotated[Optional[int], typer.Option(

@@ -318,12 +318,12 @@ def make_plan(a: str, b: str, players: int, deals: int | None, matches: int | No
         raise AllFivesError("--target: only whole matches (--matches) play to a target")
     if scheduler is None:
         check_jobs(jobs)
-    from solver.rules import PRESETS
+    from solver.rules import PRESETS, read_spec
 
     from .inputs import read_rules
 
     rules = read_rules(preset, target)
-    if "target" in rules.changes():
+    if target is not None or "target" in read_spec(preset)[1]:
         # the target is the plan's own, given by --target or by --rules
         if matches is None:
             raise AllFivesError("--rules: only whole matches (--matches) play to a target")

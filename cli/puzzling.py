@@ -1,9 +1,9 @@
 """``allfives puzzle``: make puzzles, check them, show them, play them, and index a folder.
 
-    allfives puzzle generate [--players N] [--rules PRESET] [--count K] [--seed S]
+    allfives puzzle generate [--players N] [--rules RULES] [--count K] [--seed S]
                              [--min-turns T] [--theme NAME] [--out DIR]
     allfives puzzle check FILE|DIR|-... [--jobs J]
-    allfives puzzle play [FILE | --random] [--players N] [--theme T] [--seed S]
+    allfives puzzle play [FILE | --random] [--players N] [--rules RULES] [--theme T] [--seed S]
     allfives puzzle show FILE|DIR|-... [--format text|svg|html] [--solution] [--title TEXT]
     allfives puzzle index FILE|DIR|-...
 
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, TextIO
 from solver.errors import AllFivesError, counted, is_number, quoted
 
 from .errors import FAILURE, note
+from .faces import rules_words
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -445,7 +446,7 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
     if min_turns > most:
         raise AllFivesError(f"--min-turns: {min_turns} turns with a real choice are more than "
                             f"a side has in a deal ({most} at most with {players} players "
-                            f"under {preset})")
+                            f"under {rules_words(rules)})")
     theme = check_theme(theme, rules)
     if seed is None:
         import random
@@ -512,7 +513,7 @@ def check_theme(theme: str | None, rules=None) -> str | None:
 
         why = why_never_found(theme, rules)
         if why:
-            raise AllFivesError(f"--theme {theme}: never found under {rules.preset_name}: {why}")
+            raise AllFivesError(f"--theme {theme}: never found under {rules_words(rules)}: {why}")
     return theme
 
 

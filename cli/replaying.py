@@ -202,15 +202,12 @@ def deal_story(state: MatchState, number: int, pretty: bool) -> list[Text]:
 
     log = state.deals[number - 1]
     n = state.players
-    fresh, score = state.deal_again(number)
-    # a score at or over the target (a revoke barred a side from winning) starts no state: the
-    # deal is played again from 0, and the scores told are shifted back to the match's
-    before = state.score_before(number)
-    shift = None if score is not None else before
+    fresh, _ = state.deal_again(number)
     head = Text(f"Deal {number}", style="bold")
     if state.match.best_of > 1:
         head.append(f", game {log.game}")
-    head.append(f" · {seat_names(n)[log.dealer]} deals · score {scores_text(n, before)}")
+    head.append(f" · {seat_names(n)[log.dealer]} deals · score "
+                f"{scores_text(n, state.score_before(number))}")
     lines = [head, *hands_lines(fresh, "Hands dealt", pretty)]
     turnup = fresh.turnups[-1]
     lines.append(Text("Turn-up ").append_text(card_face(turnup, pretty, suit_of(turnup)))
@@ -222,7 +219,7 @@ def deal_story(state: MatchState, number: int, pretty: bool) -> list[Text]:
             ran = False
         ran = ran or action == RUN
         told, _ = what_happened(fresh, action - REVOKE if action >= REVOKE else action, pretty,
-                                revoke=action >= REVOKE, shift=shift)
+                                revoke=action >= REVOKE)
         lines += told
     lines.append(deal_over_line(log, n, state.match.best_of) if not log.thrown_in else
                  Text(f"The cards are thrown in; {seat_names(n)[log.dealer]} deals again.",

@@ -389,15 +389,13 @@ def action_line(players: int, seat: int, action: int, pretty: bool, trump: int |
 
 
 def what_happened(state: MatchState, action: int, pretty: bool, you: int | None = None,
-                  revoke: bool = False, shift: tuple[int, ...] | None = None
-                  ) -> tuple[list[Text], Position | None]:
+                  revoke: bool = False) -> tuple[list[Text], Position | None]:
     """Take ``action`` for the seat to act in ``state`` (with ``revoke``, play the card
     ``action`` as a revoke, as only a record does); the lines that say what happened at the
     table (the move, a run's turn-ups, the trick won, each point pegged with what it is for,
     the score, unless the deal is over and ``deal_over_line`` says it), and the deal in play
     after it (None outside card play, or once the deal holds a revoke, which a position cannot
-    replay).  ``shift``: points per side to add to the score said (a deal replayed from 0
-    where the match's score could not start a state)."""
+    replay)."""
     n = state.players
     seat = state.current_player()
     deals, pegs, turnups = len(state.deals), len(state.pegs), state.turnups
@@ -454,12 +452,12 @@ def what_happened(state: MatchState, action: int, pretty: bool, you: int | None 
         lines.append(Text(f"  Trumps are {SUIT_NAMES[state.trump]}.", style="bold"))
     if new_pegs and (log is None or log.thrown_in):  # a deal played out ends in a line
         score = log.score if log is not None else state.score  # that gives the score
-        if shift is not None:
-            score = tuple(p + s for p, s in zip(score, shift))
         lines.append(Text(f"  Score: {scores_text(n, score)}", style=QUIET))
-    if pegged_out and after is not None:
+    if pegged_out:
         won = " and ".join(side_name(s, n) for s in log.winners)
-        stops = "the count stops here" if after.is_over else "the deal stops here"
+        # (no position after a revoke: an end-of-deal point pegged says the count was reached)
+        over = after.is_over if after is not None else new_pegs[-1].what in END_ORDER
+        stops = "the count stops here" if over else "the deal stops here"
         lines.append(Text(f"  {won} pegged out: {stops}.", style="bold"))
     return lines, after
 

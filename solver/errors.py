@@ -13,7 +13,7 @@ import reprlib
 from pathlib import Path
 
 __all__ = ["AllFivesError", "EngineMissing", "WorkersLost", "quoted", "counted",
-           "QUOTE_CHARACTERS", "whole_number", "is_number"]
+           "QUOTE_CHARACTERS", "whole_number", "is_number", "spec_options"]
 
 #: The most of a bad input's text a message repeats.
 QUOTE_CHARACTERS = 40
@@ -67,6 +67,23 @@ def quoted(value: object) -> str:
 
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def spec_options(text: str, what: str, error: type[AllFivesError] = AllFivesError
+                 ) -> dict[str, str]:
+    """The options a spec writes after its colon, ``key=value,key=value``: each key (``-`` read
+    as ``_``) with its value's text.  A part without ``=``, or a key given twice, is an
+    ``error`` that names ``what`` (``player option``)."""
+    options: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise error(f"{what} {quoted(item)} is not key=value")
+        key = key.strip().replace("-", "_")
+        if key in options:
+            raise error(f"{what} {quoted(key)} is given twice")
+        options[key] = value.strip()
+    return options
 
 
 def is_number(text: str) -> bool:

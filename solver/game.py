@@ -517,8 +517,9 @@ class MatchState(Seated):
     def deal_again(self, number: int) -> tuple[MatchState, tuple[int, ...] | None]:
         """Deal ``number`` (from 1) of ``deals`` dealt again from its pack on a fresh state at
         the score it started from, before its first call: (the state, that score).  The score
-        is None where no state can start from it (at or over the target: a revoke's penalty
-        barred a side from winning); the state then starts from 0 each."""
+        is None where no match may start from it (at or over the target: a revoke's penalty
+        barred a side from winning), which the state is set to all the same, so that it plays
+        the deal as the match did (a side over the target wins on its first peg)."""
         log = self.deals[number - 1]
         score: tuple[int, ...] | None = self.score_before(number)
         try:
@@ -526,6 +527,7 @@ class MatchState(Seated):
                                                  auto_deal=False)
         except GameError:
             fresh = self.match.new_initial_state(dealer=log.dealer, auto_deal=False)
+            fresh._score = list(score)
             score = None
         fresh.deal_pack(log.pack)
         return fresh, score

@@ -430,15 +430,14 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         parts.play = _cards(source, "play", data["play"])
     if "options" in data:
         for name, value in _table(source, "options", data["options"]).items():
+            kind = OPTION_TYPES.get(name)
+            expected = _OPTION_VALUES[kind] if kind else "a whole number, a word or true/false"
             if isinstance(value, float):
-                kind = OPTION_TYPES.get(name)
-                expected = _OPTION_VALUES[kind] if kind else "a whole number, a word or true/false"
                 raise _fail(source, f"options.{name}",
                             f"expected {expected}, not the fraction {value!r}")
             if isinstance(value, (list, dict)):
                 raise _fail(source, f"options.{name}",
-                            f"expected a word, a whole number or true/false, not "
-                            f"{value_kind(value)} ({quoted(value)})")
+                            f"expected {expected}, not {value_kind(value)} ({quoted(value)})")
             _check_option_type(source, name, value)
             parts.options[name] = value
     if "score" in data:

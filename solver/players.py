@@ -36,7 +36,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .cards import ACE, ALL_CARDS, FIVE, JACK, KING, TEN, Card, make_card, pip_value, rank_of, \
     suit_of
-from .errors import AllFivesError, quoted
+from .errors import AllFivesError, quoted, spec_options
 from .game import BEG, RUN, STAND, TAKE_ONE, Observation
 from . import solution
 from .rules import Rules
@@ -655,16 +655,9 @@ def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
         spec = value
     elif isinstance(value, str):
         name, _, rest = value.partition(":")
-        items = []
-        for item in filter(None, (s.strip() for s in rest.split(","))):
-            key, eq, text = item.partition("=")
-            if not eq:
-                raise PlayerError(f"player option {quoted(item)} is not key=value")
-            key = key.strip().replace("-", "_")
-            if key in dict(items):
-                raise PlayerError(f"player option {quoted(key)} is given twice")
-            items.append((key, _read_value(text.strip())))
-        spec = PlayerSpec(name.strip(), tuple(items))
+        written = spec_options(rest, "player option", PlayerError)
+        spec = PlayerSpec(name.strip(), tuple((key, _read_value(text))
+                                             for key, text in written.items()))
     else:
         raise PlayerError(f"{quoted(value)} is not a player name")
     if spec.name not in _REGISTRY:

@@ -3,21 +3,23 @@
 ``Rules`` is frozen: ``Rules.preset("strict")`` gives a preset, ``rules.replace(low_to="captor")``
 sets options over it, and ``Rules.from_options("classic", {"follow": "trump-anytime"})`` does both
 from text (a deal file); ``Rules.from_spec("classic:follow=trump-anytime")`` reads them as the
-command line names them, and ``rules.spec()`` writes them so.  An unknown preset, option or value is a
-``RulesError`` that names it.  Options a preset's row in the README leaves unsaid keep the
-``all-fives`` value.
+command line names them, and ``rules.spec()`` writes them so.  An unknown preset, option or
+value is a ``RulesError`` that names it.  Options a preset's row in the README leaves unsaid keep
+the ``all-fives`` value.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .errors import AllFivesError, quoted, whole_number
+from .errors import AllFivesError, quoted, spec_options, whole_number
 
-__all__ = ["Rules", "RulesError", "PRESETS", "OPTION_HELP", "option_text", "MAX_TARGET"]
+__all__ = ["Rules", "RulesError", "PRESETS", "OPTION_HELP", "option_text", "read_spec",
+           "MAX_TARGET"]
 
 #: The highest target a match may have: far beyond any match the sources describe (61, or 121
 #: for a long game), low enough that a match to it can be played and drawn.
@@ -104,23 +106,7 @@ class Rules:
     def from_spec(cls, text: str) -> Rules:
         """Rules as the command line names them: a preset, and options over it after a colon,
         ``classic:skunk=true,finish=hand-end`` (as a player's spec takes its options)."""
-        preset, colon, rest = text.partition(":")
-        preset = preset.strip()
-        if "=" in preset:
-            raise RulesError(f"{quoted(text)} names no preset (options go after one and a colon: "
-                             f"all-fives:{preset})")
-        options: dict[str, str] = {}
-        for item in filter(None, (s.strip() for s in rest.split(","))):
-            name, eq, value = item.partition("=")
-            if not eq:
-                raise RulesError(f"rule option {quoted(item)} is not name=value")
-            name = name.strip().replace("-", "_")
-            if name in options:
-                raise RulesError(f"rule option {quoted(name)} is given twice")
-            options[name] = value.strip()
-        if colon and not options:
-            raise RulesError(f"{quoted(text)} names no option after the colon")
-        return cls.from_options(preset, options)
+        return cls.from_options(*read_spec(text))
 
     def spec(self) -> str:
         """How ``from_spec`` reads these rules: the preset, with the options that differ from
@@ -149,6 +135,23 @@ class Rules:
     @property
     def strict_follow(self) -> bool:
         return self.follow == "strict"
+
+
+def read_spec(text: str) -> tuple[str, dict[str, str]]:
+    """A rules spec's preset and the options it names, as written (``Rules.from_spec`` reads
+    them): ``classic:skunk=true`` -> (``classic``, {``skunk``: ``true``})."""
+    preset, colon, rest = text.partition(":")
+    preset = preset.strip()
+    if "=" in preset:
+        first = re.split(r"[\s,;]+", preset, maxsplit=1)
+        hint = f"{first[0]}:{first[1]}" if first[0] in PRESETS and len(first) > 1 else \
+            f"all-fives:{preset}"
+        raise RulesError(f"{quoted(text)} names no preset (options go after one and a colon: "
+                         f"{hint})")
+    options = spec_options(rest, "rule option", RulesError)
+    if colon and not options:
+        raise RulesError(f"{quoted(text)} names no option after the colon")
+    return preset, options
 
 
 def option_text(value: Any) -> str:

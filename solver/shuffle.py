@@ -32,8 +32,8 @@ from .errors import AllFivesError, quoted
 from .rules import Rules
 from .tricks import seat_names
 
-__all__ = ["shuffle_deal", "random_deal", "random_position", "max_runs_in_pack", "cards_used",
-           "shuffled_pack", "deal_pack"]
+__all__ = ["shuffle_deal", "shuffle_deal_aside", "random_deal", "random_position",
+           "max_runs_in_pack", "cards_used", "shuffled_pack", "deal_pack"]
 
 #: Shuffles tried before giving up on a deal with the runs asked for (each succeeds with a
 #: probability of at least about 1/500, so this is never reached in practice).

@@ -83,7 +83,8 @@ def test_dotted_tables_nested_deeply_are_one_short_line(tmp_path: Path):
     path = tmp_path / "deep.toml"
     path.write_text(TWO_TOML + "[options" + ".a" * 3000 + "]\n")
     line = one_error_line(run("solve", path))
-    assert line.startswith(f"allfives: error: {path}: options.a: expected a word")
+    assert line.startswith(f"allfives: error: {path}: options.a: expected a whole number, a word "
+                           f"or true/false, not a table")
     assert len(line) < 200
 
 
@@ -171,6 +172,9 @@ def test_a_fractional_option_says_so(tmp_path: Path):
     line = one_error_line(run("solve", path))
     assert line == (f"allfives: error: {path}: options.max_runs: expected a whole number or "
                     f"\"none\", not the fraction 2.5")
+    path.write_text(TWO_TOML + "[options]\ntarget = [1]\n")
+    line = one_error_line(run("solve", path))
+    assert line.endswith("options.target: expected a whole number, not an array ([1])")
     path.write_text(TWO_TOML + "[options]\ncolour = 2.5\n")
     line = one_error_line(run("solve", path))
     assert line.endswith("options.colour: expected a whole number, a word or true/false, not "
@@ -451,7 +455,8 @@ def test_a_record_written_to_a_pipe_whose_reader_goes_ends_quietly(tmp_path: Pat
                                            ("advise", ", for a call.")])
 def test_the_target_says_what_it_does_for_each_command(command: str, when: str):
     words = " ".join(run(command, "--help").stdout.replace("│", " ").split())
-    assert f"The points that win the match{when[:-1]}, 1 to 999. Default: the preset's" in words
+    assert f"The points that win the match{when[:-1]}, 1 to 999 (or target=N in --rules). " \
+           f"Default: the preset's" in words
 
 
 def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: Path):

@@ -177,6 +177,7 @@ def test_the_installed_program_deals_toml_into_solve():
 def test_the_turnups_set_aside_are_written(players, runs):
     """Each run's turn-up but the last is set aside: written in both forms (``aside``), in no
     hand, and read back with the deal as one that advise keeps out of hidden hands."""
+    from solver.cards import suit_of
     from solver.notation import parse_line, parse_toml
 
     args = ["--players", str(players), "--runs", str(runs), "--seed", "11", "--count", "4"]
@@ -188,3 +189,6 @@ def test_the_turnups_set_aside_are_written(players, runs):
         held = {c for hand in layout.hands for c in hand}
         assert len(layout.aside) == runs and not held & set(layout.aside)
         assert layout.turnup not in layout.aside and len(held) == players * (6 + 3 * runs)
+        # each run turned up the suit first proposed again, but the last, which fixed trumps
+        assert len({suit_of(card) for card in layout.aside}) == 1
+        assert suit_of(layout.turnup) != suit_of(layout.aside[0])

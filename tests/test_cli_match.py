@@ -226,9 +226,12 @@ def test_whole_matches_record_every_deal(tmp_path):
     (["heuristic", "random", "--matches", "2", "--target", "0"], ["--target"]),
     (["heuristic", "random", "--target", "21"], ["--target", "--matches"]),
     (["heuristic", "random", "--rules", "strict:target=21"], ["--rules", "--matches"]),
+    (["heuristic", "random", "--rules", "strict:target=61"], ["--rules", "--matches"]),
+    (["heuristic", "random", "--matches", "2", "--rules", "strict:target=61", "--target", "31"],
+     ["--target: the target is given twice (--rules strict:target=61 gives target=61)"]),
     (["heuristic", "random", "--matches", "2", "--rules", "strict:target=21", "--target", "31"],
      ["--target: the target is given twice (--rules strict:target=21 gives target=21)"]),
-    (["heuristic", "random", "--rules", "strict:skunk"], ["--rules", "'skunk' is not name=value"]),
+    (["heuristic", "random", "--rules", "strict:skunk"], ["--rules", "'skunk' is not key=value"]),
     (["heuristic", "random", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"],
      ["--jobs and --scheduler"]),
     (["heuristic", "random", "--record", "/nonexistent/dir/games.jsonl"],
@@ -271,7 +274,8 @@ def test_a_malformed_scheduler_address_is_one_line_at_once(address):
 def test_a_scheduler_without_distributed_is_one_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
     assert_one_error_line(run("match", "heuristic", "random", "--scheduler", "tcp://x:8786"),
-                          "--scheduler", "distributed is not installed", "'.[cluster]' in the checkout")
+                          "--scheduler", "distributed is not installed",
+                          "'.[cluster]' in the checkout")
 
 
 def test_a_record_path_that_cannot_be_written_stops_before_play(tmp_path, monkeypatch):

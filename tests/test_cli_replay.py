@@ -591,11 +591,13 @@ def revoking_match(seed: int, rules: Rules, players: int = 4):
     return state
 
 
-def test_the_play_by_play_tells_the_match_s_score_past_a_revoke(tmp_path):
+@pytest.mark.parametrize("finish", ["hand-end", "peg-out"])
+def test_the_play_by_play_tells_the_match_s_score_past_a_revoke(tmp_path, finish):
     """A revoke can leave the side that made it at or over the target without winning; the
-    next deal is then played again from 0 (no state starts over the target), and its
-    play-by-play still tells the match's score: at the start, and at every trick."""
-    rules = Rules.preset("all-fives", target=11, finish="hand-end")
+    next deal, which no match may start from that score, is told at the match's score all the
+    same (it said 'not shown' and counted from 0): at the start, at every trick, each point
+    as the match pegged it, and a peg-out where the match had one (it was not told)."""
+    rules = Rules.preset("all-fives", target=11, finish=finish)
     found = []
     for seed in range(200):
         state = revoking_match(seed, rules)
@@ -617,12 +619,16 @@ def test_the_play_by_play_tells_the_match_s_score_past_a_revoke(tmp_path):
         scores = [[int(p) for p in re.findall(r"-?\d+", line)] for line in lines
                   if line.startswith("  Score: ")]
         # each score told is the start's with the points pegged so far, in the order pegged
-        sides = len(before)
         running, totals = list(before), []
         for peg in state.deals[number - 1].pegs:
             running[peg.side] += peg.points
             totals.append(list(running))
-        assert scores and all(told in totals for told in scores)
+        assert all(told in totals for told in scores)
         assert [totals.index(told) for told in scores] == \
             sorted(totals.index(told) for told in scores)
-        assert totals[-1] == list(state.deals[number - 1].score) and sides == 2
+        log = state.deals[number - 1]
+        assert totals[-1] == list(log.score)
+        pegged = [line for line in lines if re.fullmatch(r"  \w+ (pegs|loses) \d+ \(.*\)", line)]
+        assert len(pegged) == len(log.pegs)
+        assert any("pegged out" in line for line in lines) == \
+            (finish == "peg-out" and bool(log.winners))

@@ -169,7 +169,9 @@ def test_a_spec_as_typed():
     ("skunk=true", "'skunk=true' names no preset (options go after one and a colon: "
                    "all-fives:skunk=true)"),
     ("classic:", "'classic:' names no option after the colon"),
-    ("classic:skunk", "rule option 'skunk' is not name=value"),
+    ("classic skunk=true", "'classic skunk=true' names no preset (options go after one and a "
+                           "colon: classic:skunk=true)"),
+    ("classic:skunk", "rule option 'skunk' is not key=value"),
     ("classic:skunk=true,skunk=false", "rule option 'skunk' is given twice"),
     ("euchre:skunk=true", "unknown preset 'euchre'"),
     ("strict:colour=red", "unknown option 'colour'"),
