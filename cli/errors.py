@@ -28,9 +28,7 @@ from __future__ import annotations
 import errno
 import os
 import re
-import signal
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn
@@ -61,32 +59,6 @@ class Terminated(KeyboardInterrupt):
 
 def on_sigterm(signum: int, frame: Any) -> NoReturn:
     raise Terminated()
-
-
-@contextmanager
-def signals_held() -> Iterator[None]:
-    """Ctrl-C and SIGTERM held back for the block (a few lines that must be done whole, as a
-    chunk's records written and the chunk counted), and acted on as it ends, by the handlers
-    there were.  Python runs signal handlers in the main thread only, whichever thread the
-    signal reaches; elsewhere the block runs as it is."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    held = (signal.SIGINT, signal.SIGTERM)
-    before = {signum: signal.signal(signum, lambda signum, frame: caught.append(signum))
-              for signum in held}
-    try:
-        yield
-    finally:
-        for signum, handler in before.items():
-            signal.signal(signum, handler)
-        if caught:
-            handler = before[caught[0]]
-            if callable(handler):
-                handler(caught[0], None)
-            elif handler == signal.SIG_DFL:
-                os.kill(os.getpid(), caught[0])
 
 
 def message_of(error: BaseException) -> str:

@@ -28,7 +28,9 @@ from typing import Any, TextIO
 from solver.errors import AllFivesError, WorkersLost, counted, quoted
 from solver.players import PlayerSpec, player_spec
 
-from .errors import note, signals_held
+from solver.signals import signals_held
+
+from .errors import note
 
 #: The seed of a run that names none: runs are repeatable by default.
 DEFAULT_SEED = 0
@@ -701,8 +703,9 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
             raise
         if keeper.parts:
             seconds = time.perf_counter() - start
-            _show(summary(plan, keeper.result(seconds), seconds, keeper.resumed, record,
-                          bootstrap=False), as_json)
+            with signals_held():    # (a second Ctrl-C, close behind the first, waits for it)
+                _show(summary(plan, keeper.result(seconds), seconds, keeper.resumed, record,
+                              bootstrap=False), as_json)
         raise
     finally:
         if out is not None:

@@ -92,6 +92,7 @@ from .game import Match, MatchState, match_records
 from .players import Player, PlayerSpec, decide, player_spec
 from .rules import MAX_TARGET, Rules, option_text
 from .shuffle import shuffled_pack
+from .signals import signals_held
 from .stats import Interval, Proportion, TimeSummary, bootstrap_interval, mean_interval, \
     grouped_share_interval, time_summary
 from .tricks import seat_names, side_count, side_of
@@ -163,12 +164,6 @@ def _worker_signals() -> None:
     process group), and SIGTERM ends the worker at once, whatever handler the parent had."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):      # (forked while the parent held them off)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
-
-
-#: The signals that stop a run: held off while the workers are forked.
-_STOPS = {signal.SIGINT, signal.SIGTERM}
 
 
 class WorkerPool(Executor):
@@ -178,25 +173,19 @@ class WorkerPool(Executor):
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        # Ctrl-C (or SIGTERM) is held off while the workers are forked: one that reached a
+        # Ctrl-C (or SIGTERM) is held back while the workers are forked: one that reached a
         # worker before its initializer ignores it killed the worker, and one that stopped the
         # parent inside Pool() left a pool nothing could stop (the run then hung); a signal
-        # held is taken once the pool can be stopped
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS) \
-            if hasattr(signal, "pthread_sigmask") else None
+        # held is acted on as the block ends, when the pool can be stopped
         try:
-            self._pool = multiprocessing.get_context().Pool(workers, initializer=_worker_signals)
+            with signals_held():
+                self._pool = multiprocessing.get_context().Pool(workers,
+                                                                initializer=_worker_signals)
         except BaseException:
-            if held is not None:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            if hasattr(self, "_pool"):
+                self.shutdown(cancel_futures=True)
             raise
         self._seen = self.processes
-        if held is not None:
-            try:    # (the handler of a signal held runs in this call)
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
-            except BaseException:
-                self.shutdown(cancel_futures=True)
-                raise
 
     @property
     def processes(self) -> list:

@@ -1,0 +1,38 @@
+"""Signals held back for a few lines that must be done whole: ``signals_held``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+__all__ = ["signals_held"]
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM held back for the block (a few lines that must be done whole, as a
+    chunk's records written and the chunk counted, or a pool's workers forked), and acted on as
+    it ends, by the handlers there were.  Python runs signal handlers in the main thread only,
+    whichever thread the signal reaches; elsewhere the block runs as it is.  A process forked
+    in the block keeps the holding handler until it sets its own."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    before = {signum: signal.signal(signum, lambda signum, frame: caught.append(signum))
+              for signum in held}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+        if caught:
+            handler = before[caught[0]]
+            if callable(handler):
+                handler(caught[0], None)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), caught[0])
