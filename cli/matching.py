@@ -27,7 +27,6 @@ from typing import Any, TextIO
 
 from solver.errors import AllFivesError, WorkersLost, counted, quoted
 from solver.players import PlayerSpec, player_spec
-
 from solver.signals import signals_held
 
 from .errors import note
