@@ -135,7 +135,8 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
     from .inputs import read_inputs
     from .solving import plan, solver_for
 
-    jobs = [(name, position) for name, position, _ in plan(read_inputs(names, deal), None, objective)]
+    jobs = [(name, position) for name, position, _ in
+            plan(read_inputs(names, deal), None, objective, judged=True)]
     # a file of several deals may hold some not yet played: each is left out, and said so
     unplayed = [name for name, position in jobs if not position.play]
     if len(unplayed) == len(jobs):      # (a record holding no card play gives no deal at all)

@@ -7,6 +7,7 @@ from functools import partial
 
 import typer
 
+from solver.cards import card_str
 from solver.deal import Position
 from solver.errors import AllFivesError
 from solver.solution import Solution, Solve, check_limits, check_objective
@@ -50,17 +51,41 @@ def side_for(position: Position, name: str | None) -> int | None:
 
 
 def plan(positions: list[tuple[str, Position]], for_: str | None,
-         objective: str) -> list[tuple[str, Position, int | None]]:
+         objective: str, judged: bool = False) -> list[tuple[str, Position, int | None]]:
     """Each position with the side to solve it for, once ``--for`` and the objective are known
-    to fit it; a misfit names the position."""
+    to fit it; a misfit names the position.  A position whose play ended the match (a peg-out)
+    has nothing to solve; one to be ``judged`` card by card may end there, but play no card
+    after."""
     jobs = []
     for name, position in positions:
         try:
+            check_not_over(position, judged)
             check_objective(objective, position)
             jobs.append((name, position, side_for(position, for_)))
         except AllFivesError as error:
             raise AllFivesError(f"{name}: {error}") from None
     return jobs
+
+
+def check_not_over(position: Position, judged: bool = False) -> None:
+    """An error if the position's play went on past the trick that pegged a side out (or, not
+    ``judged``, reached it: the match is over, nothing is left to solve)."""
+    from solver.pegging import pegged_out
+
+    out = pegged_out(position)
+    if out is None:
+        return
+    side, trick = out
+    deal = position.deal
+    last = trick * deal.players - 1
+    if judged and len(position.play) == last + 1:
+        return
+    said = (f"{side_name(side, deal.players)} reaches the target {deal.rules.target} with trick {trick}: "
+            f"the match is over")
+    if judged:
+        raise AllFivesError(f"play[{last + 1}]: {card_str(position.play[last + 1])} is played "
+                            f"after {said}")
+    raise AllFivesError(f"play[{last}]: {said}")
 
 
 def solve_command(names: list[str], for_: str | None, objective: str, json: bool, engine: str,

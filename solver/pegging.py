@@ -13,7 +13,7 @@ from .analysis import end_points
 from .deal import Position
 from .scoring import capture_points
 
-__all__ = ["Peg", "pegs", "MatchAfter", "match_after", "SKUNK_LINE"]
+__all__ = ["Peg", "pegs", "MatchAfter", "match_after", "pegged_out", "SKUNK_LINE"]
 
 #: A side that wins before the loser reaches this wins a double game (option ``skunk``).
 SKUNK_LINE = 31
@@ -89,3 +89,13 @@ def match_after(position: Position) -> MatchAfter | None:
     double = bool(winners) and rules.skunk and all(
         points < SKUNK_LINE for s, points in enumerate(at_win) if s not in winners)
     return MatchAfter(target, before, after, winners, when, double)
+
+
+def pegged_out(position: Position) -> tuple[int, int] | None:
+    """Under ``peg-out``, the side whose captures took it to the target in a completed trick of
+    the position, and that trick's number (the match ended there); else None (no score, or
+    nobody out)."""
+    after = match_after(position)
+    if after is None or not after.winners or not (after.when or "").startswith("trick "):
+        return None
+    return after.winners[0], int(after.when.split()[1])

@@ -350,7 +350,7 @@ def played_at_random(line: str, seed: int) -> str:
 PLAYED_BY = {
     2: lambda: load(TWO).deal.position([parse_card(c) for c in BAD_PLAY]).to_line(),
     3: lambda: played_at_random("N:KJ.A7.-.Q2 -.-.A843.63 -.T6.Q7.AJ dealer=S turnup=3H "
-                                "follow=strict target=121 score=100,96,118", 3),
+                                "follow=strict target=121 score=100,96,98", 3),
     4: lambda: played_at_random("N:-.T6.73.Q2 -.9853.K.8 64.A.2.K3 KJ.7.84.5 "
                                 "rules=all-fours dealer=S turnup=AS low_to=captor", 2),
 }
@@ -420,7 +420,7 @@ def test_on_a_narrow_screen_the_notes_go_under_the_table(players: int):
 def test_judged_for_the_match_the_unit_is_a_win():
     """With --objective win a card given away is a match that was sure, and the key says what
     0 and 1 mean."""
-    hand = ("N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H score=45,50 "
+    hand = ("N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H score=45,43 "
             "play=TH,AH,4C,2H,QH,5H,9H,KH,7D,JH,TS,QS")
     text = " ".join(run("analyze", hand, "--objective", "win").stdout.split())
     record = json.loads(run("analyze", hand, "--objective", "win", "--json").stdout)
@@ -430,3 +430,23 @@ def test_judged_for_the_match_the_unit_is_a_win():
            "after the card" in text
     assert f"N {len(mistakes)} win{'s' if len(mistakes) != 1 else ''} (" in text
     assert "points" not in text.split("Given away")[1]
+
+
+def test_play_past_a_peg_out_is_refused_and_play_up_to_it_is_judged():
+    """Under peg-out a side whose captures reach the target ends the match: a position there
+    has nothing to solve, and a card after it was never played (solve gave a value and analyze
+    judged on, where advise refused the same position)."""
+    line = "N:2.A.-.- 3.K.-.- dealer=S turnup=9H score=55,0 play=AH,KH"
+    over = "<argument>: play[1]: N reaches the target 61 with trick 1: the match is over"
+    solved = run("solve", line)
+    assert solved.exit_code == 2 and solved.stderr == f"allfives: error: {over}\n"
+    judged = run("analyze", line, "--json")
+    assert judged.exit_code == 0 and len(records(judged)[0]["plays"]) == 2
+    after = run("analyze", line + ",2S")
+    assert after.exit_code == 2 and after.stderr == (
+        "allfives: error: <argument>: play[2]: 2S is played after N reaches the target 61 with "
+        "trick 1: the match is over\n")
+    # hand-end counts at the end of the deal: nothing ends in the play
+    assert run("solve", line + " finish=hand-end").exit_code == 0
+    advised = run("advise", line.replace("3.K.-.-", "-"))
+    assert advised.exit_code == 2 and over.split(": ", 1)[1] in advised.stderr
