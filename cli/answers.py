@@ -127,8 +127,10 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
         return _call(word, obs)
     if word == "q":
         # the start of quit as often as a Queen: asked again, never played
-        raise AnswerError("'q' could be quit or a Queen: type quit to stop, or Q (or the card, "
-                          "QC) to play a Queen")
+        queens = [c for c in legal if RANKS[rank_of(c)] == "Q"]
+        raise AnswerError("'q' could be quit or a Queen: type quit to stop" + (
+            f", or Q (or the card, {card_str(queens[0])}) to play a Queen" if queens else
+            " (no Queen is yours to play)"))
     # a card named in full
     try:
         card = parse_card(word)

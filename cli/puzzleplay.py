@@ -90,6 +90,9 @@ class PuzzleSession:
         #: the seed the title line names, that --seed takes to make the puzzle again (one made
         #: on the spot)
         self.seed = seed
+        #: the turn (cards played) at which the puzzle's idea was given as a hint: at a later
+        #: turn it is not given (and counted) again
+        self.idea_turn: int | None = None
         self.oracle = Oracle(puzzle.side, puzzle.objective, puzzle.target,
                              *([solver] if solver is not None else []))
         self.deal = puzzle.position.deal
@@ -190,6 +193,8 @@ class PuzzleSession:
                 given = self.hints(position)
                 if hints < len(given):
                     self.console.print(hanging(given[hints]), crop=False)
+                    if hints == 0 and len(given) > 1 and self.idea_turn is None:
+                        self.idea_turn = len(position.play)
                     hints += 1
                     self.result.hints += 1
                 else:   # not counted: there is nothing more to give
@@ -280,11 +285,13 @@ class PuzzleSession:
         return text
 
     def hints(self, position: Position) -> list[Text]:
-        """The hints in the order given: the idea (the puzzle's themes), when it has one; then
-        the card, narrowed as far as it is not already: the suit of the winning card, or, where
-        every legal card is of that suit, high or low, or the cards that miss."""
+        """The hints in the order given: the idea (the puzzle's themes), when it has one and it
+        has not been given at an earlier turn; then the card, narrowed as far as it is not
+        already: the suit of the winning card, or, where every legal card is of that suit, high
+        or low, or the cards that miss."""
         ideas = [IDEAS.get(t) or self.themes.get(t, t.replace("-", " "))
-                 for t in self.puzzle.themes if t != "long"]
+                 for t in self.puzzle.themes if t != "long"
+                 and self.idea_turn in (None, len(position.play))]
         out = []
         if len(ideas) == 1:
             out.append(Text(f"  The idea: {ideas[0]}.", style=QUIET))

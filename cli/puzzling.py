@@ -348,7 +348,7 @@ def index_text(paths: list[str]) -> str:
         facts = facts_of(puzzle, path.name)
         deal = puzzle.position.deal
         players[deal.players] += 1
-        presets[deal.rules.preset_name] += 1
+        presets[facts.rules] += 1         # (as the table names them: with their options)
         themes.update(puzzle.themes)
         points = counted(puzzle.target, "point")
         goal = {"points": points, "margin": f"margin {puzzle.target:+d}",
@@ -501,19 +501,18 @@ def theme_names() -> dict[str, str]:
 
 
 def check_theme(theme: str | None, rules=None) -> str | None:
-    """The theme asked for, known and (``rules``) one the rules let the generator find."""
-    if theme is None:
-        return None
-    names = theme_names()
-    if theme not in names:
+    """The theme asked for, known and (``rules``) one the rules let the generator find (with
+    none asked for, whether the rules let it find any puzzle)."""
+    if theme is not None and theme not in theme_names():
         raise AllFivesError(f"--theme: unknown theme {quoted(theme)} (themes: "
-                            f"{', '.join(sorted(names))})")
+                            f"{', '.join(sorted(theme_names()))})")
     if rules is not None:
         from solver.puzzles.themes import why_never_found
 
         why = why_never_found(theme, rules)
         if why:
-            raise AllFivesError(f"--theme {theme}: never found under {rules_words(rules)}: {why}")
+            asked = "--rules: no puzzle can be" if theme is None else f"--theme {theme}: never"
+            raise AllFivesError(f"{asked} found under {rules_words(rules)}: {why}")
     return theme
 
 

@@ -316,8 +316,10 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
     for line in _wrap(heading(facts), 44):     # (wrapped to the canvas: bold is wide)
         y += 18
         out.append(_svg_text(10, y, line, 15, "bold"))
-    y += 16
-    out.append(_svg_text(10, y, about(facts), 11, fill="#555"))
+    y += 2
+    for line in _wrap(about(facts), 60):       # (the rules with every option set run long)
+        y += 14
+        out.append(_svg_text(10, y, line, 11, fill="#555"))
     for line in _wrap(facts.goal, 52):
         y += 16
         out.append(_svg_text(10, y, line, 13))

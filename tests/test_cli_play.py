@@ -544,9 +544,21 @@ def test_a_lowercase_q_at_a_card_is_asked_again_and_never_played(tmp_path):
     with pytest.raises(Stop):
         s.run()
     text = " ".join(out.getvalue().split())
-    assert "'q' could be quit or a Queen: type quit to stop, or Q (or the card, QC) to play " \
-        "a Queen" in text
+    assert "'q' could be quit or a Queen: type quit to stop" in text
     assert len(seen) == 2 and seen[0] == seen[1]        # asked again, nothing played between
+
+
+@pytest.mark.parametrize("legal, said", [
+    ("QC 4C", ", or Q (or the card, QC) to play a Queen"),
+    ("4C 9C", " (no Queen is yours to play)"),
+])
+def test_a_lowercase_q_names_the_queen_to_play_only_when_there_is_one(legal, said):
+    cards = tuple(parse_card(c) for c in legal.split())
+    obs = replace(decision_in_play(), hand=cards, legal_actions=cards, play=(), trump=2,
+                  phase="play")
+    with pytest.raises(AnswerError) as caught:
+        read_answer("q", obs)
+    assert str(caught.value) == "'q' could be quit or a Queen: type quit to stop" + said
 
 
 def test_an_illegal_card_gives_the_follow_suit_reason():

@@ -21,6 +21,7 @@ from clirun import PUZZLES, assert_one_error_line, console, run
 
 pytest.importorskip("solver.search")  # puzzles are solved by the engine
 
+from cli.faces import rules_words  # noqa: E402
 from cli.puzzleplay import PuzzleSession  # noqa: E402
 from cli.puzzling import slug  # noqa: E402
 from solver import reference  # noqa: E402
@@ -384,7 +385,10 @@ def test_svg_lines_stay_on_the_canvas(tmp_path):
     long = tmp_path / "001-long.toml"
     long.write_text(re.sub(r'title = ".*"', 'title = "' + "A very long title " * 4 + '"', text),
                     encoding="utf-8")
-    for path in (COLLECTION / "047-the-last-few-points.toml", long):
+    ruled = tmp_path / "002-ruled.toml"      # the rules with options run long too
+    ruled.write_text(text + '\n[options]\nskunk = true\nrevoke_penalty = "others"\n'
+                            'max_runs = 5\n', encoding="utf-8")
+    for path in (COLLECTION / "047-the-last-few-points.toml", long, ruled):
         drawing = run("puzzle", "show", path, "--format", "svg", "--solution").stdout
         root = ET.fromstring(drawing)
         width = float(root.get("width"))
@@ -900,12 +904,20 @@ def test_show_and_index_make_the_checks_that_need_no_solve(tmp_path, change, pro
     ("catch-the-five", "all-fours", "trump Five is worth nothing"),
     ("jack-hunt", "classic", "no point for the Jack"),
     ("game-by-a-pip", "classic", "no Game"),
+    ("sacrifice", "all-fours:jack=false", "no card gives points to the side that wins its trick"),
+    (None, "all-fours:high=false,low=false,jack=false,game=false", "nothing the play does scores"),
+    ("duck", "classic:capture=false", "nothing the play does scores"),
 ])
 def test_a_theme_the_rules_never_allow_is_refused_at_once(theme, preset, why):
-    """Mining for a theme that cannot occur under the rules would never end: one line."""
+    """Mining for a theme that cannot occur under the rules, or for any puzzle under rules in
+    which the play scores nothing, would never end: one line (the rules with their options)."""
+    from solver.rules import Rules
+
+    words = rules_words(Rules.from_spec(preset))
+    asked = ["--theme", theme] if theme else []
     for command in (["generate"], ["play", "--random"]):
-        result = run("puzzle", *command, "--theme", theme, "--rules", preset, "--seed", "1")
-        assert_one_error_line(result, "--theme", theme, preset, why)
+        result = run("puzzle", *command, *asked, "--rules", preset, "--seed", "1")
+        assert_one_error_line(result, *(asked or ["--rules: no puzzle can be found"]), words, why)
 
 
 @pytest.mark.parametrize("name, turned", [("001-save-the-ten.toml", True),
@@ -1038,3 +1050,27 @@ def test_puzzles_to_a_file_stay_out_of_the_bar_on_the_terminal(monkeypatch, caps
     generate_command(2, "all-fives", 1, "1", 2, None, None)
     written = capsys.readouterr().out
     assert "[puzzle]" in written and "[puzzle]" not in screen.getvalue()
+
+
+def test_the_index_counts_the_rules_with_their_options(tmp_path):
+    """A folder of puzzles under one preset with and without options counts them apart, as the
+    table names them (all were counted under the preset)."""
+    text = (COLLECTION / "001-save-the-ten.toml").read_text(encoding="utf-8")
+    (tmp_path / "001-plain.toml").write_text(text, encoding="utf-8")
+    (tmp_path / "002-skunk.toml").write_text(text + "\n[options]\nskunk = true\n",
+                                             encoding="utf-8")
+    shown = run("puzzle", "index", tmp_path)
+    assert shown.exit_code == 0, shown.stderr
+    summary = " ".join(shown.stdout.split())
+    half = summary.count("| all-fives |")
+    assert half and f"Rules: all-fives (skunk=true): {half}, all-fives: {half}." in summary
+
+
+def test_the_idea_is_given_once_a_puzzle(puzzles):
+    """The idea, hinted at one turn, is not given (nor counted) again at a later turn: the
+    first hint there is to the card (it was the idea again, and a hint more)."""
+    puzzle = dataclasses.replace(puzzles[2], themes=("draw-trumps",))
+    answers = iter(["hint", card_str(puzzle.line[0]), "hint", "solution"])
+    result, text, _ = solve_session(puzzle, lambda s, k: next(answers))
+    assert text.count("The idea: ") == 1
+    assert result.hints == 2 and "Play a " in text.split("The idea: ")[1]

@@ -179,9 +179,10 @@ def generate(players: int = 2, rules: Rules | None = None, count: int | None = 1
             raise AllFivesError(f"{name}: {quoted(value)} is not a whole number from {least}")
     if theme is not None:
         check_theme(theme)
-        why = why_never_found(theme, rules or Rules())
-        if why:
-            raise AllFivesError(f"theme {theme}: never found under these rules: {why}")
+    why = why_never_found(theme, rules or Rules())
+    if why:
+        asked = "no puzzle can be" if theme is None else f"theme {theme}: never"
+        raise AllFivesError(f"{asked} found under these rules: {why}")
     solver = solver or Solver()
     tried = accepted = 0
     while count is None or accepted < count:

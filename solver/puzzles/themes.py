@@ -73,9 +73,14 @@ def check_theme(name: str) -> str:
     return name
 
 
-def why_never_found(name: str, rules) -> str | None:
-    """Why the theme can never be found under ``rules`` (a ``Rules``), or None when it can."""
+def why_never_found(name: str | None, rules) -> str | None:
+    """Why the theme (None: any puzzle) can never be found under ``rules`` (a ``Rules``), or
+    None when it can."""
     low = rules.low and rules.low_to == "captor"  # any trump may be the lowest dealt
+    # points a trick's winner takes with a card, and points that follow from every trick won
+    in_tricks = rules.capture or rules.jack or rules.five_for_five or low
+    if not (in_tricks or rules.game):
+        return "nothing the play does scores (High and Low to the holder are the deal's)"
     ten_worth = rules.capture or rules.game or low
     five_worth = (rules.capture or rules.five_for_five or (rules.game and rules.game_counts_fives)
                   or low)
@@ -86,6 +91,7 @@ def why_never_found(name: str, rules) -> str | None:
         "save-the-ten": not ten_worth and "the trump Ten is worth nothing",
         "jack-hunt": not rules.jack and "there is no point for the Jack",
         "game-by-a-pip": not rules.game and "there is no Game",
+        "sacrifice": not in_tricks and "no card gives points to the side that wins its trick",
     }
     return reasons.get(name) or None
 
