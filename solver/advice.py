@@ -88,7 +88,8 @@ class Advice:
 
     @property
     def best(self) -> int:
-        """The action chosen: the first."""
+        """The action ranked first (in card play the one the player chooses; a call is chosen
+        by the player's ``calls`` option)."""
         return self.actions[0].action
 
 

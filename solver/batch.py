@@ -159,11 +159,28 @@ class SerialExecutor(Executor):
         self._shutdown = True
 
 
-def _worker_signals() -> None:
+def _worker_signals(parent: int | None = None) -> None:
     """In a worker process: Ctrl-C is the parent's to handle (a terminal sends it to the whole
-    process group), and SIGTERM ends the worker at once, whatever handler the parent had."""
+    process group), and SIGTERM ends the worker at once, whatever handler the parent had, as
+    the parent's death does (``parent``: its process id)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if parent is not None:
+        _die_with_parent(parent)
+
+
+def _die_with_parent(parent: int) -> None:
+    """On Linux, a worker is sent SIGTERM when the process that made it dies (a script stopped
+    by SIGTERM, which runs no clean-up, would leave it playing its chunk out alone)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM))      # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):           # not Linux: the worker finishes its chunk
+        return
+    if os.getppid() != parent:                  # the parent died before it was asked
+        os._exit(1)
 
 
 class WorkerPool(Executor):
@@ -179,8 +196,8 @@ class WorkerPool(Executor):
         # held is acted on as the block ends, when the pool can be stopped
         try:
             with signals_held():
-                self._pool = multiprocessing.get_context().Pool(workers,
-                                                                initializer=_worker_signals)
+                self._pool = multiprocessing.get_context().Pool(
+                    workers, initializer=_worker_signals, initargs=(os.getpid(),))
         except BaseException:
             if hasattr(self, "_pool"):
                 self.shutdown(cancel_futures=True)
@@ -644,7 +661,7 @@ def _merge_counts(parts: Iterable[Mapping[str, int]]) -> dict[str, int]:
 def _check_table(players: int) -> int:
     if isinstance(players, bool) or not isinstance(players, Integral) or players not in (2, 3, 4):
         raise BatchError(f"a table has 2, 3 or 4 players, not {quoted(players)}")
-    return players
+    return int(players)
 
 
 def _specs(a: str | PlayerSpec, b: str | PlayerSpec, players: int) -> tuple[PlayerSpec,
@@ -686,8 +703,9 @@ def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, gr
     report them).  With ``rotate`` each group plays one seating, in turn, instead of every
     seating.  ``first``: the groups before it are left out (played before: ``records_parts``
     gives them back from their records)."""
+    players = _check_table(players)
     a, b = _specs(a, b, players)
-    game = _deals_match(_match_for(_check_table(players), rules, match), players)
+    game = _deals_match(_match_for(players, rules, match), players)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise BatchError(f"{quoted(deals)} is not a number of deals")
     start = time.perf_counter()
@@ -807,8 +825,9 @@ def run_matches(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, grou
     from the seed ``f"{seed}:{group}"`` (see the module notes); with ``rotate`` one match per
     group, the seatings in turn.  ``progress``, ``on_part`` and ``first`` as for
     ``run_duplicate`` (``matches_result`` makes a result of the chunks so far)."""
+    players = _check_table(players)
     a, b = _specs(a, b, players)
-    game = _match_for(_check_table(players), rules, match, best_of)
+    game = _match_for(players, rules, match, best_of)
     start = time.perf_counter()
     calls = [(a, b, game, seed, chunk, keep_records, rotate)
              for chunk in _chunks(groups, DEFAULT_CHUNK // 5 if chunk_size is None

@@ -255,8 +255,16 @@ class Position:
 
     def _layout(self, aside: Sequence[Card] = ()) -> Layout:
         deal = self.deal
+        aside = tuple(aside) if not isinstance(aside, (str, bytes)) else (aside,)
+        held = {c for hand in deal.hands for c in hand}
+        for card in aside:
+            if not is_card(card) or card in held or card == deal.turnup or \
+                    aside.count(card) > 1 or deal.turnup is None:
+                name = card_str(card) if is_card(card) else quoted(card)
+                raise AllFivesError(f"aside: {name} is no turn-up set aside (a card in no "
+                                    f"hand, once, not the turn-up, with a turn-up)")
         return Layout(deal.hands, deal.trump, deal.dealer, deal.rules, deal.turnup, deal.score,
-                      self.play, aside=tuple(aside))
+                      self.play, aside=aside)
 
     def __repr__(self) -> str:
         return f"Position.from_line({self.to_line()!r})"

@@ -124,6 +124,7 @@ import json
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from numbers import Integral
 from typing import Any, NamedTuple
 
 from . import shuffle
@@ -550,8 +551,11 @@ class MatchState(Seated):
     # ---- the players' actions -----------------------------------------------------------------
 
     def apply_action(self, action: int) -> None:
-        """Take a legal action for the seat to act (a revoke is ``apply_revoke``)."""
-        if (isinstance(action, bool) or not isinstance(action, int)
+        """Take a legal action for the seat to act (a revoke is ``apply_revoke``); any whole
+        number type will do (numpy's, as ``np.random.choice`` of the legal actions gives)."""
+        if isinstance(action, Integral) and not isinstance(action, bool):
+            action = int(action)
+        if (not isinstance(action, int) or isinstance(action, bool)
                 or self.phase in (SHUFFLE, OVER) or action not in self.legal_actions()):
             raise GameError(self._why_not(action))
         seat = self.current_player()
@@ -595,8 +599,8 @@ class MatchState(Seated):
 
     def _why_not(self, action: object) -> str:
         try:
-            if isinstance(action, bool):
-                raise GameError("a bool is no action")
+            if isinstance(action, bool) or not isinstance(action, int):
+                raise GameError("an action is a whole number")
             text = action_name(action)  # type: ignore[arg-type]
         except GameError:
             return f"{quoted(action)} is not an action"

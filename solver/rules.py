@@ -100,6 +100,8 @@ class Rules:
                      options: Mapping[str, Any] | None = None) -> Rules:
         """A preset with options over it; values may be typed or text (``"true"``, ``"2"``)."""
         rules = cls.preset(preset)
+        if options is not None and not isinstance(options, Mapping):
+            raise RulesError(f"options are a mapping of names to values, not {quoted(options)}")
         return rules.replace(**{k: _coerce(k, v) for k, v in (options or {}).items()})
 
     @classmethod
@@ -140,6 +142,9 @@ class Rules:
 def read_spec(text: str) -> tuple[str, dict[str, str]]:
     """A rules spec's preset and the options it names, as written (``Rules.from_spec`` reads
     them): ``classic:skunk=true`` -> (``classic``, {``skunk``: ``true``})."""
+    if not isinstance(text, str):
+        raise RulesError(f"rules are named by text (a preset, options after a colon), not "
+                         f"{quoted(text)}")
     preset, colon, rest = text.partition(":")
     preset = preset.strip()
     if "=" in preset:

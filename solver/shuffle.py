@@ -108,6 +108,10 @@ def shuffle_deal(rng: random.Random, players: int, runs: int = 0, rules: Rules =
 def shuffle_deal_aside(rng: random.Random, players: int, runs: int = 0, rules: Rules = Rules(),
                        dealer: int | None = None) -> tuple[Deal, tuple[Card, ...]]:
     """``shuffle_deal``'s deal, and the turn-ups its runs set aside, in the order turned."""
+    if not isinstance(rules, Rules):
+        raise AllFivesError(f"rules must be a Rules, not {quoted(rules)}")
+    if not isinstance(rng, random.Random):
+        raise AllFivesError(f"rng must be a random.Random, not {quoted(rng)}")
     dealer = _seat(rng, players, dealer)
     if not isinstance(runs, int) or runs < 0:
         raise AllFivesError(f"runs must be a whole number, not {quoted(runs)}")

@@ -17,7 +17,8 @@ def signals_held() -> Iterator[None]:
     chunk's records written and the chunk counted, or a pool's workers forked), and acted on as
     it ends, by the handlers there were.  Python runs signal handlers in the main thread only,
     whichever thread the signal reaches; elsewhere the block runs as it is.  A process forked
-    in the block keeps the holding handler until it sets its own."""
+    in the block keeps the holding handler until it sets its own.  Each signal held is acted
+    on once, in the order it came (a SIGTERM and a Ctrl-C: both handlers run)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -30,9 +31,9 @@ def signals_held() -> Iterator[None]:
     finally:
         for signum, handler in before.items():
             signal.signal(signum, handler)
-        if caught:
-            handler = before[caught[0]]
+        for signum in dict.fromkeys(caught):     # (a handler that raises ends the rest)
+            handler = before[signum]
             if callable(handler):
-                handler(caught[0], None)
+                handler(signum, None)
             elif handler == signal.SIG_DFL:
-                os.kill(os.getpid(), caught[0])
+                os.kill(os.getpid(), signum)

@@ -4,6 +4,7 @@ solve_many; interrupts.  The statistics are in test_stats.py."""
 from __future__ import annotations
 
 import math
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
@@ -414,3 +415,59 @@ def test_ctrl_c_while_the_workers_start_stops_them(monkeypatch):
     monkeypatch.undo()
     with executor_for(2) as executor:
         assert executor.submit(_sigint_handler).result(timeout=30) == signal.SIG_IGN
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent's death is told "
+                                                                 "to workers on Linux")
+def test_workers_end_with_a_script_stopped_by_sigterm(tmp_path):
+    """A script using executor_for, stopped by SIGTERM (which runs no clean-up), leaves no
+    worker playing its chunk out alone (they ran on, then died on a broken pipe)."""
+    import signal
+    import subprocess
+
+    psutil = pytest.importorskip("psutil")
+    script = tmp_path / "run.py"
+    script.write_text(
+        "from solver.batch import executor_for, run_duplicate\n"
+        "if __name__ == '__main__':\n"
+        "    with executor_for(2) as pool:\n"
+        "        run_duplicate('cheater:time_limit=0.2', 'heuristic', players=4, groups=400,\n"
+        "                      executor=pool)\n", encoding="utf-8")
+    program = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        workers: list = []
+        while time.monotonic() < deadline and len(workers) < 2:
+            workers = psutil.Process(program.pid).children()
+            time.sleep(0.1)
+        assert len(workers) >= 2
+        program.send_signal(signal.SIGTERM)
+        program.wait(10)
+        gone, alive = psutil.wait_procs(workers, timeout=10)
+        assert alive == []
+        assert "Traceback" not in program.stderr.read()
+    finally:
+        program.kill()
+        program.wait()
+
+
+def test_every_signal_held_is_acted_on():
+    """A SIGTERM and a Ctrl-C held by signals_held both reach their handlers as it ends (only
+    the first did)."""
+    import os
+    import signal
+
+    from solver.signals import signals_held
+
+    got = []
+    before = signal.signal(signal.SIGTERM, lambda s, f: got.append("TERM"))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with signals_held():
+                os.kill(os.getpid(), signal.SIGTERM)
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)
+        assert got == ["TERM"]
+    finally:
+        signal.signal(signal.SIGTERM, before)

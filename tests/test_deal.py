@@ -3,7 +3,8 @@
 import pytest
 
 from solver.cards import CardError
-from solver.deal import Deal, DealFileError, load
+from solver.deal import Deal, DealFileError, Position, load
+from solver.errors import AllFivesError
 
 
 @pytest.mark.parametrize("bad", [14, 70, -1, True, "AH"])
@@ -22,3 +23,19 @@ def test_a_file_that_is_not_utf8_names_the_file(tmp_path):
     path.write_bytes(b'trump = "H"\n\xff\xfe\n')
     with pytest.raises(DealFileError, match="deal.toml: not UTF-8"):
         load(path)
+
+
+def test_turnups_set_aside_are_checked_as_they_are_written():
+    """to_toml and to_line write only what their readers take back: an 'aside' card in a hand,
+    the turn-up, twice, or no card is one error (a file the reader refused was written)."""
+    import random
+
+    from solver.shuffle import shuffle_deal_aside
+
+    deal, aside = shuffle_deal_aside(random.Random(3), 2, 2)
+    position = deal.position()
+    assert Position.from_toml(position.to_toml(aside)) == position
+    for bad in ([deal.hands[0][0]], [deal.turnup], [aside[0], aside[0]], [999], "AS"):
+        for write in (position.to_toml, position.to_line):
+            with pytest.raises(AllFivesError, match="is no turn-up set aside"):
+                write(bad)
