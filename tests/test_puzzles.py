@@ -186,6 +186,18 @@ def test_no_puzzle_table_and_bad_deal():
         Puzzle.from_toml(SAMPLE + "[[[", "d.toml")
 
 
+def test_two_puzzles_in_one_file():
+    """Puzzle files put together are told apart from other bad TOML: where each puzzle's
+    table is, and how puzzles in one file are parted."""
+    twice = SAMPLE + "\n" + SAMPLE
+    first = SAMPLE.splitlines().index("[puzzle]") + 1
+    second = first + len(SAMPLE.splitlines()) + 1
+    with pytest.raises(PuzzleError, match=rf"^d.toml: 2 \[puzzle\] tables \(lines {first}, "
+                                          rf"{second}\): puzzles in one file are parted by a "
+                                          rf"line '# ---'$"):
+        Puzzle.from_toml(twice, "d.toml")
+
+
 def test_a_puzzle_is_checked_when_made():
     position = Puzzle.from_toml(SAMPLE).position
     with pytest.raises(PuzzleError, match="side 2 is not a side at this table"):

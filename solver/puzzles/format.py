@@ -27,6 +27,7 @@ Every mistake in the table is a ``PuzzleError`` naming the file and the key:
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from os import PathLike
@@ -35,7 +36,7 @@ from typing import Any
 from ..cards import Card, card_str, parse_card
 from ..deal import Position
 from ..errors import AllFivesError, is_number, quoted
-from ..notation import BOM, PUZZLE_KEYS, check_puzzle_table, is_blank, read_file, value_kind
+from ..notation import BOM, PUZZLE_KEYS, SEPARATOR, check_puzzle_table, is_blank, read_file, value_kind
 from ..solution import OBJECTIVES, check_objective
 from ..tricks import seat_names, side_name, side_seats
 
@@ -45,6 +46,7 @@ __all__ = ["Puzzle", "PuzzleError", "load_puzzle", "PUZZLE_KEYS", "PUZZLE_OBJECT
 #: The objectives a puzzle may set (``tricks`` is not one).
 PUZZLE_OBJECTIVES = ("points", "margin", "win")
 REQUIRED_KEYS = ("side", "objective", "target", "line")
+_PUZZLE_TABLE = re.compile(r"\s*\[\s*puzzle\s*\]\s*(#.*)?$")
 
 
 class PuzzleError(AllFivesError):
@@ -122,6 +124,12 @@ class Puzzle:
             data = tomllib.loads(text.removeprefix(BOM))
         except (ValueError, RecursionError):     # TOMLDecodeError is a ValueError
             data = None  # the deal reader says what is wrong with it
+            tables = [n for n, line in enumerate(text.splitlines(), 1)
+                      if _PUZZLE_TABLE.match(line)]
+            if len(tables) > 1:     # files put together, say
+                raise PuzzleError(f"{source}: {len(tables)} [puzzle] tables (lines "
+                                  f"{', '.join(map(str, tables))}): puzzles in one file are "
+                                  f"parted by a line '{SEPARATOR}'") from None
         if data is not None and "puzzle" in data:
             check_puzzle_table(data["puzzle"], source, PuzzleError)
         position = Position.from_toml(text, source)
