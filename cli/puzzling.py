@@ -233,10 +233,10 @@ def problems_of(path: str, text: str | None = None) -> list[str]:
 
 def puzzle_problems(puzzle: Puzzle) -> list[str]:
     """What ``check`` finds wrong with a puzzle: ``solver.puzzles.check_puzzle``'s problems,
-    then themes listed that the line does not show."""
-    from solver.puzzles import check_puzzle
+    then themes listed that the line does not show, and a seed that makes another puzzle."""
+    from solver.puzzles import check_puzzle, seed_problems
 
-    problems = check_puzzle(puzzle, _solver())
+    problems = check_puzzle(puzzle, _solver()) + seed_problems(puzzle)
     if not problems and puzzle.themes_listed:
         from solver.puzzles import themes_of
 

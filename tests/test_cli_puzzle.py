@@ -1074,3 +1074,29 @@ def test_the_idea_is_given_once_a_puzzle(puzzles):
     result, text, _ = solve_session(puzzle, lambda s, k: next(answers))
     assert text.count("The idea: ") == 1
     assert result.hints == 2 and "Play a " in text.split("The idea: ")[1]
+
+
+def test_check_holds_the_seed_to_the_start(tmp_path):
+    """A puzzle's seed makes its start again (every collection puzzle's does); one edited by
+    hand (its score, a card moved between hands) keeps a seed that makes another,
+    and check says so; the same hands written in another order, or no seed, are no problem."""
+    from solver.puzzles import seed_problems
+
+    for path in sorted(COLLECTION.glob("*.toml")):
+        assert seed_problems(load_puzzle(path)) == [], path
+    text = (COLLECTION / "002-catch-the-five.toml").read_text(encoding="utf-8")
+    north, east = 'N = "KS QH KD TC 6C 5C"', 'E = "6S 5H TD 9D 7D 9C"'
+    seed = 'seed = "306/521"'
+    assert north in text and east in text and seed in text and "\nN = 1\n" in text
+    for name, old, new in [
+            ("001-score", "\nN = 1\n", "\nN = 2\n"),
+            ("002-moved", north + "\n" + east, 'N = "KS QH KD 9D 6C 5C"\nE = "6S 5H TD TC 7D 9C"'),
+            ("004-reordered", north, 'N = "5C 6C TC KD QH KS"'),
+            ("005-no-seed", seed, "")]:
+        assert old in text
+        (tmp_path / f"{name}.toml").write_text(text.replace(old, new))
+    lines = run("puzzle", "check", tmp_path).stdout.splitlines()
+    edited = ": seed: 306/521 makes another start (the deal, the play or the score was " \
+             "edited): drop the seed from a puzzle changed by hand"
+    assert [line for line in lines if ": seed: " in line] == [
+        f"{tmp_path / name}.toml{edited}" for name in ("001-score", "002-moved")]

@@ -13,7 +13,7 @@ See the README's "Puzzles" section for every rule.
 """
 
 from .format import PUZZLE_OBJECTIVES, Puzzle, PuzzleError, load_puzzle, parse_side, side_text
-from .generator import candidate, examine, generate, start_position
+from .generator import candidate, examine, generate, seed_problems, start_position
 from .rating import LADDER, Assessment, assess, evaluate, rate, rating_of
 from .soundness import (Oracle, Turn, card_classes, check_puzzle, heuristic_result, main_line,
                         observation_of, play_alike, quick_problems, refutation, toughest_reply,

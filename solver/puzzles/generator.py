@@ -35,7 +35,8 @@ from ..solution import check_position
 from .format import Puzzle
 from .soundness import Oracle, heuristic_result, main_line, observation_of
 
-__all__ = ["generate", "candidate", "examine", "start_position", "NEAR_TARGET", "NODE_LIMIT"]
+__all__ = ["generate", "candidate", "examine", "start_position", "seed_problems", "NEAR_TARGET",
+           "NODE_LIMIT"]
 
 #: The most nodes the first solve of a candidate may take (a deal after runs, with many cards
 #: left, is passed over rather than solved for minutes).
@@ -81,6 +82,23 @@ def start_position(seed: str, players: int = 2, rules: Rules | None = None,
         if state.phase != PLAY:
             return None
     return state.position()
+
+
+def seed_problems(puzzle) -> list[str]:
+    """Whether the puzzle's ``seed`` still makes its start (hands, turn-ups, play so far, score
+    and rules), dealt from the pack or as hands of its size (``generate(cards=...)``): a line
+    saying it does not (a puzzle edited by hand keeps a seed that makes another), else ``[]``.
+    No solve: the start is dealt and played by the heuristic."""
+    if puzzle.seed is None:
+        return []
+    name = puzzle.seed if "/" in puzzle.seed else f"{puzzle.seed}/0"
+    position = puzzle.position
+    deal = position.deal
+    for cards in (None, len(deal.hands[0])):
+        if start_position(name, deal.players, deal.rules, cards) == position:
+            return []
+    return [f"seed: {puzzle.seed} makes another start (the deal, the play or the score was "
+            f"edited): drop the seed from a puzzle changed by hand"]
 
 
 def _objective(rng: random.Random, position: Position) -> str:
