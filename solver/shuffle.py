@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from numbers import Integral
 
 from .cards import ALL_CARDS, Card, sort_cards, suit_of
 from .deal import Deal, Position
@@ -43,6 +44,9 @@ _MAX_SHUFFLES = 100_000
 def cards_used(players: int, runs: int = 0) -> int:
     """How many cards of the pack a deal takes after ``runs`` runs: the hands and every turn-up
     (those set aside and the one face up)."""
+    seat_names(players)
+    if isinstance(runs, bool) or not isinstance(runs, Integral) or runs < 0:
+        raise AllFivesError(f"runs: {quoted(runs)} is not a whole number from 0")
     return 6 * players + 1 + runs * (3 * players + 1)
 
 
@@ -67,6 +71,10 @@ def deal_pack(pack: Sequence[Card], players: int, dealer: int,
     the same order and turns up the next card.  Each hand is in the order its cards were dealt.
     The pack must hold ``cards_used(players, runs)`` cards or more."""
     seat_names(players)
+    if isinstance(dealer, bool) or not isinstance(dealer, Integral) \
+            or not 0 <= dealer < players:
+        raise AllFivesError(f"dealer: {quoted(dealer)} is not a seat of {players} (0 to "
+                            f"{players - 1})")
     if len(pack) < cards_used(players, runs):
         raise AllFivesError(f"a pack of {len(pack)} cards cannot supply {runs} runs to "
                             f"{players} players")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -109,6 +110,26 @@ def test_runs_limits():
         shuffle_deal(rng, 5, 0)
     with pytest.raises(ValueError):
         shuffle_deal(rng, 2, 0, dealer=2)
+
+
+@pytest.mark.parametrize("players, runs, dealer, message", [
+    (5, 0, 0, "a table has 2, 3 or 4 players, not 5"),
+    (2, -1, 0, "runs: -1 is not a whole number from 0"),
+    (2, 1.5, 0, "runs: 1.5 is not a whole number from 0"),
+    (2, True, 0, "runs: True is not a whole number from 0"),
+    (4, 0, 4, "dealer: 4 is not a seat of 4 (0 to 3)"),
+    (4, 0, -1, "dealer: -1 is not a seat of 4 (0 to 3)"),
+    (3, 0, "N", "dealer: 'N' is not a seat of 3 (0 to 2)"),
+    (2, 0, 1.0, "dealer: 1.0 is not a seat of 2 (0 to 1)")])
+def test_pack_dealt_only_to_a_table(players, runs, dealer, message):
+    """cards_used and deal_pack refuse a table, a number of runs or a dealer that is none (a
+    count for five players, or hands dealt to a seat that is not there)."""
+    from solver.errors import AllFivesError
+    from solver.shuffle import cards_used, deal_pack, shuffled_pack
+
+    with pytest.raises(AllFivesError, match=f"^{re.escape(message)}$"):
+        cards_used(players, runs)
+        deal_pack(shuffled_pack(random.Random(1)), players, dealer, runs)
 
 
 def test_shuffle_deal_deterministic():
