@@ -36,7 +36,7 @@ def nothing(pretty: bool) -> str:
 def state_words(position: Position) -> str:
     done = len(position.completed)
     if position.is_over:
-        return f"play is over after {done} tricks"
+        return f"play is over after {counted(done, 'trick')}"
     return f"{position.deal.seats[position.to_move]} to play to trick {done + 1}"
 
 

@@ -563,6 +563,7 @@ def test_a_deal_played_out_shows_its_end():
     assert record["to_move"] is None and record["moves"] == {} and record["line"] == []
     text = plain(played)
     assert "play is over after 6 tricks" in text and "The best line" not in text
+    assert "play is over after 1 trick\n" in plain("N:-.A.-.- -.2.-.- trump=H dealer=S play=AH,2H")
     assert [line.split() for line in text.splitlines() if line.startswith("total")] == \
         [["total", "10", "19"]]
 
