@@ -695,8 +695,10 @@ def _read_value(text: str) -> Any:
         return text.lower() == "true"
     for kind in (int, float):
         try:
-            return kind(text)
+            value = kind(text)
         except ValueError:
-            pass
+            continue
+        # 1e3 is a whole number, written as a float is
+        return int(value) if "e" in text.lower() and value.is_integer() else value
     return text
 

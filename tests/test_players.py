@@ -320,6 +320,10 @@ def test_player_specs_read_options():
     assert str(spec) == "cheater:time_limit=0.5,node_limit=1000"
     assert spec.make().node_limit == 1000
     assert player_spec("cheater:time_limit=none").make().time_limit is None
+    # a whole number written with an exponent is a whole number; 2.5e-1 and 1e999 are not
+    assert player_spec("pimc:worlds=1e2,draws=2E1,time_limit=2.5e-1,node_limit=1e999").options \
+        == (("worlds", 100), ("draws", 20), ("time_limit", 0.25), ("node_limit", float("inf")))
+    assert player_spec("pimc:worlds=1e2").make().worlds == 100
     with pytest.raises(PlayerError, match="key=value"):
         player_spec("cheater:fast")
     with pytest.raises(PlayerError, match="unknown player"):
