@@ -28,7 +28,7 @@ from solver.game import CALLS, Observation, action_name
 from solver.notation import is_line_form, is_toml_name, parse_line, read_file, read_layouts
 from solver.pimc import GAME_ASIDE, MAX_WORLDS, PLAYED_OUT
 from solver.seen import CallError, SeenPosition, call_observation, read_seen
-from solver.tricks import parse_seat, seat_names, side_count, side_name, side_of
+from solver.tricks import SeatError, parse_seat, seat_names, side_count, side_name, side_of
 
 from .errors import note
 from .faces import GOOD, QUIET, card_face, cards_face, hanging, rules_words, suit_face
@@ -89,10 +89,8 @@ def position_observation(name: str, seat: str | None) -> tuple[str, SeenPosition
     where, seen = read_position(name)
     try:
         chosen = seen.advised_seat(seat)
-    except AllFivesError as error:
-        if seat is not None and "unknown seat" in str(error):
-            raise AllFivesError(f"--seat: {error}") from None
-        raise
+    except SeatError as error:      # (the seat given is none at this table)
+        raise AllFivesError(f"--seat: {error}") from None
     return where, seen, seen.observation(chosen)
 
 

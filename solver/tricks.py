@@ -34,6 +34,9 @@ def parse_seat(name: str, players: int) -> int:
     """``"E"`` -> 1 at a 3- or 4-player table; ``"S"`` -> 1 with two players."""
     names = seat_names(players)
     key = name.strip().upper()
+    if len(key) == 1 and key in "NESW" and key not in names:     # a seat, not at this table
+        raise SeatError(f"no seat {quoted(name)} at a {players}-player table (seats here: "
+                        f"{' '.join(names)})")
     if len(key) != 1 or key not in names:
         raise SeatError(f"unknown seat {quoted(name)} (seats here: {' '.join(names)})")
     return names.index(key)

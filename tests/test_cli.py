@@ -454,7 +454,7 @@ def test_bad_standard_input():
 def test_for_a_seat_not_at_the_table():
     # East sits at the four-player table of MID but not at TWO's; nothing is solved
     assert_one_error_line(run("solve", MID, TWO, "--for", "E", "--engine", "reference"),
-                          f"{TWO}: --for: unknown seat 'E' (seats here: N S)")
+                          f"{TWO}: --for: no seat 'E' at a 2-player table (seats here: N S)")
     # with four players the sides are named too
     assert_one_error_line(run("solve", FOUR, "--for", "NE", "--engine", "reference"),
                           f"{FOUR}: --for: unknown seat 'NE' (seats here: N E S W; sides NS EW)")

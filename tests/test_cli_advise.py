@@ -135,7 +135,7 @@ def test_the_rules_of_a_call(made):
     ([TWO, "--hand", "AH"], ["--hand: a POSITION describes the table itself"]),
     ([TWO, "--players", "4"], ["--players: a POSITION describes the table itself"]),
     ([TWO, "--seat", "S"], ["<argument>: S is not to play: N is (advice is for the seat to move)"]),
-    ([TWO, "--seat", "E"], ["--seat: unknown seat 'E' (seats here: N S)"]),
+    ([TWO, "--seat", "E"], ["--seat: no seat 'E' at a 2-player table (seats here: N S)"]),
     (["N:- Q.AK5.7.4 dealer=S turnup=6H"],
      ["<argument>: hands.N: N is to play, but the hand is hidden: show the hand advised"]),
     (["N:- - dealer=S turnup=6H"], ["<argument>: hands: every hand is hidden"]),
@@ -160,7 +160,7 @@ def test_the_rules_of_a_call(made):
       "--seat", "E"], ["--seat: E has no call: with W dealing, the elder hand N stands or begs "
                        "and the dealer W takes one or runs"]),
     (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--seat", "E"],
-     ["--seat: unknown seat 'E' (seats here: N S)"]),
+     ["--seat: no seat 'E' at a 2-player table (seats here: N S)"]),
     (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--dealer", "X"],
      ["--dealer: unknown seat 'X'"]),
     (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--score", "3,x"],

@@ -106,7 +106,7 @@ def test_a_fresh_seed_is_shown():
      "all-fives:skunk=true)"),
     (["--players", "2", "--rules", "strict:skunk=maybe"],
      "--rules: option 'skunk' takes true or false, not 'maybe'"),
-    (["--players", "2", "--dealer", "E"], "--dealer: unknown seat 'E'"),
+    (["--players", "2", "--dealer", "E"], "--dealer: no seat 'E' at a 2-player table"),
 ])
 def test_bad_requests(args, message):
     result = run("deal", *args)

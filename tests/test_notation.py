@@ -239,7 +239,7 @@ MALFORMED = [
      "deal.toml: hands.W: no seat 'W' at a 3-player table"),
     (swap('S = "TH QH 4H 8C JD 7S"\n', ''),
      "deal.toml: hands: a table has 2, 3 or 4 players, not 1"),
-    (swap('dealer = "S"', 'dealer = "W"'), "deal.toml: dealer: unknown seat 'W'"),
+    (swap('dealer = "S"', 'dealer = "W"'), "deal.toml: dealer: no seat 'W' at a 2-player table"),
     # unknown keys
     (BASE + "foo = 1\n", "deal.toml: hands.foo: unknown seat 'foo'"),
     ("foo = 1\n" + BASE, "deal.toml: unknown key 'foo'"),
@@ -428,7 +428,7 @@ MALFORMED_LINES = [
     ("E:AK.-.-.- QJ.-.-.- trump=S", "<line>: no seat 'E' at a 2-player table"),
     ("X:AK.-.-.- QJ.-.-.- trump=S", "<line>: expected 'N:', 'E:', 'S:' or 'W:'"),
     ("N:AK.-.-.- trump=S", "<line>: a table has 2, 3 or 4 players: 1 hand given"),
-    ("N:AK.-.-.- QJ.-.-.- trump=S dealer=E", "<line>: dealer: unknown seat 'E'"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S dealer=E", "<line>: dealer: no seat 'E' at a 2-player table"),
     ("N:AK.-.-.- QJ.-.-.- trump=S score=1", "<line>: score: 1 entry given"),
     ("N:AK.-.-.- QJ.-.-.- trump=S score=1,x", "<line>: score: expected whole numbers, not 'x'"),
     ("N:AK.-.-.- QJ.-.-.- trump=S strict", "<line>: expected key=value, not 'strict'"),

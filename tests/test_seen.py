@@ -204,7 +204,7 @@ def test_the_seat_advised():
     assert seen.advised_seat() == 0 and seen.advised_seat("n") == 0
     with pytest.raises(DealFileError, match="S is not to play: N is"):
         seen.advised_seat("S")
-    with pytest.raises(SeatError, match="unknown seat 'E'"):
+    with pytest.raises(SeatError, match="no seat 'E' at a 2-player table"):
         seen.advised_seat("E")
     hidden_mover = read_seen("N:- Q.AK5.7.4 dealer=S turnup=6H")
     with pytest.raises(DealFileError, match="hands.N: N is to play, but the hand is hidden"):
