@@ -447,3 +447,23 @@ def test_more_deals_asked_for_than_fit_are_every_one_of_them_once():
     assert 0.99 < top["mean"] < 1
     assert re.search(r"^5♥ +>99% +>99%", run("advise", position, "--worlds", "50000",
                                                "--no-color").stdout, re.M)
+
+
+def test_cards_that_tie_are_shown_by_suit_high_first():
+    """Cards equal in every figure the table shows come by suit, high before low, as a hand
+    is shown, the card chosen still first; the JSON keeps the ranking as it is."""
+    from solver.advice import ActionValue
+
+    position = "N:AKQJT9.-.-.- - dealer=S trump=S"
+    lines = run("advise", position).stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("─")) + 1
+    assert json.loads(run("advise", position, "--json").stdout)["best"] == "AS"
+    assert [line.split()[0] for line in lines[start:start + 6]] == \
+        ["A♠", "K♠", "Q♠", "J♠", "T♠", "9♠"]
+    ranked = [ActionValue(parse_card(c), 1.5, 1.0, 2.0, 0.5)
+              for c in ("9S", "AH", "TS", "2H", "QS", "KS")]
+    assert [card_str(v.action) for v in advising.shown_in_order(ranked)] == \
+        ["9S", "KS", "QS", "TS", "AH", "2H"]
+    apart = ranked[:2] + [dataclasses.replace(ranked[2], mean=1.0)] + ranked[3:]
+    assert [card_str(v.action) for v in advising.shown_in_order(apart)] == \
+        ["9S", "AH", "TS", "KS", "QS", "2H"]
