@@ -354,8 +354,10 @@ def index_text(paths: list[str]) -> str:
         goal = {"points": points, "margin": f"margin {puzzle.target:+d}",
                 "win": "win the match"}.get(puzzle.objective, puzzle.objective)
         where = os.path.relpath(path.parent.resolve(), home)
+        file, which = file_of(path)
         named = cell(facts.title) if given_text(path) is not None else \
-            f"[{cell(facts.title)}]({link(path.name if where == '.' else f'{where}/{path.name}')})"
+            f"[{cell(facts.title)}]({link(file if where == '.' else f'{where}/{file}')})" \
+            + (f" ({which})" if which else "")
         rows.append(f"| {facts.number or '·'} | {named} | "
                     f"{deal.players} | {facts.rules} | {goal} | "
                     f"{', '.join(puzzle.themes) or '·'} | "
@@ -388,6 +390,16 @@ def index_text(paths: list[str]) -> str:
         "index is made by `allfives puzzle index puzzles/ > puzzles/README.md`.", "",
     ]
     return "\n".join(head + summary + rows) + "\n"
+
+
+def file_of(path: Path) -> tuple[str, str]:
+    """The name of the file that holds a puzzle ``puzzle_paths`` named, and ``#N`` when it is
+    the Nth puzzle of a file of several (a link leads to the file: ``FILE#N`` is no page's
+    anchor), else ``""``."""
+    found = _NUMBERED.fullmatch(str(path))
+    if found is None or not Path(found[1]).is_file() or len(_documents(found[1])) < 2:
+        return path.name, ""
+    return Path(found[1]).name, f"#{found[2]}"
 
 
 def cell(text: str) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from solver.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, card_str, sort_cards, suit_of
 from solver.deal import Position
 from solver.errors import counted, is_number
+from solver.pegging import match_after
 from solver.scoring import score_position
 
 RED = "#c8102e"
@@ -70,14 +71,15 @@ class Facts:
 
 def number_of(name: str) -> str:
     """``017`` of ``017-draw-before-you-cash.toml``; ``017#2`` of the second puzzle of a file
-    of several, ``017-some.toml#2``, and ``week-3#2`` of ``week-3.toml#2`` (a file of several
-    without a number); none of a file of one without a number."""
+    of several, ``017-some.toml#2``, and ``2`` of ``week-3.toml#2`` (a file of several without
+    a number: its puzzles are numbered as a folder's files are); none of a file of one without
+    a number."""
     base = name.rsplit("/", 1)[-1]
     head = base.split("-", 1)[0]
     several = re.search(r"\.toml#(\d+)$", base)
     if is_number(head):
         return head + (f"#{several[1]}" if several else "")
-    return f"{base[:several.start()]}#{several[1]}" if several else ""
+    return several[1] if several else ""
 
 
 def seat_word(seat: str) -> str:
@@ -150,11 +152,23 @@ def situation_words(position: Position, objective: str = "points") -> list[str]:
     if held:
         out.append("Dealt: " + ", ".join(held) + ".")
     if deal.score is not None and objective == "win":
-        rules = deal.rules
-        score = ", ".join(f"{deal.side_name(s)} {p}" for s, p in enumerate(deal.score))
-        finish = "first to peg out" if rules.finish == "peg-out" else "counted at the deal's end"
-        out.append(f"Match: {score}; {rules.target} to win ({finish}).")
+        out.append(match_words(position))
     return out
+
+
+def match_words(position: Position) -> str:
+    """``Match: N 55, S 59 (+5 this deal); 61 to win (first to peg out).``: the match as it
+    stands now, with what the tricks already played have pegged onto it (as ``advise`` says
+    it)."""
+    deal = position.deal
+    rules = deal.rules
+    match = match_after(position)
+    sides = []
+    for side, (was, now) in enumerate(zip(match.before, match.after)):
+        pegged = f" ({now - was:+d} this deal)" if now != was else ""
+        sides.append(f"{deal.side_name(side)} {now}{pegged}")
+    finish = "first to peg out" if rules.finish == "peg-out" else "counted at the deal's end"
+    return f"Match: {', '.join(sides)}; {rules.target} to win ({finish})."
 
 
 def solution_tricks(position: Position, side: int, line: Sequence[Card]) -> list[TrickLine]:
@@ -255,11 +269,14 @@ def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = T
             text.append(f" ({', '.join(facts.themes)})", style=QUIET)
         for trick in facts.solution:
             text.append(f"\n  {trick.number}. ")
+            before = sum(played.before for played in trick.cards)
             for k, played in enumerate(trick.cards):
                 if k:
                     text.append("  ")
-                if played.before:
-                    text.append(f"{played.seat} {card_str(played.card, pretty)}", style=QUIET)
+                if played.before:   # dimmed, and in brackets as solve's line has them
+                    opening, closing = "(" if k == 0 else "", ")" if k == before - 1 else ""
+                    card = card_str(played.card, pretty)
+                    text.append(f"{opening}{played.seat} {card}{closing}", style=QUIET)
                     continue
                 text.append(f"{played.seat} ", style="bold" if played.ours else "")
                 text.append_text(card_face(played.card, pretty, facts.trump))

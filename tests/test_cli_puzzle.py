@@ -426,6 +426,20 @@ def test_svg_and_html_name_the_cards_on_the_table(name):
     assert float(box.get("y")) + float(box.get("height")) + 12 <= float(south.get("y"))
 
 
+@pytest.mark.parametrize("name, trick", [
+    ("002-catch-the-five.toml", "2. (E 6♠)  S A♠  N Q♥  → N"),
+    ("025-by-a-nose.toml", "3. (W 2♦  N 7♥  E 8♦)  S 3♦  → N"),
+    ("006-ruff-the-ten.toml", "4. W A♣  N 9♦  E 9♣  S Q♣  → N")])
+def test_the_cards_on_the_table_are_in_brackets_in_the_solution(name, trick):
+    """Without colour, the cards already on the table when the puzzle starts are set apart
+    from the solution's in brackets, as solve's line has them (they were only dimmed, which
+    plain text does not show); in colour too, and dimmed."""
+    plain = run("puzzle", "show", COLLECTION / name, "--solution").stdout
+    assert f"  {trick}" in plain.splitlines()
+    coloured = run("puzzle", "show", COLLECTION / name, "--solution", "--color").stdout
+    assert trick in re.sub(r"\x1b\[[0-9;]*m", "", coloured)
+
+
 def test_in_print_only_the_suit_symbols_are_red(tmp_path):
     """Printed in black and white, red comes out grey, as the cards already on the table do in
     the solutions: so red is kept to the suit symbols, and every rank is black unless dimmed."""
@@ -713,15 +727,17 @@ def test_generate_is_seeded_and_numbers_its_files(tmp_path):
     several.write_text(piped.stdout, encoding="utf-8")
     assert run("puzzle", "check", several).stdout == "2 puzzles checked: all sound.\n"
     assert run("puzzle", "check", f"{several}#2").stdout == "1 puzzle checked: all sound.\n"
-    index = run("puzzle", "index", several).stdout
-    assert f"](several.toml#1)" in index and f"](several.toml#2)" in index
+    index = run("puzzle", "index", several).stdout     # a link to the file: #1 is no anchor
+    rows = [line.split(" | ")[:2] for line in index.splitlines() if "](" in line]
+    assert rows == [["| 1", f"[{load_puzzle(paths[0]).title}](several.toml) (#1)"],
+                    ["| 2", f"[{load_puzzle(paths[1]).title}](several.toml) (#2)"]]
     numbered = tmp_path / "012-set.toml"       # a numbered file's puzzles: 012#1, 012#2
     numbered.write_text(re.sub(r'title = ".*"\n', "", piped.stdout, count=1), encoding="utf-8")
     rows = [line for line in run("puzzle", "index", numbered).stdout.splitlines()
             if line.startswith("| 012")]
     assert [row.split(" | ")[:2] for row in rows] == [
-        ["| 012#1", "[012-set#1](012-set.toml#1)"],
-        ["| 012#2", f"[{load_puzzle(paths[1]).title}](012-set.toml#2)"]]
+        ["| 012#1", "[012-set#1](012-set.toml) (#1)"],
+        ["| 012#2", f"[{load_puzzle(paths[1]).title}](012-set.toml) (#2)"]]
     shown = run("puzzle", "show", f"{several}#2").stdout
     assert shown.split("\n", 1)[1] == run("puzzle", "show", paths[1]).stdout.split("\n", 1)[1]
     assert_one_error_line(run("puzzle", "check", f"{several}#3"),
@@ -799,6 +815,63 @@ def test_a_wrong_card_in_a_match_puzzle():
            f"deal." in text
     assert "win the match in this deal" in text and "Match: " in text
     assert result.wrong == 1 and not result.solved
+
+
+#: A peg-out puzzle (``generate --players 2 --theme peg-out --seed 1/341``) whose first trick
+#: pegged South 5 (the Five), from 54 of the deal's score to 59.
+PEGGED_IN_PLAY = """\
+dealer = "S"
+trump = "C"
+turnup = "3C"
+play = ["7S", "5C"]
+
+[hands]
+N = "7S QH KD TD 9D 9C"
+S = "QD 8D 7D 2D 5C 2C"
+
+[score]
+N = 55
+S = 54
+
+[puzzle]
+side = "S"
+objective = "win"
+target = 1
+line = ["2C", "9C", "QH", "8D", "KD", "7D", "TD", "QD"]
+title = "Peg out"
+themes = ["draw-trumps", "peg-out", "long"]
+rating = 1497
+seed = "1/341"
+solved_by = ["search-200", "search-2000", "pimc-8", "cheater"]
+
+[puzzle.evidence]
+solved_random = 2
+solved_heuristic = 0
+solved_search_200 = 1
+solved_pimc_2 = 0
+solved_search_2000 = 1
+solved_pimc_8 = 1
+solved_cheater = 1
+real_choices = 4
+wrong = 5
+tempting = 5
+nodes = 180
+"""
+
+
+def test_a_match_puzzle_s_score_is_the_score_now(tmp_path):
+    """The match score a puzzle shows counts what the tricks already played have pegged, as
+    ``advise`` does, in every form and in ``play`` (it was the score before the deal: S 54)."""
+    path = tmp_path / "pegout.toml"
+    path.write_text(PEGGED_IN_PLAY, encoding="utf-8")
+    said = "Match: N 55, S 59 (+5 this deal); 61 to win (first to peg out)."
+    assert said in run("puzzle", "show", path).stdout.splitlines()
+    assert said in run("puzzle", "play", path, input="quit\n").stdout.splitlines()
+    assert f'<p class="situation">{said}</p>' in \
+        run("puzzle", "show", path, "--format", "html").stdout
+    root = ET.fromstring(run("puzzle", "show", path, "--format", "svg").stdout)
+    words = " ".join("".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    assert said in words
 
 
 def test_the_progress_bar_counts_a_puzzle_before_it_is_written():
@@ -1017,7 +1090,7 @@ def test_ctrl_c_ends_a_check_and_its_workers(group):
 @pytest.mark.parametrize("name, number", [
     ("puzzles/017-draw-before-you-cash.toml", "017"),
     ("017-some.toml#2", "017#2"),
-    ("class/week-3.toml#2", "week-3#2"),     # a file of several without a number: its name
+    ("class/week-3.toml#2", "2"),     # a file of several without a number: numbered in it
     ("week-3.toml", ""),
     ("1000-x.toml", "1000"),
 ])
@@ -1033,7 +1106,11 @@ def test_the_puzzles_of_a_file_of_several_are_numbered_on_a_sheet(tmp_path):
     several.write_text("# ---\n".join(p.read_text(encoding="utf-8") for p in files),
                        encoding="utf-8")
     shown = run("puzzle", "show", several, "--solution").stdout
-    assert shown.startswith("week#1. ") and "\nweek#2. " in shown
+    assert shown.startswith("1. ") and "\n2. " in shown and "week" not in shown
+    sheet = run("puzzle", "show", several, "--format", "html").stdout
+    assert "<h2>1. " in sheet and "<h2>2. " in sheet and "week" not in sheet
+    drawing = run("puzzle", "show", f"{several}#2", "--format", "svg").stdout
+    assert 'font-weight="bold" text-anchor="start" fill="#1a1a1a">2. ' in drawing
 
 
 def test_puzzles_to_a_file_stay_out_of_the_bar_on_the_terminal(monkeypatch, capsys):
