@@ -26,8 +26,9 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Real
 
 from .errors import AllFivesError, quoted
 from .timing import percentile
@@ -155,10 +156,41 @@ class Interval:
                 f"n={self.n}, {self.method})")
 
 
+def _listed(given: object, what: str, of: str) -> list:
+    """``given`` as a list, where it is a list (any iterable but a text or a mapping) of
+    ``of``; else a StatsError naming ``what``."""
+    if isinstance(given, (str, bytes, Mapping)) or not isinstance(given, Iterable):
+        raise StatsError(f"{what} {quoted(given)} is not a list of {of}")
+    return list(given)
+
+
+def _is_number(x: object) -> bool:
+    """A real number that is not a truth value (``True`` is no outcome) and not NaN."""
+    return isinstance(x, Real) and not isinstance(x, bool) and not math.isnan(x)
+
+
 def _values(values: Sequence[float]) -> list[float]:
-    out = [float(v) for v in values]
+    out = _listed(values, "values", "numbers")
+    bad = [v for v in out if not _is_number(v) or math.isinf(v)]
+    if bad:
+        raise StatsError(f"values: {quoted(bad[0])} is not a finite number")
     if not out:
         raise StatsError("no values to take a mean of")
+    return [float(v) for v in out]
+
+
+def _outcome_groups(groups: Sequence[Sequence[float]]) -> list[list[float]]:
+    """The groups of outcomes as lists, each outcome a number from 0 to 1; else a StatsError
+    naming ``groups``."""
+    out = [_listed(group, "groups:", "outcomes (numbers from 0 to 1)")
+           for group in _listed(groups, "groups", "groups of outcomes")]
+    if not out:
+        raise StatsError("groups: none given (a group of outcomes at least)")
+    if min(map(len, out)) < 1:
+        raise StatsError("groups: every group must hold an outcome")
+    bad = [x for group in out for x in group if not _is_number(x) or not 0 <= x <= 1]
+    if bad:
+        raise StatsError(f"groups: outcome {quoted(bad[0])} is not a number from 0 to 1")
     return out
 
 
@@ -298,12 +330,9 @@ def grouped_share_interval(groups: Sequence[Sequence[float]],
     (a known weakness of the method with a cell near zero); the effective-number interval
     some 93% to 95% from ten groups on."""
     confidence = _check_confidence(confidence)
+    groups = _outcome_groups(groups)
     sizes = [len(group) for group in groups]
-    if not sizes or min(sizes) < 1:
-        raise StatsError("every group must hold an outcome")
     outcomes = [x for group in groups for x in group]
-    if any(isinstance(x, bool) or not 0 <= x <= 1 for x in outcomes):
-        raise StatsError("an outcome must lie between 0 and 1")
     n, successes = len(outcomes), math.fsum(outcomes)
     plain = wilson_interval(successes, n, confidence)
     if max(sizes) == 1:
