@@ -132,12 +132,12 @@ from .analysis import end_points
 from .cards import (ALL_CARDS, JACK, Card, CardError, card_str, is_card, parse_card, rank_of,
                     sort_cards, suit_of)
 from .deal import Deal, Position, Trick
-from .errors import AllFivesError, quoted
+from .errors import AllFivesError, counted, quoted
 from .pegging import SKUNK_LINE, Peg
 from .rules import OPTION_NAMES, Rules
 from .scoring import capture_points
-from .tricks import Seated, Table, legal_plays, parse_seat, seat_names, side_name, side_of, \
-    trick_winner
+from .tricks import Seated, Table, legal_plays, parse_seat, seat_names, side_count, side_name, \
+    side_of, trick_winner
 
 __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "RecordError",
            "CHANCE", "TERMINAL", "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "PHASES",
@@ -805,14 +805,36 @@ def _names(players: int, names: Mapping[str, str] | None) -> dict[str, str]:
     seats = seat_names(players)
     if names is None:
         return {s: s for s in seats}
-    if set(names) != set(seats):
-        raise GameError(f"players: one name per seat {' '.join(seats)}, not {quoted(names)}")
-    return {s: str(names[s]) for s in seats}
+    if not isinstance(names, Mapping) or set(names) != set(seats) or \
+            not all(isinstance(names[s], str) for s in seats):
+        raise GameError(f"names: one name (a text) per seat {' '.join(seats)}, not "
+                        f"{quoted(names)}")
+    return {s: names[s] for s in seats}
+
+
+def _check_match_name(match: Any) -> None:
+    """A record's ``match``: a name (text, not blank) or a whole number."""
+    if isinstance(match, bool) or not isinstance(match, (str, int)) or \
+            isinstance(match, str) and not match.strip():
+        raise GameError(f"match: {quoted(match)} is not a match's name (a text, as 'm1', or a "
+                        f"whole number)")
+
+
+def _check_state(state: Any) -> MatchState:
+    if not isinstance(state, MatchState):
+        raise GameError(f"state: {quoted(state)} is not a MatchState")
+    return state
 
 
 def deal_record(state: MatchState, index: int, match: str | int = "1",
                 names: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The record of ``state.deals[index]`` (``names``: who played each seat, by seat letter)."""
+    _check_state(state)
+    _check_match_name(match)
+    finished = len(state.deals)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < finished:
+        raise GameError(f"index: {quoted(index)} is not a deal the state has finished "
+                        + (f"(0 to {finished - 1})" if finished else "(none yet)"))
     log = state.deals[index]
     n = state.players
     record: dict[str, Any] = {
@@ -833,12 +855,17 @@ def deal_record(state: MatchState, index: int, match: str | int = "1",
 
 def match_records(state: MatchState, match: str | int = "1",
                   names: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
-    """The records of every deal the state has finished, in order."""
+    """The records of every deal the state has finished, in order; ``match`` names the match
+    (a text, or a whole number), ``names`` who played each seat (by seat letter)."""
+    _check_state(state)
+    _check_match_name(match)
+    _names(state.players, names)
     return [deal_record(state, i, match, names) for i in range(len(state.deals))]
 
 
 def records_text(records: Iterable[Mapping[str, Any]]) -> str:
     """Records as JSON lines."""
+    _check_records(records)
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
 
 
@@ -867,7 +894,16 @@ def json_line(line: str) -> Any:
 def record_lines(text: str) -> list[str]:
     """The lines of JSON-lines text: parted at each newline alone, as they are written (a
     record's strings may hold other line breaks, U+2028 say, written as they are)."""
+    if not isinstance(text, str):
+        raise RecordError(f"text: {quoted(text)} is not a text of JSON lines")
     return text.split("\n")
+
+
+def _check_records(records: Any) -> None:
+    """Records are given as a list of them (any iterable but a text or one record)."""
+    if isinstance(records, (str, bytes, Mapping)) or not isinstance(records, Iterable):
+        raise RecordError(f"records: {quoted(records)} is not a list of records (JSON "
+                          f"objects)")
 
 
 def numbered_records(lines: Iterable[str], source: str = "<records>"
@@ -875,7 +911,11 @@ def numbered_records(lines: Iterable[str], source: str = "<records>"
     """The records of JSON lines, one at a time with the number of its line (blank lines
     skipped); a line that is not a JSON object is a RecordError naming ``source`` and the
     line."""
+    if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable):
+        raise RecordError(f"{source}: lines: {quoted(lines)} is not a list of lines")
     for number, line in enumerate(lines, 1):
+        if not isinstance(line, str):
+            raise RecordError(f"{source}:{number}: {quoted(line)} is not a line of text")
         if not line.strip():
             continue
         try:
@@ -930,6 +970,7 @@ def replay_text(text: str, source: str = "<records>") -> list[ReplayedMatch]:
 def record_pairs(records: Iterable[Any]) -> Iterator[tuple[int | None, Any]]:
     """Records with the numbers of their lines: ``read_records``' (its ``lines``), pairs as
     ``numbered_records`` gives them, or records alone (their lines not known, None)."""
+    _check_records(records)
     lines = getattr(records, "lines", None)
     if lines is not None:
         return zip(lines, records)
@@ -989,6 +1030,10 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
     ``deal 3, action 7 'E:TH': E may not play TH to 5C led (follow suit)``, after ``source``
     and the record's line (``lines``: the records' own) and the ``match`` named, where given:
     ``games.jsonl:12: match '0:5:1': deal 1, ...``."""
+    try:
+        _check_records(records)
+    except RecordError as error:
+        raise RecordError(f"{_located(source, None)}{error}") from None
     state: MatchState | None = None
     first: Mapping[str, Any] = {}
     for index, record in enumerate(records):
@@ -1000,14 +1045,7 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
         def fail(detail: str) -> RecordError:
             return RecordError(f"{where}, {detail}")
 
-        if not isinstance(record, Mapping):
-            raise RecordError(f"{where}: a record is an object, not {quoted(record)}")
-        missing = [k for k in RECORD_KEYS if k not in record]
-        if missing:
-            raise RecordError(f"{where}: missing key {quoted(missing[0])}")
-        extra = [k for k in record if k not in (*RECORD_KEYS, *GAME_END_KEYS, START_KEY)]
-        if extra:
-            raise RecordError(f"{where}: unknown key {quoted(extra[0])}")
+        _check_keys(record, where)
         if START_KEY in record and state is not None:
             raise fail(f"{START_KEY}: the score a match starts from is on its first record only")
         if state is None:
@@ -1073,6 +1111,18 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
     return state
 
 
+def _check_keys(record: Any, where: str) -> None:
+    """A record is an object of the keys a record has, every one of them."""
+    if not isinstance(record, Mapping):
+        raise RecordError(f"{where}: a record is an object, not {quoted(record)}")
+    missing = [k for k in RECORD_KEYS if k not in record]
+    if missing:
+        raise RecordError(f"{where}: missing key {quoted(missing[0])}")
+    extra = [k for k in record if k not in (*RECORD_KEYS, *GAME_END_KEYS, START_KEY)]
+    if extra:
+        raise RecordError(f"{where}: unknown key {quoted(extra[0])}")
+
+
 def _same(mine: Any, theirs: Any) -> bool:
     """Whether two values read from JSON are the same value of the same type: ``true`` is not
     ``1``, nor ``1.0`` ``1``, as Python's ``==`` would have them."""
@@ -1104,8 +1154,11 @@ def _first_difference(key: str, mine: Any, theirs: Any, deal: Any) -> str:
 def deal_opening(record: Mapping[str, Any]) -> MatchState:
     """The state a match's first record starts from, its pack dealt: ready for the record's
     actions (``replay`` checks a whole match; this lets a caller step through one deal)."""
+    where = f"deal {record.get('deal', 1) if isinstance(record, Mapping) else 1}"
+    _check_keys(record, where)
+
     def fail(detail: str) -> RecordError:
-        return RecordError(f"deal {record.get('deal', 1)}, {detail}")
+        return RecordError(f"{where}, {detail}")
 
     state = _start(record, fail)
     try:
@@ -1113,6 +1166,15 @@ def deal_opening(record: Mapping[str, Any]) -> MatchState:
     except GameError as error:
         raise fail(str(error)) from None
     return state
+
+
+def _table_of(score: Any) -> int | None:
+    """The table a record's ``score`` is of, by its sides (``N S``: 2 players, ``NS EW``: 4),
+    or None where they are no table's."""
+    if not isinstance(score, Mapping):
+        return None
+    return next((n for n in (2, 3, 4)
+                 if set(score) == {side_name(s, n) for s in range(side_count(n))}), None)
 
 
 def _start(record: Mapping[str, Any], fail) -> MatchState:
@@ -1124,6 +1186,10 @@ def _start(record: Mapping[str, Any], fail) -> MatchState:
     if set(players) != set(seat_names(n)) or not all(isinstance(v, str) for v in players.values()):
         raise fail(f"players: {quoted(players)} is not one name per seat "
                    f"{' '.join(seat_names(n))}")
+    scored = _table_of(record["score"])
+    if scored not in (None, n):
+        raise fail(f"players: {counted(n, 'seat')} ({' '.join(seat_names(n))}), where the "
+                   f"score's sides ({' '.join(record['score'])}) are a {scored}-player table's")
     rules_in = record["rules"]
     if not isinstance(rules_in, Mapping):
         raise fail(f"rules: {quoted(rules_in)} is not an object")

@@ -217,6 +217,12 @@ def swap_two_cards(lines):
     (lambda r: r[1]["players"].update(S="bob"),
      ("deal 2, players.S: 'bob' differs from deal 1's 'random'",)),
     (lambda r: r[1].update(best_of=3), ("deal 2, best_of: 3 differs from deal 1's 1",)),
+    # a seat added to every record's players: it was "not S's turn: E is to play a card"
+    (lambda r: [record["players"].update(E="eve") for record in r],
+     ("deal 1, players: 3 seats (N E S), where the score's sides (N S) are a 2-player "
+      "table's",)),
+    (lambda r: [record["players"].update(E="eve", W="will") for record in r],
+     ("deal 1, players: 4 seats (N E S W), where the score's sides (N S)",)),
     # JSON's true is not 1, nor 1.0 1, nor "no" false, as Python's == and a rule option's
     # text would have them
     (lambda r: [record["rules"].update(capture="no") for record in r],

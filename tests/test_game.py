@@ -18,6 +18,7 @@ from __future__ import annotations
 import doctest
 import json
 import random
+import re
 
 import pytest
 
@@ -1254,6 +1255,69 @@ def test_bad_record_text():
                                  ("rules", {"preset": "none"}, "rules: ")):
         with pytest.raises(RecordError, match=f"^deal 1, {expected}"):
             replay([dict(record, **{key: value})])
+
+
+@pytest.mark.parametrize("call, what", [
+    (lambda state: match_records(None), "state: None is not a MatchState"),
+    (lambda state: match_records(state, names=5), "names: one name (a text) per seat N S, not 5"),
+    (lambda state: match_records(state, names={"N": None, "S": "b"}), "names: one name"),
+    (lambda state: match_records(state, match=None), "match: None is not a match's name"),
+    (lambda state: match_records(state, match=[1]), "match: [1] is not a match's name"),
+    (lambda state: match_records(state, match={"a": 1}), "match: {'a': 1} is not a match's"),
+    (lambda state: match_records(state, match=3.5), "match: 3.5 is not a match's name"),
+    (lambda state: match_records(state, match=""), "match: '' is not a match's name"),
+    (lambda state: match_records(state, match=True), "match: True is not a match's name"),
+    (lambda state: game_module.deal_record(state, len(state.deals)), "index: "),
+    (lambda state: game_module.deal_record(state, -1), "index: -1 is not a deal the state"),
+])
+def test_what_match_records_are_given_is_checked_in_one_line(call, what):
+    """``match_records(None)`` was an AttributeError and ``names=5`` a TypeError; a ``match``
+    that is no name (None, a list, an object, 3.5, '') was written into every record."""
+    state = random_match(2, Rules(), 1)
+    with pytest.raises(GameError, match=re.escape(what)) as error:
+        call(state)
+    assert "\n" not in str(error.value)
+    assert [r["match"] for r in match_records(state, 7)] == [7] * len(state.deals)
+
+
+@pytest.mark.parametrize("call, what", [
+    (lambda: replay_matches(None), "records: None is not a list of records"),
+    (lambda: replay_matches(5), "records: 5 is not a list of records"),
+    (lambda: replay_matches("{}"), "records: '{}' is not a list of records"),
+    (lambda: list(replayed_matches(None, "x.jsonl")), "records: None is not a list of records"),
+    (lambda: replay(None, "x.jsonl"), "x.jsonl: records: None is not a list of records"),
+    (lambda: records_text(None), "records: None is not a list of records"),
+    (lambda: read_records(None), "text: None is not a text of JSON lines"),
+    (lambda: replay_text(b"{}"), "text: b'{}' is not a text of JSON lines"),
+    (lambda: list(numbered_records(None, "x.jsonl")), "x.jsonl: lines: None is not a list"),
+    (lambda: list(numbered_records(["", 5], "x.jsonl")), "x.jsonl:2: 5 is not a line of text"),
+    (lambda: game_module.deal_opening(None), "deal 1: a record is an object, not None"),
+    (lambda: game_module.deal_opening({"match": 1}), "deal 1: missing key 'deal'"),
+])
+def test_records_that_are_no_records_are_one_record_error(call, what):
+    """``replay_matches(None)`` was a bare TypeError, ``read_records(None)`` an
+    AttributeError, and ``deal_opening`` of a record without a key a KeyError."""
+    with pytest.raises(RecordError, match=re.escape(what)) as error:
+        call()
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("players, seats, table", [(2, "NES", 3), (2, "NESW", 4), (3, "NS", 2),
+                                                    (4, "NES", 3), (3, "NESW", 4)])
+def test_players_that_are_not_the_records_table_are_named(players, seats, table):
+    """A record's players with a seat added, or one taken away, give a table the score's
+    sides do not: the ``players`` key is named (it was the first action out of turn,
+    ``not S's turn: E is to play a card``)."""
+    records = match_records(random_match(players, Rules(), 2))
+    sides = " ".join(records[0]["score"])
+    edited = [dict(record, players={seat: seat.lower() for seat in seats})
+              for record in records]
+    what = (f"deal 1, players: {table} seats ({' '.join(seats)}), where the score's sides "
+            f"({sides}) are a {players}-player table's")
+    for call in (lambda: replay(edited), lambda: replay_matches(edited),
+                 lambda: game_module.deal_opening(edited[0])):
+        with pytest.raises(RecordError, match=f"^{re.escape(what)}$"):
+            call()
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
