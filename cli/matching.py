@@ -659,6 +659,46 @@ def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
     return parts, done, ends[numbers[used - 1]] if used else 0
 
 
+def record_spelling(plan: Plan, path: str) -> Plan:
+    """The plan with A and B spelt as the record of the run resumed spells them, where its
+    first game names the same players with their options in another order: the games played
+    on are recorded as the first were, so that a record names each player one way.  A record
+    that cannot be read so is left for ``resumed`` to say what is wrong with it."""
+    from solver.batch import seatings
+    from solver.game import json_line
+    from solver.tricks import seat_names
+
+    try:
+        with open(path, "rb") as file:
+            line = next((raw for raw in file if raw.strip()), b"")
+        first = json_line(line.decode("utf-8-sig"))
+        seated = first["players"]
+        kinds = seatings(plan.players)[int(str(first["match"]).split(":")[2])]
+        written = [seated[seat] for seat in seat_names(plan.players)]
+    except (OSError, ValueError, LookupError, TypeError):
+        return plan
+    specs = [plan.a, plan.b]
+    for kind, name in zip(kinds, written):
+        spelt = _same_spec(name, specs[kind])
+        if spelt is not None:
+            specs[kind] = spelt
+    return replace(plan, a=specs[0], b=specs[1])
+
+
+def _same_spec(name: object, spec: PlayerSpec) -> PlayerSpec | None:
+    """The spec a record's player ``name`` writes (its ``(A)`` or ``(B)`` let go), where it is
+    ``spec`` with its options in another order; else None."""
+    if not isinstance(name, str):
+        return None
+    try:
+        written = player_spec(re.sub(r" \([AB]\)$", "", name))
+    except AllFivesError:
+        return None
+    if written.name != spec.name or sorted(written.options) != sorted(spec.options):
+        return None
+    return written
+
+
 def match_command(a: str, b: str, players: int, deals: int | None, matches: int | None,
                   duplicate: bool, preset: str, target: int | None, seed: int | None,
                   jobs: int | None, scheduler: str | None, record: str | None,
@@ -677,6 +717,7 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
 
         # every game of the record is replayed by the rules: a few seconds for thousands
         try:
+            plan = keeper.plan = record_spelling(plan, record)
             with searching(make_console(None, stderr=True), f"reading back {record}", None) \
                     if not as_json else contextlib.nullcontext():
                 parts, done, keep = resumed(plan, record)

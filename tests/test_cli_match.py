@@ -609,8 +609,9 @@ def test_a_record_of_another_run_is_not_resumed(tmp_path, args, fragments):
 
 
 def test_a_record_resumed_with_a_players_options_in_another_order(tmp_path):
-    """The same player, its options written in another order, is the record's; another value
-    is not."""
+    """The same player, its options written in another order, is the record's, and the games
+    played on name it as the record does (they named it as the resumed run spelt it, so that
+    replay found two players); another value is not."""
     record = tmp_path / "run.jsonl"
     spec = "pimc:worlds=2,time_limit=none,node_limit=2000"
     assert run("match", spec, "heuristic", "--deals", 4, "--record", record).exit_code == 0
@@ -619,13 +620,11 @@ def test_a_record_resumed_with_a_players_options_in_another_order(tmp_path):
     again = run("match", "pimc:node_limit=2000,worlds=2,time_limit=none", "heuristic",
                 "--deals", 4, "--record", record, "--resume", "--json")
     assert again.exit_code == 0, again.stderr
-    assert json.loads(again.stdout)["resumed"] == 2
-
-    def games(text: str) -> list[dict]:     # (the players named as each run spelt them)
-        return [{k: v for k, v in json.loads(line).items() if k != "players"}
-                for line in text.splitlines()]
-
-    assert games(record.read_text()) == games(whole)
+    found = json.loads(again.stdout)
+    assert found["resumed"] == 2 and found["a"] == spec
+    assert record.read_text() == whole
+    assert {name for line in whole.splitlines()
+            for name in json.loads(line)["players"].values()} == {spec, "heuristic"}
     other = run("match", "pimc:node_limit=3000,worlds=2,time_limit=none", "heuristic",
                 "--deals", 4, "--record", record, "--resume")
     assert_one_error_line(other, "its players are N pimc:worlds=2,time_limit=none,"
