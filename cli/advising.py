@@ -517,9 +517,9 @@ def _choice_rows(advice, observation: Observation, order: list[int], pretty: boo
         low, high = value_text(advice, value.low), value_text(advice, value.high)
         interval = low if low == high else f"{low} to {high}"
         mean, best = f"{value_text(advice, value.mean):>6}", f"best in {100 * value.best:3.0f}%"
-        if points:      # (folded, beside the interval)
+        if points:      # after the chance's interval (folded, on its line)
             shown = f"  {points_text(advice, observation.players, value.points):>6}"
-            mean, interval = (mean, interval + shown) if folded else (mean + shown, interval)
+            interval = f"{interval:<12}{shown} " if not folded else interval + shown
         row.append(f"  {mean}  {best}" if folded else f"  {mean}  {interval:<17} {best}")
         if is_best(advice, value):
             row.append("  best", style=GOOD)
@@ -540,9 +540,9 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
     deals = counted(advice.worlds, "deal")
     text = Text(_prose(f"Advice from what you can see, over {deals} of the cards you have not "
                        f"seen{' (every one)' if advice.exact else ''}:", columns) + "\n"
-                + _prose(f"expected {objective_words(advice, n)}, "
+                + _prose(f"expected {objective_words(advice, n)}, 95% interval, "
                          f"{ranked_words(advice, n) + ', ' if tie_points(advice) else ''}"
-                         f"95% interval, share of deals best", columns), style=QUIET)
+                         f"share of deals best", columns), style=QUIET)
     wide = _choice_rows(advice, observation, order, pretty, folded=False)
     rows = wide if all(row.cell_len <= columns for row in wide) else \
         _choice_rows(advice, observation, order, pretty, folded=True)

@@ -783,7 +783,9 @@ def test_a_hint_is_broken_to_the_console_width(tmp_path, width):
     assert all(line.startswith("  ") for line in lines)
     words = " ".join(line.strip() for line in lines)
     assert "Advice from what you can see, over 64 deals of the cards you have not seen:" in words
-    assert "95% interval, share of deals best" in words
+    # the interval follows the value it is of: a chance, before the points that rank equals
+    assert re.search(r"chance of winning the match, 95% interval, then NS's points in the "
+                     r"deal minus EW's, share of deals best", words), words
     # the note under a played-out table too
     from cli.advising import advice_lines
     from solver.pimc import PLAYED_OUT, ActionValue, Advice
