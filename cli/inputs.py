@@ -114,12 +114,18 @@ def record_positions(text: str, source: str, number: int | None = None,
         index, k = file_deal(matches, number, source)
         picked.append((f"{source}#{number}", matches[index].state, k))
     else:
-        first = 1
+        first, unplayed = 1, []
         for match in matches:
             for k, log in enumerate(match.state.deals, 1):
+                name = f"{source}#{first + k - 1}"
                 if log.cards_played:
-                    picked.append((f"{source}#{first + k - 1}", match.state, k))
+                    picked.append((name, match.state, k))
+                else:
+                    unplayed.append(name)
             first += len(match.state.deals)
+        for name in unplayed if picked else ():    # (none at all: the caller says so)
+            note(f"{name}: no cards played (the deal was thrown in, or the match ended before "
+                 f"play), left out")
     out = []
     for name, state, k in picked:
         position = deal_position(state, k, name)

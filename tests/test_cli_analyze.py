@@ -450,3 +450,22 @@ def test_play_past_a_peg_out_is_refused_and_play_up_to_it_is_judged():
     assert run("solve", line + " finish=hand-end").exit_code == 0
     advised = run("advise", line.replace("3.K.-.-", "-"))
     assert advised.exit_code == 2 and over.split(": ", 1)[1] in advised.stderr
+
+
+def test_a_deal_of_a_record_with_no_card_played_is_said_to_be_left_out(tmp_path):
+    """A deal thrown in (no card played) between deals played is left out of a record's
+    analysis, and solve's, and said so on stderr, as a deal file's unplayed deal is."""
+    from solver.batch import play_match
+    from solver.game import Match, records_text
+    from solver.players import HeuristicPlayer
+
+    result = play_match([HeuristicPlayer()] * 2, Match(2), 47)   # its second deal thrown in
+    record = tmp_path / "run.jsonl"
+    record.write_text(records_text(result.records[:3]))     # (the match goes on)
+    for command in ("analyze", "solve"):
+        done = run(command, record, "--json")
+        assert done.exit_code == 0, done.stderr
+        assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == \
+            [f"{record}#1", f"{record}#3"]
+        assert done.stderr == f"allfives: {record}#2: no cards played (the deal was thrown " \
+                              f"in, or the match ended before play), left out\n"
