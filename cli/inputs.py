@@ -208,6 +208,10 @@ def one_of_several(name: str, load=load_positions,
                     if mark == ":" and len(names) <= 10 and all(map(str.isdigit, lines)) else
                     f"{len(names)}, {names[0]} to {names[-1]}")
             raise AllFivesError(f"{name}: no such deal: {file} holds {held}")
+    file, found, tail = name.rpartition("#")
+    if found and is_file(file) and Path(file).is_file():    # FILE#x, FILE#-1
+        raise AllFivesError(f"{name}: no such file, and #{tail} is not a deal number "
+                            f"(FILE#N counts the deals of a file from 1)")
     return None
 
 

@@ -139,6 +139,17 @@ def test_several_toml_deals_in_one_file_and_on_standard_input(tmp_path: Path):
     assert plain(path).startswith(f"{path}#1\n")
 
 
+@pytest.mark.parametrize("tail", ["x", "-1", "", "2x"])
+def test_a_deal_number_that_is_none_names_the_number(tmp_path: Path, tail: str):
+    """FILE#x, where FILE is there: not 'No such file', which it is not about."""
+    text = f"{TWO.read_text(encoding='utf-8')}\n# ---\n{MID.read_text(encoding='utf-8')}"
+    path = write(tmp_path, "deals.toml", text)
+    for command in ("solve", "analyze"):
+        line = assert_one_error_line(run(command, f"{path}#{tail}"))
+        assert line == f"allfives: error: {path}#{tail}: no such file, and #{tail} is not a " \
+                       f"deal number (FILE#N counts the deals of a file from 1)"
+
+
 def test_a_bad_card_in_the_second_deal_names_it(tmp_path: Path):
     second = MID.read_text(encoding="utf-8").replace('N = "', 'N = "ZZ ')
     text = f"{TWO.read_text(encoding='utf-8')}\n# ---\n{second}"
