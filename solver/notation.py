@@ -314,9 +314,13 @@ def _table(source: str, key: str, value: object) -> Mapping[str, Any]:
     return value
 
 
-def _cards(source: str, key: str, value: object) -> list[Card]:
-    """A card list given as a TOML array of cards or a string of cards."""
+def _cards(source: str, key: str, value: object, ordered: bool = False) -> list[Card]:
+    """A card list given as a TOML array of cards or a string of cards (a hand also as a PBN
+    holding; not cards in an order, ``ordered``, which a holding does not keep)."""
     if isinstance(value, str):
+        if ordered and "." in value:
+            raise _fail(source, key, f"{quoted(value)} is a hand's holding, which keeps no "
+                                     f"order: the cards are written in turn (\"AH 3C\")")
         with _At(source, key):
             return parse_hand(value)
     if not isinstance(value, list):
@@ -400,7 +404,7 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
     if "turnup" in data:
         parts.turnup = _text(source, "turnup", data["turnup"])
     if "aside" in data:
-        parts.aside = _cards(source, "aside", data["aside"])
+        parts.aside = _cards(source, "aside", data["aside"], ordered=True)
     if "hands" not in data:
         raise _fail(source, None, "no [hands]")
     hands = dict(_table(source, "hands", data["hands"]))
@@ -427,7 +431,7 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
             continue
         parts.hands[seat] = _cards(source, f"hands.{key}", value)
     if "play" in data:
-        parts.play = _cards(source, "play", data["play"])
+        parts.play = _cards(source, "play", data["play"], ordered=True)
     if "options" in data:
         for name, value in _table(source, "options", data["options"]).items():
             kind = OPTION_TYPES.get(name)

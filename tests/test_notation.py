@@ -240,6 +240,12 @@ MALFORMED = [
     (swap('S = "TH QH 4H 8C JD 7S"\n', ''),
      "deal.toml: hands: a table has 2, 3 or 4 players, not 1"),
     (swap('dealer = "S"', 'dealer = "W"'), "deal.toml: dealer: no seat 'W' at a 2-player table"),
+    # a holding keeps no order, which the cards played and set aside need
+    ('play = "-.A.-.-"\n' + BASE,
+     "deal.toml: play: '-.A.-.-' is a hand's holding, which keeps no order: the cards are "
+     "written in turn (\"AH 3C\")"),
+    ('aside = "2H.-.-.-"\nturnup = "7C"\n' + BASE,
+     "deal.toml: aside: '2H.-.-.-' is a hand's holding, which keeps no order"),
     # unknown keys
     (BASE + "foo = 1\n", "deal.toml: hands.foo: unknown seat 'foo'"),
     ("foo = 1\n" + BASE, "deal.toml: unknown key 'foo'"),
