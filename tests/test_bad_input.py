@@ -482,8 +482,11 @@ def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: P
     for picked, name in ((f"{several}#02", f"{several}#2"), (f"{lines}:004", f"{lines}:4")):
         (row,) = map(json.loads, run("solve", picked, "--json").stdout.splitlines())
         assert row["file"] == name
-    for odd in (f"{several}#²", f"{lines}:³"):
-        assert one_error_line(run("solve", odd)).endswith(f"{odd}: No such file or directory")
+    assert one_error_line(run("solve", f"{several}#²")).endswith(
+        f"{several}#²: no such file, and #² is not a deal number (FILE#N counts the deals of a "
+        f"file from 1)")
+    assert one_error_line(run("solve", f"{lines}:³")).endswith(
+        f"{lines}:³: No such file or directory")
     # a game record's deals are picked by number, not by line; a folder holds no deals
     record = tmp_path / "games.jsonl"
     assert run("match", "heuristic", "random", "--deals", 1, "--record", record).exit_code == 0
