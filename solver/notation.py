@@ -48,7 +48,7 @@ from collections.abc import Iterator, Mapping
 from os import PathLike
 from typing import Any, NamedTuple
 
-from .cards import (Card, card_str, hand_str, holding_str, parse_card, parse_hand, parse_suit,
+from .cards import (SUIT_NAMES, Card, card_str, hand_str, holding_str, parse_card, parse_hand, parse_suit,
                     sort_cards, suit_of, suit_str)
 from .errors import AllFivesError, counted, quoted, whole_number
 from .rules import OPTION_TYPES, Rules, option_text
@@ -189,12 +189,13 @@ class _Parts:
             with _At(src, "dealer"):
                 dealer = parse_seat(self.dealer, n)
         trump, turnup = self._trumps(hands)
-        self._check_aside(names, hands, turnup)
+        self._check_aside(names, hands, turnup, rules)
         score = self._score(n)
         return Layout(tuple(tuple(sort_cards(h)) for h in hands), trump, dealer, rules, turnup,
                       score, tuple(self.play), src, hidden, tuple(self.aside))
 
-    def _check_aside(self, names: str, hands: list[list[Card]], turnup: Card | None) -> None:
+    def _check_aside(self, names: str, hands: list[list[Card]], turnup: Card | None,
+                     rules: Rules) -> None:
         """The turn-ups set aside: each once, in no hand, and not the turn-up, which must be
         given (the last card turned up, after them)."""
         if self.aside and turnup is None:
@@ -210,6 +211,29 @@ class _Parts:
                 if card in hand:
                     raise _fail(self.source, key, f"{face} is set aside, but is in {seat}'s "
                                                   f"hand")
+            if suit_of(card) != suit_of(self.aside[0]):
+                raise _fail(self.source, key, f"{face} is not of the suit first proposed "
+                                              f"({SUIT_NAMES[suit_of(self.aside[0])]}): a run "
+                                              f"sets aside only turn-ups of that suit")
+        if self.aside:
+            self._check_runs(hands, turnup, rules)
+
+    def _check_runs(self, hands: list[list[Card]], turnup: Card, rules: Rules) -> None:
+        """As many runs as turn-ups set aside: no more than the rules allow, the last card
+        turned up of another suit, and every hand 3 cards a run larger than 6."""
+        runs, suit = len(self.aside), suit_of(self.aside[0])
+        if suit_of(turnup) == suit:
+            raise _fail(self.source, "turnup", f"{quoted(card_str(turnup))} is of the suit set "
+                                               f"aside ({SUIT_NAMES[suit]}), which a run turns "
+                                               f"up again only to run again")
+        if rules.max_runs is not None and runs > rules.max_runs:
+            raise _fail(self.source, "aside", f"{counted(runs, 'turn-up')} set aside, but the "
+                                              f"rules allow {counted(rules.max_runs, 'run')}")
+        size = max(len(hand) for hand in hands)     # (a hidden hand is empty)
+        if size != 6 + 3 * runs:
+            raise _fail(self.source, "aside", f"{counted(runs, 'run')} "
+                                              f"deal{'s' if runs == 1 else ''} hands of "
+                                              f"{6 + 3 * runs} cards, not {size}")
 
     def hide(self, seat: str, key: str) -> None:
         """``seat``'s hand is given as hidden (at ``key`` of the text)."""

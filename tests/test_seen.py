@@ -107,7 +107,7 @@ def test_solve_refuses_a_hidden_hand_in_one_line(tmp_path, text):
     ("N:AK.-.-.- - dealer=S trump=H score=61,3", "score: N has 61, already at the target 61"),
     ("N:TK.-.-.- - dealer=S trump=S score=55,3 play=TS,2S",
      "play[1]: N reaches the target 61 with trick 1: the match is over"),
-    ("N:AK.-.-.- - dealer=S turnup=2H aside=7C play=AS,7C",
+    ("N:AKQJT9876.-.-.- - dealer=S turnup=2H aside=7C play=AS,7C",
      "play[1]: '7C' was set aside by a run, and is in no hand"),
     ("N:AK.-.-.- - dealer=S turnup=2H aside=7C,7C", "aside[1]: '7C' is set aside twice"),
     ("N:AK.-.-.- - dealer=S turnup=2H aside=2H", "aside[0]: '2H' is the turn-up, not one set"),
@@ -115,8 +115,19 @@ def test_solve_refuses_a_hidden_hand_in_one_line(tmp_path, text):
     ("N:AK.-.-.- - dealer=S turnup=2H aside=ZZ", "aside[0]: "),
     ("N:AK.-.-.- - dealer=S trump=H aside=7C", "aside: the cards set aside by runs come with the "
                                                "turn-up after them: give turnup"),
-    ("N:AKQJT98765432.-.-.- - - - aside=2H,3H turnup=4H",
-     "hands: 4 hands of 13 cards and the turn-up and 2 cards set aside do not fit in a pack"),
+    # what runs can make: turn-ups of the suit first proposed set aside, one a run, within
+    # the rules' runs, the last turned up of another suit, hands 3 cards a run larger
+    ("N:AKQJT9876543.-.-.- - - - aside=2H,3C turnup=4D",
+     "aside[1]: '3C' is not of the suit first proposed (hearts): a run sets aside only "
+     "turn-ups of that suit"),
+    ("N:AKQJT9876543.-.-.- - - - aside=2H,3H turnup=4H",
+     "turnup: '4H' is of the suit set aside (hearts), which a run turns up again only to run "
+     "again"),
+    ("N:AKQJT98765432.-.-.- - - aside=2H,3H,4H turnup=4C",
+     "aside: 3 turn-ups set aside, but the rules allow 2 runs"),
+    ("N:AKQJT98765432.-.-.- - - - aside=2H,3H turnup=4C",
+     "aside: 2 runs deal hands of 12 cards, not 13"),
+    ("N:AK.-.-.- - dealer=S turnup=2H aside=7C", "aside: 1 run deals hands of 9 cards, not 2"),
 ])
 def test_what_cannot_be_is_one_line_naming_the_key(text, message):
     with pytest.raises(DealFileError) as error:
@@ -128,13 +139,13 @@ def test_what_cannot_be_is_one_line_naming_the_key(text, message):
 def test_the_turnups_set_aside_are_seen_by_every_seat_and_dealt_to_no_hand():
     """``aside`` (the runs' turn-ups) reads and writes in both forms, the seat's observation
     has them among its turn-ups, and no world deals them into a hidden hand."""
-    text = "N:- - - KJ4.AJ9.Q954.KQ dealer=E turnup=6D aside=7H,8C play=AS,4S,5S,3S,5C"
+    text = "N:- - - KJ4.AJ9.Q954.KQ dealer=E turnup=6D aside=7H,8H play=AS,4S,5S,3S,5C"
     seen = read_seen(text)
-    aside = tuple(parse_cards("7H 8C"))
+    aside = tuple(parse_cards("7H 8H"))
     assert seen.layout.aside == aside
     assert read_seen(seen.to_toml()).layout == seen.layout._replace(source="<string>")
     assert read_seen(seen.to_line()).layout == seen.layout._replace(source="<string>:1")
-    assert 'aside = ["7H", "8C"]' in seen.to_toml() and "aside=7H,8C" in seen.to_line()
+    assert 'aside = ["7H", "8H"]' in seen.to_toml() and "aside=7H,8H" in seen.to_line()
     assert not set(aside) & set(seen.unseen())
     assert len(seen.unseen()) == 52 - 11 - 5 - 1 - 2
     observation = seen.observation()
