@@ -270,8 +270,10 @@ def is_record_text(text: str) -> bool:
 
 
 def is_record_file(path: Path) -> bool:
-    if path.suffix == ".jsonl":
-        return True
+    """A ``.jsonl`` file, or JSON lines whose first object is a record; a ``.toml`` file is
+    never one (it is always read as TOML)."""
+    if path.suffix in (".jsonl", ".toml"):
+        return path.suffix == ".jsonl"
     try:    # its first line that is not blank (a byte-order mark dropped)
         with path.open(encoding="utf-8-sig", newline="\n") as handle:
             head = next((line for line in handle if line.strip()), "")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import solver
-from clirun import PROGRAM, records, run
+from clirun import PROGRAM, assert_one_error_line, records, run
 from solver import reference
 from solver.cards import card_str, parse_card
 from solver.deal import Position, load
@@ -469,3 +469,20 @@ def test_a_deal_of_a_record_with_no_card_played_is_said_to_be_left_out(tmp_path)
             [f"{record}#1", f"{record}#3"]
         assert done.stderr == f"allfives: {record}#2: no cards played (the deal was thrown " \
                               f"in, or the match ended before play), left out\n"
+
+
+def test_a_record_named_toml_is_read_as_toml(tmp_path):
+    """A file named .toml is always read as TOML (README): a record copied to one is not read
+    as a record by solve or analyze, though replay, which reads records only, takes it."""
+    from solver.game import Match, match_records, records_text
+
+    state = Match(2).new_initial_state(seed=3)
+    while not state.is_terminal() and state.deal_number < 2:
+        state.apply_action(state.legal_actions()[0])
+    named = tmp_path / "run.toml"
+    named.write_text(records_text(match_records(state)))
+    for command in ("solve", "analyze"):
+        line = assert_one_error_line(run(command, named))
+        assert line.startswith(f"allfives: error: {named}: not TOML: ") and \
+            "it starts like JSON" in line
+    assert run("replay", named).exit_code == 0
