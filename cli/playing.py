@@ -276,8 +276,9 @@ class Session:
         words = Text("Your cards, judged open-hand", style="bold")
         if by_match:
             words.append(" by the match, its target in reach", style="bold")
+            # (the key on a line of its own, so that no value is parted from its meaning)
             summary = Text("before, after: the match as your side could play it before and "
-                           "after the card: 1 sure to win it, -1 sure to lose it, 0 neither\n",
+                           "after the card:\n1 sure to win it, -1 sure to lose it, 0 neither\n",
                            style=QUIET)
         else:
             summary = Text("before, after: the points your side could be sure of before and "

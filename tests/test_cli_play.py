@@ -131,6 +131,8 @@ def test_near_the_target_the_cards_are_judged_by_the_match(tmp_path):
     first = text.split("Deal 2 ·")[0]
     assert "Your cards, judged open-hand by the match, its target in reach" in first
     assert "Your side took" not in first
+    # the key to the values on a line of its own, each value beside its meaning
+    assert "\n1 sure to win it, -1 sure to lose it, 0 neither\n" in first
     rows = re.findall(r"^\d+ +S +(\S+) +(-?\d) +(-?\d) +(\S+)", first, re.M)
     deal = position.deal
     judged = []
