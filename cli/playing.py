@@ -29,7 +29,7 @@ import typer
 from rich.text import Text
 
 from solver.analysis import CardPlayed, judge_card, judge_for_match, unjudged
-from solver.cards import card_str
+from solver.cards import card_str, rank_of
 from solver.deal import Position
 from solver.errors import AllFivesError, EngineMissing, counted
 from solver.game import CALLS, Match, MatchState, match_records, records_text
@@ -155,6 +155,26 @@ def unused_record_name(seed: int) -> Path:
         copy += 1
         path = Path(f"allfives-{seed}-{copy}.jsonl")
     return path
+
+
+def cut_words(cuts, players: int, pretty: bool) -> str:
+    """The cuts for the first deal, round by round: ``N 4♥, E 8♥, S 8♠; E and S tie and cut
+    again: E 9♣, S A♥`` (``solver.game.cut_for_deal``: the seats tied for the highest rank cut
+    again)."""
+    names = seat_names(players)
+    rounds, left, cutting = [], list(cuts), players
+    while left:
+        this, left = left[:cutting], left[cutting:]
+        rounds.append(this)
+        top = max(rank_of(card) for _, card in this)
+        cutting = sum(1 for _, card in this if rank_of(card) == top)
+    words = ""
+    for number, this in enumerate(rounds):
+        if number:
+            tied = [names[seat] for seat, _ in this]
+            words += f"; {', '.join(tied[:-1])} and {tied[-1]} tie and cut again: "
+        words += ", ".join(f"{names[seat]} {card_str(card, pretty)}" for seat, card in this)
+    return words
 
 
 class Session:
@@ -390,12 +410,9 @@ class Session:
             text.append("  you" if spec is None else f"  {spec}")
         if n == 4:
             text.append(f"\n  partners: {side_name(0, 4)} against {side_name(1, 4)}")
-        cuts = self.state.cuts
-        if cuts:
-            text.append("\nCut for deal: ")
-            text.append(", ".join(f"{seat_names(n)[s]} {card_str(c, self.pretty)}"
-                                  for s, c in cuts))
-            text.append(f"; {seat_names(n)[self.state.dealer]} deals first.")
+        if self.state.cuts:
+            text.append(f"\nCut for deal: {cut_words(self.state.cuts, n, self.pretty)}; "
+                        f"{seat_names(n)[self.state.dealer]} deals first.")
         text.append("\nType help for how to play, quit to stop.", style=QUIET)
         return text
 

@@ -1082,3 +1082,34 @@ def test_rule_options_over_the_preset_are_the_match_s(tmp_path):
     assert s.setup.match.rules == Rules.preset("classic", skunk=True, low_to="captor", target=31)
     opening = " ".join(s.opening().plain.split())
     assert "rules classic (low_to=captor, skunk=true), 31 to win" in opening
+
+
+def test_the_cut_says_who_tied_and_cut_again():
+    """The cuts for the first deal are told round by round, the seats tied for the highest
+    rank named before they cut again; checked against cut_for_deal over many seeds."""
+    import random as random_module
+
+    from cli.playing import cut_words
+    from solver.game import cut_for_deal
+    from solver.tricks import seat_names
+
+    cuts = [(0, parse_card("4H")), (1, parse_card("8H")), (2, parse_card("8S")),
+            (1, parse_card("9C")), (2, parse_card("AH"))]
+    assert cut_words(cuts, 3, False) == "N 4H, E 8H, S 8S; E and S tie and cut again: E 9C, S AH"
+    three = [(0, parse_card("8D")), (1, parse_card("8H")), (2, parse_card("8S")),
+             (3, parse_card("2C")), (0, parse_card("3C")), (1, parse_card("3D")),
+             (2, parse_card("JH"))]
+    assert cut_words(three, 4, False) == \
+        "N 8D, E 8H, S 8S, W 2C; N, E and S tie and cut again: N 3C, E 3D, S JH"
+    for seed in range(300):
+        for players in (2, 3, 4):
+            dealer, made = cut_for_deal(random_module.Random(seed), players)
+            words = cut_words(made, players, False)
+            # a round starts again wherever the seats cutting start again from the first
+            starts = [k for k in range(1, len(made)) if made[k][0] <= made[k - 1][0]]
+            parts = words.split(" tie and cut again: ")
+            assert len(parts) == len(starts) + 1
+            for part, start, end in zip(parts[1:], starts, [*starts[1:], len(made)]):
+                named = part.split(";")[0].split(", ")
+                assert [name.split()[0] for name in named] == \
+                    [seat_names(players)[seat] for seat, _ in made[start:end]]
