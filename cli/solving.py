@@ -3,6 +3,7 @@ printing each position (JSON for scripts, a Rich report for people)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 import typer
@@ -101,12 +102,9 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
     jobs = plan(read_inputs(names, deal, played=False), for_, objective)  # a record's deals whole
     run = solver_for(engine, node_limit, time_limit)
     spread = workers is not None or scheduler is not None
-    if spread:
-        if engine == "reference":
-            raise AllFivesError("--jobs and --scheduler solve with the engine, not "
-                                "--engine reference")
-        solved = solve_spread(jobs, objective, node_limit, time_limit, workers, scheduler)
-        run = lambda position, **_: solved.pop(0)  # noqa: E731 - the solutions, in order
+    if spread and engine == "reference":
+        raise AllFivesError("--jobs and --scheduler solve with the engine, not "
+                            "--engine reference")
     if json:
         from .records import solution_record
     else:
@@ -123,9 +121,13 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
         # on a terminal the table is shown while the search runs, with a live line under it
         live = console.is_terminal and status.is_terminal and not spread
     stopped = []
-    for number, (name, position, side) in enumerate(jobs):
+
+    def show(number: int, solved: Solution | None = None) -> None:
+        """Position ``number``'s report: solved here, or ``solved`` (over the executor)."""
+        name, position, side = jobs[number]
+        solve = run if solved is None else (lambda *_, **__: solved)
         if json:
-            solution = solve_one(run, name, position, side, objective)
+            solution = solve_one(solve, name, position, side, objective)
             typer.echo(solution_record(name, position, solution))
         else:
             # a blank line between two reports, printed with the second, never ahead of it
@@ -134,11 +136,11 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
             if live:
                 console.print(head, crop=False)
                 with searching(status, "searching", progress):
-                    solution = solve_one(run, name, position, side, objective)
+                    solution = solve_one(solve, name, position, side, objective)
                 console.print(solve_body(position, solution, pretty, console.width),
                               crop=False)
             else:
-                solution = solve_one(run, name, position, side, objective)
+                solution = solve_one(solve, name, position, side, objective)
                 console.print(head, solve_body(position, solution, pretty, console.width),
                               crop=False)
         if not solution.complete:
@@ -151,27 +153,47 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
             else:
                 note(f"{name}: no result: the search stopped at its limit (the value lies "
                      f"between {solution.lower} and {solution.upper})")
+
+    if spread:
+        # each report printed as soon as those before it are: Ctrl-C keeps what was solved
+        ready: dict[int, Solution] = {}
+        shown = 0
+
+        def solved(number: int, solution: Solution) -> None:
+            nonlocal shown
+            ready[number] = solution
+            while shown in ready:
+                show(shown, ready.pop(shown))
+                shown += 1
+
+        solve_spread(jobs, objective, node_limit, time_limit, workers, scheduler, solved)
+    else:
+        for number in range(len(jobs)):
+            show(number)
     return stopped
 
 
 def solve_spread(jobs: list[tuple[str, Position, int | None]], objective: str,
                  node_limit: int | None, time_limit: float | None, workers: int | None,
-                 scheduler: str | None) -> list[Solution]:
-    """Every position solved over the executor of ``--jobs`` / ``--scheduler``, in order."""
+                 scheduler: str | None, solved: Callable[[int, Solution], None]) -> None:
+    """Every position solved over the executor of ``--jobs`` / ``--scheduler``, each handed
+    to ``solved`` (its number among ``jobs``, its solution) as it comes back."""
     from solver.batch import solve_many
 
     from .matching import executor_of
 
-    solutions: list[Solution | None] = [None] * len(jobs)
     with executor_of(workers, scheduler) as executor:
         for side in dict.fromkeys(side for _, _, side in jobs):  # one batch per side
             at = [i for i, job in enumerate(jobs) if job[2] == side]
-            found = solve_many([jobs[i][1] for i in at], executor, side=side,
-                               objective=objective, node_limit=node_limit,
-                               time_limit=time_limit)
-            for i, solution in zip(at, found):
-                solutions[i] = solution
-    return solutions  # type: ignore[return-value]
+            numbers = iter(at)
+
+            def each(part: list[Solution], numbers=numbers) -> tuple:
+                for solution in part:
+                    solved(next(numbers), solution)
+                return ()       # (handed on, not kept)
+
+            solve_many([jobs[i][1] for i in at], executor, side=side, objective=objective,
+                       node_limit=node_limit, time_limit=time_limit, on_part=each)
 
 
 def solve_one(run: Solve, name: str, position: Position, side: int | None,

@@ -988,12 +988,14 @@ def _solve_chunk(positions: Sequence[Any], options: Mapping[str, Any]) -> list[A
 
 def solve_many(positions: Iterable[Any], executor: Executor | None = None, *,
                chunk_size: int = 1, progress: Callable[[int, int], None] | None = None,
+               on_part: Callable[[list[Any]], Any] | None = None,
                **solve_options: Any) -> list[Any]:
     """``solver.search.solve(position, **solve_options)`` for every position, over
     ``executor`` (default: serial), in chunks of ``chunk_size``; the solutions in the order of
-    the positions.  Each worker thread or process solves with its own table."""
+    the positions.  Each worker thread or process solves with its own table.  ``on_part``: as
+    for ``gather``, each chunk's solutions handed on in order as they come back."""
     items = list(positions)
     calls = [(items[r.start:r.stop], dict(solve_options))
              for r in _chunks(len(items), chunk_size)]
-    parts = gather(executor, _solve_chunk, calls, progress)
+    parts = gather(executor, _solve_chunk, calls, progress, on_part)
     return [s for part in parts for s in part]

@@ -303,6 +303,24 @@ def test_solve_with_jobs_prints_what_solve_prints(form):
     assert spread.stderr == alone.stderr
 
 
+def test_solve_with_jobs_prints_each_position_as_it_is_solved(tmp_path):
+    """With --jobs a report is printed as soon as it and those before it are solved: Ctrl-C
+    during a deep deal keeps the reports of the positions before it (it printed nothing)."""
+    pytest.importorskip("solver.search")
+    quick = EXAMPLES / "positions.txt"
+    deep = tmp_path / "deep.toml"       # four hands of 12 cards: a minute or more to solve
+    made = run("deal", "--players", "4", "--runs", "2", "--seed", "5")
+    assert made.exit_code == 0
+    deep.write_text(made.stdout)
+    alone = run("solve", quick, "--json").stdout.splitlines()
+    start = time.monotonic()
+    status, out, errors = interrupted(["solve", str(quick), str(deep), "--jobs", "2", "--json"],
+                                      lambda program: time.monotonic() > start + 5)
+    assert status == 130 and errors == "allfives: interrupted\n"
+    assert [masked_solve(line) for line in out.splitlines()] == \
+        [masked_solve(line) for line in alone]
+
+
 def test_solve_with_jobs_refuses_the_reference_solver():
     assert_one_error_line(run("solve", EXAMPLES / "two-player.toml", "--engine", "reference",
                               "--jobs", "2"), "--engine reference")
