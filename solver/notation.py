@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 from .cards import (SUIT_NAMES, Card, card_str, hand_str, holding_str, parse_card, parse_hand, parse_suit,
                     sort_cards, suit_of, suit_str)
 from .errors import AllFivesError, counted, quoted, whole_number
-from .rules import OPTION_TYPES, Rules, option_text
+from .rules import OPTION_TYPES, PRESETS, Rules, option_text
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
 __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
@@ -178,6 +178,12 @@ class _Parts:
         hands = [self.hands[s] for s in names]
         hidden = tuple(i for i, s in enumerate(names) if s in self.hidden)
         _check_hands(src, names, hands, hidden)
+        preset, colon, _ = self.rules.partition(":")
+        if colon and preset.strip() in PRESETS:     # the command line's spec, written here
+            where = "go in an [options] table" if self.option_key.startswith("options") else \
+                "are words of their own on the line (skunk=true)"
+            raise _fail(src, "rules", f"{quoted(self.rules)}: here rules name a preset alone; "
+                                      f"its options {where}")
         with _At(src, "rules"):
             Rules.preset(self.rules)
         for name, value in self.options.items():
@@ -621,6 +627,9 @@ def parse_line(text: str, source: str = "<line>", hidden: bool = False) -> Layou
 
 
 def _line_cards(source: str, value: str, key: str = "play") -> list[Card]:
+    if not value.strip():
+        raise _fail(source, key, f"no cards after '{key}=' (the cards are parted by commas: "
+                                 f"{key}=AH,4H)")
     cards = []
     for i, token in enumerate(value.split(",")):
         with _At(source, f"{key}[{i}]"):

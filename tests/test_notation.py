@@ -246,6 +246,10 @@ MALFORMED = [
      "written in turn (\"AH 3C\")"),
     ('aside = "2H.-.-.-"\nturnup = "7C"\n' + BASE,
      "deal.toml: aside: '2H.-.-.-' is a hand's holding, which keeps no order"),
+    # the command line's spec of rules with options, written in a file
+    ('rules = "strict:skunk=true"\n' + BASE,
+     "deal.toml: rules: 'strict:skunk=true': here rules name a preset alone; its options go in "
+     "an [options] table"),
     # unknown keys
     (BASE + "foo = 1\n", "deal.toml: hands.foo: unknown seat 'foo'"),
     ("foo = 1\n" + BASE, "deal.toml: unknown key 'foo'"),
@@ -435,6 +439,11 @@ MALFORMED_LINES = [
     ("X:AK.-.-.- QJ.-.-.- trump=S", "<line>: expected 'N:', 'E:', 'S:' or 'W:'"),
     ("N:AK.-.-.- trump=S", "<line>: a table has 2, 3 or 4 players: 1 hand given"),
     ("N:AK.-.-.- QJ.-.-.- trump=S dealer=E", "<line>: dealer: no seat 'E' at a 2-player table"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S dealer=S play=",
+     "<line>: play: no cards after 'play=' (the cards are parted by commas: play=AH,4H)"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S dealer=S rules=strict:skunk=true",
+     "<line>: rules: 'strict:skunk=true': here rules name a preset alone; its options are words "
+     "of their own on the line (skunk=true)"),
     ("N:AK.-.-.- QJ.-.-.- trump=S score=1", "<line>: score: 1 entry given"),
     ("N:AK.-.-.- QJ.-.-.- trump=S score=1,x", "<line>: score: expected whole numbers, not 'x'"),
     ("N:AK.-.-.- QJ.-.-.- trump=S strict", "<line>: expected key=value, not 'strict'"),
