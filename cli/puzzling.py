@@ -13,6 +13,7 @@ of several puzzles (``# ---`` between two) for each of them, ``FILE#1``, ``FILE#
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -469,6 +470,7 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
     from .inputs import named
 
     folder = Path(named(out, "--out")) if out is not None else None
+    new_folder = folder is not None and not folder.exists()
     if folder is not None:
         if folder.exists() and not folder.is_dir():
             raise AllFivesError(f"--out: {folder} is a file, not a folder")
@@ -480,19 +482,24 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
             raise AllFivesError(f"--out: cannot make {folder}: {error.strerror}") from None
     err = make_console(stderr=True)
     made = 0
-    with progress_bar(err, count, f"{players}-player puzzles") as advance:
-        for puzzle in make_puzzles(players, rules, count, start, min_turns, theme, advance,
-                                   first):
-            made += 1
-            if folder is not None:
-                path = folder / file_name(next_number(folder), puzzle)
-                path.write_text(puzzle.to_toml(), encoding="utf-8")
-                print(path, flush=True)
-            else:
-                if made > 1:
-                    print(SEPARATOR)
-                sys.stdout.write(puzzle.to_toml())
-                sys.stdout.flush()
+    try:
+        with progress_bar(err, count, f"{players}-player puzzles") as advance:
+            for puzzle in make_puzzles(players, rules, count, start, min_turns, theme, advance,
+                                       first):
+                made += 1
+                if folder is not None:
+                    path = folder / file_name(next_number(folder), puzzle)
+                    path.write_text(puzzle.to_toml(), encoding="utf-8")
+                    print(path, flush=True)
+                else:
+                    if made > 1:
+                        print(SEPARATOR)
+                    sys.stdout.write(puzzle.to_toml())
+                    sys.stdout.flush()
+    finally:
+        if new_folder and not made:     # (stopped before a puzzle: the folder made for none)
+            with contextlib.suppress(OSError):
+                folder.rmdir()
     if made < count:
         note(f"{made} of {count} puzzles found")
 

@@ -1177,3 +1177,26 @@ def test_check_holds_the_seed_to_the_start(tmp_path):
              "edited): drop the seed from a puzzle changed by hand"
     assert [line for line in lines if ": seed: " in line] == [
         f"{tmp_path / name}.toml{edited}" for name in ("001-score", "002-moved")]
+
+
+def test_generate_stopped_before_a_puzzle_leaves_no_folder_it_made(tmp_path, monkeypatch,
+                                                                    puzzles):
+    """Ctrl-C before the first puzzle takes back the folder --out made for it (empty); a
+    folder that was there, or one that holds a puzzle, stays."""
+    import cli.puzzling as puzzling
+
+    def stopped_after(count):
+        def make(*args, **kwargs):
+            yield from [puzzles[2]] * count
+            raise KeyboardInterrupt
+        return make
+
+    for count, there in ((0, False), (0, True), (1, False)):
+        out = tmp_path / f"out-{count}-{there}"
+        if there:
+            out.mkdir()
+        monkeypatch.setattr(puzzling, "make_puzzles", stopped_after(count))
+        result = run("puzzle", "generate", "--count", "2", "--seed", "1", "--out", out)
+        assert result.exit_code == 130 and result.stderr == "allfives: interrupted\n"
+        assert out.is_dir() == (there or count > 0)
+        assert len(list(out.glob("*.toml")) if out.is_dir() else []) == count
