@@ -229,15 +229,18 @@ def problems_of(path: str, text: str | None = None) -> list[str]:
         return [text if text.startswith(path) else f"{path}: {text}"]
     except OSError as error:
         return [f"{path}: {error.strerror or error}"]
-    return [f"{path}: {problem}" for problem in puzzle_problems(puzzle)]
+    from solver.puzzles import seed_problems
+
+    # (a seed that makes another start is a file's record gone stale, not a puzzle unsound)
+    return [f"{path}: {problem}" for problem in puzzle_problems(puzzle) + seed_problems(puzzle)]
 
 
 def puzzle_problems(puzzle: Puzzle) -> list[str]:
-    """What ``check`` finds wrong with a puzzle: ``solver.puzzles.check_puzzle``'s problems,
-    then themes listed that the line does not show, and a seed that makes another puzzle."""
-    from solver.puzzles import check_puzzle, seed_problems
+    """What makes a puzzle unsound, or its file disagree with it: ``solver.puzzles.
+    check_puzzle``'s problems, then themes listed that the line does not show."""
+    from solver.puzzles import check_puzzle
 
-    problems = check_puzzle(puzzle, _solver()) + seed_problems(puzzle)
+    problems = check_puzzle(puzzle, _solver())
     if not problems and puzzle.themes_listed:
         from solver.puzzles import themes_of
 
@@ -302,9 +305,10 @@ def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None)
 def show_command(paths: list[str], form: str, solution: bool, title: str | None,
                  color: bool | None, console: Console | None = None) -> None:
     from .console import can_show_suits, make_console
-    from .sheet import facts_of, html_sheet, svg, text_view
+    from .sheet import facts_of, html_sheet, one_file, svg, text_view
 
     puzzles = load_all(paths, checked=True)
+    alone = one_file(path for path, _ in puzzles)
     if form == "svg":
         if len(puzzles) != 1:
             raise AllFivesError(f"--format svg draws one puzzle, not {len(puzzles)}: name one "
@@ -314,7 +318,7 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
         return
     if form == "html":
         name = title or "All Fives puzzles"
-        sys.stdout.write(html_sheet([facts_of(p, path.name) for path, p in puzzles],
+        sys.stdout.write(html_sheet([facts_of(p, path.name, alone) for path, p in puzzles],
                                     name, solution))
         return
     console = console or make_console(color)
@@ -322,8 +326,8 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
     for k, (path, puzzle) in enumerate(puzzles):
         if k:
             console.print()
-        console.print(text_view(facts_of(puzzle, path.name), puzzle.position, solution, pretty),
-                      crop=False)
+        console.print(text_view(facts_of(puzzle, path.name, alone), puzzle.position, solution,
+                                pretty), crop=False)
 
 
 # ---- index ---------------------------------------------------------------------------------------
@@ -335,9 +339,10 @@ def index_text(paths: list[str]) -> str:
     how it was made."""
     from collections import Counter
 
-    from .sheet import facts_of
+    from .sheet import facts_of, one_file
 
     puzzles = load_all(paths, checked=True)
+    alone = one_file(path for path, _ in puzzles)
     files = [path.parent.resolve() for path, _ in puzzles if given_text(path) is None]
     home = Path(os.path.commonpath(files)) if files else Path.cwd()
     rows = ["| # | title | players | rules | goal | themes | rating |",
@@ -346,7 +351,7 @@ def index_text(paths: list[str]) -> str:
     presets: Counter[str] = Counter()
     themes: Counter[str] = Counter()
     for path, puzzle in puzzles:
-        facts = facts_of(puzzle, path.name)
+        facts = facts_of(puzzle, path.name, alone)
         deal = puzzle.position.deal
         players[deal.players] += 1
         presets[facts.rules] += 1         # (as the table names them: with their options)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import html
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from os import PathLike
 from dataclasses import dataclass
 
 from solver.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, card_str, sort_cards, suit_of
@@ -69,17 +70,26 @@ class Facts:
     turnup: Card | None = None  # the card turned up to fix trumps (None: trumps were named)
 
 
-def number_of(name: str) -> str:
+def number_of(name: str, one_file: bool = True) -> str:
     """``017`` of ``017-draw-before-you-cash.toml``; ``017#2`` of the second puzzle of a file
     of several, ``017-some.toml#2``, and ``2`` of ``week-3.toml#2`` (a file of several without
-    a number: its puzzles are numbered as a folder's files are); none of a file of one without
-    a number."""
+    a number: its puzzles are numbered as a folder's files are), ``week-3#2`` where puzzles of
+    other files are shown beside them (not ``one_file``); none of a file of one without a
+    number."""
     base = name.rsplit("/", 1)[-1]
     head = base.split("-", 1)[0]
     several = re.search(r"\.toml#(\d+)$", base)
     if is_number(head):
         return head + (f"#{several[1]}" if several else "")
+    if several and not one_file:
+        return f"{base[:several.start()]}#{several[1]}"
     return several[1] if several else ""
+
+
+def one_file(names: Iterable[str | PathLike[str]]) -> bool:
+    """Whether the puzzles named (``FILE`` or ``FILE#N``) are all of one file."""
+    return len({str(name).rsplit("#", 1)[0] if re.search(r"#\d+$", str(name)) else str(name)
+                for name in names}) <= 1
 
 
 def seat_word(seat: str) -> str:
@@ -194,9 +204,10 @@ def solution_tricks(position: Position, side: int, line: Sequence[Card]) -> list
     return out
 
 
-def facts_of(puzzle, name: str = "") -> Facts:
+def facts_of(puzzle, name: str = "", alone: bool = True) -> Facts:
     """What a diagram of ``puzzle`` (a ``solver.puzzles.Puzzle``) shows; ``name`` is its
-    file's name, which may carry its number."""
+    file's name, which may carry its number; ``alone``: no puzzle of another file beside it
+    (``number_of``)."""
     from .faces import rules_words   # (as solve's rules line spells them: skunk=true)
 
     position = puzzle.position
@@ -205,7 +216,7 @@ def facts_of(puzzle, name: str = "") -> Facts:
     title = puzzle.title or (name.rsplit("/", 1)[-1].replace(".toml", "") if name else "Puzzle")
     return Facts(
         title=title,
-        number=number_of(name) if name else "",
+        number=number_of(name, alone) if name else "",
         players=deal.players,
         rules=rules_words(deal.rules),
         seats=deal.seats,

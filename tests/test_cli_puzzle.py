@@ -1111,6 +1111,14 @@ def test_the_puzzles_of_a_file_of_several_are_numbered_on_a_sheet(tmp_path):
     assert "<h2>1. " in sheet and "<h2>2. " in sheet and "week" not in sheet
     drawing = run("puzzle", "show", f"{several}#2", "--format", "svg").stdout
     assert 'font-weight="bold" text-anchor="start" fill="#1a1a1a">2. ' in drawing
+    # beside another file's puzzles, each keeps its file's name: no two numbers alike
+    other = tmp_path / "month.toml"
+    other.write_text(several.read_text(encoding="utf-8"), encoding="utf-8")
+    both = run("puzzle", "show", several, other, "--format", "html", "--solution").stdout
+    assert [f"<h2>{n}. " in both for n in ("week#1", "week#2", "month#1", "month#2")] == \
+        [True] * 4 and "<h2>1. " not in both
+    rows = run("puzzle", "index", several, other).stdout
+    assert "| week#2 | " in rows and "| month#1 | " in rows
 
 
 def test_puzzles_to_a_file_stay_out_of_the_bar_on_the_terminal(monkeypatch, capsys):
@@ -1169,14 +1177,18 @@ def test_check_holds_the_seed_to_the_start(tmp_path):
             ("001-score", "\nN = 1\n", "\nN = 2\n"),
             ("002-moved", north + "\n" + east, 'N = "KS QH KD 9D 6C 5C"\nE = "6S 5H TD TC 7D 9C"'),
             ("004-reordered", north, 'N = "5C 6C TC KD QH KS"'),
-            ("005-no-seed", seed, "")]:
+            ("005-zeros", seed, 'seed = "0306/00521"'),
+            ("006-no-seed", seed, "")]:
         assert old in text
         (tmp_path / f"{name}.toml").write_text(text.replace(old, new))
     lines = run("puzzle", "check", tmp_path).stdout.splitlines()
-    edited = ": seed: 306/521 makes another start (the deal, the play or the score was " \
-             "edited): drop the seed from a puzzle changed by hand"
+    edited = ": seed: 306/521 makes another start (the deal, the play or the score edited, " \
+             "or the puzzle made by another version): a puzzle changed by hand drops its seed"
     assert [line for line in lines if ": seed: " in line] == [
         f"{tmp_path / name}.toml{edited}" for name in ("001-score", "002-moved")]
+    # play takes a puzzle whose seed has gone stale: it is still the puzzle it is
+    played = run("puzzle", "play", tmp_path / "001-score.toml", input="quit\n")
+    assert played.exit_code == 0, played.stderr
 
 
 def test_generate_stopped_before_a_puzzle_leaves_no_folder_it_made(tmp_path, monkeypatch,

@@ -32,7 +32,7 @@ from ..rules import Rules
 from ..search import Solver
 from ..shuffle import random_deal
 from ..solution import check_position
-from .format import Puzzle
+from .format import Puzzle, is_seed
 from .soundness import Oracle, heuristic_result, main_line, observation_of
 
 __all__ = ["generate", "candidate", "examine", "start_position", "seed_problems", "NEAR_TARGET",
@@ -91,14 +91,16 @@ def seed_problems(puzzle) -> list[str]:
     No solve: the start is dealt and played by the heuristic."""
     if puzzle.seed is None:
         return []
-    name = puzzle.seed if "/" in puzzle.seed else f"{puzzle.seed}/0"
+    seed, _, first = puzzle.seed.partition("/")
+    # as generate --seed reads it: 007/3 is 7/3, 7 alone 7/0
+    name = f"{int(seed)}/{int(first or 0)}" if is_seed(puzzle.seed) else puzzle.seed
     position = puzzle.position
     deal = position.deal
     for cards in (None, len(deal.hands[0])):
         if start_position(name, deal.players, deal.rules, cards) == position:
             return []
-    return [f"seed: {puzzle.seed} makes another start (the deal, the play or the score was "
-            f"edited): drop the seed from a puzzle changed by hand"]
+    return [f"seed: {puzzle.seed} makes another start (the deal, the play or the score edited, "
+            f"or the puzzle made by another version): a puzzle changed by hand drops its seed"]
 
 
 def _objective(rng: random.Random, position: Position) -> str:
