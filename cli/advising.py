@@ -22,7 +22,7 @@ from rich.console import Group
 from rich.text import Text
 
 from solver.calling import WIN_VALUE, near_target
-from solver.cards import SUIT_NAMES, CardError, is_card, parse_card, parse_hand, rank_of, suit_of
+from solver.cards import SUIT_NAMES, CardError, is_card, parse_card, parse_hand, sort_cards
 from solver.errors import AllFivesError, counted, whole_number
 from solver.game import CALLS, Observation, action_name
 from solver.notation import is_line_form, is_toml_name, parse_line, read_file, read_layouts
@@ -276,24 +276,29 @@ def advice_table(advice, observation: Observation, pretty: bool) -> Fitted:
         right=(1, 2, 3, 4) if points else (1, 2, 3))
 
 
-def shown_in_order(actions):
-    """``actions`` as ranked, but cards that tie in every figure shown, the first apart (the
-    one chosen), by suit as a hand is shown and high before low, as a reader looks for them."""
-    def figures(value):
-        return tuple(round(x, 9) if isinstance(x, float) else x for x in
-                     (value.mean, value.low, value.high, value.points, value.best))
+def shown_in_order(advice, players: int) -> list:
+    """The advice's actions as ranked, but those the table writes alike in every cell (the
+    first apart: the one chosen) in the order a hand is shown, as a reader looks for them."""
+    points = tie_points(advice)
 
-    def place(item):
-        index, value = item
-        card = value.action
-        return (figures(value) != figures(actions[0]) or index != 0,
-                (suit_of(card), -rank_of(card)) if is_card(card) else (index, 0))
+    def cells(value) -> tuple:
+        if math.isnan(value.mean):
+            return ("?",)
+        return (value_text(advice, value.mean), value_text(advice, value.low),
+                value_text(advice, value.high), f"{100 * value.best:.0f}%",
+                points_text(advice, players, value.points) if points else "")
 
-    out, start = [], 0
-    for end in range(1, len(actions) + 1):
-        if end == len(actions) or figures(actions[end]) != figures(actions[start]):
-            out += [v for _, v in sorted(enumerate(actions[start:end], start), key=place)]
-            start = end
+    out: list = []
+    for value in advice.actions:
+        start = len(out)        # the rows just before it that the table writes alike
+        while start > 1 and cells(out[start - 1]) == cells(value):
+            start -= 1
+        run = [*out[start:], value]
+        if all(is_card(v.action) for v in run):
+            by_card = {v.action: v for v in run}
+            out[start:] = [by_card[card] for card in sort_cards(by_card)]
+        else:
+            out.append(value)
     return out
 
 
@@ -301,7 +306,7 @@ def advice_rows(advice, observation: Observation, pretty: bool, narrow: bool):
     """The table's rows; ``narrow``: intervals written ``low..high``."""
     joiner = ".." if narrow else " to "
     points = tie_points(advice)
-    for value in shown_in_order(advice.actions):
+    for value in shown_in_order(advice, observation.players):
         face = action_face(value.action, pretty, observation.trump)
         if math.isnan(value.mean):
             lone = len(advice.actions) == 1
