@@ -664,7 +664,7 @@ def record_spelling(plan: Plan, path: str) -> Plan:
     first game names the same players with their options in another order: the games played
     on are recorded as the first were, so that a record names each player one way.  A record
     that cannot be read so is left for ``resumed`` to say what is wrong with it."""
-    from solver.batch import seatings
+    from solver.batch import labelled_spec, same_spec, seatings
     from solver.game import json_line
     from solver.tricks import seat_names
 
@@ -679,24 +679,10 @@ def record_spelling(plan: Plan, path: str) -> Plan:
         return plan
     specs = [plan.a, plan.b]
     for kind, name in zip(kinds, written):
-        spelt = _same_spec(name, specs[kind])
-        if spelt is not None:
-            specs[kind] = spelt
+        spelt = labelled_spec(name)
+        if spelt is not None and same_spec(spelt[0], specs[kind]):
+            specs[kind] = spelt[0]
     return replace(plan, a=specs[0], b=specs[1])
-
-
-def _same_spec(name: object, spec: PlayerSpec) -> PlayerSpec | None:
-    """The spec a record's player ``name`` writes (its ``(A)`` or ``(B)`` let go), where it is
-    ``spec`` with its options in another order; else None."""
-    if not isinstance(name, str):
-        return None
-    try:
-        written = player_spec(re.sub(r" \([AB]\)$", "", name))
-    except AllFivesError:
-        return None
-    if written.name != spec.name or sorted(written.options) != sorted(spec.options):
-        return None
-    return written
 
 
 def match_command(a: str, b: str, players: int, deals: int | None, matches: int | None,

@@ -509,15 +509,26 @@ def _same_player(recorded: str, label: str) -> bool:
     ``(B)`` where a run pits a kind against itself."""
     if recorded == label:
         return True
-    mark = re.compile(r"(.*?)( \([AB]\))?")
-    (one, one_mark), (two, two_mark) = (mark.fullmatch(name).groups()
-                                        for name in (recorded, label))
+    one, two = labelled_spec(recorded), labelled_spec(label)
+    return one is not None and two is not None and one[1] == two[1] and \
+        same_spec(one[0], two[0])
+
+
+def labelled_spec(name: object) -> tuple[PlayerSpec, str] | None:
+    """A record's label of a player, ``pimc:worlds=4 (A)``: its spec and its mark (`` (A)``,
+    `` (B)`` or none, ``""``); None where it names no player."""
+    if not isinstance(name, str):
+        return None
+    spec, mark = re.fullmatch(r"(.*?)( \([AB]\))?", name, re.S).groups()
     try:
-        one_spec, two_spec = player_spec(one), player_spec(two)
+        return player_spec(spec), mark or ""
     except AllFivesError:
-        return False
-    return one_mark == two_mark and one_spec.name == two_spec.name and \
-        sorted(one_spec.options) == sorted(two_spec.options)
+        return None
+
+
+def same_spec(one: PlayerSpec, two: PlayerSpec) -> bool:
+    """The same kind of player with the same options, written in any order."""
+    return one.name == two.name and sorted(one.options) == sorted(two.options)
 
 
 def _seated_words(players: dict[str, str]) -> str:
@@ -993,7 +1004,8 @@ def solve_many(positions: Iterable[Any], executor: Executor | None = None, *,
     """``solver.search.solve(position, **solve_options)`` for every position, over
     ``executor`` (default: serial), in chunks of ``chunk_size``; the solutions in the order of
     the positions.  Each worker thread or process solves with its own table.  ``on_part``: as
-    for ``gather``, each chunk's solutions handed on in order as they come back."""
+    for ``gather``, each chunk's solutions handed on in order as they come back (what it
+    returns, if not None, is kept in their place: ``()`` keeps nothing)."""
     items = list(positions)
     calls = [(items[r.start:r.stop], dict(solve_options))
              for r in _chunks(len(items), chunk_size)]
