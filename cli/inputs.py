@@ -123,9 +123,11 @@ def record_positions(text: str, source: str, number: int | None = None,
                 else:
                     unplayed.append(name)
             first += len(match.state.deals)
-        for name in unplayed if picked else ():    # (none at all: the caller says so)
-            note(f"{name}: no cards played (the deal was thrown in, or the match ended before "
-                 f"play), left out")
+        if unplayed and picked:     # (none played at all: the caller says so)
+            shown = ", ".join(unplayed[:3]) + (f" and {len(unplayed) - 3:,} more"
+                                               if len(unplayed) > 3 else "")
+            note(f"{shown}: no cards played (the deal was thrown in, or the match ended "
+                 f"before play), left out")
     out = []
     for name, state, k in picked:
         position = deal_position(state, k, name)

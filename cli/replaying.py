@@ -19,6 +19,7 @@ from solver.cards import SUIT_NAMES, suit_of
 from solver.errors import AllFivesError, counted
 from solver.game import (REVOKE, RUN, MatchState, ReplayedMatch, replay_text,
                          step_name)
+from solver.notation import is_toml_name
 from solver.tricks import seat_names, side_name
 
 from .faces import card_face, hanging, ranks_face, rules_words, suit_face
@@ -272,7 +273,7 @@ def is_record_text(text: str) -> bool:
 def is_record_file(path: Path) -> bool:
     """A ``.jsonl`` file, or JSON lines whose first object is a record; a ``.toml`` file is
     never one (it is always read as TOML)."""
-    if path.suffix in (".jsonl", ".toml"):
+    if path.suffix == ".jsonl" or is_toml_name(path):
         return path.suffix == ".jsonl"
     try:    # its first line that is not blank (a byte-order mark dropped)
         with path.open(encoding="utf-8-sig", newline="\n") as handle:

@@ -95,7 +95,8 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
                   scheduler: str | None = None, deal: int | None = None) -> list[str]:
     """Solve and print every position; the names of those a limit stopped without a value.
     With ``workers`` (``--jobs``) or a ``scheduler`` the positions are solved over an executor
-    first (``solver.batch.solve_many``), then printed in their order."""
+    (``solver.batch.solve_many``), each printed, in their order, as soon as it and those
+    before it are solved."""
     from .inputs import read_inputs
 
     # every position is read and every --for checked before the first solve

@@ -48,8 +48,8 @@ from collections.abc import Iterator, Mapping
 from os import PathLike
 from typing import Any, NamedTuple
 
-from .cards import (SUIT_NAMES, Card, card_str, hand_str, holding_str, parse_card, parse_hand, parse_suit,
-                    sort_cards, suit_of, suit_str)
+from .cards import (SUIT_NAMES, Card, card_str, hand_str, holding_str, parse_card, parse_hand,
+                    parse_suit, sort_cards, suit_of, suit_str)
 from .errors import AllFivesError, counted, quoted, whole_number
 from .rules import OPTION_TYPES, PRESETS, Rules, option_text
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats

@@ -160,7 +160,7 @@ def _listed(given: object, what: str, of: str) -> list:
     """``given`` as a list, where it is a list (any iterable but a text or a mapping) of
     ``of``; else a StatsError naming ``what``."""
     if isinstance(given, (str, bytes, Mapping)) or not isinstance(given, Iterable):
-        raise StatsError(f"{what} {quoted(given)} is not a list of {of}")
+        raise StatsError(f"{what}: {quoted(given)} is not a list of {of}")
     return list(given)
 
 
@@ -182,7 +182,7 @@ def _values(values: Sequence[float]) -> list[float]:
 def _outcome_groups(groups: Sequence[Sequence[float]]) -> list[list[float]]:
     """The groups of outcomes as lists, each outcome a number from 0 to 1; else a StatsError
     naming ``groups``."""
-    out = [_listed(group, "groups:", "outcomes (numbers from 0 to 1)")
+    out = [_listed(group, "groups", "outcomes (numbers from 0 to 1)")
            for group in _listed(groups, "groups", "groups of outcomes")]
     if not out:
         raise StatsError("groups: none given (a group of outcomes at least)")

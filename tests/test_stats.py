@@ -202,14 +202,14 @@ def test_wilson_bounds_refuse_what_is_no_share_of_trials(share, n, what):
 
 @pytest.mark.parametrize("call, what", [
     (lambda: grouped_share_interval([["a"]]), "groups: outcome 'a' is not a number from 0 to 1"),
-    (lambda: grouped_share_interval(None), "groups None is not a list of groups of outcomes"),
+    (lambda: grouped_share_interval(None), "groups: None is not a list of groups of outcomes"),
     (lambda: grouped_share_interval([5]), "groups: 5 is not a list of outcomes"),
-    (lambda: grouped_share_interval("ab"), "groups 'ab' is not a list of groups"),
+    (lambda: grouped_share_interval("ab"), "groups: 'ab' is not a list of groups"),
     (lambda: grouped_share_interval([[None, 1]]), "groups: outcome None is not a number"),
     (lambda: grouped_share_interval([[True, 0]]), "groups: outcome True is not a number"),
     (lambda: grouped_share_interval([[math.nan]]), "groups: outcome nan is not a number"),
     (lambda: grouped_share_interval([]), "groups: none given"),
-    (lambda: mean_interval(None), "values None is not a list of numbers"),
+    (lambda: mean_interval(None), "values: None is not a list of numbers"),
     (lambda: mean_interval([1, None]), "values: None is not a finite number"),
     (lambda: bootstrap_interval(["1", 2]), "values: '1' is not a finite number"),
     (lambda: mean_interval([1, math.nan]), "values: nan is not a finite number"),

@@ -36,7 +36,8 @@ from typing import Any
 from ..cards import Card, card_str, parse_card
 from ..deal import Position
 from ..errors import AllFivesError, is_number, quoted
-from ..notation import BOM, PUZZLE_KEYS, SEPARATOR, check_puzzle_table, is_blank, read_file, value_kind
+from ..notation import (BOM, PUZZLE_KEYS, SEPARATOR, check_puzzle_table, is_blank, read_file,
+                        value_kind)
 from ..solution import OBJECTIVES, check_objective
 from ..tricks import seat_names, side_name, side_seats
 
