@@ -812,12 +812,16 @@ def _names(players: int, names: Mapping[str, str] | None) -> dict[str, str]:
     return {s: names[s] for s in seats}
 
 
-def _check_match_name(match: Any) -> None:
-    """A record's ``match``: a name (text, not blank) or a whole number."""
+def _check_match_name(match: Any, where: str | None = None) -> None:
+    """A record's ``match``: a name (text, not blank) or a whole number; else a GameError, or
+    with ``where`` (a record read back: the value as JSON writes it) a RecordError that starts
+    with it."""
     if isinstance(match, bool) or not isinstance(match, (str, int)) or \
             isinstance(match, str) and not match.strip():
-        raise GameError(f"match: {quoted(match)} is not a match's name (a text, as 'm1', or a "
-                        f"whole number)")
+        shown = quoted(match) if where is None else json.dumps(match, ensure_ascii=False)
+        raise (GameError if where is None else RecordError)(
+            f"{where or ''}match: {shown} is not a match's name (a text, as 'm1', or a whole "
+            f"number)")
 
 
 def _check_state(state: Any) -> MatchState:
@@ -997,6 +1001,8 @@ def replayed_matches(numbered: Iterable[Any], source: str | None = None
 
     for line, record in record_pairs(numbered):
         this = record.get("match") if isinstance(record, Mapping) else None
+        if isinstance(record, Mapping) and "match" in record:
+            _check_match_name(this, _located(source, line))
         if group and (not isinstance(record, Mapping) or this == name):
             group.append((line, record))
             continue

@@ -237,6 +237,10 @@ def swap_two_cards(lines):
     (lambda r: r[1]["pack"].__setitem__(5, 1), ("deal 2, pack: 1 is not a card's name",)),
     (lambda r: r[0]["rules"].update(preset=["all-fives"]),
      ("deal 1, rules.preset: ['all-fives'] is not a preset's name",)),
+    # a match named by none (null, a list, a fraction), as the Python API refuses to write it
+    *[(lambda r, bad=bad: [record.update(match=bad) for record in r],
+       (f":1: match: {shown} is not a match's name (a text, as 'm1', or a whole number)",))
+      for bad, shown in ((None, "null"), ([1], "[1]"), ("", '""'), (3.5, "3.5"))],
 ])
 def test_a_tampered_record_fails_in_one_line(tmp_path, change, fragments):
     path = tampered(tmp_path, change)
