@@ -742,6 +742,10 @@ def test_generate_is_seeded_and_numbers_its_files(tmp_path):
     assert shown.split("\n", 1)[1] == run("puzzle", "show", paths[1]).stdout.split("\n", 1)[1]
     assert_one_error_line(run("puzzle", "check", f"{several}#3"),
                           f"{several}#3: no puzzle 3: the file holds 2 puzzles")
+    for tail in ("x", "-1", ""):    # the file is there: not 'no such file or folder'
+        assert_one_error_line(run("puzzle", "show", f"{several}#{tail}"),
+                              f"{several}#{tail}: no such file, and #{tail} is not a puzzle "
+                              f"number (FILE#N counts the puzzles of a file from 1)")
     # the one puzzle of a file of one is #1 too, as solve's FILE#1 is
     assert run("puzzle", "check", f"{paths[0]}#1").stdout == "1 puzzle checked: all sound.\n"
     assert run("puzzle", "show", f"{paths[0]}#01").stdout == \
