@@ -79,6 +79,7 @@ import os
 import random
 import re
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future
@@ -170,17 +171,22 @@ def _worker_signals(parent: int | None = None) -> None:
 
 
 def _die_with_parent(parent: int) -> None:
-    """On Linux, a worker is sent SIGTERM when the process that made it dies (a script stopped
-    by SIGTERM, which runs no clean-up, would leave it playing its chunk out alone)."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGTERM))      # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):           # not Linux: the worker finishes its chunk
-        return
+    """A worker ends itself once the process that made it is gone (a script stopped by
+    SIGTERM, which runs no clean-up, would leave it playing its chunk out alone): a thread of
+    the worker looks every second.  (Not Linux's PR_SET_PDEATHSIG, which fires when the
+    *thread* that forked the worker ends: a pool forks the workers it adds from a thread of
+    its own, which ends as the pool is stopped, and a worker killed so while it held the
+    pool's queue left the pool's terminate waiting for ever.)"""
     if os.getppid() != parent:                  # the parent died before it was asked
         os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class WorkerPool(Executor):
