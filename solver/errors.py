@@ -66,6 +66,15 @@ def quoted(value: object) -> str:
     return text
 
 
+def spelled(value: object) -> str:
+    """An option's value for a message as a spec spells it: ``none``, ``true`` and ``false``
+    for ``None`` and the booleans (``chain=true`` is not quoted back as ``True``), else
+    ``quoted``."""
+    if value is None or isinstance(value, bool):
+        return str(value).lower()
+    return quoted(value)
+
+
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 

@@ -83,7 +83,7 @@ from .advice import (GAME_ASIDE, PLAYED_OUT, REPLIED, SOLVED, Z95, ActionValue, 
                      summarize, unknown, valued)
 from .calling import ROLLOUT_WORLDS
 from .deal import Position
-from .errors import quoted
+from .errors import quoted, spelled
 from .game import Observation
 from .players import HeuristicPlayer, PlayerError, check_replies, check_switch, \
     check_table_bits, deal_objective, within_reach
@@ -364,7 +364,7 @@ class PimcPlayer:
         check_limits(node_limit, time_limit)
         if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int)
                                    or not 1 <= worlds <= MAX_WORLDS):
-            raise PlayerError(f"worlds: {quoted(worlds)} is not a whole number from 1 to "
+            raise PlayerError(f"worlds: {spelled(worlds)} is not a whole number from 1 to "
                               f"{MAX_WORLDS}")
         if calls not in PIMC_CALLS:
             raise PlayerError(f"calls: {quoted(calls)} is not one of "
@@ -387,19 +387,19 @@ class PimcPlayer:
         if call_worlds is not None and (isinstance(call_worlds, bool)
                                         or not isinstance(call_worlds, int)
                                         or not 1 <= call_worlds <= MAX_WORLDS):
-            raise PlayerError(f"call_worlds: {quoted(call_worlds)} is not a whole number from 1 "
+            raise PlayerError(f"call_worlds: {spelled(call_worlds)} is not a whole number from 1 "
                               f"to {MAX_WORLDS}")
         most = worlds or max(DEFAULT_WORLDS, FOUR_PLAYER_WORLDS)
         if draws is not None and (isinstance(draws, bool) or not isinstance(draws, int)
                                   or not 1 <= draws <= MAX_WORLDS // most):
-            raise PlayerError(f"draws: {quoted(draws)} is not a whole number from 1 to "
+            raise PlayerError(f"draws: {spelled(draws)} is not a whole number from 1 to "
                               f"{MAX_WORLDS // most} (at most {MAX_WORLDS} worlds drawn "
                               f"in all)")
         if chain is not None and (isinstance(chain, bool) or not isinstance(chain, int)
                                   or not 0 <= chain <= 64):
-            raise PlayerError(f"chain: {quoted(chain)} is not a whole number from 0 to 64")
+            raise PlayerError(f"chain: {spelled(chain)} is not a whole number from 0 to 64")
         if isinstance(exact_limit, bool) or not isinstance(exact_limit, int) or exact_limit < 0:
-            raise PlayerError(f"exact_limit: {quoted(exact_limit)} is not a whole number from 0")
+            raise PlayerError(f"exact_limit: {spelled(exact_limit)} is not a whole number from 0")
         # (full_calls and infer_partner are None when not given; the others have no none)
         for switch, on in (("bidding", bidding), ("win", win), ("infer", infer),
                            ("full_calls", full_calls), ("aside", aside),

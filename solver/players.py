@@ -36,7 +36,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .cards import ACE, ALL_CARDS, FIVE, JACK, KING, TEN, Card, make_card, pip_value, rank_of, \
     suit_of
-from .errors import AllFivesError, quoted, spec_options
+from .errors import AllFivesError, quoted, spec_options, spelled
 from .game import BEG, RUN, STAND, TAKE_ONE, Observation
 from . import solution
 from .rules import Rules
@@ -556,8 +556,7 @@ def check_replies(value: Any) -> None:
 def check_switch(name: str, value: Any) -> None:
     """An on/off option: True or False (1 or 0 from the command line)."""
     if value not in (True, False) or not isinstance(value, (bool, int)):
-        shown = "none" if value is None else quoted(value)     # (as a spec spells it)
-        raise PlayerError(f"{name}: {shown} is not true or false (1 or 0)")
+        raise PlayerError(f"{name}: {spelled(value)} is not true or false (1 or 0)")
 
 
 def _shared_solver(table_bits: int):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card, card_str
 from .deal import Position
-from .errors import AllFivesError, quoted
+from .errors import AllFivesError, quoted, spelled
 
 __all__ = ["Solution", "Solve", "OBJECTIVES", "OBJECTIVE_HELP", "check_objective", "check_position",
            "resolve_side", "check_limits", "check_table_bits", "MAX_NODES", "TABLE_BITS"]
@@ -40,7 +40,7 @@ def check_table_bits(table_bits: object, error: type[AllFivesError] = AllFivesEr
     """A size of the engine's table, raised as ``error`` when it is none."""
     if isinstance(table_bits, bool) or not isinstance(table_bits, int) \
             or table_bits not in TABLE_BITS:
-        raise error(f"table_bits: {quoted(table_bits)} is not a whole number from "
+        raise error(f"table_bits: {spelled(table_bits)} is not a whole number from "
                     f"{TABLE_BITS.start} to {TABLE_BITS.stop - 1}")
 
 
@@ -87,11 +87,11 @@ def check_limits(node_limit: int | None = None, time_limit: float | None = None,
     in the message (``--node-limit`` on the command line)."""
     if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
                                    or not 1 <= node_limit <= MAX_NODES):
-        raise AllFivesError(f"{names[0]}: {quoted(node_limit)} is not a number of nodes from 1 "
+        raise AllFivesError(f"{names[0]}: {spelled(node_limit)} is not a number of nodes from 1 "
                             f"to {MAX_NODES}")
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
-            raise AllFivesError(f"{names[1]}: {quoted(time_limit)} is not a number of seconds")
+            raise AllFivesError(f"{names[1]}: {spelled(time_limit)} is not a number of seconds")
         if not 0 < time_limit < math.inf:  # nan included
             raise AllFivesError(f"{names[1]}: {time_limit:g} is not a number of seconds above 0")
     return node_limit or 0, float(time_limit or 0.0)

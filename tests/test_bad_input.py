@@ -284,6 +284,10 @@ def test_play_tries_its_record_before_the_first_deal_and_leaves_it_as_it_was(tmp
     ("pimc:exact_limit=abc", "exact_limit: 'abc' is not a whole number from 0"),
     ("pimc:worlds=99999999999", "worlds: 99999999999 is not a whole number from 1 to 100000"),
     ("pimc:call_worlds=1000000", "call_worlds: 1000000 is not a whole number from 1 to 100000"),
+    # a value read as true, false or none is spelled back as given, not as Python's True
+    ("pimc:chain=true", "chain: true is not a whole number from 0 to 64"),
+    ("pimc:worlds=false", "worlds: false is not a whole number from 1 to 100000"),
+    ("cheater:table_bits=true", "table_bits: true is not a whole number from 8 to 26"),
     # an option that would change nothing is an error too, never silently ignored
     ("pimc:partner=heuristic", "partner: only with replies=heuristic"),
     ("pimc:trust=full,infer=0", "trust: only with infer"),
