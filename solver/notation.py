@@ -481,9 +481,8 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
                 shown = _toml_value(value) if isinstance(value, bool) else quoted(value)
                 raise _fail(source, f"score.{key}", f"expected a whole number, not {shown}")
             seat = key.strip().upper()
-            if len(seat) != 1 or seat not in COMPASS:
-                raise _fail(source, f"score.{key}", f"unknown seat {quoted(key)} (seats are N E S W)")
-            score[seat] = value
+            # (a key that is no seat is told with the table's seats, once the hands make it)
+            score[seat if len(seat) == 1 and seat in COMPASS else key] = value
         parts.score = score
     return parts.layout()
 

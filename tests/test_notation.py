@@ -316,6 +316,11 @@ MALFORMED = [
     (BASE + "[score]\nN = 3\n", "deal.toml: score: no score for S"),
     (BASE + "[score]\nN = 3\nS = 'ten'\n", "deal.toml: score.S: expected a whole number"),
     (BASE + "[score]\nN = 3\nE = 4\nS = 1\n", "deal.toml: score.E: no seat 'E'"),
+    # a key that is no seat at all is told with this table's seats, as [hands]'s E is
+    (BASE + "[score]\nN = 3\nX = 1\n",
+     "deal.toml: score.X: no seat 'X' at a 2-player table (seats N S)"),
+    (BASE + "[score]\nnorth = 3\nS = 1\n",
+     "deal.toml: score.north: no seat 'north' at a 2-player table (seats N S)"),
     ("N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H\n", "deal.toml: not TOML: Expected '=' after "
      "a key in a key/value pair (at line 1, column 2); it starts like a one-line position, "
      "which a file not named .toml holds"),
