@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solver.deal import Position, load_positions, read_positions
-from solver.errors import AllFivesError, is_number
+from solver.errors import AllFivesError, counted, is_number
 from solver.notation import MAX_TEXT_BYTES, is_line_form, read_file, read_limited
 from solver.rules import Rules, read_spec
 
@@ -205,11 +205,14 @@ def one_of_several(name: str, load=load_positions,
                 return picked
             names = [known for known, _ in positions]
             lines = [known.rpartition(":")[2] for known in names]
-            held = (f"one, {names[0]}" if len(names) == 1 else
-                    f"{len(names)}, on lines {', '.join(lines[:-1])} and {lines[-1]}"
-                    if mark == ":" and len(names) <= 10 and all(map(str.isdigit, lines)) else
-                    f"{len(names)}, {names[0]} to {names[-1]}")
-            raise AllFivesError(f"{name}: no such deal: {file} holds {held}")
+            held = counted(len(names), "deal")
+            if mark == ":" and len(names) <= 10 and all(map(str.isdigit, lines)):
+                held += (f", on line {lines[0]}" if len(names) == 1 else
+                         f", on lines {', '.join(lines[:-1])} and {lines[-1]}")
+            elif names != [file] and names != [f"{file}#{k}" for k in range(1, len(names) + 1)]:
+                held += f", {names[0]}" if len(names) == 1 else f", {names[0]} to {names[-1]}"
+            which = f"on line {int(tail)}" if mark == ":" else int(tail)
+            raise AllFivesError(f"{name}: no deal {which}: the file holds {held}")
     file, found, tail = name.rpartition("#")
     if found and is_file(file) and Path(file).is_file():    # FILE#x, FILE#-1
         raise AllFivesError(f"{name}: no such file, and #{tail} is not a deal number "

@@ -95,7 +95,7 @@ def file_deal(matches: list[ReplayedMatch], deal: int, source: str) -> tuple[int
     deals counted from 1 through its matches in order."""
     total = sum(len(match.state.deals) for match in matches)
     if not 1 <= deal <= total:
-        raise AllFivesError(f"{source}: no deal {deal}: the record has {total}")
+        raise AllFivesError(f"{source}: no deal {deal}: the record holds {counted(total, 'deal')}")
     for index, match in enumerate(matches):
         if deal <= len(match.state.deals):
             return index, deal
@@ -165,9 +165,10 @@ def _record_and_deal(name: str, deal: int | None) -> tuple[str, int | None]:
     if name == STDIN:
         return name, deal
     file, number = split_deal(name)
-    if number == 0 or (number is None and "#" in name and not is_file(name)):
+    if number is None and "#" in name and not is_file(name):
         tail = name.rpartition("#")[2]
-        raise AllFivesError(f"{name}: #{tail} is not a deal number (RECORD#N counts deals from 1)")
+        raise AllFivesError(f"{name}: no such file, and #{tail} is not a deal number (RECORD#N "
+                            f"counts the deals of a record from 1)")
     return file, one_deal(name, number, deal)
 
 

@@ -478,10 +478,13 @@ def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: P
                 alone.pop(work), row.pop(work)
             assert alone == row
     assert one_error_line(run("solve", f"{several}#3")) == (
-        f"allfives: error: {several}#3: no such deal: {several} holds 2, {several}#1 to "
-        f"{several}#2")
+        f"allfives: error: {several}#3: no deal 3: the file holds 2 deals")
     assert one_error_line(run("solve", f"{lines}:3")) == (
-        f"allfives: error: {lines}:3: no such deal: {lines} holds 2, on lines 2 and 4")
+        f"allfives: error: {lines}:3: no deal on line 3: the file holds 2 deals, on lines 2 "
+        f"and 4")
+    assert one_error_line(run("solve", f"{lines}#2")) == (     # named by line, not by number
+        f"allfives: error: {lines}#2: no deal 2: the file holds 2 deals, {lines}:2 to "
+        f"{lines}:4")
     # a number written with a leading zero is that number; digits of other scripts are none
     for picked, name in ((f"{several}#02", f"{several}#2"), (f"{lines}:004", f"{lines}:4")):
         (row,) = map(json.loads, run("solve", picked, "--json").stdout.splitlines())
@@ -511,7 +514,8 @@ def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: P
     assert alone.pop("file") == f"{one}#1" and whole.pop("file") == str(one)
     assert {k: v for k, v in alone.items() if k not in ("seconds", "nodes")} == \
         {k: v for k, v in whole.items() if k not in ("seconds", "nodes")}
-    assert one_error_line(run("solve", f"{one}#2")).endswith(f"{one} holds one, {one}")
+    assert one_error_line(run("solve", f"{one}#2")).endswith(f"{one}#2: no deal 2: the file "
+                                                              f"holds 1 deal")
 
 
 @pytest.mark.parametrize("table, message", [

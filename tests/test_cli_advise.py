@@ -210,7 +210,7 @@ def test_a_file_of_several_positions_is_one_line(made, tmp_path, form):
         by_itself.pop("position"), by_itself.pop("seconds")
         assert row == by_itself
     assert_one_error_line(run("advise", f"{path}#3" if form == "toml" else f"{path}:3"),
-                          "no such deal")
+                          "no deal ")
 
 
 # ---- the report ------------------------------------------------------------------------------

@@ -353,14 +353,14 @@ def test_solve_of_a_records_deal_solves_it_from_its_first_card():
     by_option = records(run("solve", MATCH, "--deal", 2, "--json"))
     assert [(r["file"], r["value"], r["line"]) for r in by_option] == \
         [(row["file"], row["value"], row["line"])]
-    assert_one_error_line(run("solve", MATCH, "--deal", 7), "no deal 7: the record has 6")
+    assert_one_error_line(run("solve", MATCH, "--deal", 7), "no deal 7: the record holds 6 deals")
     assert_one_error_line(run("solve", f"{MATCH}#2", "--deal", 3), "different deals")
     assert_one_error_line(run("solve", EXAMPLES / "two-player.toml", "--deal", 1),
                           "not a game record")
 
 
 def test_bad_deal_numbers_and_records(tmp_path):
-    assert_one_error_line(run("analyze", f"{MATCH}#9"), "no deal 9: the record has 6")
+    assert_one_error_line(run("analyze", f"{MATCH}#9"), "no deal 9: the record holds 6 deals")
     assert_one_error_line(run("analyze", MATCH, "--deal", 0), "--deal")
     assert_one_error_line(run("analyze", f"{MATCH}#2", "--deal", 3), "different deals")
     assert_one_error_line(run("analyze", EXAMPLES / "played.toml", "--deal", 1),
@@ -417,8 +417,11 @@ def test_replay_of_one_deal_tells_that_deal_as_the_whole_play_by_play_does(tmp_p
 
 
 def test_bad_deal_numbers_for_replay(tmp_path):
-    assert_one_error_line(run("replay", f"{MATCH}#9"), "no deal 9: the record has 6")
-    assert_one_error_line(run("replay", f"{MATCH}#0"), "not a deal number")
+    assert_one_error_line(run("replay", f"{MATCH}#9"), "no deal 9: the record holds 6 deals")
+    assert_one_error_line(run("replay", f"{MATCH}#0"), "no deal 0: the record holds 6 deals")
+    assert_one_error_line(run("replay", f"{MATCH}#x"), (
+        "no such file, and #x is not a deal number (RECORD#N counts the deals of a record "
+        "from 1)"))
     assert_one_error_line(run("replay", f"{MATCH}#2", "--deal", 3), "different deals")
     assert_one_error_line(run("replay", MATCH, "--deal", 0), "--deal")
     assert_one_error_line(run("replay", f"{tmp_path}/none.jsonl#2"), "none.jsonl")
@@ -497,8 +500,8 @@ def test_whole_matches_are_counted_through_the_file(tmp_path):
     assert summaries[1]["deal"]["number"] == 2 and "deal" not in summaries[0]
     assert summaries[1]["deal"]["actions"] == two[1]["actions"]
     assert_one_error_line(run("replay", f"{path}#{len(one) + len(two) + 1}"),
-                          f"no deal {len(one) + len(two) + 1}: the record has "
-                          f"{len(one) + len(two)}")
+                          f"no deal {len(one) + len(two) + 1}: the record holds "
+                          f"{len(one) + len(two)} deals")
 
 
 def test_a_match_split_or_started_late_fails_in_one_line(tmp_path):
