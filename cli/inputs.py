@@ -213,10 +213,12 @@ def one_of_several(name: str, load=load_positions,
                 held += f", {names[0]}" if len(names) == 1 else f", {names[0]} to {names[-1]}"
             which = f"on line {int(tail)}" if mark == ":" else int(tail)
             raise AllFivesError(f"{name}: no deal {which}: the file holds {held}")
-    file, found, tail = name.rpartition("#")
-    if found and is_file(file) and Path(file).is_file():    # FILE#x, FILE#-1
-        raise AllFivesError(f"{name}: no such file, and #{tail} is not a deal number "
-                            f"(FILE#N counts the deals of a file from 1)")
+    for mark, counts in (("#", "FILE#N counts the deals of a file from 1"),
+                         (":", "FILE:N is the deal on line N of a file of one-line positions")):
+        file, found, tail = name.rpartition(mark)
+        if found and is_file(file) and Path(file).is_file():    # FILE#x, FILE#-1, FILE:x
+            raise AllFivesError(f"{name}: no such file, and {mark}{tail} is not a "
+                                f"{'deal' if mark == '#' else 'line'} number ({counts})")
     return None
 
 

@@ -493,7 +493,8 @@ def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: P
         f"{several}#²: no such file, and #² is not a deal number (FILE#N counts the deals of a "
         f"file from 1)")
     assert one_error_line(run("solve", f"{lines}:³")).endswith(
-        f"{lines}:³: No such file or directory")
+        f"{lines}:³: no such file, and :³ is not a line number (FILE:N is the deal on line N "
+        f"of a file of one-line positions)")
     # a game record's deals are picked by number, not by line; a folder holds no deals
     record = tmp_path / "games.jsonl"
     assert run("match", "heuristic", "random", "--deals", 1, "--record", record).exit_code == 0
