@@ -57,6 +57,16 @@ class Terminated(KeyboardInterrupt):
     that polls for signals ends the same way for both."""
 
 
+def stopped_by(stop: KeyboardInterrupt) -> str:
+    """``interrupted`` (Ctrl-C) or ``terminated`` (SIGTERM): what the line on stderr says."""
+    return "terminated" if isinstance(stop, Terminated) else "interrupted"
+
+
+def stop_status(stop: KeyboardInterrupt) -> int:
+    """The exit status of a run that Ctrl-C (130) or SIGTERM (143) ended."""
+    return TERMINATED if isinstance(stop, Terminated) else INTERRUPTED
+
+
 def on_sigterm(signum: int, frame: Any) -> NoReturn:
     raise Terminated()
 
@@ -233,5 +243,5 @@ class Boundary(HelpScreen, TyperGroup):
             say("out of memory")
             return FAILURE
         except KeyboardInterrupt as stop:
-            note("interrupted")
-            return TERMINATED if isinstance(stop, Terminated) else INTERRUPTED
+            note(stopped_by(stop))
+            return stop_status(stop)

@@ -32,7 +32,7 @@ from typer.core import TyperGroup
 from solver.errors import AllFivesError
 from solver.solution import OBJECTIVES
 
-from .errors import INTERRUPTED, TERMINATED, Boundary, Terminated, note, on_sigterm, user_errors
+from .errors import Boundary, note, on_sigterm, stop_status, stopped_by, user_errors
 from .helpscreen import Command, HelpScreen, render_help
 
 EXIT_STATUS = """\
@@ -667,5 +667,5 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt as stop:
-        note("interrupted")
-        raise SystemExit(TERMINATED if isinstance(stop, Terminated) else INTERRUPTED) from None
+        note(stopped_by(stop))
+        raise SystemExit(stop_status(stop)) from None

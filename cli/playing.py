@@ -13,7 +13,7 @@ printed reads as the session it was.
 The record (``solver.game``'s JSON lines, one object a finished deal) is written after every
 deal, so that quitting, the end of input or Ctrl-C leaves it whole.  Ending: the match played
 out, ``quit`` or the end of input: status 0; Ctrl-C: ``allfives: interrupted; the record is in
-FILE`` on standard error, status 130 (143 for SIGTERM).
+FILE`` on standard error, status 130 (SIGTERM: ``terminated``, 143).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from solver.scoring import score_position
 from solver.tricks import parse_seat, seat_names, side_name, side_of
 
 from .answers import AnswerError, ask_line, choices, read_answer, reason
-from .errors import INTERRUPTED, TERMINATED, Terminated, note, option
+from .errors import note, option, stop_status, stopped_by
 from .faces import BAD, GOOD, QUIET, game_name, hanging, rules_words
 from .inputs import named, read_rules
 from .table import choices_line, deal_line, deal_over_line, score_lines, scores_text, \
@@ -538,8 +538,8 @@ def play_command(players: int, seat: str | None, opponents: list[str] | None, pr
             where = session.where()
         except OSError as error:
             where = f"the record could not be written ({error})"
-        note(f"interrupted; {where}")
-        raise typer.Exit(TERMINATED if isinstance(stop, Terminated) else INTERRUPTED)
+        note(f"{stopped_by(stop)}; {where}")
+        raise typer.Exit(stop_status(stop))
 
 
 def _is_terminal(stream: TextIO) -> bool:

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from cli.answers import AnswerError, choices, read_answer
+from cli.errors import Terminated
 from cli.playing import Session, Stop, make_setup, play_command
 from cli.table import scores_text
 from clirun import console, run
@@ -935,7 +936,10 @@ def test_quit_saves_to_the_default_record(tmp_path, monkeypatch):
     assert (tmp_path / "allfives-7-2.jsonl").read_text(encoding="utf-8") == first
 
 
-def test_ctrl_c_saves_the_record_and_exits_130(tmp_path, monkeypatch):
+@pytest.mark.parametrize("stop, status, said", [(KeyboardInterrupt, 130, "interrupted"),
+                                                 (Terminated, 143, "terminated")],
+                         ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_saves_the_record_and_exits_130(tmp_path, monkeypatch, stop, status, said):
     record = tmp_path / "m.jsonl"
     calls = []
     original = Session.ask
@@ -943,13 +947,13 @@ def test_ctrl_c_saves_the_record_and_exits_130(tmp_path, monkeypatch):
     def ask(self, prompt):
         calls.append(1)
         if len(calls) > 30:
-            raise KeyboardInterrupt
+            raise stop
         return original(self, prompt)
 
     monkeypatch.setattr(Session, "ask", ask)
     result = run("play", "--seed", 1, "--record", record, input="1\n" * 100)
-    assert result.exit_code == 130
-    assert result.stderr == f"allfives: interrupted; the record is in {record}\n"
+    assert result.exit_code == status
+    assert result.stderr == f"allfives: {said}; the record is in {record}\n"
     replay(read_records(record.read_text(encoding="utf-8")))
 
 
