@@ -732,6 +732,14 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
             with signals_held():    # (a second Ctrl-C, close behind the first, waits for it)
                 _show(summary(plan, keeper.result(seconds), seconds, keeper.resumed, record,
                               bootstrap=False), as_json)
+        elif not as_json and isinstance(error, KeyboardInterrupt):
+            from rich.text import Text
+
+            from .console import make_console
+
+            make_console(None).print(Text(f"interrupted: none of the {plan.groups:,} groups "
+                                          f"asked for was finished, so there is nothing to "
+                                          f"report", style="bold"), soft_wrap=True)
         raise
     finally:
         if out is not None:

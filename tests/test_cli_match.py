@@ -350,6 +350,19 @@ def interrupted(args: list[str], ready, group: bool = False) -> tuple[int, str, 
     return program.returncode, out, errors
 
 
+@pytest.mark.parametrize("form", [[], ["--json"]], ids=["report", "json"])
+def test_ctrl_c_before_any_group_is_finished_says_so(form):
+    """A run stopped before its first group (a whole match of four) has nothing to report,
+    and says that rather than nothing (the JSON reader has the status alone)."""
+    start = time.monotonic()
+    status, out, errors = interrupted(["match", "pimc", "heuristic", "--players", "4",
+                                       "--matches", "3", *form],
+                                      lambda program: time.monotonic() > start + 2)
+    assert status == 130 and errors == "allfives: interrupted\n"
+    assert out == ("" if form else "interrupted: none of the 3 groups asked for was "
+                                   "finished, so there is nothing to report\n")
+
+
 @pytest.mark.parametrize("group", [False, True], ids=["to-the-program", "to-its-group"])
 def test_ctrl_c_ends_a_match_and_its_workers(group: bool):
     """One line, status 130, no worker left and no worker's traceback."""
