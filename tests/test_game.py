@@ -1277,7 +1277,12 @@ def test_what_match_records_are_given_is_checked_in_one_line(call, what):
     with pytest.raises(GameError, match=re.escape(what)) as error:
         call(state)
     assert "\n" not in str(error.value)
-    assert [r["match"] for r in match_records(state, 7)] == [7] * len(state.deals)
+
+
+def test_a_match_name_is_written_into_every_record():
+    state = random_match(2, Rules(), 1)
+    for name in (7, "0:3:1"):
+        assert [r["match"] for r in match_records(state, name)] == [name] * len(state.deals)
 
 
 @pytest.mark.parametrize("call, what", [
