@@ -213,13 +213,19 @@ def one_of_several(name: str, load=load_positions,
                 held += f", {names[0]}" if len(names) == 1 else f", {names[0]} to {names[-1]}"
             which = f"on line {int(tail)}" if mark == ":" else int(tail)
             raise AllFivesError(f"{name}: no deal {which}: the file holds {held}")
-    for mark, counts in (("#", "FILE#N counts the deals of a file from 1"),
-                         (":", "FILE:N is the deal on line N of a file of one-line positions")):
-        file, found, tail = name.rpartition(mark)
-        if found and is_file(file) and Path(file).is_file():    # FILE#x, FILE#-1, FILE:x
-            raise AllFivesError(f"{name}: no such file, and {mark}{tail} is not a "
-                                f"{'deal' if mark == '#' else 'line'} number ({counts})")
+    refuse_no_number(name, "#", "deal", "FILE#N counts the deals of a file from 1")
+    refuse_no_number(name, ":", "line", "FILE:N is the deal on line N of a file of one-line "
+                                        "positions")
     return None
+
+
+def refuse_no_number(name: str, mark: str, what: str, counts: str) -> None:
+    """``FILE#x``, ``FILE#-1`` (``mark`` ``#``) where FILE is a file and no file has the whole
+    name: one line, that ``#x`` is not a ``what`` number, and how ``counts`` them."""
+    file, found, tail = name.rpartition(mark)
+    if found and is_file(file) and Path(file).is_file():
+        raise AllFivesError(f"{name}: no such file, and {mark}{tail} is not a {what} number "
+                            f"({counts})")
 
 
 def read_input(name: str, deal: int | None = None, played: bool = True,

@@ -140,11 +140,11 @@ def _puzzles_in(path: Path) -> list[Path]:
 def _one_of_several(name: str) -> Path | None:
     """``FILE#N`` when FILE is a file of at least N puzzles (``FILE#02`` as ``FILE#2``, and
     ``FILE#1`` of a file of one as FILE); None when FILE is no file."""
+    from .inputs import refuse_no_number
+
     found = _NUMBERED.fullmatch(name)
-    file, mark, tail = name.rpartition("#")
-    if found is None and mark and Path(file).is_file():      # FILE#x, FILE#-1
-        raise AllFivesError(f"{name}: no such file, and #{tail} is not a puzzle number "
-                            f"(FILE#N counts the puzzles of a file from 1)")
+    if found is None:
+        refuse_no_number(name, "#", "puzzle", "FILE#N counts the puzzles of a file from 1")
     if found is None or not Path(found[1]).is_file():
         return None
     count = len(_puzzles_in(Path(found[1])))

@@ -160,15 +160,13 @@ def match_words(state: MatchState, brief: bool = False) -> Text:
 
 def _record_and_deal(name: str, deal: int | None) -> tuple[str, int | None]:
     """The file and the deal that ``RECORD`` or ``RECORD#N`` and ``--deal`` name."""
-    from .inputs import STDIN, is_file, one_deal, split_deal
+    from .inputs import STDIN, is_file, one_deal, refuse_no_number, split_deal
 
     if name == STDIN:
         return name, deal
     file, number = split_deal(name)
-    if number is None and "#" in name and not is_file(name):
-        tail = name.rpartition("#")[2]
-        raise AllFivesError(f"{name}: no such file, and #{tail} is not a deal number (RECORD#N "
-                            f"counts the deals of a record from 1)")
+    if number is None and not is_file(name):
+        refuse_no_number(name, "#", "deal", "RECORD#N counts the deals of a record from 1")
     return file, one_deal(name, number, deal)
 
 
