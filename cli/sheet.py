@@ -78,11 +78,11 @@ def number_of(name: str, one_file: bool = True) -> str:
     number."""
     base = name.rsplit("/", 1)[-1]
     head = base.split("-", 1)[0]
-    several = re.search(r"\.toml#(\d+)$", base)
+    several = re.search(r"#(\d+)$", base)    # (standard input's several: <stdin>#2)
     if is_number(head):
         return head + (f"#{several[1]}" if several else "")
     if several and not one_file:
-        return f"{base[:several.start()]}#{several[1]}"
+        return f"{base[:several.start()].removesuffix('.toml')}#{several[1]}"
     return several[1] if several else ""
 
 

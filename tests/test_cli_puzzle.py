@@ -279,7 +279,9 @@ def test_a_dash_reads_the_puzzles_of_standard_input(tmp_path):
         and "Save the ten" in shown.stdout
     index = run("puzzle", "index", "-", COLLECTION / "003-endplay.toml", input=several)
     assert "| 012 |" not in index.stdout      # no number: standard input is no numbered file
-    assert "| · | The five falls | 2 |" in index.stdout and "](003-endplay.toml)" in index.stdout
+    # (numbered in it, beside another file's puzzles with its name, as week#2 is)
+    assert "| <stdin>#1 | The five falls | 2 |" in index.stdout \
+        and "](003-endplay.toml)" in index.stdout
     wrong = one.replace('side = "N"', 'side = "S"')
     assert_one_error_line(run("puzzle", "show", "-", input=wrong), "<stdin>: not a sound puzzle",
                           "'allfives puzzle check -'")
@@ -1097,11 +1099,22 @@ def test_ctrl_c_ends_a_check_and_its_workers(group):
     ("class/week-3.toml#2", "2"),     # a file of several without a number: numbered in it
     ("week-3.toml", ""),
     ("1000-x.toml", "1000"),
+    ("<stdin>#2", "2"),               # several puzzles piped in (they had no number)
+    ("class/week-3#2", "2"),          # a file of several not named .toml
 ])
 def test_a_puzzle_s_number_on_a_sheet(name, number):
     from cli.sheet import number_of
 
     assert number_of(name) == number
+
+
+def test_puzzles_piped_in_are_numbered_on_a_sheet():
+    files = sorted(PUZZLES.glob("*.toml"))[:2]
+    text = "# ---\n".join(p.read_text(encoding="utf-8") for p in files)
+    shown = run("puzzle", "show", "-", input=text).stdout
+    assert shown.startswith("1. ") and "\n2. " in shown
+    sheet = run("puzzle", "show", "-", "--format", "html", input=text).stdout
+    assert "<h2>1. " in sheet and "<h2>2. " in sheet
 
 
 def test_the_puzzles_of_a_file_of_several_are_numbered_on_a_sheet(tmp_path):
