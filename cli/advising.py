@@ -168,7 +168,7 @@ def advice_for(observation: Observation, worlds: int | None, seed: int | str,
     if seen is None or not seen.shown_others(observation.seat):
         return player.advise(observation)
     drawn = seen.worlds(observation.seat, player.worlds_for(observation.players), player.rng,
-                        player.exact_limit)
+                        player.exact_limit, player.bidding)
     positions = [world_position(observation, world) for world in drawn]
     return player.advise_positions(observation, positions, [w.weight for w in drawn],
                                    drawn.exact)
@@ -362,6 +362,9 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
             text.append("\nhidden: " + ", ".join(
                 f"{names[s]} ({counted(seen.counts[s], 'card')})"
                 for s in seen.hidden))
+        if observation.calls:       # (they weigh the deals of the unseen cards)
+            text.append("\ncalls: " + ", ".join(f"{names[s]} {CALLS[a]}"
+                                                for s, a in observation.calls))
     else:
         elder = (observation.dealer + 1) % n
         role = "the elder hand" if observation.seat == elder else "the dealer"

@@ -60,11 +60,14 @@ __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse
 
 #: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles``; the deal checks only its
 #: shape and its keys, ``PUZZLE_KEYS``.
-TOP_KEYS = ("rules", "dealer", "trump", "turnup", "aside", "hands", "play", "options", "score",
-            "puzzle")
+TOP_KEYS = ("rules", "dealer", "trump", "turnup", "aside", "calls", "hands", "play", "options",
+            "score", "puzzle")
 PUZZLE_KEYS = ("side", "objective", "target", "line", "title", "themes", "rating", "seed",
                "solved_by", "evidence")
 COMPASS = "NESW"
+#: The calls a deal may have had before its play, as a record spells them: the elder hand's
+#: and, to a beg, the dealer's.
+CALL_WORDS = (("stand",), ("beg", "take-one"), ("beg", "run"))
 #: The line between two deals in one TOML text (trailing blanks allowed when reading).
 SEPARATOR = "# ---"
 #: The byte-order mark some editors put at the start of a UTF-8 file.
@@ -97,6 +100,8 @@ class Layout(NamedTuple):
     #: The turn-ups set aside by runs, in no hand, in the order turned (the ``turnup`` is the
     #: last): cards every seat has seen, which a hidden hand cannot hold.
     aside: tuple[Card, ...] = ()
+    #: The calls made before the play, one of ``CALL_WORDS`` (empty: not given).
+    calls: tuple[str, ...] = ()
 
 
 def check_puzzle_table(table: Any, source: str, error: type[AllFivesError] = DealFileError
@@ -154,6 +159,7 @@ class _Parts:
         self.trump: str | None = None
         self.turnup: str | None = None
         self.aside: list[Card] = []
+        self.calls: tuple[str, ...] = ()
         self.play: list[Card] = []
         self.score: dict[str, int] | list[int] | None = None
         #: How an option is named in messages: ``options.follow`` in TOML, ``follow`` on a line.
@@ -196,9 +202,47 @@ class _Parts:
                 dealer = parse_seat(self.dealer, n)
         trump, turnup = self._trumps(hands)
         self._check_aside(names, hands, turnup, rules)
+        self._check_calls(hands, rules)
         score = self._score(n)
         return Layout(tuple(tuple(sort_cards(h)) for h in hands), trump, dealer, rules, turnup,
-                      score, tuple(self.play), src, hidden, tuple(self.aside))
+                      score, tuple(self.play), src, hidden, tuple(self.aside), self.calls)
+
+    def read_calls(self, key: str, value: object) -> None:
+        """``calls``: ``"beg, run"`` (words parted by commas or spaces) or an array of words."""
+        words = value if isinstance(value, list) else \
+            _text(self.source, key, value).replace(",", " ").split()
+        calls = tuple(_text(self.source, key, word).strip().lower() for word in words)
+        if calls not in CALL_WORDS:
+            known = [repr(", ".join(c)) for c in CALL_WORDS]
+            raise _fail(self.source, key, f"{quoted(', '.join(calls))} is not "
+                                          f"{', '.join(known[:-1])} or {known[-1]} (the elder "
+                                          f"hand's call, and the dealer's to a beg)")
+        self.calls = calls
+
+    def _check_calls(self, hands: list[list[Card]], rules: Rules) -> None:
+        """Calls that fit the hands as dealt: 6 cards after a stand or a take-one, 3 more a
+        run after a run (one at least, no more than the rules allow; ``aside`` counts them)."""
+        if not self.calls:
+            return
+        size = max(len(hand) for hand in hands)     # (a hidden hand is empty)
+        if self.calls[-1] != "run":
+            if self.aside:
+                raise _fail(self.source, "calls", f"{quoted(', '.join(self.calls))}, but "
+                                                  f"aside holds turn-ups set aside by a run")
+            if size != 6:
+                raise _fail(self.source, "calls", f"after {quoted(', '.join(self.calls))} the "
+                                                  f"hands as dealt hold 6 cards, not {size}")
+            return
+        runs, left = divmod(size - 6, 3)
+        most = rules.max_runs
+        if most == 0:
+            raise _fail(self.source, "calls", "these rules allow no run (max_runs = 0)")
+        if runs < 1 or left or (most is not None and runs > most):
+            sizes = [str(6 + 3 * r) for r in range(1, (most or 2) + 1)]
+            sizes = "9, 12, ..." if most is None else sizes[0] if most == 1 else \
+                f"{', '.join(sizes[:-1])} or {sizes[-1]}"
+            raise _fail(self.source, "calls", f"runs deal hands of {sizes} cards under these "
+                                              f"rules, not {size}")
 
     def _check_aside(self, names: str, hands: list[list[Card]], turnup: Card | None,
                      rules: Rules) -> None:
@@ -435,6 +479,8 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         parts.turnup = _text(source, "turnup", data["turnup"])
     if "aside" in data:
         parts.aside = _cards(source, "aside", data["aside"], ordered=True)
+    if "calls" in data:
+        parts.read_calls("calls", data["calls"])
     if "hands" not in data:
         raise _fail(source, None, "no [hands]")
     hands = dict(_table(source, "hands", data["hands"]))
@@ -539,6 +585,8 @@ def toml_str(layout: Layout) -> str:
     if layout.aside:
         lines.append("aside = [" + ", ".join(_toml_string(card_str(c)) for c in layout.aside)
                      + "]")
+    if layout.calls:
+        lines.append("calls = [" + ", ".join(map(_toml_string, layout.calls)) + "]")
     if layout.play:
         lines.append("play = [" + ", ".join(_toml_string(card_str(c)) for c in layout.play)
                      + "]")
@@ -616,6 +664,8 @@ def parse_line(text: str, source: str = "<line>", hidden: bool = False) -> Layou
             parts.play = _line_cards(source, value)
         elif key == "aside":
             parts.aside = _line_cards(source, value, "aside")
+        elif key == "calls":
+            parts.read_calls(key, value)
         elif key == "score":
             parts.score = _line_score(source, value)
         else:
@@ -660,6 +710,8 @@ def line_str(layout: Layout) -> str:
         words.append(f"trump={suit_str(layout.trump)}")
     if layout.aside:
         words.append("aside=" + ",".join(card_str(c) for c in layout.aside))
+    if layout.calls:
+        words.append("calls=" + ",".join(layout.calls))
     if layout.play:
         words.append("play=" + ",".join(card_str(c) for c in layout.play))
     words += [f"{name}={option_text(value)}" for name, value in rules.changes().items()]

@@ -41,7 +41,7 @@ from os import PathLike
 from .cards import ALL_CARDS, SUIT_NAMES, Card, card_str, sort_cards, suit_of
 from .deal import Position
 from .errors import AllFivesError, counted, quoted
-from .game import BEG, PLAY, Match, Observation
+from .game import BEG, CALLS, PLAY, Match, Observation
 from .notation import DealFileError, Layout, is_toml_name, line_str, read_file, read_layouts, \
     toml_str
 from .pegging import Peg
@@ -55,6 +55,8 @@ __all__ = ["SeenPosition", "read_seen", "load_seen", "hide", "call_observation",
 
 #: The cards a seat holds when it calls: the deal before any run.
 HAND = 6
+#: A call's action by its word (``solver.game.CALLS``'s words).
+CALL_ACTIONS = {word: action for action, word in CALLS.items()}
 
 
 def _fail(source: str, key: str | None, message: str) -> DealFileError:
@@ -247,18 +249,19 @@ class SeenPosition:
                 if s != seat and self.held[s] is not None and self.counts[s]]
 
     def worlds(self, seat: int, count: int, rng: random.Random,
-               exact_limit: int = 10_000):
+               exact_limit: int = 10_000, bidding: bool = False):
         """``count`` deals of the unseen cards into the hidden hands that agree with what
         ``seat`` sees (``solver.sampling.Worlds``), drawn uniformly, or every one when there
-        are no more than ``count`` (and ``exact_limit``).  When only ``seat``'s hand is shown
-        these are ``sample_worlds``'s; the other hands shown (which an ``Observation`` cannot
-        hold) are kept as they are, and only the hidden ones dealt, by the sampler's own count
-        of the worlds (``sample_worlds`` with ``shown``)."""
+        are no more than ``count`` (and ``exact_limit``); with ``bidding``, weighed by the
+        calls.  When only ``seat``'s hand is shown these are ``sample_worlds``'s; the other
+        hands shown (which an ``Observation`` cannot hold) are kept as they are, and only the
+        hidden ones dealt, by the sampler's own count of the worlds (``sample_worlds`` with
+        ``shown``)."""
         from . import sampling
 
         shown = {s: self.held[s] for s in self.shown_others(seat)}
         return sampling.sample_worlds(self.observation(seat), count, rng,
-                                      exact_limit=exact_limit, shown=shown)
+                                      exact_limit=exact_limit, bidding=bidding, shown=shown)
 
     # ---- what a seat knows -------------------------------------------------------------------
 
@@ -279,10 +282,18 @@ class SeenPosition:
                                                      f"is hidden: show the hand advised")
         return seat
 
+    @property
+    def calls(self) -> tuple[tuple[int, int], ...]:
+        """The calls before the play, (seat, action) as an observation holds them: those the
+        text gives, else a beg and a run where turn-ups were set aside (none where it says
+        nothing of them)."""
+        words = self.layout.calls or (("beg", "run") if self.layout.aside else ())
+        elder = (self.dealer + 1) % self.players
+        return tuple((seat, CALL_ACTIONS[word]) for seat, word in zip((elder, self.dealer), words))
+
     def observation(self, seat: int | None = None) -> Observation:
-        """What the seat to move knows, as ``MatchState.observation`` gives it at the table (no
-        calls: the deal starts at the play; the score is that of the start of play and the
-        tricks' pegs)."""
+        """What the seat to move knows, as ``MatchState.observation`` gives it at the table:
+        the calls (``calls``), the score at the start of play and the tricks' pegs."""
         seat = self.advised_seat(None if seat is None else self.seats[seat])
         layout, n = self.layout, self.players
         hand = self.held[seat]
@@ -294,7 +305,7 @@ class SeenPosition:
             games_won=(0,) * side_count(n), hand=hand,
             turnups=layout.aside + (() if layout.turnup is None else (layout.turnup,)),
             trump=layout.trump,
-            calls=(), play=self.play, revokes=(), pegs=self.pegs,
+            calls=self.calls, play=self.play, revokes=(), pegs=self.pegs,
             legal_actions=tuple(sorted(legal)))
 
 

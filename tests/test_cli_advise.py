@@ -222,6 +222,20 @@ def test_the_score_says_what_this_deal_has_pegged_in_it():
     assert "score N 57 (+7 this deal), S 10 (61 to win)" in text
 
 
+def test_the_calls_are_said_and_weigh_the_deals():
+    """A position's calls (given, or a beg and a run that its turn-ups set aside tell) are
+    said under the table, and the deals of the unseen cards are weighed by them."""
+    told = "N:7654.K3.-.- - dealer=N turnup=7H play=AS"
+    plain = run("advise", told, "--json", "--worlds", "64")
+    begged = run("advise", f"{told} calls=beg,take-one", "--json", "--worlds", "64")
+    assert plain.exit_code == begged.exit_code == 0, begged.stderr
+    assert json.loads(plain.stdout)["actions"] != json.loads(begged.stdout)["actions"]
+    assert "\ncalls: S beg, N take-one\n" in run("advise", f"{told} calls=beg,take-one").stdout
+    assert "calls:" not in run("advise", told).stdout
+    ran = "N:- - - KJ4.AJ9.Q954.KQ dealer=E turnup=6D aside=7H,8H play=AS,4S,5S,3S,5C"
+    assert "\ncalls: S beg, E run\n" in run("advise", ran, "--worlds", "4").stdout
+
+
 def test_the_report_lists_every_choice_best_first(made):
     result = run("advise", HIDDEN, "--worlds", "5")
     assert result.exit_code == 0, result.stderr
@@ -379,6 +393,7 @@ def test_a_chance_of_winning_dropped_for_the_budget_is_said_so(monkeypatch):
 @pytest.mark.parametrize("args", [
     [str(HIDDEN), "--worlds", "8"],
     ["N:T.QJT92.-.- - dealer=S turnup=6H score=55,58", "--worlds", "4"],
+    ["N:7654.K3.-.- - dealer=N turnup=7H play=AS calls=beg,take-one", "--worlds", "8"],
     ["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--players", "4", "--score", "50,58"]])
 @pytest.mark.parametrize("width", [40, 46, 60, 80])
 def test_the_advice_is_laid_out_for_the_console_width(args, width):
@@ -396,7 +411,7 @@ def test_the_advice_is_laid_out_for_the_console_width(args, width):
     assert rows and all(re.search(r"\d%?( to |\.\.)[-+]?\d", row) for row in rows), rows
     # a line of what the seat sees, wrapped, goes on indented (the first of them, the table's)
     head = lines[:lines.index("")]
-    starts = r"^(  \S|\d players; |trumps |[NESW] (holds|is the|to play) |hidden: )"
+    starts = r"^(  \S|\d players; |trumps |[NESW] (holds|is the|to play) |hidden: |calls: )"
     assert all(re.match(starts, line) for line in head), head
 
 

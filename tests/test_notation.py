@@ -162,6 +162,28 @@ s = "k.-.-.3"
     assert position.play == cards("TS KS")
 
 
+@pytest.mark.parametrize("given, words", [('"stand"', ("stand",)),
+                                          ('"Beg, Take-one"', ("beg", "take-one")),
+                                          ('["beg", "take-one"]', ("beg", "take-one")),
+                                          ('"beg run"', ("beg", "run"))])
+def test_the_calls_read_and_write_in_both_forms(given, words):
+    """``calls`` (for advice: the deal as solved is the same with or without them)."""
+    from solver.notation import line_str, parse_line, parse_toml, toml_str
+
+    hands = '[hands]\nN = "AH KH 5H 9C 2D 3S"\nS = "TH QH 4H 8C JD 7S"\n'
+    if words[-1] == "run":
+        hands = hands.replace('3S"', '3S 2S 4S 5S"').replace('7S"', '7S 6S 8S 9S"')
+    text = f'dealer = "S"\nturnup = "7H"\ncalls = {given}\n{hands}'
+    layout = parse_toml(text, "deal.toml")
+    assert layout.calls == words
+    assert parse_toml(toml_str(layout), "deal.toml") == layout
+    assert parse_line(line_str(layout), "deal.toml") == layout
+    assert f"calls={','.join(words)}" in line_str(layout)
+    bare = parse_toml(text.replace(f"calls = {given}\n", ""), "deal.toml")
+    assert layout == bare._replace(calls=words)
+    assert Position.from_toml(text) == Position.from_toml(toml_str(bare))
+
+
 def test_trump_and_turnup_together_when_they_agree():
     position = Position.from_toml(THREE.replace('turnup = "7H"', 'turnup = "7H"\ntrump = "h"'))
     assert position.deal.turnup == parse_card("7H") and position.deal.trump == 1

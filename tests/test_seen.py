@@ -14,11 +14,12 @@ from clirun import run
 from solver.cards import ALL_CARDS, parse_card, parse_cards, sort_cards, suit_of
 from solver.deal import DealFileError, Position
 from solver.errors import AllFivesError
-from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
+from solver.game import BEG, CALLS, PLAY, RUN, STAND, TAKE_ONE, Match
 from solver.notation import line_str, parse_line, parse_toml, toml_str
 from solver.pegging import pegs
 from solver.players import decide, make_player
 from solver.rules import PRESETS, Rules
+from solver.sampling import sample_worlds
 from solver.seen import call_observation, hide, read_seen
 from solver.tricks import SeatError, legal_plays
 from test_notation import random_position as notation_position
@@ -128,6 +129,24 @@ def test_solve_refuses_a_hidden_hand_in_one_line(tmp_path, text):
     ("N:AKQJT98765432.-.-.- - - - aside=2H,3H turnup=4C",
      "aside: 2 runs deal hands of 12 cards, not 13"),
     ("N:AK.-.-.- - dealer=S turnup=2H aside=7C", "aside: 1 run deals hands of 9 cards, not 2"),
+    # the calls: one of the three, fitting the hands as dealt and the turn-ups set aside
+    ("N:AKQJT9.-.-.- - trump=H calls=beg", "calls: 'beg' is not 'stand', 'beg, take-one' or "
+                                           "'beg, run' (the elder hand's call, and the "
+                                           "dealer's to a beg)"),
+    ("N:AKQJT9.-.-.- - trump=H calls=run,beg", "calls: 'run, beg' is not 'stand'"),
+    ("N:AKQJT9.-.-.- - trump=H calls=", "calls: '' is not 'stand'"),
+    ("N:AKQJT9.-.-.- - trump=H calls=beg,run", "calls: runs deal hands of 9 or 12 cards under "
+                                               "these rules, not 6"),
+    ("N:AKQJT9.-.-.- - trump=H calls=beg,run max_runs=none",
+     "calls: runs deal hands of 9, 12, ... cards under these rules, not 6"),
+    ("N:AKQJT98765.-.-.- - trump=H calls=beg,run max_runs=1",
+     "calls: runs deal hands of 9 cards under these rules, not 10"),
+    ("N:AKQJT98765.-.-.- - trump=H calls=beg,run max_runs=0",
+     "calls: these rules allow no run (max_runs = 0)"),
+    ("N:AKQJT9876.-.-.- - turnup=2H aside=7C calls=beg,take-one",
+     "calls: 'beg, take-one', but aside holds turn-ups set aside by a run"),
+    ("N:AKQJT9876.-.-.- - trump=H calls=stand", "calls: after 'stand' the hands as dealt hold "
+                                                "6 cards, not 9"),
 ])
 def test_what_cannot_be_is_one_line_naming_the_key(text, message):
     with pytest.raises(DealFileError) as error:
@@ -261,6 +280,24 @@ def test_the_observation_is_what_the_table_shows_the_seat(players, preset):
         assert mine.turnups == theirs.turnups[-1:]
         assert mine.pegs == tuple(p for p in theirs.pegs if p.what.startswith("trick"))
         assert mine.score == theirs.score
+        assert mine.calls == ()         # (a position that says nothing of them)
+        # the turn-ups set aside and the calls written in a text: the table's calls, read back
+        words = tuple(CALLS[action] for _, action in theirs.calls)
+        told = seen.layout._replace(aside=theirs.turnups[:-1], calls=words)
+        for text, toml in ((line_str(told), False), (toml_str(told), True)):
+            again = read_seen(text, "<text>", toml).observation()
+            assert (again.calls, again.turnups) == (theirs.calls, theirs.turnups)
+        # ... and they weigh the worlds as at the table
+        only_mine = read_seen(line_str(hide(position, tuple(
+            s for s in range(players) if s != mover)).layout._replace(
+                aside=theirs.turnups[:-1], calls=words)))
+        drawn = only_mine.worlds(mover, 8, random.Random(1), bidding=True)
+        at_table = sample_worlds(theirs, 8, random.Random(1), bidding=True)
+        assert [(w.hands, w.weight) for w in drawn] == [(w.hands, w.weight) for w in at_table]
+        # a run's calls are those its turn-ups set aside tell
+        told = told._replace(calls=())
+        assert read_seen(line_str(told)).observation().calls == \
+            (theirs.calls if told.aside else ())
         checked += 1
     assert checked == 40
 
