@@ -123,11 +123,16 @@ def record_positions(text: str, source: str, number: int | None = None,
                 else:
                     unplayed.append(name)
             first += len(match.state.deals)
-        if unplayed and picked:     # (none played at all: the caller says so)
+        if not picked:
+            deals = "its deal was" if len(unplayed) == 1 else \
+                f"all {len(unplayed):,} of its deals were"
+            raise AllFivesError(f"{source}: {deals} thrown in, or the match ended in the "
+                                f"calls: nothing to {'judge' if played else 'solve'}")
+        if unplayed:
             shown = ", ".join(unplayed[:3]) + (f" and {len(unplayed) - 3:,} more"
                                                if len(unplayed) > 3 else "")
-            note(f"{shown}: no cards played (the deal was thrown in, or the match ended "
-                 f"before play), left out")
+            note(f"{shown}: no cards played (the deal was thrown in, or the match ended in "
+                 f"its calls), left out")
     out = []
     for name, state, k in picked:
         position = deal_position(state, k, name)
@@ -163,8 +168,8 @@ def deal_position(state: MatchState, number: int, name: str) -> Position:
             position = position.after(action)
         fresh.apply_action(action)
     if position is None:
-        raise AllFivesError(f"{name}: play: no cards played (the deal was thrown in, or the "
-                            f"match ended before play)")
+        raise AllFivesError(f"{name}: the deal was thrown in, or the match ended in its "
+                            f"calls: no card was played")
     if score is None:       # a revoke barred a side: not the score the deal was played at
         position = Position(replace(position.deal, score=None), position.play)
     return position

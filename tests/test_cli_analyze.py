@@ -149,10 +149,15 @@ def test_a_record_with_no_card_played_is_nothing_to_analyze(tmp_path):
     assert state.is_terminal()
     record = tmp_path / "won.jsonl"
     record.write_text(records_text(match_records(state)))
-    result = run("analyze", record)
-    assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == f"allfives: error: {record}: play: no cards played, nothing to " \
-                            f"analyze\n"
+    for command, verb in (("analyze", "judge"), ("solve", "solve")):   # (solve said nothing)
+        result = run(command, record)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr == f"allfives: error: {record}: its deal was thrown in, or the " \
+                                f"match ended in the calls: nothing to {verb}\n"
+    result = run("solve", f"{record}#1")
+    assert result.exit_code == 2 and result.stderr == (
+        f"allfives: error: {record}#1: the deal was thrown in, or the match ended in its "
+        f"calls: no card was played\n")
 
 
 def test_a_deal_with_a_revoke_is_judged_up_to_it(tmp_path):
@@ -468,7 +473,7 @@ def test_a_deal_of_a_record_with_no_card_played_is_said_to_be_left_out(tmp_path)
         assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == \
             [f"{record}#1", f"{record}#3"]
         assert done.stderr == f"allfives: {record}#2: no cards played (the deal was thrown " \
-                              f"in, or the match ended before play), left out\n"
+                              f"in, or the match ended in its calls), left out\n"
 
 
 def test_a_record_named_toml_is_read_as_toml(tmp_path):
