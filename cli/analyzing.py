@@ -132,16 +132,19 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
                     color: bool | None, deal: int | None = None) -> list[str]:
     """Judge and print every position's play; the names of those with a card a limit left
     unjudged.  ``deal``: that deal of each game record named."""
-    from .inputs import read_inputs
+    from .inputs import STDIN, read_inputs
     from .solving import plan, solver_for
 
     jobs = [(name, position) for name, position, _ in
             plan(read_inputs(names, deal), None, objective, judged=True)]
     # a file of several deals may hold some not yet played: each is left out, and said so
     unplayed = [name for name, position in jobs if not position.play]
-    if len(unplayed) == len(jobs):      # (a record holding no card play gives no deal at all)
-        where = unplayed[0] if unplayed else ", ".join(names)
-        raise AllFivesError(f"{where}: play: no cards played, nothing to analyze")
+    if len(unplayed) == len(jobs) == 1:
+        raise AllFivesError(f"{unplayed[0]}: play: no cards played, nothing to analyze")
+    if len(unplayed) == len(jobs):
+        given = ", ".join("<stdin>" if name == STDIN else name for name in names)
+        raise AllFivesError(f"{given}: none of the {len(jobs):,} positions has a card played: "
+                            f"nothing to analyze")
     for name in unplayed:
         note(f"{name}: no cards played, left out")
     jobs = [(name, position) for name, position in jobs if position.play]

@@ -136,6 +136,11 @@ def test_nothing_played_is_bad_input():
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == f"allfives: error: {TWO}: play: no cards played, nothing to " \
                             f"analyze\n"
+    # of several, none played: all of them named, not the first alone
+    several = run("analyze", TWO, EXAMPLES / "four-player.toml")
+    assert several.exit_code == 2 and several.stderr == (
+        f"allfives: error: {TWO}, {EXAMPLES / 'four-player.toml'}: none of the 2 positions has "
+        f"a card played: nothing to analyze\n")
 
 
 def test_a_record_with_no_card_played_is_nothing_to_analyze(tmp_path):
