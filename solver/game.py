@@ -1043,7 +1043,7 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
     state: MatchState | None = None
     first: Mapping[str, Any] = {}
     for index, record in enumerate(records):
-        where = _located(source, None if lines is None else lines[index])
+        where = located = _located(source, None if lines is None else lines[index])
         if match is not None:
             where += f"match {quoted(match)}: "
         where += f"deal {state.deal_number + 1 if state else 1}"
@@ -1051,7 +1051,7 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
         def fail(detail: str) -> RecordError:
             return RecordError(f"{where}, {detail}")
 
-        _check_keys(record, where)
+        _check_keys(record, where, located)
         if START_KEY in record and state is not None:
             raise fail(f"{START_KEY}: the score a match starts from is on its first record only")
         if state is None:
@@ -1117,11 +1117,17 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
     return state
 
 
-def _check_keys(record: Any, where: str) -> None:
-    """A record is an object of the keys a record has, every one of them."""
+def _check_keys(record: Any, where: str, located: str = "") -> None:
+    """A record is an object of the keys a record has, every one of them; ``located``: the
+    file and line alone, where an object of none of them is said to be no record."""
     if not isinstance(record, Mapping):
         raise RecordError(f"{where}: a record is an object, not {quoted(record)}")
     missing = [k for k in RECORD_KEYS if k not in record]
+    if "pack" in missing and "actions" in missing:  # (a solve's --json line, say)
+        keys = ", ".join(map(str, list(record)[:4])) + (", ..." if len(record) > 4 else "")
+        raise RecordError(f"{located}not a game record (an object of {keys or 'no keys'}; a "
+                          f"record is a line that 'allfives match --record' or 'play "
+                          f"--record' writes)")
     if missing:
         raise RecordError(f"{where}: missing key {quoted(missing[0])}")
     extra = [k for k in record if k not in (*RECORD_KEYS, *GAME_END_KEYS, START_KEY)]

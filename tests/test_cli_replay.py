@@ -552,7 +552,21 @@ def test_a_later_match_of_a_file_without_its_keys_is_one_error_line(tmp_path, ch
         rows[second:] = [{"a": 1}]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     for command in ("replay", "analyze"):
-        assert_one_error_line(run(command, path), "missing key", "deal 1")
+        assert_one_error_line(run(command, path), *(
+            ("missing key", "deal 1") if change == "no players" else
+            (f":{second + 1}: not a game record (an object of a; a record is a line",)))
+
+
+def test_json_lines_of_another_command_are_no_record(tmp_path):
+    """solve's --json lines given as a record: not a game record (it said a key was missing
+    from deal 1)."""
+    path = tmp_path / "solved.jsonl"
+    path.write_text(run("solve", EXAMPLES / "two-player.toml", "--json").stdout)
+    for command in ("replay", "analyze", "solve"):
+        assert_one_error_line(run(command, path),
+                              f"{path}:1: not a game record (an object of file, to_move, for, "
+                              f"objective, ...; a record is a line that 'allfives match "
+                              f"--record' or 'play --record' writes)")
 
 
 def test_a_record_at_fault_is_named_by_its_line_in_the_file(tmp_path):

@@ -1243,8 +1243,13 @@ def test_bad_record_text():
         read_records("[1, 2]\n", "x.jsonl")
     with pytest.raises(RecordError, match="no records"):
         replay([])
-    with pytest.raises(RecordError, match="^deal 1: missing key 'deal'$"):
+    with pytest.raises(RecordError, match="^not a game record \\(an object of match; a record "
+                                          "is a line that 'allfives match --record' or 'play "
+                                          "--record' writes\\)$"):
         replay([{"match": 1}])
+    record = match_records(random_match(2, Rules(), 1))[0]
+    with pytest.raises(RecordError, match="^deal 1: missing key 'deal'$"):
+        replay([{k: v for k, v in record.items() if k != "deal"}])
     with pytest.raises(RecordError, match="^deal 1: a record is an object"):
         replay([[1]])
     record = match_records(random_match(2, Rules(), 1))[0]
@@ -1297,7 +1302,7 @@ def test_a_match_name_is_written_into_every_record():
     (lambda: list(numbered_records(None, "x.jsonl")), "x.jsonl: lines: None is not a list"),
     (lambda: list(numbered_records(["", 5], "x.jsonl")), "x.jsonl:2: 5 is not a line of text"),
     (lambda: game_module.deal_opening(None), "deal 1: a record is an object, not None"),
-    (lambda: game_module.deal_opening({"match": 1}), "deal 1: missing key 'deal'"),
+    (lambda: game_module.deal_opening({"match": 1}), "not a game record (an object of match"),
 ])
 def test_records_that_are_no_records_are_one_record_error(call, what):
     """``replay_matches(None)`` was a bare TypeError, ``read_records(None)`` an
