@@ -96,7 +96,21 @@ class HelpScreen:
 
 
 class Command(HelpScreen, TyperCommand):
-    """A command of ``allfives``: pass as ``cls=`` to ``app.command``."""
+    """A command of ``allfives``: pass as ``cls=`` to ``app.command``.  An option given twice
+    (``--seed 1 --seed 2``, ``--color --no-color``, an option and its other name) is a usage
+    error, where Click would take the last without a word."""
+
+    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+            seen: set[str] = set()
+            for param in order:
+                if param.param_type_name != "option" or param.multiple or param.count:
+                    continue
+                if param.name in seen:
+                    ctx.fail(f"{'/'.join(param.opts + param.secondary_opts)} is given twice")
+                seen.add(param.name)
+        return super().parse_args(ctx, args)
 
 
 def _stream_wants_colour(stream: Any) -> bool:

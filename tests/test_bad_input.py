@@ -328,6 +328,25 @@ def test_a_player_switch_reads_true_and_false_as_they_are(text: str, value: bool
 
 
 @pytest.mark.parametrize("args,message", [
+    (["solve", "solver/examples/two-player.toml", "--for", "N", "--for", "S"],
+     "--for is given twice (see 'allfives solve --help')"),
+    (["solve", "solver/examples/two-player.toml", "--color", "--no-color"],
+     "--color/--no-color is given twice"),
+    (["deal", "--preset", "classic", "--rules", "strict"], "--rules/--preset is given twice"),
+    (["match", "heuristic", "random", "--seed", "1", "--seed=2"], "--seed is given twice"),
+    (["puzzle", "show", "puzzles", "--format", "text", "--format", "svg"],
+     "--format is given twice (see 'allfives puzzle show --help')"),
+])
+def test_an_option_given_twice_is_refused(args: list[str], message: str):
+    """Click takes the last of an option given twice without a word (a seed, an objective, a
+    colour or the rules quietly overridden): refused as other conflicts are."""
+    result = run(*args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert one_error_line(result) == f"allfives: error: {message}" or \
+        one_error_line(result).startswith(f"allfives: error: {message} (see ")
+
+
+@pytest.mark.parametrize("args,message", [
     (["play", "--seat", "X"], "--seat: unknown seat 'X'"),
     (["play", "--rules", "nope"], "--rules: unknown preset 'nope'"),
     (["play", "--target", "0"], "--target: option 'target' takes a whole number from 1 to 999"),
