@@ -78,13 +78,18 @@ def spelled(value: object) -> str:
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
-def spec_options(text: str, what: str, error: type[AllFivesError] = AllFivesError
+def spec_options(spec: str, what: str, error: type[AllFivesError] = AllFivesError
                  ) -> dict[str, str]:
     """The options a spec writes after its colon, ``key=value,key=value``: each key (``-`` read
-    as ``_``) with its value's text.  A part without ``=``, or a key given twice, is an
-    ``error`` that names ``what`` (``player option``)."""
+    as ``_``) with its value's text; none without a colon (a comma too many is let be, as
+    typed: ``a=1,``).  No option after the colon, a part without ``=``, or a key given twice,
+    is an ``error`` that names ``what`` (``player option``)."""
     options: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in text.split(","))):
+    _, colon, text = spec.partition(":")
+    items = [item for item in (part.strip() for part in text.split(",")) if item]
+    if colon and not items:
+        raise error(f"no {what} after the colon")
+    for item in items:
         key, eq, value = item.partition("=")
         if not eq:
             raise error(f"{what} {quoted(item)} is not key=value")

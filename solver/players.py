@@ -655,8 +655,8 @@ def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
     if isinstance(value, PlayerSpec):
         spec = value
     elif isinstance(value, str):
-        name, _, rest = value.partition(":")
-        written = spec_options(rest, "player option", PlayerError)
+        name = value.partition(":")[0]
+        written = spec_options(value, "player option", PlayerError)
         spec = PlayerSpec(name.strip(), tuple((key, _read_value(text))
                                              for key, text in written.items()))
     else:

@@ -145,18 +145,19 @@ def read_spec(text: str) -> tuple[str, dict[str, str]]:
     if not isinstance(text, str):
         raise RulesError(f"rules are named by text (a preset, options after a colon), not "
                          f"{quoted(text)}")
-    preset, colon, rest = text.partition(":")
-    preset = preset.strip()
+    preset = text.partition(":")[0].strip()
     if "=" in preset:
         first = re.split(r"[\s,;]+", preset, maxsplit=1)
         hint = f"{first[0]}:{first[1]}" if first[0] in PRESETS and len(first) > 1 else \
             f"all-fives:{preset}"
         raise RulesError(f"{quoted(text)} names no preset (options go after one and a colon: "
                          f"{hint})")
-    options = spec_options(rest, "rule option", RulesError)
-    if colon and not options:
-        raise RulesError(f"{quoted(text)} names no option after the colon")
-    return preset, options
+    try:
+        return preset, spec_options(text, "rule option", RulesError)
+    except RulesError as error:     # (the spec named, as the command line's rules are not)
+        if str(error).startswith("no "):
+            raise RulesError(f"{quoted(text)} names {error}") from None
+        raise
 
 
 def option_text(value: Any) -> str:

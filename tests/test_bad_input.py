@@ -271,6 +271,9 @@ def test_play_tries_its_record_before_the_first_deal_and_leaves_it_as_it_was(tmp
     ("heuristic:bogus=1", "player 'heuristic' has no option 'bogus' (its options: calls)"),
     ("random:x=1", "player 'random' has no option 'x' (it takes none)"),
     ("pimc:=3", "player 'pimc' has no option ''"),
+    # nothing after the colon, as the rules say (it was plain pimc)
+    ("pimc:", "no player option after the colon"),
+    ("pimc:,", "no player option after the colon"),
     ("pimc:seed=3", "player 'pimc' has no option 'seed'"),
     ("cheater:name=x", "player 'cheater' has no option 'name'"),
     ("pimc:worlds=4,worlds=8", "player option 'worlds' is given twice"),

@@ -168,7 +168,8 @@ def test_a_spec_as_typed():
 @pytest.mark.parametrize("text, message", [
     ("skunk=true", "'skunk=true' names no preset (options go after one and a colon: "
                    "all-fives:skunk=true)"),
-    ("classic:", "'classic:' names no option after the colon"),
+    ("classic:", "'classic:' names no rule option after the colon"),
+    ("classic: , ", "'classic: , ' names no rule option after the colon"),
     ("classic skunk=true", "'classic skunk=true' names no preset (options go after one and a "
                            "colon: classic:skunk=true)"),
     ("classic:skunk", "rule option 'skunk' is not key=value"),
