@@ -422,11 +422,12 @@ body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; color: #1a1a1a;
 header.sheet { margin: 0 0 4mm; }
 header.sheet h1 { font-size: 15pt; margin: 0; }
 header.sheet p { margin: 1mm 0 0; color: #555; font-size: 9pt; }
-.puzzles::after { content: ""; display: block; clear: both; }
-.puzzle { float: left; width: 90mm; height: 124mm; margin: 0 5mm 5mm 0; padding: 3mm 4mm;
-          border: 0.3mm solid #999; border-radius: 2mm; overflow: hidden;
-          break-inside: avoid; page-break-inside: avoid; }
-.puzzle:nth-child(2n) { margin-right: 0; }
+.page { display: flex; flex-direction: column; height: 272mm; }
+.page + .page { break-before: page; page-break-before: always; }
+.puzzles { flex: 1; min-height: 0; display: grid; grid-template-columns: 1fr 1fr;
+           grid-template-rows: 1fr 1fr; gap: 5mm; }
+.puzzle { min-height: 0; padding: 3mm 4mm; border: 0.3mm solid #999; border-radius: 2mm;
+          overflow: hidden; break-inside: avoid; page-break-inside: avoid; }
 .puzzle h2 { font-size: 12pt; margin: 0; }
 .about { color: #555; font-size: 8.5pt; margin: 0.5mm 0 1.5mm; }
 .goal { font-weight: bold; margin: 0 0 1mm; font-size: 10pt; }
@@ -451,7 +452,8 @@ table.table td { vertical-align: middle; padding: 0.5mm 1.5mm; min-width: 20mm; 
 .solution .ours { font-weight: bold; }
 .solution .before { color: #999; }
 .solution .themes { color: #555; font-size: 8.5pt; }
-@media screen { body { margin: 8mm auto; width: 186mm; } }
+@media screen { body { margin: 8mm auto; width: 186mm; }
+                .page + .page { margin-top: 5mm; } }
 """
 
 
@@ -521,19 +523,28 @@ def html_solution(facts: Facts) -> str:
             f'{"".join(items)}</div>')
 
 
+#: Puzzles to a printed page: two rows of two.
+PER_PAGE = 4
+
+
 def html_sheet(all_facts: Sequence[Facts], title: str, solution: bool) -> str:
-    """One printable page of puzzles (four to an A4 page), the solutions at the end."""
+    """One printable page of puzzles (four to an A4 page, the first too, under the sheet's
+    heading: each page's two rows share what its height leaves), the solutions at the end."""
     count = len(all_facts)
-    cards = "\n".join(html_puzzle(f) for f in all_facts)
     parts = [
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         f"<title>{_esc(title)}</title>", f"<style>\n{CSS}</style>", "</head>", "<body>",
-        f'<header class="sheet"><h1>{_esc(title)}</h1>'
-        f"<p>{counted(count, 'puzzle')}, solved double-dummy: every hand is "
-        "open, the defence finds its best play. Bold seats in the solutions are the side "
-        "that solves.</p></header>",
-        f'<div class="puzzles">\n{cards}\n</div>',
     ]
+    for first in range(0, max(count, 1), PER_PAGE):
+        cards = "\n".join(html_puzzle(f) for f in all_facts[first:first + PER_PAGE])
+        parts.append('<div class="page">')
+        if not first:
+            parts.append(
+                f'<header class="sheet"><h1>{_esc(title)}</h1>'
+                f"<p>{counted(count, 'puzzle')}, solved double-dummy: every hand is "
+                "open, the defence finds its best play. Bold seats in the solutions are the "
+                "side that solves.</p></header>")
+        parts.append(f'<div class="puzzles">\n{cards}\n</div></div>')
     if solution:
         parts.append('<div class="solutions"><h1>Solutions</h1><div class="list">')
         parts.extend(html_solution(f) for f in all_facts)
