@@ -691,9 +691,10 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
                   as_json: bool, resume: bool = False) -> None:
     plan = make_plan(a, b, players, deals, matches, duplicate, preset, target, seed, jobs,
                      scheduler)
-    if as_json and record is not None and _is_standard_output(record):
-        raise AllFivesError(f"--record {record} and --json: both would write to standard "
-                            f"output, the record's lines among the report's")
+    if record is not None and _is_standard_output(record):
+        raise AllFivesError(f"--record {record}: the report{' (--json)' if as_json else ''} "
+                            f"goes to standard output too, the record's lines would come "
+                            f"among its lines: give the record a file")
     out = open_record(record, resume)
     keeper = Keeper(plan, out)
     done = keep = 0

@@ -774,16 +774,18 @@ def test_a_resumed_run_shares_out_the_groups_left(tmp_path, monkeypatch):
     assert asked == [40 - found["resumed"]] and found["resumed"] >= 25
 
 
-def test_a_record_to_standard_output_beside_json_is_refused(tmp_path):
-    # the record's lines came out among the report's JSON
+@pytest.mark.parametrize("form", [["--json"], []], ids=["json", "report"])
+def test_a_record_to_standard_output_is_refused(tmp_path, form):
+    # the record's lines came out among the report's JSON, or its text (which replay refused)
+    said = f"--record /dev/stdout: the report{' (--json)' if form else ''} goes to standard " \
+           f"output too, the record's lines would come among its lines: give the record a file"
     assert_one_error_line(run("match", "heuristic", "random", "--deals", 2, "--record",
-                              "/dev/stdout", "--json"),
-                          "--record /dev/stdout and --json: both would write to standard output")
+                              "/dev/stdout", *form), said)
     done = subprocess.run([str(PROGRAM), "match", "heuristic", "random", "--deals", "2",
-                           "--record", "/dev/stdout", "--json"], capture_output=True, text=True,
+                           "--record", "/dev/stdout", *form], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 2 and done.stdout == ""
-    assert "both would write to standard output" in done.stderr
+    assert said in done.stderr
 
 
 def test_jobs_count_the_cpus_this_process_may_use(monkeypatch):
