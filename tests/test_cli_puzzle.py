@@ -482,6 +482,76 @@ def test_show_html_is_one_sheet_of_a_whole_folder(tmp_path, puzzles):
     assert '<span class="red">♥</span>' in page
 
 
+class _Pages(HTMLParser):
+    """What each ``div.page`` of a sheet holds: its puzzles and whether the sheet's heading."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pages: list[dict] = []
+        self.depth = 0      # the open divs, the page's own among them
+        self.inside = False
+
+    def handle_starttag(self, tag, attrs):
+        classes = dict(attrs).get("class", "").split()
+        if tag == "div":
+            if "page" in classes:
+                self.pages.append({"puzzles": 0, "heading": False})
+                self.inside, self.depth = True, 0
+            self.depth += 1
+        if self.inside and tag == "section" and "puzzle" in classes:
+            self.pages[-1]["puzzles"] += 1
+        if self.inside and tag == "header" and "sheet" in classes:
+            self.pages[-1]["heading"] = True
+
+    def handle_endtag(self, tag):
+        if tag == "div" and self.inside:
+            self.depth -= 1
+            self.inside = self.depth > 0
+
+
+def test_a_sheet_has_four_puzzles_to_every_page_the_first_too():
+    """The heading shares the first page with four puzzles (its two rows were pushed onto the
+    next page): each page a block no taller than A4 leaves within the margins, of two rows
+    that share its height."""
+    page = run("puzzle", "show", COLLECTION, "--format", "html").stdout
+    parser = _Pages()
+    parser.feed(page)
+    count = len(sorted(COLLECTION.glob("*.toml")))
+    held = [p["puzzles"] for p in parser.pages]
+    assert sum(held) == count and held[:-1] == [4] * (len(held) - 1) and 1 <= held[-1] <= 4
+    assert [p["heading"] for p in parser.pages] == [True] + [False] * (len(held) - 1)
+    margin = float(re.search(r"@page \{ size: A4; margin: ([\d.]+)mm", page)[1])
+    height = float(re.search(r"\.page \{[^}]*height: ([\d.]+)mm", page)[1])
+    assert height <= 297 - 2 * margin
+    assert "grid-template-rows: 1fr 1fr" in page
+
+
+@pytest.mark.slow
+def test_a_sheet_printed_has_four_puzzles_to_every_page(tmp_path):
+    """Printed to PDF by a headless Chromium, where there is one: four puzzles on the first
+    page, under the heading, and on every page after it but the last."""
+    import shutil
+    import subprocess
+
+    browser = next(filter(None, map(shutil.which, ("chromium", "chromium-browser",
+                                                   "google-chrome"))), None)
+    if browser is None or shutil.which("pdftotext") is None:
+        pytest.skip("no headless browser or pdftotext to print the sheet")
+    sheet = tmp_path / "sheet.html"
+    sheet.write_text(run("puzzle", "show", COLLECTION, "--format", "html", "--title",
+                         "A title long enough to take two lines of the sheet's heading, or "
+                         "nearly").stdout, encoding="utf-8")
+    pdf = tmp_path / "sheet.pdf"
+    subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                    "--no-pdf-header-footer", f"--print-to-pdf={pdf}", sheet.as_uri()],
+                   capture_output=True, timeout=120, check=True)
+    text = subprocess.run(["pdftotext", pdf, "-"], capture_output=True, text=True,
+                          check=True).stdout
+    held = [len(re.findall(r"(?m)^\d{3}\. ", page)) for page in text.split("\f") if page.strip()]
+    count = len(sorted(COLLECTION.glob("*.toml")))
+    assert sum(held) == count and held == [4] * (len(held) - 1) + [held[-1]], held
+
+
 def test_svg_draws_one_puzzle_only(tmp_path, puzzles):
     for n, puzzle in puzzles.items():
         (tmp_path / f"00{n}-mined.toml").write_text(puzzle.to_toml(), encoding="utf-8")
