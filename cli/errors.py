@@ -174,6 +174,11 @@ def usage_message(error: typer.TyperException, args: list[str] = (), group: Any 
     value out of range or not a number is worded as the program's own errors are:
     ``--seed: '-1' is less than 0``."""
     text = message_of(Exception(error.format_message())).replace("Value error, ", "")
+    picked = next((arg for arg in args if re.fullmatch(r"-[#:].*", arg)), None)
+    if picked is not None and text.startswith(f"No such option: {picked[:2]}"):
+        # (the deals of standard input are named <stdin>#2 and <stdin>:3)
+        return (f"{picked}: a deal of standard input is not picked by number: give the one "
+                f"deal, or save the input to a file and name FILE{picked[1:]}")
     for pattern, words in _BOUND_WORDS:
         found = pattern.fullmatch(text)
         value = _typed_value(list(args), found[1]) if found else None

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from clirun import run, shell
+from clirun import EXAMPLES, run, shell
 from solver.deal import DealFileError, Position, load
 from solver.errors import QUOTE_CHARACTERS, quoted
 from solver.rules import Rules, option_text
@@ -328,6 +328,18 @@ def test_a_player_switch_reads_true_and_false_as_they_are(text: str, value: bool
     # pimc:infer=false once read as the word 'false', which is true
     player = player_spec(f"pimc:infer={text},bidding={text},win={text}").make(seed=0)
     assert (player.infer, player.bidding, player.win) == (value, value, value)
+
+
+@pytest.mark.parametrize("picked", ["-#2", "-:3"])
+@pytest.mark.parametrize("command", ["solve", "analyze", "advise"])
+def test_a_deal_of_standard_input_by_number_is_told_what_to_do(command, picked):
+    """``-#2``, as ``<stdin>#2`` names a deal of standard input, was Click's 'No such option:
+    -#'."""
+    result = run(command, picked, input=(EXAMPLES / "two-player.toml").read_text())
+    assert result.exit_code == 2
+    assert one_error_line(result) == (
+        f"allfives: error: {picked}: a deal of standard input is not picked by number: give "
+        f"the one deal, or save the input to a file and name FILE{picked[1:]}")
 
 
 @pytest.mark.parametrize("args,message", [
