@@ -539,11 +539,11 @@ def html_sheet(all_facts: Sequence[Facts], title: str, solution: bool) -> str:
         cards = "\n".join(html_puzzle(f) for f in all_facts[first:first + PER_PAGE])
         parts.append('<div class="page">')
         if not first:
+            bold = " Bold seats in the solutions are the side that solves." if solution else ""
             parts.append(
                 f'<header class="sheet"><h1>{_esc(title)}</h1>'
                 f"<p>{counted(count, 'puzzle')}, solved double-dummy: every hand is "
-                "open, the defence finds its best play. Bold seats in the solutions are the "
-                "side that solves.</p></header>")
+                f"open, the defence finds its best play.{bold}</p></header>")
         parts.append(f'<div class="puzzles">\n{cards}\n</div></div>')
     if solution:
         parts.append('<div class="solutions"><h1>Solutions</h1><div class="list">')

@@ -482,6 +482,16 @@ def test_show_html_is_one_sheet_of_a_whole_folder(tmp_path, puzzles):
     assert '<span class="red">♥</span>' in page
 
 
+def test_a_sheet_speaks_of_its_solutions_only_when_it_has_them():
+    path = COLLECTION / "012-the-five-falls.toml"
+    heading = re.compile(r'<header class="sheet">.*?</header>', re.S)
+    bare = heading.search(run("puzzle", "show", path, "--format", "html").stdout)[0]
+    solved = heading.search(run("puzzle", "show", path, "--format", "html",
+                                "--solution").stdout)[0]
+    assert "solution" not in bare.lower() and "every hand is open" in bare
+    assert "Bold seats in the solutions are the side that solves." in solved
+
+
 class _Pages(HTMLParser):
     """What each ``div.page`` of a sheet holds: its puzzles and whether the sheet's heading."""
 
