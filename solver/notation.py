@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 from .cards import (SUIT_NAMES, Card, card_str, hand_str, holding_str, parse_card, parse_hand,
                     parse_suit, sort_cards, suit_of, suit_str)
 from .errors import AllFivesError, counted, quoted, whole_number
-from .rules import OPTION_TYPES, PRESETS, Rules, option_text
+from .rules import OPTION_TYPES, PRESETS, Rules, option_text, spelled_as
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
 __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
@@ -670,7 +670,7 @@ def parse_line(text: str, source: str = "<line>", hidden: bool = False) -> Layou
             parts.score = _line_score(source, value)
         else:
             if key not in Rules().options():
-                raise _fail(source, None, f"unknown key {quoted(key)}")
+                raise _fail(source, None, f"unknown key {quoted(key)}{spelled_as(key)}")
             parts.options[key] = value
     return parts.layout()
 

@@ -120,7 +120,7 @@ class Rules:
     def replace(self, **options: Any) -> Rules:
         for name in options:
             if name not in OPTION_NAMES:
-                raise RulesError(f"unknown option {quoted(name)}")
+                raise RulesError(f"unknown option {quoted(name)}{spelled_as(name)}")
         return dataclasses.replace(self, **options)
 
     # ---- reading ------------------------------------------------------------------------
@@ -172,10 +172,17 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def spelled_as(name: str) -> str:
+    """`` (it is spelled max_runs)`` after an unknown option that is one spelled otherwise
+    (``max-runs``, ``Max_Runs``); else nothing."""
+    known = name.strip().lower().replace("-", "_") if isinstance(name, str) else None
+    return f" (it is spelled {known})" if known in OPTION_NAMES and known != name else ""
+
+
 def _coerce(name: str, value: Any) -> Any:
     """Turn text from a file or the command line into the option's type."""
     if name not in OPTION_NAMES:
-        raise RulesError(f"unknown option {quoted(name)}")
+        raise RulesError(f"unknown option {quoted(name)}{spelled_as(name)}")
     kind = OPTION_TYPES[name]
     if kind == "bool":
         if isinstance(value, bool):

@@ -330,6 +330,9 @@ MALFORMED = [
     (swap('N = "AH KH 5H 9C 2D 3S"', 'N = 5'), "deal.toml: hands.N: expected cards"),
     ('play = "AH"\nhands = 3\n', "deal.toml: hands: expected a table"),
     (BASE.replace("[hands]", "[hand]"), "deal.toml: unknown key 'hand'"),
+    # an option spelled as the command line lets it be: told how a file spells it
+    (BASE + "[options]\nmax-runs = 1\n",
+     "deal.toml: options.max-runs: unknown option 'max-runs' (it is spelled max_runs)"),
     (swap('trump = "H"\n', 'trump = "H"\nplay = ["AH"]\n') + 'play = ["AH"]\n',
      "deal.toml: hands.play: play is given twice (in [hands] and as play = [...] above)"),
     (BASE + 'play = ["AH"]\n[play]\nN = "AH"\n',
@@ -452,6 +455,8 @@ MALFORMED_LINES = [
     ("N:AK.-.-.- Q.2.-.- trump=S play=AS,2H",
      "<line>: play[1]: S may not play '2H' to 'AS' led"),
     ("N:AK.-.-.- QJ.-.-.- trump=S foo=1", "<line>: unknown key 'foo'"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S max-runs=1",
+     "<line>: unknown key 'max-runs' (it is spelled max_runs)"),
     ("N:AK.-.-.- QJ.-.-.- trump=S trump=H", "<line>: trump: given twice"),
     ("N:AK.-.-.- QJ.-.-.- trump=S follow=loose", "<line>: follow: "),
     ("N:AK.-.-.- QJ.-.-.- trump=S rules=pinochle", "<line>: rules: unknown preset 'pinochle'"),
