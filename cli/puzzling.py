@@ -149,10 +149,23 @@ def _one_of_several(name: str) -> Path | None:
         return None
     count = len(_puzzles_in(Path(found[1])))
     number = int(found[2])
+    if count == 1 and _put_together(Path(found[1])):
+        return Path(found[1])       # loading it says how its puzzles are to be parted
     if not 1 <= number <= count:
         raise AllFivesError(f"{name}: no puzzle {number}: the file holds "
                             f"{counted(count, 'puzzle')}")
     return Path(found[1]) if count == 1 else Path(f"{found[1]}#{number}")
+
+
+def _put_together(path: Path) -> bool:
+    """Whether a file of one TOML document holds several ``[puzzle]`` tables (files put
+    together without a ``# ---`` line between them)."""
+    from solver.puzzles.format import puzzle_tables
+
+    try:
+        return len(puzzle_tables(_documents(path)[0])) > 1
+    except (AllFivesError, OSError):
+        return False
 
 
 def load_named(path: str | PathLike[str], text: str | None = None) -> Puzzle:

@@ -54,6 +54,12 @@ class PuzzleError(AllFivesError):
     """A puzzle file or table that cannot be read; says the file and the key."""
 
 
+def puzzle_tables(text: str) -> list[int]:
+    """The lines a text's ``[puzzle]`` tables start on: more than one where puzzle files were
+    put together without a ``# ---`` line between them (which TOML refuses)."""
+    return [n for n, line in enumerate(text.splitlines(), 1) if _PUZZLE_TABLE.match(line)]
+
+
 def side_text(side: int, players: int) -> str:
     """How a side is written in a puzzle file: its seat with 2 or 3 players, the partnership
     (``NS``, ``EW``) with 4."""
@@ -125,12 +131,10 @@ class Puzzle:
             data = tomllib.loads(text.removeprefix(BOM))
         except (ValueError, RecursionError):     # TOMLDecodeError is a ValueError
             data = None  # the deal reader says what is wrong with it
-            tables = [n for n, line in enumerate(text.splitlines(), 1)
-                      if _PUZZLE_TABLE.match(line)]
-            if len(tables) > 1:     # files put together, say
-                raise PuzzleError(f"{source}: {len(tables)} [puzzle] tables (lines "
-                                  f"{', '.join(map(str, tables))}): puzzles in one file are "
-                                  f"parted by a line '{SEPARATOR}'") from None
+        if data is None and (tables := puzzle_tables(text))[1:]:  # files put together, say
+            raise PuzzleError(f"{source}: {len(tables)} [puzzle] tables (lines "
+                              f"{', '.join(map(str, tables))}): puzzles in one file are "
+                              f"parted by a line '{SEPARATOR}'")
         if data is not None and "puzzle" in data:
             check_puzzle_table(data["puzzle"], source, PuzzleError)
         position = Position.from_toml(text, source)
