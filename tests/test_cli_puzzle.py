@@ -1218,6 +1218,25 @@ def test_the_puzzles_of_a_file_of_several_are_numbered_on_a_sheet(tmp_path):
     assert "| week#2 | " in rows and "| month#1 | " in rows
 
 
+def test_files_put_together_without_a_separator_say_so_when_one_is_named_by_number(tmp_path):
+    """``cat a.toml b.toml > week.toml``: FILE#N says what FILE alone says, how puzzles are
+    parted in a file (it said the file held 1 puzzle, as if there were no second)."""
+    files = sorted(PUZZLES.glob("*.toml"))[:2]
+    week = tmp_path / "week.toml"
+    week.write_text("".join(p.read_text(encoding="utf-8") for p in files), encoding="utf-8")
+    said = "2 [puzzle] tables (lines"
+    for command in ("show", "play", "check"):
+        whole = run("puzzle", command, week)
+        assert said in whole.stdout + whole.stderr, whole.stderr
+        for number in (1, 2):
+            named = run("puzzle", command, f"{week}#{number}")
+            assert (named.exit_code, named.stdout, named.stderr) == \
+                   (whole.exit_code, whole.stdout, whole.stderr)
+    # a file of one puzzle has no second
+    assert_one_error_line(run("puzzle", "show", f"{files[0]}#2"),
+                          "no puzzle 2: the file holds 1 puzzle")
+
+
 def test_puzzles_to_a_file_stay_out_of_the_bar_on_the_terminal(monkeypatch, capsys):
     """With the bar on a terminal (standard error) and standard output a file, the puzzles go
     to the file, not through the bar's console onto the screen (they went to the screen)."""
