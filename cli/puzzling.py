@@ -352,8 +352,8 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
 def index_text(paths: list[str]) -> str:
     """The Markdown index of a collection: one row a puzzle, and counts by players, rules and
     theme.  Its links lead from the folder that holds every file named (where the index is to
-    be kept) to each file; the project's own collection (the folder with ``curate.py``) says
-    how it was made."""
+    be kept) to each file; the project's own collection (the folder with ``curate.py``, named
+    alone and whole, as its README.md is made) says how it was made."""
     from collections import Counter
 
     from .sheet import facts_of, one_file
@@ -393,7 +393,8 @@ def index_text(paths: list[str]) -> str:
     folder = f"{home.name or '.'}/"
     summary = [f"{counted(count, 'puzzle')}. Players: {counts(players)}. "
                f"Rules: {counts(presets)}.", "", f"Themes: {counts(themes)}.", ""]
-    if not (home / "curate.py").is_file():
+    whole = len(paths) == 1 and Path(paths[0]).is_dir() and given_text(puzzles[0][0]) is None
+    if not (whole and (home / "curate.py").is_file()):
         head = [
             "# Puzzles", "",
             "Every file listed is a puzzle file of `allfives` (a deal file with a `[puzzle]`",

@@ -144,3 +144,21 @@ def test_the_index_of_other_files_links_them_from_the_folder_that_holds_them(tmp
     one = index_text([tmp_path / "gen"])
     assert re.findall(r"\]\((.+?)\) \|", one) == [FILES[0].name]
     assert "1 puzzle. Players:" in one
+
+
+def test_only_the_whole_collection_s_index_says_how_the_collection_was_made(tmp_path):
+    """A file or two of the collection (of a copy of its folder too, curate.py and all) are
+    not the collection: their index says nothing of the test suite or of puzzles/README.md."""
+    import shutil
+
+    copy = tmp_path / "pz"
+    copy.mkdir()
+    for source in (*FILES[:2], COLLECTION / "curate.py"):
+        shutil.copy(source, copy / source.name)
+    for named in ([copy / FILES[0].name], [COLLECTION / FILES[0].name],
+                  [copy / FILES[0].name, copy / FILES[1].name]):
+        text = index_text(named)
+        assert text.startswith("# Puzzles\n"), named
+        assert "test suite" not in text and "puzzles/README.md" not in text
+    whole = index_text([copy])       # the folder itself, as puzzles/README.md is made
+    assert whole.startswith("# The puzzle collection\n") and "2 puzzles." in whole
