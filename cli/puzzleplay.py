@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from rich.text import Text
 
-from solver.cards import SUIT_NAMES, rank_of, suit_of
+from solver.cards import SUIT_NAMES, CardError, card_str, parse_card, rank_of, suit_of
 from solver.deal import Position
 from solver.errors import counted
 
@@ -210,12 +210,26 @@ class PuzzleSession:
             try:
                 card = read_answer(answer, obs, self.pretty)
             except AnswerError as error:
-                self.console.print(reason(error), crop=False)
+                self.console.print(reason(self.partners(answer, position) or error), crop=False)
                 continue
             if any(card in group for group in self.oracle.winning(position)):
                 return card
             self.result.wrong += 1
             self.console.print(hanging(self.refuted(position, card)), crop=False)
+
+    def partners(self, answer: str, position: Position) -> AnswerError | None:
+        """``A♥ is W's; E is to play``: the card typed is the partner's, not the seat to play's
+        (the person plays both hands), where it would read "you do not hold A♥"."""
+        try:
+            card = parse_card(answer.strip())
+        except CardError:
+            return None
+        seats = self.deal.seats
+        for seat in self.deal.side_seats(self.puzzle.side):
+            if seat != position.to_move and card in position.hands[seat]:
+                return AnswerError(f"{card_str(card, self.pretty)} is {seats[seat]}'s; "
+                                   f"{seats[position.to_move]} is to play")
+        return None
 
     def ask(self, prompt: str) -> str | None:
         """One line of input, without its newline; None at the end of input."""

@@ -237,6 +237,29 @@ def test_bad_answers_are_asked_again_and_the_end_of_input_stops(puzzles):
     assert text.splitlines()[-2:] == ["Not solved (stopped).", "Tries: no wrong cards, no hints."]
 
 
+def test_a_card_of_the_partner_not_to_play_says_whose_it_is(puzzles):
+    """The person plays both hands of a side: a card of the one not to play is named as that
+    seat's, with the seat that is to play (it said "you do not hold" it), and asked again."""
+    puzzle = puzzles[4]
+    said = []
+
+    def answer(session, asked):
+        if asked > 1:
+            return None
+        position = session.position
+        seats = position.deal.seats
+        partner = next(s for s in position.deal.side_seats(puzzle.side)
+                       if s != position.to_move and position.hands[s])
+        card = position.hands[partner][0]
+        said.append(f"  {card_str(card, True)} is {seats[partner]}'s; "
+                    f"{seats[position.to_move]} is to play")
+        return card_str(card).lower()
+
+    result, text, script = solve_session(puzzle, answer)
+    assert said[0] in text.splitlines() and "do not hold" not in text
+    assert script.asked == 2 and result.wrong == 0
+
+
 def test_play_from_the_command_line_with_piped_answers(tmp_path, puzzles):
     puzzle = puzzles[2]
     path = tmp_path / "001-mined.toml"
