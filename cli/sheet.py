@@ -278,8 +278,9 @@ def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = T
         text = Text("Solution", style="bold")
         if facts.themes:
             text.append(f" ({', '.join(facts.themes)})", style=QUIET)
+        digits = max((len(str(trick.number)) for trick in facts.solution), default=1)
         for trick in facts.solution:
-            text.append(f"\n  {trick.number}. ")
+            text.append(f"\n  {trick.number:>{digits}}. ")    # (8. under 10.: lined up)
             before = sum(played.before for played in trick.cards)
             for k, played in enumerate(trick.cards):
                 if k:

@@ -465,6 +465,15 @@ def test_the_cards_on_the_table_are_in_brackets_in_the_solution(name, trick):
     assert trick in re.sub(r"\x1b\[[0-9;]*m", "", coloured)
 
 
+def test_the_solution_s_trick_numbers_are_lined_up():
+    """Tricks 8, 9 and 10 of a line: the numbers right-aligned, so that the cards line up."""
+    text = run("puzzle", "show", COLLECTION / "065-a-ten-for-a-trump.toml", "--solution").stdout
+    tricks = [line for line in text.split("Solution")[1].splitlines()
+              if re.match(r" +\d+\.", line)]
+    assert [line.split(".")[0].strip() for line in tricks][:3] == ["8", "9", "10"]
+    assert {line.index(". ") for line in tricks} == {4}, tricks
+
+
 def test_in_print_only_the_suit_symbols_are_red(tmp_path):
     """Printed in black and white, red comes out grey, as the cards already on the table do in
     the solutions: so red is kept to the suit symbols, and every rank is black unless dimmed."""
