@@ -49,8 +49,9 @@ def seat_title(position: Position, seat: int, show_to_move: bool = True,
     if seat == deal.dealer:
         title.append(" dealer", style="italic")
     if show_to_move and not position.is_over and seat == position.to_move:
+        # (folded, on a line of its own, flush under the seat: no margin that reads as an indent)
         title.append("\n" if narrow else "  ")
-        title.append(" to play ", style="reverse bold")
+        title.append("to play" if narrow else " to play ", style="reverse bold")
     return title
 
 

@@ -474,6 +474,21 @@ def test_the_solution_s_trick_numbers_are_lined_up():
     assert {line.index(". ") for line in tricks} == {4}, tricks
 
 
+@pytest.mark.parametrize("width", [40, 30])
+def test_to_play_on_a_line_of_its_own_is_flush_under_its_seat(width):
+    """A narrow screen folds the diagram, "to play" on a line under the seat's name: flush
+    with it, not one space in (the reverse video's margin, which reads as a stray indent)."""
+    from cli.sheet import facts_of, text_view
+
+    puzzle = load_puzzle(COLLECTION / "006-ruff-the-ten.toml")
+    screen, out = console(width)
+    screen.print(text_view(facts_of(puzzle, "006-ruff-the-ten.toml"), puzzle.position, False))
+    lines = out.getvalue().splitlines()
+    seat = next(k for k, line in enumerate(lines) if line.startswith("W (EW)"))
+    assert lines[seat].rstrip() == "W (EW)" or "to play" not in lines[seat]
+    assert lines[seat + 1].startswith("to play"), lines[seat:seat + 2]
+
+
 def test_in_print_only_the_suit_symbols_are_red(tmp_path):
     """Printed in black and white, red comes out grey, as the cards already on the table do in
     the solutions: so red is kept to the suit symbols, and every rank is black unless dimmed."""
