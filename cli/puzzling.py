@@ -322,10 +322,10 @@ def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None)
 def show_command(paths: list[str], form: str, solution: bool, title: str | None,
                  color: bool | None, console: Console | None = None) -> None:
     from .console import can_show_suits, make_console
-    from .sheet import facts_of, html_sheet, one_file, svg, text_view
+    from .sheet import facts_of, html_sheet, numbers_of, svg, text_view
 
     puzzles = load_all(paths, checked=True)
-    alone = one_file(path for path, _ in puzzles)
+    numbers = numbers_of([path for path, _ in puzzles])
     if form == "svg":
         if len(puzzles) != 1:
             raise AllFivesError(f"--format svg draws one puzzle, not {len(puzzles)}: name one "
@@ -335,15 +335,15 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
         return
     if form == "html":
         name = title or "All Fives puzzles"
-        sys.stdout.write(html_sheet([facts_of(p, path.name, alone) for path, p in puzzles],
-                                    name, solution))
+        sys.stdout.write(html_sheet([facts_of(p, path.name, number) for (path, p), number
+                                     in zip(puzzles, numbers)], name, solution))
         return
     console = console or make_console(color)
     pretty = can_show_suits(console)
-    for k, (path, puzzle) in enumerate(puzzles):
+    for k, ((path, puzzle), number) in enumerate(zip(puzzles, numbers)):
         if k:
             console.print()
-        console.print(text_view(facts_of(puzzle, path.name, alone), puzzle.position, solution,
+        console.print(text_view(facts_of(puzzle, path.name, number), puzzle.position, solution,
                                 pretty), crop=False)
 
 
@@ -356,10 +356,10 @@ def index_text(paths: list[str]) -> str:
     alone and whole, as its README.md is made) says how it was made."""
     from collections import Counter
 
-    from .sheet import facts_of, one_file
+    from .sheet import facts_of, numbers_of
 
     puzzles = load_all(paths, checked=True)
-    alone = one_file(path for path, _ in puzzles)
+    numbers = numbers_of([path for path, _ in puzzles])
     files = [path.parent.resolve() for path, _ in puzzles if given_text(path) is None]
     home = Path(os.path.commonpath(files)) if files else Path.cwd()
     rows = ["| # | title | players | rules | goal | themes | rating |",
@@ -367,8 +367,8 @@ def index_text(paths: list[str]) -> str:
     players: Counter[int] = Counter()
     presets: Counter[str] = Counter()
     themes: Counter[str] = Counter()
-    for path, puzzle in puzzles:
-        facts = facts_of(puzzle, path.name, alone)
+    for (path, puzzle), number in zip(puzzles, numbers):
+        facts = facts_of(puzzle, path.name, number)
         deal = puzzle.position.deal
         players[deal.players] += 1
         presets[facts.rules] += 1         # (as the table names them: with their options)

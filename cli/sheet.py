@@ -8,11 +8,13 @@ form draws it.  No renderer is needed to make a sheet; a browser prints it."""
 from __future__ import annotations
 
 import html
+import os
 import re
 import textwrap
 from collections.abc import Iterable, Sequence
 from os import PathLike
 from dataclasses import dataclass
+from pathlib import Path
 
 from solver.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, card_str, sort_cards, suit_of
 from solver.deal import Position
@@ -84,6 +86,30 @@ def number_of(name: str, one_file: bool = True) -> str:
     if several and not one_file:
         return f"{base[:several.start()].removesuffix('.toml')}#{several[1]}"
     return several[1] if several else ""
+
+
+def numbers_of(names: Sequence[str | PathLike[str]]) -> list[str]:
+    """Each puzzle's number where the puzzles named are shown together (``number_of``); where
+    puzzles of other files would have one alike (``001`` of two folders), each of them has
+    its file's name instead, with as many of its folders as tell them apart:
+    ``001-save-the-ten`` beside ``001-duck``, ``gen/001-duck`` beside ``old/001-duck``."""
+    names = [str(name) for name in names]
+    alone = one_file(names)
+    out = [number_of(name, alone) for name in names]
+    for number in {n for n in out if n and out.count(n) > 1}:
+        alike = [k for k, n in enumerate(out) if n == number]
+        # the path's folders and the file's name, .toml dropped (week.toml#2: week#2)
+        parts = {k: (*Path(os.path.abspath(names[k])).parts[:-1],
+                     re.sub(r"\.toml(?=(#\d+)?$)", "", Path(names[k]).name)) for k in alike}
+        files = len(set(parts.values()))     # (one file named twice is one puzzle)
+        for depth in range(1, max(map(len, parts.values())) + 1):
+            told = {k: "/".join(parts[k][-depth:]) for k in alike}
+            if len(set(told.values())) == files:
+                break
+        if files > 1:
+            for k in alike:
+                out[k] = told[k]
+    return out
 
 
 def one_file(names: Iterable[str | PathLike[str]]) -> bool:
@@ -204,10 +230,10 @@ def solution_tricks(position: Position, side: int, line: Sequence[Card]) -> list
     return out
 
 
-def facts_of(puzzle, name: str = "", alone: bool = True) -> Facts:
+def facts_of(puzzle, name: str = "", number: str | None = None) -> Facts:
     """What a diagram of ``puzzle`` (a ``solver.puzzles.Puzzle``) shows; ``name`` is its
-    file's name, which may carry its number; ``alone``: no puzzle of another file beside it
-    (``number_of``)."""
+    file's name, which may carry its number; ``number``: its number where puzzles of other
+    files are beside it (``numbers_of``)."""
     from .faces import rules_words   # (as solve's rules line spells them: skunk=true)
 
     position = puzzle.position
@@ -216,7 +242,7 @@ def facts_of(puzzle, name: str = "", alone: bool = True) -> Facts:
     title = puzzle.title or (name.rsplit("/", 1)[-1].replace(".toml", "") if name else "Puzzle")
     return Facts(
         title=title,
-        number=number_of(name, alone) if name else "",
+        number=number if number is not None else number_of(name) if name else "",
         players=deal.players,
         rules=rules_words(deal.rules),
         seats=deal.seats,

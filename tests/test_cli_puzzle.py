@@ -1265,6 +1265,31 @@ def test_the_puzzles_of_a_file_of_several_are_numbered_on_a_sheet(tmp_path):
     assert "| week#2 | " in rows and "| month#1 | " in rows
 
 
+def test_puzzles_of_other_files_numbered_alike_are_told_apart_by_their_files(tmp_path):
+    """``index FOLDER other/001-x.toml``: two rows numbered 001 and nothing to tell which is
+    which; each has its file's name instead, and its folders as far as they tell them apart
+    (one file named twice is one puzzle, its number kept)."""
+    from cli.sheet import numbers_of
+
+    first, second = sorted(PUZZLES.glob("*.toml"))[:2]
+    for folder, source, name in (("gen", first, first.name), ("gen", second, second.name),
+                                 ("other", second, "001-x.toml"), ("old", first, first.name)):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        (tmp_path / folder / name).write_text(source.read_text(encoding="utf-8"),
+                                              encoding="utf-8")
+    gen, other, old = (tmp_path / n for n in ("gen", "other", "old"))
+    rows = run("puzzle", "index", gen, other / "001-x.toml").stdout
+    numbers = re.findall(r"(?m)^\| (\S+) \| \[", rows)
+    assert numbers == [first.stem, "002", "001-x"]
+    shown = run("puzzle", "show", gen / first.name, old / first.name).stdout
+    assert f"\ngen/{first.stem}. " in "\n" + shown and f"\nold/{first.stem}. " in shown
+    sheet = run("puzzle", "show", gen, other, "--format", "html").stdout
+    assert f"<h2>{first.stem}. " in sheet and "<h2>001-x. " in sheet
+    assert numbers_of([gen / first.name, gen / first.name]) == ["001", "001"]
+    assert numbers_of([f"{gen}/week.toml#2", f"{old}/week.toml#2", "a/007-x.toml"]) == \
+        ["gen/week#2", "old/week#2", "007"]
+
+
 def test_files_put_together_without_a_separator_say_so_when_one_is_named_by_number(tmp_path):
     """``cat a.toml b.toml > week.toml``: FILE#N says what FILE alone says, how puzzles are
     parted in a file (it said the file held 1 puzzle, as if there were no second)."""
