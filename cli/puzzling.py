@@ -569,17 +569,13 @@ class progress_bar:
     def __enter__(self):
         if not self.console.is_terminal:
             return None
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
-            TimeElapsedColumn
-
         # room at the end of the line for the ^C a terminal echoes: on a full line it wraps,
         # and the bar, a line above the cursor, is not cleared when it stops
         self.console.width = max(self.console.width - 3, 20)
         # what goes to standard output meanwhile (the puzzles) goes above the bar only when it
         # is the same terminal, never into a file or pipe's place on the bar's screen
-        self.bar = Progress(TextColumn("{task.description}"), BarColumn(),
-                            MofNCompleteColumn(), TimeElapsedColumn(), console=self.console,
-                            transient=True, redirect_stdout=sys.stdout.isatty())
+        self.bar = _fitted_progress(self.console, transient=True,
+                                    redirect_stdout=sys.stdout.isatty())
         self.bar.start()
         task = self.bar.add_task(self.what, total=self.total)
 
@@ -594,6 +590,42 @@ class progress_bar:
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.stop()
+
+
+def _fitted_progress(screen: Console, **options):
+    """A Rich ``Progress`` of the description, a bar, the puzzles found of those asked for and
+    the time taken, on one line of its screen: where they do not fit, the bar goes first, then
+    the time, then the description is cut short; the puzzles found stay whole."""
+    from rich.measure import Measurement
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+        TimeElapsedColumn
+    from rich.table import Column
+
+    #: the narrowest bar worth drawing
+    least = 10
+
+    class Fitted(Progress):
+        def make_tasks_table(self, tasks):
+            tasks = [task for task in tasks if task.visible]
+
+            def widest(column) -> int:
+                return max((Measurement.get(screen, screen.options, column(task)).maximum
+                            for task in tasks), default=0)
+
+            kept = next(
+                (columns for columns in ((text, bar, found, time), (text, found, time))
+                 if sum(map(widest, set(columns) - {bar})) + len(columns) - 1
+                 + (least if bar in columns else 0) <= screen.width), (text, found))
+            rest = sum(widest(c) + 1 for c in kept if c is not text and c is not bar)
+            text.get_table_column().max_width = max(screen.width - rest, 1)
+            bar.bar_width = max(min(40, screen.width - rest - widest(text) - 1), least)
+            self.columns = kept
+            return super().make_tasks_table(tasks)
+
+    text = TextColumn("{task.description}", table_column=Column(no_wrap=True,
+                                                                 overflow="ellipsis"))
+    bar, found, time = BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
+    return Fitted(text, bar, found, time, console=screen, **options)
 
 
 # ---- play ----------------------------------------------------------------------------------------

@@ -1021,6 +1021,24 @@ def test_the_progress_bar_counts_a_puzzle_before_it_is_written():
         assert "2/3" in screen.getvalue()
 
 
+@pytest.mark.parametrize("width", [100, 60, 43, 30, 23])
+def test_the_progress_bar_keeps_the_puzzles_found_on_a_narrow_screen(width):
+    """At 40 columns the line showed only the description and '…': the bar goes first, then
+    the time, then the description is cut short; the count of puzzles found stays whole."""
+    from cli.puzzling import progress_bar
+
+    screen = io.StringIO()
+    terminal = Console(file=screen, width=width, force_terminal=True, color_system=None)
+    with progress_bar(terminal, 3, "4-player puzzles") as advance:
+        advance(1234, 2)
+        plain = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", screen.getvalue())
+    line = [part for part in re.split(r"[\r\n]", plain) if part.strip()][-1].rstrip()
+    timed = re.search(r" 2/3 \d+:\d\d:\d\d$", line)
+    assert (timed or line.endswith(" 2/3")) and len(line) <= width - 3, line
+    assert ("━" in line) == (width >= 100) and bool(timed) == (width >= 60)
+    assert line.startswith("4-player puzzle")
+
+
 def test_the_progress_bar_is_for_a_terminal_only(tmp_path):
     from cli.puzzling import progress_bar
 
