@@ -110,7 +110,7 @@ def user_errors() -> Iterator[None]:
         raise fail(message_of(error)) from None
     except OSError as error:
         # not a file the user named (standard output closed or full), or a named one whose
-        # reader went away (--record /dev/stdout | head): the boundary's to end
+        # reader went away (--record FIFO, its reader gone): the boundary's to end
         if error.filename is None or isinstance(error, BrokenPipeError):
             raise
         # a file named that cannot be read or made is bad input; one that cannot be written

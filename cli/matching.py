@@ -571,8 +571,8 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
             raise AllFivesError("--resume: goes on from a run's --record FILE: give --record")
         return None
     if path == STDIN:  # '-' is standard input or output elsewhere, never a file named so
-        raise AllFivesError("--record: '-' names no file (the report goes to standard output; "
-                            "--record /dev/stdout puts the record there instead)")
+        raise AllFivesError("--record: '-' names no file (standard output is the report's: "
+                            "give the record a file)")
     if resume and not os.path.exists(path):
         raise AllFivesError(f"--resume: {quoted(path)} is not there: no run to go on from "
                             f"(without --resume the run starts afresh)")

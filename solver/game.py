@@ -132,7 +132,7 @@ from .analysis import end_points
 from .cards import (ALL_CARDS, JACK, Card, CardError, card_str, is_card, parse_card, rank_of,
                     sort_cards, suit_of)
 from .deal import Deal, Position, Trick
-from .errors import AllFivesError, counted, quoted
+from .errors import QUOTE_CHARACTERS, AllFivesError, counted, quoted
 from .pegging import SKUNK_LINE, Peg
 from .rules import OPTION_NAMES, Rules
 from .scoring import capture_points
@@ -928,7 +928,7 @@ def numbered_records(lines: Iterable[str], source: str = "<records>"
             raise RecordError(f"{source}:{number}: {error}") from None
         if not isinstance(record, dict):
             raise RecordError(f"{source}:{number}: a record is a JSON object, not "
-                              f"{quoted(record)}")
+                              f"{as_json(record)}")
         yield number, record
 
 
@@ -1065,24 +1065,24 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
         if state.is_terminal():
             raise RecordError(f"{where}: the match was over after the deal before")
         if not _same(record["deal"], state.deal_number + 1):
-            raise fail(f"deal: {quoted(record['deal'])}, expected {state.deal_number + 1}")
+            raise fail(f"deal: {as_json(record['deal'])}, expected {state.deal_number + 1}")
         if not _same(record["game"], state.game):
-            raise fail(f"game: {quoted(record['game'])}, expected {state.game}")
+            raise fail(f"game: {as_json(record['game'])}, expected {state.game}")
         if record["dealer"] != seat_names(n)[state.dealer]:
-            raise fail(f"dealer: {quoted(record['dealer'])}, expected "
+            raise fail(f"dealer: {as_json(record['dealer'])}, expected "
                        f"{seat_names(n)[state.dealer]}")
         if not isinstance(record["pack"], list):
-            raise fail(f"pack: {quoted(record['pack'])} is not a list of cards")
+            raise fail(f"pack: {as_json(record['pack'])} is not a list of cards")
         named = next((c for c in record["pack"] if not isinstance(c, str)), None)
         if named is not None:   # a number would be read as the engine's card number
-            raise fail(f"pack: {quoted(named)} is not a card's name (as \"7H\")")
+            raise fail(f"pack: {as_json(named)} is not a card's name (as \"7H\")")
         try:
             state.deal_pack(record["pack"])
         except GameError as error:
             raise fail(str(error)) from None
         actions = record["actions"]
         if not isinstance(actions, list):
-            raise fail(f"actions: {quoted(actions)} is not a list")
+            raise fail(f"actions: {as_json(actions)} is not a list")
         logged = len(state.deals)
         for index, step in enumerate(actions):
             try:
@@ -1096,32 +1096,46 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
                 else:
                     state.apply_action(action)
             except GameError as error:
-                raise fail(f"action {index} {quoted(step)}: {error}") from None
+                raise fail(f"action {index} {as_json(step)}: {error}") from None
         if len(state.deals) == logged:
             raise fail(f"action {len(actions)}: the actions end before the deal does "
                        f"({state._who_acts()})")
         log = state.deals[-1]
         score = {side_name(s, n): p for s, p in enumerate(log.score)}
         if not _same(record["score"], score):
-            raise fail(f"score: recorded {quoted(record['score'])}, the play gives "
-                       f"{quoted(score)}")
+            raise fail(f"score: recorded {as_json(record['score'])}, the play gives "
+                       f"{as_json(score)}")
         winners = [side_name(s, n) for s in log.winners]
         if log.winners or "winners" in record or "double" in record:
             if not _same(record.get("winners"), winners) or \
                     not _same(record.get("double"), log.double):
-                raise fail(f"winners: recorded {quoted(record.get('winners'))} double "
-                           f"{quoted(record.get('double'))}, the play gives "
+                raise fail(f"winners: recorded {as_json(record.get('winners'))} double "
+                           f"{as_json(record.get('double'))}, the play gives "
                            f"{winners or 'none'} double {log.double}")
     if state is None:
         raise RecordError(f"{_located(source, None)}no records")
     return state
 
 
+def as_json(value: Any) -> str:
+    """A value read from a record, for a message, as JSON spells it (``null``, ``true``,
+    ``{"N": 3}``): the record is JSON, not Python; a text quoted as every message quotes one
+    (``'X'``), long ones cut short as ``quoted`` cuts them."""
+    if isinstance(value, str):
+        return quoted(value)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):     # (no JSON value: an object a Python caller gave)
+        return quoted(value)
+    return text if len(text) <= 2 * QUOTE_CHARACTERS else \
+        f"{text[:QUOTE_CHARACTERS]}...{text[-QUOTE_CHARACTERS // 2:]}"
+
+
 def _check_keys(record: Any, where: str, located: str = "") -> None:
     """A record is an object of the keys a record has, every one of them; ``located``: the
     file and line alone, where an object of none of them is said to be no record."""
     if not isinstance(record, Mapping):
-        raise RecordError(f"{where}: a record is an object, not {quoted(record)}")
+        raise RecordError(f"{where}: a record is an object, not {as_json(record)}")
     missing = [k for k in RECORD_KEYS if k not in record]
     if "pack" in missing and "actions" in missing:  # (a solve's --json line, say)
         keys = ", ".join(map(str, list(record)[:4])) + (", ..." if len(record) > 4 else "")
@@ -1154,13 +1168,13 @@ def _first_difference(key: str, mine: Any, theirs: Any, deal: Any) -> str:
     if isinstance(mine, Mapping) and isinstance(theirs, Mapping):
         for entry in list(theirs) + [k for k in mine if k not in theirs]:
             if entry not in mine:
-                return f"{key}.{entry}: missing, where deal {deal} has {quoted(theirs[entry])}"
+                return f"{key}.{entry}: missing, where deal {deal} has {as_json(theirs[entry])}"
             if entry not in theirs:
-                return f"{key}.{entry}: {quoted(mine[entry])}, where deal {deal} has none"
+                return f"{key}.{entry}: {as_json(mine[entry])}, where deal {deal} has none"
             if not _same(mine[entry], theirs[entry]):
                 key, mine, theirs = f"{key}.{entry}", mine[entry], theirs[entry]
                 break
-    return f"{key}: {quoted(mine)} differs from deal {deal}'s {quoted(theirs)}"
+    return f"{key}: {as_json(mine)} differs from deal {deal}'s {as_json(theirs)}"
 
 
 def deal_opening(record: Mapping[str, Any]) -> MatchState:
@@ -1193,10 +1207,10 @@ def _start(record: Mapping[str, Any], fail) -> MatchState:
     """The state a match's first record starts from."""
     players = record["players"]
     if not isinstance(players, Mapping) or len(players) not in (2, 3, 4):
-        raise fail(f"players: {quoted(players)} is not one name per seat")
+        raise fail(f"players: {as_json(players)} is not one name per seat")
     n = len(players)
     if set(players) != set(seat_names(n)) or not all(isinstance(v, str) for v in players.values()):
-        raise fail(f"players: {quoted(players)} is not one name per seat "
+        raise fail(f"players: {as_json(players)} is not one name per seat "
                    f"{' '.join(seat_names(n))}")
     scored = _table_of(record["score"])
     if scored not in (None, n):
@@ -1204,14 +1218,14 @@ def _start(record: Mapping[str, Any], fail) -> MatchState:
                    f"score's sides ({' '.join(record['score'])}) are a {scored}-player table's")
     rules_in = record["rules"]
     if not isinstance(rules_in, Mapping):
-        raise fail(f"rules: {quoted(rules_in)} is not an object")
+        raise fail(f"rules: {as_json(rules_in)} is not an object")
     options = {k: v for k, v in rules_in.items() if k != "preset"}
     missing = [k for k in OPTION_NAMES if k not in options]
     if missing:
         raise fail(f"rules: missing option {quoted(missing[0])}")
     preset = rules_in.get("preset", "all-fives")
     if not isinstance(preset, str):
-        raise fail(f"rules.preset: {quoted(preset)} is not a preset's name")
+        raise fail(f"rules.preset: {as_json(preset)} is not a preset's name")
     try:  # as written, not read from text: a record's true is true, not "yes" or 1
         rules = Rules.preset(preset).replace(**options)
     except AllFivesError as error:
@@ -1222,13 +1236,13 @@ def _start(record: Mapping[str, Any], fail) -> MatchState:
         raise fail(f"best_of: {error}") from None
     dealer = record["dealer"]
     if not isinstance(dealer, str) or len(dealer) != 1 or dealer not in seat_names(n):
-        raise fail(f"dealer: {quoted(dealer)} is not a seat ({' '.join(seat_names(n))})")
+        raise fail(f"dealer: {as_json(dealer)} is not a seat ({' '.join(seat_names(n))})")
     start = record.get(START_KEY)
     score = None
     if start is not None:
         sides = [side_name(s, n) for s in range(match.sides)]
         if not isinstance(start, Mapping) or sorted(start) != sorted(sides):
-            raise fail(f"{START_KEY}: {quoted(start)} is not one score a side ({' '.join(sides)})")
+            raise fail(f"{START_KEY}: {as_json(start)} is not one score a side ({' '.join(sides)})")
         score = [start[side] for side in sides]
     try:
         return match.new_initial_state(dealer=seat_names(n).index(dealer), score=score,

@@ -213,7 +213,7 @@ def swap_two_cards(lines):
     (lambda r: r[1]["actions"].__setitem__(3, ":9S"), ("deal 2, action 3 ':9S'",)),
     (lambda r: r[1]["rules"].update(target=41),
      ("deal 2, rules.target: 41 differs from deal 1's 31",)),
-    (lambda r: r[1]["rules"].pop("game"), ("deal 2, rules.game: missing, where deal 1 has True",)),
+    (lambda r: r[1]["rules"].pop("game"), ("deal 2, rules.game: missing, where deal 1 has true",)),
     (lambda r: r[1]["players"].update(S="bob"),
      ("deal 2, players.S: 'bob' differs from deal 1's 'random'",)),
     (lambda r: r[1].update(best_of=3), ("deal 2, best_of: 3 differs from deal 1's 1",)),
@@ -228,15 +228,21 @@ def swap_two_cards(lines):
     (lambda r: [record["rules"].update(capture="no") for record in r],
      ("deal 1, rules: option 'capture' takes true or false, not 'no'",)),
     (lambda r: r[1]["rules"].update(capture=1),
-     ("deal 2, rules.capture: 1 differs from deal 1's True",)),
-    (lambda r: r[0].update(deal=True), ("deal 1, deal: True, expected 1",)),
+     ("deal 2, rules.capture: 1 differs from deal 1's true",)),
+    (lambda r: r[0].update(deal=True), ("deal 1, deal: true, expected 1",)),
+    # a record is JSON: its values are told as JSON spells them (they were Python's None)
+    (lambda r: r[1].update(dealer=None), ("deal 2, dealer: null, expected ",)),
+    (lambda r: r[1]["rules"].update(skunk=None),
+     ("deal 2, rules.skunk: null differs from deal 1's false",)),
+    (lambda r: r[0].update(score={"N": None, "S": 1}),
+     ('deal 1, score: recorded {"N": null, "S": 1}, the play gives',)),
     (lambda r: r[1].update(game=2.0 - 1), ("deal 2, game: 1.0, expected 1",)),
     (lambda r: r[0]["score"].update({side: float(p) for side, p in r[0]["score"].items()}),
      ("deal 1, score: recorded",)),
     # a number in the pack was read as the engine's card number ('3S is in it twice')
     (lambda r: r[1]["pack"].__setitem__(5, 1), ("deal 2, pack: 1 is not a card's name",)),
     (lambda r: r[0]["rules"].update(preset=["all-fives"]),
-     ("deal 1, rules.preset: ['all-fives'] is not a preset's name",)),
+     ("deal 1, rules.preset: [\"all-fives\"] is not a preset's name",)),
     # a match named by none (null, a list, a fraction), as the Python API refuses to write it
     *[(lambda r, bad=bad: [record.update(match=bad) for record in r],
        (f":1: match: {shown} is not a match's name (a text, as 'm1', or a whole number)",))

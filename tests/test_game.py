@@ -1041,7 +1041,7 @@ def test_a_match_started_at_a_score_replays_from_it(players):
     assert again.start_score == tuple(start)
     assert "start" not in match_records(random_match(players, Rules(), 1))[0]
     bad = [dict(records[0], start={"N": 1})] + records[1:]
-    with pytest.raises(RecordError, match=r"^deal 1, start: \{'N': 1\} is not one score a side"):
+    with pytest.raises(RecordError, match=r'^deal 1, start: \{"N": 1\} is not one score a side'):
         replay(bad)
     bad = [dict(records[0], start={k: 99 for k in records[0]["start"]})] + records[1:]
     with pytest.raises(RecordError, match=r"^deal 1, start: score .* under the target 61"):
@@ -1301,7 +1301,7 @@ def test_a_match_name_is_written_into_every_record():
     (lambda: replay_text(b"{}"), "text: b'{}' is not a text of JSON lines"),
     (lambda: list(numbered_records(None, "x.jsonl")), "x.jsonl: lines: None is not a list"),
     (lambda: list(numbered_records(["", 5], "x.jsonl")), "x.jsonl:2: 5 is not a line of text"),
-    (lambda: game_module.deal_opening(None), "deal 1: a record is an object, not None"),
+    (lambda: game_module.deal_opening(None), "deal 1: a record is an object, not null"),
     (lambda: game_module.deal_opening({"match": 1}), "not a game record (an object of match"),
 ])
 def test_records_that_are_no_records_are_one_record_error(call, what):
