@@ -585,6 +585,10 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
     line (a position describes the table itself, so the call's options do not go with it);
     ``node_limit``: the engine nodes a card's advice may search (``ADVICE_NODES`` by default).
     True when the node budget left no deal valued (the status is then 1)."""
+    if position is None and node_limit is not None:
+        raise AllFivesError("--nodes: bounds the engine's search for a card's advice; a call is "
+                            "valued by playing its deals out, which searches nothing (give a "
+                            "POSITION, or leave --nodes out)")
     node_limit = node_limit or ADVICE_NODES
     if worlds is not None and not 1 <= worlds <= MAX_WORLDS:
         raise AllFivesError(f"--worlds: {worlds} is not a whole number from 1 to {MAX_WORLDS}")

@@ -134,6 +134,10 @@ def test_the_rules_of_a_call(made):
     ([], ["--hand: a call is advised on a hand: give --hand and --turnup, or a POSITION"]),
     ([TWO, "--hand", "AH"], ["--hand: a POSITION describes the table itself"]),
     ([TWO, "--players", "4"], ["--players: a POSITION describes the table itself"]),
+    # a call is played out, not searched: --nodes would change nothing (it was let be)
+    (["--hand", "9H 4C 3C 8D 2S QS", "--turnup", "7H", "--nodes", "5"],
+     ["--nodes: bounds the engine's search for a card's advice; a call is valued by playing "
+      "its deals out, which searches nothing (give a POSITION, or leave --nodes out)"]),
     ([TWO, "--seat", "S"], ["<argument>: S is not to play: N is (advice is for the seat to move)"]),
     ([TWO, "--seat", "E"], ["--seat: no seat 'E' at a 2-player table (seats here: N S)"]),
     (["N:- Q.AK5.7.4 dealer=S turnup=6H"],
