@@ -571,6 +571,10 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
     elif counts_a_lost_match(advice, observation):
         text.append("\n" + _prose(f"(near the target: a deal that loses the match counts as "
                                   f"-{WIN_VALUE})", columns), style=QUIET)
+    elif tie_points(advice) and advice.phase != "play":     # (as advise's key says)
+        text.append("\n" + _prose(f"(the points: a deal that wins the match counts as "
+                                  f"{WIN_VALUE}, one that loses it -{WIN_VALUE})", columns),
+                    style=QUIET)
     return text
 
 

@@ -812,6 +812,19 @@ def test_a_hint_is_broken_to_the_console_width(tmp_path, width):
         " ".join(line.strip() for line in lines)
 
 
+def test_a_hint_at_a_call_near_the_target_says_what_its_points_count(tmp_path):
+    """Near the target a call's points rank equal chances, a lost match counting -61 (a
+    margin of -31 in a match to 5): the hint says so, as advise's key does (it did not)."""
+    s, script, out = session({"seed": 21, "target": 5}, lambda obs, count: None, tmp_path)
+    observation = s.state.observation(s.me)
+    assert observation.phase == "elder"
+    words = " ".join(s.hint(observation).plain.split())
+    assert "chance of winning the match, 95% interval, then S's points in the deal minus " \
+           "N's" in words
+    assert words.endswith("(the points: a deal that wins the match counts as 61, one that "
+                          "loses it -61)")
+
+
 def test_a_slow_bot_shows_that_it_is_thinking_on_a_terminal(tmp_path, monkeypatch):
     """While a bot decides, a live line on the terminal's standard error says who is thinking;
     it is gone from the screen once the move is made, and never printed among the moves."""
