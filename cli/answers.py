@@ -63,12 +63,14 @@ def _calls_words(obs: Observation) -> str:
     return " or ".join(names)
 
 
-def _why_not_card(card: int, obs: Observation, pretty: bool) -> str:
-    """Why ``card`` cannot be played now."""
-    face = card_str(card, pretty)
+def _why_not_card(cards: list[int], obs: Observation, pretty: bool) -> str:
+    """Why ``cards`` (one named, or those of a rank or suit typed alone, all held) cannot be
+    played now."""
+    faces = [card_str(card, pretty) for card in cards]
+    face = " and ".join(faces) if len(faces) <= 2 else " ".join(faces)
     if obs.phase != "play":
         return f"no card is played yet: {_calls_words(obs)}"
-    if card not in obs.hand:
+    if cards[0] not in obs.hand:
         return f"you do not hold {face}"
     n = obs.players
     led = obs.play[len(obs.play) // n * n][1]
@@ -85,9 +87,9 @@ def _the_one(legal: list[int], obs, fits, one: str, many: str, pretty: bool) -> 
     matches = [c for c in legal if fits(c)]
     if matches:
         return _one_of(matches, one, pretty)
-    held = [c for c in obs.hand if fits(c)]
+    held = [c for c in sort_cards(obs.hand) if fits(c)]
     if held:
-        raise AnswerError(_why_not_card(held[0], obs, pretty))
+        raise AnswerError(_why_not_card(held, obs, pretty))
     raise AnswerError(f"you hold no {many}")
 
 
@@ -139,7 +141,7 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
     if card is not None:
         if card in legal:
             return card
-        raise AnswerError(_why_not_card(card, obs, pretty))
+        raise AnswerError(_why_not_card([card], obs, pretty))
     # a rank alone, or a suit alone
     rank = RANKS.find(word.upper()) if len(word) == 1 else -1
     if rank >= 0:

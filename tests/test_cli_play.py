@@ -573,6 +573,13 @@ def test_an_illegal_card_gives_the_follow_suit_reason():
         read_answer("TH", obs)
     with pytest.raises(AnswerError, match="you do not hold"):
         read_answer("AS", obs)
+    # a suit typed alone: every card of it named, not the first (J♥ named for 'h' and 8♥ too)
+    eh = parse_card("8H")
+    both = replace(obs, hand=(th, eh, tc))
+    with pytest.raises(AnswerError) as caught:
+        read_answer("h", both)
+    assert str(caught.value) == "you hold a club: follow suit (T♥ and 8♥ may not be played " \
+                                "to 9♣ led)"
 
 
 def test_bad_answers_each_say_why():
