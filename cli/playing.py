@@ -450,12 +450,12 @@ class Session:
         never broken, so that the file's name can be copied whole."""
         text = Text(words) if isinstance(words, str) else words
         if record is None:
-            self.console.print(text)
+            self.console.print(hanging(text))
         elif text.cell_len + 1 + len(record) <= self.width:
-            self.console.print(text + Text(" " + record))
-        else:
-            self.console.print(text)
-            self.console.print(record, soft_wrap=True)
+            self.console.print(hanging(text + Text(" " + record)))
+        else:       # (indented as a wrapped line is, so that it is not read as a new one)
+            self.console.print(hanging(text))
+            self.console.print("  " + record, soft_wrap=True)
 
     def where(self) -> str:
         """Where the record is, as the last line says it (the record of every finished deal is

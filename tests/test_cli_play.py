@@ -61,8 +61,8 @@ def last_words(text: str) -> str:
     """The last line, with the line before it when the record's name was put on a line of its
     own to keep it whole."""
     lines = text.splitlines()
-    if lines[-1].lower().startswith("the record is in ") and len(lines) > 1:
-        return lines[-2] + " " + lines[-1]
+    if lines[-1].lower().startswith("  the record is in ") and len(lines) > 1:
+        return lines[-2] + " " + lines[-1].strip()
     return lines[-1]
 
 
@@ -1002,10 +1002,13 @@ def test_the_last_lines_break_between_words_and_keep_the_record_name_whole(tmp_p
                  stream=io.StringIO(answers), console=out_console)
     tail = out.getvalue().splitlines()[-3:]
     for line in tail:  # a terminal breaks a longer line anywhere, inside a word
-        assert len(line) <= width or line.lower() == f"the record is in {record}.", tail
+        assert len(line) <= width or line.lower() == f"  the record is in {record}.", tail
+    # a line broken goes on indented, so that it is not read as a new one
+    assert all(line.startswith("  ") for line in tail[tail.index(next(
+        line for line in tail if line.startswith(("You left", "N wins", "S wins")))) + 1:]), tail
     said = last_words(out.getvalue())
     if answers == "":
-        assert " ".join(line.rstrip() for line in tail[-2:]) == "You left the match after 0 deals; " \
+        assert " ".join(line.strip() for line in tail) == "You left the match after 0 deals; " \
             "no deal is over yet, so there is no record."
     else:
         assert said.endswith(f"the record is in {record}.") or \
