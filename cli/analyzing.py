@@ -95,8 +95,9 @@ def summary(position: Position, plays: list[CardPlayed], objective: str) -> Text
         text.append(side_words(plays, side))
     left = unjudged(plays)
     if left:
-        text.append(f"\n{left} of {len(plays)} cards not judged: the search stopped at its "
-                    f"limit; what they gave away is not counted", style=QUIET)
+        text.append(f"\n{left} of {counted(len(plays), 'card')} not judged: the search "
+                    f"stopped at its limit; what {'it' if left == 1 else 'they'} gave away is "
+                    f"not counted", style=QUIET)
     if position.is_over and objective == "points":
         totals = score_position(position).totals()
         text.append("\n\nThe deal ended ")
@@ -170,6 +171,6 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
         left = unjudged(plays)
         if left:
             stopped.append(name)
-            note(f"{name}: {left} of {len(plays)} cards not judged: the search stopped at its "
-                 f"limit")
+            note(f"{name}: {left} of {counted(len(plays), 'card')} not judged: the search "
+                 f"stopped at its limit")
     return stopped
