@@ -227,8 +227,15 @@ class Position:
 
     def after(self, *cards: Card | str) -> Position:
         """The position after ``cards`` (numbers, or names: ``"9H"``) are played in turn."""
-        return Position(self.deal, self.play + tuple(
-            parse_card(card) if isinstance(card, str) else card for card in cards))
+        played = list(self.play)
+        for card in cards:
+            if isinstance(card, str):
+                try:
+                    card = parse_card(card)
+                except CardError as error:      # (at its place in the play, as any other)
+                    raise CardError(f"play[{len(played)}]: {error}") from None
+            played.append(card)
+        return Position(self.deal, tuple(played))
 
     # ---- text forms ---------------------------------------------------------------------------
 

@@ -18,6 +18,17 @@ def test_a_turnup_that_is_no_card_is_refused():
         Deal(hands=[[1, 2], [3, 4]], trump=0, turnup=99)
 
 
+@pytest.mark.parametrize("cards, message", [(("ZZ",), "play[0]: unknown card 'ZZ'"),
+                                            (("TS", "ZZ"), "play[1]: unknown card 'ZZ'"),
+                                            ((1.5,), "play[0]: unknown card 1.5")])
+def test_a_card_played_that_is_no_card_is_named_by_its_place(cards, message):
+    """``after("ZZ")`` said 'unknown card' without its place, which ``after(1.5)`` had."""
+    position = Position.from_line("N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H")
+    with pytest.raises(CardError) as error:
+        position.after(*cards)
+    assert str(error.value) == message
+
+
 def test_a_file_that_is_not_utf8_names_the_file(tmp_path):
     path = tmp_path / "deal.toml"
     path.write_bytes(b'trump = "H"\n\xff\xfe\n')
