@@ -25,7 +25,7 @@ from solver.calling import WIN_VALUE, near_target
 from solver.cards import SUIT_NAMES, CardError, is_card, parse_card, parse_hand, sort_cards
 from solver.errors import AllFivesError, counted, whole_number
 from solver.game import CALLS, Observation, action_name
-from solver.notation import is_line_form, is_toml_name, parse_line, read_file, read_layouts
+from solver.notation import is_line_form, is_toml_name, parse_line
 from solver.pimc import GAME_ASIDE, MAX_WORLDS, PLAYED_OUT
 from solver.seen import CallError, SeenPosition, call_observation, read_seen
 from solver.tricks import SeatError, parse_seat, seat_names, side_count, side_name, side_of
@@ -63,7 +63,7 @@ def read_position(name: str) -> tuple[str, SeenPosition]:
     # what is there (a file, a pipe, a folder, to be refused as one) is read
     if "\n" not in name and is_line_form(name) and not is_file(name):
         return ARGUMENT, SeenPosition.of(parse_line(name.strip(), ARGUMENT, hidden=True))
-    picked = one_of_several(name, seen_positions, records=False)    # FILE#N, FILE:LINE
+    picked = one_of_several(name, SeenPosition.of, hidden=True, records=False)   # FILE#N
     if picked:
         return picked[0]
     if name != STDIN and not is_file(name) and not is_toml_name(name):
@@ -74,13 +74,6 @@ def read_position(name: str) -> tuple[str, SeenPosition]:
         raise AllFivesError(f"{source}: a game record, not a position (a deal file or a "
                             f"one-line position); 'allfives analyze' judges a record's play")
     return source, read_seen(text, source, True if is_toml_name(name) else None)
-
-
-def seen_positions(file: str) -> list[tuple[str, SeenPosition]]:
-    """Every position of a file whose hands may be hidden, each with its name."""
-    layouts = read_layouts(read_file(file), file, True if is_toml_name(file) else None,
-                           hidden=True)
-    return [(layout.source, SeenPosition.of(layout)) for layout in layouts]
 
 
 def position_observation(name: str, seat: str | None) -> tuple[str, SeenPosition, Observation]:

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING, Any
 
-from solver.deal import Position, load_positions, read_positions
+from solver.deal import Position, load_positions, position_of, read_positions
 from solver.errors import AllFivesError, counted, is_number
-from solver.notation import MAX_TEXT_BYTES, is_line_form, read_file, read_limited
+from solver.notation import MAX_TEXT_BYTES, is_line_form, is_toml_name, named_layouts, read_file, \
+    read_limited
 from solver.rules import Rules, read_spec
 
 from .errors import note, option
@@ -182,12 +183,13 @@ def is_stream(name: str) -> bool:
     return is_file(name) and not path.is_file() and not path.is_dir()
 
 
-def one_of_several(name: str, load=load_positions,
+def one_of_several(name: str, build=position_of, hidden: bool = False,
                    records: bool = True) -> list[tuple[str, Any]] | None:
     """The deal a file of several deals calls ``name`` (``FILE#N``, or ``FILE:LINE`` in a file
-    of one-line positions), when ``name`` itself is no file: that deal alone; else None.
-    ``load`` reads a file's positions, each with its name; ``records``: whether the command
-    reads game records too (their deals are ``RECORD#N``)."""
+    of one-line positions), when ``name`` itself is no file: that deal alone, read alone (a
+    mistake in another deal of the file is not its own); else None.  ``build`` makes the
+    position of a ``Layout`` (read with ``hidden`` hands allowed, or not); ``records``: whether
+    the command reads game records too (their deals are ``RECORD#N``)."""
     if is_file(name):
         return None
     for mark in "#:":
@@ -201,14 +203,15 @@ def one_of_several(name: str, load=load_positions,
                     f"counted from 1 through the file" if records else
                     f"{name}: {file} is a game record, not a position; 'allfives analyze' "
                     f"judges a record's play")
-            positions = load(file)
+            named = list(named_layouts(read_file(file), file,
+                                       True if is_toml_name(file) else None, hidden=hidden))
+            names = [known for known, _ in named]
             wanted = f"{file}{mark}{int(tail)}"        # FILE#02 is FILE#2
-            picked = [(known, position) for known, position in positions if known == wanted]
-            if mark == "#" and int(tail) == 1 and len(positions) == 1 and positions[0][0] == file:
-                picked = [(wanted, positions[0][1])]   # the one deal of a file of one
-            if picked:
-                return picked
-            names = [known for known, _ in positions]
+            if mark == "#" and int(tail) == 1 and names == [file]:
+                return [(wanted, build(named[0][1]()))]    # the one deal of a file of one
+            for known, read in named:
+                if known == wanted:
+                    return [(wanted, build(read()))]
             lines = [known.rpartition(":")[2] for known in names]
             held = counted(len(names), "deal")
             if mark == ":" and len(names) <= 10 and all(map(str.isdigit, lines)):

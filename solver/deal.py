@@ -29,7 +29,7 @@ from .rules import Rules
 from .tricks import Seated, legal_plays, seat_names, side_count, side_name, trick_winner
 
 __all__ = ["Deal", "Position", "Trick", "DealError", "PlayError", "DealFileError", "load",
-           "load_positions", "read_positions"]
+           "load_positions", "read_positions", "position_of"]
 
 
 class DealError(AllFivesError):
@@ -242,12 +242,12 @@ class Position:
     @classmethod
     def from_toml(cls, text: str, source: str = "<string>") -> Position:
         """Read the TOML form of one position; ``source`` names it in error messages."""
-        return _build(parse_toml(text, source))
+        return position_of(parse_toml(text, source))
 
     @classmethod
     def from_line(cls, text: str, source: str = "<line>") -> Position:
         """Read the one-line form: ``N:<hand> <hand> ... key=value ...``."""
-        return _build(parse_line(text, source))
+        return position_of(parse_line(text, source))
 
     def to_toml(self, aside: Sequence[Card] = ()) -> str:
         """The canonical TOML form; ``from_toml`` reads it back to an equal position.
@@ -287,7 +287,7 @@ class Position:
 # ---- positions from text and files ------------------------------------------------------------
 
 
-def _build(layout: Layout) -> Position:
+def position_of(layout: Layout) -> Position:
     """The position a text describes; what the model refuses is said at the text's name."""
     try:
         deal = Deal(layout.hands, layout.trump, layout.dealer, layout.rules, layout.turnup,
@@ -302,7 +302,7 @@ def load(path: str | PathLike[str]) -> Position:
     text, TOML or one position on one line (``load_positions`` reads a file of several)."""
     (layout,) = read_layouts(read_file(path), str(path), True if is_toml_name(path) else None,
                              one=True)
-    return _build(layout)
+    return position_of(layout)
 
 
 def read_positions(text: str, source: str = "<string>",
@@ -311,7 +311,7 @@ def read_positions(text: str, source: str = "<string>",
     ``source``, several separated by ``# ---`` lines named ``source#1``, ..., or one-line
     positions named ``source:LINE``.  ``toml=None`` tells the forms apart by the text."""
     for layout in read_layouts(text, source, toml):
-        yield layout.source, _build(layout)
+        yield layout.source, position_of(layout)
 
 
 def load_positions(path: str | PathLike[str]) -> list[tuple[str, Position]]:

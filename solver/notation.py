@@ -42,9 +42,10 @@ Every mistake is a ``DealFileError`` whose message names the source, the key and
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from os import PathLike
 from typing import Any, NamedTuple
 
@@ -56,7 +57,7 @@ from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side
 
 __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
            "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR",
-           "toml_documents", "PUZZLE_KEYS", "check_puzzle_table", "value_kind"]
+           "toml_documents", "PUZZLE_KEYS", "check_puzzle_table", "value_kind", "named_layouts"]
 
 #: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles``; the deal checks only its
 #: shape and its keys, ``PUZZLE_KEYS``.
@@ -778,22 +779,50 @@ def toml_documents(text: str) -> list[str]:
     return ["\n" * d.lines_before + d.text for d in _documents(text.removeprefix(BOM))]
 
 
-def _read_documents(text: str, source: str, one: bool, hidden: bool = False
-                    ) -> Iterator[Layout]:
-    """The deals of a TOML text: one named ``source``, or several named ``source#1``, ...
-    (``one``: a text of several is an error)."""
+def _named_documents(text: str, source: str, one: bool, hidden: bool = False
+                     ) -> Iterator[tuple[str, Callable[[], Layout]]]:
+    """The deals of a TOML text, each named and read when asked: one named ``source``, or
+    several named ``source#1``, ... (``one``: a text of several is an error)."""
     documents = _documents(text)
     if len(documents) == 1:
-        yield parse_toml(text, source, hidden)
+        yield source, lambda: parse_toml(text, source, hidden)
         return
     if one:
         raise _fail(source, None, f"{len(documents)} deals separated by '{SEPARATOR}' lines, "
                                   f"not one (load_positions reads them all)")
     for number, document in enumerate(documents, 1):
-        name = f"{source}#{number}"
-        if document.is_empty():
-            raise _fail(name, None, document.emptiness())
-        yield _parse_toml(document.text, name, document.lines_before, hidden)
+        yield f"{source}#{number}", functools.partial(_read_document, document,
+                                                        f"{source}#{number}", hidden)
+
+
+def _read_document(document: _Document, name: str, hidden: bool) -> Layout:
+    if document.is_empty():
+        raise _fail(name, None, document.emptiness())
+    return _parse_toml(document.text, name, document.lines_before, hidden)
+
+
+def named_layouts(text: str, source: str = "<string>", toml: bool | None = None,
+                  one: bool = False, hidden: bool = False
+                  ) -> Iterator[tuple[str, Callable[[], Layout]]]:
+    """Every position in a text as ``read_layouts`` names it, with what reads it when called:
+    a deal picked by its name is read alone (another's mistake is not its own)."""
+    text = text.removeprefix(BOM)
+    if not text.strip():
+        raise _fail(source, None, "empty: no position in it")
+    if toml is None:
+        toml = not is_line_form(text)
+    if toml:
+        yield from _named_documents(text, source, one, hidden)
+        return
+    lines = [(number, line.split("#", 1)[0].strip())
+             for number, line in enumerate(text.splitlines(), 1)]
+    lines = [(number, line) for number, line in lines if line]
+    if one and len(lines) > 1:
+        raise _fail(source, None, f"{len(lines)} positions, one on each line, not one "
+                                  f"(load_positions reads them all)")
+    for number, line in lines:
+        yield f"{source}:{number}", functools.partial(parse_line, line, f"{source}:{number}",
+                                                      hidden)
 
 
 def read_layouts(text: str, source: str = "<string>", toml: bool | None = None,
@@ -806,22 +835,8 @@ def read_layouts(text: str, source: str = "<string>", toml: bool | None = None,
     the two apart by the first such line.  ``one``: a text of several positions is an error.
     ``hidden``: hands may be hidden (``"?"``, ``-``).
     """
-    text = text.removeprefix(BOM)
-    if not text.strip():
-        raise _fail(source, None, "empty: no position in it")
-    if toml is None:
-        toml = not is_line_form(text)
-    if toml:
-        yield from _read_documents(text, source, one, hidden)
-        return
-    lines = [(number, line.split("#", 1)[0].strip())
-             for number, line in enumerate(text.splitlines(), 1)]
-    lines = [(number, line) for number, line in lines if line]
-    if one and len(lines) > 1:
-        raise _fail(source, None, f"{len(lines)} positions, one on each line, not one "
-                                  f"(load_positions reads them all)")
-    for number, line in lines:
-        yield parse_line(line, f"{source}:{number}", hidden)
+    for _, read in named_layouts(text, source, toml, one, hidden):
+        yield read()
 
 
 #: The most of a file of deals that is read: some 200,000 deals (one takes about 300 bytes).

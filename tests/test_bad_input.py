@@ -498,6 +498,22 @@ def test_the_target_says_what_it_does_for_each_command(command: str, when: str):
            f"Default: the preset's" in words
 
 
+@pytest.mark.parametrize("command", ["solve", "advise"])
+def test_a_deal_picked_from_a_file_is_read_alone(tmp_path: Path, command: str):
+    """FILE#N and FILE:LINE pick that deal alone (README): a mistake in another deal of the
+    file is that deal's, not the one picked (it stopped the pick with the other's error)."""
+    several = tmp_path / "deals.toml"
+    several.write_text(TWO_TOML + "# ---\n" + TWO_TOML.replace("6H", "ZZ"))
+    lines = tmp_path / "deals.txt"
+    lines.write_text(f"{TWO_LINE}\n{TWO_LINE} play=ZZ\n")
+    for good, bad, message in ((f"{several}#1", f"{several}#2", "turnup: unknown card 'ZZ'"),
+                               (f"{lines}:1", f"{lines}:2", "play[0]: unknown card 'ZZ'")):
+        assert run(command, good).exit_code == 0
+        assert one_error_line(run(command, bad)) == f"allfives: error: {bad}: {message}"
+        assert one_error_line(run(command, str(good).rpartition(good[-2])[0])) == \
+            f"allfives: error: {bad}: {message}"     # the whole file: the mistake is told
+
+
 def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: Path):
     several = tmp_path / "deals.toml"
     several.write_text(TWO_TOML + "# ---\n" + TWO_TOML.replace("6H", "6D"))
