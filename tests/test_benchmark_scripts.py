@@ -139,7 +139,7 @@ def test_paired_takes_one_run_alone(tmp_path, capsys):
     # a score edited by hand: the match played again by the rules does not give it
     (lambda d: write(d / "edited.jsonl", re.sub(r'"score": \{"N": \d+', '"score": {"N": 99',
                                                 RUN.read_text(), count=1)),
-     "edited.jsonl:1: match '0:0:0': deal 1, score: recorded {'N': 99,"),
+     'edited.jsonl:1: match \'0:0:0\': deal 1, score: recorded {"N": 99,'),
 ])
 def test_paired_refuses_what_is_no_run_in_one_line(tmp_path, make, fragment):
     with pytest.raises(SystemExit) as stop:
