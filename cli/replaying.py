@@ -95,7 +95,8 @@ def file_deal(matches: list[ReplayedMatch], deal: int, source: str) -> tuple[int
     deals counted from 1 through its matches in order."""
     total = sum(len(match.state.deals) for match in matches)
     if not 1 <= deal <= total:
-        raise AllFivesError(f"{source}: no deal {deal}: the record holds {counted(total, 'deal')}")
+        raise AllFivesError(f"{source}#{deal}: no deal {deal}: the record holds "
+                            f"{counted(total, 'deal')}")
     for index, match in enumerate(matches):
         if deal <= len(match.state.deals):
             return index, deal

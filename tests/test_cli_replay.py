@@ -425,7 +425,10 @@ def test_replay_of_one_deal_tells_that_deal_as_the_whole_play_by_play_does(tmp_p
 
 
 def test_bad_deal_numbers_for_replay(tmp_path):
-    assert_one_error_line(run("replay", f"{MATCH}#9"), "no deal 9: the record holds 6 deals")
+    assert_one_error_line(run("replay", f"{MATCH}#9"),
+                          f"{MATCH}#9: no deal 9: the record holds 6 deals")
+    assert_one_error_line(run("replay", MATCH, "--deal", 9),     # named as #9 would name it
+                          f"{MATCH}#9: no deal 9: the record holds 6 deals")
     assert_one_error_line(run("replay", f"{MATCH}#0"), "no deal 0: the record holds 6 deals")
     assert_one_error_line(run("replay", f"{MATCH}#x"), (
         "no such file, and #x is not a deal number (RECORD#N counts the deals of a record "
