@@ -35,8 +35,11 @@ def judgement(play: CardPlayed, pretty: bool, trump: int) -> tuple[str, str, Tex
                 Text("not judged", style=QUIET))
     if play.mistake:
         note = Text().append("mistake", style=f"bold {BAD}")
-        note.append("; best ")
-        note.append_text(cards_face(play.best, pretty, trump, sort=True))
+        if play.best:
+            note.append("; best ")
+            note.append_text(cards_face(play.best, pretty, trump, sort=True))
+        if not play.every_card:     # (a limit left some cards not valued)
+            note.append("; others not valued" if play.best else "; best not valued")
         cost = Text().append(str(play.cost), style=f"bold {BAD}")
     else:
         note, cost = Text(), Text().append(nothing(pretty), style=GOOD)

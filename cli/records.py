@@ -51,6 +51,7 @@ def play_record(position: Position, play: CardPlayed) -> dict[str, Any]:
         "cost": play.cost,
         "mistake": play.mistake,
         "best": [card_str(c) for c in play.best],
+        "every_card": play.every_card,
         "complete": play.complete,
         "before_lower": play.lower,
         "before_upper": play.upper,

@@ -136,7 +136,9 @@ class CardPlayed:
     A node or time limit may stop the solve before the card is judged (``complete`` False):
     ``before`` is then None and only its bounds ``lower`` .. ``upper`` are known, ``after`` is
     the card's value if the search finished it (else None), ``best`` is empty, and ``cost`` and
-    ``mistake`` are None.
+    ``mistake`` are None.  A limit may also stop it once ``before`` is proved and the card's
+    own value found, but not every other card's: the card is judged, and ``best`` holds the
+    cards valued that keep ``before`` (``every_card`` False).
     """
 
     index: int                  # its place in the play, from 0
@@ -156,6 +158,8 @@ class CardPlayed:
     #: card is judged.
     lower: int | None = None
     upper: int | None = None
+    #: Whether every legal card was valued, so that ``best`` is all the best cards.
+    every_card: bool = True
 
     @property
     def complete(self) -> bool:
@@ -190,6 +194,11 @@ def judge_card(before: Position, index: int, card: Card, solution: Solution) -> 
     side = solution.side
     trick = len(before.completed) + 1
     if not values_found(before, solution):
+        if solution.proved and card in solution.moves:  # its cost known, if not every card's
+            return CardPlayed(index, trick, before.to_move, side, card, solution.value,
+                              solution.moves[card], tuple(solution.best_moves()),
+                              solution.nodes, solution.seconds, solution.value, solution.value,
+                              every_card=False)
         return CardPlayed(index, trick, before.to_move, side, card, None,
                           solution.moves.get(card), (), solution.nodes, solution.seconds,
                           solution.lower, solution.upper)

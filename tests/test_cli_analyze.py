@@ -19,7 +19,8 @@ EXAMPLES = Path(solver.__file__).parent / "examples"
 TWO = EXAMPLES / "two-player.toml"
 RECORD_KEYS = {"file", "objective", "plays", "given_away", "nodes", "seconds", "complete"}
 PLAY_KEYS = {"index", "trick", "seat", "for", "card", "before", "after", "cost", "mistake",
-             "best", "complete", "before_lower", "before_upper", "after_lower", "after_upper"}
+             "best", "every_card", "complete", "before_lower", "before_upper", "after_lower",
+             "after_upper"}
 
 # North leads the trump Ten into South's Ace, later ruffs a club with the trump Two, and South
 # gives away points too: the places and costs come from the reference (see expected_mistakes).
@@ -224,6 +225,23 @@ def reference_values(position: Position) -> list[tuple[int, int]]:
         check = reference.solve(before, side=position.deal.side_of(before.to_move))
         out.append((check.value, check.moves[card]))
     return out
+
+
+def test_a_card_judged_before_every_card_was_valued_says_so():
+    """At 200 nodes N's 2♥ is judged (the value before it proved, its own found) though not
+    every card was valued: its best are some of the best, and the table says so."""
+    pytest.importorskip("solver.search")
+    found = json.loads(run("analyze", PLAYED, "--json", "--node-limit", 200).stdout)
+    full = json.loads(run("analyze", PLAYED, "--json").stdout)
+    partly = [(p, q) for p, q in zip(found["plays"], full["plays"]) if not p["every_card"]]
+    assert partly and all(p["complete"] for p, _ in partly)
+    for play, truth in partly:
+        assert (play["before"], play["after"], play["cost"]) == \
+            (truth["before"], truth["after"], truth["cost"])
+        assert set(play["best"]) <= set(truth["best"])
+    assert all(p["every_card"] for p in full["plays"])
+    text = " ".join(run("analyze", PLAYED, "--node-limit", 200, "--no-color").stdout.split())
+    assert "mistake; best Q♥ J♥; others not valued" in text
 
 
 @pytest.mark.parametrize("limit", ["1", "30"])
