@@ -143,11 +143,15 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
             plan(read_inputs(names, deal), None, objective, judged=True)]
     # a file of several deals may hold some not yet played: each is left out, and said so
     unplayed = [name for name, position in jobs if not position.play]
+    if not jobs:    # (every deal of a record left out, its first card a revoke)
+        given = ", ".join("<stdin>" if name == STDIN else name for name in names)
+        raise AllFivesError(f"{given}: no card play a position can replay: nothing to analyze")
     if len(unplayed) == len(jobs) == 1:
         raise AllFivesError(f"{unplayed[0]}: play: no cards played, nothing to analyze")
     if len(unplayed) == len(jobs):
-        given = ", ".join("<stdin>" if name == STDIN else name for name in names)
-        raise AllFivesError(f"{given}: none of the {len(jobs):,} positions has a card played: "
+        shown = ", ".join(unplayed[:3]) + (f" and {len(unplayed) - 3:,} more"
+                                           if len(unplayed) > 3 else "")
+        raise AllFivesError(f"{shown}: none of the {len(jobs):,} positions has a card played: "
                             f"nothing to analyze")
     for name in unplayed:
         note(f"{name}: no cards played, left out")

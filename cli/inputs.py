@@ -124,16 +124,15 @@ def record_positions(text: str, source: str, number: int | None = None,
                 else:
                     unplayed.append(name)
             first += len(match.state.deals)
-        if not picked:
+        if not picked:      # (read_inputs says so: left out, or nothing at all to do)
             deals = "its deal was" if len(unplayed) == 1 else \
                 f"all {len(unplayed):,} of its deals were"
-            raise AllFivesError(f"{source}: {deals} thrown in, or the match ended in the "
-                                f"calls: nothing to {'judge' if played else 'solve'}")
+            raise NothingPlayed(f"{source}: {deals} thrown in, or the match ended in the calls")
         if unplayed:
             shown = ", ".join(unplayed[:3]) + (f" and {len(unplayed) - 3:,} more"
                                                if len(unplayed) > 3 else "")
             note(f"{shown}: no cards played (the deal was thrown in, or the match ended in "
-                 f"its calls), left out")
+                 f"the calls), left out")
     out = []
     for name, state, k in picked:
         position = deal_position(state, k, name)
@@ -169,7 +168,7 @@ def deal_position(state: MatchState, number: int, name: str) -> Position:
             position = position.after(action)
         fresh.apply_action(action)
     if position is None:
-        raise AllFivesError(f"{name}: the deal was thrown in, or the match ended in its "
+        raise AllFivesError(f"{name}: the deal was thrown in, or the match ended in the "
                             f"calls: no card was played")
     if score is None:       # a revoke barred a side: not the score the deal was played at
         position = Position(replace(position.deal, score=None), position.play)
@@ -271,8 +270,20 @@ def read_inputs(names: list[str], deal: int | None = None,
     if names.count(STDIN) > 1:
         raise AllFivesError("POSITION: '-' (standard input) is named more than once: it can be "
                             "read only once")
+    unplayed: list[NothingPlayed] = []
     for number, name in enumerate(names, 1):
         # several positions given as arguments are told apart by their places
         label = f"<argument {number}>" if len(names) > 1 else ARGUMENT
-        positions += read_input(named(name, "POSITION"), deal, played, label)
+        try:
+            positions += read_input(named(name, "POSITION"), deal, played, label)
+        except NothingPlayed as record:     # a record of no card play: left out, as a deal is
+            unplayed.append(record)
+    if unplayed and not positions:
+        raise AllFivesError(f"{unplayed[0]}: nothing to {'analyze' if played else 'solve'}")
+    for record in unplayed:
+        note(f"{record}: left out")
     return positions
+
+
+class NothingPlayed(AllFivesError):
+    """A game record none of whose deals has card play."""
