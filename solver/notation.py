@@ -203,16 +203,17 @@ class _Parts:
                 dealer = parse_seat(self.dealer, n)
         trump, turnup = self._trumps(hands)
         self._check_aside(names, hands, turnup, rules)
-        self._check_calls(hands, rules)
+        self._check_calls(hands, turnup)
         score = self._score(n)
         return Layout(tuple(tuple(sort_cards(h)) for h in hands), trump, dealer, rules, turnup,
                       score, tuple(self.play), src, hidden, tuple(self.aside), self.calls)
 
     def read_calls(self, key: str, value: object) -> None:
-        """``calls``: ``"beg, run"`` (words parted by commas or spaces) or an array of words."""
-        words = value if isinstance(value, list) else \
-            _text(self.source, key, value).replace(",", " ").split()
-        calls = tuple(_text(self.source, key, word).strip().lower() for word in words)
+        """``calls``: ``"beg, run"`` (words parted by commas or spaces) or an array of them;
+        ``take one`` and ``take_one`` are ``take-one``."""
+        items = value if isinstance(value, list) else [value]
+        text = " ".join(_text(self.source, key, item) for item in items).lower()
+        calls = tuple(re.sub(r"take[\s_-]*one", "take-one", text).replace(",", " ").split())
         if calls not in CALL_WORDS:
             known = [repr(", ".join(c)) for c in CALL_WORDS]
             raise _fail(self.source, key, f"{quoted(', '.join(calls))} is not "
@@ -220,30 +221,26 @@ class _Parts:
                                           f"hand's call, and the dealer's to a beg)")
         self.calls = calls
 
-    def _check_calls(self, hands: list[list[Card]], rules: Rules) -> None:
-        """Calls that fit the hands as dealt: 6 cards after a stand or a take-one, 3 more a
-        run after a run (one at least, no more than the rules allow; ``aside`` counts them)."""
+    def _check_calls(self, hands: list[list[Card]], turnup: Card | None) -> None:
+        """Calls that fit the deal: made on a turn-up; after a stand or a take-one no turn-up
+        set aside and hands of 6 as dealt; after a run the turn-ups it set aside (``aside``,
+        which holds the suit first proposed; ``_check_runs`` fits the hands to them)."""
         if not self.calls:
             return
+        calls = quoted(", ".join(self.calls))
+        if turnup is None:
+            raise _fail(self.source, "calls", f"{calls}: calls are made on a turn-up: give "
+                                              f"turnup")
+        if self.calls[-1] == "run" and not self.aside:
+            raise _fail(self.source, "calls", f"{calls}: give aside, the turn-ups the runs set "
+                                              f"aside (the suit first proposed is theirs)")
+        if self.calls[-1] != "run" and self.aside:
+            raise _fail(self.source, "calls", f"{calls}, but aside holds turn-ups set aside by "
+                                              f"a run")
         size = max(len(hand) for hand in hands)     # (a hidden hand is empty)
-        if self.calls[-1] != "run":
-            if self.aside:
-                raise _fail(self.source, "calls", f"{quoted(', '.join(self.calls))}, but "
-                                                  f"aside holds turn-ups set aside by a run")
-            if size != 6:
-                raise _fail(self.source, "calls", f"after {quoted(', '.join(self.calls))} the "
-                                                  f"hands as dealt hold 6 cards, not {size}")
-            return
-        runs, left = divmod(size - 6, 3)
-        most = rules.max_runs
-        if most == 0:
-            raise _fail(self.source, "calls", "these rules allow no run (max_runs = 0)")
-        if runs < 1 or left or (most is not None and runs > most):
-            sizes = [str(6 + 3 * r) for r in range(1, (most or 2) + 1)]
-            sizes = "9, 12, ..." if most is None else sizes[0] if most == 1 else \
-                f"{', '.join(sizes[:-1])} or {sizes[-1]}"
-            raise _fail(self.source, "calls", f"runs deal hands of {sizes} cards under these "
-                                              f"rules, not {size}")
+        if self.calls[-1] != "run" and size != 6:
+            raise _fail(self.source, "calls", f"after {calls} the hands as dealt hold 6 cards, "
+                                              f"not {size}")
 
     def _check_aside(self, names: str, hands: list[list[Card]], turnup: Card | None,
                      rules: Rules) -> None:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from os import PathLike
 
-from .cards import ALL_CARDS, SUIT_NAMES, Card, card_str, sort_cards, suit_of
+from .cards import ALL_CARDS, JACK, SUIT_NAMES, Card, card_str, rank_of, sort_cards, suit_of
 from .deal import Position
 from .errors import AllFivesError, counted, quoted
 from .game import BEG, CALLS, PLAY, Match, Observation
@@ -291,9 +291,23 @@ class SeenPosition:
         elder = (self.dealer + 1) % self.players
         return tuple((seat, CALL_ACTIONS[word]) for seat, word in zip((elder, self.dealer), words))
 
+    @property
+    def pegs_before_play(self) -> tuple[Peg, ...]:
+        """The points pegged before the play, in the score it starts at: a take-one's, where
+        the calls say so, and a turned-up Jack's under ``turnup_jack``."""
+        layout, n = self.layout, self.players
+        out = []
+        if "take-one" in layout.calls:
+            out.append(Peg(side_of((self.dealer + 1) % n, n), 1, "take-one"))
+        if layout.rules.turnup_jack and layout.turnup is not None \
+                and rank_of(layout.turnup) == JACK:
+            out.append(Peg(side_of(self.dealer, n), 1, "turn-up jack"))
+        return tuple(out)
+
     def observation(self, seat: int | None = None) -> Observation:
         """What the seat to move knows, as ``MatchState.observation`` gives it at the table:
-        the calls (``calls``), the score at the start of play and the tricks' pegs."""
+        the calls (``calls``), the score at the start of play, and the points pegged before
+        the play and by the tricks."""
         seat = self.advised_seat(None if seat is None else self.seats[seat])
         layout, n = self.layout, self.players
         hand = self.held[seat]
@@ -305,7 +319,8 @@ class SeenPosition:
             games_won=(0,) * side_count(n), hand=hand,
             turnups=layout.aside + (() if layout.turnup is None else (layout.turnup,)),
             trump=layout.trump,
-            calls=self.calls, play=self.play, revokes=(), pegs=self.pegs,
+            calls=self.calls, play=self.play, revokes=(),
+            pegs=self.pegs_before_play + self.pegs,
             legal_actions=tuple(sorted(legal)))
 
 

@@ -165,15 +165,19 @@ s = "k.-.-.3"
 @pytest.mark.parametrize("given, words", [('"stand"', ("stand",)),
                                           ('"Beg, Take-one"', ("beg", "take-one")),
                                           ('["beg", "take-one"]', ("beg", "take-one")),
-                                          ('"beg run"', ("beg", "run"))])
+                                          ('"beg run"', ("beg", "run")),
+                                          ('["beg, take one"]', ("beg", "take-one")),
+                                          ('"beg take_one"', ("beg", "take-one"))])
 def test_the_calls_read_and_write_in_both_forms(given, words):
     """``calls`` (for advice: the deal as solved is the same with or without them)."""
     from solver.notation import line_str, parse_line, parse_toml, toml_str
 
     hands = '[hands]\nN = "AH KH 5H 9C 2D 3S"\nS = "TH QH 4H 8C JD 7S"\n'
+    aside = ""
     if words[-1] == "run":
         hands = hands.replace('3S"', '3S 2S 4S 5S"').replace('7S"', '7S 6S 8S 9S"')
-    text = f'dealer = "S"\nturnup = "7H"\ncalls = {given}\n{hands}'
+        aside = 'aside = ["8D"]\n'
+    text = f'dealer = "S"\nturnup = "7H"\n{aside}calls = {given}\n{hands}'
     layout = parse_toml(text, "deal.toml")
     assert layout.calls == words
     assert parse_toml(toml_str(layout), "deal.toml") == layout

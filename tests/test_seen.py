@@ -16,7 +16,7 @@ from solver.deal import DealFileError, Position
 from solver.errors import AllFivesError
 from solver.game import BEG, CALLS, PLAY, RUN, STAND, TAKE_ONE, Match
 from solver.notation import line_str, parse_line, parse_toml, toml_str
-from solver.pegging import pegs
+from solver.pegging import Peg, pegs
 from solver.players import decide, make_player
 from solver.rules import PRESETS, Rules
 from solver.sampling import sample_worlds
@@ -129,24 +129,24 @@ def test_solve_refuses_a_hidden_hand_in_one_line(tmp_path, text):
     ("N:AKQJT98765432.-.-.- - - - aside=2H,3H turnup=4C",
      "aside: 2 runs deal hands of 12 cards, not 13"),
     ("N:AK.-.-.- - dealer=S turnup=2H aside=7C", "aside: 1 run deals hands of 9 cards, not 2"),
-    # the calls: one of the three, fitting the hands as dealt and the turn-ups set aside
-    ("N:AKQJT9.-.-.- - trump=H calls=beg", "calls: 'beg' is not 'stand', 'beg, take-one' or "
-                                           "'beg, run' (the elder hand's call, and the "
-                                           "dealer's to a beg)"),
-    ("N:AKQJT9.-.-.- - trump=H calls=run,beg", "calls: 'run, beg' is not 'stand'"),
-    ("N:AKQJT9.-.-.- - trump=H calls=", "calls: '' is not 'stand'"),
-    ("N:AKQJT9.-.-.- - trump=H calls=beg,run", "calls: runs deal hands of 9 or 12 cards under "
-                                               "these rules, not 6"),
-    ("N:AKQJT9.-.-.- - trump=H calls=beg,run max_runs=none",
-     "calls: runs deal hands of 9, 12, ... cards under these rules, not 6"),
-    ("N:AKQJT98765.-.-.- - trump=H calls=beg,run max_runs=1",
-     "calls: runs deal hands of 9 cards under these rules, not 10"),
-    ("N:AKQJT98765.-.-.- - trump=H calls=beg,run max_runs=0",
-     "calls: these rules allow no run (max_runs = 0)"),
+    # the calls: one of the three, on a turn-up, fitting the hands as dealt and the turn-ups
+    # set aside (a run's give the suit first proposed, which the calls are weighed by)
+    ("N:AKQJT9.-.-.- - turnup=2H calls=beg", "calls: 'beg' is not 'stand', 'beg, take-one' or "
+                                             "'beg, run' (the elder hand's call, and the "
+                                             "dealer's to a beg)"),
+    ("N:AKQJT9.-.-.- - turnup=2H calls=run,beg", "calls: 'run, beg' is not 'stand'"),
+    ("N:AKQJT9.-.-.- - turnup=2H calls=", "calls: '' is not 'stand'"),
+    ("N:AKQJT9.-.-.- - trump=H calls=stand", "calls: 'stand': calls are made on a turn-up: "
+                                             "give turnup"),
+    ("N:AKQJT9876.-.-.- - turnup=2H calls=beg,run", "calls: 'beg, run': give aside, the "
+                                                   "turn-ups the runs set aside (the suit first "
+                                                   "proposed is theirs)"),
     ("N:AKQJT9876.-.-.- - turnup=2H aside=7C calls=beg,take-one",
      "calls: 'beg, take-one', but aside holds turn-ups set aside by a run"),
-    ("N:AKQJT9876.-.-.- - trump=H calls=stand", "calls: after 'stand' the hands as dealt hold "
-                                                "6 cards, not 9"),
+    ("N:AKQJT9876.-.-.- - turnup=2H calls=stand", "calls: after 'stand' the hands as dealt hold "
+                                                  "6 cards, not 9"),
+    ("N:AKQJT9.-.-.- - turnup=2H aside=7C calls=beg,run",
+     "aside: 1 run deals hands of 9 cards, not 6"),
 ])
 def test_what_cannot_be_is_one_line_naming_the_key(text, message):
     with pytest.raises(DealFileError) as error:
@@ -172,6 +172,17 @@ def test_the_turnups_set_aside_are_seen_by_every_seat_and_dealt_to_no_hand():
     worlds = seen.worlds(observation.seat, 300, random.Random(3))
     assert len(worlds) == 300
     assert all(not set(aside) & {c for hand in world.hands for c in hand} for world in worlds)
+
+
+def test_a_take_one_near_the_target_is_weighed_as_at_the_table():
+    """The score given is at the start of play, the take-one's point in it: the dealer's
+    take-one at N 59 before the deal was a choice (N could not reach 61 by it) and weighs the
+    worlds; it was counted forced, N's score taken as 60 before the deal."""
+    seen = read_seen("N:AKQJT9.-.-.- - dealer=S turnup=2H calls=beg,take-one score=60,40")
+    observation = seen.observation()
+    assert observation.pegs[0] == Peg(0, 1, "take-one") and observation.score == (60, 40)
+    weights = {w.weight for w in seen.worlds(0, 40, random.Random(2), bidding=True)}
+    assert len(weights) > 1
 
 
 def test_a_hand_hidden_as_on_one_line_in_toml_is_told_the_toml_way():
@@ -278,7 +289,8 @@ def test_the_observation_is_what_the_table_shows_the_seat(players, preset):
                       "trump", "play", "revokes", "legal_actions"):
             assert getattr(mine, field) == getattr(theirs, field), field
         assert mine.turnups == theirs.turnups[-1:]
-        assert mine.pegs == tuple(p for p in theirs.pegs if p.what.startswith("trick"))
+        # (a take-one is not known where the calls are not told; a turned-up Jack is)
+        assert mine.pegs == tuple(p for p in theirs.pegs if p.what != "take-one")
         assert mine.score == theirs.score
         assert mine.calls == ()         # (a position that says nothing of them)
         # the turn-ups set aside and the calls written in a text: the table's calls, read back
@@ -286,7 +298,8 @@ def test_the_observation_is_what_the_table_shows_the_seat(players, preset):
         told = seen.layout._replace(aside=theirs.turnups[:-1], calls=words)
         for text, toml in ((line_str(told), False), (toml_str(told), True)):
             again = read_seen(text, "<text>", toml).observation()
-            assert (again.calls, again.turnups) == (theirs.calls, theirs.turnups)
+            assert (again.calls, again.turnups, again.pegs, again.score) == \
+                (theirs.calls, theirs.turnups, theirs.pegs, theirs.score)
         # ... and they weigh the worlds as at the table
         only_mine = read_seen(line_str(hide(position, tuple(
             s for s in range(players) if s != mover)).layout._replace(
