@@ -738,9 +738,10 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
 
             from .console import make_console
 
-            make_console(None).print(Text(f"interrupted: none of the {plan.groups:,} groups "
-                                          f"asked for was finished, so there is nothing to "
-                                          f"report", style="bold"), soft_wrap=True)
+            asked = "the one group asked for was not" if plan.groups == 1 else \
+                f"none of the {plan.groups:,} groups asked for was"
+            make_console(None).print(Text(f"interrupted: {asked} finished, so there is "
+                                          f"nothing to report", style="bold"), soft_wrap=True)
         raise
     finally:
         if out is not None:

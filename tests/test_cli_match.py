@@ -351,16 +351,22 @@ def interrupted(args: list[str], ready, group: bool = False) -> tuple[int, str, 
 
 
 @pytest.mark.parametrize("form", [[], ["--json"]], ids=["report", "json"])
-def test_ctrl_c_before_any_group_is_finished_says_so(form):
-    """A run stopped before its first group (a whole match of four) has nothing to report,
-    and says that rather than nothing (the JSON reader has the status alone)."""
-    start = time.monotonic()
-    status, out, errors = interrupted(["match", "pimc", "heuristic", "--players", "4",
-                                       "--matches", "3", *form],
-                                      lambda program: time.monotonic() > start + 2)
-    assert status == 130 and errors == "allfives: interrupted\n"
-    assert out == ("" if form else "interrupted: none of the 3 groups asked for was "
-                                   "finished, so there is nothing to report\n")
+@pytest.mark.parametrize("groups, said", [
+    (3, "none of the 3 groups asked for was finished"),
+    (1, "the one group asked for was not finished")])
+def test_ctrl_c_before_any_group_is_finished_says_so(monkeypatch, form, groups, said):
+    """A run stopped before its first group has nothing to report, and says that rather than
+    nothing (the JSON reader has the status alone)."""
+    from cli import matching
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(matching, "_play_shown", stopped)
+    result = run("match", "heuristic", "random", "--matches", groups, *form)
+    assert result.exit_code == 130 and result.stderr == "allfives: interrupted\n"
+    assert result.stdout == ("" if form else f"interrupted: {said}, so there is nothing to "
+                                             f"report\n")
 
 
 @pytest.mark.parametrize("group", [False, True], ids=["to-the-program", "to-its-group"])
