@@ -168,6 +168,10 @@ def _typed_value(args: list[str], option: str) -> str | None:
     return found
 
 
+#: The commands that read deals, ``FILE#N`` one of several.
+DEAL_COMMANDS = ("solve", "analyze", "advise", "replay")
+
+
 def usage_message(error: typer.TyperException, args: list[str] = (), group: Any = None,
                   prog_name: str = "allfives") -> str:
     """A Click error in one line; a usage error ends with the command to ask for help.  A
@@ -175,10 +179,13 @@ def usage_message(error: typer.TyperException, args: list[str] = (), group: Any 
     ``--seed: '-1' is less than 0``."""
     text = message_of(Exception(error.format_message())).replace("Value error, ", "")
     picked = next((arg for arg in args if re.fullmatch(r"-[#:].*", arg)), None)
-    if picked is not None and text.startswith(f"No such option: {picked[:2]}"):
+    command = next((arg for arg in args if not arg.startswith("-")), None)
+    what = "puzzle" if command == "puzzle" else "deal" if command in DEAL_COMMANDS else None
+    if picked is not None and what and text.startswith(f"No such option: {picked[:2]}"):
         # (the deals of standard input are named <stdin>#2 and <stdin>:3)
-        return (f"{picked}: a deal of standard input is not picked by number: give the one "
-                f"deal, or save the input to a file and name FILE{picked[1:]}")
+        how = "its line" if picked[1] == ":" else "number"
+        return (f"{picked}: a {what} of standard input is not picked by {how}: give the one "
+                f"{what}, or save the input to a file and name FILE{picked[1:]}")
     for pattern, words in _BOUND_WORDS:
         found = pattern.fullmatch(text)
         value = _typed_value(list(args), found[1]) if found else None

@@ -337,9 +337,14 @@ def test_a_deal_of_standard_input_by_number_is_told_what_to_do(command, picked):
     -#'."""
     result = run(command, picked, input=(EXAMPLES / "two-player.toml").read_text())
     assert result.exit_code == 2
+    how = "its line" if picked[1] == ":" else "number"
     assert one_error_line(result) == (
-        f"allfives: error: {picked}: a deal of standard input is not picked by number: give "
+        f"allfives: error: {picked}: a deal of standard input is not picked by {how}: give "
         f"the one deal, or save the input to a file and name FILE{picked[1:]}")
+    # the puzzle commands pick puzzles; the commands that take no deal say no more than Click
+    assert "a puzzle of standard input" in one_error_line(run("puzzle", "show", picked))
+    assert one_error_line(run("match", picked, "random")).startswith(
+        f"allfives: error: No such option: {picked[:2]}")
 
 
 @pytest.mark.parametrize("args,message", [
