@@ -1111,7 +1111,8 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
                     not _same(record.get("double"), log.double):
                 raise fail(f"winners: recorded {as_json(record.get('winners'))} double "
                            f"{as_json(record.get('double'))}, the play gives "
-                           f"{winners or 'none'} double {log.double}")
+                           f"{as_json(winners) if winners else 'none'} double "
+                           f"{as_json(log.double)}")
     if state is None:
         raise RecordError(f"{_located(source, None)}no records")
     return state

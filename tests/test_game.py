@@ -1174,6 +1174,14 @@ def test_a_tampered_record_fails_with_one_line_naming_the_deal_and_action():
         records[1]["score"]["N"] += 1
     assert tampered(state, wrong_score).startswith("games.jsonl: deal 2, score: recorded ")
 
+    def wrong_winners(records):
+        records[-1]["double"] = None
+    last = state.deals[-1]
+    won = "[" + ", ".join(f'"{state.seats[w]}"' for w in last.winners) + "]"
+    assert tampered(state, wrong_winners).endswith(   # as JSON spells them, both sides of it
+        f"winners: recorded {won} double null, the play gives {won} double "
+        f"{'true' if last.double else 'false'}")
+
     def swapped_pack(records):
         pack = records[0]["pack"]
         pack[0], pack[3] = pack[3], pack[0]      # a card of N's for one of S's
