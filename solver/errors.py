@@ -78,17 +78,18 @@ def spelled(value: object) -> str:
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
-def spec_options(spec: str, what: str, error: type[AllFivesError] = AllFivesError
-                 ) -> dict[str, str]:
+def spec_options(spec: str, what: str, error: type[AllFivesError] = AllFivesError,
+                 named: bool = True) -> dict[str, str]:
     """The options a spec writes after its colon, ``key=value,key=value``: each key (``-`` read
     as ``_``) with its value's text; none without a colon (a comma too many is let be, as
     typed: ``a=1,``).  No option after the colon, a part without ``=``, or a key given twice,
-    is an ``error`` that names ``what`` (``player option``)."""
+    is an ``error`` that names ``what`` (``player option``), and the spec too where ``named``
+    (the one without options; a caller that names it itself says not)."""
     options: dict[str, str] = {}
     _, colon, text = spec.partition(":")
     items = [item for item in (part.strip() for part in text.split(",")) if item]
     if colon and not items:
-        raise error(f"no {what} after the colon")
+        raise error(f"{quoted(spec) + ' names ' if named else ''}no {what} after the colon")
     for item in items:
         key, eq, value = item.partition("=")
         if not eq:

@@ -656,7 +656,7 @@ def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
         spec = value
     elif isinstance(value, str):
         name = value.partition(":")[0]
-        written = spec_options(value, "player option", PlayerError)
+        written = spec_options(value, "player option", PlayerError, named=False)
         spec = PlayerSpec(name.strip(), tuple((key, _read_value(text))
                                              for key, text in written.items()))
     else:

@@ -152,12 +152,7 @@ def read_spec(text: str) -> tuple[str, dict[str, str]]:
             f"all-fives:{preset}"
         raise RulesError(f"{quoted(text)} names no preset (options go after one and a colon: "
                          f"{hint})")
-    try:
-        return preset, spec_options(text, "rule option", RulesError)
-    except RulesError as error:     # (the spec named, as the command line's rules are not)
-        if str(error).startswith("no "):
-            raise RulesError(f"{quoted(text)} names {error}") from None
-        raise
+    return preset, spec_options(text, "rule option", RulesError)
 
 
 def option_text(value: Any) -> str:
