@@ -105,7 +105,8 @@ class Command(HelpScreen, TyperCommand):
             _, _, order = self.make_parser(ctx).parse_args(args=list(args))
             seen: set[str] = set()
             for param in order:
-                if param.param_type_name != "option" or param.multiple or param.count:
+                if param.param_type_name != "option" or param.multiple or param.count \
+                        or param.is_eager:      # (--help twice is help)
                     continue
                 if param.name in seen:
                     ctx.fail(f"{'/'.join(param.opts + param.secondary_opts)} is given twice")

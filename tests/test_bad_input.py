@@ -364,6 +364,8 @@ def test_an_option_given_twice_is_refused(args: list[str], message: str):
     assert result.exit_code == 2 and result.stdout == ""
     assert one_error_line(result) == f"allfives: error: {message}" or \
         one_error_line(result).startswith(f"allfives: error: {message} (see ")
+    # --help twice is still help
+    assert run(*args[:2], "--help", "--help").stdout.startswith("Usage: allfives ")
 
 
 @pytest.mark.parametrize("args,message", [
