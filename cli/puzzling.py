@@ -381,7 +381,7 @@ def index_text(paths: list[str]) -> str:
         named = cell(facts.title) if given_text(path) is not None else \
             f"[{cell(facts.title)}]({link(file if where == '.' else f'{where}/{file}')})" \
             + (f" ({which})" if which else "")
-        rows.append(f"| {facts.number or '·'} | {named} | "
+        rows.append(f"| {cell(facts.number) or '·'} | {named} | "
                     f"{deal.players} | {facts.rules} | {goal} | "
                     f"{', '.join(puzzle.themes) or '·'} | "
                     f"{puzzle.rating if puzzle.rating is not None else '·'} |")
@@ -427,9 +427,10 @@ def file_of(path: Path) -> tuple[str, str]:
 
 
 def cell(text: str) -> str:
-    """A title as the text of a link in a Markdown table's cell: on one line, and the
-    characters that would end the cell or the link escaped."""
-    return re.sub(r"([\\|\[\]])", r"\\\1", " ".join(text.split()))
+    """A title or a number as the text of a Markdown table's cell or link: on one line, and
+    the characters that would end the cell or the link, or begin a tag (``<stdin>#1``),
+    escaped."""
+    return re.sub(r"([\\|\[\]<])", r"\\\1", " ".join(text.split()))
 
 
 def link(name: str) -> str:

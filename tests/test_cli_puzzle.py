@@ -302,8 +302,9 @@ def test_a_dash_reads_the_puzzles_of_standard_input(tmp_path):
         and "Save the ten" in shown.stdout
     index = run("puzzle", "index", "-", COLLECTION / "003-endplay.toml", input=several)
     assert "| 012 |" not in index.stdout      # no number: standard input is no numbered file
-    # (numbered in it, beside another file's puzzles with its name, as week#2 is)
-    assert "| <stdin>#1 | The five falls | 2 |" in index.stdout \
+    # (numbered in it, beside another file's puzzles with its name, as week#2 is; its '<'
+    # escaped, which Markdown would take for a tag)
+    assert "| \\<stdin>#1 | The five falls | 2 |" in index.stdout \
         and "](003-endplay.toml)" in index.stdout
     wrong = one.replace('side = "N"', 'side = "S"')
     assert_one_error_line(run("puzzle", "show", "-", input=wrong), "<stdin>: not a sound puzzle",
