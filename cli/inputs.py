@@ -5,6 +5,7 @@ And the rules ``--rules`` names."""
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -173,6 +174,14 @@ def deal_position(state: MatchState, number: int, name: str) -> Position:
     if score is None:       # a revoke barred a side: not the score the deal was played at
         position = Position(replace(position.deal, score=None), position.play)
     return position
+
+
+def is_standard_output(path: str) -> bool:
+    """Whether ``path`` is where standard output goes (``/dev/stdout``, say)."""
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, AttributeError):   # (no descriptor: a test's stream)
+        return path in ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
 
 
 def is_stream(name: str) -> bool:

@@ -607,14 +607,6 @@ def _locked(out) -> bool:
     return True
 
 
-def _is_standard_output(path: str) -> bool:
-    """Whether ``path`` is where standard output goes (``/dev/stdout``, say)."""
-    try:
-        return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
-    except (OSError, ValueError, AttributeError):   # (no descriptor: a test's stream)
-        return path in ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
-
-
 def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
     """What a run's record FILE holds of the plan: the chunk of its whole groups (as
     ``solver.batch.records_parts`` reads them back, a match at a time), their number, and the
@@ -689,9 +681,11 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
                   duplicate: bool, preset: str, target: int | None, seed: int | None,
                   jobs: int | None, scheduler: str | None, record: str | None,
                   as_json: bool, resume: bool = False) -> None:
+    from .inputs import is_standard_output
+
     plan = make_plan(a, b, players, deals, matches, duplicate, preset, target, seed, jobs,
                      scheduler)
-    if record is not None and _is_standard_output(record):
+    if record is not None and is_standard_output(record):
         raise AllFivesError(f"--record {record}: the report{' (--json)' if as_json else ''} "
                             f"goes to standard output too, the record's lines would come "
                             f"among its lines: give the record a file")

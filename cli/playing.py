@@ -31,7 +31,7 @@ from rich.text import Text
 from solver.analysis import CardPlayed, judge_card, judge_for_match, unjudged
 from solver.cards import card_str, rank_of
 from solver.deal import Position
-from solver.errors import AllFivesError, EngineMissing, counted
+from solver.errors import AllFivesError, EngineMissing, counted, quoted
 from solver.game import CALLS, Match, MatchState, match_records, records_text
 from solver.players import Player, PlayerSpec, decide, player_spec, within_reach
 from solver.scoring import score_position
@@ -40,7 +40,7 @@ from solver.tricks import parse_seat, seat_names, side_name, side_of
 from .answers import AnswerError, ask_line, choices, read_answer, reason
 from .errors import note, option, stop_status, stopped_by
 from .faces import BAD, GOOD, QUIET, game_name, hanging, rules_words
-from .inputs import named, read_rules
+from .inputs import STDIN, is_standard_output, named, read_rules
 from .table import choices_line, deal_line, deal_over_line, score_lines, scores_text, \
     seat_text, table_screen, what_happened, win_verb
 
@@ -121,6 +121,10 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
             specs[s].make(seed=0, players=players)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
+    if record is not None and (named(record, "--record") == STDIN or is_standard_output(record)):
+        # (standard output is the table's, as it is match's report)
+        raise AllFivesError(f"--record: {quoted(record)} names no file of its own (standard "
+                            f"output is the game's: give the record a file)")
     path = Path(named(record, "--record")) if record is not None else unused_record_name(seed)
     if path.is_dir():
         raise AllFivesError(f"--record: {path} is a folder, not a file")

@@ -1140,3 +1140,13 @@ def test_the_cut_says_who_tied_and_cut_again():
                 named = part.split(";")[0].split(", ")
                 assert [name.split()[0] for name in named] == \
                     [seat_names(players)[seat] for seat, _ in made[start:end]]
+
+
+@pytest.mark.parametrize("record", ["-", "/dev/stdout"])
+def test_a_record_on_standard_output_is_refused(record):
+    """Standard output is the game's: '-' made a file named '-', and /dev/stdout would put the
+    record's lines among the table's (match refuses both too)."""
+    result = run("play", "--seed", 1, "--record", record, input="quit\n")
+    assert result.exit_code == 2 and result.stderr == (
+        f"allfives: error: --record: '{record}' names no file of its own (standard output is "
+        f"the game's: give the record a file)\n")
