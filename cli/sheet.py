@@ -72,6 +72,12 @@ class Facts:
     turnup: Card | None = None  # the card turned up to fix trumps (None: trumps were named)
 
 
+def stem(name: str) -> str:
+    """A puzzle's file name without its folders and ``.toml``, its number kept:
+    ``week#2`` of ``class/week.toml#2``."""
+    return re.sub(r"\.toml(?=(#\d+)?$)", "", name.rsplit("/", 1)[-1])
+
+
 def number_of(name: str, one_file: bool = True) -> str:
     """``017`` of ``017-draw-before-you-cash.toml``; ``017#2`` of the second puzzle of a file
     of several, ``017-some.toml#2``, and ``2`` of ``week-3.toml#2`` (a file of several without
@@ -84,7 +90,7 @@ def number_of(name: str, one_file: bool = True) -> str:
     if is_number(head):
         return head + (f"#{several[1]}" if several else "")
     if several and not one_file:
-        return f"{base[:several.start()].removesuffix('.toml')}#{several[1]}"
+        return stem(base)
     return several[1] if several else ""
 
 
@@ -100,7 +106,7 @@ def numbers_of(names: Sequence[str | PathLike[str]]) -> list[str]:
         alike = [k for k, n in enumerate(out) if n == number]
         # the path's folders and the file's name, .toml dropped (week.toml#2: week#2)
         parts = {k: (*Path(os.path.abspath(names[k])).parts[:-1],
-                     re.sub(r"\.toml(?=(#\d+)?$)", "", Path(names[k]).name)) for k in alike}
+                     stem(Path(names[k]).name)) for k in alike}
         files = len(set(parts.values()))     # (one file named twice is one puzzle)
         for depth in range(1, max(map(len, parts.values())) + 1):
             told = {k: "/".join(parts[k][-depth:]) for k in alike}
@@ -239,7 +245,7 @@ def facts_of(puzzle, name: str = "", number: str | None = None) -> Facts:
     position = puzzle.position
     deal = position.deal
     current = position.current
-    title = puzzle.title or (name.rsplit("/", 1)[-1].replace(".toml", "") if name else "Puzzle")
+    title = puzzle.title or (stem(name) if name else "Puzzle")
     return Facts(
         title=title,
         number=number if number is not None else number_of(name) if name else "",
