@@ -92,7 +92,7 @@ def check_limits(node_limit: int | None = None, time_limit: float | None = None,
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)):
             raise AllFivesError(f"{names[1]}: {spelled(time_limit)} is not a number of seconds")
-        if time_limit == math.inf:      # (1e400 as typed)
+        if math.isinf(time_limit):      # (1e400 as typed)
             raise AllFivesError(f"{names[1]}: too large a number to be seconds")
         if not 0 < time_limit < math.inf:  # nan included
             raise AllFivesError(f"{names[1]}: {time_limit:g} is not a number of seconds above 0")

@@ -395,6 +395,7 @@ def test_a_limit_with_room_to_spare_gives_the_value():
     (["--time-limit", "nan"], "--time-limit: nan is not a number of seconds above 0"),
     # a number too large for a float was told as 'inf', which nobody typed
     (["--time-limit", "1e400"], "--time-limit: too large a number to be seconds"),
+    (["--time-limit=-1e400"], "--time-limit: too large a number to be seconds"),
     (["--node-limit", str(2 ** 63)], "--node-limit"),
     (["--engine", "reference", "--node-limit", "5"], "not --engine reference"),
 ])
