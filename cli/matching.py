@@ -193,7 +193,11 @@ def _connect(distributed, scheduler: str):
     if isinstance(made[0], AllFivesError):
         raise made[0]
     if isinstance(made[0], Exception):
-        detail = " ".join(str(made[0]).split())[:200] or type(made[0]).__name__
+        # (Dask names its connection first: 'in <TCP (closed) local=... remote=...>: ...')
+        detail = re.sub(r"^in <[^>]*>: ", "", " ".join(str(made[0]).split()))[:200] \
+            or type(made[0]).__name__
+        if "ConnectionResetError" in detail or "closed" in detail.lower():
+            detail = "it closed the connection as soon as it was made: not a Dask scheduler"
         raise AllFivesError(f"--scheduler: cannot reach {quoted(scheduler)}: {detail}")
     return made[0]
 

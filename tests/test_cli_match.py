@@ -556,6 +556,35 @@ def test_a_service_that_speaks_first_is_one_line_at_once():
     assert done.stderr.count("\n") == 1, done.stderr
 
 
+def test_a_service_that_closes_the_connection_at_once_is_one_plain_line():
+    """One that takes the connection and closes it: Dask's words of its connection ('in <TCP
+    (closed) local=... remote=...>: ConnectionResetError: ...') were the message."""
+    pytest.importorskip("distributed")
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def close() -> None:
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            connection.close()
+
+    threading.Thread(target=close, daemon=True).start()
+    address = f"127.0.0.1:{listener.getsockname()[1]}"
+    done = subprocess.run([str(PROGRAM), "match", "heuristic", "random", "--scheduler", address],
+                          capture_output=True, text=True, timeout=60)
+    listener.close()
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"allfives: error: --scheduler: cannot reach '{address}': it closed " \
+                          f"the connection as soon as it was made: not a Dask scheduler\n"
+
+
 # ---- a run stopped, and resumed --------------------------------------------------------------
 
 def _without_times(found: dict) -> dict:
