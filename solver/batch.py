@@ -88,7 +88,7 @@ from numbers import Integral
 from typing import Any
 
 from .cards import Card
-from .errors import AllFivesError, WorkersLost, counted, quoted
+from .errors import AllFivesError, WorkersLost, counted, quoted, seeded
 from .game import Match, MatchState, match_records
 from .players import Player, PlayerSpec, decide, player_spec
 from .rules import MAX_TARGET, Rules, option_text
@@ -326,7 +326,7 @@ class PackStream:
     several games can deal from one stream."""
 
     def __init__(self, seed: int | str | random.Random) -> None:
-        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self.rng = seed if isinstance(seed, random.Random) else seeded(seed)
         self.packs: list[list[Card]] = []
 
     def __getitem__(self, index: int) -> list[Card]:

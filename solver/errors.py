@@ -8,8 +8,10 @@ else that escapes the library is a bug, not bad input.
 
 from __future__ import annotations
 
+import random
 import re
 import reprlib
+from numbers import Integral
 from pathlib import Path
 
 __all__ = ["AllFivesError", "EngineMissing", "WorkersLost", "quoted", "counted",
@@ -73,6 +75,18 @@ def spelled(value: object) -> str:
     if value is None or isinstance(value, bool):
         return str(value).lower()
     return quoted(value)
+
+
+def seeded(seed: object) -> random.Random:
+    """``random.Random(seed)`` of a seed as the library takes one: None, a whole number (numpy's
+    too, as Python's own: ``np.int64(3)`` is 3), a float, a text or bytes; anything else one
+    ``AllFivesError``."""
+    if isinstance(seed, Integral) and not isinstance(seed, bool):
+        return random.Random(int(seed))
+    if seed is None or isinstance(seed, (float, str, bytes, bytearray)) and \
+            not isinstance(seed, bool):
+        return random.Random(seed)
+    raise AllFivesError(f"seed: {quoted(seed)} is not a seed (a whole number, or a text)")
 
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")

@@ -132,7 +132,7 @@ from .analysis import end_points
 from .cards import (ALL_CARDS, JACK, Card, CardError, card_str, is_card, parse_card, rank_of,
                     sort_cards, suit_of)
 from .deal import Deal, Position, Trick
-from .errors import QUOTE_CHARACTERS, AllFivesError, counted, quoted
+from .errors import QUOTE_CHARACTERS, AllFivesError, counted, quoted, seeded
 from .pegging import SKUNK_LINE, Peg
 from .rules import OPTION_NAMES, Rules
 from .scoring import capture_points
@@ -263,7 +263,7 @@ class Match(Table):
         ``score`` starts the first game at another score than 0 (each entry under the target).
         With ``auto_deal`` the state deals each pack from its RNG as soon as one is needed;
         without, it stops in the ``shuffle`` phase for ``deal_pack``."""
-        return MatchState(self, random.Random(seed), dealer, score, auto_deal)
+        return MatchState(self, seeded(seed), dealer, score, auto_deal)
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,6 @@ was enumerated, ``Advice.exact``, the mean is exact and the interval is that poi
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -83,7 +82,7 @@ from .advice import (GAME_ASIDE, PLAYED_OUT, REPLIED, SOLVED, Z95, ActionValue, 
                      summarize, unknown, valued)
 from .calling import ROLLOUT_WORLDS
 from .deal import Position
-from .errors import quoted, spelled
+from .errors import quoted, seeded, spelled
 from .game import Observation
 from .players import HeuristicPlayer, PlayerError, check_replies, check_switch, \
     check_table_bits, deal_objective, within_reach
@@ -422,7 +421,7 @@ class PimcPlayer:
         self.partner_options = tuple(option for option, given in (
             ("partner", partner), ("infer_partner", infer_partner)) if given is not None)
         self.name = name
-        self.rng = random.Random(seed)
+        self.rng = seeded(seed)
         #: Worlds per decision as asked for: None for the table's default (``worlds_for``).
         self.worlds = worlds
         self.time_limit = time_limit

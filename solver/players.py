@@ -28,7 +28,6 @@ solver's table); make a new one for each match to repeat a run exactly.
 from __future__ import annotations
 
 import inspect
-import random
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,7 +35,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .cards import ACE, ALL_CARDS, FIVE, JACK, KING, TEN, Card, make_card, pip_value, rank_of, \
     suit_of
-from .errors import AllFivesError, quoted, spec_options, spelled
+from .errors import AllFivesError, quoted, seeded, spec_options, spelled
 from .game import BEG, RUN, STAND, TAKE_ONE, Observation
 from . import solution
 from .rules import Rules
@@ -93,7 +92,7 @@ class RandomPlayer:
 
     def __init__(self, seed: int | str | None = None, name: str = "random") -> None:
         self.name = name
-        self.rng = random.Random(seed)
+        self.rng = seeded(seed)
 
     def act(self, observation: Observation) -> int:
         return self.rng.choice(_legal(observation))
@@ -284,7 +283,7 @@ class HeuristicPlayer:
         self.name = name
         self.calls = calls
         # only the rollout calls draw: the rules and the table are deterministic
-        self.rng = random.Random(seed)
+        self.rng = seeded(seed)
 
     def act(self, observation: Observation) -> int:
         return self.explain(observation)[0]

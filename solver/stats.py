@@ -24,13 +24,12 @@ solved for by bisection to double precision.
 from __future__ import annotations
 
 import math
-import random
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Real
 
-from .errors import AllFivesError, quoted
+from .errors import AllFivesError, quoted, seeded
 from .timing import percentile
 
 __all__ = ["StatsError", "t_cdf", "t_quantile", "normal_quantile", "Interval", "mean_interval",
@@ -218,7 +217,7 @@ def bootstrap_interval(values: Sequence[float], confidence: float = 0.95,
         raise StatsError(f"resamples {quoted(resamples)} must be a whole number from 1")
     xs = _values(values)
     n = len(xs)
-    rng = random.Random(seed)
+    rng = seeded(seed)
     means = sorted(math.fsum(rng.choices(xs, k=n)) / n for _ in range(resamples))
     alpha = (1 - confidence) / 2 * 100
     mean = math.fsum(xs) / n

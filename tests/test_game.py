@@ -1356,3 +1356,27 @@ def test_a_matchs_opening_steps_through_its_first_record_as_replay_does(players)
         assert state.deals == again.deals and state.score == again.score
     with pytest.raises(RecordError, match=r"^deal 1, .*AS"):
         game_module.deal_opening(dict(record, pack=["AS"] * 52))
+
+
+def test_a_numpy_seed_is_the_whole_number_it_holds():
+    """np.int64(1) as a seed was a TypeError from random.Random (which takes no numpy
+    integer); a seed that is none is one AllFivesError."""
+    np = pytest.importorskip("numpy")
+    from solver.batch import play_match
+    from solver.errors import AllFivesError
+    from solver.pimc import PimcPlayer
+    from solver.players import HeuristicPlayer, make_player
+    from solver.stats import bootstrap_interval
+
+    match = Match(players=2)
+    assert match.new_initial_state(seed=np.int64(5)).dealer == \
+        match.new_initial_state(seed=5).dealer
+    one, other = (play_match([HeuristicPlayer()] * 2, match, seed) for seed in (np.int64(3), 3))
+    assert one.records == other.records
+    assert PimcPlayer(seed=np.int64(2)).rng.random() == PimcPlayer(seed=2).rng.random()
+    assert make_player("random", seed=np.int64(4)).rng.random() == \
+        make_player("random", seed=4).rng.random()
+    assert bootstrap_interval([1, 2, 3, 5], seed=np.int64(3)) == \
+        bootstrap_interval([1, 2, 3, 5], seed=3)
+    with pytest.raises(AllFivesError, match=r"^seed: \[1\] is not a seed"):
+        match.new_initial_state(seed=[1])
