@@ -57,6 +57,11 @@ def sighted(seed=None, see="partner", **options):
 
 
 if __name__ == "__main__":
+    if any(arg == "--scheduler" or arg.startswith("--scheduler=") for arg in sys.argv):
+        # a cluster's workers import allfives afresh: 'sighted' is registered here alone
+        print("allfives: error: --scheduler: the sighted player is known to this script and "
+              "its --jobs workers only, not to a cluster's", file=sys.stderr)
+        sys.exit(2)
     register_player("sighted", sighted)
     matching.PROGRAM = ("python", "benchmarks/sighted.py")   # (the command that knows it)
     # workers started afresh (spawn, forkserver) would not know the player registered here

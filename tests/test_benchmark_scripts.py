@@ -298,3 +298,17 @@ def test_the_sighted_player_plays_alike_in_one_process_and_in_two_workers(tmp_pa
         report = json.loads(out.splitlines()[-1])
         reports.append((report["difference"], report["games"]))
     assert reports[0] == reports[1]
+
+
+def test_the_sighted_player_is_refused_a_cluster_in_one_line(tmp_path):
+    """A cluster's workers import allfives afresh and know no 'sighted' player: the run said
+    'unknown player' from the cluster."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(SCRIPTS / "sighted.py"), "match", "sighted",
+                           "heuristic", "--scheduler", "127.0.0.1:1"], capture_output=True,
+                          text=True, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "allfives: error: --scheduler: the sighted player is known to this " \
+                          "script and its --jobs workers only, not to a cluster's\n"
