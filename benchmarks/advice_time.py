@@ -26,6 +26,8 @@ def first_cards(players, seeds):
 
 
 def main(argv):
+    if len(argv) > 1 or argv and not (argv[0].isdigit() and int(argv[0]) >= 1):
+        sys.exit("advice_time.py: usage: advice_time.py [SEEDS] (a whole number from 1)")
     seeds = int(argv[0]) if argv else 20
     for players in (2, 4):
         for worlds in (16, 64):

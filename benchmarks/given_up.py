@@ -13,12 +13,13 @@ much.
 
     python benchmarks/given_up.py FILE [DEALS] [--by-place]
 """
-import json
 import sys
 from collections import defaultdict
 
 from solver.analysis import judge_card
-from solver.game import REVOKE, deal_opening, parse_step
+from solver.errors import AllFivesError
+from solver.game import REVOKE, deal_opening, parse_step, read_records
+from solver.notation import read_file
 from solver.players import HeuristicPlayer, deal_objective
 from solver.search import Solver
 
@@ -29,12 +30,23 @@ MOST_CARDS = 6
 def main(argv):
     by_place = "--by-place" in argv
     args = [a for a in argv if a != "--by-place"]
-    path, deals = args[0], int(args[1]) if len(args) > 1 else None
+    if not 1 <= len(args) <= 2 or any(a.startswith("--") for a in args):
+        sys.exit("given_up.py: usage: given_up.py FILE [DEALS] [--by-place]")
+    path = args[0]
+    if len(args) > 1 and not (args[1].isdigit() and int(args[1]) >= 1):
+        sys.exit(f"given_up.py: DEALS: {args[1]!r} is not a whole number from 1")
+    deals = int(args[1]) if len(args) > 1 else None
+    try:
+        records = read_records(read_file(path), path)[:deals]
+        given_up(records, path, by_place)
+    except (AllFivesError, OSError) as error:
+        sys.exit(f"given_up.py: {error}")
+
+
+def given_up(records, path, by_place):
     solver, heuristic = Solver(), HeuristicPlayer()
     # (player, trick, place) -> [choices, given up, choices giving some up, the heuristic's]
     tally = defaultdict(lambda: [0, 0, 0, 0])
-    with open(path, encoding="utf-8") as lines:
-        records = [json.loads(line) for line in lines][:deals]
     for record in records:
         state = deal_opening(record)
         names = list(record["players"].values())

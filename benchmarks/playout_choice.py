@@ -19,8 +19,15 @@ from solver.playout import played_out_values
 from solver import sampling
 from solver.search import Solver
 
-players, count = int(sys.argv[1]), int(sys.argv[2])
-runs = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+words = sys.argv[1:]
+if not 2 <= len(words) <= 3 or not all(w.isdigit() for w in words):
+    sys.exit("playout_choice.py: usage: playout_choice.py PLAYERS DECISIONS [RUNS] (whole "
+             "numbers)")
+players, count = int(words[0]), int(words[1])
+runs = int(words[2]) if len(words) > 2 else 0
+if players not in (2, 3, 4) or count < 2 or runs > Rules().max_runs:
+    sys.exit(f"playout_choice.py: PLAYERS is 2, 3 or 4, DECISIONS 2 or more and RUNS 0 to "
+             f"{Rules().max_runs}, not {' '.join(words)}")
 rng = random.Random(f"proxy{players}{runs}")
 heuristic = HeuristicPlayer()
 solver = Solver()

@@ -312,3 +312,28 @@ def test_the_sighted_player_is_refused_a_cluster_in_one_line(tmp_path):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == "allfives: error: --scheduler: the sighted player is known to this " \
                           "script and its --jobs workers only, not to a cluster's\n"
+
+
+@pytest.mark.parametrize("args, said", [
+    (["given_up.py"], "given_up.py: usage: given_up.py FILE [DEALS] [--by-place]"),
+    (["given_up.py", "run.jsonl", "x"], "given_up.py: DEALS: 'x' is not a whole number from 1"),
+    (["given_up.py", "none.jsonl"], "given_up.py: none.jsonl: No such file or directory"),
+    (["playout_choice.py"], "playout_choice.py: usage: playout_choice.py PLAYERS DECISIONS "
+                            "[RUNS] (whole numbers)"),
+    (["playout_choice.py", "5", "3"], "playout_choice.py: PLAYERS is 2, 3 or 4, DECISIONS 2 or "
+                                      "more and RUNS 0 to 2, not 5 3"),
+    (["playout_choice.py", "2", "1"], "playout_choice.py: PLAYERS is 2, 3 or 4, DECISIONS 2 or "
+                                      "more and RUNS 0 to 2, not 2 1"),
+    (["advice_time.py", "0"], "advice_time.py: usage: advice_time.py [SEEDS] (a whole number "
+                              "from 1)"),
+])
+def test_a_script_given_what_it_cannot_take_says_so_in_one_line(tmp_path, args, said):
+    """The scripts the README names gave tracebacks (IndexError, ValueError, a division by
+    zero) where paired.py says what is wrong in a line."""
+    import subprocess
+    import sys
+
+    (tmp_path / "run.jsonl").write_text("")
+    done = subprocess.run([sys.executable, str(SCRIPTS / args[0]), *args[1:]],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 1 and done.stdout == "" and done.stderr == said + "\n"
