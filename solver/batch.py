@@ -1012,6 +1012,8 @@ def solve_many(positions: Iterable[Any], executor: Executor | None = None, *,
     the positions.  Each worker thread or process solves with its own table.  ``on_part``: as
     for ``gather``, each chunk's solutions handed on in order as they come back (what it
     returns, if not None, is kept in their place: ``()`` keeps nothing)."""
+    if isinstance(positions, (str, bytes)) or not isinstance(positions, Iterable):
+        raise AllFivesError(f"positions: {quoted(positions)} is not a list of positions")
     items = list(positions)
     calls = [(items[r.start:r.stop], dict(solve_options))
              for r in _chunks(len(items), chunk_size)]

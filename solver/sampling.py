@@ -63,6 +63,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from math import comb, factorial
+from numbers import Integral
 
 from .cards import ALL_CARDS, FIVE, Card, card_str, rank_of, suit_of
 from .deal import Deal, Position
@@ -488,8 +489,14 @@ def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
     With ``bidding`` each carries its weight from the calls (still drawn uniformly), no world
     weighing over ``temper`` times another.  With ``shown`` (seat: the cards it holds) those
     other hands are known too: they are as given in every world, and only the rest dealt."""
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+    if isinstance(count, bool) or not isinstance(count, Integral) or count < 0:
         raise SamplingError(f"count must be a whole number, not {count!r}")
+    count = int(count)
+    if not isinstance(observation, Observation):
+        raise SamplingError(f"observation: {quoted(observation)} is not an Observation (as "
+                            f"MatchState.observation gives one)")
+    if not isinstance(rng, random.Random):
+        raise SamplingError(f"rng: {quoted(rng)} is not a random.Random")
     counter = _counter(observation, shown)
     total = counter.total
     exact = total <= count and total <= exact_limit

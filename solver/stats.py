@@ -27,7 +27,7 @@ import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from numbers import Real
+from numbers import Integral, Real
 
 from .errors import AllFivesError, quoted, seeded
 from .timing import percentile
@@ -278,9 +278,10 @@ def wilson_bounds(share: float, n: float, confidence: float = 0.95,
 def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> Proportion:
     """``successes`` out of ``n`` and the Wilson score interval (``wilson_bounds``)."""
     confidence = _check_confidence(confidence)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+    if isinstance(n, bool) or not isinstance(n, Integral) or n < 1:
         raise StatsError(f"n {quoted(n)} must be a whole number from 1")
-    if not 0 <= successes <= n:
+    n = int(n)
+    if not _is_number(successes) or not 0 <= successes <= n:
         raise StatsError(f"successes {quoted(successes)} must lie between 0 and n = {n}")
     low, high = wilson_bounds(successes / n, n, confidence)
     low = 0.0 if successes == 0 else low
@@ -379,6 +380,10 @@ class TimeSummary:
 
 def time_summary(seconds: Sequence[float]) -> TimeSummary:
     """Count, total, median, nearest-rank 95th percentile and maximum (all 0 for none)."""
+    seconds = _listed(seconds, "seconds", "times")
+    bad = [t for t in seconds if not _is_number(t) or not 0 <= t < math.inf]
+    if bad:
+        raise StatsError(f"seconds: {quoted(bad[0])} is not a time (a number of seconds from 0)")
     if not seconds:
         return TimeSummary(0, 0.0, 0.0, 0.0, 0.0)
     return TimeSummary(len(seconds), math.fsum(seconds), statistics.median(seconds),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 from collections import Counter
 from dataclasses import replace
 
@@ -565,3 +566,18 @@ def test_a_hand_shown_or_a_world_that_cannot_be_is_refused():
     hands[me], hands[other] = hands[other], hands[me]
     with pytest.raises(SamplingError, match=rf"gives seat {me} other cards than its own hand"):
         world_position(obs, World(tuple(hands)))
+
+
+def test_what_is_no_observation_or_random_source_is_one_sampling_error():
+    """A random source that is none (None, a seed given where a random.Random goes) or no
+    observation was an AttributeError from inside the sampler."""
+    state = Match(2).new_initial_state(seed=1)
+    while state.phase != PLAY:
+        state.apply_action(state.legal_actions()[0])
+    observation = state.observation(state.current_player())
+    for rng, said in ((None, "rng: None is not a random.Random"),
+                      (1, "rng: 1 is not a random.Random")):
+        with pytest.raises(SamplingError, match=re.escape(said)):
+            sample_worlds(observation, 4, rng)
+    with pytest.raises(SamplingError, match="observation: None is not an Observation"):
+        sample_worlds(None, 4, random.Random(1))

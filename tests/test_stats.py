@@ -213,6 +213,13 @@ def test_wilson_bounds_refuse_what_is_no_share_of_trials(share, n, what):
     (lambda: mean_interval([1, None]), "values: None is not a finite number"),
     (lambda: bootstrap_interval(["1", 2]), "values: '1' is not a finite number"),
     (lambda: mean_interval([1, math.nan]), "values: nan is not a finite number"),
+    # what was a TypeError, a truth value of an array, or a median of a negative time
+    (lambda: wilson_interval("3", 10), "successes '3' must lie between 0 and n = 10"),
+    (lambda: wilson_interval(None, 10), "successes None must lie between 0 and n = 10"),
+    (lambda: time_summary(3), "seconds: 3 is not a list of times"),
+    (lambda: time_summary(["a"]), "seconds: 'a' is not a time (a number of seconds from 0)"),
+    (lambda: time_summary([-1]), "seconds: -1 is not a time"),
+    (lambda: time_summary([math.nan]), "seconds: nan is not a time"),
 ])
 def test_what_is_no_list_of_outcomes_is_named_in_one_line(call, what):
     """Groups that were not lists of numbers (None, a name where an outcome goes) were a bare
