@@ -88,7 +88,7 @@ from numbers import Integral
 from typing import Any
 
 from .cards import Card
-from .errors import AllFivesError, WorkersLost, counted, quoted, seeded
+from .errors import AllFivesError, WorkersLost, counted, quoted, seeded, whole
 from .game import Match, MatchState, match_records
 from .players import Player, PlayerSpec, decide, player_spec
 from .rules import MAX_TARGET, Rules, option_text
@@ -308,13 +308,14 @@ def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tu
 
 def _chunks(count: int, size: int | None, first: int = 0) -> list[range]:
     """Items ``first`` to ``count - 1`` in ranges of ``size``."""
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+    if whole(count) is None or count < 0:
         raise BatchError(f"{quoted(count)} is not a number of groups")
     size = DEFAULT_CHUNK if size is None else size
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+    if whole(size) is None or size < 1:
         raise BatchError(f"chunk size {quoted(size)} must be a whole number from 1")
-    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= count:
+    if whole(first) is None or not 0 <= first <= count:
         raise BatchError(f"first group {quoted(first)} must lie between 0 and {count}")
+    count, size, first = int(count), int(size), int(first)
     return [range(start, min(count, start + size)) for start in range(first, count, size)]
 
 
@@ -475,8 +476,9 @@ def play_deals(players_by_seat: Sequence[Player], match: Match | Rules, deals: i
     """Play ``deals`` deals (thrown-in deals not counted) from 0-0, the target raised to
     ``MAX_TARGET`` so that none ends a game; the first dealer is ``dealer`` and the deal passes
     to the left.  Packs come from ``packs`` in order, or else from ``random.Random(seed)``."""
-    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+    if whole(deals) is None or deals < 1:
         raise BatchError(f"{quoted(deals)} is not a number of deals")
+    deals = int(deals)
     match = _deals_match(match, len(players_by_seat))
     labels = _labels(players_by_seat, names, match.players)
     stream = iter(packs) if packs is not None else iter(PackStream(seed))
@@ -723,8 +725,9 @@ def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, gr
     players = _check_table(players)
     a, b = _specs(a, b, players)
     game = _deals_match(_match_for(players, rules, match), players)
-    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+    if whole(deals) is None or deals < 1:
         raise BatchError(f"{quoted(deals)} is not a number of deals")
+    deals = int(deals)
     start = time.perf_counter()
     calls = [(a, b, game, deals, seed, chunk, keep_records, rotate)
              for chunk in _chunks(groups, chunk_size, first)]
@@ -884,8 +887,9 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
     from .game import record_pairs, replayed_matches
 
     a, b = _specs(a, b, players)
-    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+    if whole(deals) is None or deals < 1:
         raise BatchError(f"deals: {quoted(deals)} is not a whole number from 1")
+    deals = int(deals)
     numbered = record_pairs(records)
     first = next(numbered, None)
     if first is None:
@@ -939,8 +943,8 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
         if not whole_matches and dealt > deals:
             raise BatchError(f"{where}: {counted(dealt, 'deal')} dealt, more than the run's "
                              f"{deals}")
-        whole = state.is_terminal() if whole_matches else dealt == deals
-        games.setdefault(group, []).append((k, result, whole, len(state.deals)))
+        complete = state.is_terminal() if whole_matches else dealt == deals
+        games.setdefault(group, []).append((k, result, complete, len(state.deals)))
         dealers.setdefault(group, state.deals[0].dealer)
         order.append((group, where))
     groups = 0

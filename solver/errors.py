@@ -77,6 +77,12 @@ def spelled(value: object) -> str:
     return quoted(value)
 
 
+def whole(value: object) -> int | None:
+    """``value`` as a Python int where it is a whole number (numpy's too), not a truth value;
+    else None."""
+    return int(value) if isinstance(value, Integral) and not isinstance(value, bool) else None
+
+
 def seeded(seed: object) -> random.Random:
     """``random.Random(seed)`` of a seed as the library takes one: None, a whole number (numpy's
     too, as Python's own: ``np.int64(3)`` is 3), a float, a text or bytes; anything else one

@@ -132,7 +132,7 @@ from .analysis import end_points
 from .cards import (ALL_CARDS, JACK, Card, CardError, card_str, is_card, parse_card, rank_of,
                     sort_cards, suit_of)
 from .deal import Deal, Position, Trick
-from .errors import QUOTE_CHARACTERS, AllFivesError, counted, quoted, seeded
+from .errors import QUOTE_CHARACTERS, AllFivesError, counted, quoted, seeded, whole
 from .pegging import SKUNK_LINE, Peg
 from .rules import OPTION_NAMES, Rules
 from .scoring import capture_points
@@ -252,8 +252,9 @@ class Match(Table):
         seat_names(self.players)
         if not isinstance(self.rules, Rules):
             raise GameError(f"rules must be a Rules, not {quoted(self.rules)}")
-        if isinstance(self.best_of, bool) or not isinstance(self.best_of, int) or self.best_of < 1:
+        if whole(self.best_of) is None or self.best_of < 1:
             raise GameError(f"best_of takes a whole number from 1, not {quoted(self.best_of)}")
+        object.__setattr__(self, "best_of", int(self.best_of))     # (numpy's as Python's)
 
     def new_initial_state(self, seed: int | str | None = None, dealer: int | None = None,
                           score: Sequence[int] | None = None,
@@ -746,8 +747,9 @@ class MatchState(Seated):
     # ---- views ---------------------------------------------------------------------------------
 
     def observation(self, seat: int) -> Observation:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+        if whole(seat) is None or not 0 <= seat < self.players:
             raise GameError(f"seat {quoted(seat)} is not at a {self.players}-player table")
+        seat = int(seat)
         return Observation(
             seat=seat, players=self.players, rules=self.rules, best_of=self.match.best_of,
             phase=self.phase, current_player=self.current_player(), game=self.game,

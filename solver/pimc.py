@@ -82,7 +82,7 @@ from .advice import (GAME_ASIDE, PLAYED_OUT, REPLIED, SOLVED, Z95, ActionValue, 
                      summarize, unknown, valued)
 from .calling import ROLLOUT_WORLDS
 from .deal import Position
-from .errors import quoted, seeded, spelled
+from .errors import quoted, seeded, spelled, whole
 from .game import Observation
 from .players import HeuristicPlayer, PlayerError, check_replies, check_switch, \
     check_table_bits, deal_objective, within_reach
@@ -361,8 +361,7 @@ class PimcPlayer:
                  partner: str | None = None, infer_partner: bool | int | None = None,
                  chain: int | None = None, table_bits: int = 20) -> None:
         check_limits(node_limit, time_limit)
-        if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int)
-                                   or not 1 <= worlds <= MAX_WORLDS):
+        if worlds is not None and (whole(worlds) is None or not 1 <= worlds <= MAX_WORLDS):
             raise PlayerError(f"worlds: {spelled(worlds)} is not a whole number from 1 to "
                               f"{MAX_WORLDS}")
         if calls not in PIMC_CALLS:
@@ -383,21 +382,18 @@ class PimcPlayer:
                               "together take the partner's cards as the heuristic's)")
         if partner is not None and partner not in PIMC_PARTNER:
             raise PlayerError(f"partner: {quoted(partner)} is not 'best' or 'heuristic'")
-        if call_worlds is not None and (isinstance(call_worlds, bool)
-                                        or not isinstance(call_worlds, int)
+        if call_worlds is not None and (whole(call_worlds) is None
                                         or not 1 <= call_worlds <= MAX_WORLDS):
             raise PlayerError(f"call_worlds: {spelled(call_worlds)} is not a whole number from 1 "
                               f"to {MAX_WORLDS}")
         most = worlds or max(DEFAULT_WORLDS, FOUR_PLAYER_WORLDS)
-        if draws is not None and (isinstance(draws, bool) or not isinstance(draws, int)
-                                  or not 1 <= draws <= MAX_WORLDS // most):
+        if draws is not None and (whole(draws) is None or not 1 <= draws <= MAX_WORLDS // most):
             raise PlayerError(f"draws: {spelled(draws)} is not a whole number from 1 to "
                               f"{MAX_WORLDS // most} (at most {MAX_WORLDS} worlds drawn "
                               f"in all)")
-        if chain is not None and (isinstance(chain, bool) or not isinstance(chain, int)
-                                  or not 0 <= chain <= 64):
+        if chain is not None and (whole(chain) is None or not 0 <= chain <= 64):
             raise PlayerError(f"chain: {spelled(chain)} is not a whole number from 0 to 64")
-        if isinstance(exact_limit, bool) or not isinstance(exact_limit, int) or exact_limit < 0:
+        if whole(exact_limit) is None or exact_limit < 0:
             raise PlayerError(f"exact_limit: {spelled(exact_limit)} is not a whole number from 0")
         # (full_calls and infer_partner are None when not given; the others have no none)
         for switch, on in (("bidding", bidding), ("win", win), ("infer", infer),
@@ -406,6 +402,10 @@ class PimcPlayer:
             if on is not None or switch not in ("full_calls", "infer_partner"):
                 check_switch(switch, on)
         check_table_bits(table_bits)
+        # (numpy's whole numbers as Python's, for the records and labels made of them)
+        worlds, call_worlds, draws, chain, exact_limit, table_bits = (
+            None if v is None else int(v)
+            for v in (worlds, call_worlds, draws, chain, exact_limit, table_bits))
         # an option named (whatever its value) where it changes nothing is an error
         for option, given, needs, met in (
                 ("partner", partner, "replies=heuristic", replies == "heuristic"),
@@ -611,11 +611,11 @@ class PimcPlayer:
                     solver, [positions[i] for i in kept_at], kept, legal, side, objective,
                     budget)
                 budget.left_out = left_out
-                whole = len(kept_p) == done
-                actions = valued(legal, wins, kept, exact, preferred, points if whole else None,
+                all_kept = len(kept_p) == done
+                actions = valued(legal, wins, kept, exact, preferred, points if all_kept else None,
                                   chance=True)
                 return self._advice(observation, "win", done, exact,
-                                    complete and whole and complete_p, actions, budget)
+                                    complete and all_kept and complete_p, actions, budget)
         values, kept, complete = {}, [], False
         cut = False         # the worlds searched together did not finish: cut short, whatever
         if self.replies == "heuristic":

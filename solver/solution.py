@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card, card_str
 from .deal import Position
-from .errors import AllFivesError, quoted, spelled
+from .errors import AllFivesError, quoted, spelled, whole
 
 __all__ = ["Solution", "Solve", "OBJECTIVES", "OBJECTIVE_HELP", "check_objective", "check_position",
            "resolve_side", "check_limits", "check_table_bits", "MAX_NODES", "TABLE_BITS"]
@@ -38,8 +38,7 @@ TABLE_BITS = range(8, 27)
 
 def check_table_bits(table_bits: object, error: type[AllFivesError] = AllFivesError) -> None:
     """A size of the engine's table, raised as ``error`` when it is none."""
-    if isinstance(table_bits, bool) or not isinstance(table_bits, int) \
-            or table_bits not in TABLE_BITS:
+    if whole(table_bits) not in TABLE_BITS:
         raise error(f"table_bits: {spelled(table_bits)} is not a whole number from "
                     f"{TABLE_BITS.start} to {TABLE_BITS.stop - 1}")
 
@@ -73,11 +72,11 @@ def resolve_side(position: Position, side: int | None) -> int:
     if side is None:
         seat = position.to_move if not position.is_over else deal.elder
         return deal.side_of(seat)
-    if isinstance(side, bool) or not isinstance(side, int) or not 0 <= side < deal.sides:
+    if whole(side) is None or not 0 <= side < deal.sides:
         names = ", ".join(f"{i} ({deal.side_name(i)})" for i in range(deal.sides))
         raise AllFivesError(f"side {quoted(side)} is not at this {deal.players}-player table "
                          f"(sides: {names})")
-    return side
+    return int(side)
 
 
 def check_limits(node_limit: int | None = None, time_limit: float | None = None,
@@ -85,7 +84,7 @@ def check_limits(node_limit: int | None = None, time_limit: float | None = None,
     """A node limit (a whole number from 1 to ``MAX_NODES``) and a time limit (seconds above 0),
     each ``None`` for none, checked; as the engine takes them, 0 for none.  ``names`` name them
     in the message (``--node-limit`` on the command line)."""
-    if node_limit is not None and (isinstance(node_limit, bool) or not isinstance(node_limit, int)
+    if node_limit is not None and (whole(node_limit) is None
                                    or not 1 <= node_limit <= MAX_NODES):
         raise AllFivesError(f"{names[0]}: {spelled(node_limit)} is not a number of nodes from 1 "
                             f"to {MAX_NODES}")
@@ -96,7 +95,7 @@ def check_limits(node_limit: int | None = None, time_limit: float | None = None,
             raise AllFivesError(f"{names[1]}: too large a number to be seconds")
         if not 0 < time_limit < math.inf:  # nan included
             raise AllFivesError(f"{names[1]}: {time_limit:g} is not a number of seconds above 0")
-    return node_limit or 0, float(time_limit or 0.0)
+    return int(node_limit or 0), float(time_limit or 0.0)
 
 
 @dataclass(frozen=True, repr=False)

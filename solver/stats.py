@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
 
-from .errors import AllFivesError, quoted, seeded
+from .errors import AllFivesError, quoted, seeded, whole
 from .timing import percentile
 
 __all__ = ["StatsError", "t_cdf", "t_quantile", "normal_quantile", "Interval", "mean_interval",
@@ -213,7 +213,7 @@ def bootstrap_interval(values: Sequence[float], confidence: float = 0.95,
     replacement, by ``random.Random(seed)``; the bounds are the nearest-rank α/2 and 1 - α/2
     percentiles of the resampled means."""
     confidence = _check_confidence(confidence)
-    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
+    if whole(resamples) is None or resamples < 1:
         raise StatsError(f"resamples {quoted(resamples)} must be a whole number from 1")
     xs = _values(values)
     n = len(xs)

@@ -1380,3 +1380,30 @@ def test_a_numpy_seed_is_the_whole_number_it_holds():
         bootstrap_interval([1, 2, 3, 5], seed=3)
     with pytest.raises(AllFivesError, match=r"^seed: \[1\] is not a seed"):
         match.new_initial_state(seed=[1])
+
+
+def test_numpy_whole_numbers_are_taken_as_python_ones_across_the_library():
+    """A researcher's numbers often come from numpy: np.int64(4) groups, a seat, a side, a
+    number of worlds were refused as 'not a number of groups' and the like."""
+    np = pytest.importorskip("numpy")
+    from solver.batch import run_duplicate
+    from solver.deal import Position
+    from solver.pimc import PimcPlayer
+    from solver.search import Solver, solve
+    from solver.stats import bootstrap_interval, wilson_interval
+
+    position = Position.from_line("N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H")
+    assert solve(position, side=np.int64(1), node_limit=np.int64(10 ** 6)).value == \
+        solve(position, side=1).value
+    assert Solver(table_bits=np.int64(16)) is not None
+    assert type(Match(best_of=np.int64(3)).best_of) is int
+    state = Match(2).new_initial_state(seed=1)
+    assert state.observation(np.int64(0)) == state.observation(0)
+    assert type(PimcPlayer(worlds=np.int64(4), draws=np.int64(2)).worlds) is int
+    given = run_duplicate("heuristic", "random", 2, np.int64(2), deals=np.int64(1),
+                          chunk_size=np.int64(1))
+    assert [g.difference for g in given.groups] == \
+        [g.difference for g in run_duplicate("heuristic", "random", 2, 2, deals=1).groups]
+    assert wilson_interval(np.int64(3), np.int64(10)) == wilson_interval(3, 10)
+    assert bootstrap_interval([1, 2, 3], resamples=np.int64(10)) == \
+        bootstrap_interval([1, 2, 3], resamples=10)
