@@ -277,6 +277,12 @@ def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tu
     file, lets the rest go); on any exception while waiting (Ctrl-C too) the futures not
     started are cancelled and it goes on up."""
     executor = executor if executor is not None else SerialExecutor()
+    if not callable(getattr(executor, "submit", None)):
+        raise BatchError(f"executor: {quoted(executor)} is not an executor (None, executor_for's, "
+                         f"or Dask's get_executor())")
+    for name, given in (("progress", progress), ("on_part", on_part)):
+        if given is not None and not callable(given):
+            raise BatchError(f"{name}: {quoted(given)} is not a function")
     futures: list[Future] = []
     try:
         for args in calls:
@@ -697,6 +703,8 @@ def _specs(a: str | PlayerSpec, b: str | PlayerSpec, players: int) -> tuple[Play
 def _match_for(players: int, rules: Rules | None, match: Match | None,
                best_of: int = 1) -> Match:
     if match is not None:
+        if not isinstance(match, Match):
+            raise BatchError(f"match: {quoted(match)} is not a Match")
         if match.players != players:
             raise BatchError(f"the match is for {match.players} players, not {players}")
         # the match holds its rules and its best of: given beside it they would go unused
@@ -1007,6 +1015,10 @@ def _solve_chunk(positions: Sequence[Any], options: Mapping[str, Any]) -> list[A
     return [solve(position, **options) for position in positions]
 
 
+#: What ``solver.search.solve`` takes beside the position, for ``solve_many``.
+SOLVE_OPTIONS = ("side", "objective", "moves", "line", "node_limit", "time_limit", "fresh")
+
+
 def solve_many(positions: Iterable[Any], executor: Executor | None = None, *,
                chunk_size: int = 1, progress: Callable[[int, int], None] | None = None,
                on_part: Callable[[list[Any]], Any] | None = None,
@@ -1018,6 +1030,10 @@ def solve_many(positions: Iterable[Any], executor: Executor | None = None, *,
     returns, if not None, is kept in their place: ``()`` keeps nothing)."""
     if isinstance(positions, (str, bytes)) or not isinstance(positions, Iterable):
         raise AllFivesError(f"positions: {quoted(positions)} is not a list of positions")
+    unknown = [key for key in solve_options if key not in SOLVE_OPTIONS]
+    if unknown:
+        raise AllFivesError(f"solve_many: no option {quoted(unknown[0])} (solve takes "
+                            f"{', '.join(SOLVE_OPTIONS)})")
     items = list(positions)
     calls = [(items[r.start:r.stop], dict(solve_options))
              for r in _chunks(len(items), chunk_size)]

@@ -4,6 +4,7 @@ solve_many; interrupts.  The statistics are in test_stats.py."""
 from __future__ import annotations
 
 import math
+import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -376,6 +377,28 @@ def test_the_wrong_things_given_as_players_or_a_match_are_refused_in_one_line():
         play_match(players, Rules(), 1)
     empty = run_duplicate("heuristic", "random", groups=0)
     assert all(math.isnan(mean) for mean in empty.kind_means())
+    # an executor, a match or a function that is none: AttributeError, TypeError from inside
+    for options, said in (({"executor": "x"}, "executor: 'x' is not an executor"),
+                          ({"match": "x"}, "match: 'x' is not a Match"),
+                          ({"progress": 3}, "progress: 3 is not a function")):
+        with pytest.raises(BatchError, match=f"^{re.escape(said)}"):
+            run_duplicate("heuristic", "random", groups=2, **options)
+
+
+def test_solve_many_takes_what_solve_takes():
+    import inspect
+
+    from solver import batch
+    from solver.deal import Position
+    from solver.errors import AllFivesError
+
+    search = pytest.importorskip("solver.search")
+    assert batch.SOLVE_OPTIONS == tuple(inspect.signature(search.solve).parameters)[1:]
+    position = Position.from_line("N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H")
+    with pytest.raises(AllFivesError, match=r"^solve_many: no option 'foo' \(solve takes side"):
+        batch.solve_many([position], foo=1)
+    with pytest.raises(AllFivesError, match="^positions: None is not a list of positions"):
+        batch.solve_many(None)
 
 
 def _sigint_handler():
