@@ -89,6 +89,7 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
                             "'.[cluster]' in the checkout)") from None
     client = _connect(distributed, scheduler)
     try:
+        _check_workers(client, scheduler)
         yield Cluster(client)
     except (CancelledError, distributed.KilledWorker) as error:
         # the scheduler gone, or a chunk that kept killing its workers
@@ -96,6 +97,27 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
                           f"or a worker kept dying under it ({type(error).__name__})") from None
     finally:
         client.close(timeout=2)
+
+
+def _check_workers(client, scheduler: str) -> None:
+    """The cluster's workers run this allfives, or one line says which do not: a worker that
+    cannot import it crashed on each chunk (the run then said 'no workers' after a minute), and
+    one of another version would play other games.  Workers that join later are not asked."""
+    from solver.batch import worker_version
+
+    try:
+        found = client.run(worker_version)
+    except Exception as error:      # noqa: BLE001 - raised on a worker: its words say what
+        detail = " ".join(str(error).split())[:200] or type(error).__name__
+        raise AllFivesError(f"--scheduler: a worker of {quoted(scheduler)} cannot run "
+                            f"allfives ({type(error).__name__}: {detail}); install it there "
+                            f"as here") from None
+    mine = worker_version()
+    other = next(((worker, version) for worker, version in sorted(found.items())
+                  if version != mine), None)
+    if other is not None:
+        raise AllFivesError(f"--scheduler: the worker {other[0]} runs allfives {other[1]}, this "
+                            f"is {mine}: a cluster plays with the allfives its workers run")
 
 
 class Cluster(Executor):

@@ -1015,6 +1015,19 @@ def _solve_chunk(positions: Sequence[Any], options: Mapping[str, Any]) -> list[A
     return [solve(position, **options) for position in positions]
 
 
+def worker_version() -> str:
+    """The allfives a worker process runs: its version and whether the compiled engine is
+    there (a cluster's workers are asked it before any work is sent)."""
+    from . import __version__
+
+    try:
+        from . import search  # noqa: F401
+        engine = "compiled engine"
+    except ImportError:
+        engine = "no compiled engine"
+    return f"{__version__} ({engine})"
+
+
 #: What ``solver.search.solve`` takes beside the position, for ``solve_many``.
 SOLVE_OPTIONS = ("side", "objective", "moves", "line", "node_limit", "time_limit", "fresh")
 

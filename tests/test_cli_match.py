@@ -16,6 +16,7 @@ import pytest
 
 from clirun import EXAMPLES, PROGRAM, assert_one_error_line, records, run
 from solver.batch import run_duplicate, run_matches, usable_cpus
+from solver.errors import AllFivesError
 from solver.game import read_records, replay
 
 #: What differs between two runs of the same games: the times, and how they were run.
@@ -125,6 +126,32 @@ def test_a_dask_cluster_gives_the_same_numbers():
         dask = one(run(*args, "--scheduler", cluster.scheduler_address))
     assert games(dask) == games(serial)
     assert dask["scheduler"] == cluster.scheduler_address
+
+
+@pytest.mark.parametrize("answer, said", [
+    ({"tcp://10.0.0.2:4000": "0.0.1 (compiled engine)"},
+     "--scheduler: the worker tcp://10.0.0.2:4000 runs allfives 0.0.1 (compiled engine), this "
+     "is {mine}: a cluster plays with the allfives its workers run"),
+    (ModuleNotFoundError("No module named 'solver'"),
+     "--scheduler: a worker of 'host:8786' cannot run allfives (ModuleNotFoundError: No module "
+     "named 'solver'); install it there as here"),
+])
+def test_workers_that_run_another_allfives_or_none_are_refused(answer, said):
+    """A worker without allfives crashed on each chunk and the run said 'no workers' after a
+    minute; one of another version would have played other games without a word."""
+    from cli.matching import _check_workers
+    from solver.batch import worker_version
+
+    class Asked:
+        def run(self, fn):
+            assert fn is worker_version
+            if isinstance(answer, Exception):
+                raise answer
+            return {"tcp://10.0.0.1:4000": worker_version(), **answer}
+
+    with pytest.raises(AllFivesError) as error:
+        _check_workers(Asked(), "host:8786")
+    assert str(error.value) == said.format(mine=worker_version())
 
 
 class StandInClient:
