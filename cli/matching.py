@@ -218,8 +218,12 @@ def _connect(distributed, scheduler: str):
         # (Dask names its connection first: 'in <TCP (closed) local=... remote=...>: ...')
         detail = re.sub(r"^in <[^>]*>: ", "", " ".join(str(made[0]).split()))[:200] \
             or type(made[0]).__name__
-        if "ConnectionResetError" in detail or "closed" in detail.lower():
-            detail = "it closed the connection as soon as it was made: not a Dask scheduler"
+        # (a connection closed at once: Dask's client says so, or tries again until its time
+        # is up, by the load of the machine; a plain connection was made, _unreachable says)
+        if "ConnectionResetError" in detail or "closed" in detail.lower() \
+                or detail.startswith("Timed out trying to connect"):
+            detail = f"it took the connection, but closed it, or did not answer as a Dask " \
+                     f"scheduler within {CONNECT_TIMEOUT:g} s"
         raise AllFivesError(f"--scheduler: cannot reach {quoted(scheduler)}: {detail}")
     return made[0]
 
