@@ -550,10 +550,9 @@ def test_a_service_that_is_no_scheduler_is_one_line_in_seconds(monkeypatch):
     listener.close()
 
 
-def test_a_service_that_speaks_first_is_one_line_at_once():
-    """A service that greets before it is asked (an SSH server) made Dask's client read its
-    greeting as a frame's length: 'Unable to allocate 2.82 EiB', then a traceback 10 s later
-    from the client left half-made."""
+def run_at_a_service(answer) -> subprocess.CompletedProcess:
+    """``allfives match`` given as its scheduler a service that does ``answer(connection)``
+    with each connection it takes."""
     pytest.importorskip("distributed")
     import socket
     import threading
@@ -562,21 +561,31 @@ def test_a_service_that_speaks_first_is_one_line_at_once():
     listener.bind(("127.0.0.1", 0))
     listener.listen()
 
-    def greet() -> None:
+    def serve() -> None:
         while True:
             try:
                 connection, _ = listener.accept()
             except OSError:
                 return
-            connection.sendall(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n")
+            answer(connection)
 
-    threading.Thread(target=greet, daemon=True).start()
+    threading.Thread(target=serve, daemon=True).start()
     address = f"127.0.0.1:{listener.getsockname()[1]}"
+    try:
+        return subprocess.run([str(PROGRAM), "match", "heuristic", "random", "--scheduler",
+                               address], capture_output=True, text=True, timeout=60)
+    finally:
+        listener.close()
+
+
+def test_a_service_that_speaks_first_is_one_line_at_once():
+    """A service that greets before it is asked (an SSH server) made Dask's client read its
+    greeting as a frame's length: 'Unable to allocate 2.82 EiB', then a traceback 10 s later
+    from the client left half-made."""
     start = time.monotonic()
-    done = subprocess.run([str(PROGRAM), "match", "heuristic", "random", "--scheduler", address],
-                          capture_output=True, text=True, timeout=60)
-    listener.close()
+    done = run_at_a_service(lambda c: c.sendall(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n"))
     assert time.monotonic() - start < 8
+    address = done.args[-1]
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"allfives: error: --scheduler: '{address}' answered, but "
                                   f"not as a Dask scheduler")
@@ -585,28 +594,10 @@ def test_a_service_that_speaks_first_is_one_line_at_once():
 
 def test_a_service_that_closes_the_connection_at_once_is_one_plain_line():
     """One that takes the connection and closes it: Dask's words of its connection ('in <TCP
-    (closed) local=... remote=...>: ConnectionResetError: ...') were the message."""
-    pytest.importorskip("distributed")
-    import socket
-    import threading
-
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen()
-
-    def close() -> None:
-        while True:
-            try:
-                connection, _ = listener.accept()
-            except OSError:
-                return
-            connection.close()
-
-    threading.Thread(target=close, daemon=True).start()
-    address = f"127.0.0.1:{listener.getsockname()[1]}"
-    done = subprocess.run([str(PROGRAM), "match", "heuristic", "random", "--scheduler", address],
-                          capture_output=True, text=True, timeout=60)
-    listener.close()
+    (closed) local=... remote=...>: ConnectionResetError: ...') were the message; by the
+    machine's load Dask's client sees it closed, or tries again until its time is up."""
+    done = run_at_a_service(lambda connection: connection.close())
+    address = done.args[-1]
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == f"allfives: error: --scheduler: cannot reach '{address}': it took " \
                           f"the connection, but closed it, or did not answer as a Dask " \
