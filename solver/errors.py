@@ -87,10 +87,10 @@ def seeded(seed: object) -> random.Random:
     """``random.Random(seed)`` of a seed as the library takes one: None, a whole number (numpy's
     too, as Python's own: ``np.int64(3)`` is 3), a float, a text or bytes; anything else one
     ``AllFivesError``."""
-    if isinstance(seed, Integral) and not isinstance(seed, bool):
-        return random.Random(int(seed))
-    if seed is None or isinstance(seed, (float, str, bytes, bytearray)) and \
-            not isinstance(seed, bool):
+    number = whole(seed)
+    if number is not None:
+        return random.Random(number)
+    if seed is None or isinstance(seed, (float, str, bytes, bytearray)):
         return random.Random(seed)
     raise AllFivesError(f"seed: {quoted(seed)} is not a seed (a whole number, or a text)")
 

@@ -782,7 +782,7 @@ def _named_documents(text: str, source: str, one: bool, hidden: bool = False
     several named ``source#1``, ... (``one``: a text of several is an error)."""
     documents = _documents(text)
     if len(documents) == 1:
-        yield source, lambda: parse_toml(text, source, hidden)
+        yield source, functools.partial(parse_toml, text, source, hidden)
         return
     if one:
         raise _fail(source, None, f"{len(documents)} deals separated by '{SEPARATOR}' lines, "

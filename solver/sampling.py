@@ -63,11 +63,10 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from math import comb, factorial
-from numbers import Integral
 
 from .cards import ALL_CARDS, FIVE, Card, card_str, rank_of, suit_of
 from .deal import Deal, Position
-from .errors import AllFivesError, quoted
+from .errors import AllFivesError, quoted, whole
 from .game import BEG, RUN, STAND, TAKE_ONE, Observation
 from .tricks import seat_names, shows_void, side_of
 
@@ -489,7 +488,7 @@ def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
     With ``bidding`` each carries its weight from the calls (still drawn uniformly), no world
     weighing over ``temper`` times another.  With ``shown`` (seat: the cards it holds) those
     other hands are known too: they are as given in every world, and only the rest dealt."""
-    if isinstance(count, bool) or not isinstance(count, Integral) or count < 0:
+    if whole(count) is None or count < 0:
         raise SamplingError(f"count must be a whole number, not {count!r}")
     count = int(count)
     if not isinstance(observation, Observation):

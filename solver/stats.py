@@ -27,7 +27,7 @@ import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Real
 
 from .errors import AllFivesError, quoted, seeded, whole
 from .timing import percentile
@@ -278,7 +278,7 @@ def wilson_bounds(share: float, n: float, confidence: float = 0.95,
 def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> Proportion:
     """``successes`` out of ``n`` and the Wilson score interval (``wilson_bounds``)."""
     confidence = _check_confidence(confidence)
-    if isinstance(n, bool) or not isinstance(n, Integral) or n < 1:
+    if whole(n) is None or n < 1:
         raise StatsError(f"n {quoted(n)} must be a whole number from 1")
     n = int(n)
     if not _is_number(successes) or not 0 <= successes <= n:
