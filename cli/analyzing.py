@@ -136,7 +136,7 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
                     color: bool | None, deal: int | None = None) -> list[str]:
     """Judge and print every position's play; the names of those with a card a limit left
     unjudged.  ``deal``: that deal of each game record named."""
-    from .inputs import STDIN, read_inputs
+    from .inputs import STDIN, first_names, read_inputs
     from .solving import plan, solver_for
 
     jobs = [(name, position) for name, position, _ in
@@ -149,9 +149,7 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
     if len(unplayed) == len(jobs) == 1:
         raise AllFivesError(f"{unplayed[0]}: play: no cards played, nothing to analyze")
     if len(unplayed) == len(jobs):
-        shown = ", ".join(unplayed[:3]) + (f" and {len(unplayed) - 3:,} more"
-                                           if len(unplayed) > 3 else "")
-        raise AllFivesError(f"{shown}: none of the {len(jobs):,} positions has a card played: "
+        raise AllFivesError(f"{first_names(unplayed)}: none of the {len(jobs):,} positions has a card played: "
                             f"nothing to analyze")
     for name in unplayed:
         note(f"{name}: no cards played, left out")

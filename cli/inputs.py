@@ -130,9 +130,7 @@ def record_positions(text: str, source: str, number: int | None = None,
                 f"all {len(unplayed):,} of its deals were"
             raise NothingPlayed(f"{source}: {deals} thrown in, or the match ended in the calls")
         if unplayed:
-            shown = ", ".join(unplayed[:3]) + (f" and {len(unplayed) - 3:,} more"
-                                               if len(unplayed) > 3 else "")
-            note(f"{shown}: no cards played (the deal was thrown in, or the match ended in "
+            note(f"{first_names(unplayed)}: no cards played (the deal was thrown in, or the match ended in "
                  f"the calls), left out")
     out = []
     for name, state, k in picked:
@@ -174,6 +172,11 @@ def deal_position(state: MatchState, number: int, name: str) -> Position:
     if score is None:       # a revoke barred a side: not the score the deal was played at
         position = Position(replace(position.deal, score=None), position.play)
     return position
+
+
+def first_names(names: list[str]) -> str:
+    """The first three of ``names``, and how many more: ``a#1, a#2, a#3 and 4 more``."""
+    return ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
 
 
 def is_standard_output(path: str) -> bool:
