@@ -29,7 +29,7 @@ from solver.errors import AllFivesError, WorkersLost, counted, quoted
 from solver.players import PlayerSpec, player_spec
 from solver.signals import signals_held
 
-from .errors import note
+from .errors import note, stopped_by
 
 #: The seed of a run that names none: runs are repeatable by default.
 DEFAULT_SEED = 0
@@ -752,11 +752,13 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         # groups finished so far show, then the interrupt, the loss or the error goes on up
         if isinstance(error, OSError) and not keeper.failed:
             raise
+        # (the heading says what stopped the run: Ctrl-C, SIGTERM, or the loss or error)
+        word = stopped_by(error) if isinstance(error, KeyboardInterrupt) else "stopped"
         if keeper.parts:
             seconds = time.perf_counter() - start
             with signals_held():    # (a second Ctrl-C, close behind the first, waits for it)
                 _show(summary(plan, keeper.result(seconds), seconds, keeper.resumed, record,
-                              bootstrap=False), as_json)
+                              bootstrap=False), as_json, word)
         elif not as_json and isinstance(error, KeyboardInterrupt):
             from rich.text import Text
 
@@ -764,7 +766,7 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
 
             asked = "the one group asked for was not" if plan.groups == 1 else \
                 f"none of the {plan.groups:,} groups asked for was"
-            make_console(None).print(Text(f"interrupted: {asked} finished, so there is "
+            make_console(None).print(Text(f"{word}: {asked} finished, so there is "
                                           f"nothing to report", style="bold"), soft_wrap=True)
         raise
     finally:
@@ -776,12 +778,14 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
     _show(summary(plan, result, seconds, keeper.resumed, record), as_json)
 
 
-def _show(found: dict[str, Any], as_json: bool) -> None:
+def _show(found: dict[str, Any], as_json: bool, stopped: str = "interrupted") -> None:
+    """The report, or the JSON object; ``stopped``: what a report of fewer groups than were
+    asked for is headed by (``interrupted``, ``terminated``, ``stopped``)."""
     if as_json:
         import typer
         typer.echo(json.dumps(found, ensure_ascii=False))
     else:
-        _report(found)
+        _report(found, stopped)
 
 
 #: Off a terminal (a run under nohup, a batch job's log), a line on how far the run is at most
@@ -852,7 +856,7 @@ def _signed(x: float | None) -> str:
     return "-inf" if x is None else f"{x:+.3f}"
 
 
-def _report(found: dict[str, Any]) -> None:
+def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
     from rich.text import Text
 
     from .benching import seconds_words
@@ -886,7 +890,7 @@ def _report(found: dict[str, Any]) -> None:
                            f"--duplicate three players' seatings are even only over a "
                            f"multiple of 6 groups", style="bold"))
     if found["interrupted"]:
-        console.print(Text(f"interrupted: these are the first {groups:,} of the "
+        console.print(Text(f"{stopped}: these are the first {groups:,} of the "
                            f"{found['planned']:,} groups asked for", style="bold"))
     console.print()
     grid = table("player", "points per deal", "decisions", "median", "p95",

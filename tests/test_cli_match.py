@@ -15,6 +15,7 @@ from dataclasses import replace
 import pytest
 
 from clirun import EXAMPLES, PROGRAM, assert_one_error_line, records, run
+from cli.errors import Terminated
 from solver.batch import run_duplicate, run_matches, usable_cpus
 from solver.errors import AllFivesError
 from solver.game import read_records, replay
@@ -377,23 +378,46 @@ def interrupted(args: list[str], ready, group: bool = False) -> tuple[int, str, 
     return program.returncode, out, errors
 
 
+@pytest.mark.parametrize("stop, word, status", [(KeyboardInterrupt, "interrupted", 130),
+                                                 (Terminated, "terminated", 143)],
+                         ids=["ctrl-c", "sigterm"])
 @pytest.mark.parametrize("form", [[], ["--json"]], ids=["report", "json"])
 @pytest.mark.parametrize("groups, said", [
     (3, "none of the 3 groups asked for was finished"),
     (1, "the one group asked for was not finished")])
-def test_ctrl_c_before_any_group_is_finished_says_so(monkeypatch, form, groups, said):
+def test_a_stop_before_any_group_is_finished_says_so(monkeypatch, form, groups, said, stop,
+                                                      word, status):
     """A run stopped before its first group has nothing to report, and says that rather than
-    nothing (the JSON reader has the status alone)."""
+    nothing (the JSON reader has the status alone), in the words of what stopped it."""
     from cli import matching
 
     def stopped(*args, **kwargs):
-        raise KeyboardInterrupt
+        raise stop
 
     monkeypatch.setattr(matching, "_play_shown", stopped)
     result = run("match", "heuristic", "random", "--matches", groups, *form)
-    assert result.exit_code == 130 and result.stderr == "allfives: interrupted\n"
-    assert result.stdout == ("" if form else f"interrupted: {said}, so there is nothing to "
+    assert result.exit_code == status and result.stderr == f"allfives: {word}\n"
+    assert result.stdout == ("" if form else f"{word}: {said}, so there is nothing to "
                                              f"report\n")
+
+
+@pytest.mark.parametrize("stop, word", [(KeyboardInterrupt, "interrupted"),
+                                        (Terminated, "terminated")], ids=["ctrl-c", "sigterm"])
+def test_the_report_of_a_stopped_run_is_headed_by_what_stopped_it(monkeypatch, stop, word):
+    """The groups finished before Ctrl-C or SIGTERM are reported, headed by the same word as
+    the line on standard error."""
+    from cli import matching
+
+    played = matching._play_shown
+
+    def stopped(plan, executor, records, keeper, *args, **kwargs):
+        played(replace(plan, groups=3), executor, records, keeper, *args, **kwargs)
+        raise stop
+
+    monkeypatch.setattr(matching, "_play_shown", stopped)
+    result = run("match", "heuristic", "random", "--deals", "5", "--jobs", "1")
+    assert result.stderr == f"allfives: {word}\n"
+    assert f"{word}: these are the first 3 of the 5 groups asked for" in result.stdout
 
 
 @pytest.mark.parametrize("group", [False, True], ids=["to-the-program", "to-its-group"])
