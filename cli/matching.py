@@ -102,7 +102,8 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
 def _check_workers(client, scheduler: str) -> None:
     """The cluster's workers run this allfives, or one line says which do not: a worker that
     cannot import it crashed on each chunk (the run then said 'no workers' after a minute), and
-    one of another version would play other games.  Workers that join later are not asked."""
+    one of another version would play other games.  A worker that joins later is found by its
+    first chunk (``Cluster.submit``)."""
     from solver.batch import worker_version
 
     try:
@@ -124,16 +125,26 @@ class Cluster(Executor):
     """Dask's executor, with the ``check`` that ``solver.batch.gather`` makes while it waits:
     the scheduler gone (the client closed, or reconnecting for longer than it may), or no worker
     for ``NO_WORKERS_WAIT`` seconds, is a ``WorkersLost``; each time it is left with no worker
-    the run says so on standard error."""
+    the run says so on standard error.  Each chunk checks first that its worker runs this
+    allfives (``solver.batch.as_version``)."""
 
-    def __init__(self, client) -> None:
+    def __init__(self, client, version: str | None = None) -> None:
+        from solver.batch import worker_version
+
         self.client = client
         self.executor = client.get_executor()
+        #: The allfives each chunk's worker must run (``solver.batch.as_version``).
+        self.version = version or worker_version()
         self.since: dict[str, float] = {}      # what has been so since when: no link, no worker
         self.asked = 0.0
 
     def submit(self, fn, /, *args, **kwargs):
-        return self.executor.submit(fn, *args, **kwargs)
+        from functools import partial
+
+        from solver.batch import as_version
+
+        return self.executor.submit(as_version, self.version,
+                                    partial(fn, **kwargs) if kwargs else fn, *args)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self.executor.shutdown(wait=wait)       # (Dask's takes no cancel_futures)

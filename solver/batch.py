@@ -1028,6 +1028,24 @@ def worker_version() -> str:
     return f"{__version__} ({engine})"
 
 
+def as_version(version: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` on a worker that runs the allfives ``version`` (``worker_version``), or a
+    ``WorkersLost`` naming the worker that does not: a cluster's workers are asked before any
+    work goes out, and this finds one that joined later."""
+    found = worker_version()
+    if found != version:
+        try:
+            from distributed import get_worker
+
+            worker = get_worker().address
+        except (ImportError, ValueError):
+            worker = "a worker"
+        raise WorkersLost(f"--scheduler: {worker}, which joined the run, runs allfives "
+                          f"{found}, this is {version}: a cluster plays with the allfives its "
+                          f"workers run")
+    return fn(*args)
+
+
 #: What ``solver.search.solve`` takes beside the position, for ``solve_many``.
 SOLVE_OPTIONS = ("side", "objective", "moves", "line", "node_limit", "time_limit", "fresh")
 

@@ -155,6 +155,41 @@ def test_workers_that_run_another_allfives_or_none_are_refused(answer, said):
     assert str(error.value) == said.format(mine=worker_version())
 
 
+def test_a_worker_that_joins_with_another_allfives_stops_the_run(monkeypatch):
+    """Workers are asked which allfives they run before any work goes out; one that joins
+    later is found by its first chunk: the run stops as when work is lost, with the groups
+    finished reported, and the worker named."""
+    distributed = pytest.importorskip("distributed")
+    from cli import matching
+    from solver.batch import worker_version
+
+    made = matching.Cluster.__init__
+
+    def elsewhere(self, client, version=None):      # this side runs another allfives
+        made(self, client, "0.0.1 (compiled engine)")
+
+    monkeypatch.setattr(matching.Cluster, "__init__", elsewhere)
+    with distributed.LocalCluster(n_workers=1, processes=False, scheduler_port=0,
+                                  protocol="tcp", dashboard_address=None) as cluster:
+        result = run("match", "heuristic", "random", "--deals", "2", "--scheduler",
+                     cluster.scheduler_address)
+        worker = next(iter(cluster.workers.values())).address
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (f"allfives: error: --scheduler: {worker}, which joined the run, "
+                             f"runs allfives {worker_version()}, this is 0.0.1 (compiled "
+                             f"engine): a cluster plays with the allfives its workers run\n")
+
+
+def test_a_chunk_runs_on_a_worker_of_this_allfives():
+    from solver.batch import as_version, worker_version
+    from solver.errors import WorkersLost
+
+    assert as_version(worker_version(), divmod, 7, 2) == (3, 1)
+    with pytest.raises(WorkersLost, match=r"^--scheduler: a worker, which joined the run, "
+                                          r"runs allfives .* this is 9\.9: "):
+        as_version("9.9", divmod, 7, 2)
+
+
 class StandInClient:
     """What ``Cluster`` asks of a Dask client: its status and how many workers it has."""
 
