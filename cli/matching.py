@@ -19,6 +19,7 @@ import re
 import shlex
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from concurrent.futures import CancelledError, Executor
@@ -90,7 +91,12 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
     client = _connect(distributed, scheduler)
     try:
         _check_workers(client, scheduler)
-        yield Cluster(client)
+        cluster = Cluster(client)
+        try:
+            yield cluster
+        except BaseException:
+            cluster.stop_chunks()
+            raise
     except (CancelledError, distributed.KilledWorker) as error:
         # the scheduler gone, or a chunk that kept killing its workers
         raise WorkersLost(f"--scheduler: the cluster lost the work: the scheduler went away, "
@@ -100,25 +106,34 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
 
 
 def _check_workers(client, scheduler: str) -> None:
-    """The cluster's workers run this allfives, or one line says which do not: a worker that
-    cannot import it crashed on each chunk (the run then said 'no workers' after a minute), and
-    one of another version would play other games.  A worker that joins later is found by its
+    """The cluster's scheduler and workers run this allfives, or one line says which do not: a
+    scheduler without it failed the run in a traceback, a worker that cannot import it crashed
+    on each chunk (the run then said 'no workers' after a minute), and one of another version
+    would play other games.  A worker that joins later is found by its
     first chunk (``Cluster.submit``)."""
     from solver.batch import worker_version
 
-    try:
-        found = client.run(worker_version)
-    except Exception as error:      # noqa: BLE001 - raised on a worker: its words say what
-        detail = " ".join(str(error).split())[:200] or type(error).__name__
-        raise AllFivesError(f"--scheduler: a worker of {quoted(scheduler)} cannot run "
-                            f"allfives ({type(error).__name__}: {detail}); install it there "
-                            f"as here") from None
     mine = worker_version()
-    other = next(((worker, version) for worker, version in sorted(found.items())
-                  if version != mine), None)
-    if other is not None:
-        raise AllFivesError(f"--scheduler: the worker {other[0]} runs allfives {other[1]}, this "
-                            f"is {mine}: a cluster plays with the allfives its workers run")
+    # (the scheduler unpickles the work as it comes: it needs allfives too)
+    for who, ask in ((f"the scheduler {scheduler}", client.run_on_scheduler),
+                     (f"a worker of {quoted(scheduler)}", client.run)):
+        try:
+            found = ask(worker_version)
+        except Exception as error:  # noqa: BLE001 - raised over there: its words say what
+            detail = " ".join(str(error).split())[:200] or type(error).__name__
+            raise AllFivesError(f"--scheduler: {who} cannot run allfives "
+                                f"({type(error).__name__}: {detail}); install it there as "
+                                f"here") from None
+        if isinstance(found, str):
+            found = {f"the scheduler {scheduler}": found}
+        else:
+            found = {f"the worker {worker}": version for worker, version in found.items()}
+        other = next(((name, version) for name, version in sorted(found.items())
+                      if version != mine), None)
+        if other is not None:
+            raise AllFivesError(f"--scheduler: {other[0]} runs allfives {other[1]}, this is "
+                                f"{mine}: a cluster plays with the allfives its scheduler and "
+                                f"workers run")
 
 
 class Cluster(Executor):
@@ -126,25 +141,35 @@ class Cluster(Executor):
     the scheduler gone (the client closed, or reconnecting for longer than it may), or no worker
     for ``NO_WORKERS_WAIT`` seconds, is a ``WorkersLost``; each time it is left with no worker
     the run says so on standard error.  Each chunk checks first that its worker runs this
-    allfives (``solver.batch.as_version``)."""
+    allfives (``solver.batch.cluster_chunk``)."""
 
     def __init__(self, client, version: str | None = None) -> None:
         from solver.batch import worker_version
 
         self.client = client
         self.executor = client.get_executor()
-        #: The allfives each chunk's worker must run (``solver.batch.as_version``).
+        #: The allfives each chunk's worker must run (``solver.batch.cluster_chunk``).
         self.version = version or worker_version()
+        #: Dask's event that, set, stops the chunks at work at their next deal.
+        self.stop = f"allfives-stop-{uuid.uuid4().hex}"
         self.since: dict[str, float] = {}      # what has been so since when: no link, no worker
         self.asked = 0.0
 
     def submit(self, fn, /, *args, **kwargs):
         from functools import partial
 
-        from solver.batch import as_version
+        from solver.batch import cluster_chunk
 
-        return self.executor.submit(as_version, self.version,
+        return self.executor.submit(cluster_chunk, self.version, self.stop,
                                     partial(fn, **kwargs) if kwargs else fn, *args)
+
+    def stop_chunks(self) -> None:
+        """The run stopped (Ctrl-C, or the work lost): the chunks its workers started stop at
+        their next deal, those not started being cancelled (asked of the scheduler for at most
+        a second, so that Ctrl-C ends the run promptly)."""
+        with contextlib.suppress(Exception):
+            self.client.sync(self.client.scheduler.event_set, name=self.stop,
+                             callback_timeout=1)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self.executor.shutdown(wait=wait)       # (Dask's takes no cancel_futures)

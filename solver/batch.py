@@ -407,6 +407,8 @@ def _play(state: MatchState, players: Sequence[Player], labels: Sequence[str],
             if deals is not None and played >= deals:
                 break
         if state.is_chance_node():
+            if _stop_asked():
+                raise WorkersLost("this chunk's run was stopped")
             if packs is None:
                 state.deal_pack()
             else:
@@ -1028,10 +1030,46 @@ def worker_version() -> str:
     return f"{__version__} ({engine})"
 
 
-def as_version(version: str, fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)`` on a worker that runs the allfives ``version`` (``worker_version``), or a
-    ``WorkersLost`` naming the worker that does not: a cluster's workers are asked before any
-    work goes out, and this finds one that joined later."""
+#: How often, at most, a chunk at work on a cluster asks whether its run was stopped (seconds).
+STOP_POLL = 1.0
+#: The stop check of the chunk this thread runs (``cluster_chunk``).
+_chunk = threading.local()
+
+
+def _stop_asked() -> bool:
+    """Whether the run of the chunk this thread runs on a cluster was stopped (never outside
+    ``cluster_chunk``); asked at each deal."""
+    check = getattr(_chunk, "stop", None)
+    return check is not None and check()
+
+
+def _event_check(name: str) -> Callable[[], bool]:
+    """Whether Dask's event ``name`` is set, asked of the scheduler at most every
+    ``STOP_POLL`` seconds (not set, where the scheduler cannot say)."""
+    from distributed import Event
+
+    event = Event(name)
+    asked = [-math.inf, False]
+
+    def check() -> bool:
+        now = time.monotonic()
+        if not asked[1] and now - asked[0] >= STOP_POLL:
+            asked[0] = now
+            try:
+                asked[1] = bool(event.is_set())
+            except Exception:           # noqa: BLE001 - the chunk plays on; its run decides
+                pass
+        return asked[1]
+
+    return check
+
+
+def cluster_chunk(version: str, stop: str | None, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` on a worker of a cluster: the worker must run the allfives ``version``
+    (``worker_version``), else a ``WorkersLost`` names it (the workers are asked before any
+    work goes out: this finds one that joined later); and where Dask's event ``stop`` is set
+    (the run stopped: Ctrl-C), the chunk stops at its next deal, Dask having no way to stop a
+    task midway."""
     found = worker_version()
     if found != version:
         try:
@@ -1043,7 +1081,11 @@ def as_version(version: str, fn: Callable[..., Any], *args: Any) -> Any:
         raise WorkersLost(f"--scheduler: {worker}, which joined the run, runs allfives "
                           f"{found}, this is {version}: a cluster plays with the allfives its "
                           f"workers run")
-    return fn(*args)
+    _chunk.stop = _event_check(stop) if stop is not None else None
+    try:
+        return fn(*args)
+    finally:
+        _chunk.stop = None
 
 
 #: What ``solver.search.solve`` takes beside the position, for ``solve_many``.

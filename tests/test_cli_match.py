@@ -129,26 +129,44 @@ def test_a_dask_cluster_gives_the_same_numbers():
     assert dask["scheduler"] == cluster.scheduler_address
 
 
-@pytest.mark.parametrize("answer, said", [
-    ({"tcp://10.0.0.2:4000": "0.0.1 (compiled engine)"},
+@pytest.mark.parametrize("where, answer, said", [
+    ("workers", {"tcp://10.0.0.2:4000": "0.0.1 (compiled engine)"},
      "--scheduler: the worker tcp://10.0.0.2:4000 runs allfives 0.0.1 (compiled engine), this "
-     "is {mine}: a cluster plays with the allfives its workers run"),
-    (ModuleNotFoundError("No module named 'solver'"),
+     "is {mine}: a cluster plays with the allfives its scheduler and workers run"),
+    ("workers", ModuleNotFoundError("No module named 'solver'"),
      "--scheduler: a worker of 'host:8786' cannot run allfives (ModuleNotFoundError: No module "
      "named 'solver'); install it there as here"),
+    ("scheduler", "0.0.1 (no compiled engine)",
+     "--scheduler: the scheduler host:8786 runs allfives 0.0.1 (no compiled engine), this is "
+     "{mine}: a cluster plays with the allfives its scheduler and workers run"),
+    ("scheduler", ModuleNotFoundError("No module named 'solver'"),
+     "--scheduler: the scheduler host:8786 cannot run allfives (ModuleNotFoundError: No module "
+     "named 'solver'); install it there as here"),
 ])
-def test_workers_that_run_another_allfives_or_none_are_refused(answer, said):
+def test_a_scheduler_or_workers_that_run_another_allfives_or_none_are_refused(where, answer,
+                                                                                said):
     """A worker without allfives crashed on each chunk and the run said 'no workers' after a
-    minute; one of another version would have played other games without a word."""
+    minute; one of another version would have played other games without a word; a scheduler
+    without it (it unpickles the work) failed the run in a traceback."""
     from cli.matching import _check_workers
     from solver.batch import worker_version
 
+    def asked(there, fn):
+        assert fn is worker_version
+        if where != there:
+            return worker_version() if there == "scheduler" else \
+                {"tcp://10.0.0.1:4000": worker_version()}
+        if isinstance(answer, Exception):
+            raise answer
+        return answer if there == "scheduler" else {"tcp://10.0.0.1:4000": worker_version(),
+                                                    **answer}
+
     class Asked:
         def run(self, fn):
-            assert fn is worker_version
-            if isinstance(answer, Exception):
-                raise answer
-            return {"tcp://10.0.0.1:4000": worker_version(), **answer}
+            return asked("workers", fn)
+
+        def run_on_scheduler(self, fn):
+            return asked("scheduler", fn)
 
     with pytest.raises(AllFivesError) as error:
         _check_workers(Asked(), "host:8786")
@@ -181,13 +199,38 @@ def test_a_worker_that_joins_with_another_allfives_stops_the_run(monkeypatch):
 
 
 def test_a_chunk_runs_on_a_worker_of_this_allfives():
-    from solver.batch import as_version, worker_version
+    from solver.batch import cluster_chunk, worker_version
     from solver.errors import WorkersLost
 
-    assert as_version(worker_version(), divmod, 7, 2) == (3, 1)
+    assert cluster_chunk(worker_version(), None, divmod, 7, 2) == (3, 1)
     with pytest.raises(WorkersLost, match=r"^--scheduler: a worker, which joined the run, "
                                           r"runs allfives .* this is 9\.9: "):
-        as_version("9.9", divmod, 7, 2)
+        cluster_chunk("9.9", None, divmod, 7, 2)
+
+
+def test_a_stopped_run_stops_the_chunks_its_workers_started():
+    """Dask cannot stop a task midway: a chunk on a cluster asks at each deal (at most once a
+    second) whether its run was stopped, and stops."""
+    distributed = pytest.importorskip("distributed")
+    from cli import matching
+    from solver.batch import _duplicate_chunk
+    from solver.errors import WorkersLost
+    from solver.game import Match
+    from solver.players import player_spec
+
+    a, b = player_spec("heuristic"), player_spec("random")
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) \
+            as cluster, distributed.Client(cluster, set_as_default=False) as client:
+        runner = matching.Cluster(client)
+        # hours of play in one chunk
+        future = runner.submit(_duplicate_chunk, a, b, Match(2), 1, 0, range(10**7), False)
+        time.sleep(1.5)
+        assert not future.done()
+        asked = time.monotonic()
+        runner.stop_chunks()
+        with pytest.raises(WorkersLost, match="this chunk's run was stopped"):
+            future.result(timeout=10)
+        assert time.monotonic() - asked < 5
 
 
 class StandInClient:
