@@ -44,7 +44,8 @@ turn-up Jack, each trick's captures, a revoke's penalty, then the end-of-deal po
 ``finish = "peg-out"`` the first side whose peg takes it to the target wins the game at once,
 even in the middle of a deal (the rest of the deal is not played).  With ``"hand-end"`` the totals
 are compared after the deal: the highest total at or over the target wins, equal highest share
-the win.  With ``skunk`` a game won while every losing side is under 31 is a double game.  After
+the win.  With ``skunk`` a game won while every losing side is under 31 is a double game (a
+win every side shares is none).  After
 each deal (not after a throw-in) the deal passes to the left, also into the next game of a
 best-of-N match, where every score starts again at 0.  A best-of-N match ends when a side has won
 more than half of N games (a double game counts as two) or after N games; the sides with most
@@ -133,7 +134,7 @@ from .cards import (ALL_CARDS, JACK, Card, CardError, card_str, is_card, parse_c
                     sort_cards, suit_of)
 from .deal import Deal, Position, Trick
 from .errors import QUOTE_CHARACTERS, AllFivesError, counted, quoted, seeded, whole
-from .pegging import SKUNK_LINE, Peg
+from .pegging import Peg, is_double
 from .rules import OPTION_NAMES, Rules
 from .scoring import capture_points
 from .tricks import Seated, Table, legal_plays, parse_seat, seat_names, side_count, side_name, \
@@ -712,8 +713,7 @@ class MatchState(Seated):
         return False
 
     def _win_game(self, winners: tuple[int, ...]) -> None:
-        self.double = self.rules.skunk and all(
-            points < SKUNK_LINE for s, points in enumerate(self._score) if s not in winners)
+        self.double = is_double(self.rules.skunk, winners, self._score)
         for side in winners:
             self._games_won[side] += 2 if self.double else 1
         need = self.match.best_of // 2 + 1

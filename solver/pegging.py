@@ -7,13 +7,14 @@ deal; with ``hand-end`` the totals are compared after the deal.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .analysis import end_points
 from .deal import Position
 from .scoring import capture_points
 
-__all__ = ["Peg", "pegs", "MatchAfter", "match_after", "pegged_out", "SKUNK_LINE"]
+__all__ = ["Peg", "pegs", "MatchAfter", "match_after", "pegged_out", "is_double", "SKUNK_LINE"]
 
 #: A side that wins before the loser reaches this wins a double game (option ``skunk``).
 SKUNK_LINE = 31
@@ -86,9 +87,16 @@ def match_after(position: Position) -> MatchAfter | None:
         if reached:
             top = max(reached)
             winners = tuple(s for s, points in enumerate(after) if points == top)
-    double = bool(winners) and rules.skunk and all(
-        points < SKUNK_LINE for s, points in enumerate(at_win) if s not in winners)
-    return MatchAfter(target, before, after, winners, when, double)
+    return MatchAfter(target, before, after, winners, when,
+                      is_double(rules.skunk, winners, at_win))
+
+
+def is_double(skunk: bool, winners: Sequence[int], score: Sequence[int]) -> bool:
+    """Under ``skunk``, whether the game the ``winners`` won at ``score`` is a double: every
+    side that lost it (there is one at least: a win that every side shares is none) had not
+    reached ``SKUNK_LINE``."""
+    losers = [points for side, points in enumerate(score) if side not in winners]
+    return bool(skunk and winners and losers and all(p < SKUNK_LINE for p in losers))
 
 
 def pegged_out(position: Position) -> tuple[int, int] | None:

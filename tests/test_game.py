@@ -134,8 +134,8 @@ def play_game(n, rules, dealer, table, next_pack, choose):
                     top = max(score[s] for s in reached)
                     raise GameOver([s for s in reached if score[s] == top])
         except GameOver as over:
-            double = rules.skunk and all(score[s] < 31 for s in range(len(score))
-                                         if s not in over.winners)
+            losers = [score[s] for s in range(len(score)) if s not in over.winners]
+            double = rules.skunk and bool(losers) and all(p < 31 for p in losers)
             return over.winners, double, (dealer + 1) % n
         dealer = (dealer + 1) % n
 
@@ -626,6 +626,22 @@ def test_skunk_is_a_double_game():
     assert not state.double and state.returns() == [1, -1]
     state = play_all_to_n(Rules(), (51, 0))
     assert not state.double and state.returns() == [1, -1]
+
+
+@pytest.mark.parametrize("best_of", [1, 3])
+def test_a_win_every_side_shares_is_no_double_game(best_of):
+    """Under hand-end a deal that ends level at the target is a win both sides share: nobody
+    lost it, so under skunk it is no double game (it was, and ended a best of three at once)."""
+    top = "AH 2H TC 3H 5H TH 5C KS 3D 9C 4S 9D 7H".split()
+    pack = top + [card for card in PACK if card not in top]
+    state = Match(2, Rules(finish="hand-end", skunk=True), best_of).new_initial_state(
+        dealer=1, score=(44, 56), auto_deal=False)
+    state.deal_pack(pack)
+    for action in "stand TC 9C 2H 3H 4S KS 5C 5H TH AH 3D 9D".split():
+        state.apply_action(parse_action(action))
+    assert state.deals[-1].score == (61, 61) and state.deals[-1].winners == (0, 1)
+    assert not state.deals[-1].double and state.games_won == (1, 1)
+    assert state.is_terminal() == (best_of == 1)
 
 
 def test_best_of_three_starts_each_game_at_0_and_a_double_game_counts_two():
