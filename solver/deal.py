@@ -29,7 +29,14 @@ from .rules import Rules
 from .tricks import Seated, legal_plays, seat_names, side_count, side_name, trick_winner
 
 __all__ = ["Deal", "Position", "Trick", "DealError", "PlayError", "DealFileError", "load",
-           "load_positions", "read_positions", "position_of"]
+           "load_positions", "read_positions", "position_of", "has_won"]
+
+
+def has_won(rules: Rules, points: int) -> bool:
+    """Whether a side with ``points`` as the play starts has won the match already: at the
+    target under ``peg-out``.  Under ``hand-end`` the totals are compared after the deal, so a
+    side that a take-one or a turned-up Jack took to the target before the play has not."""
+    return points >= rules.target and rules.finish == "peg-out"
 
 
 class DealError(AllFivesError):
@@ -99,7 +106,7 @@ class Deal(Seated):
         for side, points in enumerate(self.score):
             if isinstance(points, bool) or not isinstance(points, int):
                 raise DealError(f"score: {quoted(points)} is not a whole number")
-            if points >= target:
+            if has_won(self.rules, points):
                 raise DealError(f"score: {side_name(side, n)} has {points}, already at the "
                                 f"target {target}: that match is over")
 

@@ -88,8 +88,10 @@ Position
 During play ``position()`` is the ``solver.deal.Position`` of the deal in play: the hands as
 dealt after the runs, trumps, the dealer, the rules and the cards played, so that the solver and
 the analysis work on it unchanged.  Its ``score`` is the match score when play started (after any
-take-one and turned-up Jack: the score the match-aware objective starts from), or None when a side
-is already at or over the target (which a Deal refuses; possible under hand-end or after a revoke).
+take-one and turned-up Jack: the score the match-aware objective starts from), or None under
+peg-out when a side is already at or over the target (which a Deal refuses there; possible after a
+revoke).  Under hand-end a side at the target before the play has not won: the totals are
+compared after the deal, and the score is the position's.
 
 Game records
 ------------
@@ -132,7 +134,7 @@ from . import shuffle
 from .analysis import end_points
 from .cards import (ALL_CARDS, JACK, Card, CardError, card_str, is_card, parse_card, rank_of,
                     sort_cards, suit_of)
-from .deal import Deal, Position, Trick
+from .deal import Deal, Position, Trick, has_won
 from .errors import QUOTE_CHARACTERS, AllFivesError, counted, quoted, seeded, whole
 from .pegging import Peg, is_double
 from .rules import OPTION_NAMES, Rules
@@ -767,7 +769,7 @@ class MatchState(Seated):
         if self._revokes:
             raise GameError("the deal in play holds a revoke, which a Position cannot replay")
         score = self._score_at_play
-        if score is not None and any(s >= self.rules.target for s in score):
+        if score is not None and any(has_won(self.rules, s) for s in score):
             score = None
         deal = replace(self._deal, score=score)
         return Position(deal, self.play)

@@ -39,7 +39,7 @@ from itertools import combinations
 from os import PathLike
 
 from .cards import ALL_CARDS, JACK, SUIT_NAMES, Card, card_str, rank_of, sort_cards, suit_of
-from .deal import Position
+from .deal import Position, has_won
 from .errors import AllFivesError, counted, quoted
 from .game import BEG, CALLS, PLAY, Match, Observation
 from .notation import DealFileError, Layout, is_toml_name, line_str, read_file, read_layouts, \
@@ -136,7 +136,7 @@ class SeenPosition:
                         + " do not fit in a pack")
         if layout.score is not None:
             for side, points in enumerate(layout.score):
-                if points >= layout.rules.target:
+                if has_won(layout.rules, points):
                     raise _fail(src, "score", f"{side_name(side, n)} has {points}, already at "
                                               f"the target {layout.rules.target}: that match is over")
         holder = {c: seat for seat, hand in enumerate(layout.hands) for c in hand}

@@ -962,12 +962,17 @@ def test_the_position_of_the_deal_in_play():
     assert solved > 10
 
 
-def test_a_position_has_no_score_once_a_side_is_at_the_target():
+def test_under_hand_end_a_side_at_the_target_before_the_play_has_not_won():
+    """The totals are compared after the deal: a take-one that takes a side to the target
+    leaves the match to the play, and the position keeps its score, which the match-aware
+    objective starts from (it had none, and `win` could not be asked)."""
     state = new_state(Rules(finish="hand-end"), score=(60, 3))
     state.deal_pack(stacked("2H", ALL_TO_N))
     act(state, "N:beg", "S:take-one")
     assert state.score == (61, 3) and state.phase == "play"
-    assert state.position().deal.score is None
+    position = state.position()
+    assert position.deal.score == (61, 3)
+    assert [reference.solve(position, side, "win").value for side in (0, 1)] == [1, 0]
     with pytest.raises(GameError, match="no card play"):
         new_state().position()
 

@@ -74,6 +74,16 @@ def test_the_target_of_all_fours():
     assert match.winners == (0,) and match.when == "game"
 
 
+def test_under_hand_end_a_score_at_the_target_before_the_play_stands():
+    """A take-one or a turned-up Jack may take a side to the target before the play; under
+    hand-end the match is decided by the totals after the deal."""
+    match = match_after(played((61, 55), finish="hand-end"))    # N 9, S 5 in the deal
+    assert match.before == (61, 55) and match.after == (70, 60) and match.winners == (0,)
+    match = match_after(played((58, 61), finish="hand-end"))    # N passes S in the play
+    assert match.after == (67, 66) and match.winners == (0,)
+    assert match_after(played((57, 61), finish="hand-end")).winners == (0, 1)
+
+
 @pytest.mark.parametrize("score", [(61, 0), (0, 61), (70, 65)])
 def test_a_score_at_the_target_is_a_match_already_over(score):
     with pytest.raises(DealError, match=r"^score: [NS] has \d+, already at the target 61: "

@@ -119,7 +119,9 @@ def _near_target(rng: random.Random, players: int, preset: str, finish: str,
         played = rng.choice(range(0, total, players))
     pos = random_position(rng, players, cards, rules, played=played)
     span = min(target - 1, 20)
-    score = tuple(rng.randint(target - span, target - 1) for _ in range(pos.deal.sides))
+    # (under hand-end a take-one or a turned-up Jack may take a side to the target before play)
+    top = target + 1 if finish == "hand-end" else target - 1
+    score = tuple(rng.randint(target - span, top) for _ in range(pos.deal.sides))
     return scored(pos, *score)
 
 
