@@ -423,7 +423,10 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
             out.append(_svg_text(10, y, line, 13, "bold"))
         for trick in facts.solution:
             y += 16
-            parts = [f'<tspan font-weight="bold">{trick.number}.</tspan>']
+            # (the number flush right in a column of its own, so that 9. and 10. line up)
+            out.append(f'<text x="30" y="{y:g}" font-size="12" font-weight="bold" '
+                       f'text-anchor="end">{trick.number}.</text>')
+            parts = []
             for played in trick.cards:
                 weight = "bold" if played.ours and not played.before else "normal"
                 card = f'<tspan fill="#999">{_esc(face(played.card))}</tspan>' \
@@ -431,7 +434,8 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
                 parts.append(f' <tspan font-weight="{weight}">{played.seat}</tspan> {card}')
             if trick.winner:
                 parts.append(f' <tspan fill="#777">→ {trick.winner}</tspan>')
-            out.append(f'<text x="16" y="{y:g}" font-size="12">{"".join(parts)}</text>')
+            out.append(f'<text x="34" y="{y:g}" font-size="12">{"".join(parts).lstrip()}'
+                       f'</text>')
         y += 10
     return out, int(y)
 
@@ -482,6 +486,8 @@ table.table td { vertical-align: middle; padding: 0.5mm 1.5mm; min-width: 20mm; 
 .solution h3 { font-size: 10.5pt; margin: 0; }
 .solutions .list { columns: 2; column-gap: 8mm; }
 .solution div { margin-left: 3mm; }
+.solution .n { display: inline-block; min-width: 1.5em; text-align: right;
+               font-variant-numeric: tabular-nums; }
 .solution .ours { font-weight: bold; }
 .solution .before { color: #999; }
 .solution .themes { color: #555; font-size: 8.5pt; }
@@ -549,7 +555,7 @@ def html_solution(facts: Facts) -> str:
             else f'<span class="{"ours" if p.ours else "them"}">{p.seat}</span> '
                  f'{_html_card(p.card)}' for p in trick.cards)
         tail = f" → {trick.winner}" if trick.winner else ""
-        items.append(f'<div><b>{trick.number}.</b> {cards}{tail}</div>')
+        items.append(f'<div><b class="n">{trick.number}.</b> {cards}{tail}</div>')
     themes = f' <span class="themes">({_esc(", ".join(facts.themes))})</span>' \
         if facts.themes else ""
     return (f'<div class="solution"><h3>{_esc(heading(facts))}{themes}</h3>'
