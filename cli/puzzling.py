@@ -282,7 +282,7 @@ def check_files(paths: list[str], jobs: int | None,
     (0: one per CPU), stopped at once on Ctrl-C or a signal (``solver.batch.executor_for``)."""
     from solver.batch import executor_for, gather
 
-    from .matching import check_jobs, workers_for
+    from .workers import check_jobs, workers_for
 
     check_jobs(jobs)
     with executor_for(workers_for(jobs, len(paths))) as executor:

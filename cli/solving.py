@@ -181,7 +181,7 @@ def solve_spread(jobs: list[tuple[str, Position, int | None]], objective: str,
     to ``solved`` (its number among ``jobs``, its solution) as it comes back."""
     from solver.batch import solve_many
 
-    from .matching import executor_of
+    from .workers import executor_of
 
     with executor_of(workers, scheduler) as executor:
         for side in dict.fromkeys(side for _, _, side in jobs):  # one batch per side

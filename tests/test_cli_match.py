@@ -148,7 +148,7 @@ def test_a_scheduler_or_workers_that_run_another_allfives_or_none_are_refused(wh
     """A worker without allfives crashed on each chunk and the run said 'no workers' after a
     minute; one of another version would have played other games without a word; a scheduler
     without it (it unpickles the work) failed the run in a traceback."""
-    from cli.matching import _check_workers
+    from cli.workers import _check_workers
     from solver.batch import worker_version
 
     def asked(there, fn):
@@ -178,15 +178,15 @@ def test_a_worker_that_joins_with_another_allfives_stops_the_run(monkeypatch):
     later is found by its first chunk: the run stops as when work is lost, with the groups
     finished reported, and the worker named."""
     distributed = pytest.importorskip("distributed")
-    from cli import matching
+    from cli import workers
     from solver.batch import worker_version
 
-    made = matching.Cluster.__init__
+    made = workers.Cluster.__init__
 
     def elsewhere(self, client, version=None):      # this side runs another allfives
         made(self, client, "0.0.1 (compiled engine)")
 
-    monkeypatch.setattr(matching.Cluster, "__init__", elsewhere)
+    monkeypatch.setattr(workers.Cluster, "__init__", elsewhere)
     with distributed.LocalCluster(n_workers=1, processes=False, scheduler_port=0,
                                   protocol="tcp", dashboard_address=None) as cluster:
         result = run("match", "heuristic", "random", "--deals", "2", "--scheduler",
@@ -212,7 +212,7 @@ def test_a_stopped_run_stops_the_chunks_its_workers_started():
     """Dask cannot stop a task midway: a chunk on a cluster asks at each deal (at most once a
     second) whether its run was stopped, and stops."""
     distributed = pytest.importorskip("distributed")
-    from cli import matching
+    from cli import workers
     from solver.batch import _duplicate_chunk
     from solver.errors import WorkersLost
     from solver.game import Match
@@ -221,7 +221,7 @@ def test_a_stopped_run_stops_the_chunks_its_workers_started():
     a, b = player_spec("heuristic"), player_spec("random")
     with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) \
             as cluster, distributed.Client(cluster, set_as_default=False) as client:
-        runner = matching.Cluster(client)
+        runner = workers.Cluster(client)
         # hours of play in one chunk
         future = runner.submit(_duplicate_chunk, a, b, Match(2), 1, 0, range(10**7), False)
         time.sleep(1.5)
@@ -251,13 +251,13 @@ def test_a_cluster_without_workers_or_scheduler_stops_the_run(monkeypatch, capsy
     or reconnecting past its time), or when no worker has been there for NO_WORKERS_WAIT
     seconds; it says that it waits for workers (once while they are away), and workers come
     back in time go on."""
-    from cli import matching
+    from cli import workers
     from solver.errors import WorkersLost
 
     clock = [1000.0]
-    monkeypatch.setattr(matching.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(workers.time, "monotonic", lambda: clock[0])
     client = StandInClient(workers=0)
-    cluster = matching.Cluster(client)
+    cluster = workers.Cluster(client)
     cluster.check()
     assert capsys.readouterr().err == \
         "allfives: the cluster has no workers: waiting 60 s for some\n"
@@ -267,7 +267,7 @@ def test_a_cluster_without_workers_or_scheduler_stops_the_run(monkeypatch, capsy
     clock[0] += 29
     cluster.check()
     client.workers = 0
-    for step in (3, matching.NO_WORKERS_WAIT - 1):
+    for step in (3, workers.NO_WORKERS_WAIT - 1):
         clock[0] += step
         cluster.check()
     clock[0] += 3
@@ -275,10 +275,10 @@ def test_a_cluster_without_workers_or_scheduler_stops_the_run(monkeypatch, capsy
         cluster.check()
     assert capsys.readouterr().err.count("waiting") == 1
     with pytest.raises(WorkersLost, match="the scheduler went away"):
-        matching.Cluster(StandInClient("closed")).check()
-    cluster = matching.Cluster(StandInClient("connecting"))
+        workers.Cluster(StandInClient("closed")).check()
+    cluster = workers.Cluster(StandInClient("connecting"))
     cluster.check()                         # reconnecting: it may, for a while
-    clock[0] += matching.CONNECT_TIMEOUT + 3
+    clock[0] += workers.CONNECT_TIMEOUT + 3
     with pytest.raises(WorkersLost, match="the scheduler went away"):
         cluster.check()
 
@@ -350,7 +350,7 @@ def test_bad_input_is_one_line(args, fragments):
 
 def test_an_unreachable_scheduler_is_one_line(monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr("cli.matching.CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr("cli.workers.CONNECT_TIMEOUT", 1.0)
     start = time.monotonic()
     result = run("match", "heuristic", "random", "--scheduler", "tcp://127.0.0.1:1")
     assert time.monotonic() - start < 20
@@ -360,7 +360,7 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch):
 
 def test_an_unknown_scheduler_host_is_one_line(monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr("cli.matching.CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr("cli.workers.CONNECT_TIMEOUT", 1.0)
     result = run("match", "heuristic", "random", "--scheduler", "no-such-host.invalid:8786")
     assert_one_error_line(result, "--scheduler: cannot reach 'no-such-host.invalid:8786': no "
                           "host 'no-such-host.invalid' is known")
@@ -637,7 +637,7 @@ def test_a_service_that_is_no_scheduler_is_one_line_in_seconds(monkeypatch):
     import socket
     import threading
 
-    monkeypatch.setattr("cli.matching.CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr("cli.workers.CONNECT_TIMEOUT", 1.0)
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
@@ -847,7 +847,7 @@ def test_a_record_is_emptied_only_once_the_work_can_start(tmp_path, monkeypatch)
     """A run that cannot start (here a scheduler that does not answer) leaves the record of
     an earlier run as it was; one that starts writes its own over it."""
     pytest.importorskip("distributed")
-    monkeypatch.setattr("cli.matching.CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr("cli.workers.CONNECT_TIMEOUT", 1.0)
     record = tmp_path / "run.jsonl"
     assert run("match", "heuristic", "random", "--deals", 4, "--record", record).exit_code == 0
     before = record.read_bytes()
