@@ -1,7 +1,7 @@
 """Benchmark settings: how many of each class's seeded deals to time.
 
     ALLFIVES_BENCH_DEALS        deals per fast class (2x6 3x6 4x6 2x9), default 200
-    ALLFIVES_BENCH_SLOW_DEALS   deals per slow class (4x9 bridge), default 10
+    ALLFIVES_BENCH_SLOW_DEALS   deals per slow class (2x12 to 4x9, bridge; DDS's), default 10
     ALLFIVES_BENCH_DEEP_DEALS   deals of the 4x12 class (minutes each), default 2
     ALLFIVES_BENCH_REFERENCE    deals for the reference solver on 2x6, default 20
 """

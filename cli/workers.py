@@ -1,5 +1,5 @@
 """Where the work of a run goes: this machine's worker processes (``--jobs``) or an existing Dask
-cluster (``--scheduler``), for ``allfives match``, ``solve`` and ``puzzle generate``.  A cluster's
+cluster (``--scheduler``), for ``allfives match``, ``solve`` and ``puzzle check``.  A cluster's
 scheduler and workers are asked first which allfives they run; each chunk checks its worker
 again and stops at its next deal when the run was stopped (``solver.batch.cluster_chunk``).
 """

@@ -62,8 +62,9 @@ over an executor and gives the solutions in the order of the positions.
 Interrupts
 ----------
 When waiting for results is interrupted (Ctrl-C, or any exception), every future not yet started
-is cancelled before the exception goes on; calls already running in a worker finish there (a
-chunk of games takes seconds).  The chunks that came back before are not lost: ``on_part`` had
+is cancelled before the exception goes on; calls already running in a worker of another executor
+finish there (``executor_for``'s workers are stopped at once, and a cluster's chunks run by
+``cluster_chunk`` stop at their next deal when the run sets its stop event).  The chunks that came back before are not lost: ``on_part`` had
 each as it came, and ``duplicate_result`` / ``matches_result`` make a result of them.  ``executor_for(jobs)`` makes the executor for a number of worker
 processes and, leaving on an exception, shuts it down without waiting, cancelling what is
 queued, and on Ctrl-C stops its worker processes at once.

@@ -35,8 +35,8 @@ off, the README's "The Monte Carlo player") such worlds are first solved again w
 aside, before any play-out (``Advice.method`` is ``GAME_ASIDE``): under the deal's rules
 without Game, so that every value leaves Game's one point out.  With Game open each card that is not the best needs a
 search of its own on the pips of every card, and those searches are most of a deep solve
-(README, "Benchmarks"); without them a 9-card world with four players solves some 10 to 100
-times faster.
+(README, "Benchmarks"); without them the first ten 4 x 9 deals of the benchmark classes
+take 8 to 390 times fewer nodes (median about 20).
 
 Replies
 -------
