@@ -85,8 +85,8 @@ def _check_workers(client, scheduler: str) -> None:
     """The cluster's scheduler and workers run this allfives, or one line says which do not: a
     scheduler without it failed the run in a traceback, a worker that cannot import it crashed
     on each chunk (the run then said 'no workers' after a minute), and one of another version
-    would play other games.  A worker that joins later is found by its
-    first chunk (``Cluster.submit``)."""
+    would play other games.  A worker that joins later is found by its first chunk
+    (``Cluster.submit``)."""
     from solver.batch import worker_version
 
     mine = worker_version()

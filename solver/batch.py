@@ -62,9 +62,10 @@ over an executor and gives the solutions in the order of the positions.
 Interrupts
 ----------
 When waiting for results is interrupted (Ctrl-C, or any exception), every future not yet started
-is cancelled before the exception goes on; calls already running in a worker of another executor
-finish there (``executor_for``'s workers are stopped at once, and a cluster's chunks run by
-``cluster_chunk`` stop at their next deal when the run sets its stop event).  The chunks that came back before are not lost: ``on_part`` had
+is cancelled before the exception goes on; calls already running in a worker of another
+executor finish there (``executor_for``'s workers are stopped at once, and a cluster's chunks
+run by ``cluster_chunk`` stop at their next deal or solve when the run sets its stop event).
+The chunks that came back before are not lost: ``on_part`` had
 each as it came, and ``duplicate_result`` / ``matches_result`` make a result of them.  ``executor_for(jobs)`` makes the executor for a number of worker
 processes and, leaving on an exception, shuts it down without waiting, cancelling what is
 queued, and on Ctrl-C stops its worker processes at once.
@@ -408,8 +409,7 @@ def _play(state: MatchState, players: Sequence[Player], labels: Sequence[str],
             if deals is not None and played >= deals:
                 break
         if state.is_chance_node():
-            if _stop_asked():
-                raise WorkersLost("this chunk's run was stopped")
+            _check_stop()
             if packs is None:
                 state.deal_pack()
             else:
@@ -1015,7 +1015,11 @@ def _game_name(name: Any) -> tuple[str, int, int] | None:
 def _solve_chunk(positions: Sequence[Any], options: Mapping[str, Any]) -> list[Any]:
     from .search import solve
 
-    return [solve(position, **options) for position in positions]
+    out = []
+    for position in positions:
+        _check_stop()
+        out.append(solve(position, **options))
+    return out
 
 
 def worker_version() -> str:
@@ -1037,11 +1041,12 @@ STOP_POLL = 1.0
 _chunk = threading.local()
 
 
-def _stop_asked() -> bool:
-    """Whether the run of the chunk this thread runs on a cluster was stopped (never outside
-    ``cluster_chunk``); asked at each deal."""
+def _check_stop() -> None:
+    """A ``WorkersLost`` where the run of the chunk this thread runs on a cluster was stopped
+    (never outside ``cluster_chunk``); asked at each deal, and before each solve."""
     check = getattr(_chunk, "stop", None)
-    return check is not None and check()
+    if check is not None and check():
+        raise WorkersLost("this chunk's run was stopped")
 
 
 def _event_check(name: str) -> Callable[[], bool]:
@@ -1069,8 +1074,8 @@ def cluster_chunk(version: str, stop: str | None, fn: Callable[..., Any], *args:
     """``fn(*args)`` on a worker of a cluster: the worker must run the allfives ``version``
     (``worker_version``), else a ``WorkersLost`` names it (the workers are asked before any
     work goes out: this finds one that joined later); and where Dask's event ``stop`` is set
-    (the run stopped: Ctrl-C), the chunk stops at its next deal, Dask having no way to stop a
-    task midway."""
+    (the run stopped: Ctrl-C), the chunk stops at its next deal or solve, Dask having no way
+    to stop a task midway."""
     found = worker_version()
     if found != version:
         try:

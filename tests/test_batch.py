@@ -494,3 +494,22 @@ def test_every_signal_held_is_acted_on():
         assert got == ["TERM"]
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+@pytest.mark.parametrize("fn", ["solves", "deals"])
+def test_a_chunk_whose_run_was_stopped_stops_before_its_next_deal_or_solve(monkeypatch, fn):
+    """On a cluster (``cluster_chunk``) a chunk asks at each deal and before each solve whether
+    its run was stopped; elsewhere nothing asks."""
+    from solver import batch
+    from solver.errors import WorkersLost
+    from solver.players import player_spec
+
+    calls = {"solves": (batch._solve_chunk, [random_position(_rng(1), 2, 2, played=0)], {}),
+             "deals": (batch._duplicate_chunk, player_spec("random"), player_spec("random"),
+                       Match(2), 1, 0, range(3), False)}[fn]
+    version = batch.worker_version()
+    assert batch.cluster_chunk(version, None, *calls)         # no stop event: it runs
+    monkeypatch.setattr(batch, "_event_check", lambda name: lambda: True)
+    with pytest.raises(WorkersLost, match="this chunk's run was stopped"):
+        batch.cluster_chunk(version, "stopped", *calls)
+    assert calls[0](*calls[1:])      # the check is the chunk's own: none is left behind
