@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from solver.cards import RANKS, SUIT_NAMES, CardError, card_str, parse_card, parse_suit, \
     rank_of, sort_cards, suit_of
-from solver.errors import is_number
+from solver.errors import counting_number, is_number, number_words
 from solver.game import CALLS, Observation
 
 #: Rank names for messages: "you hold no ten".
@@ -114,8 +114,8 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
             raise AnswerError(f"Enter alone plays only a lone choice: {_calls_words(obs)}")
         raise AnswerError("Enter alone plays only a lone legal card: type a card or its number")
     if is_number(low):
-        number = int(low)
-        if 1 <= number <= len(legal):
+        number = counting_number(low)
+        if number is not None and 1 <= number <= len(legal):
             return legal[number - 1]
         choose = "1" if len(legal) == 1 else "1 or 2" if len(legal) == 2 else \
             f"1 to {len(legal)}"
@@ -124,7 +124,7 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
         held = [c for c in legal if obs.phase == "play" and RANKS[rank_of(c)] == rank]
         card = f" (for {card_str(held[0], pretty)} type {card_str(held[0]).lower()})" \
             if held else ""
-        raise AnswerError(f"there is no number {number}: choose {choose}{card}")
+        raise AnswerError(f"there is no number {number_words(low)}: choose {choose}{card}")
     if obs.phase in ("elder", "dealer"):
         return _call(word, obs)
     if word == "q":

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solver.deal import Position, load_positions, position_of, read_positions
-from solver.errors import AllFivesError, counted, is_number
+from solver.errors import AllFivesError, counted, counting_number, is_number, number_words
 from solver.notation import MAX_TEXT_BYTES, is_line_form, is_toml_name, named_layouts, read_file, \
     read_limited
 from solver.rules import Rules, read_spec
@@ -90,7 +90,17 @@ def split_deal(name: str) -> tuple[str, int | None]:
     if is_file(name) or "#" not in name:
         return name, None
     file, _, tail = name.rpartition("#")
-    return (file, int(tail)) if is_number(tail) else (name, None)
+    return (file, deal_number(file, "#", tail)) if is_number(tail) else (name, None)
+
+
+def deal_number(file: str, mark: str, tail: str) -> int:
+    """The number of ``FILE#N`` or ``FILE:N`` (``mark``), written in digits (``tail``); too
+    large a number is no deal of any file."""
+    number = counting_number(tail)
+    if number is None:
+        raise AllFivesError(f"{file}{mark}{number_words(tail)}: no file holds so many "
+                            f"{'lines' if mark == ':' else 'deals'}")
+    return number
 
 
 def one_deal(name: str, number: int | None, deal: int | None) -> int | None:
@@ -214,11 +224,12 @@ def one_of_several(name: str, build=position_of, hidden: bool = False,
                     f"counted from 1 through the file" if records else
                     f"{name}: {file} is a game record, not a position; 'allfives analyze' "
                     f"judges a record's play")
+            number = deal_number(file, mark, tail)
             named = list(named_layouts(read_file(file), file,
                                        True if is_toml_name(file) else None, hidden=hidden))
             names = [known for known, _ in named]
-            wanted = f"{file}{mark}{int(tail)}"        # FILE#02 is FILE#2
-            if mark == "#" and int(tail) == 1 and names == [file]:
+            wanted = f"{file}{mark}{number}"        # FILE#02 is FILE#2
+            if mark == "#" and number == 1 and names == [file]:
                 return [(wanted, build(named[0][1]()))]    # the one deal of a file of one
             for known, read in named:
                 if known == wanted:
@@ -230,7 +241,7 @@ def one_of_several(name: str, build=position_of, hidden: bool = False,
                          f", on lines {', '.join(lines[:-1])} and {lines[-1]}")
             elif names != [file] and names != [f"{file}#{k}" for k in range(1, len(names) + 1)]:
                 held += f", {names[0]}" if len(names) == 1 else f", {names[0]} to {names[-1]}"
-            which = f"on line {int(tail)}" if mark == ":" else int(tail)
+            which = f"on line {number}" if mark == ":" else number
             raise AllFivesError(f"{name}: no deal {which}: the file holds {held}")
     refuse_no_number(name, "#", "deal", "FILE#N counts the deals of a file from 1")
     refuse_no_number(name, ":", "line", "FILE:N is the deal on line N of a file of one-line "

@@ -23,7 +23,8 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from solver.errors import AllFivesError, counted, is_number, quoted
+from solver.errors import AllFivesError, counted, counting_number, file_name, is_number, \
+    number_words, quoted
 
 from .errors import FAILURE, note
 from .faces import rules_words
@@ -72,14 +73,15 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
 
 #: The name standard input's puzzles go by: ``<stdin>``, or ``<stdin>#1``, ``<stdin>#2``, ...
 STDIN_NAME = "<stdin>"
-#: Standard input's TOML documents, read once when ``-`` is named (``puzzle_paths``).
-_stdin: list[str] | None = None
+#: Standard input's TOML documents, each with the lines above it, read once when ``-`` is named
+#: (``puzzle_paths``).
+_stdin: list[tuple[str, int]] | None = None
 
 
 def _from_stdin() -> list[Path]:
     """The puzzles of standard input (``-``), read once: ``<stdin>``, or ``<stdin>#N`` for
     each of several."""
-    from solver.notation import toml_documents
+    from solver.notation import toml_parts
 
     from .inputs import STDIN, read_text
 
@@ -87,14 +89,15 @@ def _from_stdin() -> list[Path]:
     if _stdin is not None:
         raise AllFivesError("FILE|DIR: '-' (standard input) is named more than once: it can be "
                             "read only once")
-    _stdin = toml_documents(read_text(STDIN))
+    _stdin = toml_parts(read_text(STDIN))
     if len(_stdin) == 1:
         return [Path(STDIN_NAME)]
     return [Path(f"{STDIN_NAME}#{k}") for k in range(1, len(_stdin) + 1)]
 
 
-def given_text(path: str | PathLike[str]) -> str | None:
-    """The text of a puzzle of standard input that ``puzzle_paths`` named; None for a file's."""
+def given_text(path: str | PathLike[str]) -> tuple[str, int] | None:
+    """The text of a puzzle of standard input that ``puzzle_paths`` named, with the lines of
+    standard input above it; None for a file's."""
     name = str(path)
     found = _NUMBERED.fullmatch(name)
     if _stdin is None or STDIN_NAME not in (name, found and found[1]):
@@ -114,18 +117,19 @@ def _by_number(path: Path) -> tuple:
     return (0, int(found[1]), path.name) if found else (1, 0, path.name)
 
 
-def _documents(path: str | PathLike[str]) -> list[str]:
-    """The TOML documents of a file, read once while it is unchanged (a file of many puzzles
-    is counted, then each of its puzzles loaded)."""
+def _documents(path: str | PathLike[str]) -> list[tuple[str, int]]:
+    """The TOML documents of a file, each with the lines above it (``toml_parts``), read once
+    while it is unchanged (a file of many puzzles is counted, then each of its puzzles
+    loaded)."""
     stat = os.stat(path)
     return _read_documents(str(path), stat.st_mtime_ns, stat.st_size)
 
 
 @functools.lru_cache(maxsize=4)
-def _read_documents(path: str, _mtime: int, _size: int) -> list[str]:
-    from solver.notation import read_file, toml_documents
+def _read_documents(path: str, _mtime: int, _size: int) -> list[tuple[str, int]]:
+    from solver.notation import read_file, toml_parts
 
-    return toml_documents(read_file(path))
+    return toml_parts(read_file(path))
 
 
 def _puzzles_in(path: Path) -> list[Path]:
@@ -148,11 +152,12 @@ def _one_of_several(name: str) -> Path | None:
     if found is None or not Path(found[1]).is_file():
         return None
     count = len(_puzzles_in(Path(found[1])))
-    number = int(found[2])
+    number = counting_number(found[2])
     if count == 1 and _put_together(Path(found[1])):
         return Path(found[1])       # loading it says how its puzzles are to be parted
-    if not 1 <= number <= count:
-        raise AllFivesError(f"{name}: no puzzle {number}: the file holds "
+    if number is None or not 1 <= number <= count:
+        raise AllFivesError(f"{found[1]}#{number_words(found[2])}: no puzzle "
+                            f"{number_words(found[2])}: the file holds "
                             f"{counted(count, 'puzzle')}")
     return Path(found[1]) if count == 1 else Path(f"{found[1]}#{number}")
 
@@ -163,16 +168,16 @@ def _put_together(path: Path) -> bool:
     from solver.puzzles.format import puzzle_tables
 
     try:
-        return len(puzzle_tables(_documents(path)[0])) > 1
+        return len(puzzle_tables(_documents(path)[0][0])) > 1
     except (AllFivesError, OSError):
         return False
 
 
-def load_named(path: str | PathLike[str], text: str | None = None) -> Puzzle:
+def load_named(path: str | PathLike[str], text: tuple[str, int] | None = None) -> Puzzle:
     """The puzzle ``puzzle_paths`` named: a file's, or ``FILE#N``, the Nth puzzle of FILE when
-    FILE holds several (before a file of that very name); ``text``: its text, given (a puzzle
-    of standard input, ``given_text``: ``<stdin>`` its whole text, ``<stdin>#N`` one of
-    several)."""
+    FILE holds several (before a file of that very name); ``text``: its text and the lines
+    above it, given (a puzzle of standard input, ``given_text``: ``<stdin>`` its whole text,
+    ``<stdin>#N`` one of several)."""
     from solver.notation import is_blank
     from solver.puzzles import Puzzle, PuzzleError, load_puzzle
 
@@ -184,14 +189,15 @@ def load_named(path: str | PathLike[str], text: str | None = None) -> Puzzle:
         found = _NUMBERED.fullmatch(name)
         documents = _documents(found[1]) if found is not None and Path(found[1]).is_file() \
             else []
-        if not 1 < len(documents) or not 1 <= int(found[2]) <= len(documents):
+        number = counting_number(found[2]) if documents else None
+        if not 1 < len(documents) or number is None or not 1 <= number <= len(documents):
             return load_puzzle(path)        # a whole file (an empty one says so)
-        text = documents[int(found[2]) - 1]
+        text = documents[number - 1]
     several = name != STDIN_NAME        # one puzzle of a file of several, or the whole text
-    if several and is_blank(text):
+    if several and is_blank(text[0]):
         raise PuzzleError(f"{path}: no puzzle: nothing but blank lines and comments (a "
                           f"'# ---' line too many?)")
-    return Puzzle.from_toml(text, name)
+    return Puzzle.from_toml(text[0], name, text[1])
 
 
 def load_all(paths: Iterable[str | PathLike[str]],
@@ -236,16 +242,16 @@ def next_number(folder: Path) -> int:
 
 # ---- check ---------------------------------------------------------------------------------------
 
-def problems_of(path: str, text: str | None = None) -> list[str]:
+def problems_of(path: str, text: tuple[str, int] | None = None) -> list[str]:
     """Every problem of one puzzle file, each ``FILE: what`` (one process's worth of work);
-    ``text``: its text, given (a puzzle of standard input)."""
+    ``text``: its text and the lines above it, given (a puzzle of standard input)."""
     try:
         puzzle = load_named(path, text)
     except AllFivesError as error:
-        text = str(error)
-        return [text if text.startswith(path) else f"{path}: {text}"]
+        said = str(error)
+        return [said if said.startswith(path) else f"{path}: {said}"]
     except OSError as error:
-        return [f"{path}: {error.strerror or error}"]
+        return [f"{file_name(path)}: {error.strerror or error}"]
     from solver.puzzles import seed_problems
 
     # (a seed that makes another start is a file's record gone stale, not a puzzle unsound)

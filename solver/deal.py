@@ -247,9 +247,10 @@ class Position:
     # ---- text forms ---------------------------------------------------------------------------
 
     @classmethod
-    def from_toml(cls, text: str, source: str = "<string>") -> Position:
-        """Read the TOML form of one position; ``source`` names it in error messages."""
-        return position_of(parse_toml(text, source))
+    def from_toml(cls, text: str, source: str = "<string>", lines_before: int = 0) -> Position:
+        """Read the TOML form of one position; ``source`` names it in error messages (and
+        ``lines_before``, the lines of a larger text above it, counts in their line numbers)."""
+        return position_of(parse_toml(text, source, lines_before=lines_before))
 
     @classmethod
     def from_line(cls, text: str, source: str = "<line>") -> Position:

@@ -15,7 +15,8 @@ from numbers import Integral
 from pathlib import Path
 
 __all__ = ["AllFivesError", "EngineMissing", "WorkersLost", "quoted", "counted",
-           "QUOTE_CHARACTERS", "whole_number", "is_number", "spec_options"]
+           "QUOTE_CHARACTERS", "whole_number", "is_number", "spec_options", "counting_number",
+           "number_words", "MOST_DIGITS", "file_name"]
 
 #: The most of a bad input's text a message repeats.
 QUOTE_CHARACTERS = 40
@@ -66,6 +67,18 @@ def quoted(value: object) -> str:
     if isinstance(value, str) and len(value) > QUOTE_CHARACTERS:
         text += f" ({len(value)} characters)"
     return text
+
+
+#: A file's name longer than this is shortened in a message (no file system takes a name of
+#: more than 255 bytes; a path may be longer, but seldom is).
+LONGEST_NAME = 300
+
+
+def file_name(name: object) -> str:
+    """A file's name for a message: as it is, or ``quoted`` where it is longer than
+    ``LONGEST_NAME`` (a name too long for the system is said to be so in one short line)."""
+    text = str(name)
+    return quoted(text) if len(text) > LONGEST_NAME else text
 
 
 def spelled(value: object) -> str:
@@ -125,6 +138,28 @@ def is_number(text: str) -> bool:
     """Digits 0 to 9 only, as a number is written in a name or an answer (``FILE#2``, ``12-``);
     not what else ``str.isdigit`` takes (``'²'.isdigit()`` is true)."""
     return text.isascii() and text.isdigit()
+
+
+#: The most digits, after its leading zeros, of a number written in a name or typed as an answer
+#: (``FILE#2``, ``12``) that is read: no file holds 10**18 deals, no list that many choices (and
+#: Python's ``int`` reads no more than 4,300 digits at once).
+MOST_DIGITS = 18
+
+
+def counting_number(text: str) -> int | None:
+    """The number ``text`` writes in digits 0 to 9 (``is_number``), or None where it has more
+    than ``MOST_DIGITS`` digits after its leading zeros: more than anything counted here."""
+    return int(text) if len(text.lstrip("0")) <= MOST_DIGITS else None
+
+
+def number_words(text: str) -> str:
+    """A number written in digits, for a message: as written, its leading zeros off, or, past
+    ``MOST_DIGITS`` digits, its first and last few and how many (``123456…654321 (4301
+    digits)``)."""
+    digits = text.lstrip("0") or "0"
+    if len(digits) <= MOST_DIGITS:
+        return digits
+    return f"{digits[:6]}…{digits[-6:]} ({len(digits)} digits)"
 
 
 def whole_number(text: str) -> int:

@@ -51,13 +51,13 @@ from typing import Any, NamedTuple
 
 from .cards import (SUIT_NAMES, Card, card_str, hand_str, holding_str, parse_card, parse_hand,
                     parse_suit, sort_cards, suit_of, suit_str)
-from .errors import AllFivesError, counted, quoted, whole_number
+from .errors import AllFivesError, counted, file_name, quoted, whole_number
 from .rules import OPTION_TYPES, PRESETS, Rules, option_text, spelled_as
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
 __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
            "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR",
-           "toml_documents", "PUZZLE_KEYS", "check_puzzle_table", "value_kind", "named_layouts"]
+           "toml_parts", "PUZZLE_KEYS", "check_puzzle_table", "value_kind", "named_layouts"]
 
 #: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles``; the deal checks only its
 #: shape and its keys, ``PUZZLE_KEYS``.
@@ -406,10 +406,12 @@ def _cards(source: str, key: str, value: object, ordered: bool = False) -> list[
     return cards
 
 
-def parse_toml(text: str, source: str = "<string>", hidden: bool = False) -> Layout:
+def parse_toml(text: str, source: str = "<string>", hidden: bool = False,
+               lines_before: int = 0) -> Layout:
     """Read the TOML form of one position; ``source`` names it in error messages.  With
-    ``hidden`` a hand may be ``"?"``: hidden (``Layout.hidden``)."""
-    return _parse_toml(text, source, 0, hidden)
+    ``hidden`` a hand may be ``"?"``: hidden (``Layout.hidden``).  ``lines_before``: the lines
+    of a larger text above it (``toml_parts``), which the messages' line numbers count."""
+    return _parse_toml(text, source, lines_before, hidden)
 
 
 _TOML_LINE = re.compile(r"\(at line (\d+),")
@@ -769,11 +771,11 @@ def _documents(text: str) -> list[_Document]:
     return documents
 
 
-def toml_documents(text: str) -> list[str]:
-    """The documents of a TOML text split at its ``# ---`` lines (one if it has none), each
-    with a blank line for every line of the text above it, so that an error in one names its
-    line of the whole text."""
-    return ["\n" * d.lines_before + d.text for d in _documents(text.removeprefix(BOM))]
+def toml_parts(text: str) -> list[tuple[str, int]]:
+    """The documents of a TOML text split at its ``# ---`` lines (one if it has none), each with
+    the number of lines of the text above it (``parse_toml``'s ``lines_before``, so that an
+    error in one names its line of the whole text)."""
+    return [(d.text, d.lines_before) for d in _documents(text.removeprefix(BOM))]
 
 
 def _named_documents(text: str, source: str, one: bool, hidden: bool = False
@@ -885,7 +887,7 @@ def read_file(path: str | PathLike[str], limit: int | None = MAX_TEXT_BYTES,
         with open(path, "rb") as stream:
             return read_limited(stream, str(path), limit, records)
     except OSError as error:
-        raise _fail(str(path), None, error.strerror or type(error).__name__) from error
+        raise _fail(file_name(path), None, error.strerror or type(error).__name__) from error
 
 
 def is_toml_name(path: str | PathLike[str]) -> bool:

@@ -693,3 +693,32 @@ def test_out_of_memory_is_one_line(monkeypatch):
     monkeypatch.setattr("cli.inputs.read_text", no_room)
     result = run("replay", "records.jsonl")
     assert result.exit_code == 1 and result.stderr == "allfives: error: out of memory\n"
+
+
+#: More digits than Python's int reads at once (4,300): it was a traceback.
+HUGE = "1" * 4301
+
+
+@pytest.mark.parametrize("command, name, said", [
+    ("solve", f"positions.txt:{HUGE}", "positions.txt:111111…111111 (4301 digits): no file "
+                                       "holds so many lines"),
+    ("advise", f"positions.txt:{HUGE}", "positions.txt:111111…111111 (4301 digits): no file "
+                                        "holds so many lines"),
+    ("solve", f"two-player.toml#{HUGE}", "two-player.toml#111111…111111 (4301 digits): no "
+                                         "file holds so many deals"),
+    ("analyze", f"match.jsonl#{HUGE}", "match.jsonl#111111…111111 (4301 digits): no file "
+                                       "holds so many deals"),
+    ("replay", f"match.jsonl#{HUGE}", "match.jsonl#111111…111111 (4301 digits): no file "
+                                      "holds so many deals"),
+])
+def test_a_deal_number_of_thousands_of_digits_is_one_line(command, name, said):
+    line = one_error_line(run(command, f"{EXAMPLES}/{name}"))
+    assert line.endswith(said) and len(line) < 200
+
+
+def test_an_answer_of_thousands_of_digits_is_asked_again():
+    from clirun import PUZZLES
+
+    result = run("puzzle", "play", PUZZLES / "001-save-the-ten.toml", input=f"{HUGE}\nquit\n")
+    assert result.exit_code == 0 and "Traceback" not in result.stderr
+    assert "there is no number 111111…111111 (4301 digits): choose 1 to " in result.stdout

@@ -123,8 +123,10 @@ class Puzzle:
     # ---- reading and writing ------------------------------------------------------------
 
     @classmethod
-    def from_toml(cls, text: str, source: str = "<string>") -> Puzzle:
-        """Read a puzzle file's text; ``source`` names it in error messages."""
+    def from_toml(cls, text: str, source: str = "<string>", lines_before: int = 0) -> Puzzle:
+        """Read a puzzle file's text; ``source`` names it in error messages (and
+        ``lines_before``, the lines of a larger text above it, counts in their line
+        numbers)."""
         if is_blank(text):
             raise PuzzleError(f"{source}: empty: no puzzle in it")
         try:
@@ -133,11 +135,12 @@ class Puzzle:
             data = None  # the deal reader says what is wrong with it
         if data is None and (tables := puzzle_tables(text))[1:]:  # files put together, say
             raise PuzzleError(f"{source}: {len(tables)} [puzzle] tables (lines "
-                              f"{', '.join(map(str, tables))}): puzzles in one file are "
+                              f"{', '.join(str(t + lines_before) for t in tables)}): puzzles "
+                              f"in one file are "
                               f"parted by a line '{SEPARATOR}'")
         if data is not None and "puzzle" in data:
             check_puzzle_table(data["puzzle"], source, PuzzleError)
-        position = Position.from_toml(text, source)
+        position = Position.from_toml(text, source, lines_before)
         if data is None or "puzzle" not in data:
             raise PuzzleError(f"{source}: no [puzzle] table")
         return _read_table(position, data["puzzle"], source)
