@@ -2,10 +2,19 @@
 
 
 def start() -> None:
-    """The ``allfives`` program (``cli.main.main``).  Ctrl-C while its modules load (a fraction of a second) ends
-    it as Ctrl-C does later: one line and status 130, not a traceback."""
+    """The ``allfives`` program (``cli.main.main``).  Ctrl-C or SIGTERM while its modules load
+    (a fraction of a second) ends it as they do later: one line and status 130 or 143, not a
+    traceback or a silent end (``main`` then handles SIGTERM itself)."""
+    import os
+    import signal
     import sys
 
+    def terminated(signum, frame) -> None:     # nothing is under way yet: nothing to close
+        sys.stderr.write("allfives: terminated\n")
+        sys.stderr.flush()
+        os._exit(143)
+
+    signal.signal(signal.SIGTERM, terminated)
     try:
         from .main import main as program
     except KeyboardInterrupt:

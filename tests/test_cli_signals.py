@@ -311,6 +311,25 @@ def test_a_signal_ends_a_long_engine_search(start):
     assert took < 1.0
 
 
+def test_sigterm_while_the_modules_load_is_one_line():
+    """SIGTERM before ``main`` had set its handler (the modules take a fraction of a second to
+    load) ended the program without a word."""
+    import sys
+
+    script = ("import os, signal, sys\n"
+              "class Terminating:\n"
+              "    def find_spec(self, name, path=None, target=None):\n"
+              "        if name == 'cli.main':\n"
+              "            os.kill(os.getpid(), signal.SIGTERM)\n"
+              "        return None\n"
+              "sys.meta_path.insert(0, Terminating())\n"
+              "from cli import start\n"
+              "start()\n")
+    done = subprocess.run([sys.executable, "-c", script, "solve", "-"], capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stderr, done.stdout) == (143, "allfives: terminated\n", "")
+
+
 def test_ctrl_c_while_the_modules_load_is_one_line(monkeypatch, capsys):
     """The program's modules take a fraction of a second to load: Ctrl-C then was a traceback
     of whatever import it fell in."""
