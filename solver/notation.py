@@ -369,8 +369,9 @@ def _check_hands(source: str, names: str, hands: list[list[Card]],
 
 
 def value_kind(value: object) -> str:
-    """What a TOML value is, for a message: ``a string``, ``a fraction``, ``an array``."""
-    return {str: "a string", bool: "true or false", int: "a whole number", float: "a fraction",
+    """What a TOML value is, for a message: ``a string``, ``a decimal number``, ``an array``."""
+    return {str: "a string", bool: "true or false", int: "a whole number",
+            float: "a decimal number",
             list: "an array", dict: "a table"}.get(type(value), type(value).__name__)
 
 
@@ -511,10 +512,13 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
     if "options" in data:
         for name, value in _table(source, "options", data["options"]).items():
             kind = OPTION_TYPES.get(name)
-            expected = _OPTION_VALUES[kind] if kind else "a whole number, a word or true/false"
+            if kind is None:        # an unknown name is told as such (by Rules), whatever its value
+                parts.options[name] = value
+                continue
+            expected = _OPTION_VALUES[kind]
             if isinstance(value, float):
                 raise _fail(source, f"options.{name}",
-                            f"expected {expected}, not the fraction {value!r}")
+                            f"expected {expected}, not the decimal number {value!r}")
             if isinstance(value, (list, dict)):
                 raise _fail(source, f"options.{name}",
                             f"expected {expected}, not {value_kind(value)} ({quoted(value)})")

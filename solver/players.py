@@ -28,6 +28,7 @@ solver's table); make a new one for each match to repeat a run exactly.
 from __future__ import annotations
 
 import inspect
+import math
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -696,6 +697,8 @@ def _read_value(text: str) -> Any:
             value = kind(text)
         except ValueError:
             continue
+        if not math.isfinite(value):    # (1e400, and nan: told as written)
+            return text
         # 1e3 is a whole number, written as a float is
         return int(value) if "e" in text.lower() and value.is_integer() else value
     return text

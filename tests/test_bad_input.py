@@ -83,8 +83,7 @@ def test_dotted_tables_nested_deeply_are_one_short_line(tmp_path: Path):
     path = tmp_path / "deep.toml"
     path.write_text(TWO_TOML + "[options" + ".a" * 3000 + "]\n")
     line = one_error_line(run("solve", path))
-    assert line.startswith(f"allfives: error: {path}: options.a: expected a whole number, a word "
-                           f"or true/false, not a table")
+    assert line == f"allfives: error: {path}: options.a: unknown option 'a'"
     assert len(line) < 200
 
 
@@ -167,18 +166,18 @@ def test_a_fractional_option_says_so(tmp_path: Path):
     path.write_text(TWO_TOML + "[options]\ntarget = 1e9\n")
     line = one_error_line(run("solve", path))
     assert line == (f"allfives: error: {path}: options.target: expected a whole number, not "
-                    f"the fraction 1000000000.0")
+                    f"the decimal number 1000000000.0")
     path.write_text(TWO_TOML + "[options]\nmax_runs = 2.5\n")
     line = one_error_line(run("solve", path))
     assert line == (f"allfives: error: {path}: options.max_runs: expected a whole number or "
-                    f"\"none\", not the fraction 2.5")
+                    f"\"none\", not the decimal number 2.5")
     path.write_text(TWO_TOML + "[options]\ntarget = [1]\n")
     line = one_error_line(run("solve", path))
     assert line.endswith("options.target: expected a whole number, not an array ([1])")
-    path.write_text(TWO_TOML + "[options]\ncolour = 2.5\n")
-    line = one_error_line(run("solve", path))
-    assert line.endswith("options.colour: expected a whole number, a word or true/false, not "
-                         "the fraction 2.5")
+    for value in ("2.5", "[1]"):        # an unknown name is told as such, whatever its value
+        path.write_text(TWO_TOML + f"[options]\ncolour = {value}\n")
+        line = one_error_line(run("solve", path))
+        assert line.endswith("options.colour: unknown option 'colour'")
 
 
 @pytest.mark.parametrize("score,side", [("61,0", "N"), ("70,65", "N"), ("3,61", "S")])

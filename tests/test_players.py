@@ -14,6 +14,7 @@ import pytest
 
 from solver import reference
 from solver.cards import parse_card, parse_cards, suit_of
+from solver.errors import AllFivesError
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match, Observation
 from solver.players import (CheaterPlayer, HeuristicPlayer, PlayerError, PlayerSpec,
                             RandomPlayer, card_value, decide, make_player, player_names,
@@ -320,9 +321,12 @@ def test_player_specs_read_options():
     assert str(spec) == "cheater:time_limit=0.5,node_limit=1000"
     assert spec.make().node_limit == 1000
     assert player_spec("cheater:time_limit=none").make().time_limit is None
-    # a whole number written with an exponent is a whole number; 2.5e-1 and 1e999 are not
+    # a whole number written with an exponent is a whole number; 2.5e-1 is not; 1e999 is no
+    # number (it is kept as written, for the option to say so)
     assert player_spec("pimc:worlds=1e2,draws=2E1,time_limit=2.5e-1,node_limit=1e999").options \
-        == (("worlds", 100), ("draws", 20), ("time_limit", 0.25), ("node_limit", float("inf")))
+        == (("worlds", 100), ("draws", 20), ("time_limit", 0.25), ("node_limit", "1e999"))
+    with pytest.raises(AllFivesError, match="^node_limit: .1e999. is not a number of nodes"):
+        player_spec("pimc:node_limit=1e999").make()
     assert player_spec("pimc:worlds=1e2").make().worlds == 100
     with pytest.raises(PlayerError, match="key=value"):
         player_spec("cheater:fast")
