@@ -36,7 +36,7 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from solver.errors import AllFivesError, EngineMissing, WorkersLost, file_name, quoted
+from solver.errors import AllFivesError, EngineMissing, WorkersLost, quoted, shown_path
 
 from .helpscreen import HelpScreen
 
@@ -74,7 +74,7 @@ def on_sigterm(signum: int, frame: Any) -> NoReturn:
 def message_of(error: BaseException) -> str:
     """One line saying what went wrong, and where."""
     if isinstance(error, OSError) and error.strerror:
-        text = f"{file_name(error.filename)}: {error.strerror}" if error.filename else \
+        text = f"{shown_path(error.filename)}: {error.strerror}" if error.filename else \
             error.strerror
     else:
         text = str(error) or type(error).__name__

@@ -23,8 +23,8 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from solver.errors import AllFivesError, counted, counting_number, file_name, is_number, \
-    number_words, quoted
+from solver.errors import AllFivesError, counted, counting_number, is_number, \
+    number_words, quoted, shown_path
 
 from .errors import FAILURE, note
 from .faces import rules_words
@@ -67,7 +67,7 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
         elif (one := _one_of_several(str(name))) is not None:
             out.append(one)
         else:
-            raise AllFivesError(f"{path}: no such file or folder")
+            raise AllFivesError(f"{shown_path(path)}: no such file or folder")
     return out
 
 
@@ -249,9 +249,9 @@ def problems_of(path: str, text: tuple[str, int] | None = None) -> list[str]:
         puzzle = load_named(path, text)
     except AllFivesError as error:
         said = str(error)
-        return [said if said.startswith(path) else f"{path}: {said}"]
+        return [said if said.startswith(path) else f"{shown_path(path)}: {said}"]
     except OSError as error:
-        return [f"{file_name(path)}: {error.strerror or error}"]
+        return [f"{shown_path(path)}: {error.strerror or error}"]
     from solver.puzzles import seed_problems
 
     # (a seed that makes another start is a file's record gone stale, not a puzzle unsound)

@@ -25,7 +25,7 @@ from .cards import Card, CardError, card_str, hand_str, is_card, mask_of, parse_
 from .errors import AllFivesError, quoted
 from .notation import (DealFileError, Layout, is_toml_name, line_str, parse_line, parse_toml,
                        read_file, read_layouts, toml_str)
-from .rules import Rules
+from .rules import MAX_TARGET, Rules
 from .tricks import Seated, legal_plays, seat_names, side_count, side_name, trick_winner
 
 __all__ = ["Deal", "Position", "Trick", "DealError", "PlayError", "DealFileError", "load",
@@ -109,6 +109,9 @@ class Deal(Seated):
             if has_won(self.rules, points):
                 raise DealError(f"score: {side_name(side, n)} has {points}, already at the "
                                 f"target {target}: that match is over")
+            if points > target + MAX_TARGET:    # (hand-end: past the target, but not so far)
+                raise DealError(f"score: {side_name(side, n)} has {points}, more than "
+                                f"{target + MAX_TARGET}: no match to {target} gets there")
 
     @property
     def players(self) -> int:

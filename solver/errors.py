@@ -16,7 +16,7 @@ from pathlib import Path
 
 __all__ = ["AllFivesError", "EngineMissing", "WorkersLost", "quoted", "counted",
            "QUOTE_CHARACTERS", "whole_number", "is_number", "spec_options", "counting_number",
-           "number_words", "MOST_DIGITS", "file_name"]
+           "number_words", "MOST_DIGITS", "shown_path"]
 
 #: The most of a bad input's text a message repeats.
 QUOTE_CHARACTERS = 40
@@ -74,7 +74,7 @@ def quoted(value: object) -> str:
 LONGEST_NAME = 300
 
 
-def file_name(name: object) -> str:
+def shown_path(name: object) -> str:
     """A file's name for a message: as it is, or ``quoted`` where it is longer than
     ``LONGEST_NAME`` (a name too long for the system is said to be so in one short line)."""
     text = str(name)
@@ -149,7 +149,8 @@ MOST_DIGITS = 18
 def counting_number(text: str) -> int | None:
     """The number ``text`` writes in digits 0 to 9 (``is_number``), or None where it has more
     than ``MOST_DIGITS`` digits after its leading zeros: more than anything counted here."""
-    return int(text) if len(text.lstrip("0")) <= MOST_DIGITS else None
+    digits = text.lstrip("0")
+    return int(digits or "0") if len(digits) <= MOST_DIGITS else None
 
 
 def number_words(text: str) -> str:

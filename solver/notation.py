@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 
 from .cards import (SUIT_NAMES, Card, card_str, hand_str, holding_str, parse_card, parse_hand,
                     parse_suit, sort_cards, suit_of, suit_str)
-from .errors import AllFivesError, counted, file_name, quoted, whole_number
+from .errors import AllFivesError, counted, quoted, shown_path, whole_number
 from .rules import OPTION_TYPES, PRESETS, Rules, option_text, spelled_as
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
@@ -891,7 +891,7 @@ def read_file(path: str | PathLike[str], limit: int | None = MAX_TEXT_BYTES,
         with open(path, "rb") as stream:
             return read_limited(stream, str(path), limit, records)
     except OSError as error:
-        raise _fail(file_name(path), None, error.strerror or type(error).__name__) from error
+        raise _fail(shown_path(path), None, error.strerror or type(error).__name__) from error
 
 
 def is_toml_name(path: str | PathLike[str]) -> bool:

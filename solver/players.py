@@ -697,7 +697,7 @@ def _read_value(text: str) -> Any:
             value = kind(text)
         except ValueError:
             continue
-        if not math.isfinite(value):    # (1e400, and nan: told as written)
+        if isinstance(value, float) and not math.isfinite(value):   # 1e400, nan: as written
             return text
         # 1e3 is a whole number, written as a float is
         return int(value) if "e" in text.lower() and value.is_integer() else value

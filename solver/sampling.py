@@ -65,7 +65,7 @@ from dataclasses import dataclass, replace
 from math import comb, factorial
 
 from .cards import ALL_CARDS, FIVE, Card, card_str, rank_of, suit_of
-from .deal import Deal, Position
+from .deal import Deal, Position, has_won
 from .errors import AllFivesError, quoted, whole
 from .game import BEG, RUN, STAND, TAKE_ONE, Observation
 from .tricks import seat_names, shows_void, side_of
@@ -627,7 +627,7 @@ def world_position(observation: Observation, world: World) -> Position:
         if peg.what not in _BEFORE_PLAY:
             start[peg.side] -= peg.points
     score: tuple[int, ...] | None = tuple(start)
-    if any(s >= obs.rules.target for s in start):
+    if any(has_won(obs.rules, s) for s in start):
         score = None
     turnup = obs.turnups[-1] if obs.turnups else None
     deal = Deal(tuple(tuple(h) for h in dealt), obs.trump, obs.dealer, obs.rules, turnup, score)

@@ -14,8 +14,9 @@ text and the key:
   rule of ``solver.tricks.legal_plays``);
 - the cards nobody has seen can fill the hidden hands, voids and all (Hall's condition over
   every set of hidden seats);
-- the hands and the turn-up fit in a pack, a score is under the target, and under ``peg-out``
-  no trick's captures have taken a side to it (the match would be over).
+- the hands and the turn-up fit in a pack, and under ``peg-out`` a score is under the target
+  and no trick's captures have taken a side to it (the match would be over; under
+  ``hand-end`` a take-one or a turned-up Jack may have taken a side there before the play).
 
 ``SeenPosition.observation(seat)`` is then what that seat knows, in the form ``solver.game``
 gives a seat at the table: its hand, the trumps, the turn-up if given, every card played and by

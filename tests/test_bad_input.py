@@ -715,9 +715,26 @@ def test_a_deal_number_of_thousands_of_digits_is_one_line(command, name, said):
     assert line.endswith(said) and len(line) < 200
 
 
+def test_a_deal_number_of_thousands_of_leading_zeros_is_the_number():
+    result = run("solve", f"{EXAMPLES}/positions.txt:{'0' * 5000}3", "--json")
+    assert result.exit_code == 0 and "Traceback" not in result.stderr
+
+
+def test_a_player_option_of_hundreds_of_digits_is_one_line():
+    line = one_error_line(run("match", f"pimc:worlds={'9' * 400}", "random"))
+    assert line.endswith("99 is not a whole number from 1 to 100000") and len(line) < 200
+
+
 def test_an_answer_of_thousands_of_digits_is_asked_again():
     from clirun import PUZZLES
 
     result = run("puzzle", "play", PUZZLES / "001-save-the-ten.toml", input=f"{HUGE}\nquit\n")
     assert result.exit_code == 0 and "Traceback" not in result.stderr
     assert "there is no number 111111…111111 (4301 digits): choose 1 to " in result.stdout
+
+
+@pytest.mark.parametrize("command", [["solve"], ["puzzle", "check"], ["puzzle", "show"]])
+def test_a_file_name_of_thousands_of_characters_is_shortened(tmp_path, command):
+    name = str(tmp_path / ("x" * 3000 + ".toml"))
+    line = one_error_line(run(*command, name))
+    assert "(3" in line and " characters)" in line and len(line) < 200

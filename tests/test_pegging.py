@@ -3,6 +3,8 @@ and hand-end finishes, with a double game for a skunk."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from solver.cards import parse_cards, parse_suit
@@ -82,6 +84,16 @@ def test_under_hand_end_a_score_at_the_target_before_the_play_stands():
     match = match_after(played((58, 61), finish="hand-end"))    # N passes S in the play
     assert match.after == (67, 66) and match.winners == (0,)
     assert match_after(played((57, 61), finish="hand-end")).winners == (0, 1)
+
+
+@pytest.mark.parametrize("score, said", [((0, 1061), "S has 1061, more than 1060: no match to "
+                                                     "61 gets there"),
+                                         ((10**15, 0), "more than 1060")])
+def test_a_score_far_past_the_target_is_refused(score, said):
+    """Under hand-end a score may be past the target as the play starts, but not so far that
+    the engine's counts would overflow (a traceback, or a wrong value)."""
+    with pytest.raises(DealError, match=re.escape(said)):
+        played(score, finish="hand-end")
 
 
 @pytest.mark.parametrize("score", [(61, 0), (0, 61), (70, 65)])

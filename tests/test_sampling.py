@@ -207,6 +207,27 @@ def test_the_true_world_gives_the_games_position(case):
     assert positions > 10
 
 
+@pytest.mark.parametrize("finish", ["hand-end", "peg-out"])
+def test_a_side_at_the_target_before_the_play_keeps_the_score_under_hand_end(finish):
+    """A take-one that takes a side to the target: under hand-end the match is decided after
+    the deal, and a world's position keeps the score, as the game's does (the player dropped it
+    and played for points where the deal decides the match); under peg-out that match is
+    over before any play."""
+    from solver.game import Match, parse_action
+    from solver.rules import Rules
+
+    state = Match(2, Rules(finish=finish)).new_initial_state(seed=1, dealer=1, score=(60, 55))
+    state.apply_action(parse_action("beg"))
+    state.apply_action(parse_action("take-one"))
+    if finish == "peg-out":
+        assert state.is_terminal()
+        return
+    obs = state.observation(state.current_player())
+    truth = tuple(tuple(sort_cards(h)) for h in state.hands)
+    position = world_position(obs, World(truth))
+    assert position == state.position() and position.deal.score == (61, 55)
+
+
 # ---- the distribution ----------------------------------------------------------------------
 
 
