@@ -1,16 +1,15 @@
 """Where the work of a run goes: this machine's worker processes (``--jobs``) or an existing Dask
 cluster (``--scheduler``), for ``allfives match``, ``solve`` and ``puzzle check``.  A cluster's
 scheduler and workers are asked first which allfives they run; each chunk checks its worker
-again and stops at its next deal when the run was stopped (``solver.batch.cluster_chunk``).
+again, and stops at its next deal or solve once Dask lets go of it, the run stopped
+(``solver.batch.cluster_chunk``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
 import re
 import time
-import uuid
 from collections.abc import Iterator
 from concurrent.futures import CancelledError, Executor
 from contextlib import contextmanager
@@ -67,12 +66,7 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
     client = _connect(distributed, scheduler)
     try:
         _check_workers(client, scheduler)
-        cluster = Cluster(client)
-        try:
-            yield cluster
-        except BaseException:
-            cluster.stop_chunks()
-            raise
+        yield Cluster(client)
     except (CancelledError, distributed.KilledWorker) as error:
         # the scheduler gone, or a chunk that kept killing its workers
         raise WorkersLost(f"--scheduler: the cluster lost the work: the scheduler went away, "
@@ -117,7 +111,7 @@ class Cluster(Executor):
     the scheduler gone (the client closed, or reconnecting for longer than it may), or no worker
     for ``NO_WORKERS_WAIT`` seconds, is a ``WorkersLost``; each time it is left with no worker
     the run says so on standard error.  Each chunk checks first that its worker runs this
-    allfives (``solver.batch.cluster_chunk``)."""
+    allfives, and stops early when the run was stopped (``solver.batch.cluster_chunk``)."""
 
     def __init__(self, client, version: str | None = None) -> None:
         from solver.batch import worker_version
@@ -126,8 +120,6 @@ class Cluster(Executor):
         self.executor = client.get_executor()
         #: The allfives each chunk's worker must run (``solver.batch.cluster_chunk``).
         self.version = version or worker_version()
-        #: Dask's event that, set, stops the chunks at work at their next deal.
-        self.stop = f"allfives-stop-{uuid.uuid4().hex}"
         self.since: dict[str, float] = {}      # what has been so since when: no link, no worker
         self.asked = 0.0
 
@@ -136,16 +128,8 @@ class Cluster(Executor):
 
         from solver.batch import cluster_chunk
 
-        return self.executor.submit(cluster_chunk, self.version, self.stop,
+        return self.executor.submit(cluster_chunk, self.version,
                                     partial(fn, **kwargs) if kwargs else fn, *args)
-
-    def stop_chunks(self) -> None:
-        """The run stopped (Ctrl-C, or the work lost): the chunks its workers started stop at
-        their next deal, those not started being cancelled (asked of the scheduler for at most
-        a second, so that Ctrl-C ends the run promptly)."""
-        with contextlib.suppress(Exception):
-            self.client.sync(self.client.scheduler.event_set, name=self.stop,
-                             callback_timeout=1)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self.executor.shutdown(wait=wait)       # (Dask's takes no cancel_futures)

@@ -64,7 +64,7 @@ Interrupts
 When waiting for results is interrupted (Ctrl-C, or any exception), every future not yet started
 is cancelled before the exception goes on; calls already running in a worker of another
 executor finish there (``executor_for``'s workers are stopped at once, and a cluster's chunks
-run by ``cluster_chunk`` stop at their next deal or solve when the run sets its stop event).
+run by ``cluster_chunk`` stop at their next deal or solve once Dask lets go of them).
 The chunks that came back before are not lost: ``on_part`` had
 each as it came, and ``duplicate_result`` / ``matches_result`` make a result of them.  ``executor_for(jobs)`` makes the executor for a number of worker
 processes and, leaving on an exception, shuts it down without waiting, cancelling what is
@@ -1035,8 +1035,6 @@ def worker_version() -> str:
     return f"{__version__} ({engine})"
 
 
-#: How often, at most, a chunk at work on a cluster asks whether its run was stopped (seconds).
-STOP_POLL = 1.0
 #: The stop check of the chunk this thread runs (``cluster_chunk``).
 _chunk = threading.local()
 
@@ -1049,33 +1047,31 @@ def _check_stop() -> None:
         raise WorkersLost("this chunk's run was stopped")
 
 
-def _event_check(name: str) -> Callable[[], bool]:
-    """Whether Dask's event ``name`` is set, asked of the scheduler at most every
-    ``STOP_POLL`` seconds (not set, where the scheduler cannot say)."""
-    from distributed import Event
+def _task_cancelled() -> Callable[[], bool] | None:
+    """Whether Dask has let go of the task this thread runs on one of its workers (its run
+    stopped: Ctrl-C, or its client gone, even killed); None off a Dask worker.  The worker's
+    own state says it: no question goes to the scheduler."""
+    try:
+        from distributed import get_worker
+        from distributed.worker import thread_state
 
-    event = Event(name)
-    asked = [-math.inf, False]
+        worker, key = get_worker(), thread_state.key
+    except (ImportError, ValueError, AttributeError):
+        return None
 
-    def check() -> bool:
-        now = time.monotonic()
-        if not asked[1] and now - asked[0] >= STOP_POLL:
-            asked[0] = now
-            try:
-                asked[1] = bool(event.is_set())
-            except Exception:           # noqa: BLE001 - the chunk plays on; its run decides
-                pass
-        return asked[1]
+    def cancelled() -> bool:
+        task = worker.state.tasks.get(key)
+        return task is None or task.state != "executing"
 
-    return check
+    return cancelled
 
 
-def cluster_chunk(version: str, stop: str | None, fn: Callable[..., Any], *args: Any) -> Any:
+def cluster_chunk(version: str, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` on a worker of a cluster: the worker must run the allfives ``version``
     (``worker_version``), else a ``WorkersLost`` names it (the workers are asked before any
-    work goes out: this finds one that joined later); and where Dask's event ``stop`` is set
-    (the run stopped: Ctrl-C), the chunk stops at its next deal or solve, Dask having no way
-    to stop a task midway."""
+    work goes out: this finds one that joined later); and where Dask lets go of the task (the
+    run stopped, its client gone), the chunk stops at its next deal or solve, Dask having no
+    way to stop a task midway."""
     found = worker_version()
     if found != version:
         try:
@@ -1086,8 +1082,8 @@ def cluster_chunk(version: str, stop: str | None, fn: Callable[..., Any], *args:
             worker = "a worker"
         raise WorkersLost(f"--scheduler: {worker}, which joined the run, runs allfives "
                           f"{found}, this is {version}: a cluster plays with the allfives its "
-                          f"workers run")
-    _chunk.stop = _event_check(stop) if stop is not None else None
+                          f"scheduler and workers run")
+    _chunk.stop = _task_cancelled()
     try:
         return fn(*args)
     finally:

@@ -498,7 +498,7 @@ def test_every_signal_held_is_acted_on():
 
 @pytest.mark.parametrize("fn", ["solves", "deals"])
 def test_a_chunk_whose_run_was_stopped_stops_before_its_next_deal_or_solve(monkeypatch, fn):
-    """On a cluster (``cluster_chunk``) a chunk asks at each deal and before each solve whether
+    """On a cluster (``cluster_chunk``) a chunk looks at each deal and before each solve whether
     its run was stopped; elsewhere nothing asks."""
     from solver import batch
     from solver.errors import WorkersLost
@@ -508,8 +508,8 @@ def test_a_chunk_whose_run_was_stopped_stops_before_its_next_deal_or_solve(monke
              "deals": (batch._duplicate_chunk, player_spec("random"), player_spec("random"),
                        Match(2), 1, 0, range(3), False)}[fn]
     version = batch.worker_version()
-    assert batch.cluster_chunk(version, None, *calls)         # no stop event: it runs
-    monkeypatch.setattr(batch, "_event_check", lambda name: lambda: True)
+    assert batch.cluster_chunk(version, *calls)        # off a Dask worker: nothing asks
+    monkeypatch.setattr(batch, "_task_cancelled", lambda: lambda: True)
     with pytest.raises(WorkersLost, match="this chunk's run was stopped"):
-        batch.cluster_chunk(version, "stopped", *calls)
+        batch.cluster_chunk(version, *calls)
     assert calls[0](*calls[1:])      # the check is the chunk's own: none is left behind

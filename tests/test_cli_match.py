@@ -195,42 +195,50 @@ def test_a_worker_that_joins_with_another_allfives_stops_the_run(monkeypatch):
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == (f"allfives: error: --scheduler: {worker}, which joined the run, "
                              f"runs allfives {worker_version()}, this is 0.0.1 (compiled "
-                             f"engine): a cluster plays with the allfives its workers run\n")
+                             f"engine): a cluster plays with the allfives its scheduler and workers "
+                             f"run\n")
 
 
 def test_a_chunk_runs_on_a_worker_of_this_allfives():
     from solver.batch import cluster_chunk, worker_version
     from solver.errors import WorkersLost
 
-    assert cluster_chunk(worker_version(), None, divmod, 7, 2) == (3, 1)
+    assert cluster_chunk(worker_version(), divmod, 7, 2) == (3, 1)
     with pytest.raises(WorkersLost, match=r"^--scheduler: a worker, which joined the run, "
                                           r"runs allfives .* this is 9\.9: "):
-        cluster_chunk("9.9", None, divmod, 7, 2)
+        cluster_chunk("9.9", divmod, 7, 2)
 
 
-def test_a_stopped_run_stops_the_chunks_its_workers_started():
-    """Dask cannot stop a task midway: a chunk on a cluster asks at each deal (at most once a
-    second) whether its run was stopped, and stops."""
+@pytest.mark.parametrize("how", ["cancelled", "client gone"])
+def test_a_stopped_run_stops_the_chunks_its_workers_started(how):
+    """Dask cannot stop a task midway: a chunk on a cluster looks at each deal whether Dask has
+    let go of its task (the run stopped, or its client gone), and stops."""
     distributed = pytest.importorskip("distributed")
     from cli import workers
     from solver.batch import _duplicate_chunk
-    from solver.errors import WorkersLost
     from solver.game import Match
     from solver.players import player_spec
 
     a, b = player_spec("heuristic"), player_spec("random")
     with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) \
-            as cluster, distributed.Client(cluster, set_as_default=False) as client:
-        runner = workers.Cluster(client)
+            as cluster:
+        worker = next(iter(cluster.workers.values()))
+        client = distributed.Client(cluster, set_as_default=False)
         # hours of play in one chunk
-        future = runner.submit(_duplicate_chunk, a, b, Match(2), 1, 0, range(10**7), False)
+        future = workers.Cluster(client).submit(_duplicate_chunk, a, b, Match(2), 1, 0,
+                                                range(10**7), False)
         time.sleep(1.5)
-        assert not future.done()
+        assert not future.done() and worker.state.executing_count == 1
         asked = time.monotonic()
-        runner.stop_chunks()
-        with pytest.raises(WorkersLost, match="this chunk's run was stopped"):
-            future.result(timeout=10)
+        if how == "cancelled":
+            future.cancel()
+        else:
+            client.close()
+        while worker.state.executing_count and time.monotonic() < asked + 10:
+            time.sleep(0.05)
+        assert worker.state.executing_count == 0       # the worker's thread is free again
         assert time.monotonic() - asked < 5
+        client.close()
 
 
 class StandInClient:
