@@ -75,6 +75,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import functools
 import math
 import multiprocessing
 import os
@@ -1023,8 +1024,9 @@ def _solve_chunk(positions: Sequence[Any], options: Mapping[str, Any]) -> list[A
 
 
 def worker_version() -> str:
-    """The allfives a worker process runs: its version and whether the compiled engine is
-    there (a cluster's workers are asked it before any work is sent)."""
+    """The allfives a worker process runs: its version, whether the compiled engine is there,
+    and a digest of its code (``code_digest``: one version number may stand for other code),
+    which a cluster's scheduler and workers are asked before any work is sent."""
     from . import __version__
 
     try:
@@ -1032,7 +1034,23 @@ def worker_version() -> str:
         engine = "compiled engine"
     except ImportError:
         engine = "no compiled engine"
-    return f"{__version__} ({engine})"
+    return f"{__version__} ({engine}, code {code_digest()})"
+
+
+@functools.lru_cache(maxsize=4)
+def code_digest(package: str | None = None) -> str:
+    """The first 12 hex digits of SHA-256 over the Python and Cython source files of this
+    package (or of the folder ``package``), each with its path in it."""
+    import hashlib
+    from pathlib import Path
+
+    root = Path(package or __file__).resolve()
+    root = root if package else root.parent
+    digest = hashlib.sha256()
+    for path in sorted([*root.rglob("*.py"), *root.rglob("*.pyx"), *root.rglob("*.pxd")]):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 #: The stop check of the chunk this thread runs (``cluster_chunk``).

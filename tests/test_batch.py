@@ -513,3 +513,21 @@ def test_a_chunk_whose_run_was_stopped_stops_before_its_next_deal_or_solve(monke
     with pytest.raises(WorkersLost, match="this chunk's run was stopped"):
         batch.cluster_chunk(version, *calls)
     assert calls[0](*calls[1:])      # the check is the chunk's own: none is left behind
+
+
+def test_the_code_digest_tells_other_code_under_one_version(tmp_path):
+    """A cluster's workers are compared by version, engine and code: a checkout of other code
+    under the same version number is found."""
+    import shutil
+    from pathlib import Path
+
+    import solver
+    from solver.batch import code_digest, worker_version
+
+    copy = tmp_path / "solver"
+    shutil.copytree(Path(solver.__file__).parent, copy,
+                    ignore=shutil.ignore_patterns("*.so", "__pycache__", "data"))
+    assert code_digest(str(copy)) == code_digest()
+    assert worker_version().endswith(f", code {code_digest()})")
+    (copy / "batch.py").write_text((copy / "batch.py").read_text() + "\n# changed\n")
+    assert code_digest.__wrapped__(str(copy)) != code_digest()     # (read again, not cached)
