@@ -85,7 +85,7 @@ def _check_workers(client, scheduler: str) -> None:
 
     mine = worker_version()
     # (the scheduler unpickles the work as it comes: it needs allfives too)
-    for who, ask in ((f"the scheduler {scheduler}", client.run_on_scheduler),
+    for who, ask in ((f"the scheduler {quoted(scheduler)}", client.run_on_scheduler),
                      (f"a worker of {quoted(scheduler)}", client.run)):
         try:
             found = ask(worker_version)
@@ -95,7 +95,7 @@ def _check_workers(client, scheduler: str) -> None:
                                 f"({type(error).__name__}: {detail}); install it there as "
                                 f"here") from None
         if isinstance(found, str):
-            found = {f"the scheduler {scheduler}": found}
+            found = {f"the scheduler {quoted(scheduler)}": found}
         else:
             found = {f"the worker {worker}": version for worker, version in found.items()}
         other = next(((name, version) for name, version in sorted(found.items())

@@ -523,7 +523,8 @@ class MatchState(Seated):
         """Deal ``number`` (from 1) of ``deals`` dealt again from its pack on a fresh state at
         the score it started from, before its first call: (the state, that score).  The score
         is None where no match may start from it (at or over the target: a revoke's penalty
-        barred a side from winning), which the state is set to all the same, so that it plays
+        barred a side from winning; under hand-end too, though the deal's position kept it at
+        the table), which the state is set to all the same, so that it plays
         the deal as the match did (a side over the target wins on its first peg)."""
         log = self.deals[number - 1]
         score: tuple[int, ...] | None = self.score_before(number)

@@ -137,10 +137,10 @@ def test_a_dask_cluster_gives_the_same_numbers():
      "--scheduler: a worker of 'host:8786' cannot run allfives (ModuleNotFoundError: No module "
      "named 'solver'); install it there as here"),
     ("scheduler", "0.0.1 (no compiled engine)",
-     "--scheduler: the scheduler host:8786 runs allfives 0.0.1 (no compiled engine), this is "
+     "--scheduler: the scheduler 'host:8786' runs allfives 0.0.1 (no compiled engine), this is "
      "{mine}: a cluster plays with the allfives its scheduler and workers run"),
     ("scheduler", ModuleNotFoundError("No module named 'solver'"),
-     "--scheduler: the scheduler host:8786 cannot run allfives (ModuleNotFoundError: No module "
+     "--scheduler: the scheduler 'host:8786' cannot run allfives (ModuleNotFoundError: No module "
      "named 'solver'); install it there as here"),
 ])
 def test_a_scheduler_or_workers_that_run_another_allfives_or_none_are_refused(where, answer,
