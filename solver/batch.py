@@ -1078,8 +1078,8 @@ def _task_cancelled() -> Callable[[], bool] | None:
         return None
 
     def cancelled() -> bool:
-        task = worker.state.tasks.get(key)
-        return task is None or task.state != "executing"
+        task = worker.state.tasks.get(key)      # (forgotten soon after it is cancelled)
+        return task is None or task.state == "cancelled"
 
     return cancelled
 

@@ -45,9 +45,8 @@ turn-up Jack, each trick's captures, a revoke's penalty, then the end-of-deal po
 even in the middle of a deal (the rest of the deal is not played).  With ``"hand-end"`` the totals
 are compared after the deal: the highest total at or over the target wins, equal highest share
 the win.  With ``skunk`` a game won while every losing side is under 31 is a double game (a
-win every side shares is none).  After
-each deal (not after a throw-in) the deal passes to the left, also into the next game of a
-best-of-N match, where every score starts again at 0.  A best-of-N match ends when a side has won
+win every side shares is none).  After each deal (not after a throw-in) the deal passes to the
+left, also into the next game of a best-of-N match, where every score starts again at 0.  A best-of-N match ends when a side has won
 more than half of N games (a double game counts as two) or after N games; the sides with most
 games won share it.
 

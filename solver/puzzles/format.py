@@ -136,8 +136,7 @@ class Puzzle:
         if data is None and (tables := puzzle_tables(text))[1:]:  # files put together, say
             raise PuzzleError(f"{source}: {len(tables)} [puzzle] tables (lines "
                               f"{', '.join(str(t + lines_before) for t in tables)}): puzzles "
-                              f"in one file are "
-                              f"parted by a line '{SEPARATOR}'")
+                              f"in one file are parted by a line '{SEPARATOR}'")
         if data is not None and "puzzle" in data:
             check_puzzle_table(data["puzzle"], source, PuzzleError)
         position = Position.from_toml(text, source, lines_before)
