@@ -83,27 +83,26 @@ def _check_workers(client, scheduler: str) -> None:
     (``Cluster.submit``)."""
     from solver.batch import worker_version
 
-    mine = worker_version()
-    # (the scheduler unpickles the work as it comes: it needs allfives too)
-    for who, ask in ((f"the scheduler {quoted(scheduler)}", client.run_on_scheduler),
-                     (f"a worker of {quoted(scheduler)}", client.run)):
+    def asked(who: str, ask):
         try:
-            found = ask(worker_version)
+            return ask(worker_version)
         except Exception as error:  # noqa: BLE001 - raised over there: its words say what
             detail = " ".join(str(error).split())[:200] or type(error).__name__
             raise AllFivesError(f"--scheduler: {who} cannot run allfives "
                                 f"({type(error).__name__}: {detail}); install it there as "
                                 f"here") from None
-        if isinstance(found, str):
-            found = {f"the scheduler {quoted(scheduler)}": found}
-        else:
-            found = {f"the worker {worker}": version for worker, version in found.items()}
-        other = next(((name, version) for name, version in sorted(found.items())
-                      if version != mine), None)
-        if other is not None:
-            raise AllFivesError(f"--scheduler: {other[0]} runs allfives {other[1]}, this is "
-                                f"{mine}: a cluster plays with the allfives its scheduler and "
-                                f"workers run")
+
+    # (the scheduler unpickles the work as it comes: it needs allfives too)
+    there = f"the scheduler {quoted(scheduler)}"
+    found = {there: asked(there, client.run_on_scheduler)}
+    found.update((f"the worker {worker}", version) for worker, version in
+                 asked(f"a worker of {quoted(scheduler)}", client.run).items())
+    mine = worker_version()
+    other = next(((name, version) for name, version in sorted(found.items())
+                  if version != mine), None)
+    if other is not None:
+        raise AllFivesError(f"--scheduler: {other[0]} runs allfives {other[1]}, this is {mine}: "
+                            f"a cluster plays with the allfives its scheduler and workers run")
 
 
 class Cluster(Executor):
