@@ -156,8 +156,8 @@ def _one_of_several(name: str) -> Path | None:
     if count == 1 and _put_together(Path(found[1])):
         return Path(found[1])       # loading it says how its puzzles are to be parted
     if number is None or not 1 <= number <= count:
-        raise AllFivesError(f"{found[1]}#{number_words(found[2])}: no puzzle "
-                            f"{number_words(found[2])}: the file holds "
+        said = number_words(found[2])
+        raise AllFivesError(f"{found[1]}#{said}: no puzzle {said}: the file holds "
                             f"{counted(count, 'puzzle')}")
     return Path(found[1]) if count == 1 else Path(f"{found[1]}#{number}")
 
