@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from typing import TYPE_CHECKING, Any
@@ -164,10 +163,12 @@ def deal_position(state: MatchState, number: int, name: str) -> Position:
     """The card play of deal ``number`` of a replayed match, as ``position()`` gives it (named
     ``name`` in an error): the deal is played again from its pack on a fresh state at the score
     it started from, up to its first revoke if it holds one (a position replays only legal
-    play)."""
+    play).  Its score is the one the deal was played at, as the table's position has it: none
+    where a side has won at it (at or over the target by peg-out, a revoke's penalty having
+    barred it), kept under hand-end."""
     from solver.game import REVOKE
 
-    fresh, score = state.deal_again(number)
+    fresh, _ = state.deal_again(number)
     position = None
     for seat, action in state.deals[number - 1].actions:
         if fresh.phase == "play":
@@ -179,8 +180,6 @@ def deal_position(state: MatchState, number: int, name: str) -> Position:
     if position is None:
         raise AllFivesError(f"{name}: the deal was thrown in, or the match ended in the "
                             f"calls: no card was played")
-    if score is None:       # a revoke barred a side: not the score the deal was played at
-        position = Position(replace(position.deal, score=None), position.play)
     return position
 
 

@@ -611,14 +611,18 @@ def test_a_record_of_any_name_is_told_by_its_first_line_that_is_not_blank(tmp_pa
     assert json.loads(found.stdout)["plays"] == json.loads(plain.stdout)["plays"]
 
 
-def revoking_match(seed: int, rules: Rules, players: int = 4):
+def revoking_match(seed: int, rules: Rules, players: int = 4,
+                   positions: dict[int, Position] | None = None):
     """A match of random cards in which a seat now and then revokes (as only a record can
-    show), to its end."""
+    show), to its end; ``positions`` takes each deal's position at its first card, by the
+    deal's number."""
     import random
 
     state = Match(players, rules).new_initial_state(seed=seed)
     rng = random.Random(seed)
     while not state.is_terminal():
+        if positions is not None and state.phase == "play" and not state.play:
+            positions.setdefault(state.deal_number, state.position())
         legal = state.legal_actions()
         if state.phase == "play" and rng.random() < 0.05:
             unfit = [c for c in state.hands[state.current_player()] if c not in legal]
@@ -627,6 +631,28 @@ def revoking_match(seed: int, rules: Rules, players: int = 4):
                 continue
         state.apply_action(rng.choice(legal))
     return state
+
+
+@pytest.mark.parametrize("finish", ["hand-end", "peg-out"])
+def test_a_deal_of_a_record_is_judged_at_the_score_the_table_played_it_at(finish):
+    """A deal read back from a record (``analyze RECORD#N``) has the position the table had at
+    its first card: where a revoke left a side at or over the target, its score under
+    hand-end, where that side has not won (it was dropped, and ``--objective win`` told the
+    deal had no score), and none under peg-out, where it has."""
+    from cli.inputs import deal_position
+
+    rules = Rules.preset("all-fives", target=11, finish=finish)
+    past = 0
+    for seed in range(60):
+        table: dict[int, Position] = {}
+        state = revoking_match(seed, rules, positions=table)
+        for number, position in table.items():
+            again = deal_position(state, number, f"r#{number}")
+            assert again.deal == position.deal
+            if state.deal_again(number)[1] is None:
+                past += 1
+                assert (again.deal.score is None) == (finish == "peg-out")
+    assert past >= 3
 
 
 @pytest.mark.parametrize("finish", ["hand-end", "peg-out"])
