@@ -18,9 +18,10 @@ from collections import defaultdict
 
 from solver.analysis import judge_card
 from solver.errors import AllFivesError
-from solver.game import REVOKE, deal_opening, parse_step, read_records
+from solver.game import REVOKE, parse_step
 from solver.notation import read_file
 from solver.players import HeuristicPlayer, deal_objective
+from solver.records import deal_opening, read_records
 from solver.search import Solver
 
 #: Hands larger than this are left out (a deep solve would take the run's time).

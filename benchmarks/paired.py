@@ -32,9 +32,9 @@ import sys
 from collections import defaultdict
 
 from solver.errors import AllFivesError
-from solver.game import (Records, action_name, deal_opening, numbered_records, record_lines,
-                         replay_matches)
+from solver.game import action_name
 from solver.players import HeuristicPlayer
+from solver.records import Records, deal_opening, numbered_records, record_lines, replay_matches
 from solver.rules import MAX_TARGET
 from solver.stats import mean_interval
 

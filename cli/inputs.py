@@ -115,7 +115,8 @@ def record_positions(text: str, source: str, number: int | None = None,
     named ``SOURCE#N``; without a number every deal with card play.  ``played``: with the
     cards played in it (to judge them), else at its first card (to solve it).  The whole
     record is replayed, and so checked, first."""
-    from solver.game import REVOKE, replay_text
+    from solver.game import REVOKE
+    from solver.records import replay_text
 
     from .replaying import file_deal
 

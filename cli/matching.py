@@ -401,7 +401,7 @@ def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
     length in bytes of the file's lines that hold them (a line the run was writing when it
     stopped, or a group not whole, is played again)."""
     from solver.batch import records_parts
-    from solver.game import numbered_records
+    from solver.records import numbered_records
 
     ends = [0]                  # the byte after each line, by line number
     numbers: list[int] = []     # each record's line
@@ -445,7 +445,7 @@ def record_spelling(plan: Plan, path: str) -> Plan:
     on are recorded as the first were, so that a record names each player one way.  A record
     that cannot be read so is left for ``resumed`` to say what is wrong with it."""
     from solver.batch import labelled_spec, same_spec, seatings
-    from solver.game import json_line
+    from solver.records import json_line
     from solver.tricks import seat_names
 
     try:

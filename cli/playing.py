@@ -10,7 +10,7 @@ whole match by handing over both.  On a terminal the line is read with ``input()
 editing); from a pipe or file each answer read is echoed after its prompt, so that what is
 printed reads as the session it was.
 
-The record (``solver.game``'s JSON lines, one object a finished deal) is written after every
+The record (``solver.records``' JSON lines, one object a finished deal) is written after every
 deal, so that quitting, the end of input or Ctrl-C leaves it whole.  Ending: the match played
 out, ``quit`` or the end of input: status 0; Ctrl-C: ``allfives: interrupted; the record is in
 FILE`` on standard error, status 130 (SIGTERM: ``terminated``, 143).
@@ -32,8 +32,9 @@ from solver.analysis import CardPlayed, judge_card, judge_for_match, unjudged
 from solver.cards import card_str, rank_of
 from solver.deal import Position
 from solver.errors import AllFivesError, EngineMissing, counted, quoted
-from solver.game import CALLS, Match, MatchState, match_records, records_text
+from solver.game import CALLS, Match, MatchState
 from solver.players import Player, PlayerSpec, decide, player_spec, within_reach
+from solver.records import match_records, records_text
 from solver.scoring import score_position
 from solver.tricks import parse_seat, seat_names, side_name, side_of
 

@@ -17,9 +17,9 @@ from rich.text import Text
 
 from solver.cards import SUIT_NAMES, suit_of
 from solver.errors import AllFivesError, counted
-from solver.game import (REVOKE, RUN, MatchState, ReplayedMatch, replay_text,
-                         step_name)
+from solver.game import REVOKE, RUN, MatchState, step_name
 from solver.notation import is_toml_name
+from solver.records import ReplayedMatch, replay_text
 from solver.tricks import seat_names, side_name
 
 from .faces import card_face, hanging, ranks_face, rules_words, suit_face
@@ -257,7 +257,7 @@ def _is_position_text(text: str) -> bool:
 
 def is_record_text(text: str) -> bool:
     """Whether ``text`` is JSON lines whose first object has a ``pack`` and ``actions``."""
-    from solver.game import record_lines
+    from solver.records import record_lines
 
     for line in record_lines(text.removeprefix("\ufeff")):
         if not line.strip():

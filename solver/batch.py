@@ -92,8 +92,9 @@ from typing import Any
 
 from .cards import Card
 from .errors import AllFivesError, WorkersLost, counted, quoted, seeded, whole
-from .game import Match, MatchState, match_records
+from .game import Match, MatchState
 from .players import Player, PlayerSpec, decide, player_spec
+from .records import match_records
 from .rules import MAX_TARGET, Rules, option_text
 from .shuffle import shuffled_pack
 from .signals import signals_held
@@ -352,7 +353,7 @@ class PackStream:
 class MatchResult:
     """What one game (a match, or a number of deals) left."""
 
-    #: The records of every deal (``solver.game.match_records``), thrown-in deals too.
+    #: The records of every deal (``solver.records.match_records``), thrown-in deals too.
     records: tuple[dict[str, Any], ...]
     #: Per seat (``MatchState.returns``): all 0 for ``play_deals``, whose match goes on.
     returns: tuple[int, ...]
@@ -890,13 +891,13 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
     """The groups a run's game records hold (as ``keep_records`` and ``allfives match
     --record`` write them), as one chunk of the run's parts, how many groups they are, and how
     many of the first records hold them: groups 0 to K - 1, each with every game it plays
-    whole, checked against the run (``solver.game.replay_matches`` plays every game again).
+    whole, checked against the run (``solver.records.replay_matches`` plays every game again).
     The groups' decision times are not in the records: they are left empty.  A record that
     does not belong to the run is a ``BatchError`` naming its game; one that does not replay,
     a ``RecordError`` naming ``source`` (and its line, records read by ``read_records``, or
     given as ``(line, record)`` pairs by ``numbered_records``: then they are read one match
     at a time, and only what each game scored is kept)."""
-    from .game import record_pairs, replayed_matches
+    from .records import record_pairs, replayed_matches
 
     a, b = _specs(a, b, players)
     if whole(deals) is None or deals < 1:

@@ -14,8 +14,9 @@ import pytest
 from solver.batch import (BatchError, PackStream, SerialExecutor, duplicate_result, executor_for,
                           play_deals, play_match, records_parts, run_duplicate, run_matches,
                           seatings, solve_many)
-from solver.game import Match, replay
+from solver.game import Match
 from solver.players import make_player
+from solver.records import replay
 from solver.rules import MAX_TARGET, Rules
 from solver.shuffle import random_position
 

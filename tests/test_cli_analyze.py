@@ -147,7 +147,8 @@ def test_nothing_played_is_bad_input():
 def test_a_record_with_no_card_played_is_nothing_to_analyze(tmp_path):
     """A match won before any card was played (60-60, a beg given one) leaves no deal to
     judge: one line, as for a deal file without play (it was an IndexError)."""
-    from solver.game import BEG, TAKE_ONE, Match, match_records, records_text
+    from solver.game import BEG, TAKE_ONE, Match
+    from solver.records import match_records, records_text
 
     state = Match(2).new_initial_state(seed=7, score=[60, 60])
     state.apply_action(BEG)
@@ -175,7 +176,7 @@ def test_a_deal_with_a_revoke_is_judged_up_to_it(tmp_path):
     """A record whose deal holds a revoke (which a position cannot replay) is judged up to the
     revoke, said on stderr, and solved from its first card; the other deals as ever (a revoke
     anywhere stopped the whole file)."""
-    from solver.game import match_records, records_text
+    from solver.records import match_records, records_text
     from test_game import PACK, REVOKE_PLAY, replay_steps, revoke_deal
 
     state = revoke_deal((0, 0))
@@ -489,8 +490,9 @@ def test_a_deal_of_a_record_with_no_card_played_is_said_to_be_left_out(tmp_path)
     """A deal thrown in (no card played) between deals played is left out of a record's
     analysis, and solve's, and said so on stderr, as a deal file's unplayed deal is."""
     from solver.batch import play_match
-    from solver.game import Match, records_text
+    from solver.game import Match
     from solver.players import HeuristicPlayer
+    from solver.records import records_text
 
     result = play_match([HeuristicPlayer()] * 2, Match(2), 47)   # its second deal thrown in
     record = tmp_path / "run.jsonl"
@@ -507,7 +509,8 @@ def test_a_deal_of_a_record_with_no_card_played_is_said_to_be_left_out(tmp_path)
 def test_a_record_named_toml_is_read_as_toml(tmp_path):
     """A file named .toml is always read as TOML (README): a record copied to one is not read
     as a record by solve or analyze, though replay, which reads records only, takes it."""
-    from solver.game import Match, match_records, records_text
+    from solver.game import Match
+    from solver.records import match_records, records_text
 
     state = Match(2).new_initial_state(seed=3)
     while not state.is_terminal() and state.deal_number < 2:

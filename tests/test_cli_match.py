@@ -18,7 +18,7 @@ from clirun import EXAMPLES, PROGRAM, assert_one_error_line, records, run
 from cli.errors import Terminated
 from solver.batch import run_duplicate, run_matches, usable_cpus
 from solver.errors import AllFivesError
-from solver.game import read_records, replay
+from solver.records import read_records, replay
 
 #: What differs between two runs of the same games: the times, and how they were run.
 RUN_KEYS = ("times", "seconds", "jobs", "scheduler", "command")

@@ -18,7 +18,8 @@ from cli.playing import Session, Stop, make_setup, play_command
 from cli.table import scores_text
 from clirun import console, run
 from solver.cards import card_str, parse_card
-from solver.game import BEG, RUN, STAND, TAKE_ONE, Match, read_records, replay
+from solver.game import BEG, RUN, STAND, TAKE_ONE, Match
+from solver.records import read_records, replay
 from solver.rules import Rules
 
 pytest.importorskip("solver.search")  # hints and the analysis after each deal use the engine

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from clirun import EXAMPLES, assert_one_error_line, records, run, shell
-from solver.deal import Deal, Position
 from solver.cards import card_str, parse_card
-from solver.game import Match, match_records, read_records, records_text
+from solver.deal import Deal, Position
+from solver.game import Match
 from solver.players import decide, make_player
+from solver.records import match_records, read_records, records_text
 from solver.rules import Rules
 from solver.tricks import side_name
 
@@ -167,7 +168,7 @@ def test_the_play_by_play_of_the_bundled_record_on_a_narrow_console():
     from rich.console import Console
 
     from cli.replaying import tell_match
-    from solver.game import read_records as read, replay as replayed
+    from solver.records import read_records as read, replay as replayed
 
     state = replayed(read(MATCH.read_text(encoding="utf-8")))
     out = io.StringIO()
@@ -287,7 +288,7 @@ def deal_file(position: Position, path: Path) -> Path:
 
 
 def test_analyze_of_a_records_deal_equals_analyze_of_the_deal_file(tmp_path):
-    from solver.game import read_records, replay
+    from solver.records import read_records, replay
 
     state = replay(read_records(MATCH.read_text(encoding="utf-8")))
     log = state.deals[1]
@@ -340,7 +341,7 @@ def test_a_record_through_a_pipe_is_read_as_a_record(tmp_path):
 
 
 def test_solve_of_a_records_deal_solves_it_from_its_first_card():
-    from solver.game import read_records, replay
+    from solver.records import read_records, replay
     from solver.search import Solver
 
     state = replay(read_records(MATCH.read_text(encoding="utf-8")))
@@ -452,7 +453,7 @@ def matches_by_name(path: Path) -> list[tuple[str, list[dict]]]:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_match_runs_record_replays_match_by_match(tmp_path, players):
-    from solver.game import replay
+    from solver.records import replay
 
     path = tmp_path / "run.jsonl"
     assert run("match", "heuristic", "random", "--duplicate", "--deals", 3, "--players",

@@ -23,14 +23,16 @@ import re
 import pytest
 
 import solver.game as game_module
+import solver.records as records_module
 from solver import reference
 from solver.cards import card_str, parse_card
 from solver.deal import Deal, Position
 from solver.errors import AllFivesError
 from solver.game import (BEG, CHANCE, REVOKE, RUN, STAND, TAKE_ONE, TERMINAL, GameError, Match,
-                         Observation, RecordError, action_name, cut_for_deal, match_records,
-                         numbered_records, parse_action, parse_step, read_records, records_text,
-                         replay, replay_matches, replay_text, replayed_matches, step_name)
+                         Observation, action_name, cut_for_deal, parse_action, parse_step,
+                         step_name)
+from solver.records import (RecordError, match_records, numbered_records, read_records,
+                            records_text, replay, replay_matches, replay_text, replayed_matches)
 from solver.rules import PRESETS, Rules
 
 # ---- an independent replay of the rules --------------------------------------------------------
@@ -1301,8 +1303,8 @@ def test_bad_record_text():
     (lambda state: match_records(state, match=3.5), "match: 3.5 is not a match's name"),
     (lambda state: match_records(state, match=""), "match: '' is not a match's name"),
     (lambda state: match_records(state, match=True), "match: True is not a match's name"),
-    (lambda state: game_module.deal_record(state, len(state.deals)), "index: "),
-    (lambda state: game_module.deal_record(state, -1), "index: -1 is not a deal the state"),
+    (lambda state: records_module.deal_record(state, len(state.deals)), "index: "),
+    (lambda state: records_module.deal_record(state, -1), "index: -1 is not a deal the state"),
 ])
 def test_what_match_records_are_given_is_checked_in_one_line(call, what):
     """``match_records(None)`` was an AttributeError and ``names=5`` a TypeError; a ``match``
@@ -1330,8 +1332,8 @@ def test_a_match_name_is_written_into_every_record():
     (lambda: replay_text(b"{}"), "text: b'{}' is not a text of JSON lines"),
     (lambda: list(numbered_records(None, "x.jsonl")), "x.jsonl: lines: None is not a list"),
     (lambda: list(numbered_records(["", 5], "x.jsonl")), "x.jsonl:2: 5 is not a line of text"),
-    (lambda: game_module.deal_opening(None), "deal 1: a record is an object, not null"),
-    (lambda: game_module.deal_opening({"match": 1}), "not a game record (an object of match"),
+    (lambda: records_module.deal_opening(None), "deal 1: a record is an object, not null"),
+    (lambda: records_module.deal_opening({"match": 1}), "not a game record (an object of match"),
 ])
 def test_records_that_are_no_records_are_one_record_error(call, what):
     """``replay_matches(None)`` was a bare TypeError, ``read_records(None)`` an
@@ -1354,7 +1356,7 @@ def test_players_that_are_not_the_records_table_are_named(players, seats, table)
     what = (f"deal 1, players: {table} seats ({' '.join(seats)}), where the score's sides "
             f"({sides}) are a {players}-player table's")
     for call in (lambda: replay(edited), lambda: replay_matches(edited),
-                 lambda: game_module.deal_opening(edited[0])):
+                 lambda: records_module.deal_opening(edited[0])):
         with pytest.raises(RecordError, match=f"^{re.escape(what)}$"):
             call()
 
@@ -1368,7 +1370,7 @@ def test_a_matchs_opening_steps_through_its_first_record_as_replay_does(players)
             for s in range(players)]
     for seed in range(5):
         record = play_match(bots, Match(players), seed=seed).records[0]
-        state = game_module.deal_opening(record)
+        state = records_module.deal_opening(record)
         for step in record["actions"]:
             seat, action = parse_step(step, players)
             assert seat == state.current_player()
@@ -1376,7 +1378,7 @@ def test_a_matchs_opening_steps_through_its_first_record_as_replay_does(players)
         again = replay([record])
         assert state.deals == again.deals and state.score == again.score
     with pytest.raises(RecordError, match=r"^deal 1, .*AS"):
-        game_module.deal_opening(dict(record, pack=["AS"] * 52))
+        records_module.deal_opening(dict(record, pack=["AS"] * 52))
 
 
 def test_a_numpy_seed_is_the_whole_number_it_holds():

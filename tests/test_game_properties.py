@@ -19,7 +19,8 @@ import random
 
 import pytest
 
-from solver.game import GameError, Match, match_records, replay
+from solver.game import GameError, Match
+from solver.records import match_records, replay
 from solver.rules import PRESETS, Rules
 from solver.scoring import score_position
 
