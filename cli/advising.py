@@ -230,7 +230,7 @@ def objective_words(advice, players: int, objective: str | None = None) -> str:
     mine = side_name(side, players)
     objective = objective or advice.objective
     if objective == "win":
-        return f"{mine}'s chance of winning the match"
+        return f"{mine}'s chance of winning the match in this deal"
     if objective == "margin":
         others = [side_name(s, players) for s in range(side_count(players)) if s != side]
         if len(others) == 1:
@@ -539,8 +539,9 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
         return Text(_prose("Advice from what you can see: there is only one choice.", columns),
                     style=QUIET)
     deals = counted(advice.worlds, "deal")
+    weighed = " (weighed by the calls made)" if observation.calls else ""
     text = Text(_prose(f"Advice from what you can see, over {deals} of the cards you have not "
-                       f"seen{' (every one)' if advice.exact else ''}:", columns) + "\n"
+                       f"seen{' (every one)' if advice.exact else ''}{weighed}:", columns) + "\n"
                 + _prose(f"expected {objective_words(advice, n)}, 95% interval, "
                          f"{ranked_words(advice, n) + ', ' if tie_points(advice) else ''}"
                          f"share of deals best", columns), style=QUIET)

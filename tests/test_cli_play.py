@@ -793,9 +793,11 @@ def test_a_hint_is_broken_to_the_console_width(tmp_path, width):
     assert max(len(line) for line in lines) <= width, text
     assert all(line.startswith("  ") for line in lines)
     words = " ".join(line.strip() for line in lines)
-    assert "Advice from what you can see, over 64 deals of the cards you have not seen:" in words
+    assert "Advice from what you can see, over 64 deals of the cards you have not seen " \
+           "(weighed by the calls made):" in words
     # the interval follows the value it is of: a chance, before the points that rank equals
-    assert re.search(r"chance of winning the match, 95% interval, then NS's points in the "
+    assert re.search(r"chance of winning the match in this deal, 95% interval, then NS's "
+                     r"points in the "
                      r"deal minus EW's, share of deals best", words), words
     # the note under a played-out table too
     from cli.advising import advice_lines
@@ -827,8 +829,8 @@ def test_a_hint_at_a_call_near_the_target_says_what_its_points_count(tmp_path):
     observation = s.state.observation(s.me)
     assert observation.phase == "elder"
     words = " ".join(s.hint(observation).plain.split())
-    assert "chance of winning the match, 95% interval, then S's points in the deal minus " \
-           "N's" in words
+    assert "chance of winning the match in this deal, 95% interval, then S's points in the " \
+           "deal minus N's" in words
     assert words.endswith("(the points: a deal that wins the match counts as 61, one that "
                           "loses it -61)")
 
