@@ -273,6 +273,22 @@ class Session:
             self.console.print(self.analysis(self.last_play, not log.winners), crop=False)
         self.last_play = None
         self.save()
+        if self.interactive and not self.state.is_terminal():
+            self.next_deal()
+
+    def next_deal(self) -> None:
+        """On a terminal, a pause before the next deal, whose screen would push this one's
+        result off a small one: Enter goes on, quit stops."""
+        while True:
+            answer = self.ask("Enter for the next deal: ")
+            if answer is None:
+                raise Stop("eof")
+            word = answer.strip().lower()
+            if word in ("quit", "exit"):
+                raise Stop("quit")
+            if not word:
+                return
+            self.console.print("  Press Enter for the next deal, or type quit to stop.")
 
     def analysis(self, position: Position, whole: bool = True):
         """The cost of each of the person's cards in the deal just played, as ``analyze``

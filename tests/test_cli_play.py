@@ -1153,3 +1153,57 @@ def test_a_record_on_standard_output_is_refused(record):
     assert result.exit_code == 2 and result.stderr == (
         f"allfives: error: --record: '{record}' names no file of its own (standard output is "
         f"the game's: give the record a file)\n")
+
+
+def terminal_session(tmp_path: Path, monkeypatch, pauses: list[str]):
+    """A two-player session to 11 as on a terminal (``input`` asked), the person playing
+    each first choice and answering the pauses between deals with ``pauses`` in turn (then
+    Enter); the session, the prompts it gave and its screen."""
+    setup = make_setup(players=2, seat=None, opponents=None, preset="all-fives", target=11,
+                       seed=1, record=str(tmp_path / "match.jsonl"))
+    out_console, out = console(80)
+    prompts: list[str] = []
+    answers = iter(pauses)
+
+    def typed(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers, "") if prompt.startswith("Enter for the next deal") else "1"
+
+    monkeypatch.setattr("builtins.input", typed)
+    return Session(setup, out_console, io.StringIO(), interactive=True), prompts, out
+
+
+def test_on_a_terminal_a_deal_s_result_waits_for_enter(tmp_path, monkeypatch):
+    """On a terminal each deal's result stays on the screen until Enter (the next deal's
+    table pushed it off a small one): asked after every deal played but the last, asked again
+    after any other word, and not after a deal thrown in."""
+    s, prompts, out = terminal_session(tmp_path, monkeypatch, ["next"])
+    s.run()
+    played = sum(not log.thrown_in for log in s.state.deals)
+    assert played > 2
+    assert prompts.count("Enter for the next deal: ") == played - 1 + 1
+    assert out.getvalue().count("Press Enter for the next deal, or type quit to stop.") == 1
+    assert len(re.findall(r"^Deal \d+ is over", out.getvalue(), re.M)) == played
+
+
+@pytest.mark.parametrize("word", ["quit", "exit", None])
+def test_quit_at_the_pause_between_deals_stops_with_the_deal_recorded(tmp_path, monkeypatch,
+                                                                         word):
+    """quit (or exit, or the end of input) at the pause after a deal stops the match there,
+    the deal in the record."""
+    s, prompts, out = terminal_session(tmp_path, monkeypatch, [])
+
+    def typed(prompt: str) -> str | None:
+        prompts.append(prompt)
+        if prompt.startswith("Enter for the next deal"):
+            if word is None:
+                raise EOFError
+            return word
+        return "1"
+
+    monkeypatch.setattr("builtins.input", typed)
+    with pytest.raises(Stop):
+        s.run()
+    assert prompts[-1] == "Enter for the next deal: "
+    records = read_records((tmp_path / "match.jsonl").read_text(encoding="utf-8"))
+    assert len(records) == len(s.state.deals) >= 1 and not s.state.is_terminal()
