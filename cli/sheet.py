@@ -70,6 +70,8 @@ class Facts:
     rating: int | None
     solution: tuple[TrickLine, ...]
     turnup: Card | None = None  # the card turned up to fix trumps (None: trumps were named)
+    #: What the end of the solution's line leaves: the goal safe whatever the defence does.
+    outcome: str = ""
 
 
 def stem(name: str) -> str:
@@ -264,7 +266,15 @@ def facts_of(puzzle, name: str = "", number: str | None = None) -> Facts:
         rating=puzzle.rating,
         solution=tuple(solution_tricks(position, puzzle.side, puzzle.line)),
         turnup=deal.turnup,
+        outcome=outcome_words(puzzle.objective),
     )
+
+
+def outcome_words(objective: str) -> str:
+    """What the solution's line ends on (its last real choice; what follows cannot spoil
+    it), as ``puzzle play`` says it once the line is played."""
+    done = "the match is won" if objective == "win" else "the goal is safe"
+    return f"Then {done} whatever the defence does."
 
 
 def holding(cards: Sequence[Card], suit: int) -> str:
@@ -326,6 +336,8 @@ def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = T
                 text.append_text(card_face(played.card, pretty, facts.trump))
             if trick.winner:
                 text.append(f"  → {trick.winner}", style=QUIET)
+        if facts.outcome:
+            text.append(f"\n  {facts.outcome}", style=QUIET)
         parts.append(text)
     return Group(*parts)
 
@@ -436,6 +448,9 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
                 parts.append(f' <tspan fill="#777">→ {trick.winner}</tspan>')
             out.append(f'<text x="34" y="{y:g}" font-size="12">{"".join(parts).lstrip()}'
                        f'</text>')
+        for line in _wrap(facts.outcome, 60) if facts.outcome else ():
+            y += 16
+            out.append(_svg_text(34, y, line, 11, fill="#555"))
         y += 10
     return out, int(y)
 
@@ -491,6 +506,7 @@ table.table td { vertical-align: middle; padding: 0.5mm 1.5mm; min-width: 20mm; 
 .solution .ours { font-weight: bold; }
 .solution .before { color: #999; }
 .solution .themes { color: #555; font-size: 8.5pt; }
+.solution .outcome { color: #555; font-size: 8.5pt; padding-left: 1.8em; }
 @media screen { body { margin: 8mm auto; width: 186mm; }
                 .page + .page { margin-top: 5mm; } }
 """
@@ -556,6 +572,8 @@ def html_solution(facts: Facts) -> str:
                  f'{_html_card(p.card)}' for p in trick.cards)
         tail = f" → {trick.winner}" if trick.winner else ""
         items.append(f'<div><b class="n">{trick.number}.</b> {cards}{tail}</div>')
+    if facts.outcome:
+        items.append(f'<div class="outcome">{_esc(facts.outcome)}</div>')
     themes = f' <span class="themes">({_esc(", ".join(facts.themes))})</span>' \
         if facts.themes else ""
     return (f'<div class="solution"><h3>{_esc(heading(facts))}{themes}</h3>'

@@ -475,6 +475,25 @@ def test_the_solution_s_trick_numbers_are_lined_up():
     assert {line.index(". ") for line in tricks} == {4}, tricks
 
 
+@pytest.mark.parametrize("form", ["text", "svg", "html"])
+def test_a_solution_ends_on_what_its_line_leaves(form):
+    """After the line, which stops at the solver's last real choice (often mid-trick, or on a
+    trick the other side wins), the solution says what it leaves: the goal safe, or where the
+    goal is the match, the match won, whatever the defence does."""
+    for name, objective in (("006-ruff-the-ten.toml", "margin"),
+                            ("015-out-in-one.toml", "win")):
+        assert load_puzzle(COLLECTION / name).objective == objective
+        shown = run("puzzle", "show", COLLECTION / name, "--solution", "--format", form)
+        assert shown.exit_code == 0, shown.stderr
+        end = "the match is won" if objective == "win" else "the goal is safe"
+        said = f"Then {end} whatever the defence does."
+        assert shown.stdout.count(said) == 1
+        if form == "text":
+            assert shown.stdout.splitlines()[-1] == f"  {said}"
+        unsolved = run("puzzle", "show", COLLECTION / name, "--format", form).stdout
+        assert "whatever the defence does." not in unsolved
+
+
 @pytest.mark.parametrize("width", [40, 30])
 def test_to_play_on_a_line_of_its_own_is_flush_under_its_seat(width):
     """A narrow screen folds the diagram, "to play" on a line under the seat's name: flush
