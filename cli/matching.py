@@ -288,7 +288,7 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
     the bootstrap of a large run takes a minute or more)."""
     from solver.batch import seatings
     from solver.rules import Rules
-    from solver.stats import bootstrap_interval, mean_interval
+    from solver.stats import PAIRED, bootstrap_interval, mean_interval
 
     labels = (result.a, result.b) if result.a != result.b else (f"{result.a} (A)",
                                                                  f"{result.b} (B)")
@@ -301,7 +301,7 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         won = {"a": share.successes, "matches": share.n, "share": share.share,
                "low": share.low, "high": share.high, "confidence": share.confidence,
                "method": share.method, "effective": share.effective,
-               "pairs": _pairs(result) if share.method == "newcombe" else None}
+               "pairs": _pairs(result) if share.method == PAIRED else None}
         games = len(result.matches)
         played = len({m.group for m in result.matches})
     else:
@@ -603,7 +603,8 @@ def _won_method(won: dict[str, Any], a: str, b: str) -> str:
     """How the interval of the matches won was worked out, as the report says it."""
     pairs, effective = won["pairs"], won["effective"]
     if pairs is not None:
-        return (f"Newcombe's, paired: {a} won both matches of {counted(pairs['a'], 'group')}, "
+        return (f"Bonett and Price's, paired: {a} won both matches of "
+                f"{counted(pairs['a'], 'group')}, "
                 f"{b} both of {pairs['b']:,}, {pairs['split']:,} split")
     if effective == won["matches"]:
         return "Wilson"

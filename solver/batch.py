@@ -42,8 +42,8 @@ packs).  A's share of a match is the share of its winning sides held by A (1 or 
 between an A and a B side is one half); ``MatchesResult.won()`` is A's total share with a Wilson
 interval that takes a group's matches together: its seatings are dealt the same cards, so their
 results go together (mostly each seating is won by the side given the better cards).  With two
-seatings a group is a pair, won both ways by A, by B, or split, and the interval is Newcombe's
-for paired outcomes (``stats.grouped_share_interval``).
+seatings a group is a pair, won both ways by A, by B, or split, and the interval is Bonett and
+Price's for paired outcomes (``stats.grouped_share_interval``).
 
 Seeds and executors
 -------------------

@@ -96,12 +96,12 @@ def test_whole_matches_in_pairs_have_the_paired_interval():
         by_group.setdefault(m.group, []).append(m.a_share)
     tally = [sum(shares) for shares in by_group.values()]
     assert won["pairs"] == {"a": tally.count(2), "b": tally.count(0), "split": tally.count(1)}
-    assert won["method"] == "newcombe" and won["effective"] is None
+    assert won["method"] == "bonett-price" and won["effective"] is None
     assert won["low"] < won["share"] < won["high"]
     shown = run("match", "heuristic", "random", "--matches", "12", "--duplicate", "--target",
                 "21", "--seed", "4").stdout
-    assert (f"Newcombe's, paired: heuristic won both matches of {tally.count(2)} groups, "
-            f"random both of {tally.count(0)}, {tally.count(1)} split"
+    assert (f"Bonett and Price's, paired: heuristic won both matches of {tally.count(2)} "
+            f"groups, random both of {tally.count(0)}, {tally.count(1)} split"
             in " ".join(shown.split()))
 
 
