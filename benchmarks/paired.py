@@ -14,9 +14,9 @@ on a line of its own: with four players the deals after a run, a sixth of them, 
 the variance.  Those calls depend on the pack alone, so the split is the same in every run,
 whoever called the deals there (split by the players' own calls, a player that calls
 otherwise would choose its own groups).
-Several pairs of runs (each pair on its own packs: another ``--seed``, say) are compared pair by
-pair, then pooled: each side's runs against their B, then the group-by-group differences,
-every pair's groups together as one sample.
+Several pairs of runs (each pair on its own packs: another ``--seed``, say; a group dealt in two
+pairs is refused) are compared pair by pair, then pooled: each side's runs against their B,
+then the group-by-group differences, every pair's groups together as one sample.
 
     python benchmarks/paired.py FIRST SECOND [FIRST SECOND ...] [--by-calls]
     python benchmarks/paired.py RUN [--by-calls]
@@ -193,7 +193,8 @@ def paired(first, second, alone):
     if unlike:
         sys.exit(f"paired.py: group {unlike[0]} was played at another table, by other rules or "
                  f"with other cards in the two runs: not the same --players, --rules or --seed")
-    return [(one[g] - two[g], packs_one[g][3]) for g in common]
+    return [(one[g] - two[g], packs_one[g][3]) for g in common], \
+        {tuple(packs_one[g][2]): g for g in common}
 
 
 def show_differences(label, differences, by_calls):
@@ -218,8 +219,16 @@ def main(argv):
     if not paths or len(paths) % 2:
         fail("give one run, or runs in pairs: FIRST SECOND [FIRST SECOND ...]")
     pooled, alone = [], ([], [])
+    dealt = {}      # each group's first pack: the pair and group that played it
     for k in range(0, len(paths), 2):
-        differences = paired(paths[k], paths[k + 1], alone)
+        differences, packs = paired(paths[k], paths[k + 1], alone)
+        again = next((pack for pack in packs if pack in dealt), None)
+        if again is not None:
+            pair, group = dealt[again]
+            fail(f"pairs {pair} and {k // 2 + 1} both hold deal group {group}'s packs (as group "
+                 f"{packs[again]}): pooled, it would count twice; give each pair packs of its "
+                 f"own (another --seed)")
+        dealt.update((pack, (k // 2 + 1, group)) for pack, group in packs.items())
         show_differences("first less second, group by group", differences, by_calls)
         pooled += differences
     if len(paths) > 2:

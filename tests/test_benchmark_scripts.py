@@ -108,6 +108,14 @@ def test_paired_reads_each_run_as_match_reports_it_and_pairs_them(tmp_path, play
     assert means[8] == pytest.approx(means[6] - means[7], abs=2e-3)
     with pytest.raises(SystemExit, match="in pairs"):
         paired["main"]([str(one), str(two), str(other)])
+    # a pair that holds groups another pair holds would count them twice: refused, the same
+    # pair given twice too, or a pair of the first seed's groups on other files
+    for given in ([one, two, one, two], [one, two, other, again, two, one]):
+        with pytest.raises(SystemExit, match=r"pairs \d and \d both hold deal group 0's packs"):
+            paired["main"]([str(path) for path in given])
+    shorter, _ = duplicate_run(tmp_path, "heuristic", "random", players, groups=3)
+    with pytest.raises(SystemExit, match="pairs 1 and 2 both hold"):
+        paired["main"]([str(one), str(two), str(shorter), str(two)])
 
 
 def test_paired_takes_one_run_alone(tmp_path, capsys):
