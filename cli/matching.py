@@ -35,6 +35,9 @@ DEFAULT_SEED = 0
 DEFAULT_DEALS = 100
 #: The confidence of every interval shown.
 CONFIDENCE = 0.95
+#: The fewest deal groups a bootstrap interval is given for: from fewer, the percentile
+#: bootstrap covers far less than its 95% (at most 50% from two groups, some 80% from five).
+BOOTSTRAP_GROUPS = 20
 #: Deal groups one run plays at most (``--deals``, ``--matches``): each is planned at the start.
 MAX_GROUPS = 1_000_000
 
@@ -334,9 +337,10 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         "games": games, "deals": deals,
         "points_per_deal": {labels[0]: means[0], labels[1]: means[1]},
         "difference": interval_record(paired),
-        # one group has no interval, the bootstrap's resamples being that group again
-        "bootstrap": None if boot is None else interval_record(boot) if paired.n > 1 else
-        {**interval_record(boot), "low": None, "high": None},
+        # few groups have no bootstrap interval: its resamples are those groups again (one
+        # group's, that group; two groups', their range)
+        "bootstrap": None if boot is None else interval_record(boot)
+        if paired.n >= BOOTSTRAP_GROUPS else {**interval_record(boot), "low": None, "high": None},
         "won": won,
         "times": times,
         "seconds": round(seconds, 6),
@@ -676,6 +680,8 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
         console.print(f"  95% interval, paired t:   {_signed(d['low'])} .. {_signed(d['high'])}")
         console.print("  95% interval, bootstrap:  not worked out (the run was stopped)"
                       if boot is None else
+                      f"  95% interval, bootstrap:  none from fewer than {BOOTSTRAP_GROUPS} "
+                      f"groups" if boot["low"] is None else
                       f"  95% interval, bootstrap:  {_signed(boot['low'])} .. "
                       f"{_signed(boot['high'])}")
     won = found["won"]

@@ -33,6 +33,24 @@ def games(found: dict) -> dict:
     return {k: v for k, v in found.items() if k not in RUN_KEYS}
 
 
+@pytest.mark.parametrize("groups", [2, 19, 20])
+def test_a_bootstrap_interval_needs_twenty_groups(groups):
+    """From fewer than 20 groups the percentile bootstrap is no 95% interval (of two groups it
+    was their range: -1.0 .. +1.5 beside the paired t's -15.6 .. +16.1): none is given, said in
+    the report and null in JSON, the mean and spread kept."""
+    args = ("match", "heuristic", "random", "--deals", groups, "--duplicate", "--seed", 5)
+    found = one(run(*args, "--json"))
+    boot = found["bootstrap"]
+    assert boot["n"] == groups and boot["mean"] == found["difference"]["mean"]
+    text = run(*args).stdout
+    if groups < 20:
+        assert boot["low"] is None and boot["high"] is None
+        assert "  95% interval, bootstrap:  none from fewer than 20 groups" in text.splitlines()
+    else:
+        assert boot["low"] < boot["mean"] < boot["high"]
+        assert re.search(r"^  95% interval, bootstrap:  [-+]\d", text, re.M)
+
+
 def test_duplicate_deals_are_solver_batch_s_numbers():
     found = one(run("match", "heuristic", "random", "--deals", "30", "--duplicate",
                     "--seed", "7", "--json"))
