@@ -78,7 +78,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from .advice import (GAME_ASIDE, PLAYED_OUT, REPLIED, SOLVED, Z95, ActionValue, Advice, Budget,
+from .advice import (GAME_ASIDE, PLAYED_OUT, REPLIED, SOLVED, ActionValue, Advice, Budget,
                      summarize, unknown, valued)
 from .calling import ROLLOUT_WORLDS
 from .deal import Position
@@ -90,7 +90,7 @@ from .solution import check_limits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
            "summarize", "game_aside", "value_replies", "value_shared_replies", "DEFAULT_WORLDS",
-           "FOUR_PLAYER_WORLDS", "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT", "DEFAULT_TIME_LIMIT", "Z95"]
+           "FOUR_PLAYER_WORLDS", "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT", "DEFAULT_TIME_LIMIT"]
 
 #: Worlds valued per decision by default with two or three players (the knee of the two-player
 #: ladder: see the README, "The Monte Carlo player").

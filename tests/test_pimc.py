@@ -18,7 +18,7 @@ import pytest
 from solver.batch import play_deals, run_duplicate, run_matches
 from solver.bidding import _branches, call_advice, world_pack
 from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
-from solver.pimc import PLAYED_OUT, Z95, Advice, PimcPlayer, summarize
+from solver.pimc import PLAYED_OUT, Advice, PimcPlayer, summarize
 from solver.players import PlayerError, decide, make_player, player_names, player_spec, \
     stand_or_beg, take_one_or_run
 from solver.rules import PRESETS, Rules
@@ -62,14 +62,14 @@ def to_play(players: int, seed: int, rules: Rules | None = None):
 # ---- the statistics -----------------------------------------------------------------------
 
 
-def test_summarize_equal_weights_is_the_plain_mean_and_t_free_interval():
+def test_summarize_equal_weights_is_the_plain_mean_and_t_interval():
     rng = random.Random(1)
     rows = [[rng.randint(-10, 10) for _ in range(20)] for _ in range(3)]
     out = summarize(rows, [1.0] * 20, exact=False)
     tops = [max(r[i] for r in rows) for i in range(20)]
     for row, (mean, low, high, best) in zip(rows, out):
         assert mean == pytest.approx(statistics.fmean(row))
-        half = Z95 * statistics.stdev(row) / math.sqrt(20)
+        half = 2.0930240544 * statistics.stdev(row) / math.sqrt(20)    # t(0.975, 19), tables
         assert (low, high) == pytest.approx((mean - half, mean + half))
         assert best == pytest.approx(sum(v == t for v, t in zip(row, tops)) / 20)
     assert sum(o[3] for o in out) >= 1
