@@ -534,12 +534,14 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
     """The advice as ``play``'s hint shows it: each choice in ``order`` (the numbered list of
     legal choices), its expected value, the interval and its share of best; the words are
     broken to ``columns``."""
+    from solver.sampling import calls_weigh
+
     n = observation.players
     if len(order) == 1:
         return Text(_prose("Advice from what you can see: there is only one choice.", columns),
                     style=QUIET)
     deals = counted(advice.worlds, "deal")
-    weighed = " (weighed by the calls made)" if observation.calls else ""
+    weighed = " (weighed by the calls made)" if calls_weigh(observation) else ""
     text = Text(_prose(f"Advice from what you can see, over {deals} of the cards you have not "
                        f"seen{' (every one)' if advice.exact else ''}{weighed}:", columns) + "\n"
                 + _prose(f"expected {objective_words(advice, n)}, 95% interval, "

@@ -72,8 +72,7 @@ from .tricks import seat_names, shows_void, side_of
 
 __all__ = ["World", "Worlds", "Constraints", "Sampler", "SamplingError", "constraints",
            "count_worlds", "sample_worlds", "all_worlds", "world_position", "bidding_weight",
-           "call_weigher",
-           "TEMPER"]
+           "call_weigher", "calls_weigh", "TEMPER"]
 
 #: No world weighs more than this many times another under ``bidding``.
 TEMPER = 8.0
@@ -593,6 +592,13 @@ def call_weigher(observation: Observation, temper: float = TEMPER
                  ) -> Callable[[Sequence[Sequence[Card]]], float]:
     """The weight ``bidding=True`` gives a world's hands, for many worlds of one observation."""
     return _CallModel(observation, temper).weight
+
+
+def calls_weigh(observation: Observation) -> bool:
+    """Whether calls weigh the worlds of ``observation`` under ``bidding=True``: some other
+    seat's call that the model reads (a seat's own calls, and a dealer's take-one or run where
+    none was allowed or the elder hand's side needed the point to win, say nothing)."""
+    return bool(_CallModel(observation).calls)
 
 
 def bidding_weight(observation: Observation, world: World, temper: float = TEMPER) -> float:

@@ -22,7 +22,7 @@ from solver.game import BEG, PLAY, REVOKE, RUN, SHUFFLE, STAND, TAKE_ONE, GameEr
 from solver.players import decide, make_player
 from solver.rules import PRESETS, Rules
 from solver.sampling import TEMPER, Constraints, Sampler, SamplingError, World, all_worlds, \
-    bidding_weight, constraints, count_worlds, sample_worlds, world_position
+    bidding_weight, calls_weigh, constraints, count_worlds, sample_worlds, world_position
 from solver.tricks import trick_winner
 
 #: Every preset, and the follow rules the other way round on two of them.
@@ -602,3 +602,31 @@ def test_what_is_no_observation_or_random_source_is_one_sampling_error():
             sample_worlds(observation, 4, rng)
     with pytest.raises(SamplingError, match="observation: None is not an Observation"):
         sample_worlds(None, 4, random.Random(1))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_calls_weigh_the_worlds_where_another_seat_s_call_is_read(players):
+    """``calls_weigh`` (what a hint says of its deals) is true where some world weighs other
+    than 1 by the calls, over many tables and calls: never by a seat's own call alone (a
+    two-player elder hand that stood weighs nothing), and a take-one or run only where the
+    elder hand's side did not need the point."""
+    rng = random.Random(players)
+    said = {True: 0, False: 0}
+    for seed in range(40):
+        state = Match(players, Rules(target=11 if seed % 4 else 61)).new_initial_state(
+            seed=seed, score=(10,) * (2 if players == 4 else players) if seed % 4 == 1 else None)
+        while state.phase != PLAY and not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        for seat in range(players):
+            obs = state.observation(seat)
+            others = [s for s, _ in obs.calls if s != seat]
+            weights = {bidding_weight(obs, w) for w in sample_worlds(obs, 64, rng)}
+            weigh = calls_weigh(obs)
+            said[weigh] += 1
+            assert weigh == (weights != {1.0}) or weigh and len(weights) == 1, \
+                (seed, seat, obs.calls, weights)
+            if not others:
+                assert not weigh
+    assert said[True] and said[False]
