@@ -26,7 +26,7 @@ from solver.errors import counted
 
 from .answers import AnswerError, ask_line, read_answer, reason
 from .faces import BAD, GOOD, QUIET, card_face, hanging
-from .sheet import about, heading, seat_word
+from .sheet import about, goal_reached, heading, seat_word
 from .table import choices_line
 
 if TYPE_CHECKING:
@@ -355,10 +355,9 @@ class PuzzleSession:
         if result.solved:
             value = self.oracle.solve(position).value
             text = Text("Solved", style=f"bold {GOOD}")
-            text.append(f": the goal is safe whatever the defence does now "
-                        f"({self.value_words(value)} sure)"
-                        if self.puzzle.objective != "win" else
-                        ": the match is won whatever the defence does now")
+            text.append(f": {goal_reached(self.puzzle.objective)} now")
+            if self.puzzle.objective != "win":
+                text.append(f" ({self.value_words(value)} sure)")
             text.append(".")
         else:
             text = Text("Not solved", style=f"bold {BAD}")

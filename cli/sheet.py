@@ -270,11 +270,17 @@ def facts_of(puzzle, name: str = "", number: str | None = None) -> Facts:
     )
 
 
+def goal_reached(objective: str) -> str:
+    """What a puzzle's solved position holds: ``the goal is safe whatever the defence does``
+    (or the match won), as ``puzzle play`` says it once the line is played."""
+    done = "the match is won" if objective == "win" else "the goal is safe"
+    return f"{done} whatever the defence does"
+
+
 def outcome_words(objective: str) -> str:
     """What the solution's line ends on (its last real choice; what follows cannot spoil
-    it), as ``puzzle play`` says it once the line is played."""
-    done = "the match is won" if objective == "win" else "the goal is safe"
-    return f"Then {done} whatever the defence does."
+    it)."""
+    return f"Then {goal_reached(objective)}."
 
 
 def holding(cards: Sequence[Card], suit: int) -> str:
