@@ -1155,10 +1155,11 @@ def test_a_record_on_standard_output_is_refused(record):
         f"the game's: give the record a file)\n")
 
 
-def terminal_session(tmp_path: Path, monkeypatch, pauses: list[str], seed: int = 1):
+def terminal_session(tmp_path: Path, monkeypatch, pauses: list[str | None], seed: int = 1):
     """A two-player session to 11 as on a terminal (``input`` asked), the person begging or
     running at each call and playing each first card, and answering the pauses between deals
-    with ``pauses`` in turn (then Enter); the session, the prompts it gave and its screen."""
+    with ``pauses`` in turn (None: the end of input), then Enter; the session, the prompts it
+    gave and its screen."""
     setup = make_setup(players=2, seat=None, opponents=None, preset="all-fives", target=11,
                        seed=seed, record=str(tmp_path / "match.jsonl"))
     out_console, out = console(80)
@@ -1168,7 +1169,10 @@ def terminal_session(tmp_path: Path, monkeypatch, pauses: list[str], seed: int =
     def typed(prompt: str) -> str:
         prompts.append(prompt)
         if prompt.startswith("Enter for the next deal"):
-            return next(answers, "")
+            answer = next(answers, "")
+            if answer is None:
+                raise EOFError
+            return answer
         return "2" if prompt == "Your call: " else "1"
 
     monkeypatch.setattr("builtins.input", typed)
@@ -1193,17 +1197,7 @@ def test_quit_at_the_pause_between_deals_stops_with_the_deal_recorded(tmp_path, 
                                                                          word):
     """quit (or exit, or the end of input) at the pause after a deal stops the match there,
     the deal in the record."""
-    s, prompts, out = terminal_session(tmp_path, monkeypatch, [])
-
-    def typed(prompt: str) -> str | None:
-        prompts.append(prompt)
-        if prompt.startswith("Enter for the next deal"):
-            if word is None:
-                raise EOFError
-            return word
-        return "1"
-
-    monkeypatch.setattr("builtins.input", typed)
+    s, prompts, out = terminal_session(tmp_path, monkeypatch, [word])
     with pytest.raises(Stop):
         s.run()
     assert prompts[-1] == "Enter for the next deal: "
