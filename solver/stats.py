@@ -25,6 +25,7 @@ double precision.
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
@@ -110,9 +111,11 @@ def normal_quantile(p: float) -> float:
     return statistics.NormalDist().inv_cdf(_check_confidence(p))
 
 
+@functools.lru_cache(maxsize=256)
 def t_quantile(p: float, df: float) -> float:
     """The ``p`` quantile of Student's t with ``df`` degrees of freedom: the t with
-    ``t_cdf(t, df) == p``.  ``t_quantile(0.975, 10)`` is 2.228138851986..."""
+    ``t_cdf(t, df) == p``.  ``t_quantile(0.975, 10)`` is 2.228138851986...  Kept for the last
+    arguments asked (exactly those: an advice of equal worlds asks for the same every time)."""
     p = _check_confidence(p)
     df = _check_df(df)
     if math.isinf(df):
