@@ -272,10 +272,6 @@ class HeuristicPlayer:
 
     omniscient = False
 
-    RULES = {1: "stand or beg", 2: "take one or run", 3: "draw trumps", 4: "lead cheap",
-             5: "bank a prize trump", 6: "throw points to partner", 7: "win points cheaply",
-             8: "fight for trumps", 9: "take Game pips cheaply", 10: "duck"}
-
     def __init__(self, seed: int | str | None = None, name: str = "heuristic",
                  calls: str = "rules") -> None:
         if calls not in HEURISTIC_CALLS:

@@ -335,7 +335,6 @@ def test_exact_advice_is_the_mean_over_every_world(line):
     """With every consistent world enumerated the advice is exact: each card's mean is its
     double-dummy value averaged over every world, each solved by the reference solver, and
     its share of best the share of worlds in which no card is worth more."""
-    pytest.importorskip("solver.sampling")
     from solver.reference import solve
     from solver.seen import read_seen
 

@@ -211,7 +211,7 @@ def test_pimc_solves_double_dummy_where_the_first_world_does_not_fit():
         if 4 * solution.nodes < budget - told[0] * REPLY_NODES:
             break
     else:
-        pytest.skip("no opening here whose solve is that much smaller than its search")
+        pytest.fail("no opening here whose solve is that much smaller than its search")
     observation = observation_of(position, position.to_move)
     player = PimcPlayer(seed=1, replies="heuristic", worlds=4, time_limit=None,
                         node_limit=budget)
