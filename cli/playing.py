@@ -32,7 +32,7 @@ from solver.analysis import CardPlayed, judge_card, judge_for_match, unjudged
 from solver.cards import card_str, rank_of
 from solver.deal import Position
 from solver.errors import AllFivesError, EngineMissing, counted, quoted
-from solver.game import CALLS, Match, MatchState
+from solver.game import Match, MatchState
 from solver.players import Player, PlayerSpec, decide, player_spec, within_reach
 from solver.records import match_records, records_text
 from solver.scoring import score_position
@@ -52,7 +52,6 @@ if TYPE_CHECKING:
 ANALYSIS_NODES = 5_000_000
 #: The deals of the unseen cards behind ``hint`` (None: the Monte Carlo player's default).
 HINT_WORLDS: int | None = None
-COMMANDS = ("hint", "undo", "score", "help", "quit")
 
 #: What ``help`` shows: paragraphs, each broken to the console's width when it is printed.
 HELP = (
@@ -280,12 +279,7 @@ class Session:
         """On a terminal, a pause before the next deal, whose screen would push this one's
         result off a small one: Enter goes on, quit stops."""
         while True:
-            answer = self.ask("Enter for the next deal: ")
-            if answer is None:
-                raise Stop("eof")
-            word = answer.strip().lower()
-            if word in ("quit", "exit"):
-                raise Stop("quit")
+            _, word = self.ask_word("Enter for the next deal: ")
             if not word:
                 return
             self.console.print("  Press Enter for the next deal, or type quit to stop.")
@@ -355,12 +349,7 @@ class Session:
                                         self.width), crop=False)
         while True:
             self.console.print(self.choices(obs), crop=False)
-            answer = self.ask("Your call: " if obs.phase != "play" else "Your card: ")
-            if answer is None:
-                raise Stop("eof")
-            word = answer.strip().lower()
-            if word in ("quit", "exit"):
-                raise Stop("quit")
+            answer, word = self.ask_word("Your call: " if obs.phase != "play" else "Your card: ")
             if word == "undo":
                 if not any(seat == self.me for seat, _ in self.history):
                     self.console.print("  Nothing to undo: this is your first decision.")
@@ -390,6 +379,17 @@ class Session:
     def ask(self, prompt: str) -> str | None:
         """One line of input, without its newline; None at the end of input."""
         return ask_line(prompt, self.console, self.stream, self.interactive)
+
+    def ask_word(self, prompt: str) -> tuple[str, str]:
+        """The answer to ``prompt`` and its word (stripped, in lower case); the end of input,
+        quit or exit stop the match (``Stop``)."""
+        answer = self.ask(prompt)
+        if answer is None:
+            raise Stop("eof")
+        word = answer.strip().lower()
+        if word in ("quit", "exit"):
+            raise Stop("quit")
+        return answer, word
 
     def hint(self, obs) -> Text:
         """What each legal choice is worth from what the person can see: the Monte Carlo
@@ -570,4 +570,4 @@ def _is_terminal(stream: TextIO) -> bool:
         return False
 
 
-__all__ = ["play_command", "Session", "Setup", "make_setup", "judge_cards", "CALLS"]
+__all__ = ["play_command", "Session", "Setup", "make_setup", "judge_cards"]

@@ -46,7 +46,7 @@ from .tricks import side_of
 __all__ = ["WIN_VALUE", "deal_result", "play_out", "branch_results", "outcomes",
            "hand_features", "cell_keys", "CallTable", "load_table", "table_call", "deal_preset",
            "DEAL_OPTIONS",
-           "advise_rollout", "rollout_call", "call_objective", "near_target", "ROLLOUT_WORLDS"]
+           "advise_rollout", "rollout_call", "near_target", "ROLLOUT_WORLDS"]
 
 #: The most points one deal can peg: every capture (25), High, Low, Jack and Game, the five for
 #: five, the take-one and a turned-up Jack.
@@ -323,7 +323,9 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
     rows = _world_rows(observation, hands, player.rng, budget)
     done = len(rows[legal[0]])
     exact = exact and done == len(hands)
-    objective, points = call_objective(observation.players), None
+    # a played-out call's value is a margin (``deal_result``; with three sides the seat's
+    # points less the mean of the other two's)
+    objective, points = "margin", None
     if any(v == WIN_VALUE for c in legal for v in rows[c]):
         objective, points = "win", rows
         rows = {c: [1.0 if v == WIN_VALUE else 0.0 for v in rows[c]] for c in legal}
@@ -331,9 +333,3 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
                       chance=objective == "win")
     return player._advice(observation, objective, done, exact, done == len(hands), actions,
                           budget, PLAYED_OUT)
-
-
-def call_objective(players: int) -> str:
-    """What a played-out call's value is: ``margin`` with two sides; with three, ``margin``
-    too, the seat's points less the mean of the other two's (``deal_result``)."""
-    return "margin"

@@ -37,21 +37,19 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from os import PathLike
 
 from .cards import ALL_CARDS, JACK, SUIT_NAMES, Card, card_str, rank_of, sort_cards, suit_of
 from .deal import Position, has_won
 from .errors import AllFivesError, counted, quoted
 from .game import BEG, CALLS, PLAY, Match, Observation
-from .notation import DealFileError, Layout, is_toml_name, line_str, read_file, read_layouts, \
-    toml_str
+from .notation import DealFileError, Layout, line_str, read_layouts, toml_str
 from .pegging import Peg
 from .rules import Rules
 from .scoring import capture_points
 from .tricks import legal_plays, parse_seat, seat_names, shows_void, side_count, side_name, \
     side_of, trick_winner
 
-__all__ = ["SeenPosition", "read_seen", "load_seen", "hide", "call_observation", "CallError",
+__all__ = ["SeenPosition", "read_seen", "hide", "call_observation", "CallError",
            "HAND"]
 
 #: The cards a seat holds when it calls: the deal before any run.
@@ -356,11 +354,6 @@ def read_seen(text: str, source: str = "<string>", toml: bool | None = None) -> 
         raise _fail(source, None, f"{len(layouts)} positions, not one: a seat is advised on "
                                   f"one position at a time{hint}")
     return SeenPosition.of(layouts[0])
-
-
-def load_seen(path: str | PathLike[str]) -> SeenPosition:
-    """The one position of a deal file whose hands may be hidden."""
-    return read_seen(read_file(path), str(path), True if is_toml_name(path) else None)
 
 
 def hide(position: Position, seats: str | tuple[int, ...], source: str = "<position>"

@@ -15,19 +15,13 @@ from .cards import Card, card_str
 from .deal import Position
 from .errors import AllFivesError, quoted, spelled, whole
 
-__all__ = ["Solution", "Solve", "OBJECTIVES", "OBJECTIVE_HELP", "check_objective", "check_position",
+__all__ = ["Solution", "Solve", "OBJECTIVES", "check_objective", "check_position",
            "resolve_side", "check_limits", "check_table_bits", "MAX_NODES", "TABLE_BITS"]
 
 #: ``points``: what the side can be sure of scoring in this deal; ``margin``: its points minus the
 #: other side's (two sides only); ``tricks``: the tricks it wins; ``win``: 1 if it can force
 #: winning the match in this deal (from the deal's match score, under the ``finish`` rule), else 0.
 OBJECTIVES = ("points", "margin", "tricks", "win")
-OBJECTIVE_HELP = {
-    "points": "what the side can be sure of scoring in the deal",
-    "margin": "its points minus the other side's",
-    "tricks": "the tricks it wins",
-    "win": "1 if it can force winning the match in this deal (needs a score), else 0",
-}
 #: The most nodes a search can count.
 MAX_NODES = 2 ** 63 - 1
 

@@ -173,11 +173,7 @@ class Turn:
     """One solver turn of a main line."""
 
     index: int                       # its card's index in the line
-    card: Card
-    winning: tuple[Card, ...]        # the one winning class
     classes: int                     # the classes among the legal cards
-    losing: tuple[Card, ...]         # the legal cards that miss the target
-    values: tuple[tuple[Card, int], ...]
 
     @property
     def real(self) -> bool:
@@ -196,11 +192,8 @@ def main_line(position: Position, oracle: Oracle, lookahead: bool = True,
             winning = oracle.winning(p)
             if len(winning) != 1:
                 break
-            moves = oracle.solve(p).moves
             card = winning[0][0]
-            turns.append(Turn(len(line), card, winning[0], len(oracle.classes(p)),
-                              tuple(c for c in p.legal_moves() if moves[c] < oracle.target),
-                              tuple(moves.items())))
+            turns.append(Turn(len(line), len(oracle.classes(p))))
         else:
             card = oracle.toughest(p, lookahead)
         line.append(card)
