@@ -10,12 +10,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from solver.analysis import cost_of, end_points, play_out
+from solver.analysis import cost_of, play_out
 from solver.cards import sort_cards
 from solver.deal import Position
 from solver.errors import counted
 from solver.pegging import match_after
-from solver.scoring import score_position
+from solver.scoring import end_points, score_position
 from solver.solution import Solution
 
 from .faces import BAD, GOOD, QUIET, card_face, cards_face, rules_words, seat_face, side_face, \

@@ -15,13 +15,12 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from solver.analysis import end_points
 from solver.cards import FIVE, JACK, SUIT_NAMES, make_card, pip_value, suit_of
 from solver.deal import Position
 from solver.game import BEG, CALLS, RUN, STAND, TAKE_ONE, DealLog, GameError, MatchState, \
     Observation
 from solver.pegging import Peg
-from solver.scoring import score_position
+from solver.scoring import end_points, score_position
 from solver.tricks import seat_names, side_count, side_name, side_of, trick_winner
 
 from .answers import choices

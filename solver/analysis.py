@@ -1,5 +1,5 @@
-"""Reading a deal's play: an optimal line trick by trick, the end-of-deal points, and the cards
-of a played hand judged one by one against double-dummy play.
+"""Reading a deal's play: an optimal line trick by trick, and the cards of a played hand judged
+one by one against double-dummy play (the end-of-deal points are ``scoring.end_points``).
 
 Nothing here searches by itself: ``analyze_play`` takes any ``solve(position, side=...,
 objective=...)`` (the engine's or the reference solver's) and asks it about the position before
@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .cards import FIVE, JACK, Card, make_card
+from .cards import Card
 from .deal import Position
 from .scoring import capture_points, score_position
 from .solution import Solution, Solve
 
-__all__ = ["TrickPlayed", "play_out", "EndPoint", "end_points", "CardPlayed", "analyze_play",
+__all__ = ["TrickPlayed", "play_out", "CardPlayed", "analyze_play",
            "judge_for_match", "given_away", "unjudged", "cost_of"]
 
 
@@ -54,63 +54,6 @@ def play_out(position: Position, line: Sequence[Card]) -> list[TrickPlayed]:
             totals[deal.side_of(trick.winner)] += pegged
         out.append(TrickPlayed(number, trick.leader, trick.cards, earlier, trick.winner, pegged,
                                tuple(totals)))
-    return out
-
-
-# ---- the end of the deal ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class EndPoint:
-    """One end-of-deal point (High, Low, Jack, Game, five-for-five) and who takes it."""
-
-    name: str                   # "high", "low", "jack", "game", "five"
-    side: int | None            # None: nobody (a tie for Game, a card not dealt, play not over)
-    points: int                 # what it is worth: 1, or 5 for five-for-five
-    card: Card | None = None    # the trump it is about (none for Game)
-    #: The seat dealt the card (High, Low to the holder), or the trick it was won in.
-    holder: int | None = None
-    trick: int | None = None
-
-
-def _trick_of(card: Card, position: Position) -> int | None:
-    for number, trick in enumerate(position.completed, 1):
-        if card in trick.cards:
-            return number
-    return None
-
-
-def end_points(position: Position) -> list[EndPoint]:
-    """The end-of-deal points the rules count, in the order they are pegged.  For a position
-    whose play is not over only what is already settled has a side."""
-    deal, rules = position.deal, position.deal.rules
-    score = score_position(position)
-    trumps = deal.trumps_dealt()
-    out = []
-    if rules.high:
-        card = trumps[-1] if trumps else None
-        out.append(EndPoint("high", score.high, 1, card,
-                            holder=deal.holder(card) if card is not None else None))
-    if rules.low:
-        card = trumps[0] if trumps else None
-        if rules.low_to == "holder":
-            out.append(EndPoint("low", score.low, 1, card,
-                                holder=deal.holder(card) if card is not None else None))
-        else:
-            out.append(EndPoint("low", score.low, 1, card,
-                                trick=_trick_of(card, position) if card is not None else None))
-    if rules.jack:
-        card = make_card(deal.trump, JACK)
-        dealt = card in trumps
-        out.append(EndPoint("jack", score.jack, 1, card if dealt else None,
-                            trick=_trick_of(card, position) if dealt else None))
-    if rules.game:
-        out.append(EndPoint("game", score.game, 1))
-    if rules.five_for_five:
-        card = make_card(deal.trump, FIVE)
-        dealt = card in trumps
-        out.append(EndPoint("five", score.five, 5, card if dealt else None,
-                            trick=_trick_of(card, position) if dealt else None))
     return out
 
 

@@ -27,14 +27,15 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 import random
 import sys
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from .calling import cell_keys, hand_features, outcomes
+from .calling import cell_keys, hand_features, load_table, outcomes, table_call
 from .game import BEG, RUN, STAND, TAKE_ONE, Match
-from .players import stand_or_beg, take_one_or_run
+from .players import player_spec, stand_or_beg, take_one_or_run
 from .rules import MAX_TARGET, PRESETS, Rules
 from .shuffle import shuffled_pack
 from .tricks import side_of
@@ -137,8 +138,6 @@ def call_rates(preset: str, players: int, deals: int, seed: int | str = "rates",
                table=None) -> dict[str, float]:
     """How often the heuristic's rules and the table beg (elder hand) and run (dealer, after
     the heuristic elder hand's beg) over ``deals`` random deals, and how often they differ."""
-    from .calling import table_call
-
     rules = Rules.preset(preset)
     match = Match(players, rules)
     rng = random.Random(f"rates:{seed}:{preset}:{players}")
@@ -177,11 +176,6 @@ def check_cell(phase: str, cell: str, players: int, samples: int, spec: str = "p
     a seat) on the same ``samples`` deals: (mean, 95% half-width) of each (``"play-out"``, the
     heuristic's, and ``spec``), and the table's mean for the cell and its count (``"table"``).  A check that a table learned from the heuristic's play holds for
     another player's."""
-    import math
-
-    from .calling import load_table
-    from .players import player_spec
-
     rules = Rules.preset(preset).replace(target=MAX_TARGET)
     match = Match(players, rules)
     rng = random.Random(f"check:{seed}:{phase}:{cell}:{players}")

@@ -106,14 +106,13 @@ from dataclasses import dataclass, field, replace
 from numbers import Integral
 
 from . import shuffle
-from .analysis import end_points
 from .cards import (ALL_CARDS, JACK, Card, CardError, card_str, is_card, parse_card, rank_of,
                     sort_cards, suit_of)
 from .deal import Deal, Position, Trick, has_won
 from .errors import AllFivesError, quoted, seeded, whole
 from .pegging import Peg, is_double
 from .rules import Rules
-from .scoring import capture_points
+from .scoring import capture_points, end_points
 from .tricks import Seated, Table, legal_plays, parse_seat, seat_names, side_of, trick_winner
 
 __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "CHANCE", "TERMINAL",
@@ -325,7 +324,7 @@ def turn_view(observation: Observation, seat: int, hand, play, legal) -> Observa
 
 @dataclass(frozen=True)
 class _PlayedOut:
-    """The finished play of a deal as ``analysis.end_points`` reads it (a Position cannot hold a
+    """The finished play of a deal as ``scoring.end_points`` reads it (a Position cannot hold a
     revoke, so the engine scores the end of every deal from its own tricks)."""
 
     deal: Deal

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .analysis import end_points
 from .deal import Position
-from .scoring import capture_points
+from .scoring import capture_points, end_points
 
 __all__ = ["Peg", "pegs", "MatchAfter", "match_after", "pegged_out", "is_double", "SKUNK_LINE"]
 

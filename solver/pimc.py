@@ -80,6 +80,7 @@ from dataclasses import replace
 
 from .advice import (GAME_ASIDE, PLAYED_OUT, REPLIED, SOLVED, ActionValue, Advice, Budget,
                      summarize, unknown, valued)
+from .bidding import advise_call
 from .calling import ROLLOUT_WORLDS
 from .deal import Position
 from .errors import quoted, seeded, spelled, whole
@@ -509,8 +510,6 @@ class PimcPlayer:
             raise PlayerError(f"seat {observation.seat} is not to act (phase "
                               f"{observation.phase})")
         if observation.phase in ("elder", "dealer"):
-            from .bidding import advise_call
-
             return advise_call(self, observation)
         from . import sampling
 

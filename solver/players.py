@@ -421,9 +421,7 @@ class CheaterPlayer:
     def __init__(self, seed: int | str | None = None, name: str = "cheater",
                  time_limit: float | None = 2.0, node_limit: int | None = None,
                  table_bits: int = 20, replies: str = "double-dummy") -> None:
-        from .solution import check_limits
-
-        check_limits(node_limit, time_limit)
+        solution.check_limits(node_limit, time_limit)
         check_table_bits(table_bits)
         check_replies(replies)
         self.replies = replies

@@ -4,12 +4,16 @@ five-for-five at the end, exactly as the rules count them (README, "Rule sets").
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .cards import FIVE, JACK, Card, make_card, pip_value, rank_of, suit_of
 from .deal import Deal, Position, Trick
-from .notation import Layout
 
-__all__ = ["DealScore", "capture_points", "game_pips", "score_position", "END_POINTS"]
+if TYPE_CHECKING:
+    from .notation import Layout
+
+__all__ = ["DealScore", "capture_points", "game_pips", "score_position", "END_POINTS", "EndPoint",
+           "end_points"]
 
 #: End-of-deal points in the order they are counted.
 END_POINTS = ("high", "low", "jack", "game", "five")
@@ -93,3 +97,60 @@ def score_position(position: Position) -> DealScore:
         if pips.count(best) == 1:
             game = pips.index(best)
     return DealScore(tuple(captures), high, low, jack, game, five, tuple(pips))
+
+
+# ---- the end of the deal ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EndPoint:
+    """One end-of-deal point (High, Low, Jack, Game, five-for-five) and who takes it."""
+
+    name: str                   # "high", "low", "jack", "game", "five"
+    side: int | None            # None: nobody (a tie for Game, a card not dealt, play not over)
+    points: int                 # what it is worth: 1, or 5 for five-for-five
+    card: Card | None = None    # the trump it is about (none for Game)
+    #: The seat dealt the card (High, Low to the holder), or the trick it was won in.
+    holder: int | None = None
+    trick: int | None = None
+
+
+def _trick_of(card: Card, position: Position) -> int | None:
+    for number, trick in enumerate(position.completed, 1):
+        if card in trick.cards:
+            return number
+    return None
+
+
+def end_points(position: Position) -> list[EndPoint]:
+    """The end-of-deal points the rules count, in the order they are pegged.  For a position
+    whose play is not over only what is already settled has a side."""
+    deal, rules = position.deal, position.deal.rules
+    score = score_position(position)
+    trumps = deal.trumps_dealt()
+    out = []
+    if rules.high:
+        card = trumps[-1] if trumps else None
+        out.append(EndPoint("high", score.high, 1, card,
+                            holder=deal.holder(card) if card is not None else None))
+    if rules.low:
+        card = trumps[0] if trumps else None
+        if rules.low_to == "holder":
+            out.append(EndPoint("low", score.low, 1, card,
+                                holder=deal.holder(card) if card is not None else None))
+        else:
+            out.append(EndPoint("low", score.low, 1, card,
+                                trick=_trick_of(card, position) if card is not None else None))
+    if rules.jack:
+        card = make_card(deal.trump, JACK)
+        dealt = card in trumps
+        out.append(EndPoint("jack", score.jack, 1, card if dealt else None,
+                            trick=_trick_of(card, position) if dealt else None))
+    if rules.game:
+        out.append(EndPoint("game", score.game, 1))
+    if rules.five_for_five:
+        card = make_card(deal.trump, FIVE)
+        dealt = card in trumps
+        out.append(EndPoint("five", score.five, 5, card if dealt else None,
+                            trick=_trick_of(card, position) if dealt else None))
+    return out

@@ -8,27 +8,19 @@ on as many seeded bridge deals of that hand size (``benchmark.bridge_positions``
 
 from __future__ import annotations
 
-import math
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import benchmark
 from .errors import AllFivesError, quoted
+from .stats import percentile
 
-__all__ = ["percentile", "ClassTiming", "time_class", "DEFAULT_CLASSES"]
+__all__ = ["ClassTiming", "time_class", "DEFAULT_CLASSES"]
 
 #: The classes ``allfives bench`` times when none is named: the ones that take milliseconds.
 DEFAULT_CLASSES = ("2x6", "3x6", "4x6", "2x9")
-
-
-def percentile(values: Sequence[float], p: float) -> float:
-    """The nearest-rank ``p``-th percentile (``p`` from 0 to 100) of a non-empty sequence."""
-    ordered = sorted(values)
-    # rounded first: 2.5% of 2,000 is 50.000000000000004 in floating point, and rank 50
-    rank = max(1, math.ceil(round(p / 100 * len(ordered), 9)))
-    return ordered[rank - 1]
 
 
 @dataclass(frozen=True)

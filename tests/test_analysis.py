@@ -12,13 +12,12 @@ import pytest
 
 import solver
 from solver import reference
-from solver.analysis import (analyze_play, cost_of, end_points, given_away, play_out,
-                             unjudged)
+from solver.analysis import analyze_play, cost_of, given_away, play_out, unjudged
 from solver.cards import parse_card, parse_cards, parse_suit
 from solver.deal import Deal, Position, load
 from solver.shuffle import random_deal
 from solver.rules import Rules
-from solver.scoring import score_position
+from solver.scoring import end_points, score_position
 
 EXAMPLES = Path(solver.__file__).parent / "examples"
 TWO = EXAMPLES / "two-player.toml"

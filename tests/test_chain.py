@@ -14,7 +14,7 @@ from solver.chain import chain_worlds
 from solver.pimc import PimcPlayer
 from solver.players import PlayerError
 from solver.rules import Rules
-from solver.sampling import Sampler, constraints, sample_worlds
+from solver.sampling import constraints, sample_worlds
 from test_sampling import CASES, case_id, games, void_cases
 
 

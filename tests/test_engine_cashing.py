@@ -12,7 +12,7 @@ import random
 import pytest
 
 from solver import benchmark, reference
-from solver.cards import ALL_CARDS, make_card, rank_of, sort_cards, suit_of
+from solver.cards import ALL_CARDS, rank_of, sort_cards, suit_of
 from solver.deal import Deal
 from solver.rules import Rules
 from solver.search import Solver

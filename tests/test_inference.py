@@ -70,7 +70,6 @@ def observations(players: int, rules: Rules, seed: int, stray: float):
     while state.phase != PLAY:
         state.apply_action(decide(heuristic, state))
     while state.phase == PLAY:
-        seat = state.current_player()
         for viewer in range(players):
             yield state.observation(viewer), state.hands
         card = decide(heuristic, state)

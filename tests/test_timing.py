@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from solver import benchmark
-from solver.timing import DEFAULT_CLASSES, ClassTiming, percentile, time_class, will_time_dds
+from solver.stats import percentile
+from solver.timing import DEFAULT_CLASSES, ClassTiming, time_class, will_time_dds
 
 
 def test_percentile_is_nearest_rank():
