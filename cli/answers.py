@@ -6,6 +6,8 @@ number of a card in the list of legal ones, a call by name or prefix (``s``, ``b
 
 from __future__ import annotations
 
+import sys
+
 from solver.cards import RANKS, SUIT_NAMES, CardError, card_str, parse_card, parse_suit, \
     rank_of, sort_cards, suit_of
 from solver.errors import counting_number, is_number, number_words
@@ -194,6 +196,21 @@ def _call(word: str, obs: Observation) -> int:
 
 def _not_now(action: int, obs: Observation) -> int:
     raise AnswerError(f"{CALLS[action]} is not your call now: {_calls_words(obs)}")
+
+
+def is_interactive(stream) -> bool:
+    """Whether ``stream`` is this process's standard input on a terminal, where a person types
+    the answers (``input`` reads them, with line editing where ``readline`` is there)."""
+    try:
+        interactive = stream is sys.stdin and stream.isatty()
+    except (AttributeError, ValueError):   # (a stream closed, or none at all)
+        return False
+    if interactive:
+        try:
+            import readline  # noqa: F401  (line editing for input())
+        except ImportError:
+            pass
+    return interactive
 
 
 def ask_line(prompt: str, console, stream, interactive: bool) -> str | None:

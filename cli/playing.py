@@ -38,7 +38,7 @@ from solver.records import match_records, records_text
 from solver.scoring import score_position
 from solver.tricks import parse_seat, seat_names, side_name, side_of
 
-from .answers import AnswerError, ask_line, choices, read_answer, reason
+from .answers import AnswerError, ask_line, choices, is_interactive, read_answer, reason
 from .errors import note, option, stop_status, stopped_by
 from .faces import BAD, GOOD, QUIET, game_name, hanging, rules_words
 from .inputs import STDIN, is_standard_output, named, read_rules
@@ -534,12 +534,7 @@ def play_command(players: int, seat: str | None, opponents: list[str] | None, pr
         console = make_console(color)
     if stream is None:
         stream = sys.stdin
-    interactive = _is_terminal(stream) and stream is sys.stdin
-    if interactive:
-        try:
-            import readline  # noqa: F401  (line editing for input())
-        except ImportError:
-            pass
+    interactive = is_interactive(stream)
     status = make_console(color, stderr=True) if interactive else None
     session = Session(setup, console, stream, interactive, can_show_suits(console), status)
     try:
@@ -561,13 +556,6 @@ def play_command(players: int, seat: str | None, opponents: list[str] | None, pr
             where = f"the record could not be written ({error})"
         note(f"{stopped_by(stop)}; {where}")
         raise typer.Exit(stop_status(stop))
-
-
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 __all__ = ["play_command", "Session", "Setup", "make_setup", "judge_cards"]

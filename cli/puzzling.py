@@ -644,6 +644,7 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
     """Play a puzzle at the console; the exit status (0 solved or not).  ``given``: which of
     ``players``, ``rules``, ``theme`` and ``seed`` were typed (they make a ``--random`` one,
     and a puzzle FILE has its own); ``seed``: S, or S/K as ``generate --seed`` takes it."""
+    from .answers import is_interactive
     from .console import can_show_suits, make_console
     from .puzzleplay import PuzzleSession
 
@@ -690,12 +691,7 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
         shown = str(start) if not first else puzzle.seed
     console = console or make_console(color)
     stream = stream or sys.stdin
-    interactive = stream is sys.stdin and _is_terminal(stream)
-    if interactive:
-        try:
-            import readline  # noqa: F401  (line editing for input())
-        except ImportError:
-            pass
+    interactive = is_interactive(stream)
     session = PuzzleSession(puzzle, console, stream, _solver(), interactive,
                             can_show_suits(console), name, theme_names(),
                             shown if file is None else "")
@@ -706,10 +702,3 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
             console.print()  # off the prompt's line
         raise
     return 0
-
-
-def _is_terminal(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
