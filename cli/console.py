@@ -9,6 +9,7 @@ console is made.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from typing import TYPE_CHECKING
@@ -18,6 +19,10 @@ if TYPE_CHECKING:
 
 
 _TRAILING_SPACES = re.compile(r"[ \t]+(?=\n)")
+#: The narrowest console printed on: a width below it (as ``COLUMNS`` may set, 0 even) is not
+#: used, and the terminal's own width, or 80 (``DEFAULT_WIDTH``), is used instead.
+NARROWEST = 20
+DEFAULT_WIDTH = 80
 
 
 def make_console(color: bool | None = None, stderr: bool = False) -> Console:
@@ -44,7 +49,20 @@ def make_console(color: bool | None = None, stderr: bool = False) -> Console:
         options["force_terminal"] = True
     elif color is False:
         options["color_system"] = None
-    return _Console(**options)
+    console = _Console(**options)
+    if console.width < NARROWEST:   # (COLUMNS=0 printed nothing at all, COLUMNS=1 a letter a line)
+        console.width = _own_width(sys.stderr if stderr else sys.stdout)
+    return console
+
+
+def _own_width(stream) -> int:
+    """The width of the terminal ``stream`` is on, where it is one of a usable width; else 80,
+    as for a file or a pipe."""
+    try:
+        width = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, ValueError, OSError):   # (no terminal, or a stream without a file)
+        return DEFAULT_WIDTH
+    return width if width >= NARROWEST else DEFAULT_WIDTH
 
 
 def can_show_suits(console: Console) -> bool:

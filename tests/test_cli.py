@@ -618,6 +618,22 @@ def test_the_report_is_laid_out_for_the_console_width(players, width):
     assert all(len(row) <= width for row in board.splitlines())
 
 
+@pytest.mark.parametrize("columns", ["0", "1", "19", "-5", "wide"])
+def test_a_width_too_narrow_to_print_on_is_not_used(columns):
+    """COLUMNS below the narrowest console (0 printed nothing at all, and status 0) gives the
+    report as a pipe has it, 80 columns wide; 20 is used as it is."""
+    from clirun import EXAMPLES
+
+    args = ["solve", str(EXAMPLES / "two-player.toml")]
+    wide = RUNNER.invoke(app, args, env={"COLUMNS": "80"})
+    result = RUNNER.invoke(app, args, env={"COLUMNS": columns})
+    # (but for the last line's nodes and time: the engine's table is kept from the run before)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[:-1] == wide.stdout.splitlines()[:-1]
+    narrow = RUNNER.invoke(app, args, env={"COLUMNS": "20"})
+    assert max(len(row) for row in narrow.stdout.splitlines()[1:]) <= 20
+
+
 @pytest.mark.parametrize("command", [
     "solve EXAMPLES/two-player.toml", "analyze EXAMPLES/played.toml",
     "replay EXAMPLES/match.jsonl --play-by-play", "advise EXAMPLES/hidden/south.toml",
