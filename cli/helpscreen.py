@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from typer.core import TyperCommand
 
+from solver.errors import quoted, written_as_number
+
 if TYPE_CHECKING:
     import typer
 
@@ -98,11 +100,13 @@ class HelpScreen:
 class Command(HelpScreen, TyperCommand):
     """A command of ``allfives``: pass as ``cls=`` to ``app.command``.  An option given twice
     (``--seed 1 --seed 2``, ``--color --no-color``, an option and its other name) is a usage
-    error, where Click would take the last without a word."""
+    error, where Click would take the last without a word; so is a number written otherwise
+    than in digits 0 to 9 (``--deals 1_0``, other scripts' digits, ``--time-limit nan``), which
+    Python's ``int`` and ``float`` would read."""
 
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         if not ctx.resilient_parsing:
-            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+            values, _, order = self.make_parser(ctx).parse_args(args=list(args))
             seen: set[str] = set()
             for param in order:
                 if param.param_type_name != "option" or param.multiple or param.count \
@@ -111,7 +115,19 @@ class Command(HelpScreen, TyperCommand):
                 if param.name in seen:
                     ctx.fail(f"{'/'.join(param.opts + param.secondary_opts)} is given twice")
                 seen.add(param.name)
+                _check_number(ctx, param, values.get(param.name))
         return super().parse_args(ctx, args)
+
+
+def _check_number(ctx: typer.Context, param: Any, value: Any) -> None:
+    """A number option's value as typed, in digits 0 to 9, or a usage error naming it."""
+    kind = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    if not isinstance(value, str) or kind not in (int, float):
+        return
+    whole = kind is int
+    if not written_as_number(value, whole):
+        ctx.fail(f"{param.opts[0]}: {quoted(value)} is not a "
+                 f"{'whole number' if whole else 'number'}")
 
 
 def _stream_wants_colour(stream: Any) -> bool:

@@ -15,7 +15,7 @@ from numbers import Integral
 from pathlib import Path
 
 __all__ = ["AllFivesError", "EngineMissing", "WorkersLost", "quoted", "counted",
-           "QUOTE_CHARACTERS", "whole_number", "is_number", "spec_options", "counting_number",
+           "QUOTE_CHARACTERS", "whole_number", "written_as_number", "is_number", "spec_options", "counting_number",
            "number_words", "MOST_DIGITS", "shown_path"]
 
 #: The most of a bad input's text a message repeats.
@@ -109,6 +109,14 @@ def seeded(seed: object) -> random.Random:
 
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def written_as_number(text: str, whole: bool = False) -> bool:
+    """Whether ``text`` writes a number as one is typed: digits 0 to 9 with a sign or not and,
+    unless ``whole``, a point and an exponent; spaces around allowed.  Not what else Python's
+    ``int`` and ``float`` read: ``1_000``, other scripts' digits, ``inf``, ``nan``."""
+    return bool((_WHOLE if whole else _DECIMAL).fullmatch(text.strip()))
 
 
 def spec_options(spec: str, what: str, error: type[AllFivesError] = AllFivesError,
@@ -167,7 +175,6 @@ def whole_number(text: str) -> int:
     """A whole number as typed: digits 0 to 9 with a sign or not, spaces around allowed; not
     what else Python's ``int`` takes (``1_000``, other scripts' digits).  A ``ValueError``
     otherwise."""
-    stripped = text.strip()
-    if not _WHOLE.fullmatch(stripped):
+    if not written_as_number(text, whole=True):
         raise ValueError(f"not a whole number: {text!r}")
-    return int(stripped)
+    return int(text)

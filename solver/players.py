@@ -36,7 +36,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from .cards import ACE, ALL_CARDS, FIVE, JACK, KING, TEN, Card, make_card, pip_value, rank_of, \
     suit_of
-from .errors import AllFivesError, quoted, seeded, spec_options, spelled
+from .errors import AllFivesError, quoted, seeded, spec_options, spelled, whole_number, \
+    written_as_number
 from .game import BEG, RUN, STAND, TAKE_ONE, Observation
 from . import solution
 from .rules import Rules
@@ -681,19 +682,25 @@ def _value_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+#: The largest whole number an option's value reads from an exponent (``1e3``: 1000); beyond,
+#: it stays the float it is written as, and is named so in a message (``9e+99``).
+_LARGEST_WHOLE = 2 ** 53
+
+
 def _read_value(text: str) -> Any:
     if text.lower() == "none":
         return None
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
-    for kind in (int, float):
-        try:
-            value = kind(text)
-        except ValueError:
-            continue
-        if isinstance(value, float) and not math.isfinite(value):   # 1e400, nan: as written
-            return text
-        # 1e3 is a whole number, written as a float is
-        return int(value) if "e" in text.lower() and value.is_integer() else value
-    return text
+    if not written_as_number(text):   # (nor 1_0, other scripts' digits, inf: as written)
+        return text
+    try:
+        return whole_number(text)
+    except ValueError:
+        value = float(text)
+    if not math.isfinite(value):   # 1e400: as written
+        return text
+    # 1e3 is a whole number, written as a float is
+    whole_exponent = "e" in text.lower() and value.is_integer() and abs(value) <= _LARGEST_WHOLE
+    return int(value) if whole_exponent else value
 

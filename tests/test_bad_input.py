@@ -417,6 +417,30 @@ def test_a_value_the_parser_refuses_is_worded_as_the_programs_own_errors(args, m
     assert one_error_line(run(*args)) == f"allfives: error: {message}"
 
 
+@pytest.mark.parametrize("args, value, kind", [
+    (["match", "heuristic", "random", "--deals"], "1_0", "whole number"),
+    (["deal", "--players"], "2_0", "whole number"),      # (once 'not 20')
+    (["advise", "--hand", "AS KS QS JS TS 9S", "--turnup", "5H", "--worlds"], "١٠",
+     "whole number"),
+    (["puzzle", "generate", "--count"], "１", "whole number"),
+    (["bench", "--count"], "²", "whole number"),
+    (["solve", TWO_LINE, "--time-limit"], "nan", "number"),
+    (["solve", TWO_LINE, "--time-limit"], "1_0.5", "number"),
+    (["solve", TWO_LINE, "--time-limit"], "٠.٥", "number"),
+], ids=lambda x: x if isinstance(x, str) else None)
+def test_a_number_is_read_only_as_digits_0_to_9_write_it(args, value, kind):
+    """What Python's int and float read besides (underscores, other scripts' digits, nan) was
+    once taken as the number it stood for; every number of a file or an answer is refused so."""
+    name = args[-1]
+    line = one_error_line(run(*args, value, input="quit\n"))
+    assert line.startswith(f"allfives: error: {name}: {quoted(value)} is not a {kind} (see ")
+
+
+def test_a_number_typed_in_digits_is_read():
+    assert run("solve", TWO_LINE, "--time-limit", " .5").exit_code == 0
+    assert run("deal", "--players", "2", "--seed", "+3").exit_code == 0
+
+
 # ---- numbers too large to run ---------------------------------------------------------------
 
 @pytest.mark.parametrize("args", [

@@ -392,7 +392,7 @@ def test_a_limit_with_room_to_spare_gives_the_value():
     (["--node-limit", "0"], "--node-limit"),
     (["--time-limit", "0"], "--time-limit: 0 is not a number of seconds above 0"),
     (["--time-limit", "soon"], "--time-limit"),
-    (["--time-limit", "nan"], "--time-limit: nan is not a number of seconds above 0"),
+    (["--time-limit", "nan"], "--time-limit: 'nan' is not a number"),
     # a number too large for a float was told as 'inf', which nobody typed
     (["--time-limit", "1e400"], "--time-limit: too large a number to be seconds"),
     (["--time-limit=-1e400"], "--time-limit: too large a number to be seconds"),

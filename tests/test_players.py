@@ -9,12 +9,13 @@ said; the seat to act is the one the play makes next.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from solver import reference
 from solver.cards import parse_card, parse_cards
-from solver.errors import AllFivesError
+from solver.errors import AllFivesError, spelled
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match, Observation
 from solver.players import (CheaterPlayer, HeuristicPlayer, PlayerError, PlayerSpec,
                             RandomPlayer, card_value, decide, make_player, player_names,
@@ -330,8 +331,21 @@ def test_player_specs_read_options():
     assert player_spec("pimc:worlds=1e2").make().worlds == 100
     with pytest.raises(PlayerError, match="key=value"):
         player_spec("cheater:fast")
-    with pytest.raises(PlayerError, match="unknown player"):
-        player_spec("chess")
+
+
+@pytest.mark.parametrize("text, read", [
+    ("16", 16), ("+4", 4), ("1e3", 1000), ("-3", -3), (".5", 0.5), ("8.", 8.0), ("8.0", 8.0),
+    ("9e99", 9e99),                    # (past 2**53 a float, named as such: not 100 digits)
+    ("1_0", "1_0"), ("١٠", "١٠"), ("１６", "１６"), ("²", "²"),   # not what Python's int reads
+    ("inf", "inf"), ("nan", "nan"), ("1e400", "1e400"), ("0x10", "0x10"), ("1.2.3", "1.2.3")])
+def test_an_options_value_is_a_number_only_as_digits_0_to_9_write_it(text, read):
+    (_, value), = player_spec(f"pimc:worlds={text}").options
+    assert value == read and type(value) is type(read)
+    if read in (16, 4, 1000):
+        assert player_spec(f"pimc:worlds={text}").make().worlds == read
+    else:
+        with pytest.raises(AllFivesError, match=f"^worlds: {re.escape(spelled(read))} is not "):
+            player_spec(f"pimc:worlds={text}").make()
 
 
 def test_a_registered_player_is_made_by_its_name():
