@@ -6,6 +6,7 @@ number of a card in the list of legal ones, a call by name or prefix (``s``, ``b
 
 from __future__ import annotations
 
+import re
 import sys
 
 from solver.cards import RANKS, SUIT_NAMES, CardError, card_str, parse_card, parse_suit, \
@@ -161,15 +162,14 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
     raise AnswerError(f"unknown answer '{shown(word)}': type a card (TH, 10h, T), its number, or help")
 
 
-def _normal(word: str) -> str:
-    return word.replace(" ", "").replace("-", "").replace("_", "")
-
-
 def _call_named(low: str) -> list[int]:
-    key = _normal(low)
-    if not key:
+    """The calls ``low`` begins to name: ``t``, ``take one``, ``take_one``, ``takeone``; a space
+    only where the call's name has its hyphen (``r u n`` names none)."""
+    key = re.sub(r"[\s_-]+", "-", low.strip())
+    if not key.strip("-"):
         return []
-    return [a for a, name in CALLS.items() if _normal(name).startswith(key)]
+    return [a for a, name in CALLS.items()
+            if name.startswith(key) or "-" not in key and name.replace("-", "").startswith(key)]
 
 
 def _call(word: str, obs: Observation) -> int:

@@ -651,8 +651,13 @@ def test_calls_by_name_prefix_and_number():
     state.apply_action(BEG)
     obs = state.observation(state.current_player())
     for text, action in (("t", TAKE_ONE), ("take one", TAKE_ONE), ("take-one", TAKE_ONE),
+                         ("take_one", TAKE_ONE), ("TakeOne", TAKE_ONE), ("take  o", TAKE_ONE),
                          ("r", RUN), ("run", RUN)):
         assert read_answer(text, obs) == action
+    # a space only where the call's name has its hyphen: 'r u n' was read as run
+    for text in ("r u n", "ru n", "t ake", "-", "take one more"):
+        with pytest.raises(AnswerError, match=f"^unknown answer '{text}'"):
+            read_answer(text, obs)
 
 
 def test_bad_answers_are_asked_again_in_a_session(tmp_path):
