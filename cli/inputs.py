@@ -250,12 +250,14 @@ def one_of_several(name: str, build=position_of, hidden: bool = False,
 
 
 def refuse_no_number(name: str, mark: str, what: str, counts: str) -> None:
-    """``FILE#x``, ``FILE#-1`` (``mark`` ``#``) where FILE is a file and no file has the whole
-    name: one line, that ``#x`` is not a ``what`` number, and how ``counts`` them."""
-    file, found, tail = name.rpartition(mark)
-    if found and is_file(file) and Path(file).is_file():
-        raise AllFivesError(f"{name}: no such file, and {mark}{tail} is not a {what} number "
-                            f"({counts})")
+    """``FILE#x``, ``FILE#-1``, ``FILE#1#2`` (``mark`` ``#``) where FILE is a file and no file
+    has the whole name: one line, that ``#x`` is not a ``what`` number, and how ``counts``
+    them."""
+    for at in (i for i, c in enumerate(name) if c == mark):
+        file, tail = name[:at], name[at + 1:]
+        if is_file(file) and Path(file).is_file():
+            raise AllFivesError(f"{name}: no such file, and {mark}{tail} is not a {what} "
+                                f"number ({counts})")
 
 
 def read_input(name: str, deal: int | None = None, played: bool = True,

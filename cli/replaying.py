@@ -166,7 +166,7 @@ def _record_and_deal(name: str, deal: int | None) -> tuple[str, int | None]:
     if name == STDIN:
         return name, deal
     file, number = split_deal(name)
-    if number is None and not is_file(name):
+    if not is_file(file):   # (RECORD#x, or RECORD#1#2 where RECORD#1 is no file)
         refuse_no_number(name, "#", "deal", "RECORD#N counts the deals of a record from 1")
     return file, one_deal(name, number, deal)
 

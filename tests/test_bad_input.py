@@ -573,6 +573,12 @@ def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: P
     assert one_error_line(run("solve", f"{several}#²")).endswith(
         f"{several}#²: no such file, and #² is not a deal number (FILE#N counts the deals of a "
         f"file from 1)")
+    assert one_error_line(run("solve", f"{several}#1#2")).endswith(   # (once: no file #1)
+        f"{several}#1#2: no such file, and #1#2 is not a deal number (FILE#N counts the deals "
+        f"of a file from 1)")
+    assert one_error_line(run("solve", f"{lines}:2:4")).endswith(
+        f"{lines}:2:4: no such file, and :2:4 is not a line number (FILE:N is the deal on line "
+        f"N of a file of one-line positions)")
     assert one_error_line(run("solve", f"{lines}:³")).endswith(
         f"{lines}:³: no such file, and :³ is not a line number (FILE:N is the deal on line N "
         f"of a file of one-line positions)")
