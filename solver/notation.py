@@ -493,6 +493,9 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         data = {**data, "play": hands.pop("play")}
     for key, value in hands.items():
         seat = key.strip().upper()
+        if key in TOP_KEYS:     # (calls = "beg" below [hands], say)
+            raise _fail(source, f"hands.{key}", f"{key} written below [hands] is in that table, "
+                                                f"where TOML puts it: write it above [hands]")
         if len(seat) != 1 or seat not in COMPASS:
             raise _fail(source, f"hands.{key}", f"unknown seat {quoted(key)} (seats are N E S W)")
         if seat in parts.hands:

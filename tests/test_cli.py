@@ -419,6 +419,9 @@ BAD_FILES = [
     ("unequal hands", 'trump = "H"\n[hands]\nN = "AH KH"\nS = "QH"\n',
      "hands.S: 1 card, but N has 2"),
     ("unknown seat", 'trump = "H"\n[hands]\nN = "AH"\nQ = "QH"\n', "hands.Q: unknown seat 'Q'"),
+    ("a key below [hands]", 'trump = "H"\n[hands]\nN = "AH"\nS = "QH"\ncalls = "stand"\n',
+     "hands.calls: calls written below [hands] is in that table, where TOML puts it: write it "
+     "above [hands]"),
     ("unknown key", 'trump = "H"\nfoo = 1\n[hands]\nN = "AH"\nS = "QH"\n',
      "unknown key 'foo'"),
     ("unknown preset", 'rules = "whist"\ntrump = "H"\n[hands]\nN = "AH"\nS = "QH"\n',
