@@ -81,8 +81,16 @@ def test_reads_a_puzzle_file(tmp_path):
 
 
 def test_a_sample_puzzle_is_sound(solver):
+    """Sound, but for its record: a rating and solved_by that no whole evidence gives (a file
+    edited by hand, its evidence cut, once passed); written by hand without them, sound."""
     puzzle = Puzzle.from_toml(SAMPLE)
-    assert check_puzzle(puzzle, solver) == []
+    assert check_puzzle(puzzle, solver) == [
+        "puzzle.evidence: no solved_random (nor 6 others): rating and solved_by cannot be held "
+        "to it"]
+    assert check_puzzle(dataclasses.replace(puzzle, evidence=()), solver) == [
+        "no [puzzle.evidence]: rating and solved_by cannot be held to it"]
+    by_hand = dataclasses.replace(puzzle, rating=None, solved_by=(), evidence=())
+    assert check_puzzle(by_hand, solver) == []
 
 
 @pytest.mark.parametrize("players, cards", SMALL)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from ..cards import FIVE, JACK, Card, card_str, make_card, rank_of, suit_of
 from ..deal import Deal, Position
-from ..errors import AllFivesError, quoted
+from ..errors import AllFivesError, counted, quoted
 from ..game import observation_of
 from ..reference import final_value
 from ..scoring import game_pips
@@ -362,8 +362,9 @@ def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> li
 def record_problems(puzzle: Puzzle) -> list[str]:
     """Where the file's record of its rating disagrees with itself: ``solved_by`` naming the
     heuristic (which a sound puzzle defeats), or a ``rating`` or ``solved_by`` (when given)
-    that its ``[puzzle.evidence]`` does not give."""
-    from .rating import rating_of, solved_of
+    that its ``[puzzle.evidence]`` does not give, or cannot: a ladder player's result missing
+    from it (a puzzle written by hand, with neither rating nor evidence, has nothing to hold)."""
+    from .rating import LADDER, evidence_key, rating_of, solved_of
 
     problems = []
     if "heuristic" in puzzle.solved_by:
@@ -371,7 +372,16 @@ def record_problems(puzzle: Puzzle) -> list[str]:
     evidence = dict(puzzle.evidence)
     solved = solved_of(evidence)
     if solved is None:
-        return problems         # (no evidence, or not every ladder player's: nothing to hold)
+        missing = [evidence_key(name) for name, _ in LADDER if evidence_key(name) not in evidence]
+        given = [key for key, held in (("rating", puzzle.rating is not None),
+                                       ("solved_by", bool(puzzle.solved_by))) if held]
+        held = f"{' and '.join(given) or 'the rating'} cannot be held to it"
+        if not evidence and given:
+            problems.append(f"no [puzzle.evidence]: {held}")
+        elif evidence:
+            others = f" (nor {counted(len(missing) - 1, 'other')})" if len(missing) > 1 else ""
+            problems.append(f"puzzle.evidence: no {missing[0]}{others}: {held}")
+        return problems
     if puzzle.rating is not None and puzzle.rating != rating_of(evidence):
         problems.append(f"rating: {puzzle.rating}, where its evidence gives "
                         f"{rating_of(evidence)}")
