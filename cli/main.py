@@ -321,7 +321,8 @@ def deal(
     seed: Annotated[Optional[int], typer.Option(
         metavar="S", min=0, help="Seed of the shuffle: the same seed deals the same cards. "
                           "Default: a fresh seed, shown in the TOML form.")] = None,
-    count: Annotated[int, typer.Option(metavar="K", min=1, help="How many deals.")] = 1,
+    count: Annotated[int, typer.Option(metavar="K", min=1, max=1_000_000,
+                                       help="How many deals, up to 1,000,000.")] = 1,
     format: Annotated[Form, typer.Option(
         "--format", metavar=choices(Form),
         help="toml: deal files (several separated by '# ---' lines); line: one position a "
@@ -477,7 +478,8 @@ Examples:
 def puzzle_generate(
     players: PuzzlePlayersOption = 2,
     rules: RulesOption = "all-fives",
-    count: Annotated[int, typer.Option(metavar="K", min=1, help="How many puzzles.")] = 1,
+    count: Annotated[int, typer.Option(metavar="K", min=1, max=10_000,
+                                       help="How many puzzles, up to 10,000.")] = 1,
     seed: Annotated[Optional[str], typer.Option(
         "--seed", metavar="S",
         help="Seed of the deals: the same seed makes the same puzzles. Default: a fresh "

@@ -644,7 +644,9 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
                        f"{target}, seed {found['seed']}", style="bold"))
     console.print(f"{counted(groups, 'deal group')} of one {unit}, {how}")
     if found["resumed"]:
-        console.print(Text(f"resumed: the first {found['resumed']:,} groups read back from the "
+        first = "the first group" if found["resumed"] == 1 else \
+            f"the first {found['resumed']:,} groups"
+        console.print(Text(f"resumed: {first} read back from the "
                            f"record (the decisions' times are of the groups played now)",
                            style="bold"))
     seats = found["seats"]
