@@ -13,6 +13,7 @@ from solver.cards import RANKS, SUIT_NAMES, CardError, card_str, parse_card, par
     rank_of, sort_cards, suit_of
 from solver.errors import counting_number, is_number, number_words
 from solver.game import CALLS, Observation
+from solver.tricks import follow_rule
 
 #: Rank names for messages: "you hold no ten".
 RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
@@ -78,8 +79,7 @@ def _why_not_card(cards: list[int], obs: Observation, pretty: bool) -> str:
     n = obs.players
     led = obs.play[len(obs.play) // n * n][1]
     suit = suit_of(led)
-    strict = obs.rules.strict_follow or suit == obs.trump
-    must = "follow suit" if strict else "follow suit or trump"
+    must = follow_rule(led, obs.trump, obs.rules.strict_follow)
     return f"you hold a {SUIT_ONE[suit]}: {must} ({face} may not be played to " \
            f"{card_str(led, pretty)} led)"
 

@@ -26,7 +26,8 @@ from .errors import AllFivesError, quoted
 from .notation import (DealFileError, Layout, is_toml_name, line_str, parse_line, parse_toml,
                        read_file, read_layouts, toml_str)
 from .rules import MAX_TARGET, Rules
-from .tricks import Seated, legal_plays, seat_names, side_count, side_name, trick_winner
+from .tricks import Seated, follow_rule, legal_plays, seat_names, side_count, side_name, \
+    trick_winner
 
 __all__ = ["Deal", "Position", "Trick", "DealError", "PlayError", "DealFileError", "load",
            "load_positions", "read_positions", "position_of", "has_won"]
@@ -189,8 +190,7 @@ class Position:
                 raise PlayError(f"play[{i}]: {quoted(card_str(card))} is not in "
                                 f"{names[seat]}'s hand")
             if card not in legal_plays(hands[seat], cards, deal.trump, deal.rules.strict_follow):
-                must = ("follow suit" if deal.rules.strict_follow or suit_of(cards[0]) == deal.trump
-                        else "follow suit or trump")
+                must = follow_rule(cards[0], deal.trump, deal.rules.strict_follow)
                 raise PlayError(f"play[{i}]: {names[seat]} may not play {quoted(card_str(card))} "
                                 f"to {quoted(card_str(cards[0]))} led ({must})")
             hands[seat].remove(card)

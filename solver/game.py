@@ -113,7 +113,8 @@ from .errors import AllFivesError, quoted, seeded, whole
 from .pegging import Peg, is_double
 from .rules import Rules
 from .scoring import capture_points, end_points
-from .tricks import Seated, Table, legal_plays, parse_seat, seat_names, side_of, trick_winner
+from .tricks import Seated, Table, follow_rule, legal_plays, parse_seat, seat_names, side_of, \
+    trick_winner
 
 __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "CHANCE", "TERMINAL",
            "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "PHASES", "action_name", "parse_action",
@@ -583,8 +584,7 @@ class MatchState(Seated):
             if action not in self._hands[seat]:
                 return f"{text} is not in {name}'s hand"
             led = self._trick[0]
-            must = ("follow suit" if self.rules.strict_follow or suit_of(led) == self.trump
-                    else "follow suit or trump")
+            must = follow_rule(led, self.trump, self.rules.strict_follow)
             return f"{name} may not play {text} to {card_str(led)} led ({must})"
         if self.phase == DEALER and action == RUN:
             return "'run' is not an action: these rules allow no run (max_runs 0)"

@@ -46,8 +46,8 @@ from .notation import DealFileError, Layout, line_str, read_layouts, toml_str
 from .pegging import Peg
 from .rules import Rules
 from .scoring import capture_points
-from .tricks import legal_plays, parse_seat, seat_names, shows_void, side_count, side_name, \
-    side_of, trick_winner
+from .tricks import follow_rule, legal_plays, parse_seat, seat_names, shows_void, side_count, \
+    side_name, side_of, trick_winner
 
 __all__ = ["SeenPosition", "read_seen", "hide", "call_observation", "CallError",
            "HAND"]
@@ -167,8 +167,9 @@ class SeenPosition:
                         " (a hand is written as dealt, the cards it has played among them)"
                     raise _fail(src, key, f"{face} is not in {name}'s hand{where}")
                 if card not in legal_plays(mine, trick, trump, strict):
+                    must = follow_rule(trick[0], trump, strict)
                     raise _fail(src, key, f"{name} may not play {face} to "
-                                          f"{quoted(card_str(trick[0]))} led ({_must(trick, trump, strict)})")
+                                          f"{quoted(card_str(trick[0]))} led ({must})")
                 mine.remove(card)
             else:
                 if card in holder:
@@ -321,10 +322,6 @@ class SeenPosition:
             calls=self.calls, play=self.play, revokes=(),
             pegs=self.pegs_before_play + self.pegs,
             legal_actions=tuple(sorted(legal)))
-
-
-def _must(trick: list[Card], trump: int, strict: bool) -> str:
-    return ("follow suit" if strict or suit_of(trick[0]) == trump else "follow suit or trump")
 
 
 def _pegged_out(layout: Layout, side: int, pegs: list[Peg]) -> bool:

@@ -14,7 +14,7 @@ from .cards import Card, rank_of, suit_of
 from .errors import AllFivesError, quoted
 
 __all__ = ["Table", "Seated", "SEAT_NAMES", "seat_names", "side_of", "side_count", "side_name", "side_seats",
-           "parse_seat", "legal_plays", "shows_void", "trick_winner", "SeatError"]
+           "parse_seat", "legal_plays", "follow_rule", "shows_void", "trick_winner", "SeatError"]
 
 SEAT_NAMES = {2: "NS", 3: "NES", 4: "NESW"}
 
@@ -112,6 +112,12 @@ def legal_plays(hand: Iterable[Card], trick: Sequence[Card], trump: int,
     if strict or led == trump:
         return following
     return [c for c in hand if suit_of(c) in (led, trump)]
+
+
+def follow_rule(led: Card, trump: int, strict: bool) -> str:
+    """What ``legal_plays`` asks of a seat holding the suit led, in words: ``follow suit``, or
+    ``follow suit or trump`` (to a plain suit when trumps may be played anytime)."""
+    return "follow suit" if strict or suit_of(led) == trump else "follow suit or trump"
 
 
 def shows_void(led: Card, card: Card, trump: int, strict: bool) -> bool:
