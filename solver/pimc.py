@@ -81,12 +81,12 @@ from dataclasses import replace
 from .advice import (GAME_ASIDE, PLAYED_OUT, REPLIED, SOLVED, ActionValue, Advice, Budget,
                      summarize, unknown, valued)
 from .bidding import advise_call
-from .calling import ROLLOUT_WORLDS
+from .calling import ROLLOUT_WORLDS, table_call
 from .deal import Position
 from .errors import quoted, seeded, spelled, whole
 from .game import Observation
 from .players import HeuristicPlayer, PlayerError, check_replies, check_switch, \
-    check_table_bits, deal_objective, within_reach
+    check_table_bits, deal_objective, legal_to_act, within_reach
 from .solution import check_limits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
@@ -278,14 +278,6 @@ def game_aside(position: Position) -> Position:
     """``position`` under its rules without Game: every value then leaves Game's point out."""
     deal = position.deal
     return Position(replace(deal, rules=replace(deal.rules, game=False)), position.play)
-
-
-def _legal(observation: Observation) -> tuple[int, ...]:
-    """The legal actions of what a seat sees; anything else (a whole state) a PlayerError."""
-    if not isinstance(observation, Observation):
-        raise PlayerError(f"{type(observation).__name__} is not what a seat sees: give "
-                          f"state.observation(seat)")
-    return tuple(observation.legal_actions)
 
 
 class PimcPlayer:
@@ -488,27 +480,19 @@ class PimcPlayer:
         return self._aside_solver
 
     def act(self, observation: Observation) -> int:
-        legal = _legal(observation)
-        if not legal:
-            raise PlayerError(f"seat {observation.seat} is not to act (phase "
-                              f"{observation.phase})")
+        legal = legal_to_act(observation)
         if len(legal) == 1:
             return legal[0]
         if observation.phase != "play":
             if self.calls == "heuristic":
                 return self._heuristic.act(observation)
             if self.calls == "table":
-                from .calling import table_call
-
                 return table_call(observation)
         return self.advise(observation).best
 
     def advise(self, observation: Observation) -> Advice:
         """Every legal action valued over sampled worlds, best first (see the module notes)."""
-        legal = _legal(observation)
-        if not legal:
-            raise PlayerError(f"seat {observation.seat} is not to act (phase "
-                              f"{observation.phase})")
+        legal = legal_to_act(observation)
         if observation.phase in ("elder", "dealer"):
             return advise_call(self, observation)
         from . import sampling

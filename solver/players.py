@@ -46,7 +46,7 @@ from .tricks import side_of, trick_winner
 __all__ = ["Player", "PlayerError", "RandomPlayer", "HeuristicPlayer", "CheaterPlayer",
            "make_player", "register_player", "player_names", "decide", "PlayerSpec",
            "player_spec", "card_value", "deal_objective", "rules_call", "SCORING_TRUMPS",
-           "GAME_PIP_WEIGHT", "TrickView", "lead_by_rules", "follow_by_rules"]
+           "GAME_PIP_WEIGHT", "TrickView", "lead_by_rules", "follow_by_rules", "legal_to_act"]
 
 
 class PlayerError(AllFivesError):
@@ -78,10 +78,15 @@ def decide(player: Player, state) -> int:
     return action
 
 
-def _legal(observation: Observation) -> tuple[int, ...]:
+def legal_to_act(observation: Observation) -> tuple[int, ...]:
+    """The legal actions of what a seat sees; a PlayerError for a seat not to act, or for
+    anything else (a whole state)."""
+    if not isinstance(observation, Observation):
+        raise PlayerError(f"{type(observation).__name__} is not what a seat sees: give "
+                          f"state.observation(seat)")
     if not observation.legal_actions:
         raise PlayerError(f"seat {observation.seat} is not to act (phase {observation.phase})")
-    return observation.legal_actions
+    return tuple(observation.legal_actions)
 
 
 # ---- random ---------------------------------------------------------------------------------
@@ -97,7 +102,7 @@ class RandomPlayer:
         self.rng = seeded(seed)
 
     def act(self, observation: Observation) -> int:
-        return self.rng.choice(_legal(observation))
+        return self.rng.choice(legal_to_act(observation))
 
     def __repr__(self) -> str:
         return f"RandomPlayer(name={self.name!r})"
@@ -288,7 +293,7 @@ class HeuristicPlayer:
 
     def explain(self, observation: Observation) -> tuple[int, int]:
         """(action, rule number) for the seat to act."""
-        legal = _legal(observation)
+        legal = legal_to_act(observation)
         if observation.phase in ("elder", "dealer"):
             rule = 1 if observation.phase == "elder" else 2
             if self.calls == "rules" or len(legal) == 1:
@@ -436,7 +441,7 @@ class CheaterPlayer:
         self.stopped = 0
 
     def act(self, observation: Observation, state=None) -> int:
-        legal = _legal(observation)
+        legal = legal_to_act(observation)
         if observation.phase != "play":
             return self._heuristic.act(observation)
         if len(legal) == 1:

@@ -605,8 +605,10 @@ def test_a_chance_of_winning_not_found_in_the_budget_is_said_so(monkeypatch):
 
 
 def test_a_whole_state_given_for_what_a_seat_sees_is_refused():
+    from solver.players import make_player, player_names
+
     state = Match(2).new_initial_state(seed=1)
-    for call in (PimcPlayer().advise, PimcPlayer().act):
+    for call in (PimcPlayer().advise, *(make_player(name).act for name in player_names())):
         with pytest.raises(PlayerError, match=r"^MatchState is not what a seat sees: give "
                                               r"state\.observation\(seat\)"):
             call(state)
