@@ -459,9 +459,16 @@ def most_turns(players: int, rules) -> int:
     return hands * (6 + 3 * runs - 1)
 
 
-def generator_seed(text: str, command: str = "generate") -> tuple[int, int]:
+def generator_seed(text: str | int | None, command: str = "generate") -> tuple[int, int]:
     """``--seed``: ``S``, or ``S/K`` as a puzzle file keeps it (seed S's candidates from number
-    K on, counting from 0), as (S, K); ``command``: the puzzle command it was given to."""
+    K on, counting from 0), as (S, K); none, a fresh seed S; ``command``: the puzzle command it
+    was given to."""
+    if text is None:
+        import random
+
+        return random.SystemRandom().randrange(1, 1_000_000), 0
+    if isinstance(text, int):
+        return text, 0
     if text.startswith("-") and is_number(text[1:]):   # as --seed's of the other commands
         raise AllFivesError(f"--seed: {quoted(text)} is less than 0 (see 'allfives puzzle "
                             f"{command} --help')")
@@ -491,12 +498,7 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
                             f"a side has in a deal ({most} at most with {players} players "
                             f"under {rules_words(rules)})")
     theme = check_theme(theme, rules)
-    if seed is None:
-        import random
-
-        start, first = random.SystemRandom().randrange(1, 1_000_000), 0
-    else:
-        start, first = generator_seed(seed)
+    start, first = generator_seed(seed)
     from .inputs import named
 
     folder = Path(named(out, "--out")) if out is not None else None
@@ -673,12 +675,7 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
 
         rules = read_rules(preset)
         theme = check_theme(theme, rules)
-        if seed is None:
-            import random
-
-            start, first = random.SystemRandom().randrange(1, 1_000_000), 0
-        else:
-            start, first = generator_seed(seed, "play") if isinstance(seed, str) else (seed, 0)
+        start, first = generator_seed(seed, "play")
         # the search may take a while (a rare theme): a transient line on a terminal says so
         with progress_bar(make_console(color, stderr=True), 1,
                           f"Looking for a puzzle (seed {seed or start})") as advance:
