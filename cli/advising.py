@@ -56,8 +56,7 @@ PHASE_WORDS = {"elder": "stand or beg", "dealer": "take one or run", "play": "ca
 def read_position(name: str) -> tuple[str, SeenPosition]:
     """The position an argument names, with its name: a deal file, a file holding one
     one-line position, ``-`` for standard input, or a one-line position itself."""
-    from .inputs import is_file, named, one_of_several, read_text
-    from .replaying import is_record_text
+    from .inputs import is_file, is_record_text, named, one_of_several, read_text
 
     source = "<stdin>" if named(name, "POSITION") == STDIN else name
     # what is there (a file, a pipe, a folder, to be refused as one) is read

@@ -5,6 +5,7 @@ And the rules ``--rules`` names."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ from .errors import note, option
 
 if TYPE_CHECKING:
     from solver.game import MatchState
+    from solver.records import ReplayedMatch
 
 STDIN = "-"
 #: The name a position given on the command line is known by in messages and JSON.
@@ -75,7 +77,6 @@ def read_text(name: str, limit: int | None = MAX_TEXT_BYTES, records: bool = Fal
 def record_and_deal(name: str) -> tuple[str, int | None] | None:
     """``RECORD`` or ``RECORD#N`` when ``name`` names a game record (a ``.jsonl`` file, or JSON
     lines whose first object has a ``pack`` and ``actions``): the file and N; else None."""
-    from .replaying import is_record_file
 
     file, number = split_deal(name)
     if is_file(file) and Path(file).is_file() and is_record_file(Path(file)):
@@ -118,7 +119,6 @@ def record_positions(text: str, source: str, number: int | None = None,
     from solver.game import REVOKE
     from solver.records import replay_text
 
-    from .replaying import file_deal
 
     matches = replay_text(text, source)
     picked: list[tuple[str, MatchState, int]] = []
@@ -268,8 +268,6 @@ def read_input(name: str, deal: int | None = None, played: bool = True,
     with their cards played, else at their first card.  ``label``: the name of a one-line
     position given as the argument itself."""
     if name == STDIN or is_stream(name):
-        from .replaying import is_record_text
-
         source = "<stdin>" if name == STDIN else name
         text = read_text(name, records=True)
         if is_record_text(text) or deal is not None:
@@ -312,3 +310,45 @@ def read_inputs(names: list[str], deal: int | None = None,
 
 class NothingPlayed(AllFivesError):
     """A game record none of whose deals has card play."""
+
+
+def file_deal(matches: list[ReplayedMatch], deal: int, source: str) -> tuple[int, int]:
+    """The match (its index) and the deal in it that a file's deal ``deal`` is, the file's
+    deals counted from 1 through its matches in order."""
+    total = sum(len(match.state.deals) for match in matches)
+    if not 1 <= deal <= total:
+        raise AllFivesError(f"{source}#{deal}: no deal {deal}: the record holds "
+                            f"{counted(total, 'deal')}")
+    for index, match in enumerate(matches):
+        if deal <= len(match.state.deals):
+            return index, deal
+        deal -= len(match.state.deals)
+    raise AssertionError("unreachable")
+
+
+def is_record_text(text: str) -> bool:
+    """Whether ``text`` is JSON lines whose first object has a ``pack`` and ``actions``."""
+    from solver.records import record_lines
+
+    for line in record_lines(text.removeprefix("\ufeff")):
+        if not line.strip():
+            continue
+        try:
+            first = json.loads(line)
+        except (ValueError, RecursionError):
+            return False
+        return isinstance(first, dict) and "pack" in first and "actions" in first
+    return False
+
+
+def is_record_file(path: Path) -> bool:
+    """A ``.jsonl`` file, or JSON lines whose first object is a record; a ``.toml`` file is
+    never one (it is always read as TOML)."""
+    if path.suffix == ".jsonl" or is_toml_name(path):
+        return path.suffix == ".jsonl"
+    try:    # its first line that is not blank (a byte-order mark dropped)
+        with path.open(encoding="utf-8-sig", newline="\n") as handle:
+            head = next((line for line in handle if line.strip()), "")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return is_record_text(head)

@@ -9,7 +9,6 @@ through the file."""
 from __future__ import annotations
 
 import json as json_module
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -18,11 +17,12 @@ from rich.text import Text
 from solver.cards import SUIT_NAMES, suit_of
 from solver.errors import AllFivesError, counted
 from solver.game import REVOKE, RUN, MatchState, step_name
-from solver.notation import is_toml_name
 from solver.records import ReplayedMatch, replay_text
 from solver.tricks import seat_names, side_name
 
 from .faces import card_face, hanging, ranks_face, rules_words, suit_face
+from .inputs import STDIN, file_deal, is_file, is_record_text, named, one_deal, read_text, \
+    refuse_no_number, split_deal
 from .table import scores_text, seat_text
 
 if TYPE_CHECKING:
@@ -37,7 +37,6 @@ def replay_command(name: str, json: bool, color: bool | None,
     a record that does not replay ends in one line and status 2 (before anything is told).
     A file of several matches (``allfives match --record``) gets a summary of each; its deals
     are counted through the file."""
-    from .inputs import STDIN, named, read_text
 
     named(name, "RECORD")
     name, deal = _record_and_deal(name, deal)
@@ -88,20 +87,6 @@ def replay_command(name: str, json: bool, color: bool | None,
             text_out.append_text(match_heading(match, not alike)).append(": ")
         text_out.append_text(match_words(match.state, several))
     console.print(text_out, crop=False)
-
-
-def file_deal(matches: list[ReplayedMatch], deal: int, source: str) -> tuple[int, int]:
-    """The match (its index) and the deal in it that a file's deal ``deal`` is, the file's
-    deals counted from 1 through its matches in order."""
-    total = sum(len(match.state.deals) for match in matches)
-    if not 1 <= deal <= total:
-        raise AllFivesError(f"{source}#{deal}: no deal {deal}: the record holds "
-                            f"{counted(total, 'deal')}")
-    for index, match in enumerate(matches):
-        if deal <= len(match.state.deals):
-            return index, deal
-        deal -= len(match.state.deals)
-    raise AssertionError("unreachable")
 
 
 def match_summary(source: str, match: ReplayedMatch) -> dict[str, Any]:
@@ -161,8 +146,6 @@ def match_words(state: MatchState, brief: bool = False) -> Text:
 
 def _record_and_deal(name: str, deal: int | None) -> tuple[str, int | None]:
     """The file and the deal that ``RECORD`` or ``RECORD#N`` and ``--deal`` name."""
-    from .inputs import STDIN, is_file, one_deal, refuse_no_number, split_deal
-
     if name == STDIN:
         return name, deal
     file, number = split_deal(name)
@@ -255,32 +238,4 @@ def _is_position_text(text: str) -> bool:
     return True
 
 
-def is_record_text(text: str) -> bool:
-    """Whether ``text`` is JSON lines whose first object has a ``pack`` and ``actions``."""
-    from solver.records import record_lines
-
-    for line in record_lines(text.removeprefix("\ufeff")):
-        if not line.strip():
-            continue
-        try:
-            first = json_module.loads(line)
-        except (ValueError, RecursionError):
-            return False
-        return isinstance(first, dict) and "pack" in first and "actions" in first
-    return False
-
-
-def is_record_file(path: Path) -> bool:
-    """A ``.jsonl`` file, or JSON lines whose first object is a record; a ``.toml`` file is
-    never one (it is always read as TOML)."""
-    if path.suffix == ".jsonl" or is_toml_name(path):
-        return path.suffix == ".jsonl"
-    try:    # its first line that is not blank (a byte-order mark dropped)
-        with path.open(encoding="utf-8-sig", newline="\n") as handle:
-            head = next((line for line in handle if line.strip()), "")
-    except (OSError, UnicodeDecodeError):
-        return False
-    return is_record_text(head)
-
-
-__all__ = ["replay_command", "tell_match", "deal_story", "is_record_text", "is_record_file"]
+__all__ = ["replay_command", "tell_match", "deal_story"]

@@ -719,7 +719,7 @@ def test_out_of_memory_is_one_line(monkeypatch):
     def no_room(name, limit=None):
         raise MemoryError
 
-    monkeypatch.setattr("cli.inputs.read_text", no_room)
+    monkeypatch.setattr("cli.replaying.read_text", no_room)
     result = run("replay", "records.jsonl")
     assert result.exit_code == 1 and result.stderr == "allfives: error: out of memory\n"
 
