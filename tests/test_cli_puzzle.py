@@ -29,7 +29,7 @@ from solver.cards import SUIT_NAMES, card_str, suit_of  # noqa: E402
 from solver.errors import AllFivesError  # noqa: E402
 from solver.puzzles import (Oracle, Puzzle, check_puzzle, load_puzzle, main_line,  # noqa: E402
                             themes_of)
-from solver.puzzles.rating import rating_of  # noqa: E402
+from solver.puzzles.evidence import rating_of  # noqa: E402
 from solver.rules import Rules  # noqa: E402
 from solver.search import Solver  # noqa: E402
 from solver.shuffle import random_position  # noqa: E402

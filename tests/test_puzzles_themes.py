@@ -10,8 +10,10 @@ from solver import reference
 from solver.cards import Card, card_str, rank_of, suit_of
 from solver.deal import Position
 from solver.puzzles import THEMES, Puzzle, check_puzzle, evaluate, examine, rate, rating_of
-from solver.puzzles.rating import LADDER, RANDOM_TRIES, _voids, sample_world
-from solver.puzzles.themes import check_theme, title_of
+from solver.puzzles.evidence import LADDER, RANDOM_TRIES
+from solver.puzzles.rating import _voids, sample_world
+from solver.puzzles.themelist import check_theme
+from solver.puzzles.themes import title_of
 from solver.errors import AllFivesError
 from solver.rules import Rules
 from solver.search import Solver

@@ -8,17 +8,19 @@ See the README's "Puzzles" section for every rule.
 - ``format``: ``Puzzle``, ``load_puzzle``, the ``[puzzle]`` table;
 - ``soundness``: ``check_puzzle``, ``winning_cards``, ``toughest_reply``, ``refutation``;
 - ``generator``: ``generate``, ``candidate``;
-- ``themes``: ``THEMES``, ``themes_of``;
-- ``rating``: ``rate``, ``evaluate``, ``assess``, the ladder.
+- ``themes``: ``themes_of``; ``themelist``: ``THEMES``, their titles and ``check_theme``;
+- ``rating``: ``rate``, ``evaluate``, ``assess``; ``evidence``: the ladder and ``rating_of``.
 """
 
+from .evidence import LADDER, rating_of
 from .format import PUZZLE_OBJECTIVES, Puzzle, PuzzleError, load_puzzle, parse_side, side_text
 from .generator import candidate, examine, generate, seed_problems, start_position
-from .rating import LADDER, Assessment, assess, evaluate, rate, rating_of
+from .rating import Assessment, assess, evaluate, rate
 from .soundness import (Oracle, Turn, card_classes, check_puzzle, heuristic_result, main_line,
                         observation_of, play_alike, quick_problems, refutation, toughest_reply,
                         winning_cards)
-from .themes import THEME_TITLES, THEMES, check_theme, optimal_play, themes_of, title_of
+from .themelist import THEME_TITLES, THEMES, check_theme
+from .themes import optimal_play, themes_of, title_of
 
 __all__ = ["Puzzle", "PuzzleError", "load_puzzle", "PUZZLE_OBJECTIVES", "parse_side",
            "side_text", "check_puzzle", "quick_problems", "winning_cards", "toughest_reply",

@@ -40,6 +40,8 @@ from ..notation import (BOM, PUZZLE_KEYS, SEPARATOR, check_puzzle_table, is_blan
                         value_kind)
 from ..solution import OBJECTIVES, check_objective
 from ..tricks import seat_names, side_name, side_seats
+from .evidence import LADDER, RANDOM_TRIES
+from .themelist import check_theme
 
 __all__ = ["Puzzle", "PuzzleError", "load_puzzle", "PUZZLE_KEYS", "PUZZLE_OBJECTIVES",
            "side_text", "parse_side"]
@@ -230,8 +232,6 @@ MAX_COUNT = 2**63 - 1
 def _evidence_most(key: str) -> int:
     """The most ``[puzzle.evidence]`` may give for ``key``: the random player's tries, 1 for
     another ladder player (it solves or not), else any count."""
-    from .rating import RANDOM_TRIES
-
     if key == "solved_random":
         return RANDOM_TRIES
     return 1 if key.startswith("solved_") else MAX_COUNT
@@ -323,7 +323,6 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         after = after.after(card)
     title = text("title") if "title" in table else ""
     themes = words("themes") if "themes" in table else ()
-    from .themes import check_theme
     for i, theme in enumerate(themes):
         try:
             check_theme(theme)
@@ -337,7 +336,6 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         raise fail("seed", f"expected a seed S/K (candidate K of seed S, or S alone, from 0, "
                            f"as 'allfives puzzle generate --seed' takes it), not {quoted(seed)}")
     solved_by = words("solved_by") if "solved_by" in table else ()
-    from .rating import LADDER
     names = [name for name, _ in LADDER]
     for i, name in enumerate(solved_by):
         if name not in names:

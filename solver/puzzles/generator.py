@@ -26,6 +26,7 @@ import random
 from collections.abc import Callable, Iterator
 
 from ..deal import Position
+from ..errors import AllFivesError, quoted
 from ..game import PLAY, Match
 from ..players import HeuristicPlayer, within_reach
 from ..rules import Rules
@@ -33,7 +34,10 @@ from ..search import Solver
 from ..shuffle import random_deal
 from ..solution import check_position
 from .format import Puzzle, is_seed
+from .rating import assess as assess_puzzle
 from .soundness import Oracle, heuristic_result, main_line, observation_of
+from .themelist import THEME_TITLES, check_theme
+from .themes import themes_of, title_of, why_never_found
 
 __all__ = ["generate", "candidate", "examine", "start_position", "seed_problems", "NEAR_TARGET",
            "NODE_LIMIT"]
@@ -164,9 +168,6 @@ def examine(position: Position, objective: str = "points", min_turns: int = 2,
         return f"{real} solver turn(s) with a real choice, fewer than {min_turns}"
     puzzle = Puzzle(position, side, objective, value, line, seed=seed)
     if assess:
-        from .rating import assess as assess_puzzle
-        from .themes import themes_of, title_of
-
         themes = themes_of(puzzle, oracle)
         puzzle = assess_puzzle(Puzzle(position, side, objective, value, line,
                                       title_of(themes), themes, seed=seed), oracle)
@@ -189,9 +190,6 @@ def generate(players: int = 2, rules: Rules | None = None, count: int | None = 1
     ``objective`` fixes the objective; ``cards`` deals random hands of that size instead of
     dealing from the pack (6 cards a hand, 3 more a run); ``node_limit`` passes over the
     candidates whose first solve takes more nodes."""
-    from ..errors import AllFivesError, quoted
-    from .themes import THEME_TITLES, check_theme, why_never_found
-
     for name, value, least in (("count", count, 1), ("first", first, 0), ("cards", cards, 1),
                                ("max_tries", max_tries, 1)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)

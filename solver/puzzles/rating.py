@@ -19,21 +19,11 @@ each with the rating it stands for (its anchor):
 ``cheater``     2400    the double-dummy engine itself (it always solves: it bounds the rating)
 ==============  ======  ==========================================================================
 
-*The rating* is Elo's: each ladder player is one game between it and the puzzle, scored 1 when
-it solves (random: its share), and a prior game, drawn, against a 1500 puzzle.  The puzzle's
-base rating is the maximum-likelihood one: the R at which the players' expected solves,
-``1 / (1 + 10 ** ((R - anchor) / 400))`` summed, equal their actual solves.  Fewer solves give a
-higher R.  To it are added ``TEMPTING_POINTS`` for each tempting card (a losing class at a turn
-of the line that misses the target by at most ``TEMPTING_MARGIN``; at most 10),
-``CHOICE_POINTS`` for each real choice past the second (at most 8) and ``NODE_POINTS`` times
-``log2(1 + nodes / 1000)`` (at most 10 of them) for the engine's effort: the nodes it searched
-solving every turn of the line.  Each part only grows with its evidence, so the rating is
-monotone in all of it.
+*The rating* is worked out from the evidence gathered here by ``solver.puzzles.evidence``.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -43,17 +33,12 @@ from ..deal import Deal, Position
 from ..players import HeuristicPlayer, RandomPlayer
 from ..reference import final_value
 from ..search import Solver
+from .evidence import LADDER, RANDOM_TRIES, evidence_key, rating_of
 from .soundness import Oracle, oracle_for, card_classes, observation_of
 
-__all__ = ["LADDER", "RANDOM_TRIES", "rate", "assess", "evaluate", "rating_of",
-           "evidence_key", "solved_of", "ladder_result", "sample_world", "Assessment"]
+__all__ = ["rate", "assess", "evaluate", "ladder_result", "sample_world", "Assessment"]
 
-RANDOM_TRIES = 16
 TEMPTING_MARGIN = 2
-TEMPTING_POINTS = 15
-CHOICE_POINTS = 20
-NODE_POINTS = 10
-PRIOR = 1500
 
 Chooser = Callable[[Position], Card]
 
@@ -165,12 +150,6 @@ def _pimc(worlds: int, oracle: Oracle, seed: str) -> Chooser:
     return choose
 
 
-#: (name, anchor rating): the ladder, weakest first.
-LADDER: tuple[tuple[str, int], ...] = (
-    ("random", 600), ("heuristic", 1200), ("search-200", 1300), ("pimc-2", 1450),
-    ("search-2000", 1600), ("pimc-8", 1800), ("cheater", 2400))
-
-
 def ladder_result(puzzle, oracle: Oracle, name: str) -> float:
     """The share of tries in which ladder player ``name`` solves the puzzle (0 or 1 but for
     ``random``)."""
@@ -189,57 +168,6 @@ def ladder_result(puzzle, oracle: Oracle, name: str) -> float:
     else:
         raise ValueError(f"no ladder player {name!r}")
     return float(_defended(start, oracle, chooser) >= target)
-
-
-def _elo(results: list[tuple[int, float]]) -> float:
-    """The maximum-likelihood rating of the puzzle (module notes)."""
-    games = results + [(PRIOR, 0.5)]
-
-    def excess(r: float) -> float:
-        return sum(1 / (1 + 10 ** ((r - anchor) / 400)) - s for anchor, s in games)
-
-    low, high = -2000.0, 6000.0
-    for _ in range(60):
-        mid = (low + high) / 2
-        if excess(mid) > 0:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
-
-
-def evidence_key(name: str) -> str:
-    """``solved_search_200``: the evidence's key for ladder player ``name``."""
-    return f"solved_{name.replace('-', '_')}"
-
-
-def _share(evidence: dict[str, int], name: str) -> float:
-    """The share of tries ladder player ``name`` solved, as the evidence gives it."""
-    solved = evidence[evidence_key(name)]
-    return solved / RANDOM_TRIES if name == "random" else float(solved)
-
-
-def solved_of(evidence: dict[str, int]) -> tuple[str, ...] | None:
-    """The ladder players that solved the puzzle (half their tries or more), as ``evaluate``
-    lists them, by the evidence; None when it lacks a ladder player's result."""
-    if not all(evidence_key(name) in evidence for name, _ in LADDER):
-        return None
-    return tuple(name for name, _ in LADDER if _share(evidence, name) >= 0.5)
-
-
-def rating_of(evidence: dict[str, int]) -> int:
-    """The rating from the evidence ``assess`` gathers (module notes): ``solved_<player>``
-    (in 1/``RANDOM_TRIES`` for random, else 0 or 1), ``tempting``, ``real_choices`` and
-    ``nodes``."""
-    results = []
-    for name, anchor in LADDER:
-        if evidence_key(name) in evidence:
-            results.append((anchor, _share(evidence, name)))
-    base = _elo(results)
-    extra = (TEMPTING_POINTS * min(evidence.get("tempting", 0), 10)
-             + CHOICE_POINTS * min(max(evidence.get("real_choices", 2) - 2, 0), 8)
-             + NODE_POINTS * min(math.log2(1 + evidence.get("nodes", 0) / 1000), 10))
-    return round(base + extra)
 
 
 @dataclass(frozen=True)

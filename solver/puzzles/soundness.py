@@ -37,6 +37,7 @@ from ..reference import final_value
 from ..scoring import game_pips
 from ..search import Solver, card_points
 from ..solution import Solution
+from .evidence import LADDER, evidence_key, rating_of, solved_of
 from .format import Puzzle, PuzzleError
 
 __all__ = ["play_alike", "card_classes", "winning_cards", "toughest_reply", "refutation",
@@ -364,8 +365,6 @@ def record_problems(puzzle: Puzzle) -> list[str]:
     heuristic (which a sound puzzle defeats), or a ``rating`` or ``solved_by`` (when given)
     that its ``[puzzle.evidence]`` does not give, or cannot: a ladder player's result missing
     from it (a puzzle written by hand, with neither rating nor evidence, has nothing to hold)."""
-    from .rating import LADDER, evidence_key, rating_of, solved_of
-
     problems = []
     if "heuristic" in puzzle.solved_by:
         problems.append("solved_by: names the heuristic, which a sound puzzle defeats")
