@@ -27,46 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import ALL_CARDS
-from .game import BEG, PLAY, STAND, Match, MatchState, Observation
+from .calling import WIN_VALUE, advise_rollout, world_pack, world_state
+from .game import BEG, PLAY, STAND, MatchState, Observation
 from .players import deal_objective, rules_call, take_one_or_run
 from .tricks import side_of
 
-__all__ = ["advise_call", "call_advice", "world_pack", "world_state", "CALL_NODES", "WIN_VALUE"]
+__all__ = ["advise_call", "call_advice", "CALL_NODES"]
 
 #: Engine nodes for each double-dummy solve of a call's branch.
 CALL_NODES = 50_000
-#: What a game won before play is worth, in points of the deal.
-WIN_VALUE = 61
-
-
-def world_pack(hands: Sequence[Sequence[int]], dealer: int, turnup: int, rng) -> list[int]:
-    """A pack that deals ``hands`` (one per seat, 6 cards each) and turns up ``turnup``, the
-    other cards after them in an order shuffled by ``rng``."""
-    n = len(hands)
-    order = [(dealer + 1 + i) % n for i in range(n)]
-    hands = [sorted(h) for h in hands]
-    pack: list[int] = []
-    for start in (0, 3):
-        for seat in order:
-            pack += hands[seat][start:start + 3]
-    pack.append(turnup)
-    used = set(pack)
-    rest = [c for c in ALL_CARDS if c not in used]
-    rng.shuffle(rest)
-    return pack + rest
-
-
-def world_state(observation: Observation, pack: Sequence[int]) -> MatchState:
-    """A match state at ``observation``'s table (players, rules, dealer, score) about to deal
-    ``pack`` (``world_pack``): the calls come next."""
-    match = Match(observation.players, observation.rules, observation.best_of)
-    state = match.new_initial_state(dealer=observation.dealer, score=observation.score,
-                                    auto_deal=False)
-    state.deal_pack(pack)
-    return state
-
-
 def _branches(observation: Observation, pack: list[int]) -> dict[int, MatchState]:
     """The state after each call this seat may make, the other player's reply by the model."""
     out = {}
@@ -154,7 +123,6 @@ def advise_call(player, observation: Observation):
     deal solved double-dummy (``call_advice``) with ``calls="pimc"``, else played out
     (``solver.calling.advise_rollout``)."""
     from . import sampling
-    from .calling import advise_rollout
 
     solved = player.calls == "pimc"
     count = player.call_worlds if solved else player.rollout_worlds

@@ -35,8 +35,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
-from .bidding import WIN_VALUE, world_pack, world_state
-from .cards import ACE, FIVE, JACK, KING, QUEEN, TEN, rank_of, suit_of
+from .cards import ACE, ALL_CARDS, FIVE, JACK, KING, QUEEN, TEN, rank_of, suit_of
 from .game import BEG, DEALER, ELDER, PLAY, RUN, STAND, TAKE_ONE, DealLog, Match, MatchState, \
     Observation
 from .players import HeuristicPlayer, rules_call, take_one_or_run
@@ -46,13 +45,46 @@ from .tricks import side_of
 __all__ = ["WIN_VALUE", "deal_result", "play_out", "branch_results", "outcomes",
            "hand_features", "cell_keys", "CallTable", "load_table", "table_call", "deal_preset",
            "DEAL_OPTIONS",
-           "advise_rollout", "rollout_call", "near_target", "ROLLOUT_WORLDS"]
+           "advise_rollout", "rollout_call", "near_target", "ROLLOUT_WORLDS", "world_pack",
+           "world_state"]
 
 #: The most points one deal can peg: every capture (25), High, Low, Jack and Game, the five for
 #: five, the take-one and a turned-up Jack.
 DEAL_MOST = 25 + 4 + 5 + 1 + 1
 #: Worlds played out per call by ``calls=rollout``.
 ROLLOUT_WORLDS = 64
+
+#: What a game won before play is worth, in points of the deal.
+WIN_VALUE = 61
+
+
+def world_pack(hands: Sequence[Sequence[int]], dealer: int, turnup: int, rng) -> list[int]:
+    """A pack that deals ``hands`` (one per seat, 6 cards each) and turns up ``turnup``, the
+    other cards after them in an order shuffled by ``rng``."""
+    n = len(hands)
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    hands = [sorted(h) for h in hands]
+    pack: list[int] = []
+    for start in (0, 3):
+        for seat in order:
+            pack += hands[seat][start:start + 3]
+    pack.append(turnup)
+    used = set(pack)
+    rest = [c for c in ALL_CARDS if c not in used]
+    rng.shuffle(rest)
+    return pack + rest
+
+
+def world_state(observation: Observation, pack: Sequence[int]) -> MatchState:
+    """A match state at ``observation``'s table (players, rules, dealer, score) about to deal
+    ``pack`` (``world_pack``): the calls come next."""
+    match = Match(observation.players, observation.rules, observation.best_of)
+    state = match.new_initial_state(dealer=observation.dealer, score=observation.score,
+                                    auto_deal=False)
+    state.deal_pack(pack)
+    return state
+
+
 
 _PLAYER = HeuristicPlayer()
 
@@ -271,7 +303,7 @@ def table_call(observation: Observation, table: CallTable | None = None) -> int:
 def _world_rows(observation: Observation, hands: Sequence[Sequence[Sequence[int]]],
                 rng, budget=None) -> dict[int, list[float]]:
     """Per legal call, its value in each world (given as every seat's hand), each world's pack
-    (``solver.bidding.world_pack``, the rest shuffled by ``rng``) played out once per call;
+    (``world_pack``, the rest shuffled by ``rng``) played out once per call;
     with a ``budget`` (``solver.advice.Budget``), no world is begun once it is spent and
     ``MIN_WORLDS`` are done."""
     from .advice import MIN_WORLDS

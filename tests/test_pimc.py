@@ -16,7 +16,8 @@ import statistics
 import pytest
 
 from solver.batch import play_deals, run_duplicate, run_matches
-from solver.bidding import _branches, call_advice, world_pack
+from solver.bidding import _branches, call_advice
+from solver.calling import world_pack
 from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
 from solver.pimc import PLAYED_OUT, Advice, PimcPlayer, summarize
 from solver.players import PlayerError, decide, make_player, player_names, player_spec, \
