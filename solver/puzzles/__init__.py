@@ -26,5 +26,6 @@ __all__ = ["Puzzle", "PuzzleError", "load_puzzle", "PUZZLE_OBJECTIVES", "parse_s
            "side_text", "check_puzzle", "quick_problems", "winning_cards", "toughest_reply",
            "refutation", "play_alike", "card_classes", "main_line", "Turn", "Oracle",
            "heuristic_result", "observation_of", "generate", "candidate", "examine",
-           "start_position", "THEMES", "THEME_TITLES", "themes_of", "title_of", "check_theme",
-           "optimal_play", "rate", "evaluate", "assess", "rating_of", "LADDER", "Assessment"]
+           "start_position", "seed_problems", "THEMES", "THEME_TITLES", "themes_of", "title_of",
+           "check_theme", "optimal_play", "rate", "evaluate", "assess", "rating_of", "LADDER",
+           "Assessment"]
