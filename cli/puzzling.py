@@ -508,6 +508,9 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
             raise AllFivesError(f"--out: {folder} is a file, not a folder")
         if not folder.exists() and not folder.absolute().parent.is_dir():
             raise AllFivesError(f"--out: no folder {folder.parent} to make {folder.name} in")
+        if folder.exists() and not os.access(folder, os.W_OK | os.X_OK):
+            # (found now, not once the first puzzle is found)
+            raise AllFivesError(f"--out: {folder}: the folder cannot be written to")
         try:
             folder.mkdir(exist_ok=True)
         except OSError as error:

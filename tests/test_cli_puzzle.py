@@ -1076,6 +1076,22 @@ def test_the_progress_bar_is_for_a_terminal_only(tmp_path):
                           "is a file, not a folder")
 
 
+def test_an_out_folder_that_cannot_be_written_to_is_refused_before_the_search(tmp_path,
+                                                                             monkeypatch):
+    # once: the search for the first puzzle, then 'Permission denied' (the tests run as root,
+    # whom every folder lets write: the folder's answer is the one the program asks for)
+    import os
+
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    asked = []
+    monkeypatch.setattr(os, "access", lambda path, mode: asked.append(path) or False)
+    start = time.perf_counter()
+    assert_one_error_line(run("puzzle", "generate", "--out", folder, "--seed", "1"),
+                          f"--out: {folder}: the folder cannot be written to")
+    assert asked == [folder] and time.perf_counter() - start < 5
+
+
 @pytest.mark.parametrize("players,rules,most", [(2, "all-fives", 11), (3, "classic", 14),
                                                 (4, "all-fives", 22), (2, "classic", 20)])
 def test_more_turns_than_a_deal_holds_are_refused_at_once(players: int, rules: str,
