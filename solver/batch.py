@@ -911,44 +911,15 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
     game = _match_for(_check_table(players), rules, None)
     if not whole_matches:
         game = _deals_match(game, players)
-    names = seat_names(players)
     games: dict[int, list[tuple[int, MatchResult, bool, int]]] = {}
     order: list[tuple[int, str]] = []      # each game's group and name, as read
     dealers: dict[int, int] = {}
     for played in replayed_matches(itertools.chain([first], numbered), source):
         where = (f"{source}:{played.line}: " if source and played.line is not None else "") + \
             f"game {quoted(played.match)}"
-        named = _game_name(played.match)
-        if named is None or named[0] != str(seed):
-            raise BatchError(f"{where}: not a game of seed {seed} (its name is "
-                             f"SEED:GROUP:SEATING)")
-        _, group, k = named
-        if k >= len(seatings(players)) or played.state.players != players:
-            raise BatchError(f"{where}: not a game of a {players}-player run")
-        if k not in [k2 for k2, _ in _group_seatings(players, group, rotate)]:
-            raise BatchError(f"{where}: a game of a run with --duplicate, every group played "
-                             f"in every seating")
+        group, k = _run_game(played, where, seed, players, rotate, labels, game.rules,
+                             whole_matches)
         kinds = seatings(players)[k]
-        seated = {seat: labels[kind] for seat, kind in zip(names, kinds)}
-        if set(played.players) != set(seated) or not all(
-                _same_player(played.players[seat], label) for seat, label in seated.items()):
-            raise BatchError(f"{where}: its players are {_seated_words(played.players)}, not "
-                             f"{_seated_words(seated)}")
-        rules_played = played.state.match.rules
-        if rules_played.target != game.rules.target and MAX_TARGET in (
-                rules_played.target, game.rules.target) and \
-                rules_played.replace(target=game.rules.target) == game.rules:
-            raise BatchError(f"{where}: a game of a run of " + (
-                "deals (--deals), not of whole matches" if whole_matches else
-                "whole matches (--matches), not of deals"))
-        if rules_played != game.rules:
-            ours, theirs = game.rules.options(), rules_played.options()
-            differ = [f"{name} {option_text(theirs[name])}, not {option_text(value)}"
-                      for name, value in ours.items() if theirs.get(name) != value]
-            if rules_played.preset_name != game.rules.preset_name:
-                differ.insert(0, f"preset {rules_played.preset_name}, not "
-                                 f"{game.rules.preset_name}")
-            raise BatchError(f"{where}: its rules are not the run's ({'; '.join(differ)})")
         state = played.state
         result = _result(state, [labels[kind] for kind in kinds], ({}, {}), "",
                          deals if not whole_matches else None, records=False)
@@ -960,25 +931,7 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
         games.setdefault(group, []).append((k, result, complete, len(state.deals)))
         dealers.setdefault(group, state.deals[0].dealer)
         order.append((group, where))
-    groups = 0
-    while groups in games:
-        expected = [k for k, _ in _group_seatings(players, groups, rotate)]
-        if [game[0] for game in games[groups]] != expected or \
-                not all(game[2] for game in games[groups]):
-            break
-        groups += 1
-    if not rotate and all(len(games[g]) == 1 for g in games) and len(games) > 1:
-        raise BatchError("a run without --duplicate: each group played in one seating")
-    if set(games) - set(range(groups + 1)):
-        raise BatchError(f"group {min(set(games) - set(range(groups + 1)))} is in the records, "
-                         f"but group {groups} is not whole")
-    # the groups read back are the first records (a run writes them in order): a game of them
-    # after one of a group not whole is out of order, and the file could not be cut after them
-    later = next((i for i, (group, _) in enumerate(order) if group >= groups), len(order))
-    stray = next((where for group, where in order[later:] if group < groups), None)
-    if stray is not None:
-        raise BatchError(f"{stray}: after a game of group {order[later][0]}, which is not "
-                         f"whole: the records are out of order")
+    groups = _whole_groups(games, order, players, rotate)
     part = []
     for group in range(groups):
         table = _group_seatings(players, group, rotate)
@@ -1001,6 +954,73 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
                                 no_times, (), no_cuts))
     used = sum(game[3] for group in range(groups) for game in games[group])
     return [part], groups, used
+
+
+def _whole_groups(games: dict[int, list], order: Sequence[tuple[int, str]], players: int,
+                  rotate: bool) -> int:
+    """How many groups, from the first, the records read back hold whole (every seating's
+    game, each played to its end); ``games`` by group (seating first in each), ``order`` each
+    game's group and name as read.  A ``BatchError`` where the records cannot be a run's:
+    a group past one not whole, or a game of a whole group after one of a group not whole."""
+    groups = 0
+    while groups in games:
+        expected = [k for k, _ in _group_seatings(players, groups, rotate)]
+        if [game[0] for game in games[groups]] != expected or \
+                not all(game[2] for game in games[groups]):
+            break
+        groups += 1
+    if not rotate and all(len(games[g]) == 1 for g in games) and len(games) > 1:
+        raise BatchError("a run without --duplicate: each group played in one seating")
+    if set(games) - set(range(groups + 1)):
+        raise BatchError(f"group {min(set(games) - set(range(groups + 1)))} is in the records, "
+                         f"but group {groups} is not whole")
+    # the groups read back are the first records (a run writes them in order): a game of them
+    # after one of a group not whole is out of order, and the file could not be cut after them
+    later = next((i for i, (group, _) in enumerate(order) if group >= groups), len(order))
+    stray = next((where for group, where in order[later:] if group < groups), None)
+    if stray is not None:
+        raise BatchError(f"{stray}: after a game of group {order[later][0]}, which is not "
+                         f"whole: the records are out of order")
+    return groups
+
+
+def _run_game(played, where: str, seed: int | str, players: int, rotate: bool,
+              labels: Sequence[str], rules: Rules, whole_matches: bool) -> tuple[int, int]:
+    """A replayed game's group and seating, checked against the run whose records are read
+    back (its seed, table, seatings, players and rules, and whether it plays deals or whole
+    matches); a ``BatchError`` naming the game (``where``) if it is not the run's."""
+    named = _game_name(played.match)
+    if named is None or named[0] != str(seed):
+        raise BatchError(f"{where}: not a game of seed {seed} (its name is "
+                         f"SEED:GROUP:SEATING)")
+    _, group, k = named
+    if k >= len(seatings(players)) or played.state.players != players:
+        raise BatchError(f"{where}: not a game of a {players}-player run")
+    if k not in [k2 for k2, _ in _group_seatings(players, group, rotate)]:
+        raise BatchError(f"{where}: a game of a run with --duplicate, every group played "
+                         f"in every seating")
+    kinds = seatings(players)[k]
+    seated = {seat: labels[kind] for seat, kind in zip(seat_names(players), kinds)}
+    if set(played.players) != set(seated) or not all(
+            _same_player(played.players[seat], label) for seat, label in seated.items()):
+        raise BatchError(f"{where}: its players are {_seated_words(played.players)}, not "
+                         f"{_seated_words(seated)}")
+    rules_played = played.state.match.rules
+    if rules_played.target != rules.target and MAX_TARGET in (
+            rules_played.target, rules.target) and \
+            rules_played.replace(target=rules.target) == rules:
+        raise BatchError(f"{where}: a game of a run of " + (
+            "deals (--deals), not of whole matches" if whole_matches else
+            "whole matches (--matches), not of deals"))
+    if rules_played != rules:
+        ours, theirs = rules.options(), rules_played.options()
+        differ = [f"{name} {option_text(theirs[name])}, not {option_text(value)}"
+                  for name, value in ours.items() if theirs.get(name) != value]
+        if rules_played.preset_name != rules.preset_name:
+            differ.insert(0, f"preset {rules_played.preset_name}, not "
+                             f"{rules.preset_name}")
+        raise BatchError(f"{where}: its rules are not the run's ({'; '.join(differ)})")
+    return group, k
 
 
 def _game_name(name: Any) -> tuple[str, int, int] | None:
