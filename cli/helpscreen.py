@@ -28,6 +28,8 @@ from typer.core import TyperCommand
 
 from solver.errors import quoted, written_as_number
 
+from .console import width_instead
+
 if TYPE_CHECKING:
     import typer
 
@@ -107,22 +109,34 @@ class Command(HelpScreen, TyperCommand):
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         if not ctx.resilient_parsing:
             values, _, order = self.make_parser(ctx).parse_args(args=list(args))
-            seen: set[str] = set()
-            for param in order:
-                if param.param_type_name != "option" or param.multiple or param.count \
-                        or param.is_eager:      # (--help twice is help)
-                    continue
-                if param.name in seen:
-                    ctx.fail(f"{'/'.join(param.opts + param.secondary_opts)} is given twice")
-                seen.add(param.name)
-                _check_number(ctx, param, values.get(param.name))
+            if not any(param.is_eager and param.name == "help" for param in order):
+                seen: set[str] = set()
+                for param in order:
+                    if param.param_type_name != "option" or param.multiple or param.count \
+                            or param.is_eager:
+                        continue
+                    if param.name in seen:
+                        ctx.fail(f"{'/'.join(param.opts + param.secondary_opts)} is given "
+                                 f"twice")
+                    seen.add(param.name)
+                    _check_number(ctx, param, values.get(param.name))
         return super().parse_args(ctx, args)
+
+
+def number_kind(param: Any) -> type | None:
+    """``int`` or ``float`` for an option that takes a whole number or a number, else None:
+    by the annotation Typer keeps (0.29), or by the type of the parser's parameter (0.28)."""
+    kind = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    if kind in (int, float):
+        return kind
+    names = {cls.__name__ for cls in type(getattr(param, "type", None)).__mro__}
+    return int if "IntParamType" in names else float if "FloatParamType" in names else None
 
 
 def _check_number(ctx: typer.Context, param: Any, value: Any) -> None:
     """A number option's value as typed, in digits 0 to 9, or a usage error naming it."""
-    kind = getattr(getattr(param, "type_descriptor", None), "annotation", None)
-    if not isinstance(value, str) or kind not in (int, float):
+    kind = number_kind(param)
+    if not isinstance(value, str) or kind is None:
         return
     whole = kind is int
     if not written_as_number(value, whole):
@@ -162,7 +176,7 @@ def render_help(command: Any, ctx: typer.Context, stderr: bool = False) -> str:
 
     stream = sys.stderr if stderr else sys.stdout
     colour = _stream_wants_colour(stream)
-    width = min(shutil.get_terminal_size((80, 24)).columns, MAX_WIDTH)
+    width = min(width_instead(stream) or shutil.get_terminal_size((80, 24)).columns, MAX_WIDTH)
     page = _Page(getattr(stream, "encoding", None) or "utf-8")
     console = Console(file=page, width=width, force_terminal=colour,
                       color_system="auto" if colour else None, highlight=False, markup=False,

@@ -403,6 +403,10 @@ def test_a_seed_below_zero_is_refused(args: list[str]):
     (["play", "--players", "5"], "--players: '5' is more than 4 (see 'allfives play --help')"),
     (["deal", "--players=x"], "--players: 'x' is not a whole number (see 'allfives deal --help')"),
     (["bench", "--count", "0"], "--count: '0' is less than 1 (see 'allfives bench --help')"),
+    (["deal", "--players", "2", "--count", "1000001"],     # (10**30 deals were taken)
+     "--count: '1000001' is more than 1000000 (see 'allfives deal --help')"),
+    (["puzzle", "generate", "--count", "10001"],
+     "--count: '10001' is more than 10000 (see 'allfives puzzle generate --help')"),
     (["solve", TWO_LINE, "--time-limit", "abc"],
      "--time-limit: 'abc' is not a number (see 'allfives solve --help')"),
     (["deal", "--format", "nope"],
@@ -427,6 +431,7 @@ def test_a_value_the_parser_refuses_is_worded_as_the_programs_own_errors(args, m
     (["solve", TWO_LINE, "--time-limit"], "nan", "number"),
     (["solve", TWO_LINE, "--time-limit"], "1_0.5", "number"),
     (["solve", TWO_LINE, "--time-limit"], "٠.٥", "number"),
+    (["deal", "--players"], "2.0", "whole number"),        # (once read as 2)
 ], ids=lambda x: x if isinstance(x, str) else None)
 def test_a_number_is_read_only_as_digits_0_to_9_write_it(args, value, kind):
     """What Python's int and float read besides (underscores, other scripts' digits, nan) was
@@ -436,9 +441,40 @@ def test_a_number_is_read_only_as_digits_0_to_9_write_it(args, value, kind):
     assert line.startswith(f"allfives: error: {name}: {quoted(value)} is not a {kind} (see ")
 
 
+def _commands(group):
+    for command in group.commands.values():
+        yield from _commands(command) if hasattr(command, "commands") else [command]
+
+
+def test_every_option_that_takes_a_number_has_its_number_checked():
+    """The check reads each option's kind from what the parser keeps (which Typer 0.28 and 0.29
+    keep otherwise): every option whose function takes an int or a float is known for one."""
+    import inspect
+    import typing
+
+    import typer.main
+
+    from cli.helpscreen import number_kind
+    from cli.main import app
+
+    checked = 0
+    for command in _commands(typer.main.get_command(app)):
+        hints = typing.get_type_hints(inspect.unwrap(command.callback))
+        for param in command.params:
+            hint = hints[param.name]
+            kinds = set(typing.get_args(hint)) - {type(None)} or {hint}
+            declared = next((k for k in (int, float) if kinds == {k}), None)
+            if param.param_type_name == "option":
+                assert number_kind(param) is declared, (command.name, param.name)
+                checked += declared is not None
+    assert checked >= 30
+
+
 def test_a_number_typed_in_digits_is_read():
     assert run("solve", TWO_LINE, "--time-limit", " .5").exit_code == 0
     assert run("deal", "--players", "2", "--seed", "+3").exit_code == 0
+    # and asked for help, help is given whatever the numbers say
+    assert run("deal", "--count", "1_0", "--help").stdout.startswith("Usage: allfives deal")
 
 
 # ---- numbers too large to run ---------------------------------------------------------------
