@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 
 _TRAILING_SPACES = re.compile(r"[ \t]+(?=\n)")
-#: The narrowest console printed on: a width below it (as ``COLUMNS`` may set, 0 even) is not
-#: used, and the terminal's own width, or 80 (``DEFAULT_WIDTH``), is used instead.
+#: The narrowest width ``COLUMNS`` sets that is used: below it (0 even) the terminal's own
+#: width is, or 80 (``DEFAULT_WIDTH``) off a terminal.
 NARROWEST = 20
 DEFAULT_WIDTH = 80
 
@@ -50,19 +50,25 @@ def make_console(color: bool | None = None, stderr: bool = False) -> Console:
     elif color is False:
         options["color_system"] = None
     console = _Console(**options)
-    if console.width < NARROWEST:   # (COLUMNS=0 printed nothing at all, COLUMNS=1 a letter a line)
-        console.width = _own_width(sys.stderr if stderr else sys.stdout)
+    width = width_instead(sys.stderr if stderr else sys.stdout)
+    if width is not None:
+        console.width = width
     return console
 
 
-def _own_width(stream) -> int:
-    """The width of the terminal ``stream`` is on, where it is one of a usable width; else 80,
-    as for a file or a pipe."""
+def width_instead(stream) -> int | None:
+    """Where ``COLUMNS`` sets a width too narrow to print on (below ``NARROWEST``: 0 printed
+    nothing at all, 1 a letter a line), the width to print ``stream`` at instead: its
+    terminal's own, or 80 off a terminal; else None (the width is the console's to find)."""
     try:
-        width = os.get_terminal_size(stream.fileno()).columns
+        if int(os.environ.get("COLUMNS", NARROWEST)) >= NARROWEST:
+            return None
+    except ValueError:      # (not a number: no console reads it)
+        return None
+    try:
+        return os.get_terminal_size(stream.fileno()).columns or DEFAULT_WIDTH
     except (AttributeError, ValueError, OSError):   # (no terminal, or a stream without a file)
         return DEFAULT_WIDTH
-    return width if width >= NARROWEST else DEFAULT_WIDTH
 
 
 def can_show_suits(console: Console) -> bool:

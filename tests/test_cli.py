@@ -4,6 +4,7 @@ the one error boundary (exit 2, one line on stderr, never a traceback)."""
 from __future__ import annotations
 
 import json
+import io
 import os
 import re
 import subprocess
@@ -621,20 +622,49 @@ def test_the_report_is_laid_out_for_the_console_width(players, width):
     assert all(len(row) <= width for row in board.splitlines())
 
 
-@pytest.mark.parametrize("columns", ["0", "1", "19", "-5", "wide"])
+@pytest.mark.parametrize("columns", ["0", "1", "19", "-5"])
 def test_a_width_too_narrow_to_print_on_is_not_used(columns):
-    """COLUMNS below the narrowest console (0 printed nothing at all, and status 0) gives the
-    report as a pipe has it, 80 columns wide; 20 is used as it is."""
+    """COLUMNS below the narrowest console (0 printed nothing at all, and status 0; 1 a letter
+    a line, the help too) gives the report and the help as a pipe has them, 80 columns wide;
+    20 is used as it is."""
     from clirun import EXAMPLES
 
-    args = ["solve", str(EXAMPLES / "two-player.toml")]
-    wide = RUNNER.invoke(app, args, env={"COLUMNS": "80"})
-    result = RUNNER.invoke(app, args, env={"COLUMNS": columns})
-    # (but for the last line's nodes and time: the engine's table is kept from the run before)
-    assert result.exit_code == 0
-    assert result.stdout.splitlines()[:-1] == wide.stdout.splitlines()[:-1]
-    narrow = RUNNER.invoke(app, args, env={"COLUMNS": "20"})
-    assert max(len(row) for row in narrow.stdout.splitlines()[1:]) <= 20
+    for args in (["solve", str(EXAMPLES / "two-player.toml")], ["deal", "--help"]):
+        wide = RUNNER.invoke(app, args, env={"COLUMNS": "80"})
+        result = RUNNER.invoke(app, args, env={"COLUMNS": columns})
+        # (but for a solve's last line, its nodes and time: the engine's table is kept)
+        assert result.exit_code == 0
+        assert result.stdout.splitlines()[:-1] == wide.stdout.splitlines()[:-1]
+        narrow = RUNNER.invoke(app, args, env={"COLUMNS": "20"}).stdout.splitlines()
+        assert narrow[0] == "Usage: allfives deal" if args[0] == "deal" else \
+            max(len(row) for row in narrow[1:]) <= 20
+
+
+def test_a_terminal_narrower_than_that_keeps_its_own_width(monkeypatch):
+    """Where COLUMNS is too narrow, the terminal's own width is the width, narrow as it is (80
+    for a terminal that gives none); a width COLUMNS may set, or none, is the console's."""
+    import fcntl
+    import struct
+    import termios
+
+    from cli.console import width_instead
+
+    master, slave = os.openpty()
+    try:
+        tty = os.fdopen(slave, "w", closefd=False)
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 15, 0, 0))
+        monkeypatch.setenv("COLUMNS", "0")
+        assert width_instead(tty) == 15
+        assert width_instead(io.StringIO()) == 80
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 0, 0, 0, 0))
+        assert width_instead(tty) == 80
+        monkeypatch.setenv("COLUMNS", "20")
+        assert width_instead(tty) is None
+        monkeypatch.delenv("COLUMNS")
+        assert width_instead(tty) is None
+    finally:
+        os.close(master)
+        os.close(slave)
 
 
 @pytest.mark.parametrize("command", [
