@@ -91,6 +91,9 @@ def test_a_sample_puzzle_is_sound(solver):
         "no [puzzle.evidence]: rating and solved_by cannot be held to it"]
     by_hand = dataclasses.replace(puzzle, rating=None, solved_by=(), evidence=())
     assert check_puzzle(by_hand, solver) == []
+    assert check_puzzle(dataclasses.replace(by_hand, evidence=puzzle.evidence), solver) == []
+    assert check_puzzle(dataclasses.replace(by_hand, rating=1450), solver) == [
+        "no [puzzle.evidence]: rating cannot be held to it"]
 
 
 @pytest.mark.parametrize("players, cards", SMALL)

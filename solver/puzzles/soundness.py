@@ -363,23 +363,22 @@ def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> li
 def record_problems(puzzle: Puzzle) -> list[str]:
     """Where the file's record of its rating disagrees with itself: ``solved_by`` naming the
     heuristic (which a sound puzzle defeats), or a ``rating`` or ``solved_by`` (when given)
-    that its ``[puzzle.evidence]`` does not give, or cannot: a ladder player's result missing
-    from it (a puzzle written by hand, with neither rating nor evidence, has nothing to hold)."""
+    that its ``[puzzle.evidence]`` does not give, or cannot give, lacking a ladder player's
+    result (a puzzle written by hand, with neither rating nor solved_by, has nothing to hold)."""
     problems = []
     if "heuristic" in puzzle.solved_by:
         problems.append("solved_by: names the heuristic, which a sound puzzle defeats")
     evidence = dict(puzzle.evidence)
     solved = solved_of(evidence)
     if solved is None:
-        missing = [evidence_key(name) for name, _ in LADDER if evidence_key(name) not in evidence]
         given = [key for key, held in (("rating", puzzle.rating is not None),
                                        ("solved_by", bool(puzzle.solved_by))) if held]
-        held = f"{' and '.join(given) or 'the rating'} cannot be held to it"
-        if not evidence and given:
-            problems.append(f"no [puzzle.evidence]: {held}")
-        elif evidence:
-            others = f" (nor {counted(len(missing) - 1, 'other')})" if len(missing) > 1 else ""
-            problems.append(f"puzzle.evidence: no {missing[0]}{others}: {held}")
+        missing = [evidence_key(name) for name, _ in LADDER if evidence_key(name) not in evidence]
+        others = f" (nor {counted(len(missing) - 1, 'other')})" if len(missing) > 1 else ""
+        if given:
+            where = f"puzzle.evidence: no {missing[0]}{others}" if evidence else \
+                "no [puzzle.evidence]"
+            problems.append(f"{where}: {' and '.join(given)} cannot be held to it")
         return problems
     if puzzle.rating is not None and puzzle.rating != rating_of(evidence):
         problems.append(f"rating: {puzzle.rating}, where its evidence gives "
