@@ -118,17 +118,19 @@ def normal_quantile(p: float) -> float:
     return statistics.NormalDist().inv_cdf(_check_confidence(p))
 
 
-@functools.lru_cache(maxsize=256)
 def t_quantile(p: float, df: float) -> float:
     """The ``p`` quantile of Student's t with ``df`` degrees of freedom: the t with
     ``t_cdf(t, df) == p``.  ``t_quantile(0.975, 10)`` is 2.228138851986...  Kept for the last
     arguments asked (exactly those: an advice of equal worlds asks for the same every time)."""
-    p = _check_confidence(p)
-    df = _check_df(df)
+    return _t_quantile(_check_confidence(p), _check_df(df))
+
+
+@functools.lru_cache(maxsize=256)
+def _t_quantile(p: float, df: float) -> float:
     if math.isinf(df):
         return normal_quantile(p)
     if p < 0.5:
-        return -t_quantile(1.0 - p, df)
+        return -_t_quantile(1.0 - p, df)
     if p == 0.5:
         return 0.0
     low, high = 0.0, 1.0

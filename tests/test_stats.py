@@ -314,3 +314,11 @@ def test_what_is_no_list_of_outcomes_is_named_in_one_line(call, what):
     with pytest.raises(StatsError, match=re.escape(what)) as error:
         call()
     assert "\n" not in str(error.value)
+
+
+def test_t_quantile_checks_its_arguments_however_often_it_is_asked():
+    # the quantiles are kept for the arguments last asked: the checks come first every time
+    assert t_quantile(0.975, 1) == pytest.approx(12.7062047, abs=1e-6)
+    for p, df in ((0.975, True), ([0.975], 3), (0.975, [1]), (1.5, 1)):
+        with pytest.raises(StatsError):
+            t_quantile(p, df)
