@@ -26,22 +26,21 @@ from solver.cards import SUIT_NAMES, CardError, is_card, parse_card, parse_hand,
 from solver.errors import AllFivesError, counted, whole_number
 from solver.game import CALLS, Observation, action_name
 from solver.notation import is_line_form, is_toml_name, parse_line
-from solver.pimc import GAME_ASIDE, MAX_WORLDS, PLAYED_OUT
+from solver.pimc import GAME_ASIDE, MAX_WORLDS, PLAYED_OUT, PimcPlayer
 from solver.seen import CallError, SeenPosition, call_observation, read_seen
 from solver.tricks import SeatError, parse_seat, seat_names, side_count, side_name, side_of
 
 from .errors import note
 from .faces import GOOD, QUIET, card_face, cards_face, hanging, rules_words, suit_face
 from .fitted import Fitted
-from .inputs import read_rules
+from .inputs import ARGUMENT, STDIN, is_file, is_record_text, named, one_of_several, read_rules, \
+    read_text
 from .report import narrowing_table
 from .table import pegged_this_deal
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
 
-STDIN = "-"
-ARGUMENT = "<argument>"
 #: The options that describe a call, which a position describes itself.
 CALL_OPTIONS = ("hand", "turnup", "players", "dealer", "score", "rules", "target")
 #: Engine nodes a piece of advice may search in all: enough for every world of a 6-card deal
@@ -56,8 +55,6 @@ PHASE_WORDS = {"elder": "stand or beg", "dealer": "take one or run", "play": "ca
 def read_position(name: str) -> tuple[str, SeenPosition]:
     """The position an argument names, with its name: a deal file, a file holding one
     one-line position, ``-`` for standard input, or a one-line position itself."""
-    from .inputs import is_file, is_record_text, named, one_of_several, read_text
-
     source = "<stdin>" if named(name, "POSITION") == STDIN else name
     # what is there (a file, a pipe, a folder, to be refused as one) is read
     if "\n" not in name and is_line_form(name) and not is_file(name):
@@ -146,7 +143,6 @@ def advice_for(observation: Observation, worlds: int | None, seed: int | str,
     how the other players choose, and is the player's own).  With ``seen``, the position the
     observation is of: hands shown other than the seat's own stay as they are in every world
     (an observation holds only its seat's hand)."""
-    from solver.pimc import PimcPlayer
     from solver.sampling import world_position
 
     # every deal that fits counts alike (the calls' evidence apart): the player's own play

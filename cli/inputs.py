@@ -77,7 +77,6 @@ def read_text(name: str, limit: int | None = MAX_TEXT_BYTES, records: bool = Fal
 def record_and_deal(name: str) -> tuple[str, int | None] | None:
     """``RECORD`` or ``RECORD#N`` when ``name`` names a game record (a ``.jsonl`` file, or JSON
     lines whose first object has a ``pack`` and ``actions``): the file and N; else None."""
-
     file, number = split_deal(name)
     if is_file(file) and Path(file).is_file() and is_record_file(Path(file)):
         return file, number

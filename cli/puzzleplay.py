@@ -26,7 +26,7 @@ from solver.errors import counted
 
 from .answers import AnswerError, ask_line, read_answer, reason
 from .faces import BAD, GOOD, QUIET, card_face, hanging
-from .sheet import about, goal_reached, heading, seat_word
+from .sheet import about, facts_of, goal_reached, heading, seat_word
 from .table import choices_line
 
 if TYPE_CHECKING:
@@ -103,8 +103,6 @@ class PuzzleSession:
     # ---- the loop ---------------------------------------------------------------------------
 
     def run(self) -> Result:
-        from .sheet import facts_of
-
         facts = facts_of(self.puzzle, self.name)
         self.console.print(Text(self.title_line(facts), style="bold"), crop=False)
         self.console.print(Text(facts.goal), crop=False)

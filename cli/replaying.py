@@ -23,7 +23,7 @@ from solver.tricks import seat_names, side_name
 from .faces import card_face, hanging, ranks_face, rules_words, suit_face
 from .inputs import STDIN, file_deal, is_file, is_record_text, named, one_deal, read_text, \
     refuse_no_number, split_deal
-from .table import scores_text, seat_text
+from .table import deal_over_line, scores_text, seat_text, what_happened
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -182,8 +182,6 @@ def tell_match(state: MatchState, console: Console, pretty: bool) -> None:
 def deal_story(state: MatchState, number: int, pretty: bool) -> list[Text]:
     """Deal ``number`` of a replayed match told line by line: it is dealt again from its pack
     on a fresh state at the score it started from, and each action is taken and told."""
-    from .table import deal_over_line, what_happened
-
     log = state.deals[number - 1]
     n = state.players
     fresh, _ = state.deal_again(number)

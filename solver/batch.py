@@ -94,7 +94,7 @@ from .cards import Card
 from .errors import AllFivesError, WorkersLost, counted, quoted, seeded, whole
 from .game import Match, MatchState
 from .players import Player, PlayerSpec, decide, player_spec
-from .records import match_records
+from .records import match_records, record_pairs, replayed_matches
 from .rules import MAX_TARGET, Rules, option_text
 from .shuffle import shuffled_pack
 from .signals import signals_held
@@ -897,8 +897,6 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
     a ``RecordError`` naming ``source`` (and its line, records read by ``read_records``, or
     given as ``(line, record)`` pairs by ``numbered_records``: then they are read one match
     at a time, and only what each game scored is kept)."""
-    from .records import record_pairs, replayed_matches
-
     a, b = _specs(a, b, players)
     if whole(deals) is None or deals < 1:
         raise BatchError(f"deals: {quoted(deals)} is not a whole number from 1")
