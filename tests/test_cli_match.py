@@ -771,6 +771,19 @@ def test_a_resumed_run_is_the_run_played_through(tmp_path, players, args):
                        for t in found["times"].values())
 
 
+@pytest.mark.parametrize("groups, words", [(1, "the first group"), (2, "the first 2 groups")])
+def test_the_report_of_a_run_resumed_says_how_many_groups_were_read_back(tmp_path, groups,
+                                                                          words):
+    record = tmp_path / "run.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 3, "--record", record).exit_code == 0
+    lines = record.read_text().splitlines(keepends=True)
+    record.write_text("".join(line for line in lines
+                              if int(json.loads(line)["match"].split(":")[1]) < groups))
+    resumed = run("match", "heuristic", "random", "--deals", 3, "--record", record, "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert f"resumed: {words} read back from the record" in resumed.stdout
+
+
 def test_an_interrupted_run_says_how_to_go_on(tmp_path):
     record = tmp_path / "run.jsonl"
     started = subprocess.Popen([str(PROGRAM), "match", "heuristic", "pimc", "--deals", "120",

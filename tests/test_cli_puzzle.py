@@ -1084,8 +1084,15 @@ def test_an_out_folder_that_cannot_be_written_to_is_refused_before_the_search(tm
 
     folder = tmp_path / "kept"
     folder.mkdir()
-    asked = []
-    monkeypatch.setattr(os, "access", lambda path, mode: asked.append(path) or False)
+    asked, access = [], os.access
+
+    def refused(path, mode, **options):     # (this folder alone: every other path as it is)
+        if Path(path) != folder:
+            return access(path, mode, **options)
+        asked.append(path)
+        return False
+
+    monkeypatch.setattr(os, "access", refused)
     start = time.perf_counter()
     assert_one_error_line(run("puzzle", "generate", "--out", folder, "--seed", "1"),
                           f"--out: {folder}: the folder cannot be written to")
