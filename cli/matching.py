@@ -35,8 +35,8 @@ DEFAULT_SEED = 0
 DEFAULT_DEALS = 100
 #: The confidence of every interval shown.
 CONFIDENCE = 0.95
-#: The fewest deal groups a bootstrap interval is given for: from fewer, the percentile
-#: bootstrap covers far less than its 95% (at most 50% from two groups, some 80% from five).
+#: The fewest deal groups a bootstrap interval is given for: from fewer, the bootstrap covers
+#: far less than its 95% (the percentile's at most 50% from two groups, some 80% from five).
 BOOTSTRAP_GROUPS = 20
 #: Deal groups one run plays at most (``--deals``, ``--matches``): each is planned at the start.
 MAX_GROUPS = 1_000_000

@@ -658,7 +658,7 @@ class DuplicateResult:
 
     def bootstrap(self, confidence: float = 0.95, resamples: int = 2000,
                   seed: int | str = 0) -> Interval:
-        """The same mean with a percentile bootstrap interval over the groups."""
+        """The same mean with a bootstrap interval (BCa) over the groups."""
         return bootstrap_interval(self.differences(), confidence, resamples, seed)
 
     def kind_means(self) -> tuple[float, float]:

@@ -7,8 +7,9 @@ double precision.
 
 * ``mean_interval(values)``: the mean and its two-sided t interval (for duplicate play the values
   are the paired differences, one per deal group: this is the paired t interval).
-* ``bootstrap_interval(values, seed=...)``: the percentile bootstrap interval of the mean,
-  resampling the values (the deal groups) with a seeded ``random.Random``.
+* ``bootstrap_interval(values, seed=...)``: the bootstrap interval of the mean, bias-corrected
+  and accelerated (Efron's BCa: Efron and Tibshirani 1993, "An Introduction to the Bootstrap",
+  ch. 14), resampling the values (the deal groups) with a seeded ``random.Random``.
 * ``wilson_interval(successes, n)``: a proportion and its Wilson score interval; ``successes``
   may hold halves (a shared win counts one half).
 * ``grouped_share_interval(groups)``: the same for outcomes that come in groups played on the
@@ -25,6 +26,7 @@ double precision.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import statistics
@@ -236,9 +238,14 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Interval
 
 def bootstrap_interval(values: Sequence[float], confidence: float = 0.95,
                        resamples: int = 2000, seed: int | str = 0) -> Interval:
-    """The percentile bootstrap interval of the mean: ``resamples`` resamples of the values with
-    replacement, by ``random.Random(seed)``; the bounds are the nearest-rank α/2 and 1 - α/2
-    percentiles of the resampled means."""
+    """The bootstrap interval of the mean, bias-corrected and accelerated (Efron's BCa):
+    ``resamples`` resamples of the values with replacement, by ``random.Random(seed)``; the
+    bounds are the nearest-rank percentiles of the resampled means at α/2 and 1 - α/2 moved
+    by the bias (the share of resampled means below the mean, ties counted half) and by the
+    acceleration (the skewness of the values, as their jackknife gives it).  Where the values
+    are symmetric these are the percentile interval's; where they lean to one side, as the
+    differences of a player far stronger than the other do, the bounds lean with them, and
+    cover the mean more nearly as often as they say."""
     confidence = _check_confidence(confidence)
     if whole(resamples) is None or resamples < 1:
         raise StatsError(f"resamples {quoted(resamples)} must be a whole number from 1")
@@ -246,11 +253,27 @@ def bootstrap_interval(values: Sequence[float], confidence: float = 0.95,
     n = len(xs)
     rng = seeded(seed)
     means = sorted(math.fsum(rng.choices(xs, k=n)) / n for _ in range(resamples))
-    alpha = (1 - confidence) / 2 * 100
     mean = math.fsum(xs) / n
     sd = statistics.stdev(xs) if n > 1 else 0.0
-    return Interval(mean, percentile(means, alpha), percentile(means, 100 - alpha), n, sd,
-                    confidence, "bootstrap")
+    below = bisect.bisect_left(means, mean)
+    at = bisect.bisect_right(means, mean) - below
+    bias = statistics.NormalDist().inv_cdf(min(max((below + at / 2) / resamples, 1e-9),
+                                               1 - 1e-9))
+    # the jackknife's means leave one value out each: they differ from the mean by
+    # (mean - x) / (n - 1), so the acceleration is that of the values themselves
+    spread = [x - mean for x in xs]
+    squares = math.fsum(d * d for d in spread)
+    acceleration = math.fsum(d ** 3 for d in spread) / (6 * squares ** 1.5) if squares else 0.0
+    alpha = (1 - confidence) / 2
+
+    def moved(p: float) -> float:
+        z = bias + normal_quantile(p)
+        if acceleration * z >= 1:     # (past the acceleration's reach: that end of the means)
+            return 100.0 if z > 0 else 0.0
+        return 100 * statistics.NormalDist().cdf(bias + z / (1 - acceleration * z))
+
+    return Interval(mean, percentile(means, moved(alpha)), percentile(means, moved(1 - alpha)),
+                    n, sd, confidence, "bootstrap")
 
 
 @dataclass(frozen=True)
