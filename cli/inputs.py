@@ -118,7 +118,6 @@ def record_positions(text: str, source: str, number: int | None = None,
     from solver.game import REVOKE
     from solver.records import replay_text
 
-
     matches = replay_text(text, source)
     picked: list[tuple[str, MatchState, int]] = []
     if number is not None:

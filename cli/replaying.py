@@ -37,7 +37,6 @@ def replay_command(name: str, json: bool, color: bool | None,
     a record that does not replay ends in one line and status 2 (before anything is told).
     A file of several matches (``allfives match --record``) gets a summary of each; its deals
     are counted through the file."""
-
     named(name, "RECORD")
     name, deal = _record_and_deal(name, deal)
     source = "<stdin>" if name == STDIN else name
