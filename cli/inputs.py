@@ -66,6 +66,8 @@ def read_text(name: str, limit: int | None = MAX_TEXT_BYTES, records: bool = Fal
     ``records``), are an ``AllFivesError`` saying where."""
     if name != STDIN:
         return read_file(name, limit, records)
+    if sys.stdin.isatty():
+        note("reading standard input: type or paste it, then Ctrl-D on a line of its own")
     raw = getattr(sys.stdin, "buffer", None)
     if raw is None:     # a text stream put in its place (a test's)
         return sys.stdin.read().removeprefix("\ufeff")

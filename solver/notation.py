@@ -467,7 +467,9 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
     parts = _Parts(source, hidden)
     for key in data:
         if key not in TOP_KEYS:
-            raise _fail(source, None, f"unknown key {quoted(key)}")
+            hint = f" (a hand goes in the [hands] table: [hands] on a line, then {key} = ...)" \
+                if key.strip().upper() in COMPASS and len(key.strip()) == 1 else ""
+            raise _fail(source, None, f"unknown key {quoted(key)}{hint}")
     if "puzzle" in data:
         check_puzzle_table(data["puzzle"], source)
     if "rules" in data:

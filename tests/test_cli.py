@@ -678,3 +678,25 @@ def test_plain_text_into_a_pipe_has_no_spaces_at_the_ends_of_its_lines(tmp_path,
     done = shell(f"allfives {command} | cat", tmp_path)
     assert done.returncode == 0 and done.stdout.count("\n") > 5
     assert [line for line in done.stdout.splitlines() if line != line.rstrip()] == []
+
+
+class _Keyboard(io.BytesIO):
+    """Standard input at a terminal: what is typed, then Ctrl-D."""
+
+    def isatty(self) -> bool:
+        return True
+
+    @property
+    def buffer(self):
+        return self
+
+
+@pytest.mark.parametrize("tty", [True, False])
+def test_standard_input_at_a_terminal_says_it_is_read(tty, monkeypatch, capsys):
+    from cli.inputs import read_text
+    typed = _Keyboard(b'trump = "H"\n') if tty else io.TextIOWrapper(io.BytesIO(b'trump = "H"\n'))
+    monkeypatch.setattr("sys.stdin", typed)
+    assert read_text("-") == 'trump = "H"\n'
+    said = capsys.readouterr().err
+    assert said == ("allfives: reading standard input: type or paste it, then Ctrl-D on a line "
+                    "of its own\n" if tty else "")

@@ -280,6 +280,10 @@ MALFORMED = [
     (BASE + "foo = 1\n", "deal.toml: hands.foo: unknown seat 'foo'"),
     ("foo = 1\n" + BASE, "deal.toml: unknown key 'foo'"),
     ("players = 2\n" + BASE, "deal.toml: unknown key 'players'"),
+    # a hand written above [hands], or with no [hands] at all
+    ('N = "AH"\n' + BASE, "deal.toml: unknown key 'N' (a hand goes in the [hands] table: "
+                          "[hands] on a line, then N = ...)"),
+    ('s = "AH"\n', "deal.toml: unknown key 's' (a hand goes in the [hands] table"),
     (BASE + "[options]\ncolour = 'red'\n", "deal.toml: options.colour: unknown option 'colour'"),
     (BASE + "[options]\nfollow = 'loose'\n", "deal.toml: options.follow: "),
     (BASE + "[options]\ncapture = 'maybe'\n", "deal.toml: options.capture: "),
