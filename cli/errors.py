@@ -25,6 +25,7 @@ needs), a usage error is the one that carries the ``ctx`` it happened in, and ``
 
 from __future__ import annotations
 
+import difflib
 import errno
 import os
 import re
@@ -169,6 +170,22 @@ def _typed_value(args: list[str], option: str) -> str | None:
     return found
 
 
+def _options_like(typed: str, params: list) -> str:
+    """The options (``params``, a command's) that ``typed`` may have meant, in brackets (or
+    nothing): those it begins (the first three), else those that differ from it by a letter or
+    two."""
+    names = sorted({name for param in params
+                    for name in [*getattr(param, "opts", ()), *getattr(param, "secondary_opts", ())]
+                    if name.startswith("--") == typed.startswith("--")})
+    like = [name for name in names if name.startswith(typed)][:3] \
+        or difflib.get_close_matches(typed, names, n=3, cutoff=0.75)
+    if not like:
+        return ""
+    if len(like) == 1:
+        return f" (did you mean {like[0]}?)"
+    return f" (did you mean {', '.join(like[:-1])} or {like[-1]}?)"
+
+
 #: The commands that read deals, ``FILE#N`` one of several.
 DEAL_COMMANDS = ("solve", "analyze", "advise", "replay")
 
@@ -179,6 +196,10 @@ def usage_message(error: typer.TyperException, args: list[str] = (), group: Any 
     value out of range or not a number is worded as the program's own errors are:
     ``--seed: '-1' is less than 0``."""
     text = message_of(Exception(error.format_message())).replace("Value error, ", "")
+    if type(error).__name__ == "NoSuchOption" and error.ctx is not None:
+        # (Click's own guesses reach far: --bogus for --jobs, --pl for --help)
+        text = error.message + _options_like(error.option_name,
+                                                    error.ctx.command.get_params(error.ctx))
     picked = next((arg for arg in args if re.fullmatch(r"-[#:].*", arg)), None)
     command = next((arg for arg in args if not arg.startswith("-")), None)
     what = "puzzle" if command == "puzzle" else "deal" if command in DEAL_COMMANDS else None

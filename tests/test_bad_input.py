@@ -329,6 +329,26 @@ def test_a_player_switch_reads_true_and_false_as_they_are(text: str, value: bool
     assert (player.infer, player.bidding, player.win) == (value, value, value)
 
 
+@pytest.mark.parametrize("args,guess", [
+    (["match", "--bogus"], ""),     # (Click's guess: --jobs)
+    (["match", "--pl", "2"], " (did you mean --players?)"),    # (Click's: --help, --players)
+    (["match", "--deal", "5"], " (did you mean --deals?)"),
+    (["solve", "--tim", "3"], " (did you mean --time-limit?)"),     # (Click's: none)
+    (["match", "--seeds", "3"], " (did you mean --seed?)"),
+    (["puzzle", "generate", "--cout", "3"], " (did you mean --count or --out?)"),
+    (["match", "--helps"], " (did you mean --help?)"),
+    (["--verison"], " (did you mean --version?)"),
+    (["solve", "-x"], ""),
+])
+def test_an_unknown_option_is_guessed_only_where_it_is_near_one(args, guess):
+    result = run(*args)
+    assert result.exit_code == 2
+    typed = args[-2] if args[-1].isdigit() else args[-1]
+    command = " ".join(["allfives", *args[:args.index(typed)]])
+    assert one_error_line(result) == (f"allfives: error: No such option: {typed}{guess} "
+                                      f"(see '{command} --help')")
+
+
 @pytest.mark.parametrize("picked", ["-#2", "-:3"])
 @pytest.mark.parametrize("command", ["solve", "analyze", "advise"])
 def test_a_deal_of_standard_input_by_number_is_told_what_to_do(command, picked):
