@@ -648,7 +648,8 @@ def test_check_says_when_the_themes_are_not_the_ones_the_line_shows(tmp_path):
     text = (COLLECTION / "012-the-five-falls.toml").read_text(encoding="utf-8")
     assert 'themes = ["catch-the-five", "duck"]' in text
     for name, themes in [("001-more", '["catch-the-five", "duck", "endplay"]'),
-                         ("002-fewer", '["duck"]'), ("003-right", '["catch-the-five", "duck"]')]:
+                         ("002-fewer", '["duck"]'), ("003-right", '["catch-the-five", "duck"]'),
+                         ("006-in-any-order", '["duck", "catch-the-five"]')]:
         (tmp_path / f"{name}.toml").write_text(
             text.replace('themes = ["catch-the-five", "duck"]', f"themes = {themes}"))
     (tmp_path / "004-none.toml").write_text(
@@ -664,7 +665,7 @@ def test_check_says_when_the_themes_are_not_the_ones_the_line_shows(tmp_path):
         f"catch-the-five, duck",
         f"{tmp_path / '005-empty.toml'}: themes: the file lists none; the line shows "
         f"catch-the-five, duck",
-        "5 puzzles checked: 3 problems in 3."]
+        "6 puzzles checked: 3 problems in 3."]
 
 
 def test_check_holds_the_rating_and_solved_by_to_the_evidence(tmp_path):
@@ -697,6 +698,23 @@ def test_check_holds_the_rating_and_solved_by_to_the_evidence(tmp_path):
         f"{tmp_path / '004-evidence.toml'}: solved_by: search-200, search-2000, cheater, where "
         f"its evidence gives search-200, search-2000, pimc-8, cheater",
         "6 puzzles checked: 6 problems in 4."]
+
+
+@pytest.mark.parametrize("key", ["tempting", "real_choices", "nodes", "solved_pimc_2"])
+def test_evidence_cut_short_is_named_where_the_rating_needs_it(tmp_path, key):
+    """A rating needs every key of the evidence; solved_by the ladder's alone.  A missing
+    tempting or nodes was blamed on the rating, and a missing real_choices passed."""
+    text = (COLLECTION / "012-the-five-falls.toml").read_text(encoding="utf-8")
+    cut = re.sub(rf"(?m)^{key} = .*\n", "", text)
+    assert cut != text
+    (tmp_path / "p.toml").write_text(cut)
+    held = "rating and solved_by" if key.startswith("solved_") else "rating"
+    assert run("puzzle", "check", tmp_path / "p.toml").stdout.splitlines() == [
+        f"{tmp_path / 'p.toml'}: puzzle.evidence: no {key}: {held} cannot be held to it",
+        "1 puzzle checked: 1 problem in 1."]
+    # without a rating (and solved_by) there is nothing to hold
+    (tmp_path / "p.toml").write_text(re.sub(r"(?m)^(rating|solved_by) = .*\n", "", cut))
+    assert run("puzzle", "check", tmp_path / "p.toml").exit_code == 0
 
 
 def test_evidence_out_of_range_is_one_line_and_check_goes_on(tmp_path):

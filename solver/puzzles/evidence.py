@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["LADDER", "RANDOM_TRIES", "evidence_key", "rating_of", "solved_of"]
+__all__ = ["LADDER", "RANDOM_TRIES", "RATING_KEYS", "evidence_key", "rating_of", "solved_of"]
 
 #: The random player's tries: its result is the share of them that solve the puzzle.
 RANDOM_TRIES = 16
@@ -29,6 +29,8 @@ TEMPTING_POINTS = 15
 CHOICE_POINTS = 20
 NODE_POINTS = 10
 PRIOR = 1500
+#: The evidence the rating reads besides the ladder's results.
+RATING_KEYS = ("tempting", "real_choices", "nodes")
 
 #: (name, anchor rating): the ladder, weakest first.
 LADDER: tuple[tuple[str, int], ...] = (

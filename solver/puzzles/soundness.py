@@ -37,7 +37,7 @@ from ..reference import final_value
 from ..scoring import game_pips
 from ..search import Solver, card_points
 from ..solution import Solution
-from .evidence import LADDER, evidence_key, rating_of, solved_of
+from .evidence import LADDER, RATING_KEYS, evidence_key, rating_of, solved_of
 from .format import Puzzle, PuzzleError
 
 __all__ = ["play_alike", "card_classes", "winning_cards", "toughest_reply", "refutation",
@@ -364,23 +364,26 @@ def record_problems(puzzle: Puzzle) -> list[str]:
     """Where the file's record of its rating disagrees with itself: ``solved_by`` naming the
     heuristic (which a sound puzzle defeats), or a ``rating`` or ``solved_by`` (when given)
     that its ``[puzzle.evidence]`` does not give, or cannot give, lacking a ladder player's
-    result (a puzzle written by hand, with neither rating nor solved_by, has nothing to hold)."""
+    result (or, for the rating, one of ``RATING_KEYS``); a puzzle written by hand, with neither
+    rating nor solved_by, has nothing to hold."""
     problems = []
     if "heuristic" in puzzle.solved_by:
         problems.append("solved_by: names the heuristic, which a sound puzzle defeats")
     evidence = dict(puzzle.evidence)
-    solved = solved_of(evidence)
-    if solved is None:
-        given = [key for key, held in (("rating", puzzle.rating is not None),
-                                       ("solved_by", bool(puzzle.solved_by))) if held]
-        missing = [evidence_key(name) for name, _ in LADDER if evidence_key(name) not in evidence]
+    ladder = [evidence_key(name) for name, _ in LADDER if evidence_key(name) not in evidence]
+    # the ladder's results, which both need; then what the rating needs besides
+    missing = ladder or [key for key in RATING_KEYS if key not in evidence]
+    held = [key for key, given in (("rating", puzzle.rating is not None),
+                                   ("solved_by", bool(puzzle.solved_by and ladder))) if given]
+    if missing and held:
         others = f" (nor {counted(len(missing) - 1, 'other')})" if len(missing) > 1 else ""
-        if given:
-            where = f"puzzle.evidence: no {missing[0]}{others}" if evidence else \
-                "no [puzzle.evidence]"
-            problems.append(f"{where}: {' and '.join(given)} cannot be held to it")
+        where = f"puzzle.evidence: no {missing[0]}{others}" if evidence else \
+            "no [puzzle.evidence]"
+        problems.append(f"{where}: {' and '.join(held)} cannot be held to it")
+    if ladder:
         return problems
-    if puzzle.rating is not None and puzzle.rating != rating_of(evidence):
+    solved = solved_of(evidence)
+    if puzzle.rating is not None and not missing and puzzle.rating != rating_of(evidence):
         problems.append(f"rating: {puzzle.rating}, where its evidence gives "
                         f"{rating_of(evidence)}")
     if puzzle.solved_by and set(solved) != set(puzzle.solved_by):   # (in any order)
