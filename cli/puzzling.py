@@ -396,7 +396,7 @@ def index_text(paths: list[str]) -> str:
     def counts(counter: Counter) -> str:
         return ", ".join(f"{key}: {n}" for key, n in sorted(counter.items(), key=str))
 
-    folder = f"{home.name or '.'}/"
+    folder = _folder_shown(home)
     summary = [f"{counted(count, 'puzzle')}. Players: {counts(players)}. "
                f"Rules: {counts(presets)}.", "", f"Themes: {counts(themes)}.", ""]
     whole = len(paths) == 1 and Path(paths[0]).is_dir() and given_text(puzzles[0][0]) is None
@@ -422,6 +422,16 @@ def index_text(paths: list[str]) -> str:
     return "\n".join(head + summary + rows) + "\n"
 
 
+def _folder_shown(folder: Path) -> str:
+    """``folder`` (absolute) as the user may find it: from the current folder where it is
+    there (``./``, ``out/``), else in full (``/tmp/out/``, ``/``)."""
+    try:
+        inside = folder.relative_to(Path.cwd().resolve())
+    except ValueError:
+        return str(folder).rstrip("/") + "/"
+    return "./" if inside == Path() else f"{inside}/"
+
+
 def file_of(path: Path) -> tuple[str, str]:
     """The name of the file that holds a puzzle ``puzzle_paths`` named, and ``#N`` when it is
     the Nth puzzle of a file of several (a link leads to the file: ``FILE#N`` is no page's
@@ -434,9 +444,9 @@ def file_of(path: Path) -> tuple[str, str]:
 
 def cell(text: str) -> str:
     """A title or a number as the text of a Markdown table's cell or link: on one line, and
-    the characters that would end the cell or the link, or begin a tag (``<stdin>#1``),
-    escaped."""
-    return re.sub(r"([\\|\[\]<])", r"\\\1", " ".join(text.split()))
+    the characters that would end the cell or the link, begin a tag (``<stdin>#1``) or an
+    entity, or mark code or emphasis, escaped."""
+    return re.sub(r"([\\|\[\]<&`*_])", r"\\\1", " ".join(text.split()))
 
 
 def link(name: str) -> str:

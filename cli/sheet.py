@@ -16,7 +16,8 @@ from os import PathLike
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, card_str, sort_cards, suit_of
+from solver.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, card_str, parse_card, sort_cards, \
+    suit_of
 from solver.deal import Position
 from solver.errors import counted, is_number
 from solver.pegging import match_after
@@ -372,6 +373,17 @@ def _svg_card(card: Card) -> str:
             f'<tspan fill="{SUIT_COLOURS[suit_of(card)]}">{text[-1]}</tspan>')
 
 
+#: A card as ``situation_words`` writes it (``High T♣ N``).
+_SITUATION_CARD = re.compile(f"([2-9TJQKA][{''.join(SUIT_SYMBOLS)}])")
+
+
+def _with_cards(text: str, card) -> str:
+    """``text`` escaped, each card in it drawn by ``card`` (as the hands draw it: ``10♣``, the
+    suit in its colour)."""
+    return "".join(card(parse_card(part)) if k % 2 else _esc(part)
+                   for k, part in enumerate(_SITUATION_CARD.split(text)))
+
+
 def _svg_hand(x: float, y: float, seat: str, cards: Sequence[Card], trump: int,
               marks: str) -> list[str]:
     out = [_svg_text(x, y, f"{seat_word(seat)}{marks}", 12, "bold")]
@@ -405,7 +417,8 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
     for words in facts.situation:
         for line in _wrap(words, 60):
             y += 14
-            out.append(_svg_text(10, y, line, 11, fill="#555"))
+            out.append(f'<text x="10" y="{y:g}" font-size="11" fill="#555">'
+                       f'{_with_cards(line, _svg_card)}</text>')
     top = y + 22
     block = LINE * 4 + 8  # a hand's height
     columns = {"W": 10, "N": width / 2 - 45, "E": width / 2 + 62, "S": width / 2 - 45}
@@ -562,7 +575,8 @@ def html_puzzle(facts: Facts) -> str:
     rows = [f"<tr><td></td>{cell('N')}<td></td></tr>",
             f"<tr>{cell('W')}<td class=\"middle\">{middle}</td>{cell('E')}</tr>",
             f"<tr><td></td>{cell('S')}<td></td></tr>"]
-    situation = "".join(f'<p class="situation">{_esc(s)}</p>' for s in facts.situation)
+    situation = "".join(f'<p class="situation">{_with_cards(s, _html_card)}</p>'
+                        for s in facts.situation)
     return (f'<section class="puzzle">\n<h2>{_esc(heading(facts))}</h2>\n'
             f'<p class="about">{_esc(about(facts))}</p>\n'
             f'<p class="goal">{_esc(facts.goal)}</p>\n{situation}\n'

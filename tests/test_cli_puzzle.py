@@ -425,6 +425,21 @@ def test_svg_lines_stay_on_the_canvas(tmp_path):
         assert "Solution (catch-the-five, draw-trumps," in drawing
 
 
+def test_svg_and_html_write_the_dealt_line_s_cards_as_the_hands_do():
+    """The situation's cards (High, Low) were ``T♣`` in grey where the hands wrote ``10♣``,
+    the suit in its colour."""
+    file = COLLECTION / "012-the-five-falls.toml"
+    assert "Dealt: High T♣ N, Low 2♣ N." in run("puzzle", "show", file).stdout
+    html = run("puzzle", "show", file, "--format", "html").stdout
+    assert ('Dealt: High 10<span class="black">♣</span> N, Low 2<span class="black">♣</span> N.'
+            in html)
+    root = ET.fromstring(run("puzzle", "show", file, "--format", "svg").stdout)
+    dealt = next(t for t in root.iter("{http://www.w3.org/2000/svg}text")
+                 if "".join(t.itertext()).startswith("Dealt"))
+    assert "".join(dealt.itertext()) == "Dealt: High 10♣ N, Low 2♣ N."
+    assert [span.text for span in dealt] == ["10", "♣", "2", "♣"]
+
+
 @pytest.mark.parametrize("name", ["002-catch-the-five.toml", "025-by-a-nose.toml",
                                   "001-save-the-ten.toml"])
 def test_svg_and_html_name_the_cards_on_the_table(name):

@@ -116,13 +116,16 @@ def test_a_title_that_markdown_would_misread_stays_in_its_cell(tmp_path):
 
     source = FILES[0]
     odd = tmp_path / "007-odd (copy).toml"
-    odd.write_text(replace(PUZZLES[source], title="A | B [c] \\ d\nsecond line").to_toml(),
+    odd.write_text(replace(PUZZLES[source],
+                           title="A | B [c] \\ d\nsecond `line` *&amp; <b>_x_").to_toml(),
                    encoding="utf-8")
     row = [line for line in index_text([tmp_path]).splitlines() if line.startswith("| 007")]
     [row] = row
     cells = re.split(r"(?<!\\)\|", row.strip().strip("|"))
     assert len(cells) == 7
-    assert cells[1].strip() == r"[A \| B \[c\] \\ d second line](<007-odd (copy).toml>)"
+    # (and no code, emphasis, entity or tag: every one of those characters escaped)
+    assert cells[1].strip() == (r"[A \| B \[c\] \\ d second \`line\` \*\&amp; \<b>\_x\_]"
+                                r"(<007-odd (copy).toml>)")
 
 
 def test_the_index_of_other_files_links_them_from_the_folder_that_holds_them(tmp_path):
@@ -135,7 +138,7 @@ def test_the_index_of_other_files_links_them_from_the_folder_that_holds_them(tmp
                                                      encoding="utf-8")
     text = index_text([tmp_path / "gen", tmp_path / "ord" / FILES[1].name])
     assert text.startswith("# Puzzles\n") and "curate.py" not in text
-    assert "test suite" not in text and f"its links lead from `{tmp_path.name}/`" in text
+    assert "test suite" not in text and f"its links lead from `{tmp_path.resolve()}/`" in text
     assert "2 puzzles. Players:" in text
     targets = re.findall(r"\]\((.+?)\) \|", text)
     assert targets == [f"gen/{FILES[0].name}", f"ord/{FILES[1].name}"]
