@@ -446,10 +446,10 @@ Examples:
 app.add_typer(puzzle_app, name="puzzle")
 
 PuzzleFilesArgument = Annotated[list[str], typer.Argument(
-    metavar="FILE|DIR", show_default=False,
+    metavar="FILE|DIR|-", show_default=False,
     help="Puzzle files, or folders of them (their *.toml files, in the order of the numbers "
          "their names start with, 999- before 1000-); FILE#N for one puzzle of a file of "
-         "several.")]
+         "several; - for standard input.")]
 ThemeOption = Annotated[Optional[str], typer.Option(
     "--theme", metavar="NAME", help="Only puzzles of this theme.")]
 PuzzlePlayersOption = Annotated[int, typer.Option(

@@ -17,10 +17,10 @@ from clirun import EXAMPLES, PUZZLES, RUNNER, shell
 GROUP = get_command(app).commands["puzzle"]
 COMMANDS = list(GROUP.commands)
 USAGE = {"generate": "Usage: allfives puzzle generate [OPTIONS]",
-         "check": "Usage: allfives puzzle check [OPTIONS] FILE|DIR...",
+         "check": "Usage: allfives puzzle check [OPTIONS] FILE|DIR|-...",
          "play": "Usage: allfives puzzle play [OPTIONS] [FILE]",
-         "show": "Usage: allfives puzzle show [OPTIONS] FILE|DIR...",
-         "index": "Usage: allfives puzzle index [OPTIONS] FILE|DIR..."}
+         "show": "Usage: allfives puzzle show [OPTIONS] FILE|DIR|-...",
+         "index": "Usage: allfives puzzle index [OPTIONS] FILE|DIR|-..."}
 SHARED = {"--rules", "--color", "--jobs"}
 
 
