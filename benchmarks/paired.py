@@ -22,8 +22,10 @@ then the group-by-group differences, every pair's groups together as one sample.
     python benchmarks/paired.py RUN [--by-calls]
 
 Given one run alone, its mean and interval group by group (a run stopped before its end too).
-A file that is not such a record, a run of whole matches (``--matches``), or two runs whose
-``--duplicate`` or packs differ is one line on standard error and status 1; two runs against
+A file that is not such a record (each game is held to the run as ``match --resume`` holds
+it: runs of two seeds joined in one file, a game's players swapped or a group not whole before
+the last are not one run's), a run of whole matches (``--matches``), or two runs whose
+``--duplicate`` or packs differ is one line on standard error and status 1, with nothing shown; two runs against
 different Bs, or of different numbers of groups, are compared with a note on standard error.
 """
 import os
@@ -34,7 +36,8 @@ from collections import defaultdict
 from solver.errors import AllFivesError
 from solver.game import action_name
 from solver.players import HeuristicPlayer
-from solver.records import Records, deal_opening, numbered_records, record_lines, replay_matches
+from solver.batch import records_parts, seatings
+from solver.records import Records, deal_opening, numbered_records, record_lines
 from solver.rules import MAX_TARGET
 from solver.stats import mean_interval
 
@@ -79,11 +82,39 @@ def read_run(path):
         fail(str(error))
     if not records:
         fail(f"{path}: no game records in it")
+    used = run_records(records, path)
+    if used < len(records):     # (one group at most: one past it is refused)
+        group = records[used]["match"].split(":")[1]
+        print(f"paired.py: {path}: group {group} not whole left out (a run stopped before its "
+              f"end)", file=sys.stderr)
+    return records[:used]
+
+
+def run_records(records, path):
+    """How many of the first ``records`` hold whole groups of one run, each record checked
+    against the run as ``match --resume`` checks it (``solver.batch.records_parts``: the seed
+    of every game, its seating, its players in their seats, its rules) and each match played
+    again by the rules (a score edited by hand is found).  The run's A is the player in the
+    first seat of the first record, B the other; it is ``--duplicate`` unless every group was
+    played in the one seating that a run without it gives that group."""
+    seed = records[0]["match"].split(":")[0]
+    seats = list(records[0]["players"])
+    names = [kind(name) for name in records[0]["players"].values()]
+    a = names[0]
+    b = next((name for name in names[1:] if name != a), a)
+    table = {}
+    for record in records:
+        group, seating = (int(part) for part in record["match"].split(":")[1:])
+        table.setdefault(group, set()).add(seating)
+    rotate = len(table) > 1 and all(
+        played == {group % len(seatings(len(seats)))} for group, played in table.items())
     try:
-        replay_matches(records, path)
+        rules = deal_opening(records[0]).match.rules
+        _, _, used = records_parts(list(zip(records.lines, records)), a, b, len(seats), seed,
+                                   rules=rules, rotate=rotate, source=path)
     except AllFivesError as error:
-        fail(str(error))
-    return records
+        fail(str(error) if str(error).startswith(f"{path}:") else f"{path}: {error}")
+    return used
 
 
 def group_differences(path):
@@ -102,22 +133,9 @@ def group_differences(path):
         if group not in packs:
             packs[group] = (len(record["players"]), record["rules"], record["pack"],
                             called_by_rule(record, path))
-    # a group is whole with every seating the run's groups have, each played to a card: the
-    # last group of a run stopped before its end may not be
-    tables = defaultdict(int)
-    for group, _ in last:
-        tables[group] += 1
-    most = max(tables.values())
-    partial = {group for (group, _), record in last.items()
-               if tables[group] < most or not any(is_card(a) for a in record["actions"])}
-    if partial:
-        print(f"paired.py: {path}: {len(partial)} group(s) not whole left out (a run stopped "
-              f"before its end)", file=sys.stderr)
     sums = defaultdict(float)
     seatings = defaultdict(int)
     for (group, _), record in last.items():
-        if group in partial:
-            continue
         players = record["players"]
         # a side is named by its seats' letters (NS, EW), or is one seat
         mine = {side: first in {players[seat] for seat in side} for side in record["score"]}
@@ -128,10 +146,6 @@ def group_differences(path):
     second = ", ".join(sorted(others)) or first
     return first, {g: sums[g] / seatings[g] for g in sums}, packs, second, \
         {seatings[g] for g in sums}
-
-
-def is_card(action):
-    return action.split(":")[1] not in ("stand", "beg", "take-one", "run")
 
 
 def kind(name):
@@ -167,9 +181,9 @@ def show(label, values):
 
 
 def paired(first, second, alone):
-    """Each run's mean, then first less second group by group (split by the calls with
-    ``by_calls``): the differences of the groups both played, with their first deal's calls.
-    Each run's own differences (A's points less B's) go on the lists in ``alone``."""
+    """First less second group by group: the differences of the groups both played, with
+    their first deal's calls; their first packs; and each run's own differences (A's points
+    less B's) under its label, to show.  These go on the lists in ``alone`` too."""
     if os.path.exists(first) and os.path.exists(second) and os.path.samefile(first, second):
         print(f"paired.py: {first} and {second} are the same file: a run less itself is "
               f"nothing", file=sys.stderr)
@@ -181,8 +195,6 @@ def paired(first, second, alone):
     if tables_one != tables_two:
         fail(f"{first} and {second} play each group in {sorted(tables_one)} and "
              f"{sorted(tables_two)} seatings: one run is --duplicate, the other not")
-    show(f"{name_a} ({first})", list(one.values()))
-    show(f"{name_b} ({second})", list(two.values()))
     if set(one) != set(two):
         print(f"paired.py: {first} has {len(one)} groups, {second} {len(two)}: compared over "
               f"the {len(set(one) & set(two))} both played", file=sys.stderr)
@@ -193,8 +205,10 @@ def paired(first, second, alone):
     if unlike:
         sys.exit(f"paired.py: group {unlike[0]} was played at another table, by other rules or "
                  f"with other cards in the two runs: not the same --players, --rules or --seed")
+    shown = [(f"{name_a} ({first})", [(d, None) for d in one.values()]),
+             (f"{name_b} ({second})", [(d, None) for d in two.values()])]
     return [(one[g] - two[g], packs_one[g][3]) for g in common], \
-        {tuple(packs_one[g][2]): g for g in common}
+        {tuple(packs_one[g][2]): g for g in common}, shown
 
 
 def show_differences(label, differences, by_calls):
@@ -220,8 +234,9 @@ def main(argv):
         fail("give one run, or runs in pairs: FIRST SECOND [FIRST SECOND ...]")
     pooled, alone = [], ([], [])
     dealt = {}      # each group's first pack: the pair and group that played it
+    shown = []      # what to show, once every pair is read and found to pair
     for k in range(0, len(paths), 2):
-        differences, packs = paired(paths[k], paths[k + 1], alone)
+        differences, packs, runs = paired(paths[k], paths[k + 1], alone)
         again = next((pack for pack in packs if pack in dealt), None)
         if again is not None:
             pair, group = dealt[again]
@@ -229,13 +244,14 @@ def main(argv):
                  f"{packs[again]}): pooled, it would count twice; give each pair packs of its "
                  f"own (another --seed)")
         dealt.update((pack, (k // 2 + 1, group)) for pack, group in packs.items())
-        show_differences("first less second, group by group", differences, by_calls)
+        shown += runs + [("first less second, group by group", differences)]
         pooled += differences
     if len(paths) > 2:
-        show("the first runs pooled, each against its B", alone[0])
-        show("the second runs pooled, each against its B", alone[1])
-        show_differences(f"pooled over the {len(paths) // 2} pairs, group by group", pooled,
-                         by_calls)
+        shown += [("the first runs pooled, each against its B", [(d, None) for d in alone[0]]),
+                  ("the second runs pooled, each against its B", [(d, None) for d in alone[1]]),
+                  (f"pooled over the {len(paths) // 2} pairs, group by group", pooled)]
+    for label, differences in shown:
+        show_differences(label, differences, by_calls and "group by group" in label)
 
 
 if __name__ == "__main__":

@@ -95,6 +95,8 @@ ObjectiveOption = Annotated[Objective, typer.Option(  # type: ignore[valid-type]
          "the match in the deal, else 0 (the position needs the match score, score=).")]
 JsonFlag = Annotated[bool, typer.Option(
     "--json", help="One JSON object a line, for scripts, instead of the report.")]
+MatchJsonFlag = Annotated[bool, typer.Option(
+    "--json", help="The report as one JSON object, for scripts.")]
 EngineOption = Annotated[Engine, typer.Option(
     "--engine", metavar=choices(Engine),
     help="engine: the compiled search; reference: the plain exhaustive solver, slow on "
@@ -413,7 +415,7 @@ def match(
         "--resume",
         help="Go on from the --record FILE of the same run, stopped before its end: the groups "
              "it holds whole are read back, the rest played and added to it.")] = False,
-    json: JsonFlag = False,
+    json: MatchJsonFlag = False,
 ) -> None:
     from .matching import match_command
 

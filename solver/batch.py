@@ -970,6 +970,12 @@ def _whole_groups(games: dict[int, list], order: Sequence[tuple[int, str]], play
     if not rotate and all(len(games[g]) == 1 for g in games) and len(games) > 1:
         raise BatchError("a run without --duplicate: each group played in one seating")
     if set(games) - set(range(groups + 1)):
+        played = games.get(groups, [])
+        if sorted(game[0] for game in played) == \
+                [k for k, _ in _group_seatings(players, groups, rotate)] \
+                and all(game[2] for game in played):
+            raise BatchError(f"group {groups}: its seatings are out of order (a run writes "
+                             f"them in turn)")
         raise BatchError(f"group {min(set(games) - set(range(groups + 1)))} is in the records, "
                          f"but group {groups} is not whole")
     # the groups read back are the first records (a run writes them in order): a game of them

@@ -156,6 +156,31 @@ def test_paired_refuses_what_is_no_run_in_one_line(tmp_path, make, fragment):
     assert "\n" not in str(stop.value)
 
 
+def test_paired_holds_each_game_to_its_run_as_resume_does(tmp_path, capsys):
+    """Runs of two seeds joined in one file were read as one run, the later seed's games in
+    place of the earlier's; a game's players swapped, or a group's game left out, passed."""
+    lines = RUN.read_text(encoding="utf-8").splitlines(keepends=True)
+    other, _ = duplicate_run(tmp_path, "heuristic", "random", 2, seed=1, groups=2)
+    joined = write(tmp_path / "joined.jsonl", "".join(lines) + other.read_text())
+    assert '"match": "0:1:0"' in lines[2]
+    swapped = write(tmp_path / "swapped.jsonl", "".join(lines[:2] + [lines[2].replace(
+        '"players": {"N": "heuristic", "S": "random"}', '"players": {"N": "random", "S": '
+        '"heuristic"}')] + lines[3:]))
+    gap = write(tmp_path / "gap.jsonl", "".join(lines[:4] + lines[5:]))
+    for path, message in [
+            (joined, f"joined.jsonl:{len(lines) + 1}: game '1:0:0': not a game of seed 0 "
+                     f"(its name is SEED:GROUP:SEATING)"),
+            (swapped, "swapped.jsonl:3: game '0:1:0': its players are N random, S heuristic, "
+                      "not N heuristic, S random"),
+            (gap, "gap.jsonl: group 3 is in the records, but group 2 is not whole")]:
+        for given in ([path], [path, RUN], [RUN, path]):
+            with pytest.raises(SystemExit) as stop:
+                script("paired.py")["main"]([str(name) for name in given])
+            assert str(stop.value) == f"paired.py: {tmp_path}/{message}"
+            # nothing shown of a comparison refused
+            assert capsys.readouterr().out == ""
+
+
 @pytest.mark.parametrize("cut", [40, 400, 4000])
 def test_paired_counts_the_groups_of_a_run_stopped_as_resume_reads_them(tmp_path, capsys,
                                                                        cut):

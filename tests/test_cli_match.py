@@ -1023,6 +1023,12 @@ def test_records_out_of_order_are_refused_not_cut_wrongly(tmp_path, monkeypatch)
                           "--resume: game:30: game '0:13:1': after a game of group 14, which "
                           "is not whole: the records are out of order")
     assert record.read_bytes() == b"".join(swapped)
+    # a group's two seatings swapped, with later groups whole: out of order, not 'not whole'
+    record.write_bytes(b"".join(lines[:20] + [lines[21], lines[20]] + lines[22:]))
+    assert_one_error_line(run("match", "heuristic", "random", "--deals", 40, "--duplicate",
+                              "--record", "game", "--resume"),
+                          "--resume: game: group 10: its seatings are out of order (a run "
+                          "writes them in turn)")
     # a byte-order mark is read as replay reads it
     for name, mark in (("plain.jsonl", b""), ("bom.jsonl", b"\xef\xbb\xbf")):
         (tmp_path / name).write_bytes(mark + b"".join(lines[:30]))
