@@ -174,6 +174,16 @@ class _Parts:
         names = seat_names(n)
         for seat in self.hands:
             if seat not in names:
+                # a hand left out of a larger table (N S W: E's), rather than a seat too many
+                larger = next((seat_names(m) for m in range(n + 1, 5)
+                               if letters <= set(seat_names(m))), None)
+                if larger is not None:
+                    missing, given = (" ".join(s for s in larger if (s in letters) == held)
+                                      for held in (False, True))
+                    raise _fail(self.source, "hands",
+                                f"no hand for {missing}: {given} are {n} of the seats of a "
+                                f"{len(larger)}-player table ({' '.join(larger)}), and a "
+                                f"{n}-player table is {' '.join(names)}")
                 raise _fail(self.source, f"hands.{seat}",
                             f"no seat {quoted(seat)} at a {n}-player table (seats {' '.join(names)})")
         return names

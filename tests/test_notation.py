@@ -261,8 +261,13 @@ MALFORMED = [
     (swap('N = "AH KH 5H 9C 2D 3S"', 'N = ""'), "deal.toml: hands.N: the hand is empty"),
     # unknown seats
     (swap("S = ", "X = "), "deal.toml: hands.X: unknown seat 'X'"),
+    # a hand left out of a larger table (or one too many: the message says both)
     (BASE + 'W = "2C 3C 4C 5C 6C 7C"\n',
-     "deal.toml: hands.W: no seat 'W' at a 3-player table"),
+     "deal.toml: hands: no hand for E: N S W are 3 of the seats of a 4-player table (N E S W), "
+     "and a 3-player table is N E S"),
+    (swap('S = "TH QH 4H 8C JD 7S"\n', 'E = "TH QH 4H 8C JD 7S"\n'),
+     "deal.toml: hands: no hand for S: N E are 2 of the seats of a 3-player table (N E S), and "
+     "a 2-player table is N S"),
     (swap('S = "TH QH 4H 8C JD 7S"\n', ''),
      "deal.toml: hands: a table has 2, 3 or 4 players, not 1"),
     (swap('dealer = "S"', 'dealer = "W"'), "deal.toml: dealer: no seat 'W' at a 2-player table"),
