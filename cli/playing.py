@@ -240,7 +240,10 @@ class Session:
             else:
                 with self.busy(f"{seat_names(self.players)[seat]} is thinking"):
                     action = decide(self.bots[seat], self.state)
-            self.apply(seat, action, show=True)
+            try:
+                self.apply(seat, action, show=True)
+            except Undo:        # (asked between deals)
+                self.undo()
         self.save()
         self.say_last(self.result(), f"The record is in {self.setup.record}.")
 
@@ -277,12 +280,33 @@ class Session:
 
     def next_deal(self) -> None:
         """On a terminal, a pause before the next deal, whose screen would push this one's
-        result off a small one: Enter goes on, quit stops."""
+        result off a small one: Enter goes on, quit stops, and undo, score and help do what
+        they do at a decision."""
         while True:
             _, word = self.ask_word("Enter for the next deal: ")
             if not word:
                 return
-            self.console.print("  Press Enter for the next deal, or type quit to stop.")
+            if not self.command(word, self.state.observation(self.me)):
+                self.console.print("  Press Enter for the next deal; or undo, score, help, "
+                                   "quit.")
+
+    def command(self, word: str, obs) -> bool:
+        """Whether ``word`` is one of the commands undo (``Undo`` raised), help or score, and
+        if so, do it."""
+        if word == "undo":
+            if not any(seat == self.me for seat, _ in self.history):
+                self.console.print("  Nothing to undo: this is your first decision.")
+                return True
+            raise Undo()
+        if word in ("help", "?"):
+            for paragraph in HELP:
+                self.console.print(paragraph)
+            return True
+        if word == "score":
+            self.console.print(score_lines(obs, self.target, self.finish, self.pretty,
+                                           self.width), crop=False)
+            return True
+        return False
 
     def analysis(self, position: Position, whole: bool = True):
         """The cost of each of the person's cards in the deal just played, as ``analyze``
@@ -350,18 +374,7 @@ class Session:
         while True:
             self.console.print(self.choices(obs), crop=False)
             answer, word = self.ask_word("Your call: " if obs.phase != "play" else "Your card: ")
-            if word == "undo":
-                if not any(seat == self.me for seat, _ in self.history):
-                    self.console.print("  Nothing to undo: this is your first decision.")
-                    continue
-                raise Undo()
-            if word in ("help", "?"):
-                for paragraph in HELP:
-                    self.console.print(paragraph)
-                continue
-            if word == "score":
-                self.console.print(score_lines(obs, self.target, self.finish, self.pretty,
-                                               self.width), crop=False)
+            if self.command(word, obs):
                 continue
             if word == "hint":
                 self.console.print(self.hint(obs), crop=False)

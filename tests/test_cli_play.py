@@ -14,7 +14,7 @@ from rich.text import Text
 
 from cli.answers import AnswerError, choices, read_answer
 from cli.errors import Terminated
-from cli.playing import Session, Stop, make_setup, play_command
+from cli.playing import HELP, Session, Stop, make_setup, play_command
 from cli.table import scores_text
 from clirun import console, run
 from solver.cards import card_str, parse_card
@@ -1193,8 +1193,27 @@ def test_on_a_terminal_a_deal_s_result_waits_for_enter(tmp_path, monkeypatch):
     played = sum(not log.thrown_in for log in s.state.deals)
     assert played > 2 and any(log.thrown_in for log in s.state.deals)
     assert prompts.count("Enter for the next deal: ") == played - 1 + 1
-    assert out.getvalue().count("Press Enter for the next deal, or type quit to stop.") == 1
+    assert out.getvalue().count("Press Enter for the next deal; or undo, score, help, "
+                                "quit.") == 1
     assert len(re.findall(r"^Deal \d+ is over", out.getvalue(), re.M)) == played
+
+
+def test_undo_score_and_help_at_the_pause_between_deals(tmp_path, monkeypatch):
+    """The commands the help names work at the pause after a deal too: score and help as at
+    a decision, undo back to the person's last decision of the deal just over (the moment a
+    mistake has been shown)."""
+    s, prompts, out = terminal_session(tmp_path, monkeypatch, ["score", "help", "undo"])
+    s.run()
+    screen = out.getvalue()
+    assert "Press Enter for the next deal" not in screen
+    assert HELP[0][:40] in screen and screen.count("Still to go: ") == 1
+    assert screen.count("Back to your previous decision.") == 1
+    # after the undo, the person's last decision of deal 1 is asked again
+    pause = prompts.index("Enter for the next deal: ")
+    assert prompts[pause:pause + 4] == ["Enter for the next deal: "] * 3 + \
+        [prompts[pause - 1]]
+    # the match went on to its end, the deal played again the same way
+    assert s.state.is_terminal()
 
 
 @pytest.mark.parametrize("word", ["quit", "exit", None])
