@@ -15,9 +15,9 @@ from solver.errors import counting_number, is_number, number_words
 from solver.game import CALLS, Observation
 from solver.tricks import follow_rule
 
-#: Rank names for messages: "you hold no ten".
-RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
-              "queen", "king", "ace")
+#: Rank names for messages, capitalised as the program writes them elsewhere: "you hold no Ten".
+RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack",
+              "Queen", "King", "Ace")
 SUIT_ONE = ("spade", "heart", "diamond", "club")
 
 
@@ -188,6 +188,8 @@ def _call(word: str, obs: Observation) -> int:
         is_card = True
     except CardError:
         is_card = len(low) == 1 and low.upper() in RANKS
+    if low == "q":      # (the start of quit, and a Queen: no call)
+        raise AnswerError(f"'q' could be quit: type quit to stop, or {_calls_words(obs)}")
     if is_card:
         raise AnswerError(f"no card is played yet: {_calls_words(obs)}")
     calls = " or ".join(f"{CALLS[a]} ({CALLS[a][0]})" for a in obs.legal_actions)

@@ -587,7 +587,7 @@ def test_bad_answers_each_say_why():
     ah, kh, ad = parse_card("AH"), parse_card("KH"), parse_card("AD")
     obs = replace(decision_in_play(), hand=(ah, kh, ad), legal_actions=(ah, kh, ad), play=(),
                   phase="play", trump=1)
-    with pytest.raises(AnswerError, match=r"which ace\? A♥ and A♦ are legal"):
+    with pytest.raises(AnswerError, match=r"which Ace\? A♥ and A♦ are legal"):
         read_answer("A", obs)  # an ambiguous prefix: two aces
     with pytest.raises(AnswerError, match=r"which heart\? A♥ and K♥ are legal"):
         read_answer("h", obs)
@@ -631,7 +631,7 @@ def test_bad_answers_each_say_why():
         read_answer("漢" * 100, obs)
     with pytest.raises(AnswerError, match=r"unknown answer 'x\\x1b\[2J': type"):
         read_answer("x\x1b[2J", obs)
-    with pytest.raises(AnswerError, match="you hold no queen"):
+    with pytest.raises(AnswerError, match="you hold no Queen"):
         read_answer("Q", obs)
     with pytest.raises(AnswerError, match="Enter alone"):
         read_answer("", obs)
@@ -648,6 +648,11 @@ def test_calls_by_name_prefix_and_number():
         read_answer("run", obs)
     with pytest.raises(AnswerError, match="no card is played yet"):
         read_answer("TH", obs)
+    # a lone q is the start of quit (it names no call), as at a card
+    for q in ("q", "Q"):
+        with pytest.raises(AnswerError, match="^'q' could be quit: type quit to stop, or stand "
+                                              "or beg$"):
+            read_answer(q, obs)
     state.apply_action(BEG)
     obs = state.observation(state.current_player())
     for text, action in (("t", TAKE_ONE), ("take one", TAKE_ONE), ("take-one", TAKE_ONE),
