@@ -403,8 +403,8 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     if tie_points(advice):
         points = objective_words(advice, n, points_objective(advice, n))
         if advice.phase != "play":
-            points += (f" (a deal that wins the match counting {WIN_VALUE}, one that loses it "
-                       f"-{WIN_VALUE})")
+            points += (f" (a deal that wins the match counting a fixed {WIN_VALUE}, one that "
+                       f"loses it -{WIN_VALUE})")
         lines.append(f"points: the mean of {points} over the same deals, which ranks equal "
                      f"chances")
     lines.append(f"95% interval: of that {'share' if is_win(advice) else 'mean'}; best in: the "
@@ -425,7 +425,7 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
                      "points.")
     if counts_a_lost_match(advice, observation):
         lines.append(f"A side could reach the target in this deal: a deal that loses the "
-                     f"match counts as -{WIN_VALUE} points (none here wins it).")
+                     f"match counts as a fixed -{WIN_VALUE} points (none here wins it).")
     notes = Text("\n".join(lines), style=QUIET)     # a paragraph a line, wrapped to the width
     return Group(situation(name, observation, seen, pretty), Text(), words,
                  advice_table(advice, observation, pretty), notes)
@@ -561,10 +561,10 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
                                   "limit: valued by points)", columns), style=QUIET)
     elif counts_a_lost_match(advice, observation):
         text.append("\n" + _prose(f"(near the target: a deal that loses the match counts as "
-                                  f"-{WIN_VALUE})", columns), style=QUIET)
+                                  f"a fixed -{WIN_VALUE})", columns), style=QUIET)
     elif tie_points(advice) and advice.phase != "play":     # (as advise's key says)
-        text.append("\n" + _prose(f"(the points: a deal that wins the match counts as "
-                                  f"{WIN_VALUE}, one that loses it -{WIN_VALUE})", columns),
+        text.append("\n" + _prose(f"(the points: a deal that wins the match counts as a "
+                                  f"fixed {WIN_VALUE}, one that loses it -{WIN_VALUE})", columns),
                     style=QUIET)
     return text
 

@@ -841,8 +841,8 @@ def test_a_hint_at_a_call_near_the_target_says_what_its_points_count(tmp_path):
     words = " ".join(s.hint(observation).plain.split())
     assert "chance of winning the match in this deal, 95% interval, then S's points in the " \
            "deal minus N's" in words
-    assert words.endswith("(the points: a deal that wins the match counts as 61, one that "
-                          "loses it -61)")
+    assert words.endswith("(the points: a deal that wins the match counts as a fixed 61, one "
+                          "that loses it -61)")
 
 
 def test_a_slow_bot_shows_that_it_is_thinking_on_a_terminal(tmp_path, monkeypatch):
