@@ -100,11 +100,20 @@ def hanging(text: Text):
     return Group(*parts)
 
 
+#: A space that no line is broken at (``seed\u00a09``): ``hanging`` keeps the words it joins
+#: together, and prints it as a plain space.
+KEEP = "\u00a0"
+#: What ``KEEP`` stands as while a line is wrapped: a character of one cell that is no space.
+_HELD = "\ue000"
+
+
 class _Hanging:
-    """One line of text indented by ``indent``, its wrapped parts by ``indent + 2``."""
+    """One line of text indented by ``indent``, its wrapped parts by ``indent + 2``; never
+    broken at a ``KEEP``."""
 
     def __init__(self, line: Text, indent: int) -> None:
-        self.line, self.indent = line, indent
+        self.line, self.indent = line.copy(), indent
+        self.line.plain = self.line.plain.replace(KEEP, _HELD)     # (the spans stay)
 
     def __rich_console__(self, console, options):
         # on a console narrower than the indents they shrink, leaving a column for the text
@@ -119,6 +128,7 @@ class _Hanging:
             lines += [(more, part) for part in rest.wrap(console, max(1, options.max_width - more))]
         for margin, part in lines:
             part.rstrip()
+            part.plain = part.plain.replace(_HELD, " ")
             yield Text(" " * margin) + part
 
     def __rich_measure__(self, console, options):

@@ -40,7 +40,7 @@ from solver.tricks import parse_seat, seat_names, side_name, side_of
 
 from .answers import AnswerError, ask_line, choices, is_interactive, read_answer, reason
 from .errors import note, option, stop_status, stopped_by
-from .faces import BAD, GOOD, QUIET, game_name, hanging, rules_words
+from .faces import BAD, GOOD, KEEP, QUIET, game_name, hanging, rules_words
 from .inputs import STDIN, is_standard_output, named, read_rules
 from .table import choices_line, deal_line, deal_over_line, score_lines, scores_text, \
     seat_text, table_screen, what_happened, win_verb
@@ -437,7 +437,7 @@ class Session:
         preset = setup.match.rules.preset_name
         text = Text(f"{game_name(preset)}, {n} players, "
                     f"rules {rules_words(setup.match.rules, target=False)}, "
-                    f"{self.target} to win; seed {setup.seed}.", style="bold")
+                    f"{self.target} to win; seed{KEEP}{setup.seed}.", style="bold")
         for seat, spec in enumerate(setup.specs):
             text.append("\n  ")
             text.append_text(seat_text(n, seat))

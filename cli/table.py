@@ -25,7 +25,7 @@ from solver.tricks import seat_names, side_count, side_name, side_of, trick_winn
 
 from .answers import choices
 from .diagram import TRUMP_MARK, TRUMP_MARK_PLAIN, hand_face
-from .faces import QUIET, SIDE_STYLES, card_face, cards_face
+from .faces import KEEP, QUIET, SIDE_STYLES, card_face, cards_face
 from .pegboard import points_per_hole, strip
 
 #: The width the screen is laid out for when none is given, and the narrowest it is laid out for.
@@ -481,8 +481,10 @@ def deal_over_line(log: DealLog, players: int, best_of: int = 1) -> Text:
     for peg in log.pegs:
         totals[peg.side] += peg.points
     text = Text(f"Deal {log.number} is over: ", style="bold")
-    text.append(", ".join(f"{side_name(s, n)} {p:+d}" for s, p in enumerate(totals)))
-    text.append(f"; the score is {scores_text(n, log.score)}.")
+    # (each side kept with its points where the line is broken: ``hanging``)
+    text.append(", ".join(f"{side_name(s, n)}{KEEP}{p:+d}" for s, p in enumerate(totals)))
+    text.append("; the score is "
+                + ", ".join(f"{side_name(s, n)}{KEEP}{p}" for s, p in enumerate(log.score)) + ".")
     if log.winners:
         won = " and ".join(side_name(s, n) for s in log.winners)
         text.append(f" {won} {win_verb(log.winners, n)} the "

@@ -1232,3 +1232,27 @@ def test_quit_at_the_pause_between_deals_stops_with_the_deal_recorded(tmp_path, 
     assert prompts[-1] == "Enter for the next deal: "
     records = read_records((tmp_path / "match.jsonl").read_text(encoding="utf-8"))
     assert len(records) == len(s.state.deals) >= 1 and not s.state.is_terminal()
+
+
+@pytest.mark.parametrize("width", range(40, 61, 2))
+def test_a_narrow_screen_keeps_each_score_with_its_side_and_the_seed_with_its_number(
+        tmp_path, width):
+    """The start line was broken between 'seed' and its number (the number a player copies to
+    play the match again), and a deal's end between a side and its points."""
+    def answer(obs, count):
+        return None if count > 30 else "1"
+
+    s, script, out = session({"players": 3, "preset": "strict", "seed": 9, "target": 61},
+                             answer, tmp_path, width)
+    with pytest.raises(Stop):
+        s.run()
+    screen = out.getvalue()
+    assert "seed 9." in " ".join(screen.split()) and "\u00a0" not in screen
+    lines = screen.splitlines()
+    assert not any(line.rstrip().endswith("seed") for line in lines)
+    over = next(k for k, line in enumerate(lines) if line.startswith("Deal 1 is over: "))
+    told = " ".join(" ".join(lines[over:over + 3]).split())
+    assert re.search(r"the score is N \d+, E \d+, S \d+\.", told)
+    for line in lines[over:over + 3]:
+        assert not re.search(r"\b[NES]$", line.rstrip()), line
+        assert not re.match(r"\s*[+-]?\d", line), line
