@@ -25,7 +25,7 @@ from solver.deal import Position
 from solver.errors import counted
 
 from .answers import AnswerError, ask_line, read_answer, reason
-from .faces import BAD, GOOD, QUIET, card_face, hanging
+from .faces import BAD, GOOD, KEEP, QUIET, card_face, hanging
 from .sheet import about, facts_of, goal_reached, heading, seat_word
 from .table import choices_line
 
@@ -104,14 +104,15 @@ class PuzzleSession:
 
     def run(self) -> Result:
         facts = facts_of(self.puzzle, self.name)
-        self.console.print(Text(self.title_line(facts), style="bold"), crop=False)
-        self.console.print(Text(facts.goal), crop=False)
+        # (each line broken with a hanging indent, so that its parts are not read as lines)
+        self.console.print(hanging(Text(self.title_line(facts), style="bold")), crop=False)
+        self.console.print(hanging(Text(facts.goal)), crop=False)
         for line in facts.situation:
-            self.console.print(Text(line, style=QUIET), crop=False)
+            self.console.print(hanging(Text(line, style=QUIET)), crop=False)
         ours = [seat_word(self.deal.seats[s]) for s in self.deal.side_seats(self.puzzle.side)]
-        self.console.print(Text(f"You play {' and '.join(ours)}; every hand is open and the "
-                                f"program defends. Type help for help.", style=QUIET),
-                           crop=False)
+        self.console.print(hanging(Text(f"You play {' and '.join(ours)}; every hand is open "
+                                        f"and the program defends. Type help for help.",
+                                        style=QUIET)), crop=False)
         position = self.position = self.puzzle.position
         while self.turns_left > 0 and not position.is_over:
             if self.oracle.is_solver_turn(position):
@@ -173,9 +174,9 @@ class PuzzleSession:
         obs = observation_of(position, position.to_move)
         hints = 0
         while True:
-            text = Text(f"{seat} to play: ", style="bold")
-            text.append_text(choices_line(obs, self.pretty))
-            self.console.print(text, crop=False)
+            self.console.print(choices_line(obs, self.pretty, self.console.width,
+                                            first=Text(f"{seat} to play: ", style="bold")),
+                               crop=False)
             answer = self.ask(f"{seat}'s card: ")
             if answer is None:
                 self.result.quit = True
@@ -344,8 +345,12 @@ class PuzzleSession:
         return text
 
     def title_line(self, facts) -> str:
-        seed = f" · seed {self.seed}" if self.seed else ""
-        return f"{heading(facts)}  ({about(facts)}{seed})"
+        """``004. Throw them in  (4 players · strict · rating 2178 · seed 9)``, a number never
+        parted from its word where the line is broken (``hanging``)."""
+        seed = f" · seed{KEEP}{self.seed}" if self.seed else ""
+        words = about(facts).replace(" players", f"{KEEP}players").replace("rating ",
+                                                                          f"rating{KEEP}")
+        return f"{heading(facts)}  ({words}{seed})"
 
     def finish(self, position: Position) -> None:
         result = self.result
@@ -361,7 +366,7 @@ class PuzzleSession:
             text = Text("Not solved", style=f"bold {BAD}")
             why = "the solution shown" if result.shown else "stopped"
             text.append(f" ({why}).")
-        self.console.print(text, crop=False)
+        self.console.print(hanging(text), crop=False)
         self.console.print(f"Tries: {tally}.", crop=False)
 
 

@@ -94,6 +94,29 @@ def line_card(session: PuzzleSession) -> str:
 
 # ---- play ---------------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("width", [40, 50, 60])
+def test_a_narrow_screen_folds_the_choices_between_them_and_indents_folded_lines(width):
+    """At 50 columns the choices broke inside one ('7' at a line's end, 'K♣' at the next's
+    start), and a folded title, goal or result went on flush left, as if a new line."""
+    puzzle = load_puzzle(COLLECTION / "004-throw-them-in.toml")
+    _, text, _ = solve_session(puzzle, lambda s, k: None, "004-throw-them-in.toml", width)
+    lines = text.splitlines()
+    assert all(len(line) <= width for line in lines)
+    start = next(k for k, line in enumerate(lines) if line.startswith("E to play: "))
+    choices = lines[start:next(k for k in range(start + 1, len(lines))
+                               if not lines[k].startswith("  "))]
+    assert len(choices) > 1 or width > 50
+    # each choice whole: a number and its card together
+    assert re.findall(r"\d \S+", " ".join(choices)) == \
+        ["1 J♥", "2 8♥", "3 5♥", "4 4♥", "5 8♦", "6 3♦", "7 K♣"]
+    for line in choices:
+        assert re.fullmatch(r"(E to play: | {2})(\d \S+)( {2}\d \S+)*", line), line
+    # before the table, a line goes on indented: the title keeps its rating whole
+    head = lines[:lines.index(next(line for line in lines if line.startswith("You play")))]
+    words = [line for line in head if not line.startswith("  ")]
+    assert [line.split()[0] for line in words] == ["004.", "East", "Won", "Dealt:"]
+    assert "rating 2178" in " ".join(" ".join(head).split())
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_whole_solve_typed_from_the_line(puzzles, players):
     puzzle = puzzles[players]
