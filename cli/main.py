@@ -544,13 +544,17 @@ def puzzle_play(
         "--seed", metavar="S",
         help="With --random, the seed of the puzzle made: S, or S/K as a puzzle file keeps "
              "it. Default: a fresh seed, shown at the start.")] = None,
+    no_titles: Annotated[bool, typer.Option(
+        "--no-titles", help="The puzzle named by its number alone, without its title, which "
+                            "may name the idea.")] = False,
     color: ColorFlag = None,
 ) -> None:
     from .puzzling import play_command
 
     with user_errors():
         play_command(file, random, players, rules, theme, seed, color,
-                     given=typed(ctx, ("players", "rules", "theme", "seed")))
+                     given=typed(ctx, ("players", "rules", "theme", "seed")),
+                     titled=not no_titles)
 
 
 @puzzle_app.command("show", cls=Command, help="Draw puzzles as text, SVG or a printable "
@@ -573,6 +577,9 @@ def puzzle_show(
     title: Annotated[Optional[str], typer.Option(
         "--title", metavar="TEXT", help="The title of an HTML sheet. Default: All Fives "
                                         "puzzles.")] = None,
+    no_titles: Annotated[bool, typer.Option(
+        "--no-titles", help="Number the puzzles only, without their titles, which may name "
+                            "the idea (a solution shown keeps its title).")] = False,
     color: ColorFlag = None,
 ) -> None:
     from .puzzling import show_command
@@ -580,7 +587,7 @@ def puzzle_show(
     with user_errors():
         if typed(ctx, ("title",)) and format is not SheetForm.html:
             raise AllFivesError("--title: only with --format html (the title of a sheet)")
-        show_command(paths, format.value, solution, title, color)
+        show_command(paths, format.value, solution, title, color, titled=not no_titles)
 
 
 @puzzle_app.command("index", cls=Command, help="The Markdown index of a puzzle collection.\n\n"

@@ -77,7 +77,8 @@ class PuzzleSession:
 
     def __init__(self, puzzle: Puzzle, console: Console, stream: TextIO, solver=None,
                  interactive: bool = False, pretty: bool = True, name: str = "",
-                 themes: dict[str, str] | None = None, seed: str = "") -> None:
+                 themes: dict[str, str] | None = None, seed: str = "", titled: bool = True
+                 ) -> None:
         from solver.puzzles import Oracle
 
         self.puzzle = puzzle
@@ -90,6 +91,8 @@ class PuzzleSession:
         #: the seed the title line names, that --seed takes to make the puzzle again (one made
         #: on the spot)
         self.seed = seed
+        #: whether the title line names the puzzle (its title may name the idea)
+        self.titled = titled
         #: the turn (cards played) at which the puzzle's idea was given as a hint: at a later
         #: turn it is not given (and counted) again
         self.idea_turn: int | None = None
@@ -103,7 +106,7 @@ class PuzzleSession:
     # ---- the loop ---------------------------------------------------------------------------
 
     def run(self) -> Result:
-        facts = facts_of(self.puzzle, self.name)
+        facts = facts_of(self.puzzle, self.name, titled=self.titled)
         # (each line broken with a hanging indent, so that its parts are not read as lines)
         self.console.print(hanging(Text(self.title_line(facts), style="bold")), crop=False)
         self.console.print(hanging(Text(facts.goal)), crop=False)

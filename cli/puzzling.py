@@ -4,7 +4,9 @@
                              [--min-turns T] [--theme NAME] [--out DIR]
     allfives puzzle check FILE|DIR|-... [--jobs J]
     allfives puzzle play [FILE | --random] [--players N] [--rules RULES] [--theme T] [--seed S]
+                         [--no-titles]
     allfives puzzle show FILE|DIR|-... [--format text|svg|html] [--solution] [--title TEXT]
+                         [--no-titles]
     allfives puzzle index FILE|DIR|-...
 
 A folder stands for the puzzle files in it (``*.toml``, in the order of their numbers); a file
@@ -326,7 +328,8 @@ def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None)
 # ---- show ----------------------------------------------------------------------------------------
 
 def show_command(paths: list[str], form: str, solution: bool, title: str | None,
-                 color: bool | None, console: Console | None = None) -> None:
+                 color: bool | None, console: Console | None = None, titled: bool = True
+                 ) -> None:
     from .console import can_show_suits, make_console
     from .sheet import facts_of, html_sheet, numbers_of, svg, text_view
 
@@ -337,20 +340,21 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
             raise AllFivesError(f"--format svg draws one puzzle, not {len(puzzles)}: name one "
                                 f"(as {puzzles[0][0]}), or use --format html for a sheet of them")
         path, puzzle = puzzles[0]
-        sys.stdout.write(svg(facts_of(puzzle, path.name), solution))
+        sys.stdout.write(svg(facts_of(puzzle, path.name, titled=titled), solution))
         return
     if form == "html":
         name = title or "All Fives puzzles"
-        sys.stdout.write(html_sheet([facts_of(p, path.name, number) for (path, p), number
-                                     in zip(puzzles, numbers)], name, solution))
+        sys.stdout.write(html_sheet([facts_of(p, path.name, number, titled)
+                                     for (path, p), number in zip(puzzles, numbers)], name,
+                                    solution))
         return
     console = console or make_console(color)
     pretty = can_show_suits(console)
     for k, ((path, puzzle), number) in enumerate(zip(puzzles, numbers)):
         if k:
             console.print()
-        console.print(text_view(facts_of(puzzle, path.name, number), puzzle.position, solution,
-                                pretty), crop=False)
+        console.print(text_view(facts_of(puzzle, path.name, number, titled), puzzle.position,
+                                solution, pretty), crop=False)
 
 
 # ---- index ---------------------------------------------------------------------------------------
@@ -655,8 +659,9 @@ def _fitted_progress(screen: Console, **options):
 def play_command(file: str | None, random_one: bool, players: int, preset: str,
                  theme: str | None, seed: int | str | None, color: bool | None,
                  stream: TextIO | None = None, console: Console | None = None,
-                 given: Collection[str] = ()) -> int:
-    """Play a puzzle at the console; the exit status (0 solved or not).  ``given``: which of
+                 given: Collection[str] = (), titled: bool = True) -> int:
+    """Play a puzzle at the console (``titled``: its title shown); the exit status (0 solved
+    or not).  ``given``: which of
     ``players``, ``rules``, ``theme`` and ``seed`` were typed (they make a ``--random`` one,
     and a puzzle FILE has its own); ``seed``: S, or S/K as ``generate --seed`` takes it."""
     from .answers import is_interactive
@@ -704,7 +709,7 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
     interactive = is_interactive(stream)
     session = PuzzleSession(puzzle, console, stream, _solver(), interactive,
                             can_show_suits(console), name, theme_names(),
-                            shown if file is None else "")
+                            shown if file is None else "", titled)
     try:
         session.run()
     except KeyboardInterrupt:

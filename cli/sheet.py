@@ -73,6 +73,8 @@ class Facts:
     turnup: Card | None = None  # the card turned up to fix trumps (None: trumps were named)
     #: What the end of the solution's line leaves: the goal safe whatever the defence does.
     outcome: str = ""
+    #: Whether the problem shows its title (which may name the idea); its solution always does.
+    titled: bool = True
 
 
 def stem(name: str) -> str:
@@ -239,10 +241,10 @@ def solution_tricks(position: Position, side: int, line: Sequence[Card]) -> list
     return out
 
 
-def facts_of(puzzle, name: str = "", number: str | None = None) -> Facts:
+def facts_of(puzzle, name: str = "", number: str | None = None, titled: bool = True) -> Facts:
     """What a diagram of ``puzzle`` (a ``solver.puzzles.Puzzle``) shows; ``name`` is its
     file's name, which may carry its number; ``number``: its number where puzzles of other
-    files are beside it (``numbers_of``)."""
+    files are beside it (``numbers_of``); ``titled``: whether the problem shows its title."""
     from .faces import rules_words   # (as solve's rules line spells them: skunk=true)
 
     position = puzzle.position
@@ -268,6 +270,7 @@ def facts_of(puzzle, name: str = "", number: str | None = None) -> Facts:
         solution=tuple(solution_tricks(position, puzzle.side, puzzle.line)),
         turnup=deal.turnup,
         outcome=outcome_words(puzzle.objective),
+        titled=titled,
     )
 
 
@@ -295,7 +298,11 @@ def face(card: Card) -> str:
     return card_str(card, True).replace("T", "10")
 
 
-def heading(facts: Facts) -> str:
+def heading(facts: Facts, solution: bool = False) -> str:
+    """``017. Save the ten``; the problem of a puzzle shown without its title, ``017.`` (or
+    ``Puzzle``), the solution still with it."""
+    if not facts.titled and not solution:
+        return f"{facts.number}." if facts.number else "Puzzle"
     return f"{facts.number}. {facts.title}" if facts.number else facts.title
 
 
@@ -324,7 +331,7 @@ def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = T
         parts.append(Text(line, style=QUIET))
     parts.append(diagram(position, pretty))
     if solution:
-        text = Text("Solution", style="bold")
+        text = Text("Solution" if facts.titled else f"Solution: {facts.title}", style="bold")
         if facts.themes:
             text.append(f" ({', '.join(facts.themes)})", style=QUIET)
         digits = max((len(str(trick.number)) for trick in facts.solution), default=1)
@@ -448,7 +455,8 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
     y = rows["S"] + block + 10
     if solution:
         y += 8
-        title = "Solution" + (f" ({', '.join(facts.themes)})" if facts.themes else "")
+        title = ("Solution" if facts.titled else f"Solution: {facts.title}") + \
+            (f" ({', '.join(facts.themes)})" if facts.themes else "")
         for k, line in enumerate(_wrap(title, 50)):
             y += 16 if k else 0
             out.append(_svg_text(10, y, line, 13, "bold"))
@@ -596,7 +604,7 @@ def html_solution(facts: Facts) -> str:
         items.append(f'<div class="outcome">{_esc(facts.outcome)}</div>')
     themes = f' <span class="themes">({_esc(", ".join(facts.themes))})</span>' \
         if facts.themes else ""
-    return (f'<div class="solution"><h3>{_esc(heading(facts))}{themes}</h3>'
+    return (f'<div class="solution"><h3>{_esc(heading(facts, solution=True))}{themes}</h3>'
             f'{"".join(items)}</div>')
 
 

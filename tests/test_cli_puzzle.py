@@ -1517,3 +1517,25 @@ def test_generate_stopped_before_a_puzzle_leaves_no_folder_it_made(tmp_path, mon
         assert result.exit_code == 130 and result.stderr == "allfives: interrupted\n"
         assert out.is_dir() == (there or count > 0)
         assert len(list(out.glob("*.toml")) if out.is_dir() else []) == count
+
+
+def test_no_titles_names_each_problem_by_its_number_alone():
+    """A class's handout: the titles may name the idea ('Duck', 'Endplay'), so --no-titles
+    leaves them out of the problems, in every form, and in play; a solution keeps its own."""
+    file = COLLECTION / "012-the-five-falls.toml"
+    assert run("puzzle", "show", file).stdout.startswith("012. The five falls\n")
+    text = run("puzzle", "show", file, "--no-titles").stdout
+    assert text.startswith("012.\n") and "five falls" not in text
+    assert "Solution: The five falls (catch-the-five, duck)" in run(
+        "puzzle", "show", file, "--no-titles", "--solution").stdout
+    html = run("puzzle", "show", COLLECTION, "--format", "html", "--no-titles",
+               "--solution").stdout
+    problems, solutions = html.split('<div class="solutions">')
+    assert re.findall(r"<h2>([^<]*)</h2>", problems) == [
+        f"{path.name[:3]}." for path in sorted(COLLECTION.glob("*.toml"))]
+    assert "<h3>012. The five falls <span" in solutions
+    drawing = run("puzzle", "show", file, "--format", "svg", "--no-titles").stdout
+    assert ">012.</text>" in drawing and "five falls" not in drawing
+    played = run("puzzle", "play", file, "--no-titles", input="quit\n").stdout
+    assert played.startswith("012.  (2 players · all-fives · rating 1564)\n")
+    assert "five falls" not in played
