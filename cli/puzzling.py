@@ -242,6 +242,19 @@ def next_number(folder: Path) -> int:
     return max(numbers, default=0) + 1
 
 
+def puzzle_keys(paths: Iterable[Path]) -> dict[Path, tuple]:
+    """What tells the puzzles named apart: the position and the line (title, themes and record
+    aside), for each that can be read."""
+    keys = {}
+    for path in paths:
+        try:
+            puzzle = load_named(path)
+        except (AllFivesError, OSError):
+            continue    # (check names what is wrong with it)
+        keys[path] = (puzzle.position, puzzle.line)
+    return keys
+
+
 # ---- check ---------------------------------------------------------------------------------------
 
 def problems_of(path: str, text: tuple[str, int] | None = None) -> list[str]:
@@ -315,6 +328,11 @@ def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None)
             problems += len(found)
 
     check_files(files, jobs, told)
+    first: dict[tuple, Path] = {}
+    for path, key in puzzle_keys(puzzle_paths(files)).items():
+        if key in first:        # (not unsound, but one puzzle twice in a collection)
+            told([f"{path}: the same puzzle as {first[key]} (its deal, play and line)"])
+        first.setdefault(key, path)
     count = len(files)
     what = counted(count, "puzzle")
     if bad:
@@ -530,13 +548,18 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
         except OSError as error:
             raise AllFivesError(f"--out: cannot make {folder}: {error.strerror}") from None
     err = make_console(stderr=True)
+    there = {key: path for path, key in puzzle_keys(puzzle_paths([folder])).items()} \
+        if folder is not None and not new_folder and any(folder.glob("*.toml")) else {}
     made = 0
     try:
         with progress_bar(err, count, f"{players}-player puzzles") as advance:
             for puzzle in make_puzzles(players, rules, count, start, min_turns, theme, advance,
                                        first):
                 made += 1
-                if folder is not None:
+                if folder is not None and (puzzle.position, puzzle.line) in there:
+                    note(f"{there[puzzle.position, puzzle.line]} is this puzzle already: not "
+                         f"written again (another --seed makes others)")
+                elif folder is not None:
                     path = folder / file_name(next_number(folder), puzzle)
                     path.write_text(puzzle.to_toml(), encoding="utf-8")
                     print(path, flush=True)

@@ -1539,3 +1539,26 @@ def test_no_titles_names_each_problem_by_its_number_alone():
     played = run("puzzle", "play", file, "--no-titles", input="quit\n").stdout
     assert played.startswith("012.  (2 players · all-fives · rating 1564)\n")
     assert "five falls" not in played
+
+
+def test_one_puzzle_twice_is_not_written_again_and_check_names_it(tmp_path):
+    """generate --out with the seed of a puzzle already in the folder added an identical
+    copy, and check passed the two."""
+    folder = tmp_path / "class"
+    first = run("puzzle", "generate", "--count", 1, "--seed", 7, "--out", folder)
+    assert first.exit_code == 0
+    [one] = first.stdout.split()
+    again = run("puzzle", "generate", "--count", 2, "--seed", 7, "--out", folder)
+    assert again.exit_code == 0
+    [two] = again.stdout.split()
+    assert again.stderr == (f"allfives: {one} is this puzzle already: not written again "
+                            f"(another --seed makes others)\n")
+    assert sorted(p.name for p in folder.iterdir()) == sorted([Path(one).name, Path(two).name])
+    copy = folder / "009-copy.toml"
+    copy.write_text(Path(one).read_text(encoding="utf-8").replace("title = ", "title = 'x' #"),
+                    encoding="utf-8")
+    result = run("puzzle", "check", folder)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"{copy}: the same puzzle as {one} (its deal, play and line)",
+        "3 puzzles checked: 1 problem in 1."]
