@@ -243,16 +243,20 @@ def next_number(folder: Path) -> int:
 
 
 def puzzle_keys(paths: Iterable[Path]) -> dict[Path, tuple]:
-    """What tells the puzzles named apart: the position and the line (title, themes and record
-    aside), for each that can be read."""
+    """What tells the puzzles named apart: the position, the goal and the line (title, themes
+    and record aside), for each that can be read."""
     keys = {}
     for path in paths:
         try:
             puzzle = load_named(path)
         except (AllFivesError, OSError):
             continue    # (check names what is wrong with it)
-        keys[path] = (puzzle.position, puzzle.line)
+        keys[path] = puzzle_key(puzzle)
     return keys
+
+
+def puzzle_key(puzzle: Puzzle) -> tuple:
+    return puzzle.position, puzzle.side, puzzle.objective, puzzle.target, puzzle.line
 
 
 # ---- check ---------------------------------------------------------------------------------------
@@ -329,9 +333,9 @@ def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None)
 
     check_files(files, jobs, told)
     first: dict[tuple, Path] = {}
-    for path, key in puzzle_keys(puzzle_paths(files)).items():
-        if key in first:        # (not unsound, but one puzzle twice in a collection)
-            told([f"{path}: the same puzzle as {first[key]} (its deal, play and line)"])
+    for path, key in puzzle_keys(Path(file) for file in files).items():
+        if key in first:        # (not unsound: said, but no problem)
+            note(f"{path} is the same puzzle as {first[key]} (its deal, play, goal and line)")
         first.setdefault(key, path)
     count = len(files)
     what = counted(count, "puzzle")
@@ -556,9 +560,9 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
             for puzzle in make_puzzles(players, rules, count, start, min_turns, theme, advance,
                                        first):
                 made += 1
-                if folder is not None and (puzzle.position, puzzle.line) in there:
-                    note(f"{there[puzzle.position, puzzle.line]} is this puzzle already: not "
-                         f"written again (another --seed makes others)")
+                if folder is not None and puzzle_key(puzzle) in there:
+                    note(f"{there[puzzle_key(puzzle)]} is this puzzle already: not written "
+                         f"again (another --seed makes others)")
                 elif folder is not None:
                     path = folder / file_name(next_number(folder), puzzle)
                     path.write_text(puzzle.to_toml(), encoding="utf-8")
