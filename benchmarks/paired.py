@@ -25,8 +25,9 @@ Given one run alone, its mean and interval group by group (a run stopped before 
 A file that is not such a record (each game is held to the run as ``match --resume`` holds
 it: runs of two seeds joined in one file, a game's players swapped or a group not whole before
 the last are not one run's), a run of whole matches (``--matches``), or two runs whose
-``--duplicate`` or packs differ is one line on standard error and status 1, with nothing shown; two runs against
-different Bs, or of different numbers of groups, are compared with a note on standard error.
+``--duplicate`` or packs differ is one line on standard error and status 1, with nothing
+shown; two runs against different Bs, or of different numbers of groups, are compared with a
+note on standard error.
 """
 import os
 import re

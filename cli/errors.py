@@ -198,8 +198,8 @@ def usage_message(error: typer.TyperException, args: list[str] = (), group: Any 
     text = message_of(Exception(error.format_message())).replace("Value error, ", "")
     if type(error).__name__ == "NoSuchOption" and error.ctx is not None:
         # (Click's own guesses reach far: --bogus for --jobs, --pl for --help)
-        text = error.message + _options_like(error.option_name,
-                                                    error.ctx.command.get_params(error.ctx))
+        params = error.ctx.command.get_params(error.ctx)
+        text = error.message + _options_like(error.option_name, params)
     picked = next((arg for arg in args if re.fullmatch(r"-[#:].*", arg)), None)
     command = next((arg for arg in args if not arg.startswith("-")), None)
     what = "puzzle" if command == "puzzle" else "deal" if command in DEAL_COMMANDS else None
