@@ -647,7 +647,7 @@ def advise(
     worlds: Annotated[Optional[int], typer.Option(
         "--worlds", metavar="K", min=1,
         help="Deals of the unseen cards to value each choice in. Default: the Monte Carlo "
-             "player's (16; 64 with four players), and 64 play-outs for a call.")] = None,
+             "player's (128; 64 with four players), and 64 play-outs for a call.")] = None,
     seed: Annotated[int, typer.Option(
         "--seed", metavar="S", min=0,
         help="Seed of the deals of the unseen cards: the same seed gives the same advice.")

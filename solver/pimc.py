@@ -94,9 +94,11 @@ __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_post
            "FOUR_PLAYER_WORLDS", "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT", "DEFAULT_TIME_LIMIT"]
 
 #: Worlds valued per decision by default with two or three players (the knee of the two-player
-#: ladder: see the README, "The Monte Carlo player").
-DEFAULT_WORLDS = 16
-#: The same with four players: three hands hidden, 16 worlds are too few (the four-player ladder).
+#: ladder against the heuristic, and a gain with three: see the README, "The Monte Carlo
+#: player").
+DEFAULT_WORLDS = 128
+#: The same with four players, where a world's solve costs more and the budget holds fewer: the
+#: knee of the four-player ladder.
 FOUR_PLAYER_WORLDS = 64
 #: The most worlds a decision may ask for: each is drawn before any is valued.
 MAX_WORLDS = 100_000

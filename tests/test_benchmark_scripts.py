@@ -297,12 +297,12 @@ def test_advice_time_advises_on_each_first_card_and_reports_six_card_hands_apart
     script("advice_time.py")["main"](["6"])
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines] == [
-        f"{players} players, {worlds} deals" for players in (2, 4) for worlds in (16, 64)]
-    assert len(asked) == 4 * 6
+        f"{players} players, {worlds} deals" for players in (2, 4) for worlds in (16, 64, 128)]
+    assert len(asked) == 6 * 6
     heuristic = HeuristicPlayer()
     for k, (observation, worlds) in enumerate(asked):
-        players, seed = (2, 4)[k // 12], k % 6
-        assert worlds == (16, 64)[k // 6 % 2]
+        players, seed = (2, 4)[k // 18], k % 6
+        assert worlds == (16, 64, 128)[k // 6 % 3]
         # the oracle: the seed's first deal called by the heuristic, up to its first card
         state = Match(players=players).new_initial_state(seed=seed)
         while state.phase != PLAY:
@@ -370,3 +370,32 @@ def test_a_script_given_what_it_cannot_take_says_so_in_one_line(tmp_path, args, 
     done = subprocess.run([sys.executable, str(SCRIPTS / args[0]), *args[1:]],
                           capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert done.returncode == 1 and done.stdout == "" and done.stderr == said + "\n"
+
+
+def test_worlds_choice_judges_the_two_cards_where_they_differ(monkeypatch):
+    """The gain at a decision is the judged mean of MANY worlds' card less FEW's, 0 where the
+    two pick the same card; ties go to the heuristic's card (the oracle: values made up to
+    pick a known card at each count)."""
+    worlds_choice = script("worlds_choice.py")
+    calls = []
+
+    def made_up(observation, cards, count, rng, solver, objective):
+        calls.append(count)
+        ordered = sorted(cards)
+        if count == 9:      # the judge: each card worth its place in the order
+            return {card: float(ordered.index(card)) for card in cards}
+        if count == 2:      # FEW: the lowest card best, all the rest level
+            return {card: 1.0 if card == ordered[0] else 0.0 for card in cards}
+        return dict.fromkeys(cards, 0.0)      # MANY: all level, so the heuristic's card
+
+    monkeypatch.setitem(worlds_choice["gains"].__globals__, "means", made_up)
+    found, same = worlds_choice["gains"](2, 12, 2, 5, 9, first=False)
+    assert len(found) == 12 and calls.count(2) == calls.count(5) == 12
+    assert calls.count(9) == 12 - same
+    # where they differ, the heuristic's card (MANY's) less the lowest (FEW's): its place
+    assert sum(g > 0 for g in found) == 12 - same and 0 < same < 12
+    assert all(g == int(g) and g >= 0 for g in found)
+    with pytest.raises(SystemExit, match="1 <= FEW < MANY"):
+        worlds_choice["main"](["2", "5", "16", "8", "8"])
+    with pytest.raises(SystemExit, match="usage"):
+        worlds_choice["main"](["2", "5", "16", "first"])

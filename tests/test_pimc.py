@@ -317,9 +317,9 @@ def test_a_seed_repeats_the_play():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_default_worlds_depend_on_the_table(players):
-    """Unasked, a decision values 16 worlds with two or three players and 64 with four (three
-    hands hidden), and plays as the player that asks for that many; asked for, the count holds
-    at every table."""
+    """Unasked, a decision values 128 worlds with two or three players and 64 with four (where
+    each costs more), and plays as the player that asks for that many; asked for, the count
+    holds at every table."""
     from solver.pimc import DEFAULT_WORLDS, FOUR_PLAYER_WORLDS
 
     count = FOUR_PLAYER_WORLDS if players == 4 else DEFAULT_WORLDS
