@@ -200,7 +200,10 @@ def test_shared_options_are_the_same_in_every_command():
             # always keeps a record (a default file), match only where --record names one;
             # advise's seat is the seat advised and its dealer a call's (not a random seat);
             # the target is the match's, in match with --matches only, in advise for a call;
-            # replay tells its --deal where analyze judges it
+            # replay tells its --deal where analyze judges it; match's --json is the run's one
+            # report, where the others print an object for each position
+            if (name, key) == ("match", "--json"):
+                continue
             if key in seen and key not in ("--count", "--players", "--seed", "--record",
                                            "--seat", "--dealer", "--target", "--deal"):
                 assert seen[key] == face, (name, key)
