@@ -1,7 +1,8 @@
 """The time of one piece of ``allfives advise``'s card advice (README, "Advice from what a seat
 can see"): the first card of the first deal of heuristic-against-heuristic matches from seeds
 0 to 19, for 2 and 4 players, with 16, 64 and 128 deals of the unseen cards (128 is the
-two-player default, 64 the four-player), the advice's own 100-million-node budget.  Prints the median and worst seconds over
+default with two or three players, 64 with four), the advice's own 100-million-node budget, after
+one advice untimed (the first in a process is slower: the engine's table is made).  Prints the median and worst seconds over
 the deals played on 6-card hands, and each deeper deal's (after a run) on its own.
 
     python benchmarks/advice_time.py [SEEDS]
@@ -29,6 +30,7 @@ def main(argv):
     if len(argv) > 1 or argv and not (argv[0].isdigit() and int(argv[0]) >= 1):
         sys.exit("advice_time.py: usage: advice_time.py [SEEDS] (a whole number from 1)")
     seeds = int(argv[0]) if argv else 20
+    advice_for(next(first_cards(2, 1)), 16, 0)      # (untimed: the first sets the engine up)
     for players in (2, 4):
         for worlds in (16, 64, 128):
             six, deep = [], []

@@ -84,6 +84,8 @@ def read_run(path):
     if not records:
         fail(f"{path}: no game records in it")
     used = run_records(records, path)
+    if not used:
+        fail(f"{path}: no whole group in it (a run stopped in its first group)")
     if used < len(records):     # (one group at most: one past it is refused)
         group = records[used]["match"].split(":")[1]
         print(f"paired.py: {path}: group {group} not whole left out (a run stopped before its "
@@ -107,8 +109,8 @@ def run_records(records, path):
     for record in records:
         group, seating = (int(part) for part in record["match"].split(":")[1:])
         table.setdefault(group, set()).add(seating)
-    rotate = len(table) > 1 and all(
-        played == {group % len(seatings(len(seats)))} for group, played in table.items())
+    # (a run stopped in its first group's first seating reads as one without --duplicate)
+    rotate = all(played == {group % len(seatings(len(seats)))} for group, played in table.items())
     try:
         rules = deal_opening(records[0]).match.rules
         _, _, used = records_parts(list(zip(records.lines, records)), a, b, len(seats), seed,
@@ -206,8 +208,8 @@ def paired(first, second, alone):
     if unlike:
         sys.exit(f"paired.py: group {unlike[0]} was played at another table, by other rules or "
                  f"with other cards in the two runs: not the same --players, --rules or --seed")
-    shown = [(f"{name_a} ({first})", [(d, None) for d in one.values()]),
-             (f"{name_b} ({second})", [(d, None) for d in two.values()])]
+    shown = [(f"{name_a} ({first})", list(one.values())),
+             (f"{name_b} ({second})", list(two.values()))]
     return [(one[g] - two[g], packs_one[g][3]) for g in common], \
         {tuple(packs_one[g][2]): g for g in common}, shown
 
@@ -238,6 +240,8 @@ def main(argv):
     shown = []      # what to show, once every pair is read and found to pair
     for k in range(0, len(paths), 2):
         differences, packs, runs = paired(paths[k], paths[k + 1], alone)
+        shown += [lambda label=label, values=values: show(label, values)
+                  for label, values in runs]
         again = next((pack for pack in packs if pack in dealt), None)
         if again is not None:
             pair, group = dealt[again]
@@ -245,14 +249,16 @@ def main(argv):
                  f"{packs[again]}): pooled, it would count twice; give each pair packs of its "
                  f"own (another --seed)")
         dealt.update((pack, (k // 2 + 1, group)) for pack, group in packs.items())
-        shown += runs + [("first less second, group by group", differences)]
+        shown.append(lambda differences=differences: show_differences(
+            "first less second, group by group", differences, by_calls))
         pooled += differences
     if len(paths) > 2:
-        shown += [("the first runs pooled, each against its B", [(d, None) for d in alone[0]]),
-                  ("the second runs pooled, each against its B", [(d, None) for d in alone[1]]),
-                  (f"pooled over the {len(paths) // 2} pairs, group by group", pooled)]
-    for label, differences in shown:
-        show_differences(label, differences, by_calls and "group by group" in label)
+        shown += [lambda: show("the first runs pooled, each against its B", alone[0]),
+                  lambda: show("the second runs pooled, each against its B", alone[1]),
+                  lambda: show_differences(f"pooled over the {len(paths) // 2} pairs, group "
+                                           f"by group", pooled, by_calls)]
+    for told in shown:
+        told()
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ else a decision at a random point of it), the card of best double-dummy mean ove
 and the card of best mean over MANY worlds (ties to the heuristic's card), each over worlds
 of its own, are judged by their mean double-dummy value over JUDGE fresh worlds of what the
 seat sees; prints how often they were the same card and the mean gain of MANY over FEW with
-its 95% interval.  A yardstick of the worlds' noise alone: the worlds are drawn as ``advise``
-draws them (the calls weighed, no inference from the cards), and solved with no budget.
+its 95% interval.  A yardstick of the worlds' noise alone: the deals are dealt with their
+trumps named (no calls), the worlds drawn as ``advise`` draws them (no inference from the
+cards), and each solved with no budget.
 
     python benchmarks/worlds_choice.py PLAYERS DECISIONS FEW MANY JUDGE [first]
 """
@@ -77,8 +78,8 @@ def main(argv):
                  "[first] (whole numbers)")
     players, decisions, few, many, judge = (int(w) for w in words)
     if players not in (2, 3, 4) or decisions < 2 or not 1 <= few < many or judge < 1:
-        sys.exit(f"worlds_choice.py: PLAYERS is 2, 3 or 4, DECISIONS 2 or more, and "
-                 f"1 <= FEW < MANY, not {' '.join(words)}")
+        sys.exit(f"worlds_choice.py: PLAYERS is 2, 3 or 4, DECISIONS 2 or more, "
+                 f"1 <= FEW < MANY and JUDGE 1 or more, not {' '.join(words)}")
     start = time.perf_counter()
     found, same = gains(players, decisions, few, many, judge, first)
     interval = mean_interval(found, 0.95)

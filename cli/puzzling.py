@@ -287,7 +287,7 @@ def puzzle_problems(puzzle: Puzzle) -> list[str]:
         from solver.puzzles import themes_of
 
         shown = themes_of(puzzle, _solver())
-        if set(shown) != set(puzzle.themes):    # (in any order)
+        if sorted(shown) != sorted(puzzle.themes):    # (in any order, each once)
             listed = ", ".join(puzzle.themes) or "none"
             problems.append(f"themes: the file lists {listed}; the line "
                             f"shows {', '.join(shown) or 'none'}")

@@ -181,6 +181,20 @@ def test_paired_holds_each_game_to_its_run_as_resume_does(tmp_path, capsys):
             assert capsys.readouterr().out == ""
 
 
+def test_paired_reads_a_run_of_one_group(tmp_path, capsys):
+    """A run of one deal without --duplicate, or a --duplicate run stopped in its first
+    group's first seating, hold one group in one seating: read as a run without --duplicate
+    (they ended in a traceback)."""
+    alone = tmp_path / "one.jsonl"
+    run("match", "heuristic", "random", "--deals", 1, "--record", alone)
+    first = write(tmp_path / "first.jsonl", RUN.read_text().splitlines(keepends=True)[0])
+    for path in (alone, first):
+        script("paired.py")["main"]([str(path)])
+        assert capsys.readouterr().out.endswith("(one group: no interval), 1 group\n")
+    with pytest.raises(SystemExit, match="one run is --duplicate, the other not"):
+        script("paired.py")["main"]([str(RUN), str(first)])
+
+
 @pytest.mark.parametrize("cut", [40, 400, 4000])
 def test_paired_counts_the_groups_of_a_run_stopped_as_resume_reads_them(tmp_path, capsys,
                                                                        cut):
@@ -298,7 +312,8 @@ def test_advice_time_advises_on_each_first_card_and_reports_six_card_hands_apart
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(":")[0] for line in lines] == [
         f"{players} players, {worlds} deals" for players in (2, 4) for worlds in (16, 64, 128)]
-    assert len(asked) == 6 * 6
+    assert len(asked) == 1 + 6 * 6
+    asked.pop(0)        # (the one untimed, that sets the engine up)
     heuristic = HeuristicPlayer()
     for k, (observation, worlds) in enumerate(asked):
         players, seed = (2, 4)[k // 18], k % 6

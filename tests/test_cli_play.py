@@ -1208,7 +1208,20 @@ def test_undo_score_and_help_at_the_pause_between_deals(tmp_path, monkeypatch):
     a decision, undo back to the person's last decision of the deal just over (the moment a
     mistake has been shown)."""
     s, prompts, out = terminal_session(tmp_path, monkeypatch, ["score", "help", "undo"])
+    rewound = []
+    real_undo = s.undo
+
+    def undo():
+        mine = [i for i, (seat, _) in enumerate(s.history) if seat == s.me]
+        rewound.append((mine[-1], s.state.deal_number, len(s.state.deals)))
+        real_undo()
+        rewound.append((len(s.history), s.state.deal_number))
+
+    s.undo = undo
     s.run()
+    # back to just before the person's last decision, in the deal just over (deal 1)
+    (last, pause_deal, deals_over), (history, now) = rewound
+    assert deals_over == 1 and pause_deal == 2 and history == last and now == 1
     screen = out.getvalue()
     assert "Press Enter for the next deal" not in screen
     assert HELP[0][:40] in screen and screen.count("Still to go: ") == 1
@@ -1219,6 +1232,10 @@ def test_undo_score_and_help_at_the_pause_between_deals(tmp_path, monkeypatch):
         [prompts[pause - 1]]
     # the match went on to its end, the deal played again the same way
     assert s.state.is_terminal()
+    record = (tmp_path / "match.jsonl").read_text(encoding="utf-8")
+    plain, _, _ = terminal_session(tmp_path, monkeypatch, [])
+    plain.run()
+    assert (tmp_path / "match.jsonl").read_text(encoding="utf-8") == record
 
 
 @pytest.mark.parametrize("word", ["quit", "exit", None])

@@ -117,6 +117,7 @@ def test_a_narrow_screen_folds_the_choices_between_them_and_indents_folded_lines
     assert [line.split()[0] for line in words] == ["004.", "East", "Won", "Dealt:"]
     assert "rating 2178" in " ".join(" ".join(head).split())
 
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_whole_solve_typed_from_the_line(puzzles, players):
     puzzle = puzzles[players]

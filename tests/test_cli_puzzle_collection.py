@@ -128,7 +128,8 @@ def test_a_title_that_markdown_would_misread_stays_in_its_cell(tmp_path):
                                 r"(<007-odd (copy).toml>)")
 
 
-def test_the_index_of_other_files_links_them_from_the_folder_that_holds_them(tmp_path):
+def test_the_index_of_other_files_links_them_from_the_folder_that_holds_them(tmp_path,
+                                                                           monkeypatch):
     """A teacher's folder is not the collection: its index says nothing of curate.py or the
     test suite, and each link leads from the folder that holds every file named to the file
     (the files of several folders keep their folders)."""
@@ -136,9 +137,14 @@ def test_the_index_of_other_files_links_them_from_the_folder_that_holds_them(tmp
         (tmp_path / folder).mkdir()
         (tmp_path / folder / source.name).write_text(source.read_text(encoding="utf-8"),
                                                      encoding="utf-8")
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")     # (a folder outside the one named: it in full)
     text = index_text([tmp_path / "gen", tmp_path / "ord" / FILES[1].name])
     assert text.startswith("# Puzzles\n") and "curate.py" not in text
     assert "test suite" not in text and f"its links lead from `{tmp_path.resolve()}/`" in text
+    monkeypatch.chdir(tmp_path)     # (from a folder above, the way down)
+    assert "its links lead from `./`" in index_text([tmp_path / "gen",
+                                                      tmp_path / "ord" / FILES[1].name])
     assert "2 puzzles. Players:" in text
     targets = re.findall(r"\]\((.+?)\) \|", text)
     assert targets == [f"gen/{FILES[0].name}", f"ord/{FILES[1].name}"]

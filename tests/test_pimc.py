@@ -322,6 +322,7 @@ def test_the_default_worlds_depend_on_the_table(players):
     holds at every table."""
     from solver.pimc import DEFAULT_WORLDS, FOUR_PLAYER_WORLDS
 
+    assert (DEFAULT_WORLDS, FOUR_PLAYER_WORLDS) == (128, 64)     # (the README's knees)
     count = FOUR_PLAYER_WORLDS if players == 4 else DEFAULT_WORLDS
     assert PimcPlayer().worlds_for(players) == count
     assert PimcPlayer(worlds=5).worlds_for(players) == 5
