@@ -23,11 +23,12 @@ from solver.rules import Rules
 from solver.search import Solver
 from solver.shuffle import shuffle_deal
 from solver.stats import mean_interval
+from solver.tricks import side_of
 
 
 def means(observation, cards, count, rng, solver, objective):
     """Each card's mean double-dummy value for the seat's side over ``count`` worlds."""
-    side = observation.seat % 2 if observation.players == 4 else observation.seat
+    side = side_of(observation.seat, observation.players)
     totals = dict.fromkeys(cards, 0.0)
     worlds = sampling.sample_worlds(observation, count, rng)
     for world in worlds:
