@@ -560,9 +560,10 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
             for puzzle in make_puzzles(players, rules, count, start, min_turns, theme, advance,
                                        first):
                 made += 1
-                if folder is not None and puzzle_key(puzzle) in there:
-                    note(f"{there[puzzle_key(puzzle)]} is this puzzle already: not written "
-                         f"again (another --seed makes others)")
+                already = there.get(puzzle_key(puzzle))
+                if already is not None:
+                    note(f"{already} is this puzzle already: not written again (another --seed "
+                         f"makes others)")
                 elif folder is not None:
                     path = folder / file_name(next_number(folder), puzzle)
                     path.write_text(puzzle.to_toml(), encoding="utf-8")

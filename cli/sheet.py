@@ -306,6 +306,11 @@ def heading(facts: Facts, solution: bool = False) -> str:
     return f"{facts.number}. {facts.title}" if facts.number else facts.title
 
 
+def solution_heading(facts: Facts) -> str:
+    """``Solution``, or where the problem was shown without its title, ``Solution: Duck``."""
+    return "Solution" if facts.titled else f"Solution: {facts.title}"
+
+
 def about(facts: Facts) -> str:
     """``2 players · all-fives · rating 1450``."""
     parts = [f"{facts.players} players", facts.rules]
@@ -331,7 +336,7 @@ def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = T
         parts.append(Text(line, style=QUIET))
     parts.append(diagram(position, pretty))
     if solution:
-        text = Text("Solution" if facts.titled else f"Solution: {facts.title}", style="bold")
+        text = Text(solution_heading(facts), style="bold")
         if facts.themes:
             text.append(f" ({', '.join(facts.themes)})", style=QUIET)
         digits = max((len(str(trick.number)) for trick in facts.solution), default=1)
@@ -455,8 +460,8 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
     y = rows["S"] + block + 10
     if solution:
         y += 8
-        title = ("Solution" if facts.titled else f"Solution: {facts.title}") + \
-            (f" ({', '.join(facts.themes)})" if facts.themes else "")
+        title = solution_heading(facts) + (f" ({', '.join(facts.themes)})" if facts.themes
+                                           else "")
         for k, line in enumerate(_wrap(title, 50)):
             y += 16 if k else 0
             out.append(_svg_text(10, y, line, 13, "bold"))

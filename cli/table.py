@@ -149,9 +149,10 @@ def pegged_this_deal(obs: Observation) -> list[int]:
     return totals
 
 
-def scores_text(players: int, score: Sequence[int]) -> str:
-    """``N 12, S 20``."""
-    return ", ".join(f"{side_name(s, players)} {p}" for s, p in enumerate(score))
+def scores_text(players: int, score: Sequence[int], space: str = " ", form: str = "") -> str:
+    """``N 12, S 20`` (with ``form`` ``+d``, ``N +12``); with ``space`` ``KEEP``, each side kept
+    with its points where a line is broken (``hanging``)."""
+    return ", ".join(f"{side_name(s, players)}{space}{p:{form}}" for s, p in enumerate(score))
 
 
 def heading(obs: Observation, target: int, finish: str, width: int | None = None) -> Text:
@@ -482,9 +483,8 @@ def deal_over_line(log: DealLog, players: int, best_of: int = 1) -> Text:
         totals[peg.side] += peg.points
     text = Text(f"Deal {log.number} is over: ", style="bold")
     # (each side kept with its points where the line is broken: ``hanging``)
-    text.append(", ".join(f"{side_name(s, n)}{KEEP}{p:+d}" for s, p in enumerate(totals)))
-    text.append("; the score is "
-                + ", ".join(f"{side_name(s, n)}{KEEP}{p}" for s, p in enumerate(log.score)) + ".")
+    text.append(scores_text(n, totals, KEEP, "+d"))
+    text.append(f"; the score is {scores_text(n, log.score, KEEP)}.")
     if log.winners:
         won = " and ".join(side_name(s, n) for s in log.winners)
         text.append(f" {won} {win_verb(log.winners, n)} the "

@@ -383,9 +383,9 @@ def record_problems(puzzle: Puzzle) -> list[str]:
     if ladder:
         return problems
     solved = solved_of(evidence)
-    if puzzle.rating is not None and not missing and puzzle.rating != rating_of(evidence):
-        problems.append(f"rating: {puzzle.rating}, where its evidence gives "
-                        f"{rating_of(evidence)}")
+    rating = rating_of(evidence) if not missing else None
+    if puzzle.rating is not None and rating is not None and puzzle.rating != rating:
+        problems.append(f"rating: {puzzle.rating}, where its evidence gives {rating}")
     if puzzle.solved_by and set(solved) != set(puzzle.solved_by):   # (in any order)
         problems.append(f"solved_by: {', '.join(puzzle.solved_by)}, where its evidence gives "
                         f"{', '.join(solved)}")
