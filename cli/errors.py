@@ -10,8 +10,9 @@ Exit statuses (the README's "Exit codes" lists the same):
 
     0    done
     1    a limit stopped a search without a value, the compiled engine is missing, or
-         standard output or a record could not be written (a full disk)
-    2    bad input
+         standard output or a record could not be written (a full disk), or a run's workers
+         were lost (a worker process died, a cluster lost the work)
+    2    bad input (and a --scheduler that is no Dask scheduler running this allfives)
     130  interrupted (Ctrl-C: SIGINT)
     141  standard output's reader (or a record's, in a pipe) went away (``allfives ... | head
          -1``: 128 + SIGPIPE), or standard output was closed from the start (``>&-``)

@@ -726,15 +726,15 @@ def test_check_holds_the_rating_and_solved_by_to_the_evidence(tmp_path):
     assert evidence["solved_pimc_8"] == 1 and changed != 1564
     lines = run("puzzle", "check", tmp_path).stdout.splitlines()
     assert lines == [
-        f"{tmp_path / '001-rating.toml'}: rating: 3999, where its evidence gives 1564",
-        f"{tmp_path / '002-heuristic.toml'}: solved_by: names the heuristic, which a sound "
+        f"{tmp_path / '001-rating.toml'}: puzzle.rating: 3999, where its evidence gives 1564",
+        f"{tmp_path / '002-heuristic.toml'}: puzzle.solved_by: names the heuristic, which a sound "
         f"puzzle defeats",
-        f"{tmp_path / '002-heuristic.toml'}: solved_by: random, heuristic, where its evidence "
+        f"{tmp_path / '002-heuristic.toml'}: puzzle.solved_by: random, heuristic, where its evidence "
         f"gives search-200, search-2000, cheater",
-        f"{tmp_path / '003-fewer.toml'}: solved_by: cheater, where its evidence gives "
+        f"{tmp_path / '003-fewer.toml'}: puzzle.solved_by: cheater, where its evidence gives "
         f"search-200, search-2000, cheater",
-        f"{tmp_path / '004-evidence.toml'}: rating: 1564, where its evidence gives {changed}",
-        f"{tmp_path / '004-evidence.toml'}: solved_by: search-200, search-2000, cheater, where "
+        f"{tmp_path / '004-evidence.toml'}: puzzle.rating: 1564, where its evidence gives {changed}",
+        f"{tmp_path / '004-evidence.toml'}: puzzle.solved_by: search-200, search-2000, cheater, where "
         f"its evidence gives search-200, search-2000, pimc-8, cheater",
         "6 puzzles checked: 6 problems in 4."]
 
@@ -1205,9 +1205,9 @@ def test_play_refuses_an_unsound_puzzle_in_one_line(tmp_path, change, problem):
 
 @pytest.mark.parametrize("change, problem", [
     (('side = "S"', 'side = "N"'), "the solver's side N is not to play at the start (S is)"),
-    (("rating = 1260", "rating = 1700"), "rating: 1700, where its evidence gives 1260"),
+    (("rating = 1260", "rating = 1700"), "puzzle.rating: 1700, where its evidence gives 1260"),
     (('solved_by = ["search-200"', 'solved_by = ["heuristic", "search-200"'),
-     "solved_by: names the heuristic"),
+     "puzzle.solved_by: names the heuristic"),
 ])
 @pytest.mark.parametrize("command", [("show",), ("show", "--format", "html", "--solution"),
                                      ("show", "--format", "svg"), ("index",)])

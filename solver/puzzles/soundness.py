@@ -368,7 +368,7 @@ def record_problems(puzzle: Puzzle) -> list[str]:
     rating nor solved_by, has nothing to hold."""
     problems = []
     if "heuristic" in puzzle.solved_by:
-        problems.append("solved_by: names the heuristic, which a sound puzzle defeats")
+        problems.append("puzzle.solved_by: names the heuristic, which a sound puzzle defeats")
     evidence = dict(puzzle.evidence)
     ladder = [evidence_key(name) for name, _ in LADDER if evidence_key(name) not in evidence]
     # the ladder's results, which both need; then what the rating needs besides
@@ -385,8 +385,8 @@ def record_problems(puzzle: Puzzle) -> list[str]:
     solved = solved_of(evidence)
     rating = rating_of(evidence) if not missing else None
     if puzzle.rating is not None and rating is not None and puzzle.rating != rating:
-        problems.append(f"rating: {puzzle.rating}, where its evidence gives {rating}")
+        problems.append(f"puzzle.rating: {puzzle.rating}, where its evidence gives {rating}")
     if puzzle.solved_by and set(solved) != set(puzzle.solved_by):   # (in any order)
-        problems.append(f"solved_by: {', '.join(puzzle.solved_by)}, where its evidence gives "
-                        f"{', '.join(solved)}")
+        problems.append(f"puzzle.solved_by: {', '.join(puzzle.solved_by)}, where its evidence "
+                        f"gives {', '.join(solved)}")
     return problems
