@@ -20,7 +20,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -242,17 +242,15 @@ def next_number(folder: Path) -> int:
     return max(numbers, default=0) + 1
 
 
-def puzzle_keys(paths: Iterable[Path]) -> dict[Path, tuple]:
+def puzzle_keys(paths: Iterable[Path]) -> Iterator[tuple[Path, tuple]]:
     """What tells the puzzles named apart: the position, the goal and the line (title, themes
-    and record aside), for each that can be read."""
-    keys = {}
+    and record aside), for each that can be read, in turn."""
     for path in paths:
         try:
             puzzle = load_named(path)
         except (AllFivesError, OSError):
             continue    # (check names what is wrong with it)
-        keys[path] = puzzle_key(puzzle)
-    return keys
+        yield path, puzzle_key(puzzle)
 
 
 def puzzle_key(puzzle: Puzzle) -> tuple:
@@ -289,7 +287,7 @@ def puzzle_problems(puzzle: Puzzle) -> list[str]:
         shown = themes_of(puzzle, _solver())
         if sorted(shown) != sorted(puzzle.themes):    # (in any order, each once)
             listed = ", ".join(puzzle.themes) or "none"
-            problems.append(f"themes: the file lists {listed}; the line "
+            problems.append(f"puzzle.themes: the file lists {listed}; the line "
                             f"shows {', '.join(shown) or 'none'}")
     return problems
 
@@ -333,9 +331,10 @@ def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None)
 
     check_files(files, jobs, told)
     first: dict[tuple, Path] = {}
-    for path, key in puzzle_keys(Path(file) for file in files).items():
+    for path, key in puzzle_keys(Path(file) for file in files):
         if key in first:        # (not unsound: said, but no problem)
-            note(f"{path} is the same puzzle as {first[key]} (its deal, play, goal and line)")
+            note(f"{path} is named twice" if path == first[key] else
+                 f"{path} is the same puzzle as {first[key]} (its deal, play, goal and line)")
         first.setdefault(key, path)
     count = len(files)
     what = counted(count, "puzzle")
@@ -552,7 +551,7 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
         except OSError as error:
             raise AllFivesError(f"--out: cannot make {folder}: {error.strerror}") from None
     err = make_console(stderr=True)
-    there = {key: path for path, key in puzzle_keys(puzzle_paths([folder])).items()} \
+    there = {key: path for path, key in puzzle_keys(puzzle_paths([folder]))} \
         if folder is not None and not new_folder and any(folder.glob("*.toml")) else {}
     made = 0
     try:

@@ -698,11 +698,11 @@ def test_check_says_when_the_themes_are_not_the_ones_the_line_shows(tmp_path):
     result = run("puzzle", "check", tmp_path)
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
-        f"{tmp_path / '001-more.toml'}: themes: the file lists catch-the-five, duck, endplay; "
+        f"{tmp_path / '001-more.toml'}: puzzle.themes: the file lists catch-the-five, duck, endplay; "
         f"the line shows catch-the-five, duck",
-        f"{tmp_path / '002-fewer.toml'}: themes: the file lists duck; the line shows "
+        f"{tmp_path / '002-fewer.toml'}: puzzle.themes: the file lists duck; the line shows "
         f"catch-the-five, duck",
-        f"{tmp_path / '005-empty.toml'}: themes: the file lists none; the line shows "
+        f"{tmp_path / '005-empty.toml'}: puzzle.themes: the file lists none; the line shows "
         f"catch-the-five, duck",
         "6 puzzles checked: 3 problems in 3."]
 
@@ -1189,7 +1189,7 @@ def test_out_makes_its_folder_but_not_a_missing_parent(tmp_path):
     (('"6H", "TD", "TS"]', '"6H"]'), "the line stops before the solver's last real choice"),
     # themes the line does not show (a hint would name them)
     (('themes = ["save-the-ten", "draw-trumps", "duck"]', 'themes = ["endplay"]'),
-     "themes: the file lists endplay; the line shows save-the-ten, draw-trumps, duck"),
+     "puzzle.themes: the file lists endplay; the line shows save-the-ten, draw-trumps, duck"),
 ])
 def test_play_refuses_an_unsound_puzzle_in_one_line(tmp_path, change, problem):
     """A puzzle file that ``puzzle check`` would fault cannot be played (its hints and
@@ -1563,3 +1563,6 @@ def test_one_puzzle_twice_is_not_written_again_and_check_names_it(tmp_path):
     assert result.exit_code == 0 and result.stdout == "3 puzzles checked: all sound.\n"
     assert result.stderr == (f"allfives: {copy} is the same puzzle as {one} (its deal, play, "
                              f"goal and line)\n")
+    twice = run("puzzle", "check", one, one)
+    assert twice.exit_code == 0 and twice.stdout == "2 puzzles checked: all sound.\n"
+    assert twice.stderr == f"allfives: {one} is named twice\n"
