@@ -9,6 +9,7 @@ from rich.text import Text
 from solver.analysis import CardPlayed, analyze_play, given_away, unjudged
 from solver.deal import Position
 from solver.errors import AllFivesError, counted
+from solver.pegging import match_after, pegs
 from solver.scoring import score_position
 
 from .faces import BAD, GOOD, QUIET, card_face, cards_face, hanging, seat_face, side_face
@@ -102,9 +103,17 @@ def summary(position: Position, plays: list[CardPlayed], objective: str) -> Text
                     f"stopped at its limit; what {'it' if left == 1 else 'they'} gave away is "
                     f"not counted", style=QUIET)
     if position.is_over and objective == "points":
+        def points(totals) -> str:
+            return ", ".join(f"{deal.side_name(s)} {t}" for s, t in enumerate(totals))
+
         totals = score_position(position).totals()
-        text.append("\n\nThe deal ended ")
-        text.append(", ".join(f"{deal.side_name(s)} {t}" for s, t in enumerate(totals)))
+        out = pegged_out_at(position)
+        if out is None:
+            text.append(f"\n\nThe deal ended {points(totals)}")
+        else:
+            side, when, pegged = out
+            text.append(f"\n\n{deal.side_name(side)} pegged out {when}, the count stopping at "
+                        f"{points(pegged)}; counted to the end, the deal gave {points(totals)}")
         if plays:
             first = plays[0]
             sure = first.before if first.complete else \
@@ -112,6 +121,22 @@ def summary(position: Position, plays: list[CardPlayed], objective: str) -> Text
             text.append(f"; with best play from the start {deal.side_name(first.side)} could "
                         f"be sure of {sure}.")
     return text
+
+
+def pegged_out_at(position: Position) -> tuple[int, str, list[int]] | None:
+    """Where the deal carries the match score and a side pegged out in it (``peg-out``): that
+    side, when (``at trick 6``, ``with Game``) and the deal's points pegged up to then."""
+    after = match_after(position)
+    if after is None or after.when is None:
+        return None
+    pegged = [0] * position.deal.sides
+    for peg in pegs(position):
+        pegged[peg.side] += peg.points
+        if peg.what == after.when:
+            break
+    when = f"at {after.when}" if after.when.startswith("trick") else \
+        f"with {after.when.capitalize()}"
+    return after.winners[0], when, pegged
 
 
 def analysis_report(name: str, position: Position, plays: list[CardPlayed], objective: str,
@@ -126,7 +151,8 @@ def analysis_report(name: str, position: Position, plays: list[CardPlayed], obje
                    "limit before the card was judged)")
     return Group(heading(name, position, pretty), Text(),
                  diagram(start, pretty, show_to_move=False), Text(),
-                 Text().append(f"The play, card by card ({len(plays)} cards)", style="bold"),
+                 Text().append(f"The play, card by card ({counted(len(plays), 'card')})",
+                              style="bold"),
                  plays_table(position, plays, pretty), key, Text(),
                  summary(position, plays, objective))
 

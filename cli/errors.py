@@ -189,6 +189,8 @@ def _options_like(typed: str, params: list) -> str:
 
 #: The commands that read deals, ``FILE#N`` one of several.
 DEAL_COMMANDS = ("solve", "analyze", "advise", "replay")
+#: Those that pick a game record's deal by ``--deal N`` too.
+RECORD_COMMANDS = ("solve", "analyze", "replay")
 
 
 def usage_message(error: typer.TyperException, args: list[str] = (), group: Any = None,
@@ -207,8 +209,10 @@ def usage_message(error: typer.TyperException, args: list[str] = (), group: Any 
     if picked is not None and what and text.startswith(f"No such option: {picked[:2]}"):
         # (the deals of standard input are named <stdin>#2 and <stdin>:3)
         how = "its line" if picked[1] == ":" else "number"
+        record = f" (of a game record: --deal {picked[2:]})" if picked[1] == "#" and \
+            command in RECORD_COMMANDS else ""
         return (f"{picked}: a {what} of standard input is not picked by {how}: give the one "
-                f"{what}, or save the input to a file and name FILE{picked[1:]}")
+                f"{what}{record}, or save the input to a file and name FILE{picked[1:]}")
     for pattern, words in _BOUND_WORDS:
         found = pattern.fullmatch(text)
         value = _typed_value(list(args), found[1]) if found else None

@@ -67,7 +67,7 @@ def read_text(name: str, limit: int | None = MAX_TEXT_BYTES, records: bool = Fal
     if name != STDIN:
         return read_file(name, limit, records)
     if sys.stdin.isatty():
-        note("reading standard input: type or paste it, then Ctrl-D on a line of its own")
+        note("reading standard input: type or paste it, then Ctrl-D on a line alone")
     raw = getattr(sys.stdin, "buffer", None)
     if raw is None:     # a text stream put in its place (a test's)
         return sys.stdin.read().removeprefix("\ufeff")
@@ -124,9 +124,12 @@ def record_positions(text: str, source: str, number: int | None = None,
     picked: list[tuple[str, MatchState, int]] = []
     if number is not None:
         index, k = file_deal(matches, number, source)
+        log = matches[index].state.deals[k - 1]
+        if not log.cards_played:    # (read_inputs says so: left out, or nothing to do)
+            raise NothingPlayed(f"{source}#{number}: no card was played ({unplayed_why([log])})")
         picked.append((f"{source}#{number}", matches[index].state, k))
     else:
-        first, unplayed = 1, []
+        first, unplayed, logs = 1, [], []
         for match in matches:
             for k, log in enumerate(match.state.deals, 1):
                 name = f"{source}#{first + k - 1}"
@@ -134,14 +137,13 @@ def record_positions(text: str, source: str, number: int | None = None,
                     picked.append((name, match.state, k))
                 else:
                     unplayed.append(name)
+                    logs.append(log)
             first += len(match.state.deals)
         if not picked:      # (read_inputs says so: left out, or nothing at all to do)
-            deals = "its deal was" if len(unplayed) == 1 else \
-                f"all {len(unplayed):,} of its deals were"
-            raise NothingPlayed(f"{source}: {deals} thrown in, or the match ended in the calls")
+            deals = "its deal" if len(unplayed) == 1 else f"all {len(unplayed):,} of its deals"
+            raise NothingPlayed(f"{source}: no card was played in {deals} ({unplayed_why(logs)})")
         if unplayed:
-            note(f"{first_names(unplayed)}: no cards played (the deal was thrown in, or the match ended in "
-                 f"the calls), left out")
+            note(f"{first_names(unplayed)}: no cards played ({unplayed_why(logs)}), left out")
     out = []
     for name, state, k in picked:
         position = deal_position(state, k, name)
@@ -182,6 +184,15 @@ def deal_position(state: MatchState, number: int, name: str) -> Position:
         raise AllFivesError(f"{name}: the deal was thrown in, or the match ended in the "
                             f"calls: no card was played")
     return position
+
+
+def unplayed_why(logs: list) -> str:
+    """Why deals had no card play: thrown in, or the match ended in their calls."""
+    thrown = sum(log.thrown_in for log in logs)
+    if thrown == len(logs):
+        return "the deal was thrown in" if thrown == 1 else "the deals were thrown in"
+    return "the match ended in the calls" if not thrown else \
+        "thrown in, or the match ended in the calls"
 
 
 def first_names(names: list[str]) -> str:

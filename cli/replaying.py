@@ -40,7 +40,7 @@ def replay_command(name: str, json: bool, color: bool | None,
     named(name, "RECORD")
     name, deal = _record_and_deal(name, deal)
     source = "<stdin>" if name == STDIN else name
-    text = read_text(name, None)   # (a record: no limit but memory)
+    text = read_text(name, records=True)   # (a record: no limit but memory)
     if not is_record_text(text) and _is_position_text(text):
         raise AllFivesError(f"{source}: a deal file or position, not a game record (JSON "
                             f"lines, as 'allfives play' writes them); 'allfives solve' solves it")

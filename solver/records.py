@@ -137,16 +137,33 @@ def json_line(line: str) -> Any:
     """One line of JSON, or a ``ValueError`` saying what is wrong with it, and where:
     ``not JSON (Expecting value at column 12)``."""
     try:
-        return json.loads(line)
+        return json.loads(line, object_pairs_hook=_one_of_each)
     except json.JSONDecodeError as error:
         raise ValueError(f"not JSON ({error.msg.removesuffix(' at')} at column "
                          f"{error.colno})") from None
+    except _KeyTwice as error:
+        raise ValueError(str(error)) from None
     except RecursionError:
         raise ValueError("not JSON that can be read (arrays or objects nested too "
                          "deeply)") from None
     except ValueError:  # the one other: Python's cap on the digits of an int
         raise ValueError("not JSON that can be read (a number of more than 4,300 "
                          "digits)") from None
+
+
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once: a record that says two things of one key
+    contradicts itself (Python's reader would keep the last)."""
+    out = dict(pairs)
+    if len(out) < len(pairs):
+        key = next(key for i, (key, _) in enumerate(pairs) if key in dict(pairs[:i]))
+        raise _KeyTwice(f"not a record that can be read (the key {quoted(key)} is given twice "
+                        f"in one object)")
+    return out
+
+
+class _KeyTwice(Exception):
+    """A key given twice in a JSON object."""
 
 
 def record_lines(text: str) -> list[str]:

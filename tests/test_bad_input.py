@@ -350,16 +350,18 @@ def test_an_unknown_option_is_guessed_only_where_it_is_near_one(args, guess):
 
 
 @pytest.mark.parametrize("picked", ["-#2", "-:3"])
-@pytest.mark.parametrize("command", ["solve", "analyze", "advise"])
+@pytest.mark.parametrize("command", ["solve", "analyze", "advise", "replay"])
 def test_a_deal_of_standard_input_by_number_is_told_what_to_do(command, picked):
     """``-#2``, as ``<stdin>#2`` names a deal of standard input, was Click's 'No such option:
-    -#'."""
+    -#'; a command that picks a record's deal by ``--deal`` says so."""
     result = run(command, picked, input=(EXAMPLES / "two-player.toml").read_text())
     assert result.exit_code == 2
     how = "its line" if picked[1] == ":" else "number"
+    record = f" (of a game record: --deal {picked[2:]})" if picked[1] == "#" and \
+        command != "advise" else ""
     assert one_error_line(result) == (
         f"allfives: error: {picked}: a deal of standard input is not picked by {how}: give "
-        f"the one deal, or save the input to a file and name FILE{picked[1:]}")
+        f"the one deal{record}, or save the input to a file and name FILE{picked[1:]}")
     # the puzzle commands pick puzzles; the commands that take no deal say no more than Click
     assert "a puzzle of standard input" in one_error_line(run("puzzle", "show", picked))
     assert one_error_line(run("match", picked, "random")).startswith(
@@ -772,7 +774,7 @@ def test_a_record_is_read_whole_however_large_and_a_bom_kept_out_of_the_count():
 
 def test_out_of_memory_is_one_line(monkeypatch):
     """A record read without a limit (``replay``) that fills the memory ends in one line."""
-    def no_room(name, limit=None):
+    def no_room(name, limit=None, records=False):
         raise MemoryError
 
     monkeypatch.setattr("cli.replaying.read_text", no_room)

@@ -159,17 +159,22 @@ def test_a_record_with_no_card_played_is_nothing_to_analyze(tmp_path):
     for command, other in (("analyze", PLAYED), ("solve", TWO)):   # (solve said nothing)
         result = run(command, record)
         assert result.exit_code == 2 and result.stdout == ""
-        assert result.stderr == f"allfives: error: {record}: its deal was thrown in, or the " \
-                                f"match ended in the calls: nothing to {command}\n"
+        assert result.stderr == f"allfives: error: {record}: no card was played in its deal " \
+                                f"(the match ended in the calls): nothing to {command}\n"
         # beside a file of play, it is left out, as a deal of no play is (the run goes on)
         both = run(command, record, other, "--json")
         assert both.exit_code == 0 and len(both.stdout.splitlines()) == 1
-        assert both.stderr == f"allfives: {record}: its deal was thrown in, or the match " \
-                              f"ended in the calls: left out\n"
+        assert both.stderr == f"allfives: {record}: no card was played in its deal (the match " \
+                              f"ended in the calls): left out\n"
+        # so is the deal named by its number
+        both = run(command, f"{record}#1", other, "--json")
+        assert both.exit_code == 0 and len(both.stdout.splitlines()) == 1
+        assert both.stderr == f"allfives: {record}#1: no card was played (the match ended in " \
+                              f"the calls): left out\n"
     result = run("solve", f"{record}#1")
     assert result.exit_code == 2 and result.stderr == (
-        f"allfives: error: {record}#1: the deal was thrown in, or the match ended in the "
-        f"calls: no card was played\n")
+        f"allfives: error: {record}#1: no card was played (the match ended in the calls): "
+        f"nothing to solve\n")
 
 
 def test_a_deal_with_a_revoke_is_judged_up_to_it(tmp_path):
@@ -503,7 +508,7 @@ def test_a_deal_of_a_record_with_no_card_played_is_said_to_be_left_out(tmp_path)
         assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == \
             [f"{record}#1", f"{record}#3"]
         assert done.stderr == f"allfives: {record}#2: no cards played (the deal was thrown " \
-                              f"in, or the match ended in the calls), left out\n"
+                              f"in), left out\n"
 
 
 def test_a_record_named_toml_is_read_as_toml(tmp_path):

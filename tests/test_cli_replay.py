@@ -391,8 +391,7 @@ def test_a_thrown_in_deal_has_no_play_to_analyze(tmp_path):
     path = tmp_path / "t.jsonl"
     path.write_text(records_text(match_records(state)), encoding="utf-8")
     assert_one_error_line(run("analyze", f"{path}#{thrown[0]}"),
-                          "the deal was thrown in, or the match ended in the calls: no card "
-                          "was played")
+                          "no card was played (the deal was thrown in): nothing to analyze")
 
 
 @pytest.mark.parametrize("players, seed", [(2, 3), (3, 4), (4, 5)])
