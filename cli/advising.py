@@ -178,14 +178,23 @@ def value_text(advice, value: float, signed: bool = True) -> str:
     if math.isnan(value):
         return "?"
     if is_win(advice):      # a chance: the interval's ends are kept to 0 .. 100%
-        value = min(1.0, max(0.0, value))
-        shown = f"{100 * value:.0f}"
-        # only a sure thing is 100% (or 0%): a chance of 99.87% is not
-        return ">99%" if shown == "100" and value < 1 else "<1%" if shown == "0" and value > 0 \
-            else f"{shown}%"
+        return percent(value)
     if advice.objective == "margin" and signed:
         return f"{value:+.2f}"
     return f"{value:.2f}"
+
+
+def percent(share: float) -> str:
+    """A share as a whole percentage, kept to 0 .. 100%; only all is 100% and only none 0%
+    (a share of 99.87% is >99%), but for the last bits of floating point."""
+    share = min(1.0, max(0.0, share))
+    shown = f"{100 * share:.0f}"
+    return ">99%" if shown == "100" and share < 1 - SURE else \
+        "<1%" if shown == "0" and share > SURE else f"{shown}%"
+
+
+#: How near 0 or 1 a share worked out in floating point is all or none.
+SURE = 1e-9
 
 
 def tie_points(advice) -> bool:
@@ -273,7 +282,7 @@ def shown_in_order(advice, players: int) -> list:
         if math.isnan(value.mean):
             return ("?",)
         return (value_text(advice, value.mean), value_text(advice, value.low),
-                value_text(advice, value.high), f"{100 * value.best:.0f}%",
+                value_text(advice, value.high), percent(value.best),
                 points_text(advice, players, value.points) if points else "")
 
     out: list = []
@@ -306,7 +315,7 @@ def advice_rows(advice, observation: Observation, pretty: bool, narrow: bool):
         note = Text("best", style=f"bold {GOOD}") if is_best(advice, value) else Text()
         shown = (points_text(advice, observation.players, value.points),) if points else ()
         yield (face, value_text(advice, value.mean), interval, *shown,
-               f"{100 * value.best:.0f}%", note)
+               percent(value.best), note)
 
 
 def situation(name: str | None, observation: Observation, seen: SeenPosition | None,
@@ -346,17 +355,19 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
                     text.append(", ")
                 text.append(f"{names[seat]} ")
                 text.append_text(card_face(card, pretty, trump))
-        if seen is not None and seen.hidden:
+        hidden = [s for s in seen.hidden if seen.counts[s]] if seen is not None else []
+        if hidden:      # (at the last trick they may hold no card left)
             text.append("\nhidden: " + ", ".join(
-                f"{names[s]} ({counted(seen.counts[s], 'card')})"
-                for s in seen.hidden))
+                f"{names[s]} ({counted(seen.counts[s], 'card')})" for s in hidden))
         if observation.calls:       # (they weigh the deals of the unseen cards)
             text.append("\ncalls: " + ", ".join(f"{names[s]} {CALLS[a]}"
                                                 for s, a in observation.calls))
     else:
         elder = (observation.dealer + 1) % n
         role = "the elder hand" if observation.seat == elder else "the dealer"
-        text.append(f"{me} is {role}, to {PHASE_WORDS[observation.phase]}; turn-up ")
+        to = PHASE_WORDS[observation.phase] if len(observation.legal_actions) > 1 else \
+            f"{action_name(observation.legal_actions[0]).replace('-', ' ')} (no other call)"
+        text.append(f"{me} is {role}, to {to}; turn-up ")
         text.append_text(card_face(turnup, pretty, None))
         if observation.phase == "dealer":
             text.append(f"; {names[elder]} begged")
@@ -412,8 +423,8 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     if any(math.isnan(v.low) and not math.isnan(v.mean) for v in advice.actions):
         lines.append("?: no interval from one deal")
     if advice.phase == "play" and played_out:
-        lines.append("Not one deal could be solved within the limit (these hands are too deep "
-                     "for the engine): the cards are valued by playing the deals out instead.")
+        lines.append("Not one deal could be solved within the node limit: the cards are "
+                     "valued by playing the deals out instead (--nodes raises the limit).")
     elif advice.phase == "play" and advice.method == GAME_ASIDE:
         lines.append("Not one deal could be solved with Game within the limit (these hands "
                      "are deep): the deals are solved with Game set aside instead.")
@@ -426,6 +437,8 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     if counts_a_lost_match(advice, observation):
         lines.append(f"A side could reach the target in this deal: a deal that loses the "
                      f"match counts as a fixed -{WIN_VALUE} points (none here wins it).")
+    if len(advice.actions) == 1 and math.isnan(advice.actions[0].mean):
+        lines = []      # (a lone legal card, valued in no deal: the columns hold nothing)
     notes = Text("\n".join(lines), style=QUIET)     # a paragraph a line, wrapped to the width
     return Group(situation(name, observation, seen, pretty), Text(), words,
                  advice_table(advice, observation, pretty), notes)
@@ -475,7 +488,7 @@ def advice_record(name: str | None, observation: Observation, advice, seed: int)
                      **({} if v.points is None else {"points": _number(v.points)})}
                     for v in advice.actions],
         "left_out": advice.left_out,
-        "drawn": advice.drawn or None,
+        "drawn": advice.drawn if advice.phase == "play" else None,
         "nodes": getattr(advice, "nodes", None),
         "seconds": round(getattr(advice, "seconds", 0.0), 6),
     }
@@ -512,7 +525,7 @@ def _choice_rows(advice, observation: Observation, order: list[int], pretty: boo
             continue
         low, high = value_text(advice, value.low), value_text(advice, value.high)
         interval = low if low == high else f"{low} to {high}"
-        mean, best = f"{value_text(advice, value.mean):>6}", f"best in {100 * value.best:3.0f}%"
+        mean, best = f"{value_text(advice, value.mean):>6}", f"best in {percent(value.best):>4}"
         if points:      # after the chance's interval (folded, on its line)
             shown = f"  {points_text(advice, observation.players, value.points):>6}"
             interval = f"{interval:<12}{shown} " if not folded else interval + shown

@@ -48,9 +48,8 @@ __all__ = ["WIN_VALUE", "deal_result", "play_out", "branch_results", "outcomes",
            "advise_rollout", "rollout_call", "near_target", "ROLLOUT_WORLDS", "world_pack",
            "world_state"]
 
-#: The most points one deal can peg: every capture (25), High, Low, Jack and Game, the five for
-#: five, the take-one and a turned-up Jack.
-DEAL_MOST = 25 + 4 + 5 + 1 + 1
+#: The points the trumps captured can peg in one deal: A 4, K 3, Q 2, J 1, 10 10, 5 5.
+CAPTURES_MOST = 25
 #: Worlds played out per call by ``calls=rollout``.
 ROLLOUT_WORLDS = 64
 
@@ -115,9 +114,18 @@ def play_out(state: MatchState, players: Sequence | None = None) -> DealLog:
     return state.deals[-1]
 
 
+def deal_most(rules: Rules) -> int:
+    """The most points one deal can peg under ``rules`` (without a revoke): the captures, High,
+    Low, Jack and Game, the five for five, the take-one and a turned-up Jack, those the rules
+    count."""
+    return (CAPTURES_MOST * rules.capture + rules.high + rules.low + rules.jack + rules.game
+            + 5 * rules.five_for_five + 1 + rules.turnup_jack)
+
+
 def near_target(observation: Observation) -> bool:
     """Whether a side could reach the target in this deal: a game may be won or lost in it."""
-    return any(s + DEAL_MOST >= observation.rules.target for s in observation.score)
+    most = deal_most(observation.rules)
+    return any(s + most >= observation.rules.target for s in observation.score)
 
 
 def branch_results(observation: Observation, pack: Sequence[int]) -> dict[int, float]:

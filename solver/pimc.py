@@ -562,8 +562,9 @@ class PimcPlayer:
         # the match comes first where some side could reach the target in some world: the
         # points still to be had are in the hands, and each world deals them otherwise
         use_win = self.win and any(within_reach(p) for p in positions)
-        advice = replace(self._advise_positions(observation, positions, weights, exact, budget,
-                                                use_win), drawn=len(positions))
+        advice = self._advise_positions(observation, positions, weights, exact, budget, use_win)
+        # (a lone legal card is valued in no deal: none drawn counts)
+        advice = replace(advice, drawn=len(positions) if len(advice.actions) > 1 else 0)
         if advice.objective != "win" and len(advice.actions) > 1 and use_win:
             return replace(advice, win_dropped=True)
         return advice
@@ -581,7 +582,7 @@ class PimcPlayer:
         first = positions[0]
         if len(legal) == 1:
             action = ActionValue(legal[0], math.nan, math.nan, math.nan, 1.0)
-            return Advice(observation.seat, "play", objective, 0, exact, True, (action,))
+            return Advice(observation.seat, "play", objective, 0, False, True, (action,))
         solver = self.solver
         if use_win:
             kept_at: list[int] = []

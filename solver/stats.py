@@ -321,7 +321,8 @@ def wilson_bounds(share: float, n: float, confidence: float = 0.95,
     denominator = 1 + z * z / n
     centre = (share + z * z / (2 * n)) / denominator
     half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # (it holds the share: none or all has an end at 0 or 1, which floating point may miss)
+    return min(share, max(0.0, centre - half)), max(share, min(1.0, centre + half))
 
 
 def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> Proportion:

@@ -13,14 +13,16 @@ from __future__ import annotations
 import gzip
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from solver.batch import play_deals
 from solver.calling import (
-    WIN_VALUE, CallTable, advise_rollout, branch_results, cell_keys, deal_preset, deal_result,
-    hand_features, load_table, outcomes, play_out, rollout_call, table_call)
+    WIN_VALUE, CallTable, advise_rollout, branch_results, cell_keys, deal_most, deal_preset,
+    deal_result, hand_features, load_table, near_target, outcomes, play_out, rollout_call,
+    table_call)
 from solver.calltable import CHUNK, call_rates, check_cell, chunk_cells, make_cells, merge, \
     rebuild, table_data, table_text
 from solver.cards import parse_card, parse_cards
@@ -408,3 +410,33 @@ def test_the_maker_writes_a_table_that_rebuilds_and_adds_to_it(tmp_path, name):
     assert data["cells"] == table_data(rebuild(data["meta"]), data["meta"]["parts"])["cells"]
     assert sum(data["cells"][f"strict/4/elder|n{k}"][0] for k in range(5)
                if f"strict/4/elder|n{k}" in data["cells"]) == 20
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_no_deal_pegs_more_for_a_side_than_the_rules_allow(preset):
+    """The bound behind the "near the target" notes: in 300 random deals of each table no side
+    pegs more in a deal than ``deal_most`` (the game engine's own pegs the oracle), and it is
+    the rules' own bound, not one for every rule set: under all-fours (no captures) a side
+    far from 7 is not near it, as it was (36 for every rule set)."""
+    from solver.players import RandomPlayer
+
+    rules = PRESETS[preset]
+    most = deal_most(rules)
+    for players in (2, 3, 4):
+        seen = 0
+        for seed in range(100):
+            state = Match(players, rules=replace(rules, target=999)).new_initial_state(seed=seed)
+            bots = [RandomPlayer(seed * 10 + k) for k in range(players)]
+            while len(state.deals) < 1:
+                state.apply_action(bots[state.current_player()].act(state.observation(
+                    state.current_player())))
+            pegged = [0] * (3 if players == 3 else 2)
+            for peg in state.deals[0].pegs:
+                pegged[peg.side] += peg.points
+            assert max(pegged) <= most, (players, seed, state.deals[0].pegs)
+            seen = max(seen, max(pegged))
+        assert seen > most // 2         # (the deals reach well into the bound)
+    observation = Match(2, rules=rules).new_initial_state(seed=1).observation(1)
+    far = rules.target - most - 1
+    assert not near_target(replace(observation, score=(far, far)))
+    assert near_target(replace(observation, score=(far + 1, 0)))

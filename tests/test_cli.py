@@ -699,4 +699,4 @@ def test_standard_input_at_a_terminal_says_it_is_read(tty, monkeypatch, capsys):
     assert read_text("-") == 'trump = "H"\n'
     said = capsys.readouterr().err
     assert said == ("allfives: reading standard input: type or paste it, then Ctrl-D on a line "
-                    "of its own\n" if tty else "")
+                    "alone\n" if tty else "")

@@ -292,6 +292,51 @@ def test_a_lone_choice_and_values_not_known(monkeypatch):
     assert record["actions"][0]["mean"] is None and record["complete"] is False
 
 
+def test_a_lone_legal_card_is_valued_in_no_deal():
+    """A lone legal card draws no deal (its JSON said 128 drawn and none valued), shows no
+    column notes under its row of '?', and a hidden hand with no card left is not listed."""
+    last = "N:Q6.T.A2.K - - dealer=S turnup=3D play=AD,4D,6D,2D,9D,7C,AC,9H,KC,KS,8H,6S,8S,7H"
+    record = json.loads(run("advise", last, "--json").stdout)
+    assert (record["worlds"], record["drawn"], record["left_out"], record["exact"]) == \
+        (0, 0, 0, False)
+    shown = run("advise", last).stdout
+    assert "the only choice" in shown and "expected:" not in shown
+    assert "hidden: E (1 card), S (1 card)" in shown
+    end = run("advise", "N:2.T3.4.K3 - dealer=S turnup=TS play=TH,KS,5H,2S,3C,9C,6H,3H,QS,4D,9D")
+    assert end.exit_code == 0, end.stderr
+    assert "hidden" not in end.stdout
+
+
+def test_shares_of_all_and_none_and_near_them():
+    """Only all is 100% and only none 0%: a card best in 99.8% of the deals was shown best in
+    100%, and a call sure to win the match had '94% to >99%' beside its 100%."""
+    assert [advising.percent(s) for s in (1.0, 1 - 1e-12, 0.998, 0.5, 0.004, 1e-12, 0.0)] == \
+        ["100%", "100%", ">99%", "50%", "<1%", "0%", "0%"]
+    sure = run("advise", "--hand", "AH KH QH JH TH 5H", "--turnup", "7H", "--seat", "S",
+               "--dealer", "S", "--score", "30,60")
+    assert sure.exit_code == 0, sure.stderr
+    assert re.search(r"take-one +100% +\d+% to 100% ", sure.stdout), sure.stdout
+
+
+def test_a_dealer_with_one_call_is_told_so():
+    """Where no run is allowed the dealer is not asked to take one or run."""
+    one = run("advise", "--hand", "AH KH QH JH TH 5H", "--turnup", "7H", "--seat", "S",
+              "--dealer", "S", "--rules", "all-fives:max_runs=0", "--worlds", 8)
+    assert one.exit_code == 0, one.stderr
+    assert "S is the dealer, to take one (no other call)" in one.stdout
+
+
+def test_far_from_the_target_no_note_says_it_is_near():
+    """All-fours from 0 to 0 (a deal pegs 5 at most for a side, the target is 7), all-fives at
+    30 (30 at most): the note that a lost match counts -61 was there (a bound of 36 for every
+    rule set); at 31 it is."""
+    note = "A side could reach the target"
+    hand = ("--hand", "AS KH 5H 9C 2D 3S", "--turnup", "7H", "--worlds", 8)
+    assert note not in run("advise", *hand, "--rules", "all-fours").stdout
+    assert note not in run("advise", *hand, "--score", "30,0").stdout
+    assert note in run("advise", *hand, "--score", "31,0").stdout
+
+
 # ---- the advice against every world, solved by the reference solver ------------------------------
 
 def every_world(seen):

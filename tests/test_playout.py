@@ -152,7 +152,7 @@ def advised_with(monkeypatch, method):
 def test_the_report_and_the_record_say_the_cards_were_played_out(monkeypatch):
     report, record = advised_with(monkeypatch, PLAYED_OUT)
     assert "played out by the heuristic's rules" in report
-    assert "Not one deal could be solved within the limit" in report
+    assert "Not one deal could be solved within the node limit" in report
     assert "Some solves stopped" not in report
     assert '"method": "played out"' in record
 

@@ -95,6 +95,17 @@ def test_wilson_intervals_by_hand():
     assert wilson_interval(2.5, 5).share == 0.5
 
 
+@pytest.mark.parametrize("n", [3.48, 7.1, 10, 61.3, 1e6])
+def test_wilson_bounds_hold_the_share_at_none_and_all(n):
+    """None of n has 0 for its lower end and all of n 1 for its upper, an effective n too:
+    floating point had left 5.6e-17 and 0.9999999999999998 there, which advise shows as <1%
+    and >99% beside a share of 0% or 100%."""
+    assert wilson_bounds(0.0, n)[0] == 0 and wilson_bounds(1.0, n)[1] == 1
+    for share in (0.001, 0.3, 0.999):
+        low, high = wilson_bounds(share, n)
+        assert low <= share <= high
+
+
 def test_paired_differences_by_hand():
     # Bonett and Price's interval: 10 pairs, 2 with the first outcome alone, none with the
     # second alone: p12 = 3/12, p21 = 1/12, d = 1/6, (p12 + p21 - d²) / 12 = 11/432, half
