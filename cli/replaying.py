@@ -147,6 +147,10 @@ def _record_and_deal(name: str, deal: int | None) -> tuple[str, int | None]:
     """The file and the deal that ``RECORD`` or ``RECORD#N`` and ``--deal`` name."""
     if name == STDIN:
         return name, deal
+    held, mark, line = name.rpartition(":")
+    if mark and line.isdigit() and not is_file(name) and is_file(held):
+        raise AllFivesError(f"{name}: a record's deals are picked as {held}#N, N counted from 1 "
+                            f"through the file")
     file, number = split_deal(name)
     if not is_file(file):   # (RECORD#x, or RECORD#1#2 where RECORD#1 is no file)
         refuse_no_number(name, "#", "deal", "RECORD#N counts the deals of a record from 1")

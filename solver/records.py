@@ -378,11 +378,12 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
                        f"{as_json(score)}")
         winners = [side_name(s, n) for s in log.winners]
         if log.winners or "winners" in record or "double" in record:
-            if not _same(record.get("winners"), winners) or \
-                    not _same(record.get("double"), log.double):
-                raise fail(f"winners: recorded {as_json(record.get('winners'))} double "
-                           f"{as_json(record.get('double'))}, the play gives "
-                           f"{as_json(winners) if winners else 'none'} double "
+            if not _same(record.get("winners"), winners):
+                gives = as_json(winners) if winners else "no winner (the game goes on)"
+                raise fail(f"winners: recorded {as_json(record.get('winners'))}, the play "
+                           f"gives {gives}")
+            if not _same(record.get("double"), log.double):
+                raise fail(f"double: recorded {as_json(record.get('double'))}, the play gives "
                            f"{as_json(log.double)}")
     if state is None:
         raise RecordError(f"{_located(source, None)}no records")
@@ -516,6 +517,10 @@ def _start(record: Mapping[str, Any], fail) -> MatchState:
         if not isinstance(start, Mapping) or sorted(start) != sorted(sides):
             raise fail(f"{START_KEY}: {as_json(start)} is not one score a side ({' '.join(sides)})")
         score = [start[side] for side in sides]
+        if any(isinstance(p, bool) or not isinstance(p, int) or p >= match.rules.target
+               for p in score):
+            raise fail(f"{START_KEY}: {as_json(start)}: one whole number a side, each under "
+                       f"the target {match.rules.target}")
     try:
         return match.new_initial_state(dealer=seat_names(n).index(dealer), score=score,
                                        auto_deal=False)

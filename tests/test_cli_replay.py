@@ -436,6 +436,9 @@ def test_bad_deal_numbers_for_replay(tmp_path):
     assert_one_error_line(run("replay", f"{MATCH}#1#2"), (       # (once: MATCH#1 no file)
         f"{MATCH}#1#2: no such file, and #1#2 is not a deal number (RECORD#N counts the deals "
         f"of a record from 1)"))
+    assert_one_error_line(run("replay", f"{MATCH}:3"), (     # (it said: no such file)
+        f"{MATCH}:3: a record's deals are picked as {MATCH}#N, N counted from 1 through the "
+        f"file"))
     assert_one_error_line(run("replay", f"{MATCH}#2", "--deal", 3), "different deals")
     assert_one_error_line(run("replay", MATCH, "--deal", 0), "--deal")
     assert_one_error_line(run("replay", f"{tmp_path}/none.jsonl#2"), "none.jsonl")

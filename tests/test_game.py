@@ -1067,7 +1067,8 @@ def test_a_match_started_at_a_score_replays_from_it(players):
     with pytest.raises(RecordError, match=r'^deal 1, start: \{"N": 1\} is not one score a side'):
         replay(bad)
     bad = [dict(records[0], start={k: 99 for k in records[0]["start"]})] + records[1:]
-    with pytest.raises(RecordError, match=r"^deal 1, start: score .* under the target 61"):
+    with pytest.raises(RecordError, match=r'^deal 1, start: \{"[NE].*99.*\}: one whole number '
+                                          r'a side, each under the target 61$'):   # (as JSON)
         replay(bad)
     if len(records) > 1:
         bad = [records[0], dict(records[1], start=records[0]["start"])] + records[2:]
@@ -1202,8 +1203,16 @@ def test_a_tampered_record_fails_with_one_line_naming_the_deal_and_action():
     last = state.deals[-1]
     won = "[" + ", ".join(f'"{state.seats[w]}"' for w in last.winners) + "]"
     assert tampered(state, wrong_winners).endswith(   # as JSON spells them, both sides of it
-        f"winners: recorded {won} double null, the play gives {won} double "
-        f"{'true' if last.double else 'false'}")
+        f"double: recorded null, the play gives {'true' if last.double else 'false'}")
+
+    def no_winners(records):
+        records[-1]["winners"] = []
+    assert tampered(state, no_winners).endswith(f"winners: recorded [], the play gives {won}")
+
+    def a_winner_added(records):
+        records[0]["winners"] = ["N"]
+    assert tampered(state, a_winner_added).endswith(
+        'winners: recorded ["N"], the play gives no winner (the game goes on)')
 
     def swapped_pack(records):
         pack = records[0]["pack"]
