@@ -20,7 +20,7 @@ from solver.game import REVOKE, RUN, MatchState, step_name
 from solver.records import ReplayedMatch, replay_text
 from solver.tricks import seat_names, side_name
 
-from .faces import card_face, hanging, ranks_face, rules_words, suit_face
+from .faces import KEEP, card_face, hanging, ranks_face, rules_words, suit_face
 from .inputs import STDIN, file_deal, is_file, is_record_text, named, one_deal, read_text, \
     refuse_no_number, split_deal
 from .table import deal_over_line, scores_text, seat_text, what_happened
@@ -84,8 +84,11 @@ def replay_command(name: str, json: bool, color: bool | None,
         text_out.append("\n")
         if several:
             text_out.append_text(match_heading(match, not alike)).append(": ")
+        else:       # (who played it, as a heading of several says it)
+            text_out.append(", ".join(f"{seat}{KEEP}{player}"
+                                      for seat, player in match.players.items()) + ": ")
         text_out.append_text(match_words(match.state, several))
-    console.print(text_out, crop=False)
+    console.print(hanging(text_out), crop=False)
 
 
 def match_summary(source: str, match: ReplayedMatch) -> dict[str, Any]:
@@ -133,7 +136,7 @@ def match_words(state: MatchState, brief: bool = False) -> Text:
     if state.match.best_of > 1:
         out.append(f", best of {state.match.best_of}")
     out.append("; final score " if over else "; score " if brief else "; score so far ")
-    out.append(", ".join(f"{k} {v}" for k, v in score.items()))
+    out.append(", ".join(f"{k}{KEEP}{v}" for k, v in score.items()))
     if over:
         verb = "wins" if len(winners) == 1 and n < 4 else "win" if len(winners) == 1 else "share"
         out.append(f"; {' and '.join(winners)} {verb}" + ("" if brief else " the match")
