@@ -10,6 +10,7 @@ from solver.analysis import CardPlayed, analyze_play, given_away, unjudged
 from solver.deal import Position
 from solver.errors import AllFivesError, counted
 from solver.pegging import match_after, pegs
+from solver.players import within_reach
 from solver.scoring import score_position
 
 from .faces import BAD, GOOD, QUIET, card_face, cards_face, hanging, seat_face, side_face
@@ -120,6 +121,9 @@ def summary(position: Position, plays: list[CardPlayed], objective: str) -> Text
                 f"between {first.lower} and {first.upper}"
             text.append(f"; with best play from the start {deal.side_name(first.side)} could "
                         f"be sure of {sure}.")
+    if objective != "win" and within_reach(deal.position()):
+        text.append("\n\nA side could reach the target in this deal: --objective win judges the "
+                    "cards by the match.", style=QUIET)
     return text
 
 

@@ -527,3 +527,43 @@ def test_a_record_named_toml_is_read_as_toml(tmp_path):
         assert line.startswith(f"allfives: error: {named}: not TOML: ") and \
             "it starts like JSON" in line
     assert run("replay", named).exit_code == 0
+
+
+def test_a_deal_a_side_pegged_out_in_says_where_the_count_stopped(tmp_path):
+    """A record's deal that ended the match by peg-out said "The deal ended" with the points
+    of the whole deal, High, Low and Game that were never pegged among them.  The game engine's
+    own pegs are the oracle: the deal's points (no take-one) up to the peg that took the side
+    out; and the note points to --objective win, which judges the cards by the match."""
+    from solver.game import Match
+    from solver.players import HeuristicPlayer
+    from solver.records import match_records, records_text
+    from solver.tricks import side_name
+
+    for seed in range(40):
+        state = Match(2).new_initial_state(seed=seed, score=[55, 50])
+        bots = [HeuristicPlayer(), HeuristicPlayer()]
+        while not state.is_terminal():
+            seat = state.current_player()
+            state.apply_action(bots[seat].act(state.observation(seat)))
+        log = state.deals[-1]
+        if log.cards_played and log.pegs[-1].what in ("high", "low", "jack") and \
+                len(state.deals) == 1:
+            break
+    else:
+        raise AssertionError("no match ended on an end point before Game")
+    pegged = [0, 0]
+    for peg in log.pegs:
+        if peg.what.startswith("trick") or peg.what in ("high", "low", "jack", "game"):
+            pegged[peg.side] += peg.points
+    record = tmp_path / "out.jsonl"
+    record.write_text(records_text(match_records(state)), encoding="utf-8")
+    shown = " ".join(run("analyze", f"{record}#1").stdout.split())
+    winner = side_name(log.winners[0], 2)
+    when = f"with {log.pegs[-1].what.capitalize()}"
+    assert f"{winner} pegged out {when}, the count stopping at N {pegged[0]}, S {pegged[1]};" \
+        in shown, shown
+    assert "counted to the end, the deal gave" in shown
+    assert "A side could reach the target in this deal: --objective win judges the cards by " \
+           "the match." in shown
+    far = " ".join(run("analyze", PLAYED).stdout.split())
+    assert "pegged out" not in far and "could reach the target" not in far
