@@ -289,8 +289,9 @@ def replay(
              "'-' for standard input.")],
     deal: Annotated[Optional[int], typer.Option(
         "--deal", metavar="N", min=1,
-        help="Tell deal N alone, play by play, before the summary of the whole record (as "
-             "RECORD#N does; counted through the file). Default: the summary only.")] = None,
+        help="Tell deal N alone, play by play, before the summary (of a file of several "
+             "matches, its match's line alone), as RECORD#N does; counted through the file. "
+             "Default: the summary only.")] = None,
     json: JsonFlag = False,
     play_by_play: Annotated[bool, typer.Option(
         "--play-by-play",

@@ -80,7 +80,8 @@ def replay_command(name: str, json: bool, color: bool | None,
     if alike:
         text_out.append(f"{tables.pop()}; ")
     text_out.append("every action and score follows the rules.")
-    for match in matches:
+    # (of a file of several, deal N is followed by its own match's line, not every match's)
+    for match in matches if found is None else [matches[found[0]]]:
         text_out.append("\n")
         if several:
             text_out.append_text(match_heading(match, not alike)).append(": ")

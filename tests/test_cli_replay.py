@@ -516,6 +516,11 @@ def test_whole_matches_are_counted_through_the_file(tmp_path):
     assert [s["over"] for s in summaries] == [True, True]
     assert summaries[1]["deal"]["number"] == 2 and "deal" not in summaries[0]
     assert summaries[1]["deal"]["actions"] == two[1]["actions"]
+    # told in text, the deal is followed by its own match's line (of 600 lines in a long run)
+    told = run("replay", f"{path}#{len(one) + 2}", "--no-color").stdout.splitlines()
+    assert sum(line.startswith("Match ") for line in told) == 2      # (its heading and line)
+    assert told[-1].startswith(f"Match {second} (") or told[-2].startswith(f"Match {second} (")
+    assert not any(line.startswith(f"Match {first} ") for line in told)
     assert_one_error_line(run("replay", f"{path}#{len(one) + len(two) + 1}"),
                           f"no deal {len(one) + len(two) + 1}: the record holds "
                           f"{len(one) + len(two)} deals")
