@@ -32,7 +32,7 @@ from solver.analysis import CardPlayed, judge_card, judge_for_match, unjudged
 from solver.cards import card_str, rank_of
 from solver.deal import Position
 from solver.errors import AllFivesError, EngineMissing, counted, quoted
-from solver.game import Match, MatchState
+from solver.game import DealLog, Match, MatchState
 from solver.players import Player, PlayerSpec, decide, player_spec, within_reach
 from solver.records import match_records, records_text
 from solver.scoring import score_position
@@ -286,13 +286,14 @@ class Session:
             _, word = self.ask_word("Enter for the next deal: ")
             if not word:
                 return
-            if not self.command(word, self.state.observation(self.me)):
+            if not self.command(word, self.state.observation(self.me), self.state.deals[-1]):
                 self.console.print("  Press Enter for the next deal; or undo, score, help, "
                                    "quit.")
 
-    def command(self, word: str, obs) -> bool:
+    def command(self, word: str, obs, done: DealLog | None = None) -> bool:
         """Whether ``word`` is one of the commands undo (``Undo`` raised), help or score, and
-        if so, do it."""
+        if so, do it; ``done``: the deal just over, at the pause before the next (``score``
+        shows its points)."""
         if word == "undo":
             if not any(seat == self.me for seat, _ in self.history):
                 self.console.print("  Nothing to undo: this is your first decision.")
@@ -304,7 +305,7 @@ class Session:
             return True
         if word == "score":
             self.console.print(score_lines(obs, self.target, self.finish, self.pretty,
-                                           self.width), crop=False)
+                                           self.width, done), crop=False)
             return True
         return False
 

@@ -216,25 +216,29 @@ def pegboard_lines(obs: Observation, target: int, pretty: bool,
 
 
 def score_lines(obs: Observation, target: int, finish: str, pretty: bool,
-                width: int | None = None) -> Text:
+                width: int | None = None, done: DealLog | None = None) -> Text:
     """What ``score`` shows: the match's target and how it is won, the pegboard, the points
-    each side still needs, and this deal's points so far."""
+    each side still needs, and this deal's points so far (or ``done``'s, the deal just over
+    at the pause before the next)."""
     n = obs.players
     head = Text().append(f"Match to {target}", style="bold")
     head.append(" (first to peg out wins)" if finish == "peg-out" else " (counted at hand end)")
     needs = ", ".join(f"{side_name(s, n)} {max(0, target - p)}" for s, p in enumerate(obs.score))
     return Text("\n").join([head, pegboard_lines(obs, target, pretty, width),
                             flow([Text(needs)], fit(width), first=Text("Still to go: ")),
-                            deal_points_line(obs, width)])
+                            deal_points_line(obs, width, done)])
 
 
-def deal_points_line(obs: Observation, width: int | None = None) -> Text:
-    """``This deal: N +3 (trick 1), S +1 (take-one)``."""
-    text = Text("This deal: ", style="bold")
-    if not obs.pegs:
-        return text.append("nothing pegged yet", style=QUIET)
+def deal_points_line(obs: Observation, width: int | None = None,
+                     done: DealLog | None = None) -> Text:
+    """``This deal: N +3 (trick 1), S +1 (take-one)``; of a deal ``done``, ``Deal 2: ...``."""
+    text = Text("This deal: " if done is None else f"Deal {done.number}: ", style="bold")
+    pegs = obs.pegs if done is None else done.pegs
+    if not pegs:
+        return text.append("nothing pegged yet" if done is None else "nothing pegged",
+                           style=QUIET)
     parts = [Text(f"{side_name(p.side, obs.players)} {p.points:+d} ({peg_words(p)})"
-                  + ("," if k < len(obs.pegs) - 1 else "")) for k, p in enumerate(obs.pegs)]
+                  + ("," if k < len(pegs) - 1 else "")) for k, p in enumerate(pegs)]
     return flow(parts, fit(width), sep=" ", first=text)
 
 

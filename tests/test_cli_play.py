@@ -15,12 +15,13 @@ from rich.text import Text
 from cli.answers import AnswerError, choices, read_answer
 from cli.errors import Terminated
 from cli.playing import HELP, Session, Stop, make_setup, play_command
-from cli.table import scores_text
+from cli.table import peg_words, scores_text
 from clirun import console, run
 from solver.cards import card_str, parse_card
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match
 from solver.records import read_records, replay
 from solver.rules import Rules
+from solver.tricks import side_name
 
 pytest.importorskip("solver.search")  # hints and the analysis after each deal use the engine
 
@@ -1225,6 +1226,11 @@ def test_undo_score_and_help_at_the_pause_between_deals(tmp_path, monkeypatch):
     screen = out.getvalue()
     assert "Press Enter for the next deal" not in screen
     assert HELP[0][:40] in screen and screen.count("Still to go: ") == 1
+    # the score there tells the deal just over (it said "This deal: nothing pegged yet")
+    first = s.state.deals[0].pegs[0]
+    shown = " ".join(screen.split("Still to go: ")[1].split())
+    assert f"Deal 1: {side_name(first.side, s.state.players)} {first.points:+d} " \
+           f"({peg_words(first)})" in shown
     assert screen.count("Back to your previous decision.") == 1
     # after the undo, the person's last decision of deal 1 is asked again
     pause = prompts.index("Enter for the next deal: ")
