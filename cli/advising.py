@@ -184,6 +184,10 @@ def value_text(advice, value: float, signed: bool = True) -> str:
     return f"{value:.2f}"
 
 
+#: How near 0 or 1 a share worked out in floating point is all or none.
+SURE = 1e-9
+
+
 def percent(share: float) -> str:
     """A share as a whole percentage, kept to 0 .. 100%; only all is 100% and only none 0%
     (a share of 99.87% is >99%), but for the last bits of floating point."""
@@ -191,10 +195,6 @@ def percent(share: float) -> str:
     shown = f"{100 * share:.0f}"
     return ">99%" if shown == "100" and share < 1 - SURE else \
         "<1%" if shown == "0" and share > SURE else f"{shown}%"
-
-
-#: How near 0 or 1 a share worked out in floating point is all or none.
-SURE = 1e-9
 
 
 def tie_points(advice) -> bool:
