@@ -63,6 +63,13 @@ HELP = (
     "the record, stop).",
     "Ctrl-D stops as quit does; Ctrl-C stops too, with status 130.",
 )
+#: What ``help`` says at the pause between deals.
+PAUSE_HELP = (
+    "Enter goes on to the next deal. Commands (whole words): undo (back to your last decision "
+    "of the deal just over), score (the match score and this deal's points), help, quit or "
+    "exit (save the record, stop).",
+    HELP[-1],
+)
 
 
 class Undo(Exception):
@@ -300,7 +307,7 @@ class Session:
                 return True
             raise Undo()
         if word in ("help", "?"):
-            for paragraph in HELP:
+            for paragraph in HELP if done is None else PAUSE_HELP:
                 self.console.print(paragraph)
             return True
         if word == "score":

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from cli.answers import AnswerError, choices, read_answer
 from cli.errors import Terminated
-from cli.playing import HELP, Session, Stop, make_setup, play_command
+from cli.playing import HELP, PAUSE_HELP, Session, Stop, make_setup, play_command
 from cli.table import peg_words, scores_text
 from clirun import console, run
 from solver.cards import card_str, parse_card
@@ -1225,7 +1225,8 @@ def test_undo_score_and_help_at_the_pause_between_deals(tmp_path, monkeypatch):
     assert deals_over == 1 and pause_deal == 2 and history == last and now == 1
     screen = out.getvalue()
     assert "Press Enter for the next deal" not in screen
-    assert HELP[0][:40] in screen and screen.count("Still to go: ") == 1
+    assert PAUSE_HELP[0][:40] in screen and HELP[0][:40] not in screen
+    assert screen.count("Still to go: ") == 1
     # the score there tells the deal just over (it said "This deal: nothing pegged yet")
     first = s.state.deals[0].pegs[0]
     shown = " ".join(screen.split("Still to go: ")[1].split())
