@@ -118,7 +118,8 @@ from .tricks import Seated, Table, follow_rule, legal_plays, parse_seat, seat_na
 
 __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "CHANCE", "TERMINAL",
            "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "PHASES", "action_name", "parse_action",
-           "step_name", "parse_step", "cut_for_deal", "observation_of", "turn_view"]
+           "step_name", "parse_step", "score_problem", "cut_for_deal", "observation_of",
+           "turn_view"]
 
 #: ``current_player()`` while a pack is to be dealt, and once the match is over (OpenSpiel's ids).
 CHANCE = -1
@@ -189,6 +190,15 @@ def parse_step(text: str, players: int) -> tuple[int, int]:
 
 
 # ---- the match ----------------------------------------------------------------------------------
+
+
+def score_problem(score: object, sides: int, target: int) -> str | None:
+    """What is wrong with a match score to start from, or None: one whole number a side, each
+    under the target."""
+    if not isinstance(score, Sequence) or isinstance(score, str) or len(score) != sides or \
+            any(isinstance(s, bool) or not isinstance(s, int) or s >= target for s in score):
+        return f"one whole number a side ({sides}), each under the target {target}"
+    return None
 
 
 def cut_for_deal(rng: random.Random, players: int) -> tuple[int, tuple[tuple[int, Card], ...]]:
@@ -352,13 +362,10 @@ class MatchState(Seated):
         sides = match.sides
         if score is None:
             score = (0,) * sides
-        if not isinstance(score, Sequence) or isinstance(score, str):
-            raise GameError(f"score {quoted(score)}: one whole number a side ({sides})")
+        problem = score_problem(score, sides, self.rules.target)
+        if problem is not None:
+            raise GameError(f"score {quoted(score)}: {problem}")
         score = tuple(score)
-        if len(score) != sides or any(isinstance(s, bool) or not isinstance(s, int) or
-                                      s >= self.rules.target for s in score):
-            raise GameError(f"score {quoted(score)}: one whole number a side ({sides}), each "
-                            f"under the target {self.rules.target}")
         self._score = list(score)
         #: The score the match started from (its first deal's record says so, where not 0).
         self.start_score: tuple[int, ...] = score

@@ -563,8 +563,8 @@ class PimcPlayer:
         # points still to be had are in the hands, and each world deals them otherwise
         use_win = self.win and any(within_reach(p) for p in positions)
         advice = self._advise_positions(observation, positions, weights, exact, budget, use_win)
-        # (a lone legal card is valued in no deal: none drawn counts)
-        advice = replace(advice, drawn=len(positions) if len(advice.actions) > 1 else 0)
+        if len(advice.actions) > 1:     # (a lone legal card is valued in no deal: none drawn)
+            advice = replace(advice, drawn=len(positions))
         if advice.objective != "win" and len(advice.actions) > 1 and use_win:
             return replace(advice, win_dropped=True)
         return advice

@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 
 from .cards import card_str
 from .errors import QUOTE_CHARACTERS, AllFivesError, counted, quoted
-from .game import REVOKE, GameError, Match, MatchState, parse_step, step_name
+from .game import REVOKE, GameError, Match, MatchState, parse_step, score_problem, step_name
 from .rules import OPTION_NAMES, Rules
 from .tricks import seat_names, side_count, side_name
 
@@ -154,12 +154,13 @@ def json_line(line: str) -> Any:
 def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object whose keys are each given once: a record that says two things of one key
     contradicts itself (Python's reader would keep the last)."""
-    out = dict(pairs)
-    if len(out) < len(pairs):
-        key = next(key for i, (key, _) in enumerate(pairs) if key in dict(pairs[:i]))
-        raise _KeyTwice(f"not a record that can be read (the key {quoted(key)} is given twice "
-                        f"in one object)")
-    return out
+    seen = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _KeyTwice(f"not a record that can be read (the key {quoted(key)} is given "
+                            f"twice in one object)")
+        seen.add(key)
+    return dict(pairs)
 
 
 class _KeyTwice(Exception):
@@ -517,10 +518,9 @@ def _start(record: Mapping[str, Any], fail) -> MatchState:
         if not isinstance(start, Mapping) or sorted(start) != sorted(sides):
             raise fail(f"{START_KEY}: {as_json(start)} is not one score a side ({' '.join(sides)})")
         score = [start[side] for side in sides]
-        if any(isinstance(p, bool) or not isinstance(p, int) or p >= match.rules.target
-               for p in score):
-            raise fail(f"{START_KEY}: {as_json(start)}: one whole number a side, each under "
-                       f"the target {match.rules.target}")
+        problem = score_problem(score, match.sides, match.rules.target)
+        if problem is not None:     # (as the record writes it, not as Python would)
+            raise fail(f"{START_KEY}: {as_json(start)}: {problem}")
     try:
         return match.new_initial_state(dealer=seat_names(n).index(dealer), score=score,
                                        auto_deal=False)
