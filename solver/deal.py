@@ -187,8 +187,13 @@ class Position:
                 if all(not h for h in hands):
                     raise PlayError(f"play[{i}]: {quoted(card_str(card))} is played after "
                                     f"the last trick")
-                raise PlayError(f"play[{i}]: {quoted(card_str(card))} is not in "
-                                f"{names[seat]}'s hand")
+                face = quoted(card_str(card))
+                if card in self.play[:i]:
+                    raise PlayError(f"play[{i}]: {face} is played twice (also "
+                                    f"play[{list(self.play).index(card)}])")
+                holder = deal.holder(card)
+                where = f" (it is in {names[holder]}'s)" if holder is not None else ""
+                raise PlayError(f"play[{i}]: {face} is not in {names[seat]}'s hand{where}")
             if card not in legal_plays(hands[seat], cards, deal.trump, deal.rules.strict_follow):
                 must = follow_rule(cards[0], deal.trump, deal.rules.strict_follow)
                 raise PlayError(f"play[{i}]: {names[seat]} may not play {quoted(card_str(card))} "

@@ -317,7 +317,9 @@ MALFORMED = [
     ('play = ["AH", "8C"]\n' + BASE,
      "deal.toml: play[1]: S may not play '8C' to 'AH' led"),
     ('play = ["AH", "KS"]\n' + BASE, "deal.toml: play[1]: 'KS' is not in S's hand"),
-    ('play = ["TH"]\n' + BASE, "deal.toml: play[0]: 'TH' is not in N's hand"),
+    ('play = ["TH"]\n' + BASE, "deal.toml: play[0]: 'TH' is not in N's hand (it is in S's)"),
+    ('play = ["AH", "TH", "AH"]\n' + BASE,
+     "deal.toml: play[2]: 'AH' is played twice (also play[0])"),
     # trumps
     (swap('trump = "H"', 'trump = "S"\nturnup = "7H"'),
      "deal.toml: trump: 'S' contradicts turn-up '7H'"),
@@ -465,6 +467,8 @@ def test_a_line_with_every_key():
 MALFORMED_LINES = [
     ("N:AK.-.-.- QJ.-.-.- trump=S play=AS,XX", "<line>: play[1]: unknown card 'XX'"),
     ("N:AK.-.-.- QJ.-.-.- trump=S play=AS,2S", "<line>: play[1]: '2S' is not in S's hand"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S play=AS,AS", "<line>: play[1]: 'AS' is played twice (also "
+                                                "play[0])"),
     ("N:AK.-.-.- Q.2.-.- trump=S play=AS,2H",
      "<line>: play[1]: S may not play '2H' to 'AS' led"),
     ("N:AK.-.-.- QJ.-.-.- trump=S foo=1", "<line>: unknown key 'foo'"),
