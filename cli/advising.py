@@ -204,6 +204,20 @@ def tie_points(advice) -> bool:
                                   for v in advice.actions if not math.isnan(v.mean))
 
 
+def tie_others(advice) -> bool:
+    """Whether the chances of winning carry, with three players, the chance that another seat
+    wins the match instead (``ActionValue.others_win``), which ranks equal chances before the
+    points do: shown beside them."""
+    return tie_points(advice) and all(v.others_win is not None and not math.isnan(v.others_win)
+                                      for v in advice.actions if not math.isnan(v.mean))
+
+
+def others_words(advice, players: int) -> str:
+    """Who the other seats are, who might win the match instead: ``E or S``."""
+    return " or ".join(side_name(s, players) for s in range(side_count(players))
+                       if s != side_of(advice.seat, players))
+
+
 def points_objective(advice, players: int) -> str:
     """What the points that rank equal chances are: a seat's own with three players, but for a
     call, where it is a margin too."""
@@ -217,14 +231,17 @@ def points_text(advice, players: int, value: float) -> str:
 
 def ranked_words(advice, players: int) -> str:
     """What ranks equal chances of winning."""
-    return f"then {objective_words(advice, players, points_objective(advice, players))}"
+    others = f"then the chance that {others_words(advice, players)} wins instead, " \
+        if tie_others(advice) else ""
+    return f"{others}then {objective_words(advice, players, points_objective(advice, players))}"
 
 
 def is_best(advice, value) -> bool:
     """Whether a choice is one of the best: of the top value, and with a chance of winning
     shown with its points, of the top points too."""
     top = advice.actions[0]
-    return value.mean == top.mean and (not tie_points(advice) or value.points == top.points)
+    return value.mean == top.mean and (not tie_points(advice) or value.points == top.points) \
+        and (not tie_others(advice) or value.others_win == top.others_win)
 
 
 def objective_words(advice, players: int, objective: str | None = None) -> str:
@@ -263,27 +280,26 @@ def advice_table(advice, observation: Observation, pretty: bool) -> Fitted:
     two lines, its intervals ``low..high`` and its columns closer."""
     head = "win chance" if is_win(advice) else "expected"
     first = "call" if advice.phase != "play" else "card"
-    points = ("points",) if tie_points(advice) else ()
+    others = ("they win",) if tie_others(advice) else ()
+    points = (*others, "points") if tie_points(advice) else ()
     return narrowing_table(
         (first, head, "95% interval", *points, "best in", ""),
         # (narrow, a chance's title is "win" alone, to leave room for the points)
-        (first, "win" if points else head.replace(" ", "\n"), "95%\ninterval", *points,
-         "best\nin", ""),
+        (first, "win" if points else head.replace(" ", "\n"), "95%\ninterval",
+         *(p.replace(" ", "\n") for p in points), "best\nin", ""),
         lambda narrow: advice_rows(advice, observation, pretty, narrow),
-        right=(1, 2, 3, 4) if points else (1, 2, 3))
+        right=tuple(range(1, 4 + len(points))))
 
 
 def shown_in_order(advice, players: int) -> list:
     """The advice's actions as ranked, but those the table writes alike in every cell (the
     first apart: the one chosen) in the order a hand is shown, as a reader looks for them."""
-    points = tie_points(advice)
-
     def cells(value) -> tuple:
         if math.isnan(value.mean):
             return ("?",)
         return (value_text(advice, value.mean), value_text(advice, value.low),
                 value_text(advice, value.high), percent(value.best),
-                points_text(advice, players, value.points) if points else "")
+                *tie_cells(advice, players, value))
 
     out: list = []
     for value in advice.actions:
@@ -302,20 +318,31 @@ def shown_in_order(advice, players: int) -> list:
 def advice_rows(advice, observation: Observation, pretty: bool, narrow: bool):
     """The table's rows; ``narrow``: intervals written ``low..high``."""
     joiner = ".." if narrow else " to "
-    points = tie_points(advice)
+    ties = len(tie_cells(advice, observation.players, None))
     for value in shown_in_order(advice, observation.players):
         face = action_face(value.action, pretty, observation.trump)
         if math.isnan(value.mean):
             lone = len(advice.actions) == 1
-            yield (face, "?", "?", *(("",) if points else ()), "",
+            yield (face, "?", "?", *("",) * ties, "",
                    Text("the only choice" if lone else "not known", style=QUIET))
             continue
         low, high = value_text(advice, value.low), value_text(advice, value.high)
         interval = low if low == high else f"{low}{joiner}{high}"
         note = Text("best", style=f"bold {GOOD}") if is_best(advice, value) else Text()
-        shown = (points_text(advice, observation.players, value.points),) if points else ()
-        yield (face, value_text(advice, value.mean), interval, *shown,
-               percent(value.best), note)
+        yield (face, value_text(advice, value.mean), interval,
+               *tie_cells(advice, observation.players, value), percent(value.best), note)
+
+
+def tie_cells(advice, players: int, value) -> tuple[str, ...]:
+    """The cells of what ranks a chance of winning among equals (none where nothing does):
+    with three players the others' chance, then the points (``value`` None: the cells' count
+    alone, as blanks)."""
+    cells = []
+    if tie_others(advice):
+        cells.append("" if value is None else percent(value.others_win))
+    if tie_points(advice):
+        cells.append("" if value is None else points_text(advice, players, value.points))
+    return tuple(cells)
 
 
 def situation(name: str | None, observation: Observation, seen: SeenPosition | None,
@@ -411,13 +438,17 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
         lines = [f"expected: the mean over the deals of the points of the deal after the "
                  f"{after}, played out by the heuristic's rules, each seat seeing only its own "
                  f"cards"]
+    if tie_others(advice):
+        lines.append(f"they win: the share of the deals in which {others_words(advice, n)} can "
+                     f"be sure of winning the match in the deal after the card (each against "
+                     f"every other seat), which ranks equal chances first")
     if tie_points(advice):
         points = objective_words(advice, n, points_objective(advice, n))
         if advice.phase != "play":
             points += (f" (a deal that wins the match counting a fixed {WIN_VALUE}, one that "
                        f"loses it -{WIN_VALUE})")
         lines.append(f"points: the mean of {points} over the same deals, which ranks equal "
-                     f"chances")
+                     f"chances{' of both' if tie_others(advice) else ''}")
     lines.append(f"95% interval: of that {'share' if is_win(advice) else 'mean'}; best in: the "
                  f"deals in which it is one of the best")
     if any(math.isnan(v.low) and not math.isnan(v.mean) for v in advice.actions):
@@ -485,7 +516,8 @@ def advice_record(name: str | None, observation: Observation, advice, seed: int)
         "actions": [{"action": action_name(v.action), "mean": _number(v.mean),
                      "low": _number(v.low), "high": _number(v.high),
                      "best": None if math.isnan(v.mean) else _number(v.best),
-                     **({} if v.points is None else {"points": _number(v.points)})}
+                     **({} if v.points is None else {"points": _number(v.points)}),
+                     **({} if v.others_win is None else {"others_win": _number(v.others_win)})}
                     for v in advice.actions],
         "left_out": advice.left_out,
         "drawn": advice.drawn if advice.phase == "play" else None,
@@ -510,7 +542,6 @@ def _choice_rows(advice, observation: Observation, order: list[int], pretty: boo
     """A line for each choice: ``  12 stand  -12.25  -12.83 to -11.67  best in 100%  best``;
     ``folded``, the interval on a line of its own under the value."""
     values = {v.action: v for v in advice.actions}
-    points = tie_points(advice)
     width = max(len(CALLS.get(a, "AA")) for a in order)
     rows = []
     for number, action in enumerate(order, 1):
@@ -526,9 +557,9 @@ def _choice_rows(advice, observation: Observation, order: list[int], pretty: boo
         low, high = value_text(advice, value.low), value_text(advice, value.high)
         interval = low if low == high else f"{low} to {high}"
         mean, best = f"{value_text(advice, value.mean):>6}", f"best in {percent(value.best):>4}"
-        if points:      # after the chance's interval (folded, on its line)
-            shown = f"  {points_text(advice, observation.players, value.points):>6}"
-            interval = f"{interval:<12}{shown} " if not folded else interval + shown
+        ties = "".join(f"  {cell:>6}" for cell in tie_cells(advice, observation.players, value))
+        if ties:      # after the chance's interval (folded, on its line)
+            interval = f"{interval:<12}{ties} " if not folded else interval + ties
         row.append(f"  {mean}  {best}" if folded else f"  {mean}  {interval:<17} {best}")
         if is_best(advice, value):
             row.append("  best", style=GOOD)

@@ -48,6 +48,10 @@ class ActionValue:
     best: float
     #: With objective ``win``: the mean by points (``margin`` or ``points``) that breaks ties.
     points: float | None = None
+    #: With objective ``win`` and three players: the chance that another seat wins the match in
+    #: the deal instead (in each world the larger of the two others' chances, each solved with
+    #: every other seat against it), which ranks equal chances before the points do.
+    others_win: float | None = None
 
 
 @dataclass(frozen=True)
@@ -166,28 +170,36 @@ class Budget:
 
 
 def ranked(legal: Sequence[int], rows: dict[int, tuple[float, float, float, float]],
-            preferred: int | None, points: dict[int, float] | None = None
-            ) -> tuple[ActionValue, ...]:
-    def key(c: int) -> tuple:
-        mean = rows[c][0] if not math.isnan(rows[c][0]) else 0.0
-        second = points[c] if points is not None and not math.isnan(points[c]) else 0.0
-        return (-round(mean, 9), -round(second, 9), c != preferred, legal.index(c))
+            preferred: int | None, points: dict[int, float] | None = None,
+            others_win: dict[int, float] | None = None) -> tuple[ActionValue, ...]:
+    def known(value: float | None) -> float:
+        return 0.0 if value is None or math.isnan(value) else round(value, 9)
 
-    return tuple(ActionValue(c, *rows[c], points=None if points is None else points[c])
+    def key(c: int) -> tuple:
+        return (-known(rows[c][0]), known(others_win and others_win[c]),
+                -known(points and points[c]), c != preferred, legal.index(c))
+
+    return tuple(ActionValue(c, *rows[c], points=None if points is None else points[c],
+                             others_win=None if others_win is None else others_win[c])
                  for c in sorted(legal, key=key))
 
 
 def valued(legal: Sequence[int], values: dict[int, list[float]], weights: Sequence[float],
             exact: bool, preferred: int, points: dict[int, list[float]] | None = None,
-            chance: bool = False) -> tuple[ActionValue, ...]:
-    """The legal cards ranked by their values over the worlds (and, for ``win``, by their
-    ``points`` next); ``chance``: the values are 1 for a match won, else 0."""
+            chance: bool = False, others_win: dict[int, list[float]] | None = None
+            ) -> tuple[ActionValue, ...]:
+    """The legal cards ranked by their values over the worlds (and, for ``win``, by the chance
+    ``others_win`` that another seat wins next, then by their ``points``); ``chance``: the
+    values are 1 for a match won, else 0."""
     rows = dict(zip(legal, summarize([values[c] for c in legal], weights, exact, chance)))
-    second = None
-    if points is not None:
-        second = {c: r[0] for c, r in zip(legal, summarize([points[c] for c in legal], weights,
-                                                            exact))}
-    return ranked(legal, rows, preferred, second)
+
+    def means(by_card: dict[int, list[float]] | None) -> dict[int, float] | None:
+        if by_card is None:
+            return None
+        return {c: r[0] for c, r in zip(legal, summarize([by_card[c] for c in legal], weights,
+                                                          exact))}
+
+    return ranked(legal, rows, preferred, means(points), means(others_win))
 
 
 def unknown(legal: Sequence[int], preferred: int) -> tuple[ActionValue, ...]:

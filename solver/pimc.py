@@ -16,7 +16,9 @@ The objective is ``margin`` (the side's points minus the other side's) with 2 or
 ``points`` with 3 (the seat against the other two together), as for the cheater.  When either
 side could reach the target in this deal (``solver.players.within_reach``) the match comes
 first: every world is solved for ``win`` too, and the cards with the best chance of winning the
-match are kept, then the best by points among them (``Advice.objective`` is then ``"win"``).
+match are kept, then (with three players) those with the least chance that another seat wins
+it in the deal instead, then the best by points among them (``Advice.objective`` is then
+``"win"``).
 
 Budget
 ------
@@ -154,6 +156,27 @@ def value_play(solver, positions: Sequence[Position], weights: Sequence[float],
                 break       # the first world does not fit its share: nor will the others
             budget.left_out += 1
     return values, kept, complete
+
+
+def others_win(solver, positions: Sequence[Position], weights: Sequence[float],
+               legal: Sequence[int], side: int, budget: Budget
+               ) -> tuple[dict[int, list[float]] | None, bool]:
+    """With three players, every legal card's chance in each world that another seat wins the
+    match in the deal: the larger of the two others' ``win`` values, each solved with every
+    other seat against it.  (None, False) when the budget does not fit them in every world."""
+    chances: dict[int, list[float]] = {c: [0.0] * len(positions) for c in legal}
+    every = True
+    for other in range(positions[0].deal.sides):
+        if other == side:
+            continue
+        values, kept, complete = value_play(solver, positions, weights, legal, other, "win",
+                                            budget)
+        if len(kept) != len(positions):
+            return None, False
+        every = every and complete
+        for c in legal:
+            chances[c] = [max(a, b) for a, b in zip(chances[c], values[c])]
+    return chances, every
 
 
 def value_replies(positions: Sequence[Position], weights: Sequence[float], legal: Sequence[int],
@@ -596,12 +619,17 @@ class PimcPlayer:
                 points, kept_p, complete_p = value_play(
                     solver, [positions[i] for i in kept_at], kept, legal, side, objective,
                     budget)
-                budget.left_out = left_out
                 all_kept = len(kept_p) == done
+                others, complete_o = None, True
+                if all_kept and n == 3:
+                    others, complete_o = others_win(solver, [positions[i] for i in kept_at],
+                                                    kept, legal, side, budget)
+                budget.left_out = left_out
                 actions = valued(legal, wins, kept, exact, preferred, points if all_kept else None,
-                                  chance=True)
+                                 chance=True, others_win=others)
                 return self._advice(observation, "win", done, exact,
-                                    complete and all_kept and complete_p, actions, budget)
+                                    complete and all_kept and complete_p and complete_o, actions,
+                                    budget)
         values, kept, complete = {}, [], False
         cut = False         # the worlds searched together did not finish: cut short, whatever
         if self.replies == "heuristic":

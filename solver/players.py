@@ -406,9 +406,10 @@ class CheaterPlayer:
     other two together), and plays a card of the best value; among equal best cards it plays
     the heuristic's choice when that is one of them, else the first in ``legal_actions``
     order.  When the match can end in this deal (``within_reach``) it first keeps the cards
-    that win the match (objective ``win``), then chooses among them by points.  A lone legal
-    card is played without a solve.  The calls (stand or beg, take one or run) are the
-    heuristic's rules 1 and 2: the pack and the runs stay hidden from it.
+    that win the match (objective ``win``); with three players, then those after which neither
+    other seat can win it in the deal, where some can; then chooses among them by points.  A
+    lone legal card is played without a solve.  The calls (stand or beg, take one or run) are
+    the heuristic's rules 1 and 2: the pack and the runs stay hidden from it.
 
     Each decision's solve is limited (``time_limit`` seconds, 2.0 by default, and
     ``node_limit`` nodes, none by default), so that a 4-player 12-card deal cannot hang.  When a
@@ -462,6 +463,8 @@ class CheaterPlayer:
             # near the target the match comes first: the cards that win it (or, if none does,
             # all of them), then the most points among those
             candidates = self._best(position, side, "win", candidates, preferred)
+            if len(candidates) > 1 and deal.sides == 3:
+                candidates = self._safest(position, side, candidates, preferred)
             if len(candidates) == 1:
                 return candidates[0]
         objective = deal_objective(deal.players)
@@ -501,6 +504,22 @@ class CheaterPlayer:
         if not valued:
             return [preferred] if preferred in candidates else candidates
         return _top(solution.moves, valued, preferred)
+
+    def _safest(self, position, side: int, candidates: list[int], preferred: int) -> list[int]:
+        """With three players, the ``candidates`` after which the other seats can least win
+        the match in the deal (either of them, solved with every other seat against it)."""
+        lost = dict.fromkeys(candidates, 0)
+        for rival in range(position.deal.sides):
+            if rival != side:
+                solution = self._solver.solve(position, rival, "win", line=False,
+                                              node_limit=self.node_limit,
+                                              time_limit=self.time_limit)
+                if not solution.complete or not all(c in solution.moves for c in candidates):
+                    self.stopped += 1
+                    return candidates
+                for c in candidates:
+                    lost[c] = max(lost[c], solution.moves[c])
+        return _top({c: -v for c, v in lost.items()}, candidates, preferred)
 
     def __repr__(self) -> str:
         return (f"CheaterPlayer(name={self.name!r}, time_limit={self.time_limit}, "

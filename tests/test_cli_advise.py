@@ -408,6 +408,39 @@ def test_exact_advice_is_the_mean_over_every_world(line):
     assert means == sorted(means, reverse=True)
 
 
+def test_exact_advice_near_the_target_with_three_players():
+    """Near the target with three players each card carries, beside its chance of winning, the
+    chance that another seat wins instead (in each world the larger of the two, each solved
+    with every other seat against it) and the seat's points: each the mean over every world by
+    the reference solver, and the cards ranked by them in that order."""
+    from solver.reference import solve
+    from solver.seen import read_seen
+
+    line = "N:K.5.-.9 - J2.4.-.- dealer=S trump=H play=5H,2H,4H score=55,58,60"
+    seen = read_seen(line)
+    obs = seen.observation()
+    record = json.loads(run("advise", line, "--json", "--worlds", "5000").stdout)
+    assert record["exact"] is True and record["objective"] == "win"
+    sums = {c: [0, 0, 0] for c in obs.legal_actions}
+    for position in every_world(seen):
+        win, points = (solve(position, 0, objective).moves for objective in ("win", "points"))
+        east, south = (solve(position, side, "win").moves for side in (1, 2))
+        for c, row in sums.items():
+            row[0] += win[c]
+            row[1] += max(east[c], south[c])
+            row[2] += points[c]
+    worlds = record["worlds"]
+    expected = {c: tuple(v / worlds for v in row) for c, row in sums.items()}
+    got = {parse_card(a["action"]): (a["mean"], a["others_win"], a["points"])
+           for a in record["actions"]}
+    assert got == {c: pytest.approx(v, abs=1e-6) for c, v in expected.items()}
+    keys = [(-a["mean"], a["others_win"], -a["points"]) for a in record["actions"]]
+    assert keys == sorted(keys) and len(keys) == 2
+    text = " ".join(run("advise", line, "--worlds", "5000").stdout.split())
+    assert "they win points best in" in text
+    assert "they win: the share of the deals in which E or S can be sure of winning" in text
+
+
 def test_no_deal_valued_within_the_budget_is_status_1(monkeypatch):
     def advise(observation, worlds, seed, seen=None, node_limit=None):
         actions = tuple(ActionValue(a, math.nan, math.nan, math.nan, 0.0)

@@ -20,8 +20,9 @@ from solver.bidding import _branches, call_advice
 from solver.calling import world_pack
 from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
 from solver.pimc import PLAYED_OUT, Advice, PimcPlayer, summarize
-from solver.players import PlayerError, decide, make_player, player_names, player_spec, \
-    stand_or_beg, take_one_or_run
+from solver import reference
+from solver.players import CheaterPlayer, PlayerError, decide, make_player, player_names, \
+    player_spec, stand_or_beg, take_one_or_run, within_reach
 from solver.rules import PRESETS, Rules
 from solver.search import Solver
 from solver.shuffle import deal_pack
@@ -207,6 +208,46 @@ def test_near_the_target_the_match_comes_first():
                 obs, [state.position()], [1.0])
             assert without.objective == "margin"
     assert checked
+
+
+def test_with_three_players_near_the_target_the_others_are_kept_from_winning():
+    """Where no card wins the match, the card after which another seat can least win it comes
+    before the points: checked against the reference solver's win for every seat, for the
+    player's advice on the true deal and for the cheater."""
+    rng = random.Random(0)
+    heuristic = make_player("heuristic")
+    checked = changed = 0
+    for seed in range(600):
+        score = tuple(rng.randrange(40, 61) for _ in range(3))
+        state = Match(players=3).new_initial_state(seed=seed, score=score)
+        while not state.is_terminal() and (state.phase != PLAY
+                                           or sum(map(len, state.hands)) > 8):
+            state.apply_action(decide(heuristic, state))
+        if state.is_terminal() or len(state.legal_actions()) < 2 \
+                or not within_reach(state.position()):
+            continue
+        position = state.position()
+        me = position.to_move
+        win = reference.solve(position, me, "win").moves
+        lost = dict.fromkeys(win, 0)
+        for other in {0, 1, 2} - {me}:
+            for card, value in reference.solve(position, other, "win").moves.items():
+                lost[card] = max(lost[card], value)
+        points = reference.solve(position, me, "points").moves
+        order = sorted(win, key=lambda c: (-win[c], lost[c], -points[c]))
+        best = [c for c in order if (win[c], lost[c], points[c]) == (win[order[0]], lost[order[0]],
+                                                                     points[order[0]])]
+        obs = state.observation(me)
+        advice = PimcPlayer(seed=1, time_limit=None).advise_positions(obs, [position], [1.0],
+                                                                      exact=True)
+        assert [(a.mean, a.others_win, a.points) for a in advice.actions] == \
+            [(win[c], lost[c], points[c]) for c in order]
+        assert advice.best in best
+        assert CheaterPlayer(time_limit=None).act(obs, state) in best
+        by_points = max((c for c in win if win[c] == win[order[0]]), key=lambda c: points[c])
+        changed += lost[by_points] > lost[order[0]]
+        checked += 1
+    assert checked > 150 and changed     # (the points alone would have let another seat win)
 
 
 # ---- the calls ----------------------------------------------------------------------------
