@@ -24,6 +24,16 @@ puzzle with the theme of the same players and rules:
     allfives puzzle generate --players 4 --rules strict --theme endplay --seed 94      # 004
     allfives puzzle generate --players 2 --rules strict --theme endplay --seed 92      # 031
     allfives puzzle generate --players 2 --rules five-for-five --theme endplay --seed 92  # 035
+
+When the defence's card on a line came to be one of its best replies (none that gives the
+solver more than best defence would), four lines changed.  004 and 062 were made again from
+their own seeds (062 then showed ``game-by-a-pip`` and took a title from it); 002 and 026 lost
+the theme of their titles and were replaced the same way:
+
+    allfives puzzle generate --players 3 --theme catch-the-five --seed 95                # 002
+    allfives puzzle generate --players 4 --rules strict --theme endplay --seed 94/5320   # 004
+    allfives puzzle generate --players 2 --theme jack-hunt --seed 96                     # 026
+    allfives puzzle generate --players 3 --seed 306/243                                  # 062
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def test_a_narrow_screen_folds_the_choices_between_them_and_indents_folded_lines
     head = lines[:lines.index(next(line for line in lines if line.startswith("You play")))]
     words = [line for line in head if not line.startswith("  ")]
     assert [line.split()[0] for line in words] == ["004.", "East", "Won", "Dealt:"]
-    assert "rating 2178" in " ".join(" ".join(head).split())
+    assert "rating 2112" in " ".join(" ".join(head).split())
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -492,7 +492,7 @@ def test_svg_and_html_name_the_cards_on_the_table(name):
 
 
 @pytest.mark.parametrize("name, trick", [
-    ("002-catch-the-five.toml", "2. (E 6♠)  S A♠  N Q♥  → N"),
+    ("002-catch-the-five.toml", "1. (N 2♦  E 3♦)  S T♦  → S"),
     ("025-by-a-nose.toml", "3. (W 2♦  N 7♥  E 8♦)  S 3♦  → N"),
     ("006-ruff-the-ten.toml", "4. W A♣  N 9♦  E 9♣  S Q♣  → N")])
 def test_the_cards_on_the_table_are_in_brackets_in_the_solution(name, trick):
@@ -552,15 +552,15 @@ def test_in_print_only_the_suit_symbols_are_red(tmp_path):
     """Printed in black and white, red comes out grey, as the cards already on the table do in
     the solutions: so red is kept to the suit symbols, and every rank is black unless dimmed."""
     from cli.sheet import RED
-    name = COLLECTION / "002-catch-the-five.toml"        # a heart on the line, a spade before
+    name = COLLECTION / "017-the-ten-comes-home.toml"    # a heart on the line, a spade before
     svg = run("puzzle", "show", name, "--format", "svg", "--solution").stdout
     html = run("puzzle", "show", name, "--format", "html", "--solution").stdout
     red = re.findall(rf'<tspan fill="{RED}">([^<]*)</tspan>', svg)
     assert red and set(red) <= {"♥", "♦"}, red
     red = re.findall(r'<span class="red">([^<]*)</span>', html)
     assert red and set(red) <= {"♥", "♦"}, red
-    assert re.search(r'<span class="before">E 6♠</span>', html)
-    assert re.search(r'<tspan fill="#999">6♠</tspan>', svg)
+    assert re.search(r'<span class="before">S 9♠</span>', html)
+    assert re.search(r'<tspan fill="#999">9♠</tspan>', svg)
 
 
 class _Sections(HTMLParser):
@@ -1477,19 +1477,19 @@ def test_check_holds_the_seed_to_the_start(tmp_path):
     for path in sorted(COLLECTION.glob("*.toml")):
         assert seed_problems(load_puzzle(path)) == [], path
     text = (COLLECTION / "002-catch-the-five.toml").read_text(encoding="utf-8")
-    north, east = 'N = "KS QH KD TC 6C 5C"', 'E = "6S 5H TD 9D 7D 9C"'
-    seed = 'seed = "306/521"'
-    assert north in text and east in text and seed in text and "\nN = 1\n" in text
+    north, east = 'N = "KS TS 8S 2D TC 4C"', 'E = "QS AH QH AD 3D 5C"'
+    seed = 'seed = "95/434"'
+    assert north in text and east in text and seed in text and "\nN = 0\n" in text
     for name, old, new in [
-            ("001-score", "\nN = 1\n", "\nN = 2\n"),
-            ("002-moved", north + "\n" + east, 'N = "KS QH KD 9D 6C 5C"\nE = "6S 5H TD TC 7D 9C"'),
-            ("004-reordered", north, 'N = "5C 6C TC KD QH KS"'),
-            ("005-zeros", seed, 'seed = "0306/00521"'),
+            ("001-score", "\nN = 0\n", "\nN = 2\n"),
+            ("002-moved", north + "\n" + east, 'N = "KS TS 8S 2D TC 5C"\nE = "QS AH QH AD 3D 4C"'),
+            ("004-reordered", north, 'N = "4C TC 2D 8S TS KS"'),
+            ("005-zeros", seed, 'seed = "0095/00434"'),
             ("006-no-seed", seed, "")]:
         assert old in text
         (tmp_path / f"{name}.toml").write_text(text.replace(old, new))
     lines = run("puzzle", "check", tmp_path).stdout.splitlines()
-    edited = ": seed: 306/521 makes another start (the deal, the play or the score edited, " \
+    edited = ": seed: 95/434 makes another start (the deal, the play or the score edited, " \
              "or the puzzle made by another version): a puzzle changed by hand drops its seed"
     assert [line for line in lines if ": seed: " in line] == [
         f"{tmp_path / name}.toml{edited}" for name in ("001-score", "002-moved")]

@@ -380,7 +380,15 @@ def reference_pressure(position: Position, puzzle: Puzzle) -> int:
     if position.deal.side_of(position.to_move) == puzzle.side:
         return independent_classes(position, reference_winning(position, puzzle),
                                    puzzle.objective)
-    return min(reference_pressure(position.after(c), puzzle) for c in position.legal_moves())
+    return min(reference_pressure(position.after(c), puzzle)
+               for c in reference_best_replies(position, puzzle))
+
+
+def reference_best_replies(position: Position, puzzle: Puzzle) -> list[int]:
+    """The defence's legal cards that hold the side to its least value by the reference."""
+    moves = reference.solve(position, puzzle.side, puzzle.objective).moves
+    least = min(moves.values())
+    return [c for c in position.legal_moves() if moves[c] == least]
 
 
 def reference_swing(puzzle: Puzzle) -> int:
@@ -611,7 +619,7 @@ def reference_line_turns(position: Position, puzzle: Puzzle, lookahead: bool) ->
 
 def reference_toughest(p: Position, puzzle: Puzzle, lookahead: bool = True) -> int:
     replies: list[int] = []
-    for c in p.legal_moves():
+    for c in reference_best_replies(p, puzzle):
         if not any(independent_alike(p, r, c, puzzle.objective) for r in replies):
             replies.append(c)
     pressures = [reference_pressure(p.after(r), puzzle) for r in replies]

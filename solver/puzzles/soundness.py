@@ -12,10 +12,12 @@ Words used here (README, "Puzzles"):
   the same value in every line; they are one *class*, and count as one card.
 - A turn has a *real choice* when the seat to play has two classes or more among its legal
   cards; otherwise its card is *forced*.
-- The *toughest reply* of the defence leaves the solver the fewest winning classes at its next
-  turn (with three players the other defender's replies in between are taken at their toughest
-  too); ties are broken toward the reply after which the main line goes on for the most turns
-  with a real choice, then toward the first such card in the hand's order.
+- The *toughest reply* of the defence is one of its best replies, those that hold the solver to
+  the least value (so that the line never gives away what best defence keeps); among them, the
+  one that leaves the solver the fewest winning classes at its next turn (with three players
+  the other defender's replies in between are taken at their toughest too); ties are broken
+  toward the reply after which the main line goes on for the most turns with a real choice,
+  then toward the first such card in the hand's order.
 - The *main line* from a position: at the solver's turns the one winning class (the first card
   of it), at the defence's the toughest reply; it stops before a solver turn with no winning
   class or two, or at the end of play.  A puzzle's line is the main line *trimmed*: it ends on
@@ -151,12 +153,20 @@ class Oracle:
             return PRESSURE_DONE
         if self.is_solver_turn(position):
             return len(self.winning(position))
-        return min(self.pressure(position.after(group[0])) for group in self.classes(position))
+        return min(self.pressure(position.after(card)) for card in self.best_replies(position))
+
+    def best_replies(self, position: Position) -> list[Card]:
+        """The defence's best replies: a card of each class whose value for the solver is the
+        least (what the defence can hold the solver to, whether or not it stops the target)."""
+        moves = self.solve(position).moves
+        replies = [group[0] for group in self.classes(position)]
+        least = min(moves[card] for card in replies)
+        return [card for card in replies if moves[card] == least]
 
     def toughest(self, position: Position, lookahead: bool = True) -> Card:
         """The defence's toughest reply (module notes); ``lookahead=False`` skips the tie-break
         by the length of the line (used inside that tie-break)."""
-        replies = [group[0] for group in self.classes(position)]
+        replies = self.best_replies(position)
         if len(replies) == 1:
             return replies[0]
         pressures = [self.pressure(position.after(r)) for r in replies]
