@@ -327,7 +327,7 @@ def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = T
     from rich.text import Text
 
     from .diagram import diagram
-    from .faces import QUIET, card_face
+    from .faces import QUIET, card_face, hanging
 
     parts: list = [Text(heading(facts), style="bold"), Text(about(facts), style=QUIET)]
     goal = Text(facts.goal)
@@ -357,7 +357,7 @@ def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = T
                 text.append(f"  → {trick.winner}", style=QUIET)
         if facts.outcome:
             text.append(f"\n  {facts.outcome}", style=QUIET)
-        parts.append(text)
+        parts.append(hanging(text))     # (a line wrapped on a narrow screen goes on indented)
     return Group(*parts)
 
 

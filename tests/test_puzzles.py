@@ -532,13 +532,25 @@ def test_check_finds_each_broken_rule(solver):
     good = Puzzle.from_toml(SAMPLE)
     c = parse_card
     # a losing card on the line
+    # (the first card off the main line is the one fault named: what follows it is judged by
+    # nothing, and would only repeat it)
+    def line_problems(puzzle: Puzzle) -> list[str]:
+        return [p for p in check_puzzle(puzzle, solver) if p.startswith("line[")]
+
     bad = dataclasses.replace(good, line=(c("AH"), c("5H"), c("2C"), c("3C")))
-    assert any(p.startswith("line[0] AH: the line's card misses the target (value 10)")
-               for p in check_puzzle(bad, solver))
+    assert line_problems(bad) == ["line[0] AH: the line's card misses the target (value 10)"]
     # a defence that is not the toughest: S ruffing with the Queen instead of the Five
     bad = dataclasses.replace(good, line=(c("2C"), c("QH"), c("5H"), c("AH")))
-    assert any("line[1] QH: not the toughest defence (that is 5H)" in p
-               for p in check_puzzle(bad, solver))
+    assert line_problems(bad) == ["line[1] QH: not the toughest defence (that is 5H)"]
+    # a line that goes on past the main line's end, where several cards reach the target
+    from pathlib import Path
+    from solver.puzzles import load_puzzle
+
+    falls = load_puzzle(Path(__file__).resolve().parents[1] / "puzzles" / "012-the-five-falls.toml")
+    assert check_puzzle(falls, solver) == []
+    assert check_puzzle(dataclasses.replace(falls, line=falls.line + (c("2C"),)), solver) == [
+        "line[3] 2C: 4 different cards reach the target here (2S, 5D, 4D, 2C), where the main "
+        "line ends: trim the 1 card(s) from here"]
     # a target the defence can hold it under
     bad = dataclasses.replace(good, target=19)
     assert check_puzzle(bad, solver) == [

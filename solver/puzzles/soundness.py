@@ -331,17 +331,18 @@ def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> li
             return problems
         if oracle.is_solver_turn(p):
             winning = oracle.winning(p)
-            classes = oracle.classes(p)
             if len(winning) > 1:
                 shown = ", ".join("=".join(card_str(c) for c in g) for g in winning)
+                end = f", where the main line ends: trim the {len(puzzle.line) - i} card(s) " \
+                      f"from here" if i else ""
                 problems.append(f"{where}: {len(winning)} different cards reach the target "
-                                f"here ({shown})")
+                                f"here ({shown}){end}")
             elif not winning:
                 problems.append(f"{where}: no card reaches the target here")
             if not any(card in g for g in winning):
                 problems.append(f"{where}: the line's card misses the target "
                                 f"(value {oracle.solve(p).moves[card]})")
-            if len(classes) > 1:
+            if len(oracle.classes(p)) > 1:
                 real += 1
                 last_real = i
         else:
@@ -349,18 +350,21 @@ def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> li
             if not play_alike(p, best, card, puzzle.objective):
                 problems.append(f"{where}: not the toughest defence (that is "
                                 f"{card_str(best)})")
+        if problems:
+            # the line has left the main line: what follows it is judged by nothing
+            break
         p = p.after(card)
-    more, turns = main_line(p, oracle) if puzzle.line else ((), [])
+    more, turns = main_line(p, oracle) if puzzle.line and not problems else ((), [])
     if more:
         # real choices are still to come: the line stops short (its count with them)
         problems.append(f"the line stops before the solver's last real choice: the main "
                         f"line goes on with {' '.join(card_str(c) for c in more)}")
         real += sum(t.real for t in turns)
-    elif puzzle.line and last_real != len(puzzle.line) - 1:
+    elif puzzle.line and not problems and last_real != len(puzzle.line) - 1:
         problems.append(f"the line does not end on the solver's last real choice "
                         f"(line[{last_real}]): trim the {len(puzzle.line) - 1 - last_real} "
                         f"card(s) after it")
-    if real < min_turns:
+    if real < min_turns and not problems:
         problems.append(f"{real} solver turn(s) with a real choice; a puzzle needs at least "
                         f"{min_turns}")
     reached, _ = heuristic_result(start, oracle)
