@@ -359,7 +359,11 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
         for index, step in enumerate(actions):
             try:
                 if len(state.deals) > logged:
-                    raise GameError("the deal is over before it")
+                    over = state.deals[-1]
+                    why = ("the match was won in it" if state.is_terminal()
+                           else "its cards were thrown in" if over.thrown_in
+                           else "its last trick was played")
+                    raise GameError(f"the deal is over before it ({why})")
                 seat, action = parse_step(step, n)
                 if seat != state.current_player():
                     raise GameError(f"not {seat_names(n)[seat]}'s turn: {state._who_acts()}")

@@ -206,6 +206,8 @@ def swap_two_cards(lines):
     (lambda r: r[2]["score"].update(N=99), ("deal 3", "score")),
     (swap_two_cards, ("deal 2, action",)),
     (lambda r: r[0]["actions"].pop(), ("deal 1", "the actions end before the deal does")),
+    (lambda r: r[0]["actions"].append(r[0]["actions"][-1]),
+     ("deal 1, action ", "the deal is over before it (its last trick was played)")),
     (lambda r: r[3].update(dealer="N" if r[3]["dealer"] == "S" else "S"), ("deal 4", "dealer")),
     (lambda r: r[1]["pack"].reverse(), ("deal 2",)),
     (lambda r: r.pop(2), ("deal 3",)),
