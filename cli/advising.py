@@ -448,7 +448,7 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
             points += (f" (a deal that wins the match counting a fixed {WIN_VALUE}, one that "
                        f"loses it -{WIN_VALUE})")
         lines.append(f"points: the mean of {points} over the same deals, which ranks equal "
-                     f"chances{' of both' if tie_others(advice) else ''}")
+                     f"{'cards equal in both' if tie_others(advice) else 'chances'}")
     lines.append(f"95% interval: of that {'share' if is_win(advice) else 'mean'}; best in: the "
                  f"deals in which it is one of the best")
     if any(math.isnan(v.low) and not math.isnan(v.mean) for v in advice.actions):

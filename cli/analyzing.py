@@ -110,11 +110,11 @@ def summary(position: Position, plays: list[CardPlayed], objective: str) -> Text
         totals = score_position(position).totals()
         out = pegged_out_at(position)
         if out is None:
-            text.append(f"\n\nThe deal ended {points(totals)}")
+            text.append(f"\n\nThe play ended {points(totals)}")
         else:
             side, when, pegged = out
             text.append(f"\n\n{deal.side_name(side)} pegged out {when}, the count stopping at "
-                        f"{points(pegged)}; counted to the end, the deal gave {points(totals)}")
+                        f"{points(pegged)}; counted to the end, the play gave {points(totals)}")
         if plays:
             first = plays[0]
             sure = first.before if first.complete else \

@@ -481,6 +481,10 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         raise AllFivesError(f"--record {record}: the report{' (--json)' if as_json else ''} "
                             f"goes to standard output too, the record's lines would come "
                             f"among its lines: give the record a file")
+    if resume and deals is None and matches is None:
+        # (the default 100 would lengthen a shorter run, a guess no longer to be undone)
+        raise AllFivesError("--resume: give the run's --deals N or --matches N, as its 'Go on' "
+                            "line does: the number of groups is the run's own")
     out = open_record(record, resume)
     keeper = Keeper(plan, out)
     done = keep = 0
@@ -647,7 +651,8 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
         first = "the first group" if found["resumed"] == 1 else \
             f"the first {found['resumed']:,} groups"
         console.print(Text(f"resumed: {first} read back from the "
-                           f"record (the decisions' times are of the groups played now)",
+                           f"record (the decisions' times, and those cut short, are of the "
+                           f"groups played now)",
                            style="bold"))
     seats = found["seats"]
     if seats["a"] != seats["b"]:
@@ -660,6 +665,7 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
     console.print()
     grid = table("player", "points per deal", "decisions", "median", "p95",
                  right=(1, 2, 3, 4))
+    grid.columns[0].overflow = "fold"      # (a long name whole, on lines of its own)
     for label in (a, b):
         t = found["times"].get(label, {"decisions": 0, "median": 0.0, "p95": 0.0})
         grid.add_row(label, f"{found['points_per_deal'][label]:.3f}", str(t["decisions"]),

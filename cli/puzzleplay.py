@@ -348,7 +348,7 @@ class PuzzleSession:
         return text
 
     def title_line(self, facts) -> str:
-        """``004. Throw them in  (4 players · strict · rating 2178 · seed 9)``, a number never
+        """``004. Throw them in  (4 players · strict · rating 2112 · seed 9)``, a number never
         parted from its word where the line is broken (``hanging``)."""
         seed = f" · seed{KEEP}{self.seed}" if self.seed else ""
         words = about(facts).replace(" players", f"{KEEP}players").replace("rating ",

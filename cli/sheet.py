@@ -327,7 +327,7 @@ def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = T
     from rich.text import Text
 
     from .diagram import diagram
-    from .faces import QUIET, card_face, hanging
+    from .faces import KEEP, QUIET, card_face, hanging
 
     parts: list = [Text(heading(facts), style="bold"), Text(about(facts), style=QUIET)]
     goal = Text(facts.goal)
@@ -349,9 +349,9 @@ def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = T
                 if played.before:   # dimmed, and in brackets as solve's line has them
                     opening, closing = "(" if k == 0 else "", ")" if k == before - 1 else ""
                     card = card_str(played.card, pretty)
-                    text.append(f"{opening}{played.seat} {card}{closing}", style=QUIET)
+                    text.append(f"{opening}{played.seat}{KEEP}{card}{closing}", style=QUIET)
                     continue
-                text.append(f"{played.seat} ", style="bold" if played.ours else "")
+                text.append(f"{played.seat}{KEEP}", style="bold" if played.ours else "")
                 text.append_text(card_face(played.card, pretty, facts.trump))
             if trick.winner:
                 text.append(f"  → {trick.winner}", style=QUIET)

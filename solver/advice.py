@@ -176,8 +176,9 @@ def ranked(legal: Sequence[int], rows: dict[int, tuple[float, float, float, floa
         return 0.0 if value is None or math.isnan(value) else round(value, 9)
 
     def key(c: int) -> tuple:
-        return (-known(rows[c][0]), known(others_win and others_win[c]),
-                -known(points and points[c]), c != preferred, legal.index(c))
+        return (-known(rows[c][0]), known(None if others_win is None else others_win[c]),
+                -known(None if points is None else points[c]), c != preferred,
+                legal.index(c))
 
     return tuple(ActionValue(c, *rows[c], points=None if points is None else points[c],
                              others_win=None if others_win is None else others_win[c])

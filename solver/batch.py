@@ -92,7 +92,7 @@ from typing import Any
 
 from .cards import Card
 from .errors import AllFivesError, WorkersLost, counted, quoted, seeded, whole
-from .game import Match, MatchState
+from .game import Match, MatchState, cut_for_deal
 from .players import Player, PlayerSpec, decide, player_spec
 from .records import match_records, record_pairs, replayed_matches
 from .rules import MAX_TARGET, Rules, option_text
@@ -589,12 +589,23 @@ def _group_seatings(players: int, group: int, rotate: bool) -> list[tuple[int, t
     return [table[group % len(table)]] if rotate else table
 
 
+def _group_cards(seed: int | str, group: int, players: int,
+                 whole_matches: bool = False) -> tuple[int, PackStream]:
+    """A deal group's first dealer and its packs, from ``seed`` and the group's number alone:
+    of deals, the dealer drawn and the packs after it; of whole matches, as a match state
+    seeded with ``f"{seed}:{group}"`` has them (the cut for the dealer, then a pack a deal)."""
+    rng = random.Random(f"{seed}:{group}")
+    if whole_matches:
+        dealer = cut_for_deal(rng, players)[0]
+    else:
+        dealer = rng.randrange(players)
+    return dealer, PackStream(rng)
+
+
 def _play_group(a: PlayerSpec, b: PlayerSpec, match: Match, deals: int, seed: int | str,
                 group: int, keep_records: bool, rotate: bool = False) -> GroupResult:
     n = match.players
-    rng = random.Random(f"{seed}:{group}")
-    dealer = rng.randrange(n)
-    stream = PackStream(rng)
+    dealer, stream = _group_cards(seed, group, n)
     labels = _kind_labels(a, b)
     times: dict[str, list[float]] = {labels[0]: [], labels[1]: []}
     cut = dict.fromkeys(labels, 0)
@@ -1024,6 +1035,16 @@ def _run_game(played, where: str, seed: int | str, players: int, rotate: bool,
             differ.insert(0, f"preset {rules_played.preset_name}, not "
                              f"{rules.preset_name}")
         raise BatchError(f"{where}: its rules are not the run's ({'; '.join(differ)})")
+    dealer, packs = _group_cards(seed, group, players, whole_matches)
+    deals = played.state.deals
+    if deals and deals[0].dealer != dealer:
+        names = seat_names(players)
+        raise BatchError(f"{where}: its first dealer is {names[deals[0].dealer]}, where seed "
+                         f"{seed} makes {names[dealer]} deal group {group} first")
+    for number, log in enumerate(deals):
+        if tuple(log.pack) != tuple(packs[number]):
+            raise BatchError(f"{where}: deal {number + 1}: its pack is not the one seed {seed} "
+                             f"deals group {group}")
     return group, k
 
 

@@ -88,7 +88,7 @@ from .deal import Position
 from .errors import quoted, seeded, spelled, whole
 from .game import Observation
 from .players import HeuristicPlayer, PlayerError, check_replies, check_switch, \
-    check_table_bits, deal_objective, legal_to_act, within_reach
+    check_table_bits, deal_objective, legal_to_act, sides_within_reach, within_reach
 from .solution import check_limits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
@@ -163,12 +163,12 @@ def others_win(solver, positions: Sequence[Position], weights: Sequence[float],
                ) -> tuple[dict[int, list[float]] | None, bool]:
     """With three players, every legal card's chance in each world that another seat wins the
     match in the deal: the larger of the two others' ``win`` values, each solved with every
-    other seat against it.  (None, False) when the budget does not fit them in every world."""
+    other seat against it (none for a seat that cannot reach the target in any world).
+    (None, False) when the budget does not fit them in every world."""
     chances: dict[int, list[float]] = {c: [0.0] * len(positions) for c in legal}
     every = True
-    for other in range(positions[0].deal.sides):
-        if other == side:
-            continue
+    reach = {s for p in positions for s in sides_within_reach(p)}
+    for other in sorted(reach - {side}):
         values, kept, complete = value_play(solver, positions, weights, legal, other, "win",
                                             budget)
         if len(kept) != len(positions):
@@ -675,11 +675,12 @@ class PimcPlayer:
         from .playout import played_out_values
 
         objectives = (objective, points) if objective != points else (objective,)
+        others = objective == "win" and observation.players == 3
         values, kept = played_out_values(positions, weights, legal, side, objectives,
-                                         budget.spent)
+                                         budget.spent, others_win=others)
         actions = valued(legal, values[objective], kept, exact, preferred,
-                          values[points] if objective != points else None,
-                          chance=objective == "win")
+                         values[points] if objective != points else None,
+                         chance=objective == "win", others_win=values.get("others_win"))
         return self._advice(observation, objective, len(kept), exact, False, actions, budget,
                             PLAYED_OUT)
 

@@ -411,10 +411,10 @@ class CheaterPlayer:
     lone legal card is played without a solve.  The calls (stand or beg, take one or run) are
     the heuristic's rules 1 and 2: the pack and the runs stay hidden from it.
 
-    Each decision's solve is limited (``time_limit`` seconds, 2.0 by default, and
-    ``node_limit`` nodes, none by default), so that a 4-player 12-card deal cannot hang.  When a
-    limit stops the search it plays the best card among those whose values were finished, or
-    the heuristic's card when none was.  A run that never hits a limit is exactly repeatable;
+    Each of a decision's solves is limited (``time_limit`` seconds, 2.0 by default, and
+    ``node_limit`` nodes, none by default; near the target a decision makes up to four), so
+    that a 4-player 12-card deal cannot hang.  When a limit stops the search it plays the best
+    card among those whose values were finished, or the heuristic's card when none was.  A run that never hits a limit is exactly repeatable;
     one that does depends on the machine's speed (give a ``node_limit`` and ``time_limit=None``
     for runs repeatable everywhere).  Without a node limit the cheaters of one thread share one
     ``Solver`` per table size (``table_bits``: 2**20 entries of 32 bytes, 32 MiB, by default):
@@ -442,6 +442,13 @@ class CheaterPlayer:
         self.stopped = 0
 
     def act(self, observation: Observation, state=None) -> int:
+        before = self.stopped
+        try:
+            return self._act(observation, state)
+        finally:       # (a decision of several solves counted once, however many stopped)
+            self.stopped = before + (self.stopped > before)
+
+    def _act(self, observation: Observation, state) -> int:
         legal = legal_to_act(observation)
         if observation.phase != "play":
             return self._heuristic.act(observation)
@@ -461,7 +468,8 @@ class CheaterPlayer:
         candidates = legal
         if within_reach(position):
             # near the target the match comes first: the cards that win it (or, if none does,
-            # all of them), then the most points among those
+            # all of them), with three players then those after which no other seat can win it,
+            # then the most points among those
             candidates = self._best(position, side, "win", candidates, preferred)
             if len(candidates) > 1 and deal.sides == 3:
                 candidates = self._safest(position, side, candidates, preferred)
@@ -507,15 +515,17 @@ class CheaterPlayer:
 
     def _safest(self, position, side: int, candidates: list[int], preferred: int) -> list[int]:
         """With three players, the ``candidates`` after which the other seats can least win
-        the match in the deal (either of them, solved with every other seat against it)."""
+        the match in the deal (either of them, solved with every other seat against it; a
+        seat that cannot reach the target in it is none); all of them when a limit leaves
+        one unvalued."""
         lost = dict.fromkeys(candidates, 0)
-        for rival in range(position.deal.sides):
+        for rival in sides_within_reach(position):
             if rival != side:
                 solution = self._solver.solve(position, rival, "win", line=False,
                                               node_limit=self.node_limit,
                                               time_limit=self.time_limit)
-                if not solution.complete or not all(c in solution.moves for c in candidates):
-                    self.stopped += 1
+                self.stopped += not solution.complete
+                if not all(c in solution.moves for c in candidates):
                     return candidates
                 for c in candidates:
                     lost[c] = max(lost[c], solution.moves[c])
@@ -542,11 +552,17 @@ def within_reach(position) -> bool:
     """Whether some side could reach the target in this deal: its score when play started plus
     every point still to be had (each trump's capture, the end points) reaches it.  Near the
     target a cheater plays for the match (objective ``win``), elsewhere for points."""
+    return bool(sides_within_reach(position))
+
+
+def sides_within_reach(position) -> list[int]:
+    """The sides that could reach the target in this deal (``within_reach``); none without a
+    match score."""
     from .search import card_points
 
     deal = position.deal
     if deal.score is None:
-        return False
+        return []
     rules = deal.rules
     points = card_points(deal, "points")
     left = sum(points[c] for hand in position.hands for c in hand)
@@ -555,8 +571,8 @@ def within_reach(position) -> bool:
     won = [0] * deal.sides
     for trick in position.completed:
         won[deal.side_of(trick.winner)] += sum(points[c] for c in trick.cards)
-    return any(score + won[side] + left >= rules.target
-               for side, score in enumerate(deal.score))
+    return [side for side, score in enumerate(deal.score)
+            if score + won[side] + left >= rules.target]
 
 
 _local = threading.local()

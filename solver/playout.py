@@ -63,12 +63,15 @@ def play_out(position: Position, player: Player | None = None) -> Position:
 
 def played_out_values(positions: Sequence[Position], weights: Sequence[float],
                       legal: Sequence[int], side: int, objectives: Sequence[str],
-                      spent: Callable[[], bool] | None = None
+                      spent: Callable[[], bool] | None = None, others_win: bool = False
                       ) -> tuple[dict[str, dict[int, list[float]]], list[float]]:
     """Every legal card's played-out value in each world, by each of ``objectives`` from the
-    same play-outs (``{objective: {card: values}}``), and the weights of the worlds valued.
+    same play-outs (``{objective: {card: values}}``), and the weights of the worlds valued;
+    ``others_win``: under the key ``"others_win"`` too, 1 where another side won the match.
     ``spent()``, asked before each world after the first, stops early."""
-    values: dict[str, dict[int, list[float]]] = {o: {c: [] for c in legal} for o in objectives}
+    keys = [*objectives, *(["others_win"] if others_win else [])]
+    values: dict[str, dict[int, list[float]]] = {k: {c: [] for c in legal} for k in keys}
+    others = [s for s in range(positions[0].deal.sides) if s != side] if positions else []
     kept: list[float] = []
     for done, (position, weight) in enumerate(zip(positions, weights)):
         if done and spent is not None and spent():
@@ -77,5 +80,8 @@ def played_out_values(positions: Sequence[Position], weights: Sequence[float],
             final = play_out(position.after(card))
             for objective in objectives:
                 values[objective][card].append(float(final_value(final, side, objective)))
+            if others_win:
+                values["others_win"][card].append(
+                    float(max(final_value(final, other, "win") for other in others)))
         kept.append(weight)
     return values, kept

@@ -361,6 +361,7 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
                 if len(state.deals) > logged:
                     over = state.deals[-1]
                     why = ("the match was won in it" if state.is_terminal()
+                           else "a game was won in it" if over.winners
                            else "its cards were thrown in" if over.thrown_in
                            else "its last trick was played")
                     raise GameError(f"the deal is over before it ({why})")

@@ -383,8 +383,8 @@ def grouped_share_interval(groups: Sequence[Sequence[float]],
     totals (the ratio estimator: Σ (S_g - p·m_g)² / (G (G-1) m̄²)), and Student's t of G - 1
     degrees of freedom for z; from fewer than ``MEASURED_GROUPS`` groups never more than the
     outcomes counted (a small spread from a few groups is no evidence of outcomes more telling
-    than independent ones); with fewer than two groups, or every group alike, the plain Wilson
-    interval.  Coverage, computed exactly for pairs (50 to 400 groups: at least some 93.5%
+    than independent ones); with fewer than two groups, or a share of none or all, the plain
+    Wilson interval.  Coverage, computed exactly for pairs (50 to 400 groups: at least some 93.5%
     wherever the shares lie, where Newcombe's interval for paired outcomes, used before, fell to
     87% with one player winning both matches of a few groups and the other of none) and
     simulated for the rest (at 100 and 200 groups: duplicate pairs, 3% of the matches a shared
@@ -418,9 +418,9 @@ def grouped_share_interval(groups: Sequence[Sequence[float]],
     effective = n if variance == 0 else p * (1 - p) / variance
     if count < MEASURED_GROUPS:
         effective = min(n, effective)
-    if effective == n:
-        return plain
-    # the variance is of G groups: t's quantile of G - 1 degrees of freedom, not z
+    # the variance is of G groups: t's quantile of G - 1 degrees of freedom, not z (held to
+    # it as the outcomes counted are reached too, so that one match won otherwise never
+    # narrows the interval by a step)
     low, high = wilson_bounds(p, effective, confidence, df=count - 1)
     return Proportion(successes, n, low, high, confidence, effective)
 

@@ -106,7 +106,7 @@ def test_plain_output(tmp_path: Path):
     mistakes = sum(1 for seat, _ in expected.values() if seat == "N")
     assert f"N  {north} points ({mistakes} mistake" in text
     totals = solver.scoring.score_position(position).totals()
-    assert f"The deal ended N {totals[0]}, S {totals[1]}; with best play from the start N " \
+    assert f"The play ended N {totals[0]}, S {totals[1]}; with best play from the start N " \
            f"could be sure of 19." in text
 
 
@@ -562,7 +562,7 @@ def test_a_deal_a_side_pegged_out_in_says_where_the_count_stopped(tmp_path):
     when = f"with {log.pegs[-1].what.capitalize()}"
     assert f"{winner} pegged out {when}, the count stopping at N {pegged[0]}, S {pegged[1]};" \
         in shown, shown
-    assert "counted to the end, the deal gave" in shown
+    assert "counted to the end, the play gave" in shown
     assert "A side could reach the target in this deal: --objective win judges the cards by " \
            "the match." in shown
     far = " ".join(run("analyze", PLAYED).stdout.split())

@@ -807,6 +807,7 @@ def test_an_interrupted_run_says_how_to_go_on(tmp_path):
 
 @pytest.mark.parametrize("args, fragments", [
     (["--deals", "6"], ["--resume: goes on from a run's --record FILE: give --record"]),
+    ([], ["--resume: give the run's --deals N or --matches N"]),
     (["--deals", "6", "--record", "MISSING"], ["--resume: ", "is not there"]),
     (["--deals", "6", "--record", "/dev/null"],
      ["--resume: '/dev/null' is not a file: a run goes on only from a record written to a "
@@ -832,6 +833,35 @@ def test_a_record_of_another_run_is_not_resumed(tmp_path, args, fragments):
     swapped = run("match", "random", "heuristic", "--deals", 6, "--record", record, "--resume")
     assert_one_error_line(swapped, "its players are N heuristic, S random, not N random, "
                                    "S heuristic")
+
+
+def test_a_record_is_held_to_the_cards_its_seed_deals(tmp_path):
+    """The games read back are of the packs and first dealer the run's seed deals each group:
+    another seed's games renamed, or a pack whose undealt cards were shuffled by hand, are
+    refused in one line, the file left as it was."""
+    record = tmp_path / "run.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 6, "--seed", 1, "--duplicate",
+               "--record", record).exit_code == 0
+    lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
+
+    def resumed(changed: list[dict], seed: int) -> list[str]:
+        path = tmp_path / "changed.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in changed), encoding="utf-8")
+        before = path.read_bytes()
+        result = run("match", "heuristic", "random", "--deals", 6, "--seed", seed,
+                     "--duplicate", "--record", path, "--resume")
+        assert path.read_bytes() == before
+        return result
+
+    renamed = [{**r, "match": "0" + r["match"][1:]} for r in lines]
+    assert_one_error_line(resumed(renamed, 0), "changed.jsonl:1: game '0:0:0': ")
+    assert resumed(lines, 1).exit_code == 0
+    shuffled = [dict(r) for r in lines]
+    pack = list(shuffled[2]["pack"])
+    pack[-1], pack[-2] = pack[-2], pack[-1]        # (cards no seat was dealt)
+    shuffled[2]["pack"] = pack
+    assert_one_error_line(resumed(shuffled, 1), "changed.jsonl:3: game '1:1:0': deal 1: its "
+                                                "pack is not the one seed 1 deals group 1")
 
 
 def test_a_record_resumed_with_a_players_options_in_another_order(tmp_path):

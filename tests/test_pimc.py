@@ -19,8 +19,8 @@ from solver.batch import play_deals, run_duplicate, run_matches
 from solver.bidding import _branches, call_advice
 from solver.calling import world_pack
 from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
-from solver.pimc import PLAYED_OUT, Advice, PimcPlayer, summarize
 from solver import reference
+from solver.pimc import PLAYED_OUT, Advice, PimcPlayer, summarize
 from solver.players import CheaterPlayer, PlayerError, decide, make_player, player_names, \
     player_spec, stand_or_beg, take_one_or_run, within_reach
 from solver.rules import PRESETS, Rules
@@ -210,22 +210,30 @@ def test_near_the_target_the_match_comes_first():
     assert checked
 
 
-def test_with_three_players_near_the_target_the_others_are_kept_from_winning():
-    """Where no card wins the match, the card after which another seat can least win it comes
-    before the points: checked against the reference solver's win for every seat, for the
-    player's advice on the true deal and for the cheater."""
+def three_near_the_target(matches: int, cards: int):
+    """Three-player matches each seat 1 to 21 points short of the target, played by the heuristic
+    until at most ``cards`` cards are left in the hands: those where a seat still has a choice
+    and some side could reach the target in the deal."""
     rng = random.Random(0)
     heuristic = make_player("heuristic")
-    checked = changed = 0
-    for seed in range(600):
+    for seed in range(matches):
         score = tuple(rng.randrange(40, 61) for _ in range(3))
         state = Match(players=3).new_initial_state(seed=seed, score=score)
         while not state.is_terminal() and (state.phase != PLAY
-                                           or sum(map(len, state.hands)) > 8):
+                                           or sum(map(len, state.hands)) > cards):
             state.apply_action(decide(heuristic, state))
-        if state.is_terminal() or len(state.legal_actions()) < 2 \
-                or not within_reach(state.position()):
-            continue
+        if not state.is_terminal() and len(state.legal_actions()) > 1 \
+                and within_reach(state.position()):
+            yield state
+
+
+def test_with_three_players_near_the_target_the_others_are_kept_from_winning():
+    """Among the cards with the best chance of winning the match (often none at all), the card
+    after which another seat can least win it comes before the points: checked against the
+    reference solver's win for every seat, for the player's advice on the true deal and for
+    the cheater."""
+    checked = changed = 0
+    for state in three_near_the_target(600, cards=8):
         position = state.position()
         me = position.to_move
         win = reference.solve(position, me, "win").moves
@@ -248,6 +256,30 @@ def test_with_three_players_near_the_target_the_others_are_kept_from_winning():
         changed += lost[by_points] > lost[order[0]]
         checked += 1
     assert checked > 150 and changed     # (the points alone would have let another seat win)
+
+
+def test_with_three_players_near_the_target_a_limit_leaves_out_the_others_chance():
+    """Where the node limit fits the chances of winning and the points in every world but not
+    the other seats' chances, the advice has none of those (rather than a mean over fewer
+    worlds than the weights) and says it was cut short; the cheater at a tiny limit still plays
+    a legal card, and counts the decision stopped."""
+    left_out = stopped = 0
+    for state in three_near_the_target(400, cards=14):
+        obs = state.observation(state.current_player())
+        advice = PimcPlayer(seed=1, time_limit=None, node_limit=2000, worlds=16).advise(obs)
+        check_advice(advice, obs.legal_actions)
+        if advice.objective == "win" and advice.actions[0].points is not None:
+            known = {a.others_win is not None for a in advice.actions}
+            assert len(known) == 1
+            if known == {False}:
+                assert not advice.complete
+                left_out += 1
+        cheater = CheaterPlayer(time_limit=None, node_limit=50)
+        assert cheater.act(obs, state) in obs.legal_actions
+        stopped += cheater.stopped
+        if left_out and stopped:
+            break
+    assert left_out and stopped
 
 
 # ---- the calls ----------------------------------------------------------------------------

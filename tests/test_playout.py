@@ -73,6 +73,32 @@ def test_played_out_values_are_the_finished_deals_values(players):
             assert values[objective][card] == truth
 
 
+def test_played_out_with_three_players_near_the_target_says_when_another_seat_wins():
+    """With three players near the target each card also carries, from the same play-outs, 1
+    where a seat other than the one deciding won the match in the deal, else 0: the finished
+    deal's ``win`` for each of the others."""
+    rng = random.Random(3)
+    seen = 0
+    for seed in range(40):
+        score = tuple(rng.randrange(45, 61) for _ in range(3))
+        state = Match(players=3).new_initial_state(seed=seed, score=score)
+        while not state.is_terminal() and state.phase != "play":
+            state.apply_action(HEURISTIC.act(state.observation(state.current_player())))
+        if state.is_terminal() or len(state.legal_actions()) < 2:
+            continue
+        p = state.position()
+        me = p.to_move
+        legal = p.legal_moves()
+        values, _ = played_out_values([p], [1.0], legal, me, ("win", "points"), others_win=True)
+        for card in legal:
+            final = slow_play_out(p.after(card))
+            assert values["win"][card] == [float(final_value(final, me, "win"))]
+            assert values["others_win"][card] == [float(max(
+                final_value(final, other, "win") for other in {0, 1, 2} - {me}))]
+            seen += values["others_win"][card][0]
+    assert seen     # (some card lets another seat win)
+
+
 def test_spent_stops_after_the_first_world_and_never_before_it():
     rng = random.Random(5)
     p = random_position(rng, 2, "all-fives")

@@ -7,6 +7,7 @@ import dataclasses
 import itertools
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -16,8 +17,9 @@ from solver.deal import Position, load
 from solver.errors import AllFivesError
 from solver.players import HeuristicPlayer
 from solver.puzzles import (Oracle, Puzzle, PuzzleError, candidate, card_classes, check_puzzle,
-                            examine, generate, load_puzzle, observation_of, play_alike,
-                            refutation, toughest_reply, winning_cards)
+                            examine, generate, load_puzzle, main_line, observation_of,
+                            play_alike, refutation, toughest_reply, winning_cards)
+from solver.puzzles.soundness import oracle_for
 from solver.rules import Rules
 from solver.scoring import game_pips
 from solver.search import Solver, card_points
@@ -26,6 +28,8 @@ from solver.shuffle import random_position
 PRESETS = ("all-fives", "strict", "all-fours")
 #: Small deals the reference solver works out quickly: (players, cards a hand).
 SMALL = ((2, 3), (2, 4), (3, 3), (4, 2))
+
+COLLECTION = Path(__file__).resolve().parents[1] / "puzzles"
 
 
 @pytest.fixture(scope="module")
@@ -427,8 +431,11 @@ def test_generated_puzzles_are_sound_by_the_reference(players, cards, preset, so
                 legal = p.legal_moves()
                 real += any(not independent_alike(p, card, c, puzzle.objective) for c in legal)
             else:
-                # the toughest defence leaves the fewest winning classes at the next turn
-                least = min(reference_pressure(p.after(c), puzzle) for c in p.legal_moves())
+                # the toughest defence: one of the best replies, and of those the one that
+                # leaves the fewest winning classes at the next turn
+                best = reference_best_replies(p, puzzle)
+                assert card in best
+                least = min(reference_pressure(p.after(c), puzzle) for c in best)
                 assert reference_pressure(p.after(card), puzzle) == least
             p = p.after(card)
         assert real >= 2
@@ -512,7 +519,6 @@ def test_a_puzzle_the_heuristic_solves_is_rejected(solver):
     side = position.deal.side_of(position.to_move)
     value = reference.solve(position, side, "points").value
     oracle = Oracle(side, "points", value, solver)
-    from solver.puzzles import main_line
     line, _ = main_line(position, oracle, trim=False)
     problems = check_puzzle(Puzzle(position, side, "points", value, line), solver, min_turns=0)
     assert problems and problems[-1].startswith("no swing")
@@ -531,26 +537,23 @@ def test_an_accepted_handmade_puzzle(solver):
 def test_check_finds_each_broken_rule(solver):
     good = Puzzle.from_toml(SAMPLE)
     c = parse_card
-    # a losing card on the line
     # (the first card off the main line is the one fault named: what follows it is judged by
     # nothing, and would only repeat it)
     def line_problems(puzzle: Puzzle) -> list[str]:
         return [p for p in check_puzzle(puzzle, solver) if p.startswith("line[")]
 
+    # a losing card on the line
     bad = dataclasses.replace(good, line=(c("AH"), c("5H"), c("2C"), c("3C")))
     assert line_problems(bad) == ["line[0] AH: the line's card misses the target (value 10)"]
     # a defence that is not the toughest: S ruffing with the Queen instead of the Five
     bad = dataclasses.replace(good, line=(c("2C"), c("QH"), c("5H"), c("AH")))
     assert line_problems(bad) == ["line[1] QH: not the toughest defence (that is 5H)"]
     # a line that goes on past the main line's end, where several cards reach the target
-    from pathlib import Path
-    from solver.puzzles import load_puzzle
-
-    falls = load_puzzle(Path(__file__).resolve().parents[1] / "puzzles" / "012-the-five-falls.toml")
+    falls = load_puzzle(COLLECTION / "012-the-five-falls.toml")
     assert check_puzzle(falls, solver) == []
     assert check_puzzle(dataclasses.replace(falls, line=falls.line + (c("2C"),)), solver) == [
         "line[3] 2C: 4 different cards reach the target here (2S, 5D, 4D, 2C), where the main "
-        "line ends: trim the 1 card(s) from here"]
+        "line ends: trim the 1 card(s) after the last real choice (line[2])"]
     # a target the defence can hold it under
     bad = dataclasses.replace(good, target=19)
     assert check_puzzle(bad, solver) == [
@@ -562,6 +565,28 @@ def test_check_finds_each_broken_rule(solver):
     # the side not to play
     bad = dataclasses.replace(good, side=1)
     assert check_puzzle(bad, solver)[0].startswith("the solver's side S is not to play")
+
+
+def test_a_line_played_on_to_the_end_is_told_how_much_to_trim_in_one_step(solver):
+    """A collection puzzle's line played on to the end of the deal (the main line, then any
+    card): the first problem check names says how many cards to trim, and trimmed so the line
+    is the puzzle's again."""
+    trimmed = 0
+    for path in sorted(COLLECTION.glob("*.toml"))[:16]:
+        puzzle = load_puzzle(path)
+        oracle = oracle_for(puzzle.side, puzzle.objective, puzzle.target, solver)
+        end = puzzle.positions[-1]
+        more, _ = main_line(end, oracle, trim=False)
+        longer = puzzle.line + more
+        for card in more:
+            end = end.after(card)
+        if not end.is_over:
+            longer += (end.legal_moves()[0],)
+        problem = check_puzzle(dataclasses.replace(puzzle, line=longer), solver)[0]
+        cut = int(re.search(r"trim the (\d+) card\(s\) after", problem).group(1))
+        assert longer[:len(longer) - cut] == puzzle.line, (path.name, problem)
+        trimmed += "different cards reach the target here" in problem
+    assert trimmed     # (some stopped where several cards win, past the main line's end)
 
 
 def test_toughest_reply_and_refutation(solver):

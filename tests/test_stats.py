@@ -190,10 +190,17 @@ def test_grouped_shares_by_hand():
     # larger groups (six seatings), or a shared win: the Wilson interval of the effective
     # count, at most the count; 8 groups of share 1/2 and 2 of share 1: p = 0.6, S_g - p·m_g
     # is -0.2 and 0.8 (for m = 2), var = (8·0.04 + 2·0.64) / (10·9·2²) = 1/225, so
-    # p(1-p)/var = 54 outcomes, more than the 20 played: the plain interval
-    assert grouped_share_interval([[0.5, 0.5]] * 8 + [[1, 1]] * 2) == wilson_interval(12, 20)
-    assert grouped_share_interval([[1, 0, 1, 0, 1, 0]] * 3 + [[1, 1, 0, 0, 1, 0]] * 2) == \
-        wilson_interval(15, 30)    # every group alike: no spread at all
+    # p(1-p)/var = 54 outcomes, more than the 20 played: the count played, with t's quantile
+    # of 9 degrees of freedom still (z's there made one match won otherwise narrow the
+    # interval by a step)
+    capped = grouped_share_interval([[0.5, 0.5]] * 8 + [[1, 1]] * 2)
+    assert (capped.successes, capped.n, capped.effective) == (12, 20, 20)
+    assert (capped.low, capped.high) == pytest.approx(wilson_bounds(0.6, 20, df=9))
+    plain = wilson_interval(12, 20)
+    assert capped.low < plain.low and capped.high > plain.high
+    alike = grouped_share_interval([[1, 0, 1, 0, 1, 0]] * 3 + [[1, 1, 0, 0, 1, 0]] * 2)
+    assert alike.effective == 30      # every group alike: no spread at all
+    assert (alike.low, alike.high) == pytest.approx(wilson_bounds(0.5, 30, df=4))
     six = grouped_share_interval([[1, 1, 1, 1, 1, 0]] * 3 + [[0, 0, 0, 0, 1, 0]] * 2)
     assert six.method == "wilson" and 5 < six.effective < 30
     assert (six.low, six.high) == pytest.approx(wilson_bounds(six.share, six.effective, df=4))
@@ -212,8 +219,8 @@ def test_grouped_shares_by_hand():
     # below 100 groups never more than the matches played: from 20 groups, as measured, one
     # shared win among 19 split pairs made an interval 2.5 times narrower than the pairs'
     few = grouped_share_interval([[1, 0]] * 19 + [[1, 0.5]])
-    assert few.effective is None or few.effective <= few.n
-    assert few == wilson_interval(20.5, 40)
+    assert few.effective == few.n == 40
+    assert (few.low, few.high) == pytest.approx(wilson_bounds(20.5 / 40, 40, df=19))
     # all won or all lost, or one group: nothing to estimate a design effect from
     assert grouped_share_interval([[1, 1, 1], [1, 1, 1]]) == wilson_interval(6, 6)
     assert grouped_share_interval([[1, 0, 1]]) == wilson_interval(2, 3)

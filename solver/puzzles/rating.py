@@ -1,7 +1,7 @@
 """Rating a puzzle from evidence: which of a ladder of players solve it, and how hard the line is.
 
 *The ladder.*  Each player plays the solver's seats from the start, each seat seeing only its
-own hand (``omniscient`` ones excepted), against the toughest defence (at every defence turn a
+own hand (``omniscient`` ones excepted), against best defence (at every defence turn a
 card that minimises the side's double-dummy value, the first such in the hand's order); it
 *solves* the puzzle when the side ends with at least the target.  The players, weakest first,
 each with the rating it stands for (its anchor):
@@ -44,8 +44,7 @@ Chooser = Callable[[Position], Card]
 
 
 def _defended(position: Position, oracle: Oracle, choose: Chooser) -> int:
-    """The side's value at the end when ``choose`` plays its seats against the toughest
-    defence."""
+    """The side's value at the end when ``choose`` plays its seats against best defence."""
     p = position
     while not p.is_over:
         legal = p.legal_moves()

@@ -324,6 +324,7 @@ def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> li
     p = start
     real = 0
     last_real = -1
+    left = False        # the line left the main line
     for i, card in enumerate(puzzle.line):
         where = f"line[{i}] {card_str(card)}"
         if card not in p.legal_moves():
@@ -333,8 +334,9 @@ def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> li
             winning = oracle.winning(p)
             if len(winning) > 1:
                 shown = ", ".join("=".join(card_str(c) for c in g) for g in winning)
-                end = f", where the main line ends: trim the {len(puzzle.line) - i} card(s) " \
-                      f"from here" if i else ""
+                cut = len(puzzle.line) - 1 - last_real
+                end = f", where the main line ends: trim the {cut} card(s) after the last real " \
+                      f"choice (line[{last_real}])" if last_real >= 0 else ""
                 problems.append(f"{where}: {len(winning)} different cards reach the target "
                                 f"here ({shown}){end}")
             elif not winning:
@@ -350,27 +352,28 @@ def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> li
             if not play_alike(p, best, card, puzzle.objective):
                 problems.append(f"{where}: not the toughest defence (that is "
                                 f"{card_str(best)})")
-        if problems:
+        left = bool(problems)
+        if left:
             # the line has left the main line: what follows it is judged by nothing
             break
         p = p.after(card)
-    more, turns = main_line(p, oracle) if puzzle.line and not problems else ((), [])
+    more, turns = main_line(p, oracle) if puzzle.line and not left else ((), [])
     if more:
         # real choices are still to come: the line stops short (its count with them)
         problems.append(f"the line stops before the solver's last real choice: the main "
                         f"line goes on with {' '.join(card_str(c) for c in more)}")
         real += sum(t.real for t in turns)
-    elif puzzle.line and not problems and last_real != len(puzzle.line) - 1:
+    elif puzzle.line and not left and last_real != len(puzzle.line) - 1:
         problems.append(f"the line does not end on the solver's last real choice "
                         f"(line[{last_real}]): trim the {len(puzzle.line) - 1 - last_real} "
                         f"card(s) after it")
-    if real < min_turns and not problems:
+    if real < min_turns and not left:
         problems.append(f"{real} solver turn(s) with a real choice; a puzzle needs at least "
                         f"{min_turns}")
     reached, _ = heuristic_result(start, oracle)
     if reached >= target:
         problems.append(f"no swing: the heuristic player reaches the target ({reached} >= "
-                        f"{target}) against the toughest defence")
+                        f"{target}) against best defence")
     return problems + record_problems(puzzle)
 
 
