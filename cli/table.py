@@ -191,14 +191,14 @@ def trumps_line(obs: Observation, pretty: bool, width: int | None = None) -> Tex
 
 
 def pegboard_lines(obs: Observation, target: int, pretty: bool,
-                   width: int | None = None) -> Text:
+                   width: int | None = None, fold: bool = True) -> Text:
     """One line per side: its score and its strip of holes, this deal's points (``◆``) after
     those pegged before it (``●``); a strip too long for ``width`` goes on in rows under its
-    first."""
+    first, or without ``fold`` is left out (the scores alone, a line each)."""
     n = obs.players
     now = pegged_this_deal(obs)
     names = max(len(side_name(s, n)) for s in range(side_count(n)))
-    lines = []
+    lines, holes_shown = [], True
     for side, score in enumerate(obs.score):
         label = side_text(n, side)
         label.pad_right(names - len(label))
@@ -206,9 +206,14 @@ def pegboard_lines(obs: Observation, target: int, pretty: bool,
         before = max(0, min(score - now[side], target))
         holes = strip(before, max(0, min(score, target)), target, SIDE_STYLES[side], pretty,
                       indent=" " * len(label), width=fit(width))
-        lines.append(label + holes[len(label):])
+        if not fold and "\n" in holes.plain:     # (the strips would take two rows each)
+            holes_shown = False
+            label.rstrip()
+            lines.append(label)
+        else:
+            lines.append(label + holes[len(label):])
     scale = points_per_hole(target)
-    if scale > 1:       # (a target past the holes a strip has)
+    if scale > 1 and holes_shown:       # (a target past the holes a strip has)
         lines.append(Text(f"each hole {scale} points", style=QUIET))
     if obs.best_of > 1:
         lines.append(Text(f"Games won: {scores_text(n, obs.games_won)}", style=QUIET))
@@ -348,7 +353,7 @@ def table_screen(obs: Observation, target: int, finish: str, pretty: bool,
     width = fit(width)
     rule = Text(("─" if pretty else "-") * (width - 2), style=QUIET)
     parts = [rule, heading(obs, target, finish, width), trumps_line(obs, pretty, width),
-             pegboard_lines(obs, target, pretty, width), deal_points_line(obs, width)]
+             pegboard_lines(obs, target, pretty, width, fold=False), deal_points_line(obs, width)]
     calls = calls_line(obs, width)
     if calls is not None:
         parts.append(calls)
