@@ -20,4 +20,9 @@ def start() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("allfives: interrupted\n")
         raise SystemExit(130) from None
-    program()
+    try:
+        program()
+    except SystemExit as end:
+        if end.code in (130, 143):  # stopped: a Ctrl-C more must not break into the exit's
+            signal.signal(signal.SIGINT, signal.SIG_IGN)    # wait for worker processes
+        raise

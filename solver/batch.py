@@ -267,9 +267,23 @@ def executor_for(jobs: int | None) -> Iterator[Executor]:
     try:
         yield pool
     except BaseException:
-        pool.shutdown(cancel_futures=True)
+        with _uninterrupted():      # (a second Ctrl-C would break into the workers' stopping)
+            pool.shutdown(cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+
+
+@contextlib.contextmanager
+def _uninterrupted() -> Iterator[None]:
+    """Ctrl-C ignored while the block runs (in the main thread; elsewhere it never comes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
 
 
 def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tuple],

@@ -311,6 +311,33 @@ def test_a_signal_ends_a_long_engine_search(start):
     assert took < 1.0
 
 
+def test_ctrl_c_pressed_again_as_the_workers_stop_is_still_one_line(tmp_path):
+    """Ctrl-C at a terminal goes to the worker processes too, and an impatient user presses it
+    two or three times: the later ones came while the workers were stopped, or while the
+    program waited for them at its exit, and broke in with a traceback."""
+    deals = run("deal", "--players", "4", "--runs", "1", "--count", "40", "--seed", "1",
+                "--format", "line")
+    assert deals.exit_code == 0
+    path = tmp_path / "deals.txt"
+    path.write_text(deals.stdout, encoding="utf-8")
+    for _ in range(2):
+        program = subprocess.Popen([str(PROGRAM), "solve", str(path), "--jobs", "2"],
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            time.sleep(2.0)
+            for _ in range(3):      # to the whole process group, as a terminal sends it
+                os.killpg(program.pid, signal.SIGINT)
+                time.sleep(0.005)
+            errors = program.communicate(timeout=10)[1]
+        finally:
+            if program.poll() is None:
+                os.killpg(program.pid, signal.SIGKILL)
+                program.communicate()
+        assert program.returncode == 130
+        assert errors == "allfives: interrupted\n"
+
+
 def test_sigterm_while_the_modules_load_is_one_line():
     """SIGTERM before ``main`` had set its handler (the modules take a fraction of a second to
     load) ended the program without a word."""
