@@ -399,6 +399,10 @@ def _locked(out) -> bool:
     return True
 
 
+#: How every line of a record begins (``solver.records``: the match first).
+RECORD_START = b'{"match": '
+
+
 def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
     """What a run's record FILE holds of the plan: the chunk of its whole groups (as
     ``solver.batch.records_parts`` reads them back, a match at a time), their number, and the
@@ -413,7 +417,13 @@ def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
     def lines(file):
         for raw in file:
             if not raw.endswith(b"\n"):
-                return          # cut off as the run stopped
+                # cut off as the run stopped, as it wrote a record: a line that does not begin
+                # as a record does is no run's (a file with no line end at all, say)
+                cut = raw.removeprefix(b"\xef\xbb\xbf") if len(ends) == 1 else raw
+                if not (RECORD_START.startswith(cut) or cut.startswith(RECORD_START)):
+                    raise AllFivesError(f"{path}:{len(ends)}: not a record (a line a stopped "
+                                        f"run cut short begins {RECORD_START.decode()}...)")
+                return
             try:    # (a byte-order mark read as replay reads it)
                 line = raw.decode("utf-8-sig" if len(ends) == 1 else "utf-8")
             except UnicodeDecodeError as error:

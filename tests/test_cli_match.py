@@ -896,6 +896,28 @@ def test_a_record_line_that_is_not_json_is_named(tmp_path):
                               "--resume"), f"--resume: {record}:3: not JSON")
 
 
+@pytest.mark.parametrize("text", [b"PNG\x89 a photo, no line end", b'{"deal": 1, "mat',
+                                  b"\xef\xbb\xbfnot a record", b"x"])
+def test_a_file_of_no_whole_line_that_is_no_record_is_not_written_over(tmp_path, text):
+    """A last line not ended is taken as a record cut short by the run that stopped while it
+    wrote it, and played again; a file whose only line does not begin as a record does was
+    taken so too, and written over. It is refused, and left as it was."""
+    path = tmp_path / "photo.png"
+    path.write_bytes(text)
+    assert_one_error_line(run("match", "heuristic", "random", "--deals", 4, "--record", path,
+                              "--resume"), f"--resume: {path}:1: not a record")
+    assert path.read_bytes() == text
+    record = tmp_path / "run.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 4, "--record", record).exit_code == 0
+    whole = record.read_bytes()
+    for cut in (1, 5, 30):      # a record's first line cut short is one, played again
+        record.write_bytes(whole[:cut])
+        result = run("match", "heuristic", "random", "--deals", 4, "--record", record,
+                     "--resume")
+        assert result.exit_code == 0, result.stderr
+        assert record.read_bytes() == whole
+
+
 def test_a_record_byte_that_is_not_utf8_is_named(tmp_path):
     """The record is read back a line at a time; a byte that is not UTF-8 is named by where it
     is in the file, and the record is left as it was."""
