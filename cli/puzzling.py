@@ -45,8 +45,7 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
     standard output) or the one named so, a folder's ``*.toml`` files by their numbers."""
     from .inputs import STDIN, named
 
-    global _stdin
-    _stdin = None
+    _read_once.clear()
     out: list[Path] = []
     for name in paths:
         path = Path(named(str(name), "FILE|DIR"))
@@ -64,6 +63,8 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
             if not found:
                 raise AllFivesError(f"{path}: no puzzle files (*.toml) in this folder")
             out += [p for file in found for p in _puzzles_in(file)]
+        elif path.exists() and not path.is_file():   # a pipe (<(...)), a FIFO: read once
+            out += _read_stream(str(path), str(path))
         elif path.exists():
             out += _puzzles_in(path)
         elif (one := _one_of_several(str(name))) is not None:
@@ -75,36 +76,47 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
 
 #: The name standard input's puzzles go by: ``<stdin>``, or ``<stdin>#1``, ``<stdin>#2``, ...
 STDIN_NAME = "<stdin>"
-#: Standard input's TOML documents, each with the lines above it, read once when ``-`` is named
-#: (``puzzle_paths``).
-_stdin: list[tuple[str, int]] | None = None
+#: The puzzles of what can be read only once (standard input, a pipe), by the name they are
+#: shown by: each TOML document with the lines above it.
+_read_once: dict[str, list[tuple[str, int]]] = {}
 
 
 def _from_stdin() -> list[Path]:
     """The puzzles of standard input (``-``), read once: ``<stdin>``, or ``<stdin>#N`` for
     each of several."""
-    from solver.notation import toml_parts
+    from .inputs import STDIN
 
-    from .inputs import STDIN, read_text
-
-    global _stdin
-    if _stdin is not None:
+    if STDIN_NAME in _read_once:
         raise AllFivesError("FILE|DIR: '-' (standard input) is named more than once: it can be "
                             "read only once")
-    _stdin = toml_parts(read_text(STDIN))
-    if len(_stdin) == 1:
-        return [Path(STDIN_NAME)]
-    return [Path(f"{STDIN_NAME}#{k}") for k in range(1, len(_stdin) + 1)]
+    return _read_stream(STDIN, STDIN_NAME)
+
+
+def _read_stream(source: str, name: str) -> list[Path]:
+    """The puzzles of standard input or a pipe, read once and kept: ``name``, or ``name#N``
+    for each of several."""
+    from solver.notation import toml_parts
+
+    from .inputs import read_text
+
+    if name in _read_once:
+        raise AllFivesError(f"{name}: named more than once: a pipe can be read only once")
+    parts = _read_once[name] = toml_parts(read_text(source))
+    if len(parts) == 1:
+        return [Path(name)]
+    return [Path(f"{name}#{k}") for k in range(1, len(parts) + 1)]
 
 
 def given_text(path: str | PathLike[str]) -> tuple[str, int] | None:
-    """The text of a puzzle of standard input that ``puzzle_paths`` named, with the lines of
-    standard input above it; None for a file's."""
+    """The text of a puzzle of standard input or a pipe that ``puzzle_paths`` named, with the
+    lines above it; None for a file's."""
     name = str(path)
+    if name in _read_once:
+        return _read_once[name][0]
     found = _NUMBERED.fullmatch(name)
-    if _stdin is None or STDIN_NAME not in (name, found and found[1]):
+    if found is None or found[1] not in _read_once:
         return None
-    return _stdin[int(found[2]) - 1] if found else _stdin[0]
+    return _read_once[found[1]][int(found[2]) - 1]
 
 
 _NUMBERED = re.compile(r"(.+)#([0-9]+)")
@@ -195,7 +207,7 @@ def load_named(path: str | PathLike[str], text: tuple[str, int] | None = None) -
         if not 1 < len(documents) or number is None or not 1 <= number <= len(documents):
             return load_puzzle(path)        # a whole file (an empty one says so)
         text = documents[number - 1]
-    several = name != STDIN_NAME        # one puzzle of a file of several, or the whole text
+    several = name not in _read_once    # one puzzle of a file of several, or the whole text
     if several and is_blank(text[0]):
         raise PuzzleError(f"{path}: no puzzle: nothing but blank lines and comments (a "
                           f"'# ---' line too many?)")
@@ -714,7 +726,7 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
             raise AllFivesError(f"{file}: a {what} of {len(rest) + 1} puzzles: name one, as "
                                 f"{path}")
         refuse_unsound(path, puzzle_problems(puzzle))
-        name = path.name
+        name = str(path)     # (its number is its file's, or a pipe's none: number_of)
     else:
         from .inputs import read_rules
 

@@ -90,6 +90,8 @@ def number_of(name: str, one_file: bool = True) -> str:
     other files are shown beside them (not ``one_file``); none of a file of one without a
     number."""
     base = name.rsplit("/", 1)[-1]
+    if re.match(r"/(dev|proc/\w+)/fd/", name):    # a pipe's (<(...)): its number is no name's
+        base = base.lstrip("0123456789")
     head = base.split("-", 1)[0]
     several = re.search(r"#(\d+)$", base)    # (standard input's several: <stdin>#2)
     if is_number(head):

@@ -1566,3 +1566,36 @@ def test_one_puzzle_twice_is_not_written_again_and_check_names_it(tmp_path):
     twice = run("puzzle", "check", one, one)
     assert twice.exit_code == 0 and twice.stdout == "2 puzzles checked: all sound.\n"
     assert twice.stderr == f"allfives: {one} is named twice\n"
+
+
+@pytest.mark.parametrize("command", [("check",), ("show",), ("index",)])
+def test_a_pipe_of_puzzles_is_read_once(tmp_path, command):
+    """A pipe (a FIFO, or the shell's <(...)) can be read once: its puzzles are counted and
+    loaded from that one reading (it was read twice, to count them and to load each: a second
+    reading found it empty, or waited for ever on a FIFO)."""
+    import os
+    import threading
+
+    texts = [(COLLECTION / name).read_text(encoding="utf-8")
+             for name in ("001-save-the-ten.toml", "012-the-five-falls.toml")]
+    fifo = tmp_path / "puzzles.toml"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with open(fifo, "w", encoding="utf-8") as pipe:
+            pipe.write("# ---\n".join(texts))
+        time.sleep(1.0)     # a second reading would wait here for ever: it is given an end
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:     # nobody reading: the pipe was read once
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    result = run("puzzle", *command, fifo)
+    writer.join(timeout=5)
+    assert result.exit_code == 0, result.stderr
+    if command == ("check",):
+        assert result.stdout == "2 puzzles checked: all sound.\n"
+    else:
+        assert "Save the ten" in result.stdout and "The five falls" in result.stdout
