@@ -414,9 +414,9 @@ class CheaterPlayer:
     Each of a decision's solves is limited (``time_limit`` seconds, 2.0 by default, and
     ``node_limit`` nodes, none by default; near the target a decision makes up to four), so
     that a 4-player 12-card deal cannot hang.  When a limit stops the search it plays the best
-    card among those whose values were finished, or the heuristic's card when none was.  A run that never hits a limit is exactly repeatable;
-    one that does depends on the machine's speed (give a ``node_limit`` and ``time_limit=None``
-    for runs repeatable everywhere).  Without a node limit the cheaters of one thread share one
+    card among those whose values were finished, or the heuristic's card when none was.  A run
+    that never hits a limit is exactly repeatable; one that does depends on the machine's speed
+    (give a ``node_limit`` and ``time_limit=None`` for runs repeatable everywhere).  Without a node limit the cheaters of one thread share one
     ``Solver`` per table size (``table_bits``: 2**20 entries of 32 bytes, 32 MiB, by default):
     a table only speeds a solve up and never changes a finished value, so sharing it changes
     no card played.  With a node limit each cheater has its own, kept across its decisions (the

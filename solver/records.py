@@ -41,7 +41,11 @@ from .tricks import seat_names, side_count, side_name
 __all__ = ["RecordError", "deal_record", "match_records", "records_text", "read_records",
            "json_line", "replay", "replay_matches", "replay_text", "replayed_matches",
            "numbered_records", "record_lines", "record_pairs", "Records", "ReplayedMatch",
-           "deal_opening"]
+           "deal_opening", "RECORD_START"]
+
+#: How every record's line begins, as ``deal_record`` writes it (the match first): a line a
+#: writer stopped part-way through begins so too.
+RECORD_START = b'{"match": '
 
 
 class RecordError(AllFivesError):

@@ -910,6 +910,8 @@ def test_a_file_of_no_whole_line_that_is_no_record_is_not_written_over(tmp_path,
     record = tmp_path / "run.jsonl"
     assert run("match", "heuristic", "random", "--deals", 4, "--record", record).exit_code == 0
     whole = record.read_bytes()
+    from solver.records import RECORD_START
+    assert all(line.startswith(RECORD_START) for line in whole.splitlines())
     for cut in (1, 5, 30):      # a record's first line cut short is one, played again
         record.write_bytes(whole[:cut])
         result = run("match", "heuristic", "random", "--deals", 4, "--record", record,
