@@ -191,6 +191,9 @@ class Keeper:
         self.resumed = 0
         #: Writing the record failed: the run ends with the groups kept.
         self.failed = False
+        #: Where a record file there before is cut (its groups kept, or none) as the first
+        #: chunk is written: a run that plays no group leaves it as it was.
+        self.cut: int | None = None
 
     def __call__(self, part: Any) -> Any:
         """Keep a chunk, its records written; the chunk without them, for ``gather`` to keep
@@ -214,6 +217,9 @@ class Keeper:
         except (OSError, TypeError):
             size = None             # not a file (a pipe, standard output)
         try:
+            if self.cut is not None:
+                self.out.truncate(self.cut)     # (appending: what is written goes after it)
+                size, self.cut = self.cut, None
             self.out.write(text)
             self.out.flush()
         except OSError as error:  # a write's error names no file
@@ -509,12 +515,12 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
             out.close()
             raise
         keeper.resumed = done
+    if out is not None and out.mode == "a":     # a file there before: the run's once it plays
+        keeper.cut = keep
     start = time.perf_counter()
     try:
         with executor_of(None if jobs is None else workers_for(jobs, plan.groups - done),
                          scheduler) as executor:
-            if out is not None and out.mode == "a":   # a file there before: the run's now
-                out.truncate(keep)     # (appending: what is written goes after it)
             start = time.perf_counter()
             _play_shown(plan, executor, out is not None, keeper, done, bar=not as_json)
             seconds = time.perf_counter() - start

@@ -951,6 +951,26 @@ def test_a_record_is_emptied_only_once_the_work_can_start(tmp_path, monkeypatch)
     assert record.read_bytes() == b"".join(before.splitlines(keepends=True)[:2])
 
 
+@pytest.mark.parametrize("stop", ["lost", "interrupt"])
+def test_a_run_that_plays_no_group_leaves_the_record_as_it_was(tmp_path, monkeypatch, stop):
+    """A cluster that has no workers for a minute, or Ctrl-C, before the first chunk is
+    back: the record of an earlier run stays whole (it was emptied as the work began)."""
+    from solver.errors import WorkersLost
+
+    record = tmp_path / "run.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 4, "--record", record).exit_code == 0
+    before = record.read_bytes()
+
+    def stopped(*args, **kwargs):
+        raise WorkersLost("--scheduler: the cluster has had no workers for 60 s") \
+            if stop == "lost" else KeyboardInterrupt
+
+    monkeypatch.setattr("cli.matching._play_shown", stopped)
+    for resume in ([], ["--resume"]):
+        result = run("match", "heuristic", "random", "--deals", 6, "--record", record, *resume)
+        assert result.exit_code != 0 and record.read_bytes() == before
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="ulimit is a POSIX shell's")
 def test_a_record_that_cannot_be_written_keeps_the_groups_before_it(tmp_path):
     """A file too large (a full disk) in the middle of a run: the report of the groups whose
