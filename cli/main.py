@@ -55,6 +55,7 @@ Examples:
     add_completion=False,
     pretty_exceptions_enable=False,
     invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 # ---- the shared options ---------------------------------------------------------------------

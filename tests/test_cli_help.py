@@ -33,8 +33,8 @@ USAGE = {"": "Usage: allfives [OPTIONS] COMMAND [ARGS]...",
          "advise": "Usage: allfives advise [OPTIONS] [POSITION]"}
 
 
-def screen(command: list[str], columns: int = 80) -> str:
-    result = RUNNER.invoke(app, [*command, "--help"], env={"COLUMNS": str(columns)})
+def screen(command: list[str], columns: int = 80, asked: str = "--help") -> str:
+    result = RUNNER.invoke(app, [*command, asked], env={"COLUMNS": str(columns)})
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""
     return result.stdout
@@ -76,12 +76,18 @@ def test_no_type_placeholders_and_a_readable_usage_line(command):
     assert text.splitlines()[0] == USAGE[" ".join(command)]
 
 
+@pytest.mark.parametrize("command", [*SCREENS, ["puzzle", "check"]], ids=ids)
+def test_h_is_help_as_on_most_programs(command):
+    assert screen(command, asked="-h") == screen(command)
+
+
 @pytest.mark.parametrize("command", [[c] for c in COMMANDS], ids=ids)
 def test_every_option_is_named_as_it_is_typed(command):
     cmd = GROUP.commands[command[0]]
     rows = panel_rows(screen(command), "Options")
     names = set(rows)
-    for param in cmd.get_params(typer.Context(cmd, info_name=cmd.name)):  # --help too
+    context = typer.Context(cmd, info_name=cmd.name, **GROUP.context_settings)
+    for param in cmd.get_params(context):  # -h, --help too
         if param.param_type_name != "option":
             continue
         shown = " / ".join(filter(None, [", ".join(param.opts), ", ".join(param.secondary_opts)]))
