@@ -268,7 +268,7 @@ def _finite(x: float) -> float | None:
 
 def interval_record(interval) -> dict[str, Any]:
     return {"mean": interval.mean, "low": _finite(interval.low), "high": _finite(interval.high),
-            "n": interval.n, "sd": interval.sd, "confidence": interval.confidence,
+            "n": interval.n, "sd": _finite(interval.sd), "confidence": interval.confidence,
             "method": interval.method}
 
 

@@ -171,7 +171,7 @@ class Interval:
     low: float
     high: float
     n: int
-    #: The sample standard deviation (n - 1 in the denominator; 0 for one value).
+    #: The sample standard deviation (n - 1 in the denominator; NaN, not known, for one value).
     sd: float
     confidence: float
     method: str
@@ -230,7 +230,7 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Interval
     n = len(xs)
     mean = math.fsum(xs) / n
     if n == 1:
-        return Interval(mean, -math.inf, math.inf, 1, 0.0, confidence, "t")
+        return Interval(mean, -math.inf, math.inf, 1, math.nan, confidence, "t")
     sd = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1))
     half = t_quantile(1 - (1 - confidence) / 2, n - 1) * sd / math.sqrt(n)
     return Interval(mean, mean - half, mean + half, n, sd, confidence, "t")
@@ -254,7 +254,7 @@ def bootstrap_interval(values: Sequence[float], confidence: float = 0.95,
     rng = seeded(seed)
     means = sorted(math.fsum(rng.choices(xs, k=n)) / n for _ in range(resamples))
     mean = math.fsum(xs) / n
-    sd = statistics.stdev(xs) if n > 1 else 0.0
+    sd = statistics.stdev(xs) if n > 1 else math.nan
     below = bisect.bisect_left(means, mean)
     at = bisect.bisect_right(means, mean) - below
     bias = statistics.NormalDist().inv_cdf(min(max((below + at / 2) / resamples, 1e-9),
@@ -273,7 +273,7 @@ def bootstrap_interval(values: Sequence[float], confidence: float = 0.95,
         return 100 * statistics.NormalDist().cdf(bias + z / (1 - acceleration * z))
 
     return Interval(mean, percentile(means, moved(alpha)), percentile(means, moved(1 - alpha)),
-                    n, sd, confidence, "bootstrap")
+                    n, sd, confidence, "bca")
 
 
 @dataclass(frozen=True)

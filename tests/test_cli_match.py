@@ -33,6 +33,14 @@ def games(found: dict) -> dict:
     return {k: v for k, v in found.items() if k not in RUN_KEYS}
 
 
+def test_one_group_has_no_spread():
+    """The spread of one group's difference is not known: null, not 0.0."""
+    found = one(run("match", "heuristic", "random", "--deals", 1, "--json"))
+    for key in ("difference", "bootstrap"):
+        assert (found[key]["n"], found[key]["sd"], found[key]["low"]) == (1, None, None)
+    assert (found["difference"]["method"], found["bootstrap"]["method"]) == ("t", "bca")
+
+
 @pytest.mark.parametrize("groups", [2, 19, 20])
 def test_a_bootstrap_interval_needs_twenty_groups(groups):
     """From fewer than 20 groups the percentile bootstrap is no 95% interval (of two groups it

@@ -66,6 +66,7 @@ def test_a_mean_interval_by_hand():
     assert not mean_interval([-1, 1, -2, 2]).excludes_zero()
     single = mean_interval([4.0])
     assert single.mean == 4 and single.low == -math.inf and single.high == math.inf
+    assert math.isnan(single.sd) and math.isnan(bootstrap_interval([4.0]).sd)  # not known
 
 
 def test_a_bootstrap_interval_by_hand():
@@ -73,7 +74,7 @@ def test_a_bootstrap_interval_by_hand():
     # 97.5th percentiles are 0 and 1
     interval = bootstrap_interval([0, 1], resamples=4000, seed=1)
     assert (interval.low, interval.high) == (0.0, 1.0)
-    assert interval.mean == 0.5
+    assert interval.mean == 0.5 and interval.method == "bca"
     constant = bootstrap_interval([2, 2, 2], seed=3)
     assert (constant.low, constant.mean, constant.high) == (2, 2, 2)
     values = [((i * 37) % 11) - 4 for i in range(60)]
