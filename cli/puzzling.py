@@ -376,7 +376,7 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
         sys.stdout.write(svg(facts_of(puzzle, path.name, titled=titled), solution))
         return
     if form == "html":
-        name = title or "All Fives puzzles"
+        name = "All Fives puzzles" if title is None else title.strip()
         sys.stdout.write(html_sheet([facts_of(p, path.name, number, titled)
                                      for (path, p), number in zip(puzzles, numbers)], name,
                                     solution))

@@ -621,11 +621,13 @@ PER_PAGE = 4
 
 def html_sheet(all_facts: Sequence[Facts], title: str, solution: bool) -> str:
     """One printable page of puzzles (four to an A4 page, the first too, under the sheet's
-    heading: each page's two rows share what its height leaves), the solutions at the end."""
+    heading, or without one where ``title`` is empty: each page's two rows share what its height
+    leaves), the solutions at the end."""
     count = len(all_facts)
     parts = [
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-        f"<title>{_esc(title)}</title>", f"<style>\n{CSS}</style>", "</head>", "<body>",
+        f"<title>{_esc(title or 'All Fives puzzles')}</title>", f"<style>\n{CSS}</style>",
+        "</head>", "<body>",
     ]
     for first in range(0, max(count, 1), PER_PAGE):
         cards = "\n".join(html_puzzle(f) for f in all_facts[first:first + PER_PAGE])
@@ -633,7 +635,7 @@ def html_sheet(all_facts: Sequence[Facts], title: str, solution: bool) -> str:
         if not first:
             bold = " Bold seats in the solutions are the side that solves." if solution else ""
             parts.append(
-                f'<header class="sheet"><h1>{_esc(title)}</h1>'
+                f'<header class="sheet">{f"<h1>{_esc(title)}</h1>" if title else ""}'
                 f"<p>{counted(count, 'puzzle')}, solved double-dummy: every hand is "
                 f"open, the defence finds its best play.{bold}</p></header>")
         parts.append(f'<div class="puzzles">\n{cards}\n</div></div>')

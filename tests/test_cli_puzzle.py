@@ -598,6 +598,17 @@ def test_a_sheet_speaks_of_its_solutions_only_when_it_has_them():
     assert "Bold seats in the solutions are the side that solves." in solved
 
 
+def test_an_empty_title_leaves_the_heading_out():
+    """--title '' was taken as no --title: the default heading."""
+    path = COLLECTION / "012-the-five-falls.toml"
+    heading = re.compile(r'<header class="sheet">(.*?)</header>', re.S)
+    page = run("puzzle", "show", path, "--format", "html", "--title", "").stdout
+    assert "<h1>" not in heading.search(page)[1] and "1 puzzle, solved" in page
+    assert "<title>All Fives puzzles</title>" in page
+    named = run("puzzle", "show", path, "--format", "html", "--title", "Club <night>").stdout
+    assert "<h1>Club &lt;night&gt;</h1>" in heading.search(named)[1]
+
+
 class _Pages(HTMLParser):
     """What each ``div.page`` of a sheet holds: its puzzles and whether the sheet's heading."""
 
