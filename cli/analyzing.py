@@ -170,7 +170,7 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
     from .solving import plan, solver_for
 
     jobs = [(name, position) for name, position, _ in
-            plan(read_inputs(names, deal), None, objective, judged=True)]
+            plan(read_inputs(names, deal, shown=not json), None, objective, judged=True)]
     # a file of several deals may hold some not yet played: each is left out, and said so
     unplayed = [name for name, position in jobs if not position.play]
     if not jobs:    # (every deal of a record left out, its first card a revoke)

@@ -112,11 +112,25 @@ def one_deal(name: str, number: int | None, deal: int | None) -> int | None:
 
 
 def record_positions(text: str, source: str, number: int | None = None,
-                     played: bool = True) -> list[tuple[str, Position]]:
+                     played: bool = True, shown: bool = False) -> list[tuple[str, Position]]:
     """Deal ``number`` (from 1, counted through the file's matches) of a record as a position,
     named ``SOURCE#N``; without a number every deal with card play.  ``played``: with the
     cards played in it (to judge them), else at its first card (to solve it).  The whole
-    record is replayed, and so checked, first."""
+    record is replayed, and so checked, first; ``shown``: with a live line while it is (some
+    seconds for thousands of deals), on a terminal."""
+    from .status import reading
+
+    said: list[str] = []
+    with reading(f"reading {source}", shown):
+        out = _record_positions(text, source, number, played, said)
+    for line in said:
+        note(line)
+    return out
+
+
+def _record_positions(text: str, source: str, number: int | None, played: bool,
+                      said: list[str]) -> list[tuple[str, Position]]:
+    """``record_positions``' work, what it says kept in ``said``."""
     from solver.game import REVOKE
     from solver.records import replay_text
 
@@ -143,46 +157,49 @@ def record_positions(text: str, source: str, number: int | None = None,
             deals = "its deal" if len(unplayed) == 1 else f"all {len(unplayed):,} of its deals"
             raise NothingPlayed(f"{source}: no card was played in {deals} ({unplayed_why(logs)})")
         if unplayed:
-            note(f"{first_names(unplayed)}: no cards played ({unplayed_why(logs)}), left out")
+            said.append(f"{first_names(unplayed)}: no cards played ({unplayed_why(logs)}), left out")
     out = []
     for name, state, k in picked:
-        position = deal_position(state, k, name)
+        position = deal_position(state, k, name, played)
         if played and any(action >= REVOKE for _, action in state.deals[k - 1].actions):
             # a position replays only legal play: the cards before the revoke are judged
             if not position.play:
                 if number is not None:
                     raise AllFivesError(f"{name}: its first card is a revoke, which a position "
                                         f"cannot replay: no card to judge")
-                note(f"{name}: its first card is a revoke, which a position cannot replay: "
+                said.append(f"{name}: its first card is a revoke, which a position cannot replay: "
                      f"left out")
                 continue
-            note(f"{name}: judged up to its revoke (card {len(position.play) + 1}), which a "
+            said.append(f"{name}: judged up to its revoke (card {len(position.play) + 1}), which a "
                  f"position cannot replay")
         out.append((name, position if played else Position(position.deal)))
     return out
 
 
-def deal_position(state: MatchState, number: int, name: str) -> Position:
+def deal_position(state: MatchState, number: int, name: str, played: bool = True) -> Position:
     """The card play of deal ``number`` of a replayed match, as ``position()`` gives it (named
     ``name`` in an error): the deal is played again from its pack on a fresh state at the score
-    it started from, up to its first revoke if it holds one (a position replays only legal
-    play).  Its score is the one the deal was played at, as the table's position has it: none
-    where a side has won at it (at or over the target by peg-out, a revoke's penalty having
-    barred it), kept under hand-end."""
+    it started from, up to its first card, then its cards are played on the position up to its
+    first revoke if it holds one (a position replays only legal play); ``played``: false for
+    the position at its first card.  Its score is the one the deal was played at, as the
+    table's position has it: none where a side has won at it (at or over the target by
+    peg-out, a revoke's penalty having barred it), kept under hand-end."""
     from solver.game import REVOKE
 
     fresh, _ = state.deal_again(number)
-    position = None
-    for seat, action in state.deals[number - 1].actions:
+    actions = [action for _, action in state.deals[number - 1].actions]
+    for first, action in enumerate(actions):
         if fresh.phase == "play":
-            position = fresh.position()
-            if action >= REVOKE:
-                break
-            position = position.after(action)
+            break
         fresh.apply_action(action)
-    if position is None:
+    else:
         raise AllFivesError(f"{name}: the deal was thrown in, or the match ended in the "
                             f"calls: no card was played")
+    position = fresh.position()
+    for action in actions[first:] if played else ():
+        if action >= REVOKE:
+            break
+        position = position.after(action)
     return position
 
 
@@ -272,22 +289,23 @@ def refuse_no_number(name: str, mark: str, what: str, counts: str) -> None:
 
 
 def read_input(name: str, deal: int | None = None, played: bool = True,
-               label: str = ARGUMENT) -> list[tuple[str, Position]]:
+               label: str = ARGUMENT, shown: bool = False) -> list[tuple[str, Position]]:
     """The positions one argument names, each with the name it is known by.  An argument that
     is not an existing file but starts like a one-line position is read as one.  ``deal``
     picks that deal of a game record (the argument must be one); ``played``: a record's deals
     with their cards played, else at their first card.  ``label``: the name of a one-line
-    position given as the argument itself."""
+    position given as the argument itself; ``shown``: a live line while a record is read."""
     if name == STDIN or is_stream(name):
         source = "<stdin>" if name == STDIN else name
         text = read_text(name, records=True)
         if is_record_text(text) or deal is not None:
-            return record_positions(text, source, deal, played)
+            return record_positions(text, source, deal, played, shown)
         return list(read_positions(text, source))
     record = record_and_deal(name)
     if record is not None:
         file, number = record
-        return record_positions(read_text(file, None), file, one_deal(name, number, deal), played)
+        return record_positions(read_text(file, None), file, one_deal(name, number, deal),
+                                played, shown)
     if deal is not None:
         raise AllFivesError(f"--deal: {name} is not a game record (JSON lines, as 'allfives "
                             f"play' writes them)")
@@ -296,10 +314,10 @@ def read_input(name: str, deal: int | None = None, played: bool = True,
     return one_of_several(name) or load_positions(name)
 
 
-def read_inputs(names: list[str], deal: int | None = None,
-                played: bool = True) -> list[tuple[str, Position]]:
+def read_inputs(names: list[str], deal: int | None = None, played: bool = True,
+                shown: bool = False) -> list[tuple[str, Position]]:
     """Every position in every argument, in order.  All are read before anything is solved,
-    so a bad file is reported at once."""
+    so a bad file is reported at once; ``shown``: a live line while a record is read."""
     positions: list[tuple[str, Position]] = []
     if names.count(STDIN) > 1:
         raise AllFivesError("POSITION: '-' (standard input) is named more than once: it can be "
@@ -309,7 +327,7 @@ def read_inputs(names: list[str], deal: int | None = None,
         # several positions given as arguments are told apart by their places
         label = f"<argument {number}>" if len(names) > 1 else ARGUMENT
         try:
-            positions += read_input(named(name, "POSITION"), deal, played, label)
+            positions += read_input(named(name, "POSITION"), deal, played, label, shown)
         except NothingPlayed as record:     # a record of no card play: left out, as a deal is
             unplayed.append(record)
     if unplayed and not positions:

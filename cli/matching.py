@@ -501,14 +501,12 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
     keeper = Keeper(plan, out)
     done = keep = 0
     if resume:
-        from .console import make_console
-        from .status import searching
+        from .status import reading
 
         # every game of the record is replayed by the rules: a few seconds for thousands
         try:
             plan = keeper.plan = record_spelling(plan, record)
-            with searching(make_console(None, stderr=True), f"reading back {record}", None) \
-                    if not as_json else contextlib.nullcontext():
+            with reading(f"reading back {record}", not as_json):
                 parts, done, keep = resumed(plan, record)
                 keeper.parts = [without_records(part, plan.whole_matches) for part in parts]
         except BaseException:       # a record refused, or Ctrl-C: its file and lock let go

@@ -23,6 +23,7 @@ from solver.tricks import seat_names, side_name
 from .faces import KEEP, card_face, hanging, ranks_face, rules_words, suit_face
 from .inputs import STDIN, file_deal, is_file, is_record_text, named, one_deal, read_text, \
     refuse_no_number, split_deal
+from .status import reading
 from .table import deal_over_line, scores_text, seat_text, what_happened
 
 if TYPE_CHECKING:
@@ -44,7 +45,8 @@ def replay_command(name: str, json: bool, color: bool | None,
     if not is_record_text(text) and _is_position_text(text):
         raise AllFivesError(f"{source}: a deal file or position, not a game record (JSON "
                             f"lines, as 'allfives play' writes them); 'allfives solve' solves it")
-    matches = replay_text(text, source)
+    with reading(f"reading {source}", not json):   # (seconds for thousands of deals)
+        matches = replay_text(text, source)
     found = file_deal(matches, deal, source) if deal is not None else None
     if json:
         for index, match in enumerate(matches):

@@ -1,6 +1,6 @@
 """A live line on standard error while a long search runs: elapsed time, nodes, and the bounds
-on the value proved so far.  Shown on a terminal only, after about a second, and gone when the
-search ends; never in a pipe or with ``--json``."""
+on the value proved so far (or while a game record is read: the time).  Shown on a terminal
+only, after about a second, and gone when the search ends; never in a pipe or with ``--json``."""
 
 from __future__ import annotations
 
@@ -53,3 +53,14 @@ def searching(console: Console, what: str, progress: Progress | None) -> Iterato
     with Live(_Line(what, progress), console=console, transient=True, refresh_per_second=4,
               redirect_stdout=False, redirect_stderr=False):
         yield
+
+
+def reading(what: str, shown: bool = True):
+    """``searching``'s line on standard error, with no progress but the time, while a file is
+    read (a game record of thousands of deals is replayed by the rules: seconds); ``shown``:
+    false for none (``--json``)."""
+    from contextlib import nullcontext
+
+    from .console import make_console
+
+    return searching(make_console(None, stderr=True), what, None) if shown else nullcontext()

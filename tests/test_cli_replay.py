@@ -709,3 +709,35 @@ def test_the_play_by_play_tells_the_match_s_score_past_a_revoke(tmp_path, finish
         assert len(pegged) == len(log.pegs)
         assert any("pegged out" in line for line in lines) == \
             (finish == "peg-out" and bool(log.winners))
+
+
+@pytest.mark.parametrize("command", [["solve"], ["analyze"], ["replay"]])
+def test_a_record_read_has_a_live_line_and_its_notes_after_it(tmp_path, monkeypatch, command):
+    """Thousands of deals take seconds to replay before the first is solved, judged or told:
+    a live line says the record is being read (on a terminal, not with --json), and what is
+    said of its deals (those thrown in, left out) comes after it, not under it."""
+    from contextlib import contextmanager
+
+    record = tmp_path / "m.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 60, "--record", record).exit_code == 0
+    lines, inside = [], []
+
+    @contextmanager
+    def live(console, what, progress):
+        lines.append(what)
+        inside.append(True)
+        yield
+        inside.pop()
+
+    said = []
+    monkeypatch.setattr("cli.status.searching", live)
+    monkeypatch.setattr("cli.inputs.note", lambda text: said.append((text, bool(inside))))
+    limit = [] if command == ["replay"] else ["--node-limit", 1]
+    run(*command, record, *limit)
+    assert lines == [f"reading {record}"]
+    if command != ["replay"]:
+        assert said and not any(under for _, under in said)
+        assert "no cards played (the deal was thrown in), left out" in said[0][0] or \
+            "no cards played (the deals were thrown in), left out" in said[0][0]
+    run(*command, record, *limit, "--json")
+    assert lines == [f"reading {record}"]
