@@ -444,6 +444,7 @@ puzzle_app = typer.Typer(
     epilog="""\
 Examples:
   allfives puzzle generate --players 2 --count 3 --seed 1 --out my-puzzles
+  allfives puzzle make "N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H"
   allfives puzzle check puzzles/
   allfives puzzle play puzzles/001-*.toml
   allfives puzzle show puzzles/ --format html --solution > sheet.html""")
@@ -502,6 +503,48 @@ def puzzle_generate(
 
     with user_errors():
         generate_command(players, rules, count, seed, min_turns, theme, out)
+
+
+class PuzzleObjective(str, Enum):
+    points = "points"
+    margin = "margin"
+    win = "win"
+
+
+@puzzle_app.command("make", cls=Command, help="Make puzzles of positions of your own.\n\n"
+                    "Each POSITION is tried as a puzzle for the side to play, its target the "
+                    "position's exact value: a sound one (exactly one card reaches the target "
+                    "at every turn of that side against the toughest defence, and natural play "
+                    "fails) is written as 'puzzle generate' writes them, themes, title and "
+                    "rating found; for any other, one line says the first rule it breaks, and "
+                    "the exit status is 1.", epilog="""\
+Examples:
+  allfives puzzle make "N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H"
+  allfives puzzle make solver/examples/two-player.toml --out mine""")
+def puzzle_make(
+    positions: Annotated[list[str], typer.Argument(
+        metavar="POSITION", show_default=False,
+        help="A deal file or one-line position (as 'allfives solve' reads them: FILE#N or "
+             "FILE:LINE for one of a file of several, RECORD#N for a game record's deal at "
+             "its first card, '-' for standard input); every hand shown.")],
+    objective: Annotated[Optional[PuzzleObjective], typer.Option(
+        "--objective", metavar="points|margin|win", show_default=False,
+        help="What the side that solves plays for: its points, its points less the other "
+             "side's (two sides), or the match (a position with a score). Default: win where "
+             "either side could reach the target in the deal, else points.")] = None,
+    min_turns: Annotated[int, typer.Option(
+        "--min-turns", metavar="T", min=2,
+        help="The fewest turns with a real choice for the side that solves, 2 or more.")] = 2,
+    out: Annotated[Optional[str], typer.Option(
+        "--out", metavar="DIR", help="The folder the puzzle files go to (numbered on from "
+                                     "the files there); default standard output.")] = None,
+) -> None:
+    from .puzzling import make_command
+
+    with user_errors():
+        status = make_command(positions, None if objective is None else objective.value,
+                              min_turns, out)
+    raise typer.Exit(status)
 
 
 @puzzle_app.command("check", cls=Command, help="Check puzzle files by every rule of a sound "

@@ -2,6 +2,7 @@
 
     allfives puzzle generate [--players N] [--rules RULES] [--count K] [--seed S]
                              [--min-turns T] [--theme NAME] [--out DIR]
+    allfives puzzle make POSITION... [--objective points|margin|win] [--min-turns T] [--out DIR]
     allfives puzzle check FILE|DIR|-... [--jobs J]
     allfives puzzle play [FILE | --random] [--players N] [--rules RULES] [--theme T] [--seed S]
                          [--no-titles]
@@ -533,8 +534,6 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
                      console: Console | None = None) -> None:
     """Make ``count`` puzzles: into files in ``out`` (numbered on from the files there), or
     onto standard output separated by ``# ---`` lines."""
-    from solver.notation import SEPARATOR
-
     from .console import make_console
     from .inputs import read_rules
 
@@ -546,6 +545,52 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
                             f"under {rules_words(rules)})")
     theme = check_theme(theme, rules)
     start, first = generator_seed(seed)
+    err = make_console(stderr=True)
+    with puzzle_writer(out, " (another --seed makes others)") as write:
+        with progress_bar(err, count, f"{players}-player puzzles") as advance:
+            for puzzle in make_puzzles(players, rules, count, start, min_turns, theme, advance,
+                                       first):
+                write(puzzle)
+    if write.made < count:
+        note(f"{write.made} of {count} puzzles found")
+
+
+class _Writer:
+    """Puzzles written as they are made: each to a file of ``folder`` named by its number and
+    title (numbered on from the files there; one the folder holds already is not written
+    again), or without a folder to standard output, a ``# ---`` line between two."""
+
+    def __init__(self, folder: Path | None, new_folder: bool, again: str = "") -> None:
+        self.folder = folder
+        self.again = again
+        self.made = 0
+        self.there = {key: path for path, key in puzzle_keys(puzzle_paths([folder]))} \
+            if folder is not None and not new_folder and any(folder.glob("*.toml")) else {}
+
+    def __call__(self, puzzle: Puzzle) -> None:
+        from solver.notation import SEPARATOR
+
+        self.made += 1
+        already = self.there.get(puzzle_key(puzzle))
+        if already is not None:
+            note(f"{already} is this puzzle already: not written again{self.again}")
+        elif self.folder is not None:
+            path = self.folder / file_name(next_number(self.folder), puzzle)
+            path.write_text(puzzle.to_toml(), encoding="utf-8")
+            self.there[puzzle_key(puzzle)] = path
+            print(path, flush=True)
+        else:
+            if self.made > 1:
+                print(SEPARATOR)
+            sys.stdout.write(puzzle.to_toml())
+            sys.stdout.flush()
+
+
+@contextlib.contextmanager
+def puzzle_writer(out: str | None, again: str = "") -> Iterator[_Writer]:
+    """The ``_Writer`` of ``--out DIR`` (made if it is not there, and taken away again if no
+    puzzle went into it), or of standard output; a folder that cannot take them is an error
+    now, before any puzzle is made.  ``again``: what the note on a puzzle there already adds."""
     from .inputs import named
 
     folder = Path(named(out, "--out")) if out is not None else None
@@ -562,34 +607,49 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
             folder.mkdir(exist_ok=True)
         except OSError as error:
             raise AllFivesError(f"--out: cannot make {folder}: {error.strerror}") from None
-    err = make_console(stderr=True)
-    there = {key: path for path, key in puzzle_keys(puzzle_paths([folder]))} \
-        if folder is not None and not new_folder and any(folder.glob("*.toml")) else {}
-    made = 0
+    write = _Writer(folder, new_folder, again)
     try:
-        with progress_bar(err, count, f"{players}-player puzzles") as advance:
-            for puzzle in make_puzzles(players, rules, count, start, min_turns, theme, advance,
-                                       first):
-                made += 1
-                already = there.get(puzzle_key(puzzle))
-                if already is not None:
-                    note(f"{already} is this puzzle already: not written again (another --seed "
-                         f"makes others)")
-                elif folder is not None:
-                    path = folder / file_name(next_number(folder), puzzle)
-                    path.write_text(puzzle.to_toml(), encoding="utf-8")
-                    print(path, flush=True)
-                else:
-                    if made > 1:
-                        print(SEPARATOR)
-                    sys.stdout.write(puzzle.to_toml())
-                    sys.stdout.flush()
+        yield write
     finally:
-        if new_folder and not made:     # (stopped before a puzzle: the folder made for none)
+        if new_folder and not write.made:     # (stopped before a puzzle: the folder made for none)
             with contextlib.suppress(OSError):
                 folder.rmdir()
-    if made < count:
-        note(f"{made} of {count} puzzles found")
+
+
+def make_command(names: list[str], objective: str | None, min_turns: int,
+                 out: str | None) -> int:
+    """A puzzle of each position named, for the side to play, where it makes a sound one
+    (``solver.puzzles.examine``), written as ``generate`` writes them; for each other, one line
+    saying the first rule it breaks.  The exit status: 1 if any made none."""
+    from solver.players import within_reach
+    from solver.puzzles import examine
+
+    from .inputs import read_inputs
+    from .status import reading
+
+    positions = read_inputs(names, played=False)    # (every one read before the first solve)
+    if objective == "win":
+        for name, position in positions:
+            if position.deal.score is None:
+                raise AllFivesError(f"{name}: --objective win needs the match score (score = "
+                                    f"[...] in a deal file, score= on one line)")
+    if objective == "margin":
+        for name, position in positions:
+            if position.deal.sides != 2:
+                raise AllFivesError(f"{name}: --objective margin needs two sides, not "
+                                    f"{position.deal.players} players each for themselves")
+    failed = 0
+    with puzzle_writer(out) as write:
+        for name, position in positions:
+            goal = objective or ("win" if within_reach(position) else "points")
+            with reading(f"examining {name}"):
+                made = examine(position, goal, min_turns, _solver())
+            if isinstance(made, str):
+                failed += 1
+                note(f"{name}: no puzzle ({goal}): {made}")
+            else:
+                write(made)
+    return FAILURE if failed else 0
 
 
 def make_puzzles(players, rules, count, seed, min_turns, theme, progress, first=0):

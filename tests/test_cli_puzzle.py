@@ -1610,3 +1610,78 @@ def test_a_pipe_of_puzzles_is_read_once(tmp_path, command):
         assert result.stdout == "2 puzzles checked: all sound.\n"
     else:
         assert "Save the ten" in result.stdout and "The five falls" in result.stdout
+
+
+# ---- make ---------------------------------------------------------------------------------------
+
+def _made(stdout: str) -> list[Puzzle]:
+    from solver.notation import SEPARATOR
+
+    return [Puzzle.from_toml(text) for text in stdout.split(SEPARATOR + "\n") if text.strip()]
+
+
+@pytest.mark.parametrize("margin", [False, True])
+def test_make_finds_each_collection_puzzle_again_from_its_position(tmp_path, margin):
+    """Every puzzle of the collection, its position given on one line: ``puzzle make`` makes
+    the same puzzle (side, objective, target and line), taking ``win`` where either side could
+    reach the target and ``points`` elsewhere unless told (the margin puzzles are told), and
+    what it writes is sound by ``check``."""
+    puzzles = [load_puzzle(path) for path in sorted(COLLECTION.glob("*.toml"))]
+    chosen = [p for p in puzzles if (p.objective == "margin") == margin]
+    assert len(chosen) >= 5
+    listed = tmp_path / "positions.txt"
+    listed.write_text("".join(p.position.to_line() + "\n" for p in chosen), encoding="utf-8")
+    result = run("puzzle", "make", listed, *(["--objective", "margin"] if margin else []))
+    assert (result.exit_code, result.stderr) == (0, "")
+    made = _made(result.stdout)
+    key = lambda p: (p.position, p.side, p.objective, p.target, p.line)  # noqa: E731
+    assert [key(p) for p in made] == [key(p) for p in chosen]
+    assert all(p.title and p.rating for p in made)
+    assert {p.objective for p in made} == ({"margin"} if margin else {"points", "win"})
+    assert run("puzzle", "check", "-", input=result.stdout).stdout == \
+        f"{len(chosen)} puzzles checked: all sound.\n"
+
+
+def test_make_says_why_a_position_makes_no_puzzle(tmp_path):
+    """One line for each position that is no puzzle (the first rule it breaks), status 1, and
+    the puzzles of the others; --out numbers the files on, takes none twice, and a folder it
+    made for none is taken away again."""
+    from clirun import EXAMPLES
+
+    positions = EXAMPLES / "positions.txt"
+    result = run("puzzle", "make", positions)
+    lines = result.stderr.splitlines()
+    assert result.exit_code == 1 and lines and len(_made(result.stdout)) >= 1
+    assert all(re.fullmatch(rf"allfives: {re.escape(str(positions))}:\d+: no puzzle "
+                            rf"\((points|win)\): .+", line) for line in lines)
+    assert any("different cards reach the target at the first turn" in line for line in lines)
+    one = "N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H"
+    folder = tmp_path / "mine"
+    assert run("puzzle", "make", one, "--min-turns", 3, "--out", folder).stderr == \
+        "allfives: <argument>: no puzzle (points): 2 solver turn(s) with a real choice, " \
+        "fewer than 3\n"
+    assert not folder.exists()
+    assert run("puzzle", "make", one, "--out", folder).stdout == \
+        f"{folder / '001-save-the-ten.toml'}\n"
+    again = run("puzzle", "make", one, "--out", folder)
+    assert again.exit_code == 0 and again.stdout == "" and again.stderr == \
+        f"allfives: {folder / '001-save-the-ten.toml'} is this puzzle already: not written again\n"
+    assert [p.name for p in folder.iterdir()] == ["001-save-the-ten.toml"]
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H", "--objective", "win"],
+     "<argument>: --objective win needs the match score"),
+    (["N:-.AT.-.2 -.Q5.-.3 -.KJ.-.4 dealer=S trump=H", "--objective", "margin"],
+     "--objective margin needs two sides, not 3 players"),
+    (["N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H", "--objective", "tricks"],
+     "'tricks' is not one of"),
+    (["EXAMPLES/hidden/south.toml"], "the hand is hidden"),
+    (["N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H", "--min-turns", "1"], "--min-turns"),
+    (["N:-.AT.-.2 -.Q5.-.QQ dealer=S trump=H"], "<argument>"),
+])
+def test_make_refuses_bad_input_in_one_line(args, fragment):
+    from clirun import EXAMPLES
+
+    args = [a.replace("EXAMPLES", str(EXAMPLES)) for a in args]
+    assert_one_error_line(run("puzzle", "make", *args), fragment)

@@ -18,6 +18,7 @@ GROUP = get_command(app).commands["puzzle"]
 COMMANDS = list(GROUP.commands)
 USAGE = {"generate": "Usage: allfives puzzle generate [OPTIONS]",
          "check": "Usage: allfives puzzle check [OPTIONS] FILE|DIR|-...",
+         "make": "Usage: allfives puzzle make [OPTIONS] POSITION...",
          "play": "Usage: allfives puzzle play [OPTIONS] [FILE]",
          "show": "Usage: allfives puzzle show [OPTIONS] FILE|DIR|-...",
          "index": "Usage: allfives puzzle index [OPTIONS] FILE|DIR|-..."}
