@@ -36,11 +36,17 @@ from collections import defaultdict
 
 from solver.errors import AllFivesError
 from solver.game import action_name
-from solver.players import HeuristicPlayer
+from solver.players import HeuristicPlayer, register_player
 from solver.batch import records_parts, seatings
 from solver.records import Records, deal_opening, numbered_records, record_lines
 from solver.rules import MAX_TARGET
 from solver.stats import mean_interval
+
+# sighted.py's yardstick is a player of that script alone: its runs are read as any run's
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sighted import sighted  # noqa: E402
+
+register_player("sighted", sighted)
 
 KEYS = ("match", "players", "rules", "pack", "actions", "score")
 

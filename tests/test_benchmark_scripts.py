@@ -348,6 +348,23 @@ def test_the_sighted_player_plays_alike_in_one_process_and_in_two_workers(tmp_pa
     assert reports[0] == reports[1]
 
 
+def test_paired_reads_a_run_of_the_sighted_player(tmp_path, capsys):
+    """The README compares sighted.py's runs with paired.py: it said 'unknown player'."""
+    import subprocess
+    import sys
+
+    sighted = tmp_path / "sighted.jsonl"
+    subprocess.run([sys.executable, str(SCRIPTS / "sighted.py"), "match",
+                    "sighted:worlds=4,time_limit=none,node_limit=100000", "heuristic",
+                    "--duplicate", "--deals", "3", "--players", "4", "--record", str(sighted)],
+                   capture_output=True, check=True, cwd=tmp_path)
+    plain, _ = duplicate_run(tmp_path, "random", "heuristic", 4, groups=3)
+    script("paired.py")["main"]([str(sighted), str(plain), "--by-calls"])
+    out = capsys.readouterr().out
+    assert out.startswith("sighted:worlds=4,time_limit=none,node_limit=100000 (") and \
+        "first less second, group by group:" in out, out
+
+
 def test_the_sighted_player_is_refused_a_cluster_in_one_line(tmp_path):
     """A cluster's workers import allfives afresh and know no 'sighted' player: the run said
     'unknown player' from the cluster."""
