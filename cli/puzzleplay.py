@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 #: One paragraph, broken to the screen's width as it is printed.
 HELP = ("Type a card of the side you play for as deal files spell it (TH, th, 10h, T♥), a "
         "rank or suit alone when it picks one legal card, or its number in the list. "
-        "Commands: hint (the idea, then the suit to play, or high or low), solution (show the "
-        "line and stop), help, quit. Forced cards are played for you; a wrong card shows the "
+        "Commands: hint (the idea, then the suit to play, or high or low), goal (the goal and "
+        "where the deal stood at the start, again), solution (show the line and stop), help, "
+        "quit. Forced cards are played for you; a wrong card shows the "
         "defence that beats it, and you try again.")
 
 
@@ -106,12 +107,10 @@ class PuzzleSession:
     # ---- the loop ---------------------------------------------------------------------------
 
     def run(self) -> Result:
-        facts = facts_of(self.puzzle, self.name, titled=self.titled)
+        facts = self.facts = facts_of(self.puzzle, self.name, titled=self.titled)
         # (each line broken with a hanging indent, so that its parts are not read as lines)
         self.console.print(hanging(Text(self.title_line(facts), style="bold")), crop=False)
-        self.console.print(hanging(Text(facts.goal)), crop=False)
-        for line in facts.situation:
-            self.console.print(hanging(Text(line, style=QUIET)), crop=False)
+        self.goal()
         ours = [seat_word(self.deal.seats[s]) for s in self.deal.side_seats(self.puzzle.side)]
         self.console.print(hanging(Text(f"You play {' and '.join(ours)}; every hand is open "
                                         f"and the program defends. Type help for help.",
@@ -138,6 +137,13 @@ class PuzzleSession:
             self.result.solved = not self.result.shown
         self.finish(position)
         return self.result
+
+    def goal(self) -> None:
+        """The goal, and where the deal stood at the start (``goal`` shows them again, where a
+        short screen has scrolled them away)."""
+        self.console.print(hanging(Text(self.facts.goal)), crop=False)
+        for line in self.facts.situation:
+            self.console.print(hanging(Text(line, style=QUIET)), crop=False)
 
     def play(self, position: Position, card: int) -> Position:
         after = position.after(card)
@@ -190,6 +196,9 @@ class PuzzleSession:
                 return None
             if word in ("help", "?"):
                 self.console.print(HELP, crop=False)
+                continue
+            if word == "goal":
+                self.goal()
                 continue
             if word == "hint":
                 given = self.hints(position)

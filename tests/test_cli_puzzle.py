@@ -1316,6 +1316,18 @@ def test_a_puzzle_asked_for_by_theme_is_titled_by_it(tmp_path, players, theme, s
     assert played.stdout.splitlines()[0].startswith(THEME_TITLES[theme] + "  ("), played.stdout
 
 
+def test_goal_shows_the_goal_again_where_a_short_screen_lost_it(puzzles):
+    """At 20 rows the goal had scrolled away before the first prompt, and 'goal' was an unknown
+    answer: it prints the goal and where the deal stood at the start, and asks again."""
+    answers = iter(["goal", None])
+    _, text, _ = solve_session(puzzles[2], lambda s, k: next(answers))
+    lines = text.splitlines()
+    goal = next(line for line in lines if " to play and " in line)
+    first, again = [i for i, line in enumerate(lines) if line == goal]
+    assert lines[first + 1] == lines[again + 1] and lines[again + 1].startswith("Dealt: ")
+    assert "unknown answer" not in text
+
+
 @pytest.mark.parametrize("width", [60, 100])
 def test_help_is_broken_to_the_screen_s_width(puzzles, width):
     answers = iter(["help", None])
