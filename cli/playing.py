@@ -430,10 +430,12 @@ class Session:
         steps = self.history[:last]
         self.history = []
         self._start()
-        for seat, action in steps:
-            if seat != self.me:
-                decide(self.bots[seat], self.state)  # the bot moves on as it did
-            self.apply(seat, action, show=False)
+        # (with Monte Carlo bots, seconds: every move of theirs is worked out again)
+        with self.busy("going back: the match played again to your previous decision"):
+            for seat, action in steps:
+                if seat != self.me:
+                    decide(self.bots[seat], self.state)  # the bot moves on as it did
+                self.apply(seat, action, show=False)
         self.told = self.state.deal_number
         self.console.print(Text("Back to your previous decision.", style="bold"))
 

@@ -880,6 +880,15 @@ def test_a_slow_bot_shows_that_it_is_thinking_on_a_terminal(tmp_path, monkeypatc
         s.run()
     assert "N is thinking: 0 s" in status_out.getvalue()
     assert "thinking" not in out.getvalue()
+    # undo plays the match again, every bot's move worked out afresh: said too
+    status_out.truncate(0)
+    script = Script(lambda obs, k: {1: "1", 2: "1", 3: "undo"}.get(k))
+    s = Session(setup, out_console, script, pretty=True, status=status)
+    script.session = s
+    with pytest.raises(Stop):
+        s.run()
+    assert "going back: the match played again to your previous decision: " in \
+        status_out.getvalue()
 
 
 def test_pimc_plays_at_the_table(tmp_path):
