@@ -75,11 +75,14 @@ def _why_not_card(cards: list[int], obs: Observation, pretty: bool) -> str:
     if obs.phase != "play":
         return f"no card is played yet: {_calls_words(obs)}"
     if cards[0] not in obs.hand:
-        return f"you do not hold {face}"
+        played = any(card == cards[0] for _, card in obs.play)
+        return f"{face} is played already" if played else f"you do not hold {face}"
     n = obs.players
     led = obs.play[len(obs.play) // n * n][1]
     suit = suit_of(led)
-    must = follow_rule(led, obs.trump, obs.rules.strict_follow)
+    # (to a plain suit the rule allows a trump too: no choice to offer a hand without one)
+    trumps = any(suit_of(card) == obs.trump for card in obs.hand)
+    must = follow_rule(led, obs.trump, obs.rules.strict_follow) if trumps else "follow suit"
     return f"you hold a {SUIT_ONE[suit]}: {must} ({face} may not be played to " \
            f"{card_str(led, pretty)} led)"
 

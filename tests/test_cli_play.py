@@ -589,6 +589,22 @@ def test_an_illegal_card_gives_the_follow_suit_reason():
         read_answer("h", both)
     assert str(caught.value) == "you hold a club: follow suit (T♥ and 8♥ may not be played " \
                                 "to 9♣ led)"
+    with pytest.raises(AnswerError, match="^9♣ is played already$"):
+        read_answer("9C", obs)      # (on the table: it said "you do not hold 9♣")
+
+
+@pytest.mark.parametrize("hand, said", [("TH 4C", "follow suit"),
+                                        ("TH 4C 2D", "follow suit or trump")])
+def test_or_trump_is_offered_only_to_a_hand_that_holds_one(hand, said):
+    """Trumps may be played anytime: to a club lead a hand without a diamond (trumps) was told
+    to 'follow suit or trump'."""
+    cards = tuple(parse_card(c) for c in hand.split())
+    obs = replace(decision_in_play(), hand=cards, legal_actions=cards[1:],
+                  play=((0, parse_card("9C")),), trump=2, phase="play")
+    assert obs.rules.follow == "trump-anytime"
+    with pytest.raises(AnswerError) as caught:
+        read_answer("TH", obs)
+    assert str(caught.value) == f"you hold a club: {said} (T♥ may not be played to 9♣ led)"
 
 
 def test_bad_answers_each_say_why():
