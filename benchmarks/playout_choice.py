@@ -3,9 +3,12 @@
 At decisions taken at random points of deals played by the heuristic, the seat's card of best
 mean over 16 worlds played out (``solver.playout``) and the heuristic's card are each judged by
 their mean double-dummy value over 64 fresh worlds of what the seat sees (the Monte Carlo
-player's own yardstick); prints the mean difference with its 95% interval.
+player's own yardstick); prints the mean difference with its 95% interval.  With ``--solved K``
+the played-out card is judged against the card of best mean over K worlds solved double-dummy
+instead (a decision on deep hands that solved only K worlds within its budget), ties going to
+the heuristic's card.
 
-    python benchmarks/playout_choice.py PLAYERS DECISIONS [RUNS]
+    python benchmarks/playout_choice.py PLAYERS DECISIONS [RUNS] [--solved K]
 """
 import math
 import random
@@ -20,9 +23,13 @@ from solver import sampling
 from solver.search import Solver
 
 words = sys.argv[1:]
+solved = 0
+if len(words) >= 2 and words[-2] == "--solved" and words[-1].isdigit() and int(words[-1]) > 0:
+    solved = int(words.pop())
+    words.pop()
 if not 2 <= len(words) <= 3 or not all(w.isdigit() for w in words):
-    sys.exit("playout_choice.py: usage: playout_choice.py PLAYERS DECISIONS [RUNS] (whole "
-             "numbers)")
+    sys.exit("playout_choice.py: usage: playout_choice.py PLAYERS DECISIONS [RUNS] [--solved K] "
+             "(whole numbers, K from 1)")
 players, count = int(words[0]), int(words[1])
 runs = int(words[2]) if len(words) > 2 else 0
 if players not in (2, 3, 4) or count < 2 or runs > Rules().max_runs:
@@ -52,6 +59,13 @@ while len(diffs) < count:
     mean = {c: sum(vals[objective][c]) / len(kept) for c in legal}
     rolled = max(legal, key=lambda c: (mean[c], c == heuristic.act(obs)))
     heur = heuristic.act(obs)
+    if solved:      # the card of best mean over the few worlds solved instead
+        few = {c: 0.0 for c in legal}
+        for w in sampling.sample_worlds(obs, solved, rng):
+            sol = solver.solve(sampling.world_position(obs, w), side, objective, line=False)
+            for c in legal:
+                few[c] += sol.moves[c]
+        heur = max(legal, key=lambda c: (few[c], c == heur))
     if rolled == heur:
         agree += 1
         diffs.append(0.0)
@@ -66,5 +80,6 @@ while len(diffs) < count:
 n = len(diffs)
 m = sum(diffs) / n
 sd = math.sqrt(sum((d - m) ** 2 for d in diffs) / (n - 1))
-print(f"{players}p runs={runs}: {n} decisions, same card {agree}; played-out minus heuristic "
+other = f"solved over {solved}" if solved else "heuristic"
+print(f"{players}p runs={runs}: {n} decisions, same card {agree}; played-out minus {other} "
       f"(DD mean over 64 worlds) {m:+.3f} ({m - 1.96*sd/math.sqrt(n):+.3f} .. {m + 1.96*sd/math.sqrt(n):+.3f})")

@@ -77,7 +77,8 @@ class Advice:
     #: How the worlds were valued: ``SOLVED`` by the engine; ``REPLIED`` against the heuristic's
     #: replies (option ``replies``); ``GAME_ASIDE`` by the engine with Game left out (option
     #: ``aside``), when not one world could be solved with it in the budget; or ``PLAYED_OUT``
-    #: by the heuristic's play (``solver.playout``) when not one could be solved at all.
+    #: by the heuristic's play (``solver.playout``) when fewer than ``MIN_WORLDS`` could be
+    #: solved at all (fewer than all, where there are fewer).
     method: str = "solved"
     #: Near the target, but not one world's chance of winning the match could be found within
     #: the budget (while its points could): the values are by points instead.

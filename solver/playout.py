@@ -11,8 +11,9 @@ same for every card, as with the solves.
 
 A play-out is cheaper than a solve by orders of magnitude but no better than the heuristic's
 judgement after the first card: its values are estimates of how the deal goes between players
-like the heuristic, not of best play.  ``PimcPlayer`` uses them only when not one world could be
-solved within the budget, and says so (``Advice.method`` is ``"played out"``).
+like the heuristic, not of best play.  ``PimcPlayer`` uses them only when too few worlds could
+be solved within the budget (fewer than four, or than all where there are fewer), and says so
+(``Advice.method`` is ``"played out"``).
 """
 
 from __future__ import annotations
@@ -63,18 +64,18 @@ def play_out(position: Position, player: Player | None = None) -> Position:
 
 def played_out_values(positions: Sequence[Position], weights: Sequence[float],
                       legal: Sequence[int], side: int, objectives: Sequence[str],
-                      spent: Callable[[], bool] | None = None, others_win: bool = False
-                      ) -> tuple[dict[str, dict[int, list[float]]], list[float]]:
+                      spent: Callable[[], bool] | None = None, others_win: bool = False,
+                      least: int = 1) -> tuple[dict[str, dict[int, list[float]]], list[float]]:
     """Every legal card's played-out value in each world, by each of ``objectives`` from the
     same play-outs (``{objective: {card: values}}``), and the weights of the worlds valued;
     ``others_win``: under the key ``"others_win"`` too, 1 where another side won the match.
-    ``spent()``, asked before each world after the first, stops early."""
+    ``spent()``, asked before each world after the first ``least``, stops early."""
     keys = [*objectives, *(["others_win"] if others_win else [])]
     values: dict[str, dict[int, list[float]]] = {k: {c: [] for c in legal} for k in keys}
     others = [s for s in range(positions[0].deal.sides) if s != side] if positions else []
     kept: list[float] = []
     for done, (position, weight) in enumerate(zip(positions, weights)):
-        if done and spent is not None and spent():
+        if done >= least and spent is not None and spent():
             break
         for card in legal:
             final = play_out(position.after(card))

@@ -379,12 +379,28 @@ def test_the_sighted_player_is_refused_a_cluster_in_one_line(tmp_path):
                           "script and its --jobs workers only, not to a cluster's\n"
 
 
+@pytest.mark.parametrize("solved", [[], ["--solved", "2"]])
+def test_playout_choice_judges_the_played_out_card_against_another(tmp_path, solved):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(SCRIPTS / "playout_choice.py"), "2", "3",
+                           *solved], capture_output=True, text=True, cwd=tmp_path, check=True)
+    other = "solved over 2" if solved else "heuristic"
+    assert re.fullmatch(rf"2p runs=0: 3 decisions, same card \d; played-out minus {other} "
+                        rf"\(DD mean over 64 worlds\) [-+]\d\.\d{{3}} \([-+]\d\.\d{{3}} \.\. "
+                        rf"[-+]\d\.\d{{3}}\)\n", done.stdout), done.stdout
+
+
 @pytest.mark.parametrize("args, said", [
     (["given_up.py"], "given_up.py: usage: given_up.py FILE [DEALS] [--by-place]"),
     (["given_up.py", "run.jsonl", "x"], "given_up.py: DEALS: 'x' is not a whole number from 1"),
     (["given_up.py", "none.jsonl"], "given_up.py: none.jsonl: No such file or directory"),
     (["playout_choice.py"], "playout_choice.py: usage: playout_choice.py PLAYERS DECISIONS "
-                            "[RUNS] (whole numbers)"),
+                            "[RUNS] [--solved K] (whole numbers, K from 1)"),
+    (["playout_choice.py", "2", "3", "--solved", "0"],
+     "playout_choice.py: usage: playout_choice.py PLAYERS DECISIONS [RUNS] [--solved K] (whole "
+     "numbers, K from 1)"),
     (["playout_choice.py", "5", "3"], "playout_choice.py: PLAYERS is 2, 3 or 4, DECISIONS 2 or "
                                       "more and RUNS 0 to 2, not 5 3"),
     (["playout_choice.py", "2", "1"], "playout_choice.py: PLAYERS is 2, 3 or 4, DECISIONS 2 or "

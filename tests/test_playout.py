@@ -146,6 +146,41 @@ def test_advice_on_hands_too_deep_to_solve_is_played_out():
     assert starved().act(obs) == advice.best
 
 
+@pytest.mark.parametrize("solved, use_win", [(1, False), (3, False), (4, False), (2, True)])
+def test_too_few_worlds_solved_are_played_out_over_sixteen(monkeypatch, solved, use_win):
+    """Two or three worlds solved of many (the first fitted its share, the others not: the
+    easier deals) were the advice, ties and all; fewer than four solved are played out instead,
+    over 16 worlds at the least, the budget spent; four stand.  Near the target too, where the
+    chance of winning is solved first."""
+    import solver.pimc as pimc_module
+    from solver.advice import Budget
+    from solver.game import PLAY
+    from solver.players import decide
+
+    state = Match(players=2, rules=Rules()).new_initial_state(seed=3)
+    while state.phase != PLAY:
+        state.apply_action(decide(HEURISTIC, state))
+    obs = state.observation(state.current_player())
+    truth = state.position()
+    real = pimc_module.value_play
+
+    def few(solver, positions, weights, legal, side, objective, budget, kept_at=None):
+        found = real(solver, positions[:solved], weights[:solved], legal, side, objective,
+                     Budget(None, None, solved), kept_at)
+        budget.deadline = 0.0       # spent on the worlds that did not fit
+        return found
+
+    monkeypatch.setattr(pimc_module, "value_play", few)
+    monkeypatch.setattr(pimc_module, "within_reach", lambda position: use_win)
+    advice = PimcPlayer(seed=1, time_limit=None, worlds=40).advise_positions(
+        obs, [truth] * 40, [1.0] * 40, budget=Budget(None, None, 40))
+    if solved >= 4:
+        assert (advice.method, advice.worlds) == (SOLVED, solved)
+    else:
+        assert (advice.method, advice.worlds) == (PLAYED_OUT, 16)
+        assert advice.objective == ("win" if use_win else "margin")
+
+
 def test_advice_solved_in_time_says_so():
     state = Match(players=2, rules=Rules()).new_initial_state(seed=3)
     from solver.game import PLAY
@@ -178,7 +213,7 @@ def advised_with(monkeypatch, method):
 def test_the_report_and_the_record_say_the_cards_were_played_out(monkeypatch):
     report, record = advised_with(monkeypatch, PLAYED_OUT)
     assert "played out by the heuristic's rules" in report
-    assert "Not one deal could be solved within the node limit" in report
+    assert "Too few deals could be solved within the node limit" in report
     assert "Some solves stopped" not in report
     assert '"method": "played out"' in record
 
