@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -311,6 +312,10 @@ def read_input(name: str, deal: int | None = None, played: bool = True,
                             f"play' writes them)")
     if "\n" not in name and is_line_form(name) and not is_file(name):
         return [(label, Position.from_line(name.strip(), label))]
+    if not is_file(name) and re.match(r"[A-Za-z]:[^\s/\\]*\.[^\s]*\.[^\s]*\.[^\s]*\s", name):
+        # a one-line position but for its first seat: not a file name gone wrong
+        raise AllFivesError(f"{label}: no such file, and not a one-line position: {name[:2]} "
+                            f"is no seat (a position starts N:, E:, S: or W:)")
     return one_of_several(name) or load_positions(name)
 
 

@@ -235,13 +235,19 @@ def hands_lines(state: MatchState, title: str, pretty: bool) -> list[Text]:
 
 
 def _is_position_text(text: str) -> bool:
-    """Whether ``text`` reads as deal files or one-line positions."""
+    """Whether ``text`` reads as deal files or one-line positions, or is TOML with a deal's
+    hands (a deal file with a mistake in it, which 'allfives solve' names)."""
+    import tomllib
+
     from solver.deal import read_positions
 
     try:
         next(iter(read_positions(text, "<text>")))
     except (AllFivesError, StopIteration):
-        return False
+        try:
+            return "hands" in tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return False
     return True
 
 

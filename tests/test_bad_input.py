@@ -826,3 +826,15 @@ def test_a_file_name_of_thousands_of_characters_is_shortened(tmp_path, command):
     name = str(tmp_path / ("x" * 3000 + ".toml"))
     line = one_error_line(run(*command, name))
     assert "(3" in line and " characters)" in line and len(line) < 200
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_a_one_line_position_with_no_seat_first_says_so(command, tmp_path):
+    """'X:AK.5.-.- ...' was read as a file name: 'No such file or directory'."""
+    result = run(command, "X:AK.5.-.- QJ.4.-.- trump=H")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == "allfives: error: <argument>: no such file, and not a one-line " \
+                            "position: X: is no seat (a position starts N:, E:, S: or W:)\n"
+    named = tmp_path / "X:AK.5.-.- QJ.4.-.- trump=H"       # a file so named is read as one
+    named.write_text("N:AK.5.-.- QJ.4.-.- trump=H\n", encoding="utf-8")
+    assert run("solve", named).exit_code == 0

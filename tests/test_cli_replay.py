@@ -610,6 +610,16 @@ def test_a_deal_file_is_told_apart_from_a_record(name):
                           "'allfives solve' solves it")
 
 
+def test_a_deal_file_with_a_mistake_is_told_apart_from_a_record(tmp_path):
+    """A deal file that 'allfives solve' would refuse (a card twice) was 'not JSON' here."""
+    path = tmp_path / "twice.toml"
+    path.write_text('trump = "H"\n[hands]\nN = "AH AH"\nS = "KH QH"\n', encoding="utf-8")
+    assert_one_error_line(run("replay", path), f"{path}: a deal file or position, not a game "
+                                                f"record")
+    (tmp_path / "other.toml").write_text('title = "a note"\n', encoding="utf-8")
+    assert_one_error_line(run("replay", tmp_path / "other.toml"), "not JSON")
+
+
 def test_a_record_of_any_name_is_told_by_its_first_line_that_is_not_blank(tmp_path):
     """``analyze FILE#N`` of a record not named .jsonl, starting with a byte-order mark and a
     blank line, is read as the record ``replay`` reads it as (it was 'not TOML')."""
