@@ -566,8 +566,8 @@ def play_command(players: int, seat: str | None, opponents: list[str] | None, pr
         words, record = session.record_words()
         deals = len(session.state.deals)
         # an undo back into the first deal leaves the record written before it
-        when = "back in its first deal" if record and not deals else \
-            f"after {counted(deals, 'deal')}"
+        when = ("back in its first deal" if record else "in deal 1") if not deals \
+            else f"after {counted(deals, 'deal')}"
         left = " ".join(filter(None, [f"You left the match {when};", words]))
         session.say_last(left if record else f"{left}.", f"{record}." if record else None)
     except KeyboardInterrupt as stop:

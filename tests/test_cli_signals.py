@@ -73,7 +73,7 @@ def test_output_that_cannot_be_written_is_one_line_and_status_1(tmp_path, comman
     ("allfives solve - <&-", 2, "allfives: error: <stdin>: empty: no position in it"),
     ("allfives replay - <&-", 2, "allfives: error: <stdin>: no records"),
     ("allfives play --seed 1 --record r.jsonl <&-", 0,
-     "You left the match after 0 deals; no deal is over yet, so there is no record."),
+     "You left the match in deal 1; no deal is over yet, so there is no record."),
     ("allfives puzzle play PUZZLE <&-", 0, "Tries: no wrong cards, no hints."),
     ("allfives deal --players 2 >&-", READER_GONE, None),
     ("allfives solve TWO --json >&-", READER_GONE, None),
