@@ -131,3 +131,17 @@ def test_transcript(transcript: Transcript):
             diff = "\n".join(difflib.unified_diff(expected, got.splitlines(), "README.md",
                                                   "printed", lineterm=""))
             pytest.fail(f"README.md:{step.line}: $ {step.command}\n{diff}", pytrace=False)
+
+
+def test_every_link_within_the_readme_leads_to_a_heading():
+    """``[...](#anchor)`` as GitHub makes anchors of headings: lower case, punctuation but
+    ``-`` and ``_`` dropped, spaces made ``-`` (headings in code blocks are no headings)."""
+    text = README.read_text(encoding="utf-8")
+    anchors, fenced = set(), False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and (heading := re.match(r"#+ (.+)", line)):
+            anchors.add(re.sub(r"[^\w\- ]", "", heading[1].strip().lower()).replace(" ", "-"))
+    links = re.findall(r"\]\(#([^)]+)\)", text)
+    assert len(links) > 50 and [link for link in links if link not in anchors] == []
