@@ -523,6 +523,8 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
             _play_shown(plan, executor, out is not None, keeper, done, bar=not as_json)
             seconds = time.perf_counter() - start
             result = keeper.result(seconds)
+            if keeper.cut is not None:      # every group read back: what follows them goes
+                out.truncate(keeper.cut)
     except (KeyboardInterrupt, WorkersLost, OSError) as error:
         # Ctrl-C, work lost with a worker, or the record that could not be written: what the
         # groups finished so far show, then the interrupt, the loss or the error goes on up

@@ -959,6 +959,21 @@ def test_a_record_is_emptied_only_once_the_work_can_start(tmp_path, monkeypatch)
     assert record.read_bytes() == b"".join(before.splitlines(keepends=True)[:2])
 
 
+def test_a_run_whose_groups_are_all_read_back_cuts_what_follows_them(tmp_path):
+    """Resumed with no group left to play, nothing is written, and the cut made with the first
+    chunk written was not made: a line cut short, or half a group, stayed after the groups."""
+    record = tmp_path / "r.jsonl"
+    assert run("match", "heuristic", "random", "--duplicate", "--deals", 6, "--record",
+               record).exit_code == 0
+    lines = record.read_bytes().splitlines(keepends=True)
+    record.write_bytes(b"".join(lines[:9]) + lines[9][:20])     # 4 groups, half a 5th, a cut
+    result = run("match", "heuristic", "random", "--duplicate", "--deals", 4, "--record",
+                 record, "--resume")
+    assert result.exit_code == 0, result.stderr
+    assert record.read_bytes() == b"".join(lines[:8])
+    assert run("replay", record).exit_code == 0
+
+
 @pytest.mark.parametrize("stop", ["lost", "interrupt"])
 def test_a_run_that_plays_no_group_leaves_the_record_as_it_was(tmp_path, monkeypatch, stop):
     """A cluster that has no workers for a minute, or Ctrl-C, before the first chunk is
