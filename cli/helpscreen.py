@@ -58,10 +58,16 @@ def argument_usage(param: Any) -> str:
     return name if param.required else f"[{name}]"
 
 
+def spelled(names: list[str]) -> str:
+    """An option's names as its column shows them, long names first (``--help, -h``): Click
+    gathers the help option's names in a set, in another order in each process."""
+    return ", ".join(sorted(names, key=lambda name: (not name.startswith("--"), name)))
+
+
 def option_names(param: Any) -> list[tuple[str, str]]:
     """The pieces of an option's name column with the kind of each: ``--for SEAT``, ``--json``,
     ``--color / --no-color``.  A flag takes no value and shows none."""
-    pieces = [(", ".join(param.opts), "option")]
+    pieces = [(spelled(param.opts), "option")]
     if param.secondary_opts:
         pieces += [(" / ", ""), (", ".join(param.secondary_opts), "secondary")]
     if not (param.is_flag or param.count):

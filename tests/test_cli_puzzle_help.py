@@ -11,6 +11,7 @@ import pytest
 import typer
 from typer.main import get_command
 
+from cli.helpscreen import spelled
 from cli.main import app
 from clirun import EXAMPLES, PUZZLES, RUNNER, shell
 
@@ -56,7 +57,7 @@ def test_usage_options_and_width(name, columns):
     for param in cmd.get_params(typer.Context(cmd, info_name=name)):
         if param.param_type_name != "option":
             continue
-        shown = " / ".join(filter(None, [", ".join(param.opts), ", ".join(param.secondary_opts)]))
+        shown = " / ".join(filter(None, [spelled(param.opts), ", ".join(param.secondary_opts)]))
         if not param.is_flag:
             assert param.metavar, param.name
             shown += f" {param.metavar}"
