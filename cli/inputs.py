@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from solver.deal import Position, load_positions, position_of, read_positions
 from solver.errors import AllFivesError, counted, counting_number, is_number, number_words
-from solver.notation import MAX_TEXT_BYTES, is_line_form, is_toml_name, named_layouts, read_file, \
-    read_limited
+from solver.notation import COMPASS, MAX_TEXT_BYTES, is_line_form, is_toml_name, named_layouts, \
+    read_file, read_limited
 from solver.rules import Rules, read_spec
 
 from .errors import note, option
@@ -312,7 +312,8 @@ def read_input(name: str, deal: int | None = None, played: bool = True,
                             f"play' writes them)")
     if "\n" not in name and is_line_form(name) and not is_file(name):
         return [(label, Position.from_line(name.strip(), label))]
-    if not is_file(name) and re.match(r"[A-Za-z]:[^\s/\\]*\.[^\s]*\.[^\s]*\.[^\s]*\s", name):
+    if ("\n" not in name and not is_file(name) and name[0].upper() not in COMPASS
+            and re.match(r"[A-Za-z]:[^\s/\\]*\.[^\s]*\.[^\s]*\.[^\s]*\s", name)):
         # a one-line position but for its first seat: not a file name gone wrong
         raise AllFivesError(f"{label}: no such file, and not a one-line position: {name[:2]} "
                             f"is no seat (a position starts N:, E:, S: or W:)")

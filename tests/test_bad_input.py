@@ -835,6 +835,8 @@ def test_a_one_line_position_with_no_seat_first_says_so(command, tmp_path):
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == "allfives: error: <argument>: no such file, and not a one-line " \
                             "position: X: is no seat (a position starts N:, E:, S: or W:)\n"
+    several = run(command, "N:AK.5.-.- QJ.4.-.- trump=H\nN:AK.5.-.- QJ.4.-.- trump=S")
+    assert "is no seat" not in several.stderr       # (N: is one: this is no one-line position)
     named = tmp_path / "X:AK.5.-.- QJ.4.-.- trump=H"       # a file so named is read as one
     named.write_text("N:AK.5.-.- QJ.4.-.- trump=H\n", encoding="utf-8")
     assert run("solve", named).exit_code == 0
