@@ -650,11 +650,12 @@ class PimcPlayer:
                 values, kept, complete = value_replies(positions, weights, legal, side,
                                                        objective, self._heuristic, budget,
                                                        self.partner == "heuristic")
-            if kept:
+            if len(kept) >= min(len(positions), MIN_WORLDS):
                 return self._advice(observation, objective, len(kept), exact,
                                     complete and not cut,
                                     valued(legal, values, kept, exact, preferred), budget,
                                     REPLIED)
+            values, kept = {}, []       # too few: solved as below, or played out
         if self.fusion == "postpone":
             values, kept, complete = value_play_postponed(solver, positions, weights, legal,
                                                           observation.seat, side, objective,
