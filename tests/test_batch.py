@@ -357,6 +357,37 @@ def test_a_runs_records_read_back_give_its_groups_and_no_other_runs():
             records_parts(records, "heuristic", "random", 2, 7, deals=deals)
 
 
+def test_a_record_of_a_player_against_itself_keeps_its_a_and_b_apart():
+    """In a run of a kind against itself the players are told apart by " (A)" and " (B)": a
+    record with the two swapped is not the run's (it was taken as the run's own)."""
+    run = run_duplicate("heuristic", "heuristic", groups=1, seed=7, keep_records=True, deals=1)
+    records = [r for group in run.groups for seating in group.records for r in seating]
+    assert records_parts(records, "heuristic", "heuristic", 2, 7, deals=1)[1:] == (1, 2)
+    swap = {"heuristic (A)": "heuristic (B)", "heuristic (B)": "heuristic (A)"}
+    swapped = [dict(r, players={s: swap[p] for s, p in r["players"].items()}) for r in records]
+    with pytest.raises(BatchError, match=re.escape(
+            "game '7:0:0': its players are N heuristic (B), S heuristic (A), not "
+            "N heuristic (A), S heuristic (B)")):
+        records_parts(swapped, "heuristic", "heuristic", 2, 7, deals=1)
+
+
+def test_a_record_dealt_first_by_another_seat_than_the_seeds_is_not_the_runs():
+    """The same game with N and S changed over (its dealer, actions and score) replays, on the
+    very packs the seed deals; but the seed makes N deal first, not S, so it is not a game of
+    the run (the first dealer went unchecked)."""
+    run = run_duplicate("heuristic", "random", groups=1, seed=7, keep_records=True, deals=1)
+    records = [r for group in run.groups for seating in group.records for r in seating]
+    other = {"N": "S", "S": "N"}
+    first = records[0]
+    assert first["dealer"] == "N"
+    mirrored = dict(first, dealer="S", actions=[other[a[0]] + a[1:] for a in first["actions"]],
+                    score={other[s]: p for s, p in first["score"].items()})
+    replay([mirrored])          # a game that can be played: only the run's seed tells
+    with pytest.raises(BatchError, match=re.escape(
+            "game '7:0:0': its first dealer is S, where seed 7 makes N deal group 0 first")):
+        records_parts([mirrored] + records[1:], "heuristic", "random", 2, 7, deals=1)
+
+
 def test_rules_or_best_of_beside_a_match_are_refused_not_dropped():
     """A ``match`` holds its rules and its best of: given beside it they were silently unused
     (a best of 3 played as a best of 1)."""

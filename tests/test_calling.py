@@ -295,6 +295,29 @@ def test_rollout_call_is_the_best_mean_and_its_advice_agrees():
             assert call in obs.legal_actions
 
 
+def test_rollout_call_on_equal_means_is_the_heuristics_rule(monkeypatch):
+    """Equal means go to the call the heuristic's rule makes (stand on the Ace and King of the
+    suit proposed, beg on no trump); the other call once went unnoticed.  A better mean still
+    wins over the rule."""
+    import solver.calling as calling
+    from solver.seen import call_observation
+
+    better = {}
+
+    def rows(observation, hands, rng, budget=None):
+        return {c: [1.0 if c == better.get("call") else 0.0] * len(hands)
+                for c in observation.legal_actions}
+
+    monkeypatch.setattr(calling, "_world_rows", rows)
+    for hand, rule, other in (("AS KS 2H 3H 4D 5C", STAND, BEG),
+                              ("2H 3H 4D 6C 7C 8D", BEG, STAND)):
+        obs = call_observation(parse_cards(hand), parse_card("9S"), seat=0, players=2, dealer=1)
+        better.clear()
+        assert rollout_call(obs, random.Random(1), worlds=2) == rule
+        better["call"] = other
+        assert rollout_call(obs, random.Random(1), worlds=2) == other
+
+
 def test_rollout_advice_over_the_true_deal_is_its_play_out():
     for players in (2, 3, 4):
         state = Match(players).new_initial_state(seed=21)

@@ -828,6 +828,7 @@ def test_an_interrupted_run_says_how_to_go_on(tmp_path):
      ["its rules are not the run's (preset all-fives, not strict; follow trump-anytime, not "
       "strict)"]),
     (["--deals", "3"], ["holds 6 deal groups, more than the 3 asked for"]),
+    (["--deals", "5"], ["holds 6 deal groups, more than the 5 asked for"]),     # one more
 ])
 def test_a_record_of_another_run_is_not_resumed(tmp_path, args, fragments):
     record = tmp_path / "run.jsonl"

@@ -825,6 +825,39 @@ def test_the_offender_cannot_win_the_match_on_that_hand():
     assert state.is_terminal() and state.score == (61, 61) and state.winners == (0,)
 
 
+def test_a_revoke_pays_only_the_sides_that_did_not_revoke_with_four_players():
+    """With partners and ``revoke_penalty=others`` the offender's partner is on the offender's
+    side and gets nothing: only the other side is paid 3.  Only three players were tested, where
+    every seat is a side of its own."""
+    # classic (strict follow), W deals, N leads 5C: E holds AC 3C but revokes with 2H
+    hands = {"N": "5C JC 9S 8S 7S 6S", "E": "AC 3C 2H 3H 4H 6H",
+             "S": "2D 3D 4D 6D 7D 8D", "W": "KD QD JD TD 9D 5D"}
+    state = new_state(Rules.preset("classic", revoke_penalty="others"), n=4, dealer="W")
+    state.deal_pack(stacked("4C", hands, n=4, dealer="W"))
+    replay_steps(state, "N:stand", "N:5C", "E:revoke:2H", "S:2D", "W:5D")
+    # clubs are trumps: N's 5C wins the trick and captures 5 (W's 5D is no trump), then N+S,
+    # the one side that did not revoke, gets 3 for E's revoke (E+W, the offender's, nothing)
+    assert [(p.side, p.points, p.what) for p in state.pegs] == [(0, 5, "trick 1"),
+                                                                 (0, 3, "revoke")]
+    assert state.score == (8, 0)
+
+
+def test_a_side_that_reached_the_target_in_a_deal_it_revoked_in_has_no_match_score_to_play_to():
+    """S reached 61 in a deal it revoked in, so could not win there; the next deal starts
+    with S at the target, and S wins at its first peg.  Until then the deal in play is a
+    Position with no match score (a score at the target is no score a Deal can hold), rather
+    than an error, for the hints, the advice and the Monte Carlo player."""
+    state = revoke_deal((0, 60), revoke_penalty="others")
+    replay_steps(state, *REVOKE_PLAY[4:])
+    assert state.score == (14, 61) and not state.is_terminal()
+    state.deal_pack(stacked("7D", dealer="N"))   # N deals, S is the elder hand
+    act(state, "S:stand")
+    assert state.phase == "play"
+    position = state.position()
+    assert position.deal.score is None
+    assert position.deal.hands == tuple(state.hands)
+
+
 def test_a_program_cannot_revoke():
     state = new_state(Rules.preset("strict"))
     state.deal_pack(stacked("2H", REVOKE_HANDS))
@@ -1074,6 +1107,21 @@ def test_a_match_started_at_a_score_replays_from_it(players):
         bad = [records[0], dict(records[1], start=records[0]["start"])] + records[2:]
         with pytest.raises(RecordError, match=r"^deal 2, start: .* on its first record only"):
             replay(bad)
+
+
+@pytest.mark.parametrize("start", [(0, 20), (20, 0), (0, 0, 5)])
+def test_a_match_started_with_a_side_at_0_records_its_start_all_the_same(start):
+    """A start score is recorded where any side is off 0, not only where every side is: a match
+    started at (0, 20) wrote no start and replayed from (0, 0), to another score."""
+    state = Match(len(start)).new_initial_state(seed=1, score=start)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    records = match_records(state)
+    assert list(records[0]["start"].values()) == list(start)
+    again = replay_text(records_text(records))[0].state
+    assert again.start_score == start
+    assert again.deals == state.deals and again.score == state.score
 
 
 @pytest.mark.parametrize("players", [2.0, "2", True, 5])

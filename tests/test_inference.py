@@ -154,3 +154,25 @@ def test_weigher_chooses_the_heuristics_card_under_every_preset(preset):
                         held[seat].remove(card)
                         played.append((seat, card))
     assert asked > 100
+
+
+def test_the_model_gives_the_heuristics_card_0_9_and_the_others_0_1_shared_tempered_at_8():
+    """The README's numbers: an opponent's card is 0.9 likely where it is the heuristic's, 0.1
+    shared among the others where not, and the product tempered so that no world weighs more
+    than 8 times another (1/8 + 7/8 x product).  The tests built their expected weights from
+    the module's own constants, so no value was ever checked."""
+    state = Match(players=2).new_initial_state(seed=1)
+    heuristic = make_player("heuristic")
+    while state.phase != PLAY:
+        state.apply_action(decide(heuristic, state))
+    leader = state.current_player()
+    me = 1 - leader
+    legal = state.legal_actions()
+    assert len(legal) > 2
+    mine = decide(heuristic, state)
+    other = next(c for c in legal if c != mine)
+    for card, product in ((mine, 0.9), (other, 0.1 / (len(legal) - 1))):
+        after = state.clone()
+        after.apply_action(card)
+        weight = play_weight(after.observation(me), after.hands)
+        assert weight == pytest.approx(1 / 8 + 7 / 8 * product)

@@ -9,7 +9,7 @@ import pytest
 
 from solver.cards import parse_cards, parse_suit
 from solver.deal import Deal, DealError, Position
-from solver.pegging import Peg, match_after, pegs
+from solver.pegging import Peg, is_double, match_after, pegs
 from solver.rules import Rules
 
 # N: AH 2H TC, S: JH 5H 3C; hearts; dealer S so N leads.
@@ -68,6 +68,29 @@ def test_a_skunk_is_a_double_game():
     assert match_after(played((55, 20), skunk=True)).double
     assert not match_after(played((55, 40), skunk=True)).double
     assert not match_after(played((55, 20))).double  # the option is off by default
+
+
+def test_a_skunk_is_judged_at_the_winning_peg_not_after_the_deal():
+    """Under peg-out the pegs after the winner went out do not count: N goes out with trick 1
+    (56 + 5) while S has 26, and S's 5 in trick 2 (to 31, the skunk line) comes too late to
+    save S from a double game.  The one skunk test had the loser far from 31."""
+    match = match_after(played((56, 26), skunk=True))
+    assert match.winners == (0,) and match.when == "trick 1"
+    assert match.after == (65, 31)
+    assert match.double
+    assert match_after(played((56, 30), skunk=True)).double        # S 30 at the win, 35 after
+    assert not match_after(played((56, 31), skunk=True)).double    # S at the line already
+
+
+def test_with_three_players_a_skunk_needs_every_loser_under_31():
+    """A game is double only when every side that lost it is under 31: one loser past the
+    line is enough to make it single (the three-player targets tested never let a loser
+    reach 31)."""
+    assert is_double(True, (0,), (61, 20, 25))
+    assert not is_double(True, (0,), (61, 20, 40))
+    assert not is_double(True, (0,), (61, 40, 20))
+    assert not is_double(True, (1,), (31, 61, 0))
+    assert not is_double(False, (0,), (61, 20, 25))
 
 
 def test_the_target_of_all_fours():

@@ -108,6 +108,52 @@ def test_a_chance_has_the_wilson_interval_within_0_and_1(wins, worlds):
     assert (low2, high2) == pytest.approx((wilson_interval(1, 2).low, wilson_interval(1, 2).high))
 
 
+def test_unequal_weights_count_as_kishs_effective_number_of_worlds():
+    """Worlds of weights 3, 1, 1, 1 count as (sum w)^2 / sum w^2 = 36 / 12 = 3 worlds, not 4:
+    the t interval has 2 degrees of freedom and the chance Wilson's interval of 3.  Every test
+    used equal weights, where the two counts agree."""
+    from solver.stats import wilson_interval
+
+    weights = [3.0, 1.0, 1.0, 1.0]
+    (mean, low, high, _), = summarize([[0.0, 4.0, 8.0, 0.0]], weights, exact=False)
+    assert mean == pytest.approx(2.0)                   # (0 + 4 + 8 + 0) / 6
+    # weighted variance (3*4 + 4 + 36 + 4) / 6 = 28/3, times n/(n-1) = 3/2: 14
+    t = 0.95 / math.sqrt(2 * 0.975 * 0.025)             # t(0.975, 2) in closed form, 4.3027
+    half = t * math.sqrt(14 / 3)
+    assert (low, high) == pytest.approx((2.0 - half, 2.0 + half))
+    (mean, low, high, _), = summarize([[1.0, 0.0, 1.0, 0.0]], weights, exact=False,
+                                      chance=True)
+    expected = wilson_interval(2, 3)                     # 4/6 = 2/3 of 3 worlds
+    assert mean == pytest.approx(2 / 3)
+    assert (low, high) == pytest.approx((expected.low, expected.high))
+
+
+def test_equal_means_rank_the_heuristics_card_first_then_the_hands_order():
+    """On equal means the card the heuristic plays comes first (exact worlds often tie late in
+    a deal); putting it last went unnoticed."""
+    from solver.advice import valued
+
+    legal = [5, 20, 40]
+    values = {c: [1.0, 2.0] for c in legal}
+    for preferred, order in ((40, [40, 5, 20]), (20, [20, 5, 40]), (5, [5, 20, 40])):
+        actions = valued(legal, values, [1.0, 1.0], exact=True, preferred=preferred)
+        assert [a.action for a in actions] == order
+
+
+def test_the_first_solve_may_use_a_quarter_of_the_nodes_however_many_worlds():
+    """The budget is shared over the first MIN_WORLDS (4) solves, not over every world: of 100
+    worlds the first solve gets 1000 // 4 nodes, not 1000 // 100, so that four worlds are
+    sure to be valued; after those, each solve may use what is left."""
+    from solver.advice import Budget
+
+    budget = Budget(None, 1000, 100)
+    assert budget.limits(0) == (250, None)
+    budget.used(250)
+    assert budget.limits(1) == (250, None)              # 750 over the 3 still to come
+    assert budget.limits(9) == (750, None)
+    assert Budget(None, 1000, 2).limits(0) == (500, None)
+
+
 # ---- card play against the engine -----------------------------------------------------------
 
 
@@ -142,13 +188,22 @@ def test_one_true_world_gives_the_engines_values_and_a_best_card(players, preset
 
 
 def test_weighted_worlds_choose_by_the_weighted_mean():
+    """Two worlds of weights 1 and 3: each card's mean is (v1 + 3 v2) / 4 of the engine's
+    values in each.  (This test once gave the same world twice, where any weighting, or none,
+    gives the same mean.)"""
     state = to_play(2, 5)
     obs = state.observation(state.current_player())
-    true = state.position()
-    # the same world twice with weights 1 and 3: the means are the engine's values
-    advice = PimcPlayer(seed=1, time_limit=None).advise_positions(obs, [true, true], [1.0, 3.0])
-    truth = Solver(16).solve(true, side(obs.seat, 2), "margin", line=False)
-    assert {a.action: a.mean for a in advice.actions} == pytest.approx(truth.moves)
+    first, second = sampling_worlds(obs, 2)
+    assert first != second
+    me = side(obs.seat, 2)
+    advice = PimcPlayer(seed=1, time_limit=None).advise_positions(obs, [first, second],
+                                                                  [1.0, 3.0])
+    one = Solver(16).solve(first, me, "margin", line=False, fresh=True).moves
+    two = Solver(16).solve(second, me, "margin", line=False, fresh=True).moves
+    expected = {c: (one[c] + 3 * two[c]) / 4 for c in obs.legal_actions}
+    assert any(one[c] != two[c] for c in obs.legal_actions)     # the weights matter here
+    assert {a.action: a.mean for a in advice.actions} == pytest.approx(expected)
+    assert advice.best in [c for c in expected if expected[c] == max(expected.values())]
 
 
 def test_limits_are_respected_on_twelve_card_hands():
@@ -718,3 +773,162 @@ def test_near_the_target_a_world_left_out_is_counted_once_and_the_points_are_of_
     assert advice.objective == "win" and (advice.worlds, advice.left_out, advice.drawn) == (5, 1, 6)
     assert [w for w, objective in solved if objective != "win"] == [0, 2, 3, 4, 5]
     assert all(v.points is not None for v in advice.actions)
+
+
+# ---- the weights the default player hands on to its solves ----------------------------------
+
+
+def after_one_card(players: int = 2, seed: int = 1):
+    """What the seat to play sees after the heuristic's first card of a fresh match."""
+    state = to_play(players, seed)
+    state.apply_action(decide(make_player("heuristic"), state))
+    return state.observation(state.current_player())
+
+
+def spy_on_the_solves(monkeypatch) -> dict:
+    """``PimcPlayer.advise_positions`` replaced by a spy: what ``advise`` hands on is kept."""
+    told: dict = {}
+
+    def spy(self, observation, positions, weights, exact=False, budget=None):
+        told.update(positions=list(positions), weights=list(weights), exact=exact)
+        return "advised"
+
+    monkeypatch.setattr(PimcPlayer, "advise_positions", spy)
+    return told
+
+
+def test_exact_worlds_weigh_their_calls_weight_times_their_play_weight(monkeypatch):
+    """By default (``bidding`` and ``infer`` on) each world enumerated exactly is solved with
+    its calls' weight times its play weight.  Nothing checked the weights handed on before:
+    dropping either factor (the calls' weight, or the play weights once the worlds are exact)
+    passed every test."""
+    import solver.sampling as sampling
+    from solver.inference import play_weight
+
+    obs = after_one_card()
+    drawn = sampling.sample_worlds(obs, 3, random.Random(3))
+    calls = (2.0, 0.5, 1.0)     # weights the calls might give; any unequal ones will do
+    worlds = [sampling.World(w.hands, weight) for w, weight in zip(drawn, calls)]
+    monkeypatch.setattr(sampling, "sample_worlds",
+                        lambda o, count, rng, **options: sampling.Worlds(tuple(worlds), True, 3))
+    told = spy_on_the_solves(monkeypatch)
+    assert PimcPlayer(seed=1, worlds=4).advise(obs) == "advised"
+    plays = [play_weight(obs, w.hands) for w in worlds]
+    assert len(set(plays)) > 1 or plays[0] != 1.0      # the play weighs these worlds
+    assert told["exact"]
+    assert told["weights"] == pytest.approx([c * p for c, p in zip(calls, plays)])
+    assert told["positions"] == [sampling.world_position(obs, w) for w in worlds]
+
+
+def test_resampled_worlds_weigh_the_times_they_were_drawn(monkeypatch):
+    """Where the worlds are not all enumerated, they are resampled by their weights and each
+    world solved weighs the number of times it was drawn (a world drawn 3 times was solved
+    with the same weight as one drawn once, unnoticed)."""
+    import solver.inference as inference
+    import solver.sampling as sampling
+
+    obs = after_one_card()
+    drawn = []
+    real = sampling.sample_worlds
+
+    def recording(o, count, rng, **options):
+        worlds = real(o, count, rng, **options)
+        drawn.append(worlds)
+        return worlds
+
+    monkeypatch.setattr(sampling, "sample_worlds", recording)
+    monkeypatch.setattr(inference, "resample", lambda weights, count, rng: [(0, 3), (2, 1)])
+    told = spy_on_the_solves(monkeypatch)
+    PimcPlayer(seed=1, worlds=4).advise(obs)
+    worlds, = drawn
+    assert not worlds.exact
+    assert told["weights"] == [3.0, 1.0] and not told["exact"]
+    assert told["positions"] == [sampling.world_position(obs, worlds[i]) for i in (0, 2)]
+
+
+@pytest.mark.parametrize("options", [{}, {"trust": "full"}, {"trust": "full", "full_calls": 1}])
+def test_once_a_card_is_played_the_calls_keep_the_samplers_temper_unless_full_calls(
+        options, monkeypatch):
+    """``trust=full`` sharpens the play's weights only; the calls keep the sampler's temper
+    (README: no world weighs more than 8 times another) unless ``full_calls``.  This was
+    checked only before the first card, on a path that skips play inference."""
+    import solver.sampling as sampling
+    from solver.inference import FULL
+
+    temper = FULL.temper if options.get("full_calls") else 8.0
+    asked = []
+    real = sampling.sample_worlds
+
+    def recording(o, count, rng, **kw):
+        asked.append(kw.get("temper", sampling.TEMPER))
+        return real(o, count, rng, **kw)
+
+    monkeypatch.setattr(sampling, "sample_worlds", recording)
+    spy_on_the_solves(monkeypatch)
+    obs = after_one_card()
+    assert obs.play
+    PimcPlayer(seed=1, worlds=4, **options).advise(obs)
+    assert asked == [temper]
+
+
+def test_a_chain_starts_from_the_likeliest_world_drawn(monkeypatch):
+    """With ``chain``, the Markov chain starts from the world of most weight (the calls' times
+    the play's); starting it from the least likely one went unnoticed."""
+    import solver.chain as chain
+    import solver.sampling as sampling
+
+    obs = after_one_card()
+    drawn = sampling.sample_worlds(obs, 3, random.Random(3))
+    # the calls' weights far apart: no play weight (1/8 to 1) can reorder them
+    worlds = [sampling.World(w.hands, weight) for w, weight in zip(drawn, (1.0, 100.0, 0.5))]
+    monkeypatch.setattr(sampling, "sample_worlds",
+                        lambda o, count, rng, **options: sampling.Worlds(tuple(worlds), False,
+                                                                         None))
+    starts = []
+
+    def walked(c, start, count, weight, rng, thin=4, burn=None):
+        starts.append(tuple(start))
+        return [tuple(start)] * count
+
+    monkeypatch.setattr(chain, "chain_worlds", walked)
+    told = spy_on_the_solves(monkeypatch)
+    PimcPlayer(seed=1, worlds=4, chain=2).advise(obs)
+    assert starts == [worlds[1].hands]
+    assert told["weights"] == [1.0] * 4
+
+
+def test_postponed_fusion_picks_the_next_card_by_the_weighted_mean_of_the_worlds():
+    """Under ``fusion=postpone`` our next card is one card for the worlds we cannot tell
+    apart, the one of best weighted mean.  The only test gave every world weight 1, so the
+    weights could be dropped unnoticed.  Here two worlds alike in the cards seen weigh 1 and 9;
+    our next card ``a`` is worth 10 in the first and 0 in the second, ``b`` 0 and 2: weighted,
+    b is best (10 against 18), unweighted a would be (10 against 2)."""
+    from types import SimpleNamespace
+
+    from solver.advice import Budget
+    from solver.cards import parse_card, parse_cards, parse_suit
+    from solver.deal import Deal, Position
+    from solver.pimc import value_play_postponed
+
+    def dealt():
+        return Deal((tuple(parse_cards("AH 2C 3C 4D")), tuple(parse_cards("KH QH 5D 6D"))),
+                    parse_suit("S"), 1, Rules())
+
+    first, second = Position(dealt()), Position(dealt())      # the same cards: two worlds
+
+    class Stub:
+        """Every card worth 0, but for N's next card after N's first."""
+
+        def solve(self, position, side, objective, **limits):
+            moves = {c: 0.0 for c in position.legal_moves()}
+            if position.play and position.to_move == 0 and len(moves) > 1:
+                a, b = position.legal_moves()[:2]
+                moves[a], moves[b] = (10.0, 0.0) if position.deal is first.deal else (0.0, 2.0)
+            return SimpleNamespace(nodes=1, complete=True, moves=moves)
+
+    legal = list(first.legal_moves())
+    values, kept, complete = value_play_postponed(Stub(), [first, second], [1.0, 9.0], legal,
+                                                  0, 0, "margin", Budget(None, None, 2))
+    assert complete and kept == [1.0, 9.0]
+    # N leads AH, S follows with a heart and N leads again: b in both worlds
+    assert values[parse_card("AH")] == [0.0, 2.0]

@@ -100,6 +100,17 @@ def test_a_sample_puzzle_is_sound(solver):
         "no [puzzle.evidence]: rating cannot be held to it"]
 
 
+def test_a_rating_its_evidence_does_not_give_is_a_problem():
+    """The rating written in a puzzle file is held to the one its evidence gives; a file whose
+    rating was changed by hand, its evidence whole, passed unnoticed."""
+    from solver.puzzles.soundness import record_problems
+
+    puzzle = load_puzzle(COLLECTION / "001-save-the-ten.toml")
+    assert puzzle.rating == 1260 and record_problems(puzzle) == []
+    assert record_problems(dataclasses.replace(puzzle, rating=1360)) == [
+        "puzzle.rating: 1360, where its evidence gives 1260"]
+
+
 @pytest.mark.parametrize("players, cards", SMALL)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_round_trip(players, cards, preset, solver):
@@ -289,7 +300,7 @@ def independent_alike(position: Position, a: int, b: int, objective: str) -> boo
         return False
     if objective == "win":
         trumps = deal.trumps_dealt()
-        special = {parse_card("J" + "SHDC"[deal.trump])}
+        special = {parse_card("J" + "SHDC"[deal.trump])} if deal.rules.jack else set()
         if deal.rules.low and deal.rules.low_to == "captor" and trumps:
             special.add(trumps[0])
         if deal.rules.five_for_five:
@@ -719,6 +730,31 @@ def test_cards_of_different_points_never_play_alike(hands, options, solver):
     ref = reference.solve(position, 0, "points")
     assert ref.moves[a] != ref.moves[b]          # they do not play alike: their values differ
     assert len(card_classes(position)) == 2
+
+
+@pytest.mark.parametrize("hands, options, off", [
+    # Low to the captor: the Two of trumps pegs Low for whoever takes it, the Three nothing
+    (["3H 2H", "AH 5C"], {"low_to": "captor"}, {"low_to": "holder"}),
+    # no captures nor Game: the Jack and Queen of trumps differ only by the Jack's point
+    (["QH JH", "AH 5C"], {"capture": False, "game": False}, {"capture": False, "game": False,
+                                                              "jack": False}),
+], ids=["low-to-captor", "jack"])
+def test_under_win_a_card_pegging_an_end_point_as_the_trick_closes_never_plays_alike(
+        hands, options, off):
+    """For objective ``win`` the captures are all the points a card carries, so two trumps
+    side by side look alike unless the one that pegs an end point for its captor (Low to the
+    captor, the Jack) is set apart; no test ran ``play_alike`` there, so two genuinely
+    different winning cards could have passed as one class and a puzzle with two solutions as
+    sound.  With that end point off, they do play alike."""
+    from handmade import make_position
+
+    position = make_position(hands, "H", "S", **options)
+    a, b = position.hands[0]
+    assert card_points(position.deal, "win")[a] == card_points(position.deal, "win")[b]
+    assert not play_alike(position, a, b, "win")
+    assert not independent_alike(position, a, b, "win")
+    plain = make_position(hands, "H", "S", **off)
+    assert play_alike(plain, a, b, "win") and independent_alike(plain, a, b, "win")
 
 
 def test_a_line_that_stops_before_the_last_real_choice_is_faulted(solver):

@@ -11,6 +11,8 @@ import itertools
 import math
 import random
 import re
+import signal
+import threading
 from collections import Counter
 from dataclasses import replace
 
@@ -118,6 +120,40 @@ def chi_square_limit(df: int, z: float = 3.72) -> float:
 def chi_square(counts: Counter, cells: int, draws: int) -> float:
     expected = draws / cells
     return sum((counts.get(i, 0) - expected) ** 2 / expected for i in range(cells))
+
+
+#: Seconds any one test here may take (each takes well under one): a sampler that counts more
+#: worlds than there are draws for ever, looking for distinct worlds that do not exist.
+TEST_SECONDS = 30
+
+
+@pytest.fixture(autouse=True)
+def bounded():
+    """A counting error in the sampler once made these tests hang, not fail: each test here
+    fails after ``TEST_SECONDS`` instead (where the platform has ``SIGALRM``)."""
+    if not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum, frame):
+        raise TimeoutError(f"the test took over {TEST_SECONDS} s: is a count of worlds wrong?")
+
+    before = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(TEST_SECONDS)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+
+
+def test_the_worlds_are_counted_as_by_hand():
+    """Checked first, being cheap: the other seats' hands of unseen cards with no constraint
+    but their sizes, the rest in the pack, counted by hand as products of binomials."""
+    assert hand_sizes_only(2, 12, (2,)).total == math.comb(12, 2)
+    assert hand_sizes_only(3, 7, (2, 2)).total == math.comb(7, 2) * math.comb(5, 2)
+    assert hand_sizes_only(4, 6, (2, 2, 1)).total == \
+        math.comb(6, 2) * math.comb(4, 2) * math.comb(2, 1)
 
 
 # ---- every world is a deal the game accepts --------------------------------------------------
@@ -556,6 +592,38 @@ def test_a_forced_run_says_nothing():
         assert bidding_weight(forced, world) == bidding_weight(beg_only, world)
         differ += bidding_weight(free, world) != bidding_weight(beg_only, world)
     assert differ > 10
+
+
+def test_a_take_one_where_no_run_is_allowed_says_nothing():
+    """Under ``max_runs=0`` the dealer must take one when the elder hand begs: the take-one
+    shows nothing of the dealer's hand and weighs no world; where a run was allowed it does.
+    Reading a forced take-one as evidence went unnoticed."""
+    for rules, weighs in ((Rules(max_runs=0), False), (Rules(), True)):
+        state = Match(2, rules).new_initial_state(seed=1, dealer=1)
+        state.apply_action(BEG)          # N, the elder hand, begs (its own call weighs nothing)
+        assert TAKE_ONE in state.legal_actions() and (RUN in state.legal_actions()) == weighs
+        state.apply_action(TAKE_ONE)
+        obs = state.observation(0)
+        assert calls_weigh(obs) == weighs
+        weights = {bidding_weight(obs, w) for w in sample_worlds(obs, 32, random.Random(1))}
+        assert (weights != {1.0}) == weighs
+
+
+def test_no_world_weighs_more_than_8_times_another_by_the_calls():
+    """The README's promise, with its number: a world that cannot make a call weighs 1/8 of a
+    world that must make it.  N stood on hearts proposed; S sees it.  Where N holds no heart,
+    none of its six cards are strong (weight 1/8); holding the A and K of hearts, every six
+    are (weight 1)."""
+    hand = parse_cards("2S 3S 4S 6S 7S 8S")
+    obs = Observation(
+        seat=1, players=2, rules=Rules(), best_of=1, phase="play", current_player=0, game=1,
+        deal=1, dealer=1, score=(0, 0), games_won=(0, 0), hand=tuple(hand),
+        turnups=(make_card(H, 0),), trump=H, calls=((0, STAND),), play=(), revokes=(), pegs=(),
+        legal_actions=())
+    weak = World((tuple(parse_cards("2D 3D 4D 6D 7D 8D")), tuple(hand)))
+    strong = World((tuple(parse_cards("AH KH 4D 6D 7D 8D")), tuple(hand)))
+    assert bidding_weight(obs, weak) == 1 / 8
+    assert bidding_weight(obs, strong) == 1.0
 
 
 def test_the_module_examples_run():

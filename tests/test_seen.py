@@ -108,6 +108,9 @@ def test_solve_refuses_a_hidden_hand_in_one_line(tmp_path, text):
     ("N:AK.-.-.- - dealer=S trump=H score=61,3", "score: N has 61, already at the target 61"),
     ("N:TK.-.-.- - dealer=S trump=S score=55,3 play=TS,2S",
      "play[1]: N reaches the target 61 with trick 1: the match is over"),
+    # exactly at the target (51 + 10) is over too, not only past it
+    ("N:TK.-.-.- - dealer=S trump=S score=51,3 play=TS,2S",
+     "play[1]: N reaches the target 61 with trick 1: the match is over"),
     ("N:AKQJT9876.-.-.- - dealer=S turnup=2H aside=7C play=AS,7C",
      "play[1]: '7C' was set aside by a run, and is in no hand"),
     ("N:AK.-.-.- - dealer=S turnup=2H aside=7C,7C", "aside[1]: '7C' is set aside twice"),
@@ -153,6 +156,13 @@ def test_what_cannot_be_is_one_line_naming_the_key(text, message):
         read_seen(text, "<line>", toml=False)
     assert message in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def test_a_trick_that_leaves_a_side_short_of_the_target_lets_the_play_go_on():
+    """The other side of the boundary above: 50 + 10 is 60, one short of 61, and play goes on
+    (51 + 10, exactly 61, ends the match)."""
+    seen = read_seen("N:TK.-.-.- - dealer=S trump=S score=50,3 play=TS,2S", "<line>", toml=False)
+    assert seen.pegs == (Peg(0, 10, "trick 1"),) and seen.to_move == 0
 
 
 def test_the_turnups_set_aside_are_seen_by_every_seat_and_dealt_to_no_hand():
