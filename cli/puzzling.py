@@ -627,7 +627,7 @@ def make_command(names: list[str], objective: str | None, min_turns: int,
     from .inputs import read_inputs
     from .status import reading
 
-    positions = read_inputs(names, played=False)    # (every one read before the first solve)
+    positions = read_inputs(names, played=False, shown=True)  # (all read before any solve)
     if objective == "win":
         for name, position in positions:
             if position.deal.score is None:
