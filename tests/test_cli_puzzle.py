@@ -1679,6 +1679,9 @@ def test_make_says_why_a_position_makes_no_puzzle(tmp_path):
     assert again.exit_code == 0 and again.stdout == "" and again.stderr == \
         f"allfives: {folder / '001-save-the-ten.toml'} is this puzzle already: not written again\n"
     assert [p.name for p in folder.iterdir()] == ["001-save-the-ten.toml"]
+    twice = run("puzzle", "make", one, one, "--out", tmp_path / "two")    # in one run too
+    assert twice.stdout == f"{tmp_path / 'two' / '001-save-the-ten.toml'}\n"
+    assert "is this puzzle already: not written again" in twice.stderr
 
 
 @pytest.mark.parametrize("args, fragment", [
@@ -1690,7 +1693,7 @@ def test_make_says_why_a_position_makes_no_puzzle(tmp_path):
      "'tricks' is not one of"),
     (["EXAMPLES/hidden/south.toml"], "the hand is hidden"),
     (["N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H", "--min-turns", "1"], "--min-turns"),
-    (["N:-.AT.-.2 -.Q5.-.QQ dealer=S trump=H"], "<argument>"),
+    (["N:-.AT.-.2 -.Q5.-.QQ dealer=S trump=H"], "<argument>: hands.S: card 'QC' appears twice"),
 ])
 def test_make_refuses_bad_input_in_one_line(args, fragment):
     from clirun import EXAMPLES
