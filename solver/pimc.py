@@ -609,6 +609,8 @@ class PimcPlayer:
         objective = deal_objective(observation.players)
         preferred = self._heuristic.act(observation)
         first = positions[0]
+        # fewer worlds valued than this (the easier ones): the deals are played out instead
+        enough = min(len(positions), MIN_WORLDS)
         if len(legal) == 1:
             action = ActionValue(legal[0], math.nan, math.nan, math.nan, 1.0)
             return Advice(observation.seat, "play", objective, 0, False, True, (action,))
@@ -618,7 +620,7 @@ class PimcPlayer:
             wins, kept, complete = value_play(solver, positions, weights, legal, side, "win",
                                               budget, kept_at)
             done = len(kept)
-            if 0 < done < min(len(positions), MIN_WORLDS):    # too few to go on: played out
+            if 0 < done < enough:
                 return self._played_out(observation, positions, weights, legal, side, "win",
                                         objective, exact, preferred, budget)
             if done:
@@ -650,7 +652,7 @@ class PimcPlayer:
                 values, kept, complete = value_replies(positions, weights, legal, side,
                                                        objective, self._heuristic, budget,
                                                        self.partner == "heuristic")
-            if len(kept) >= min(len(positions), MIN_WORLDS):
+            if len(kept) >= enough:
                 return self._advice(observation, objective, len(kept), exact,
                                     complete and not cut,
                                     valued(legal, values, kept, exact, preferred), budget,
@@ -670,7 +672,7 @@ class PimcPlayer:
                                                 [game_aside(p) for p in positions], weights,
                                                 legal, side, objective, budget)
             complete = False
-        if len(kept) < min(len(positions), MIN_WORLDS):     # none, or too few to go on
+        if len(kept) < enough:
             return self._played_out(observation, positions, weights, legal, side,
                                     "win" if use_win else objective, objective, exact,
                                     preferred, budget)
