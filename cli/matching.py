@@ -689,7 +689,7 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
         if t.get("cut_short"):
             console.print(Text(f"{label}: {t['cut_short']:,} of {t['decisions']:,} decisions "
                                f"cut short by the budget (a solve stopped at its limit, a deal "
-                               f"of the unseen cards left out, or no deal solved at all)",
+                               f"of the unseen cards left out, or too few deals solved)",
                                style=QUIET))
     console.print()
     d, boot = found["difference"], found["bootstrap"]
