@@ -158,7 +158,8 @@ def _record_positions(text: str, source: str, number: int | None, played: bool,
             deals = "its deal" if len(unplayed) == 1 else f"all {len(unplayed):,} of its deals"
             raise NothingPlayed(f"{source}: no card was played in {deals} ({unplayed_why(logs)})")
         if unplayed:
-            said.append(f"{first_names(unplayed)}: no cards played ({unplayed_why(logs)}), left out")
+            said.append(f"{first_names(unplayed)}: no cards played ({unplayed_why(logs)}), "
+                        f"left out")
     out = []
     for name, state, k in picked:
         position = deal_position(state, k, name, played)
@@ -168,11 +169,11 @@ def _record_positions(text: str, source: str, number: int | None, played: bool,
                 if number is not None:
                     raise AllFivesError(f"{name}: its first card is a revoke, which a position "
                                         f"cannot replay: no card to judge")
-                said.append(f"{name}: its first card is a revoke, which a position cannot replay: "
-                     f"left out")
+                said.append(f"{name}: its first card is a revoke, which a position cannot "
+                            f"replay: left out")
                 continue
-            said.append(f"{name}: judged up to its revoke (card {len(position.play) + 1}), which a "
-                 f"position cannot replay")
+            said.append(f"{name}: judged up to its revoke (card {len(position.play) + 1}), "
+                        f"which a position cannot replay")
         out.append((name, position if played else Position(position.deal)))
     return out
 

@@ -100,7 +100,8 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
     from .inputs import read_inputs
 
     # every position is read and every --for checked before the first solve
-    jobs = plan(read_inputs(names, deal, played=False, shown=not json), for_, objective)  # a record's deals whole
+    # (a record's deals whole: at their first card)
+    jobs = plan(read_inputs(names, deal, played=False, shown=not json), for_, objective)
     run = solver_for(engine, node_limit, time_limit)
     spread = workers is not None or scheduler is not None
     if spread and engine == "reference":
