@@ -231,6 +231,13 @@ class Keeper:
                     os.truncate(self.out.name, size)
             raise OSError(error.errno, error.strerror, self.out.name) from None
 
+    def settle(self) -> None:
+        """At the end of a run that wrote no chunk (every group read back): the cut the first
+        chunk would have made, what follows the groups kept going."""
+        if self.cut is not None:
+            self.out.truncate(self.cut)
+            self.cut = None
+
     def result(self, seconds: float):
         """The ``solver.batch`` result of the chunks kept."""
         from solver.batch import duplicate_result, matches_result
@@ -523,8 +530,7 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
             _play_shown(plan, executor, out is not None, keeper, done, bar=not as_json)
             seconds = time.perf_counter() - start
             result = keeper.result(seconds)
-            if keeper.cut is not None:      # every group read back: what follows them goes
-                out.truncate(keeper.cut)
+            keeper.settle()
     except (KeyboardInterrupt, WorkersLost, OSError) as error:
         # Ctrl-C, work lost with a worker, or the record that could not be written: what the
         # groups finished so far show, then the interrupt, the loss or the error goes on up
