@@ -14,6 +14,7 @@ import json
 import re
 import runpy
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -331,6 +332,46 @@ def test_advice_time_advises_on_each_first_card_and_reports_six_card_hands_apart
         assert six + (0 if deeper == "none" else len(deeper.split(", "))) == 6
 
 
+def test_hint_time_advises_the_first_card_of_each_deep_deal_with_both_budgets(monkeypatch,
+                                                                            capsys):
+    import cli.advising
+    import cli.playing
+    from solver.game import PLAY, Match
+    from solver.players import HeuristicPlayer, decide
+
+    asked = []
+
+    def advice_for(observation, worlds, seed, node_limit=None):
+        asked.append((observation, node_limit))
+        best = observation.legal_actions[len(asked) == 5]   # (the second deal's hint differs)
+        return SimpleNamespace(best=best, method="solved", worlds=64)
+
+    monkeypatch.setattr(cli.advising, "advice_for", advice_for)
+    script("hint_time.py")["main"](["2", "3"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.endswith(" card") and line.split()[-2] for line in lines[:3]] == [
+        "same", "another", "same"]
+    assert lines[3].startswith("2 players, 3 deals: median advise ")
+    assert lines[3].endswith("; the same best card in 2")
+    asked.pop(0)        # (the one untimed, that sets the engine up)
+    assert [nodes for _, nodes in asked] == [cli.advising.ADVICE_NODES,
+                                             cli.playing.HINT_NODES] * 3
+    # the oracle: the heuristic's matches from seed 0 on, each deal's first card where the
+    # hands hold more than six
+    wanted = []
+    heuristic = HeuristicPlayer()
+    seed = 0
+    while len(wanted) < 3:
+        state = Match(players=2).new_initial_state(seed=seed)
+        while not state.is_terminal() and len(wanted) < 3:
+            if state.phase == PLAY and not state.observation(state.current_player()).play \
+                    and len(state.hands[state.current_player()]) > 6:
+                wanted.append(state.observation(state.current_player()))
+            state.apply_action(decide(heuristic, state))
+        seed += 1
+    assert [obs for obs, _ in asked[::2]] == wanted == [obs for obs, _ in asked[1::2]]
+
+
 def test_the_sighted_player_plays_alike_in_one_process_and_in_two_workers(tmp_path):
     import json
     import subprocess
@@ -407,6 +448,10 @@ def test_playout_choice_judges_the_played_out_card_against_another(tmp_path, sol
                                       "more and RUNS 0 to 2, not 2 1"),
     (["advice_time.py", "0"], "advice_time.py: usage: advice_time.py [SEEDS] (a whole number "
                               "from 1)"),
+    (["hint_time.py", "5"], "hint_time.py: usage: hint_time.py [PLAYERS] [DEALS] (2, 3 or 4 "
+                            "players; deals from 1)"),
+    (["hint_time.py", "4", "0"], "hint_time.py: usage: hint_time.py [PLAYERS] [DEALS] (2, 3 or "
+                                 "4 players; deals from 1)"),
 ])
 def test_a_script_given_what_it_cannot_take_says_so_in_one_line(tmp_path, args, said):
     """The scripts the README names gave tracebacks (IndexError, ValueError, a division by

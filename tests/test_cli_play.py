@@ -14,7 +14,7 @@ from rich.text import Text
 
 from cli.answers import AnswerError, choices, read_answer
 from cli.errors import Terminated
-from cli.playing import HELP, PAUSE_HELP, Session, Stop, make_setup, play_command
+from cli.playing import HELP, HINT_NODES, PAUSE_HELP, Session, Stop, make_setup, play_command
 from cli.table import peg_words, scores_text
 from clirun import console, run
 from solver.cards import card_str, parse_card
@@ -747,9 +747,9 @@ def hinted_session(tmp_path, monkeypatch, seed: int = 6, players: int = 2):
     asked: list = []
     real = cli.advising.advice_for
 
-    def advice_for(obs, worlds, seed, seen=None):
-        advice = real(obs, worlds, seed, seen)
-        asked.append((obs, worlds, seed, advice))
+    def advice_for(obs, worlds, seed, seen=None, node_limit=cli.advising.ADVICE_NODES):
+        advice = real(obs, worlds, seed, seen, node_limit)
+        asked.append((obs, worlds, seed, advice, node_limit))
         return advice
 
     monkeypatch.setattr(cli.advising, "advice_for", advice_for)
@@ -777,7 +777,8 @@ def test_hint_shows_the_advice_from_what_you_can_see(tmp_path, monkeypatch):
     assert [obs.phase for obs, *_ in asked] == ["elder", "play"]    # S is the elder hand
     hints = text.split("Advice from what you can see")[1:]
     assert len(hints) == len(asked)
-    for (obs, worlds, seed, advice), hint in zip(asked, hints):
+    for (obs, worlds, seed, advice, nodes), hint in zip(asked, hints):
+        assert nodes == HINT_NODES
         # the advice is of what the person saw at that decision, nothing more
         assert obs in script.seen and obs.seat == s.me
         values = {v.action: v for v in advice.actions}
