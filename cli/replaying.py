@@ -246,7 +246,7 @@ def _is_position_text(text: str) -> bool:
     except (AllFivesError, StopIteration):
         try:
             return "hands" in tomllib.loads(text)
-        except tomllib.TOMLDecodeError:
+        except (ValueError, RecursionError):    # (not TOML, or beyond what Python reads)
             return False
     return True
 

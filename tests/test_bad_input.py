@@ -57,6 +57,20 @@ def test_json_and_toml_beyond_what_python_reads_are_one_line(tmp_path: Path, com
     assert one_error_line(run(*command.split(), path)) == f"allfives: error: {tmp_path}/{message}"
 
 
+@pytest.mark.parametrize("text", ["a = " + "[" * 5000 + "]" * 5000 + "\n",
+                                  "a = " + "9" * 5000 + "\n"])
+@pytest.mark.parametrize("part", ["", "#2"])
+def test_replay_of_toml_beyond_what_python_reads_is_one_line(tmp_path: Path, text: str,
+                                                             part: str):
+    """Read again to tell a deal file with a mistake from a record, TOML nested too deeply or
+    holding a number of more than 4,300 digits ended in a traceback (RecursionError,
+    ValueError): it is no record (JSON), and said so as of any other text."""
+    path = tmp_path / "deep.toml"
+    path.write_text(text)
+    assert one_error_line(run("replay", f"{path}{part}")) == \
+        f"allfives: error: {path}:1: not JSON (Expecting value at column 1)"
+
+
 @pytest.mark.parametrize("command", ["solve", "analyze", "advise", "replay"])
 def test_bytes_that_are_not_utf8_on_standard_input_say_where(tmp_path: Path, command: str):
     # under a C locale the stream's own decoding would let them through as stand-ins
