@@ -68,7 +68,7 @@ def strip(before: int, after: int, target: int, style: str, pretty: bool,
     return text
 
 
-def _winning(deal: Deal, match: MatchAfter, side: int) -> str:
+def _winning(match: MatchAfter, side: int) -> str:
     if side not in match.winners:
         return ""
     words = "shares the match" if len(match.winners) > 1 else "wins the match"
@@ -96,7 +96,7 @@ def pegboard(deal: Deal, match: MatchAfter, pretty: bool, width: int | None = No
         text.append_text(label)
         scores = f"  {before:>2} {arrow} {after:>2}  (+{after - before})"
         text.append(scores)
-        winning = _winning(deal, match, side)
+        winning = _winning(match, side)
         if winning:  # on a line of its own where it would pass the width
             wide = width is not None and names + len(scores) + 2 + len(winning) > width
             text.append(("\n  " if wide else "  ") + winning, style="bold")

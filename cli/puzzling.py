@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, TextIO
 from solver.errors import AllFivesError, counted, counting_number, is_number, \
     number_words, quoted, shown_path
 
-from .errors import FAILURE, note
+from .errors import FAILURE, note, option
 from .faces import rules_words
 
 if TYPE_CHECKING:
@@ -530,8 +530,7 @@ def generator_seed(text: str | int | None, command: str = "generate") -> tuple[i
 
 
 def generate_command(players: int, preset: str, count: int, seed: str | None,
-                     min_turns: int, theme: str | None, out: str | None,
-                     console: Console | None = None) -> None:
+                     min_turns: int, theme: str | None, out: str | None) -> None:
     """Make ``count`` puzzles: into files in ``out`` (numbered on from the files there), or
     onto standard output separated by ``# ---`` lines."""
     from .console import make_console
@@ -659,20 +658,14 @@ def make_puzzles(players, rules, count, seed, min_turns, theme, progress, first=
                     theme=theme, progress=progress, first=first)
 
 
-def theme_names() -> dict[str, str]:
-    try:
-        from solver.puzzles import THEMES
-    except ImportError:  # the themes are not there yet
-        return {}
-    return dict(THEMES)
-
-
 def check_theme(theme: str | None, rules=None) -> str | None:
     """The theme asked for, known and (``rules``) one the rules let the generator find (with
     none asked for, whether the rules let it find any puzzle)."""
-    if theme is not None and theme not in theme_names():
-        raise AllFivesError(f"--theme: unknown theme {quoted(theme)} (themes: "
-                            f"{', '.join(sorted(theme_names()))})")
+    from solver.puzzles import check_theme as known
+
+    if theme is not None:
+        with option("--theme"):
+            known(theme)
     if rules is not None:
         from solver.puzzles.themes import why_never_found
 
@@ -763,6 +756,8 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
     or not).  ``given``: which of
     ``players``, ``rules``, ``theme`` and ``seed`` were typed (they make a ``--random`` one,
     and a puzzle FILE has its own); ``seed``: S, or S/K as ``generate --seed`` takes it."""
+    from solver.puzzles import THEMES
+
     from .answers import is_interactive
     from .console import can_show_suits, make_console
     from .puzzleplay import PuzzleSession
@@ -807,7 +802,7 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
     stream = stream or sys.stdin
     interactive = is_interactive(stream)
     session = PuzzleSession(puzzle, console, stream, _solver(), interactive,
-                            can_show_suits(console), name, theme_names(),
+                            can_show_suits(console), name, dict(THEMES),
                             shown if file is None else "", titled)
     try:
         session.run()

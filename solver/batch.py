@@ -102,7 +102,7 @@ from .stats import Interval, Proportion, TimeSummary, bootstrap_interval, mean_i
     grouped_share_interval, time_summary
 from .tricks import seat_names, side_count, side_of
 
-__all__ = ["BatchError", "WorkersLost", "SerialExecutor", "executor_for", "MatchResult",
+__all__ = ["BatchError", "SerialExecutor", "executor_for", "MatchResult",
            "play_match", "play_deals", "seatings", "GroupResult", "DuplicateResult",
            "run_duplicate", "duplicate_result", "MatchOutcome", "MatchesResult", "run_matches",
            "matches_result", "solve_many", "gather", "PackStream", "DEFAULT_CHUNK", "usable_cpus"]

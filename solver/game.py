@@ -117,7 +117,7 @@ from .tricks import Seated, Table, follow_rule, legal_plays, parse_seat, seat_na
     trick_winner
 
 __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "CHANCE", "TERMINAL",
-           "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "PHASES", "action_name", "parse_action",
+           "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "action_name", "parse_action",
            "step_name", "parse_step", "score_problem", "cut_for_deal", "observation_of",
            "turn_view"]
 
@@ -132,7 +132,6 @@ CALLS = {STAND: "stand", BEG: "beg", TAKE_ONE: "take-one", RUN: "run"}
 _CALL_OF_NAME = {name: action for action, name in CALLS.items()}
 
 SHUFFLE, ELDER, DEALER, PLAY, OVER = "shuffle", "elder", "dealer", "play", "over"
-PHASES = (SHUFFLE, ELDER, DEALER, PLAY, OVER)
 
 #: What a revoke costs, or gives each other side.
 REVOKE_POINTS = 3

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from .cards import ALL_CARDS, FIVE, JACK, TEN, make_card, suit_of
 from .game import Observation, turn_view
 from .players import follow_by_rules, lead_by_rules, TrickView, card_value
+from .sampling import TEMPER     # (no world weighs more than this many times another)
 from .tricks import legal_plays
 
 __all__ = ["play_weight", "PlayWeigher", "resample", "Trust", "TEMPERED", "FULL", "SLIP",
@@ -50,8 +51,6 @@ __all__ = ["play_weight", "PlayWeigher", "resample", "Trust", "TEMPERED", "FULL"
 
 #: The chance the model gives to the opponent playing another card than the heuristic's.
 SLIP = 0.1
-#: No world weighs more than this many times another.
-TEMPER = 8.0
 
 #: The chance given to the partner playing another card than the heuristic's, where its cards
 #: are scored (the Monte Carlo player, which the partner is, plays the heuristic's card in about

@@ -35,8 +35,8 @@ the heuristic's card play instead (``solver.playout``; ``Advice.method`` is ``PL
 over ``PLAYED_OUT_WORLDS`` worlds at the least and as many more as the rest of the budget
 allows.  On 12-card hands with four players this
 is the rule until the hands shrink.  With ``aside`` (off by default: measured within noise of
-off, the README's "The Monte Carlo player") such worlds are first solved again with Game set
-aside, before any play-out (``Advice.method`` is ``GAME_ASIDE``): under the deal's rules
+off, the README's "The Monte Carlo player"), where not one world is solved, the worlds are
+first solved again with Game set aside, before any play-out (``Advice.method`` is ``GAME_ASIDE``): under the deal's rules
 without Game, so that every value leaves Game's one point out.  With Game open each card that is not the best needs a
 search of its own on the pips of every card, and those searches are most of a deep solve
 (README, "Benchmarks"); without them the first ten 4 x 9 deals of the benchmark classes
@@ -329,7 +329,8 @@ class PimcPlayer:
     ``win``         near the target, keep the cards most likely to win the match first;
     ``call_worlds`` worlds valued per call: with ``calls="pimc"`` ``DEFAULT_CALL_WORLDS`` (or
                     ``worlds`` if fewer), else ``ROLLOUT_WORLDS`` played out;
-    ``exact_limit`` enumerate every consistent world when there are at most this many;
+    ``exact_limit`` enumerate every consistent world when there are at most this many, and no
+                    more than ``worlds``;
     ``infer``       weight the worlds by the opponents' cards played, under the heuristic as
                     their model (``solver.inference``): ``INFER_DRAWS`` times as many worlds
                     drawn, ``worlds`` of them resampled by weight;

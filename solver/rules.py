@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import AllFivesError, quoted, spec_options, whole_number
 
-__all__ = ["Rules", "RulesError", "PRESETS", "OPTION_HELP", "option_text", "read_spec",
+__all__ = ["Rules", "RulesError", "PRESETS", "option_text", "read_spec",
            "MAX_TARGET"]
 
 #: The highest target a match may have: far beyond any match the sources describe (61, or 121
@@ -214,24 +214,6 @@ def _coerce(name: str, value: Any) -> Any:
 
 OPTION_TYPES = {f.name: f.type for f in fields(Rules) if f.name != "preset_name"}
 OPTION_NAMES = tuple(OPTION_TYPES)
-
-OPTION_HELP = {
-    "follow": "trump-anytime | strict",
-    "capture": "the trick winner pegs the pips of the trumps in it",
-    "high": "1 for the highest trump dealt",
-    "low": "1 for the lowest trump dealt",
-    "jack": "1 for winning the trump Jack",
-    "game": "1 for the most pips won",
-    "low_to": "holder | captor",
-    "game_counts_fives": "fives count 5 toward Game",
-    "five_for_five": "5 more for winning the trump five",
-    "turnup_jack": "the dealer scores 1 for turning up a Jack",
-    "max_runs": "most runs after a beg, or none",
-    "target": "points that win the match",
-    "finish": "peg-out | hand-end",
-    "skunk": "winning before the loser reaches 31 is a double game",
-    "revoke_penalty": "offender | others",
-}
 
 _ALL_FIVES = Rules()
 PRESETS: dict[str, Rules] = {

@@ -879,8 +879,12 @@ def test_fewer_turns_than_a_sound_puzzle_has_are_refused():
 
 
 def test_bad_options_are_one_line():
+    from solver.puzzles import THEMES
+
     assert_one_error_line(run("puzzle", "generate", "--rules", "nonsense"), "nonsense")
-    assert_one_error_line(run("puzzle", "generate", "--theme", "nonsense"), "nonsense")
+    assert assert_one_error_line(run("puzzle", "generate", "--theme", "nonsense")) == (
+        f"allfives: error: --theme: unknown theme 'nonsense' (expected one of "
+        f"{', '.join(THEMES)})")
     assert_one_error_line(run("puzzle", "generate", "--players", "5"), "--players")
 
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from solver.rules import FOLLOW_RULES, OPTION_HELP, PRESETS, Rules, RulesError
+from solver.rules import FOLLOW_RULES, PRESETS, Rules, RulesError
 
 #: Every option at its all-fives value; the presets below say only how they differ (RULES.md:
 #: options a preset's row leaves unsaid keep the all-fives value).
@@ -45,10 +45,6 @@ def test_each_preset(name):
 
 def test_the_default_is_all_fives():
     assert Rules() == Rules.preset() == Rules.preset("all-fives") == Rules.from_options()
-
-
-def test_every_option_has_help():
-    assert set(OPTION_HELP) == set(ALL_FIVES) == set(Rules().options())
 
 
 def test_options_over_a_preset_from_text():

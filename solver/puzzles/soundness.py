@@ -251,10 +251,10 @@ def toughest_reply(position: Position, side: int, objective: str, target: int,
     return oracle.toughest(position)
 
 
-def refutation(position: Position, side: int, objective: str, target: int,
-               solver: Solver | None = None) -> tuple[tuple[Card, ...], int]:
+def refutation(position: Position, side: int, objective: str, solver: Solver | None = None
+               ) -> tuple[tuple[Card, ...], int]:
     """After a wrong card: an optimal line from ``position`` to the end of play (the defence
-    keeping ``side`` under ``target``, the solver doing its best) and the value reached."""
+    holding ``side`` to the least it can, the solver doing its best) and the value reached."""
     solver = solver.solver if isinstance(solver, Oracle) else (solver or Solver())
     solution = solver.solve(position, side, objective)
     return solution.line, solution.value
