@@ -368,7 +368,7 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
     from .sheet import facts_of, html_sheet, numbers_of, svg, text_view
 
     puzzles = load_all(paths, checked=True)
-    numbers = numbers_of([path for path, _ in puzzles])
+    numbers = numbers_of([path for path, _ in puzzles], titled)
     if form == "svg":
         if len(puzzles) != 1:
             raise AllFivesError(f"--format svg draws one puzzle, not {len(puzzles)}: name one "

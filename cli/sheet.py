@@ -101,11 +101,13 @@ def number_of(name: str, one_file: bool = True) -> str:
     return several[1] if several else ""
 
 
-def numbers_of(names: Sequence[str | PathLike[str]]) -> list[str]:
+def numbers_of(names: Sequence[str | PathLike[str]], titled: bool = True) -> list[str]:
     """Each puzzle's number where the puzzles named are shown together (``number_of``); where
     puzzles of other files would have one alike (``001`` of two folders), each of them has
     its file's name instead, with as many of its folders as tell them apart:
-    ``001-save-the-ten`` beside ``001-duck``, ``gen/001-duck`` beside ``old/001-duck``."""
+    ``001-save-the-ten`` beside ``001-duck``, ``gen/001-duck`` beside ``old/001-duck``.  Not
+    ``titled`` (a file's name may hold its title), every puzzle then has its place among
+    them instead: ``1``, ``2``, ..."""
     names = [str(name) for name in names]
     alone = one_file(names)
     out = [number_of(name, alone) for name in names]
@@ -115,6 +117,8 @@ def numbers_of(names: Sequence[str | PathLike[str]]) -> list[str]:
         parts = {k: (*Path(os.path.abspath(names[k])).parts[:-1],
                      stem(Path(names[k]).name)) for k in alike}
         files = len(set(parts.values()))     # (one file named twice is one puzzle)
+        if files > 1 and not titled:
+            return [str(k) for k in range(1, len(names) + 1)]
         for depth in range(1, max(map(len, parts.values())) + 1):
             told = {k: "/".join(parts[k][-depth:]) for k in alike}
             if len(set(told.values())) == files:

@@ -1570,6 +1570,26 @@ def test_no_titles_names_each_problem_by_its_number_alone():
     assert "five falls" not in played
 
 
+@pytest.mark.parametrize("form", ["text", "html"])
+def test_no_titles_numbers_puzzles_of_folders_numbered_alike_by_their_places(tmp_path, form):
+    """Two folders of a handout, each numbered from 001: their puzzles were told apart by
+    their files' names, which hold the titles ('001-duck.'), --no-titles or not."""
+    import shutil
+
+    names = ["001-save-the-ten.toml", "006-ruff-the-ten.toml", "012-the-five-falls.toml"]
+    for folder, name in zip(["a", "b", "b"], names):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        shutil.copy(COLLECTION / name, tmp_path / folder / f"00{1 + (name[1] == '1')}-"
+                                                            f"{name[4:]}")
+    shown = run("puzzle", "show", tmp_path / "a", tmp_path / "b", "--no-titles", "--format",
+                form).stdout
+    headings = re.findall(r"<h2>([^<]*)</h2>" if form == "html" else r"^(\d+\.)\n", shown, re.M)
+    assert headings == ["1.", "2.", "3."]
+    assert not any(word in shown.lower() for word in ("save", "ruff", "falls"))
+    titled = run("puzzle", "show", tmp_path / "a", tmp_path / "b", "--format", form).stdout
+    assert "001-save-the-ten." in titled and "001-ruff-the-ten." in titled
+
+
 def test_one_puzzle_twice_is_not_written_again_and_check_names_it(tmp_path):
     """generate --out with the seed of a puzzle already in the folder added an identical
     copy, and check passed the two."""
