@@ -77,6 +77,14 @@ class Facts:
     titled: bool = True
 
 
+def brackets(trick: TrickLine, k: int) -> tuple[str, str]:
+    """What opens and closes the ``k``-th card of a trick of the solution where it was on the
+    table already when the puzzle starts: those cards are in brackets, as ``solve``'s line has
+    them, ``(E 2♦  S 3♦)``."""
+    before = sum(played.before for played in trick.cards)
+    return "(" if k == 0 else "", ")" if k == before - 1 else ""
+
+
 def stem(name: str) -> str:
     """A puzzle's file name without its folders and ``.toml``, its number kept:
     ``week#2`` of ``class/week.toml#2``."""
@@ -348,12 +356,11 @@ def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = T
         digits = max((len(str(trick.number)) for trick in facts.solution), default=1)
         for trick in facts.solution:
             text.append(f"\n  {trick.number:>{digits}}. ")    # (8. under 10.: lined up)
-            before = sum(played.before for played in trick.cards)
             for k, played in enumerate(trick.cards):
                 if k:
                     text.append("  ")
                 if played.before:   # dimmed, and in brackets as solve's line has them
-                    opening, closing = "(" if k == 0 else "", ")" if k == before - 1 else ""
+                    opening, closing = brackets(trick, k)
                     card = card_str(played.card, pretty)
                     text.append(f"{opening}{played.seat}{KEEP}{card}{closing}", style=QUIET)
                     continue
@@ -477,11 +484,15 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
             out.append(f'<text x="30" y="{y:g}" font-size="12" font-weight="bold" '
                        f'text-anchor="end">{trick.number}.</text>')
             parts = []
-            for played in trick.cards:
+            for k, played in enumerate(trick.cards):
                 weight = "bold" if played.ours and not played.before else "normal"
-                card = f'<tspan fill="#999">{_esc(face(played.card))}</tspan>' \
-                    if played.before else _svg_card(played.card)
-                parts.append(f' <tspan font-weight="{weight}">{played.seat}</tspan> {card}')
+                if played.before:
+                    opening, closing = brackets(trick, k)
+                    parts.append(f' <tspan fill="#999">{opening}{played.seat} '
+                                 f'{_esc(face(played.card))}{closing}</tspan>')
+                    continue
+                parts.append(f' <tspan font-weight="{weight}">{played.seat}</tspan> '
+                             f'{_svg_card(played.card)}')
             if trick.winner:
                 parts.append(f' <tspan fill="#777">→ {trick.winner}</tspan>')
             out.append(f'<text x="34" y="{y:g}" font-size="12">{"".join(parts).lstrip()}'
@@ -605,10 +616,16 @@ def html_puzzle(facts: Facts) -> str:
 def html_solution(facts: Facts) -> str:
     items = []
     for trick in facts.solution:
-        cards = "&ensp;".join(
-            f'<span class="before">{p.seat} {_esc(face(p.card))}</span>' if p.before
-            else f'<span class="{"ours" if p.ours else "them"}">{p.seat}</span> '
-                 f'{_html_card(p.card)}' for p in trick.cards)
+        parts = []
+        for k, p in enumerate(trick.cards):
+            if p.before:
+                opening, closing = brackets(trick, k)
+                parts.append(f'<span class="before">{opening}{p.seat} {_esc(face(p.card))}'
+                             f'{closing}</span>')
+            else:
+                parts.append(f'<span class="{"ours" if p.ours else "them"}">{p.seat}</span> '
+                             f'{_html_card(p.card)}')
+        cards = "&ensp;".join(parts)
         tail = f" → {trick.winner}" if trick.winner else ""
         items.append(f'<div><b class="n">{trick.number}.</b> {cards}{tail}</div>')
     if facts.outcome:

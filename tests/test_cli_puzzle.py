@@ -559,8 +559,19 @@ def test_in_print_only_the_suit_symbols_are_red(tmp_path):
     assert red and set(red) <= {"♥", "♦"}, red
     red = re.findall(r'<span class="red">([^<]*)</span>', html)
     assert red and set(red) <= {"♥", "♦"}, red
-    assert re.search(r'<span class="before">S 9♠</span>', html)
-    assert re.search(r'<tspan fill="#999">9♠</tspan>', svg)
+    # (and in brackets, as in text: on paper grey may not show)
+    assert re.search(r'<span class="before">\(S 9♠\)</span>', html)
+    assert re.search(r'<tspan fill="#999">\(S 9♠\)</tspan>', svg)
+
+
+@pytest.mark.parametrize("form", ["text", "svg", "html"])
+def test_the_cards_on_the_table_are_in_brackets_in_every_form(form):
+    """The README says --solution shows the cards already on the table in brackets; only the
+    text did, and in print the other forms had grey alone to tell them."""
+    shown = run("puzzle", "show", COLLECTION / "002-catch-the-five.toml", "--solution",
+                "--format", form).stdout
+    words = " ".join(re.sub(r"<[^>]*>", " ", shown).replace("&ensp;", " ").split())
+    assert "1. (N 2♦ E 3♦) S " + ("T♦" if form == "text" else "10 ♦") + " → S" in words
 
 
 class _Sections(HTMLParser):
