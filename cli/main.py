@@ -621,7 +621,7 @@ def puzzle_show(
         "--solution", help="Show the solution too.")] = False,
     title: Annotated[Optional[str], typer.Option(
         "--title", metavar="TEXT", help="The title of an HTML sheet ('' for none: no "
-                                        "heading). Default: All Fives puzzles.")] = None,
+                                        "title line). Default: All Fives puzzles.")] = None,
     no_titles: Annotated[bool, typer.Option(
         "--no-titles", help="Number the puzzles only, without their titles, which may name "
                             "the idea (a solution shown keeps its title).")] = False,

@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
 #: One paragraph, broken to the screen's width as it is printed.
 HELP = ("Type a card of the side you play for as deal files spell it (TH, th, 10h, T♥), a "
-        "rank or suit alone when it picks one legal card, or its number in the list. "
+        "rank or suit alone when it picks one legal card, or its number in the list (a digit "
+        "is always the number: type 6h for the Six of hearts). "
         "Commands: hint (the idea, then the suit to play, or high or low), goal (the goal and "
         "where the deal stood at the start, again), solution (show the line and stop), help, "
         "quit. Forced cards are played for you; a wrong card shows the "
