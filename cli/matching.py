@@ -637,6 +637,11 @@ def _won_method(won: dict[str, Any], a: str, b: str) -> str:
     return f"Wilson, as {effective:,.0f} independent matches"
 
 
+def _count(matches: float) -> str:
+    """Matches won, a win shared counting its share: ``12,904``, ``10.5``."""
+    return f"{int(matches):,}" if matches == int(matches) else f"{matches:,.2f}".rstrip("0")
+
+
 def _signed(x: float | None) -> str:
     return "-inf" if x is None else f"{x:+.3f}"
 
@@ -712,7 +717,7 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
                       f"{_signed(boot['high'])}")
     won = found["won"]
     if won is not None:
-        console.print(f"matches won by {a}: {won['a']:g} of {won['matches']} = "
+        console.print(f"matches won by {a}: {_count(won['a'])} of {won['matches']:,} = "
                       f"{won['share']:.1%} (95% interval {won['low']:.1%} .. {won['high']:.1%}, "
                       f"{_won_method(won, a, b)})")
     console.print()

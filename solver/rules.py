@@ -120,7 +120,7 @@ class Rules:
     def replace(self, **options: Any) -> Rules:
         for name in options:
             if name not in OPTION_NAMES:
-                raise RulesError(f"unknown option {quoted(name)}{spelled_as(name)}")
+                raise RulesError(unknown_option(name))
         return dataclasses.replace(self, **options)
 
     # ---- reading ------------------------------------------------------------------------
@@ -167,6 +167,13 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def unknown_option(name: str) -> str:
+    """What is said of an option no rules have: how it is spelled, if it is one spelled
+    otherwise, else what the options are."""
+    return f"unknown option {quoted(name)}" + (
+        spelled_as(name) or f" (the options: {', '.join(OPTION_NAMES)})")
+
+
 def spelled_as(name: str) -> str:
     """`` (it is spelled max_runs)`` after an unknown option that is one spelled otherwise
     (``max-runs``, ``Max_Runs``); else nothing."""
@@ -177,7 +184,7 @@ def spelled_as(name: str) -> str:
 def _coerce(name: str, value: Any) -> Any:
     """Turn text from a file or the command line into the option's type."""
     if name not in OPTION_NAMES:
-        raise RulesError(f"unknown option {quoted(name)}{spelled_as(name)}")
+        raise RulesError(unknown_option(name))
     kind = OPTION_TYPES[name]
     if kind == "bool":
         if isinstance(value, bool):

@@ -13,11 +13,15 @@ import pytest
 from clirun import EXAMPLES, run, shell
 from solver.deal import DealFileError, Position, load
 from solver.errors import QUOTE_CHARACTERS, quoted
-from solver.rules import Rules, option_text
+from solver.rules import OPTION_NAMES, Rules, option_text
 
 TWO_LINE = "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H"
 TWO_TOML = 'dealer = "S"\nturnup = "6H"\n\n[hands]\nN = "TS QH JH TH 9H 2H"\n' \
            'S = "QS AH KH 5H 7D 4C"\n'
+
+
+#: How an unknown rule option is answered: with the options there are.
+OPTIONS_LISTED = f"the options: {', '.join(OPTION_NAMES)}"
 
 
 def one_error_line(result) -> str:
@@ -97,8 +101,8 @@ def test_dotted_tables_nested_deeply_are_one_short_line(tmp_path: Path):
     path = tmp_path / "deep.toml"
     path.write_text(TWO_TOML + "[options" + ".a" * 3000 + "]\n")
     line = one_error_line(run("solve", path))
-    assert line == f"allfives: error: {path}: options.a: unknown option 'a'"
-    assert len(line) < 200
+    assert line == f"allfives: error: {path}: options.a: unknown option 'a' ({OPTIONS_LISTED})"
+    assert len(line) < 200 + len(OPTIONS_LISTED)
 
 
 def test_a_bom_is_read_as_the_text_it_is(tmp_path: Path):
@@ -191,7 +195,7 @@ def test_a_fractional_option_says_so(tmp_path: Path):
     for value in ("2.5", "[1]"):        # an unknown name is told as such, whatever its value
         path.write_text(TWO_TOML + f"[options]\ncolour = {value}\n")
         line = one_error_line(run("solve", path))
-        assert line.endswith("options.colour: unknown option 'colour'")
+        assert line.endswith(f"options.colour: unknown option 'colour' ({OPTIONS_LISTED})")
 
 
 @pytest.mark.parametrize("score,side", [("61,0", "N"), ("70,65", "N"), ("3,61", "S")])

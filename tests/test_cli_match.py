@@ -129,6 +129,16 @@ def test_whole_matches_in_pairs_have_the_paired_interval():
     assert (f"Bonett and Price's, paired: heuristic won both matches of {tally.count(2)} "
             f"groups, random both of {tally.count(0)}, {tally.count(1)} split"
             in " ".join(shown.split()))
+    assert f"matches won by heuristic: {won['a']:g} of 24 = {won['share']:.1%} " in shown
+
+
+@pytest.mark.parametrize("won, said", [(12904, "12,904"), (10.5, "10.5"), (0, "0"),
+                                       (1_234_567.5, "1,234,567.5"), (2 / 3, "0.67")])
+def test_matches_won_are_written_as_the_other_counts_are(won, said):
+    """'12904 of 15000' beside '15,000 matches': the counts of a report alike."""
+    from cli.matching import _count
+
+    assert _count(won) == said
 
 
 def test_two_jobs_give_the_numbers_of_one():
