@@ -691,7 +691,10 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
     grid.columns[0].overflow = "fold"      # (a long name whole, on lines of its own)
     for label in (a, b):
         t = found["times"].get(label, {"decisions": 0, "median": 0.0, "p95": 0.0})
-        grid.add_row(label, f"{found['points_per_deal'][label]:.3f}", str(t["decisions"]),
+        # (a space after each comma, which the spec takes too, so that a long one breaks
+        # between its options, not within one)
+        grid.add_row(label.replace(",", ", "), f"{found['points_per_deal'][label]:.3f}",
+                     str(t["decisions"]),
                      seconds_words(t["median"], pretty) or "—",
                      seconds_words(t["p95"], pretty) or "—")
     console.print(grid)

@@ -132,6 +132,16 @@ def test_whole_matches_in_pairs_have_the_paired_interval():
     assert f"matches won by heuristic: {won['a']:g} of 24 = {won['share']:.1%} " in shown
 
 
+def test_a_long_player_spec_breaks_between_its_options_in_the_table():
+    """Into a file, 80 columns: 'pimc:worlds=8,time_limit=none,n' above 'ode_limit=200000'."""
+    spec = "pimc:worlds=8,time_limit=none,node_limit=200000"
+    shown = run("match", spec, "heuristic", "--deals", "2", "--duplicate").stdout
+    words = shown.split("─" * 80 + "\n")[1].split("\nheuristic ")[0].split()
+    assert words[:2] == ["pimc:worlds=8,", "time_limit=none,"]
+    assert words[-1] == "node_limit=200000"
+    assert f"Reproduce: allfives match {spec} heuristic " in shown
+
+
 @pytest.mark.parametrize("won, said", [(12904, "12,904"), (10.5, "10.5"), (0, "0"),
                                        (1_234_567.5, "1,234,567.5"), (2 / 3, "0.67")])
 def test_matches_won_are_written_as_the_other_counts_are(won, said):
