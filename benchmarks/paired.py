@@ -212,8 +212,8 @@ def paired(first, second, alone):
     common = sorted(set(one) & set(two), key=int)
     unlike = [g for g in common if packs_one[g][:3] != packs_two[g][:3]]
     if unlike:
-        sys.exit(f"paired.py: group {unlike[0]} was played at another table, by other rules or "
-                 f"with other cards in the two runs: not the same --players, --rules or --seed")
+        fail(f"group {unlike[0]} was played at another table, by other rules or with other "
+             f"cards in {first} and {second}: not the same --players, --rules or --seed")
     shown = [(f"{name_a} ({first})", list(one.values())),
              (f"{name_b} ({second})", list(two.values()))]
     return [(one[g] - two[g], packs_one[g][3]) for g in common], \

@@ -229,6 +229,13 @@ def test_paired_refuses_runs_that_do_not_pair(tmp_path, capsys):
         paired["main"]([str(one), str(rotated)])
     with pytest.raises(SystemExit, match="unknown option --bycalls"):
         paired["main"]([str(one), str(one), "--bycalls"])
+    # of several pairs, the two files that do not pair are named
+    reseeded, _ = duplicate_run(tmp_path, "random", "heuristic", 2, seed=1)
+    with pytest.raises(SystemExit) as stopped:
+        paired["main"]([str(one), str(itself), str(one), str(reseeded)])
+    assert stopped.value.code == (f"paired.py: group 0 was played at another table, by other "
+                                  f"rules or with other cards in {one} and {reseeded}: not the "
+                                  f"same --players, --rules or --seed")
     fewer, _ = duplicate_run(tmp_path, "random", "heuristic", 2, groups=5)
     capsys.readouterr()
     paired["main"]([str(one), str(fewer)])
