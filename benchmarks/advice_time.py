@@ -13,7 +13,8 @@ import time
 
 from cli.advising import advice_for
 from solver.game import PLAY, Match
-from solver.players import decide, make_player
+from solver.players import decide
+from solver.registry import make_player
 
 
 def first_cards(players, seeds):

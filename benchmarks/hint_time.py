@@ -15,7 +15,8 @@ import time
 from cli.advising import ADVICE_NODES, advice_for
 from cli.playing import HINT_NODES
 from solver.game import PLAY, Match
-from solver.players import decide, make_player
+from solver.players import decide
+from solver.registry import make_player
 
 
 def deep_first_cards(players: int, deals: int):

@@ -36,7 +36,8 @@ from collections import defaultdict
 
 from solver.errors import AllFivesError
 from solver.game import action_name
-from solver.players import HeuristicPlayer, register_player
+from solver.players import HeuristicPlayer
+from solver.registry import register_player
 from solver.batch import records_parts, seatings
 from solver.records import Records, deal_opening, numbered_records, record_lines
 from solver.rules import MAX_TARGET

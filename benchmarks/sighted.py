@@ -20,7 +20,8 @@ from cli import matching
 from cli.main import app
 from solver import sampling
 from solver.pimc import PimcPlayer
-from solver.players import PlayerError, register_player
+from solver.players import PlayerError
+from solver.registry import register_player
 
 
 #: What ``sighted`` may see besides its own hand: its partner's, or the two opponents'.

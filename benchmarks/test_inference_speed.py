@@ -24,7 +24,8 @@ import pytest
 
 from solver.game import PLAY, Match
 from solver.inference import FULL, PlayWeigher
-from solver.players import decide, make_player, player_spec
+from solver.players import decide
+from solver.registry import make_player, player_spec
 from solver.sampling import sample_worlds
 
 from test_pimc_speed import _percentile, observations as decisions

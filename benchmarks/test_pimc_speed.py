@@ -23,7 +23,8 @@ import pytest
 
 from solver.game import PLAY, Match
 from solver.pimc import PimcPlayer
-from solver.players import decide, make_player
+from solver.players import decide
+from solver.registry import make_player
 
 
 def observations(players: int, count: int):

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from solver.errors import AllFivesError, WorkersLost, counted, quoted
-from solver.players import PlayerSpec, player_spec
+from solver.registry import PlayerSpec, player_spec
 from solver.signals import signals_held
 
 from .errors import stopped_by

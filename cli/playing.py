@@ -33,7 +33,8 @@ from solver.cards import card_str, rank_of
 from solver.deal import Position
 from solver.errors import AllFivesError, EngineMissing, counted, quoted
 from solver.game import DealLog, Match, MatchState
-from solver.players import Player, PlayerSpec, decide, player_spec, within_reach
+from solver.players import Player, decide, within_reach
+from solver.registry import PlayerSpec, player_spec
 from solver.records import match_records, records_text
 from solver.scoring import score_position
 from solver.tricks import parse_seat, seat_names, side_name, side_of

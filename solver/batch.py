@@ -93,7 +93,8 @@ from typing import Any
 from .cards import Card
 from .errors import AllFivesError, WorkersLost, counted, quoted, seeded, whole
 from .game import Match, MatchState, cut_for_deal
-from .players import Player, PlayerSpec, decide, player_spec
+from .players import Player, decide
+from .registry import PlayerSpec, player_spec
 from .records import match_records, record_pairs, replayed_matches
 from .rules import MAX_TARGET, Rules, option_text
 from .shuffle import shuffled_pack
@@ -399,7 +400,7 @@ def _labels(players: Sequence[Player], names: Sequence[str] | None, n: int) -> l
     for seat, player in enumerate(players):
         if not callable(getattr(player, "act", None)):
             raise BatchError(f"seat {seat}: {quoted(player)} is not a player (a name or spec "
-                             f"makes one: solver.players.make_player)")
+                             f"makes one: solver.registry.make_player)")
     labels = list(names) if names is not None else [getattr(p, "name", type(p).__name__)
                                                     for p in players]
     if len(labels) != n:

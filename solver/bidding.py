@@ -27,9 +27,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import sampling
+from .advice import Budget, ranked, summarize
 from .calling import WIN_VALUE, advise_rollout, world_pack, world_state
 from .game import BEG, PLAY, STAND, MatchState, Observation
-from .players import deal_objective, rules_call, take_one_or_run
+from .heuristic import rules_call, take_one_or_run
+from .players import deal_objective
 from .tricks import side_of
 
 __all__ = ["advise_call", "call_advice", "CALL_NODES"]
@@ -78,8 +81,6 @@ def _pegged(state: MatchState, side: int, margin: bool) -> tuple[float, bool]:
 def call_advice(player, observation: Observation, hands: Sequence[Sequence[Sequence[int]]],
                 weights: Sequence[float], exact: bool = False):
     """The Advice on a call over the worlds given as every seat's hand."""
-    from .advice import Budget, ranked, summarize
-
     legal = list(observation.legal_actions)
     n = observation.players
     side = side_of(observation.seat, n)
@@ -122,8 +123,6 @@ def advise_call(player, observation: Observation):
     """The PIMC player's Advice on a call, over worlds from ``solver.sampling``: each world's
     deal solved double-dummy (``call_advice``) with ``calls="pimc"``, else played out
     (``solver.calling.advise_rollout``)."""
-    from . import sampling
-
     solved = player.calls == "pimc"
     count = player.call_worlds if solved else player.rollout_worlds
     worlds = sampling.sample_worlds(observation, count, player.rng,

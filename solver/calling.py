@@ -35,10 +35,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
+from . import sampling
+from .advice import MIN_WORLDS, PLAYED_OUT, Budget, valued
 from .cards import ACE, ALL_CARDS, FIVE, JACK, KING, QUEEN, TEN, rank_of, suit_of
 from .game import BEG, DEALER, ELDER, PLAY, RUN, STAND, TAKE_ONE, DealLog, Match, MatchState, \
     Observation
-from .players import HeuristicPlayer, rules_call, take_one_or_run
+from .heuristic import heuristic_action, rules_call, take_one_or_run
 from .rules import PRESETS, Rules
 from .tricks import side_of
 
@@ -85,9 +87,6 @@ def world_state(observation: Observation, pack: Sequence[int]) -> MatchState:
 
 
 
-_PLAYER = HeuristicPlayer()
-
-
 def deal_result(log: DealLog, side: int, sides: int) -> float:
     """What the deal ``log`` brought ``side``: its points less the others' (their mean with
     three sides); ``WIN_VALUE`` for a game won in it, minus that for one lost; 0 if thrown in."""
@@ -109,8 +108,9 @@ def play_out(state: MatchState, players: Sequence | None = None) -> DealLog:
         raise ValueError("play_out needs a state made with auto_deal=False")
     while state.phase in (ELDER, DEALER, PLAY):
         seat = state.current_player()
-        player = _PLAYER if players is None else players[seat]
-        state.apply_action(player.act(state.observation(seat)))
+        observation = state.observation(seat)
+        state.apply_action(heuristic_action(observation)[0] if players is None
+                           else players[seat].act(observation))
     return state.deals[-1]
 
 
@@ -314,8 +314,6 @@ def _world_rows(observation: Observation, hands: Sequence[Sequence[Sequence[int]
     (``world_pack``, the rest shuffled by ``rng``) played out once per call;
     with a ``budget`` (``solver.advice.Budget``), no world is begun once it is spent and
     ``MIN_WORLDS`` are done."""
-    from .advice import MIN_WORLDS
-
     rows: dict[int, list[float]] = {c: [] for c in observation.legal_actions}
     for done, world_hands in enumerate(hands):
         if budget is not None and done >= MIN_WORLDS and budget.spent():
@@ -330,9 +328,7 @@ def rollout_call(observation: Observation, rng, worlds: int = ROLLOUT_WORLDS) ->
     """The call of best weighted mean over ``worlds`` worlds drawn by ``rng``
     (``solver.sampling``, weighted by the calls made), each played out once per call; equal
     means go to the heuristic's rule."""
-    from .sampling import sample_worlds
-
-    drawn = sample_worlds(observation, worlds, rng, bidding=True)
+    drawn = sampling.sample_worlds(observation, worlds, rng, bidding=True)
     rows = _world_rows(observation, [w.hands for w in drawn], rng)
     weights = [float(w.weight) for w in drawn]
     total = sum(weights)
@@ -356,8 +352,6 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
     chance that the deal wins the match, the deal's value (``deal_result``, a match lost in it
     counted as ``-WIN_VALUE``) breaking ties; else the deal's value, a match lost in it counted
     so (``near_target``)."""
-    from .advice import PLAYED_OUT, Budget, valued
-
     legal = list(observation.legal_actions)
     budget = Budget(player.time_limit, None, len(hands))
     rows = _world_rows(observation, hands, player.rng, budget)

@@ -35,7 +35,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 from .calling import cell_keys, hand_features, load_table, outcomes, table_call
 from .game import BEG, RUN, STAND, TAKE_ONE, Match
-from .players import player_spec, stand_or_beg, take_one_or_run
+from .heuristic import stand_or_beg, take_one_or_run
+from .registry import player_spec
 from .rules import MAX_TARGET, PRESETS, Rules
 from .shuffle import shuffled_pack
 from .tricks import side_of

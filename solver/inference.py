@@ -27,7 +27,7 @@ alike, would bring every world nearer the temper's floor).
 ``PlayWeigher`` weighs the many worlds of one decision: what they share (each opponent's past
 play with a choice, the trick on the table then, the cards' values, the prize trumps, the trick's
 winner after each card) is worked out once, and each world's replay asks the heuristic's
-card-play rules (``players.lead_by_rules``, ``players.follow_by_rules``) on a table view made
+card-play rules (``heuristic.lead_by_rules``, ``heuristic.follow_by_rules``) on a table view made
 for that world without rebuilding an observation: the same weights as asking
 ``HeuristicPlayer.act`` through ``game.turn_view``, about 2.3 times faster with two players and
 2.5 with four.
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from .cards import ALL_CARDS, FIVE, JACK, TEN, make_card, suit_of
 from .game import Observation, turn_view
-from .players import follow_by_rules, lead_by_rules, TrickView, card_value
+from .heuristic import TrickView, card_value, follow_by_rules, lead_by_rules
 from .sampling import TEMPER     # (no world weighs more than this many times another)
 from .tricks import legal_plays
 
@@ -85,7 +85,7 @@ FULL = Trust(FULL_SLIP, FULL_TEMPER)
 class _Turn:
     """One opponent's past play with a choice as every world shares it: the seat, the trick on
     the table, the cards that seat had seen then other than its hand, and the heuristic's view
-    of the table but for the hand (``players.TrickView``), worked out once per observation."""
+    of the table but for the hand (``heuristic.TrickView``), worked out once per observation."""
 
     __slots__ = ("index", "seat", "trick", "others", "trumps", "view", "seats_after",
                  "partner", "unseen", "higher", "winners")
@@ -120,7 +120,7 @@ class _Turn:
 
 
 class _Sight(TrickView):
-    """``players.TrickView`` for one world at one ``_Turn``: made without rebuilding what every
+    """``heuristic.TrickView`` for one world at one ``_Turn``: made without rebuilding what every
     world shares; a card's value looked up rather than counted, the trick's winner after a card
     and the cards above it taken from the turn."""
 
@@ -165,8 +165,8 @@ class _Sight(TrickView):
 class PlayWeigher:
     """``play_weight`` for many worlds of one observation: what the worlds share (each
     opponent's play with a choice, the cards' values, the prize trumps) is worked out once,
-    and each world's replay asks the heuristic's card-play rules (``players.lead_by_rules``,
-    ``players.follow_by_rules``) without rebuilding an observation.  The weights are exactly
+    and each world's replay asks the heuristic's card-play rules (``heuristic.lead_by_rules``,
+    ``heuristic.follow_by_rules``) without rebuilding an observation.  The weights are exactly
     ``play_weight``'s."""
 
     def __init__(self, observation: Observation, trust: Trust = TEMPERED) -> None:

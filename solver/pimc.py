@@ -89,8 +89,9 @@ from .calling import ROLLOUT_WORLDS, table_call
 from .deal import Position
 from .errors import quoted, seeded, spelled, whole
 from .game import Observation
-from .players import HeuristicPlayer, PlayerError, check_replies, check_switch, \
-    check_table_bits, deal_objective, legal_to_act, sides_within_reach, within_reach
+from . import chain, inference, playout, sampling
+from .players import (HeuristicPlayer, PlayerError, check_replies, check_switch, check_table_bits,
+                      deal_objective, legal_to_act, sides_within_reach, within_reach)
 from .solution import check_limits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
@@ -527,8 +528,6 @@ class PimcPlayer:
         legal = legal_to_act(observation)
         if observation.phase in ("elder", "dealer"):
             return advise_call(self, observation)
-        from . import sampling
-
         count = self.worlds_for(observation.players)
         budget = Budget(self.time_limit, self.node_limit, count)
         if observation.revokes:
@@ -543,16 +542,14 @@ class PimcPlayer:
             chosen = list(worlds)
             weights = [float(w.weight) for w in worlds]
         else:
-            from .inference import FULL, PARTNER_SLIP, TEMPERED, PlayWeigher, resample
-
-            trust = FULL if full else TEMPERED
+            trust = inference.FULL if full else inference.TEMPERED
             if self.infer_partner:
-                trust = replace(trust, partner_slip=PARTNER_SLIP)
+                trust = replace(trust, partner_slip=inference.PARTNER_SLIP)
             temper = trust.temper if sharp_calls else sampling.TEMPER
             worlds = sampling.sample_worlds(observation, count * self.draws, self.rng,
                                             exact_limit=self.exact_limit, bidding=self.bidding,
                                             temper=temper)
-            weigher = PlayWeigher(observation, trust)
+            weigher = inference.PlayWeigher(observation, trust)
             likely = [float(w.weight) * weigher.weight(w.hands) for w in worlds]
             if worlds.exact:
                 chosen, weights = list(worlds), likely
@@ -560,7 +557,7 @@ class PimcPlayer:
                 chosen = self._chained(observation, worlds, likely, weigher, temper, count)
                 weights = [1.0] * len(chosen)
             else:
-                drawn = resample(likely, count, self.rng)
+                drawn = inference.resample(likely, count, self.rng)
                 chosen = [worlds[i] for i, _ in drawn]
                 weights = [float(times) for _, times in drawn]
         positions = [sampling.world_position(observation, w) for w in chosen]
@@ -571,17 +568,14 @@ class PimcPlayer:
                  temper: float, count: int) -> list:
         """``count`` worlds walked by ``solver.chain`` from the likeliest of ``worlds``, in
         proportion to the calls' and the play's weights."""
-        from . import sampling
-        from .chain import chain_worlds
-
         calls = sampling.call_weigher(observation, temper) if self.bidding else None
 
         def weight(hands) -> float:
             return (calls(hands) if calls else 1.0) * weigher.weight(hands)
 
         start = worlds[max(range(len(worlds)), key=likely.__getitem__)]
-        hands = chain_worlds(sampling.constraints(observation), start.hands, count, weight,
-                             self.rng, self.chain)
+        hands = chain.chain_worlds(sampling.constraints(observation), start.hands, count,
+                                   weight, self.rng, self.chain)
         return [sampling.World(h) for h in hands]
 
     def advise_positions(self, observation: Observation, positions: Sequence[Position],
@@ -687,13 +681,11 @@ class PimcPlayer:
         every world where there are fewer): every card valued over the worlds by playing the
         deal out (``solver.playout``), over ``PLAYED_OUT_WORLDS`` of them at the least (all where
         there are fewer), the budget spent or not, and as many more as it leaves time for."""
-        from .playout import played_out_values
-
         objectives = (objective, points) if objective != points else (objective,)
         others = objective == "win" and observation.players == 3
-        values, kept = played_out_values(positions, weights, legal, side, objectives,
-                                         budget.spent, others_win=others,
-                                         least=PLAYED_OUT_WORLDS)
+        values, kept = playout.played_out_values(positions, weights, legal, side, objectives,
+                                                 budget.spent, others_win=others,
+                                                 least=PLAYED_OUT_WORLDS)
         actions = valued(legal, values[objective], kept, exact, preferred,
                          values[points] if objective != points else None,
                          chance=objective == "win", others_win=values.get("others_win"))

@@ -1,4 +1,4 @@
-"""Players of the match in ``solver.game``: ``random``, ``heuristic`` and ``cheater``, made by name.
+"""Players of the match in ``solver.game``: ``random``, ``heuristic`` and ``cheater``.
 
 A player is anything with ``act(observation) -> action``: it is handed the ``Observation`` of its
 own seat (``MatchState.observation(seat)``: its hand, the turn-ups, the calls, the cards played,
@@ -11,6 +11,7 @@ plays the double-dummy best card, the upper bound of card play, not a fair oppon
 is that calling convention in one place::
 
     >>> from solver.game import Match
+    >>> from solver.registry import make_player
     >>> state = Match(players=2).new_initial_state(seed=1)
     >>> players = [make_player("heuristic"), make_player("random", seed=2)]
     >>> while not state.is_terminal():
@@ -18,35 +19,24 @@ is that calling convention in one place::
     >>> sorted(state.returns())
     [-1, 1]
 
-Players are made by name through a registry: ``make_player("heuristic")``,
-``make_player("random", seed=3)``, ``make_player("cheater", time_limit=0.5)``;
-``player_names()`` lists them and ``register_player(name, factory)`` adds one.  An unknown name
-or option is a ``PlayerError``.  A player may keep state between decisions (``cheater`` keeps its
+Players are made by name through ``solver.registry`` (``make_player("heuristic")``), the
+Monte Carlo player of ``solver.pimc`` among them.  The heuristic's rules are
+``solver.heuristic``'s.  A player may keep state between decisions (``cheater`` keeps its
 solver's table); make a new one for each match to repeat a run exactly.
 """
 
 from __future__ import annotations
 
-import inspect
-import math
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from .cards import ACE, ALL_CARDS, FIVE, JACK, KING, TEN, Card, make_card, pip_value, rank_of, \
-    suit_of
-from .errors import AllFivesError, quoted, seeded, spec_options, spelled, whole_number, \
-    written_as_number
-from .game import BEG, RUN, STAND, TAKE_ONE, Observation
-from . import solution
-from .rules import Rules
-from .tricks import side_of, trick_winner
+from . import calling, solution
+from .errors import AllFivesError, quoted, seeded, spelled
+from .game import Observation
+from .heuristic import heuristic_action
 
 __all__ = ["Player", "PlayerError", "RandomPlayer", "HeuristicPlayer", "CheaterPlayer",
-           "make_player", "register_player", "player_names", "decide", "PlayerSpec",
-           "player_spec", "card_value", "deal_objective", "rules_call", "SCORING_TRUMPS",
-           "GAME_PIP_WEIGHT", "TrickView", "lead_by_rules", "follow_by_rules", "legal_to_act"]
+           "decide", "deal_objective", "legal_to_act"]
 
 
 class PlayerError(AllFivesError):
@@ -108,117 +98,11 @@ class RandomPlayer:
         return f"RandomPlayer(name={self.name!r})"
 
 
-# ---- what cards are worth -------------------------------------------------------------------
-
-#: The trumps whose holder stands (as elder hand) or keeps trumps (as dealer) on them alone.
-SCORING_TRUMPS = (ACE, KING, TEN, FIVE)
 #: The heuristic's ways of calling (its option ``calls``).
 HEURISTIC_CALLS = ("rules", "table", "rollout")
 #: How the players that value cards with every hand open take the other side's replies (their
 #: option ``replies``): the double-dummy best, or the heuristic's card (``solver.replies``).
 REPLIES = ("double-dummy", "heuristic")
-#: How many trumps of the proposed suit the elder hand stands on without a scoring trump.
-STAND_TRUMPS = 2
-#: What one pip toward Game is worth in the heuristic's count, against 1 for a point pegged:
-#: Game is one point for the most pips of about 100, so a pip moves it a little.
-GAME_PIP_WEIGHT = 0.1
-
-
-def card_value(card: Card, trump: int, rules: Rules) -> float:
-    """What ``card`` is worth to the side that wins the trick it falls in, by ``rules``: its
-    capture pips if a trump (A 4, K 3, Q 2, J 1, T 10, 5 5), 1 more for the trump Jack (Jack), 5
-    more for the trump Five (five-for-five), and ``GAME_PIP_WEIGHT`` a pip toward Game."""
-    value = 0.0
-    rank = rank_of(card)
-    if suit_of(card) == trump:
-        if rules.capture:
-            value += pip_value(card)
-        if rules.jack and rank == JACK:
-            value += 1
-        if rules.five_for_five and rank == FIVE:
-            value += 5
-    if rules.game and not (rank == FIVE and not rules.game_counts_fives):
-        value += GAME_PIP_WEIGHT * pip_value(card)
-    return value
-
-
-def _beats(card: Card, best: Card, trump: int) -> bool:
-    """Whether ``card`` played to a trick now won by ``best`` takes it over."""
-    if suit_of(card) == suit_of(best):
-        return rank_of(card) > rank_of(best)
-    return suit_of(card) == trump
-
-
-@dataclass
-class TrickView:
-    """What one observation tells about the trick and the cards still out, worked out once."""
-
-    obs: Observation
-    trump: int
-    #: Cards in no hand seen and not played: in another hand or in the pack not dealt.
-    out: list[Card]
-    #: The trick on the table: (seat, card), lead first.
-    trick: list[tuple[int, Card]]
-    seats_after: int
-    partner: int | None
-    prize: list[Card] = field(default_factory=list)
-
-    @classmethod
-    def of(cls, obs: Observation) -> TrickView:
-        n = obs.players
-        trump = obs.trump
-        seen = set(obs.hand) | set(obs.turnups) | {c for _, c in obs.play}
-        out = [c for c in ALL_CARDS if c not in seen]
-        k = len(obs.play) % n
-        trick = list(obs.play[len(obs.play) - k:]) if k else []
-        partner = (obs.seat + 2) % 4 if n == 4 else None
-        table = cls(obs, trump, out, trick, n - len(trick) - 1, partner)
-        # the prize trumps, most valuable first (T, 5, J with the all-fives count)
-        table.prize = sorted((make_card(trump, r) for r in (TEN, FIVE, JACK)
-                              if card_value(make_card(trump, r), trump, obs.rules) >= 1),
-                             key=lambda c: -card_value(c, trump, obs.rules))
-        return table
-
-    def value(self, card: Card) -> float:
-        return card_value(card, self.trump, self.obs.rules)
-
-    def out_trumps(self) -> list[Card]:
-        return [c for c in self.out if suit_of(c) == self.trump]
-
-    def is_master(self, card: Card) -> bool:
-        """A trump higher than every trump still out."""
-        return suit_of(card) == self.trump and all(rank_of(c) < rank_of(card)
-                                                   for c in self.out_trumps())
-
-    def winner_after(self, card: Card) -> tuple[int, Card]:
-        """The seat and card winning the trick once ``card`` is played to it."""
-        cards = [c for _, c in self.trick] + [card]
-        i = trick_winner(cards, self.trump)
-        seat = self.trick[i][0] if i < len(self.trick) else self.obs.seat
-        return seat, cards[i]
-
-    def ours(self, seat: int) -> bool:
-        n = self.obs.players
-        return side_of(seat, n) == side_of(self.obs.seat, n)
-
-    def holds(self, card: Card) -> bool:
-        """Whether a winning ``card`` keeps the trick: no seat plays after, or no card still out
-        could take it over (whoever holds it, if anyone)."""
-        return self.seats_after == 0 or not any(_beats(c, card, self.trump) for c in self.out)
-
-    def safe(self, card: Card) -> bool:
-        """Whether the trick is surely my side's once ``card`` is played to it."""
-        seat, best = self.winner_after(card)
-        return self.ours(seat) and self.holds(best)
-
-    def points(self) -> float:
-        """What the cards on the table are worth (``card_value``)."""
-        return sum(self.value(c) for _, c in self.trick)
-
-    def trump_points(self) -> float:
-        """What the trumps on the table are worth, Game pips left out."""
-        return sum(self.value(c) - card_value(c, -1, self.obs.rules)
-                   for _, c in self.trick if suit_of(c) == self.trump)
 
 
 # ---- heuristic ------------------------------------------------------------------------------
@@ -294,104 +178,15 @@ class HeuristicPlayer:
     def explain(self, observation: Observation) -> tuple[int, int]:
         """(action, rule number) for the seat to act."""
         legal = legal_to_act(observation)
-        if observation.phase in ("elder", "dealer"):
+        if observation.phase in ("elder", "dealer") and self.calls != "rules" and len(legal) > 1:
             rule = 1 if observation.phase == "elder" else 2
-            if self.calls == "rules" or len(legal) == 1:
-                return rules_call(observation), rule
-            from . import calling
-
             if self.calls == "table":
                 return calling.table_call(observation), rule
             return calling.rollout_call(observation, self.rng), rule
-        table = TrickView.of(observation)
-        if len(legal) == 1:
-            return legal[0], (4 if not table.trick else 10)
-        if not table.trick:
-            return lead_by_rules(table, list(legal))
-        return follow_by_rules(table, list(legal))
+        return heuristic_action(observation)
 
     def __repr__(self) -> str:
         return f"HeuristicPlayer(name={self.name!r}, calls={self.calls!r})"
-
-
-def _proposed_trumps(obs: Observation) -> list[Card]:
-    suit = suit_of(obs.turnups[-1])
-    return [c for c in obs.hand if suit_of(c) == suit]
-
-
-def _strong(trumps: Sequence[Card], count: int) -> bool:
-    return len(trumps) >= count or any(rank_of(c) in SCORING_TRUMPS for c in trumps)
-
-
-def stand_or_beg(obs: Observation) -> int:
-    """Rule 1: stand with two or more trumps of the proposed suit, or with a scoring trump."""
-    return STAND if _strong(_proposed_trumps(obs), STAND_TRUMPS) else BEG
-
-
-def rules_call(obs: Observation) -> int:
-    """The call of rule 1 (the elder hand) or rule 2 (the dealer) for the seat to call."""
-    return stand_or_beg(obs) if obs.phase == "elder" else take_one_or_run(obs)
-
-
-def take_one_or_run(obs: Observation) -> int:
-    """Rule 2: run when the take-one point would bring the elder's side to the target, or when
-    the dealer holds fewer than two trumps of the proposed suit and no scoring trump."""
-    if RUN not in obs.legal_actions:
-        return TAKE_ONE
-    elder_side = side_of((obs.dealer + 1) % obs.players, obs.players)
-    if obs.score[elder_side] + 1 >= obs.rules.target:
-        return RUN
-    return TAKE_ONE if _strong(_proposed_trumps(obs), 2) else RUN
-
-
-def _cheap_key(table: TrickView) -> Callable[[Card], tuple]:
-    return lambda c: (table.value(c), suit_of(c) == table.trump, rank_of(c), c)
-
-
-def lead_by_rules(table: TrickView, legal: list[Card]) -> tuple[Card, int]:
-    """The heuristic's lead from ``legal`` and the number of the rule that chose it."""
-    trump = table.trump
-    mine = [c for c in legal if suit_of(c) == trump]
-    if mine and table.out_trumps():
-        top = max(mine, key=rank_of)
-        if table.is_master(top):
-            return top, 3
-    keep = [c for c in legal if not (c in table.prize and not table.is_master(c))]
-    return min(keep or legal, key=_cheap_key(table)), 4
-
-
-def follow_by_rules(table: TrickView, legal: list[Card]) -> tuple[Card, int]:
-    """The heuristic's card to a trick led, from ``legal``, and the number of its rule."""
-    cheap = _cheap_key(table)
-    for card in table.prize:
-        if card in legal and table.safe(card):
-            return card, 5
-    winner_seat, winner = _current_winner(table)
-    if table.partner is not None and winner_seat == table.partner and table.holds(winner):
-        throw = [c for c in legal if table.safe(c) and not table.is_master(c) and table.value(c)]
-        if throw:
-            return max(throw, key=lambda c: (table.value(c), -rank_of(c), -c)), 6
-    safe = [c for c in legal if table.safe(c)]
-    lowest = lambda c: (suit_of(c) == table.trump, rank_of(c), c)  # noqa: E731
-    if table.trump_points() >= 1 and safe:
-        return min(safe, key=lowest), 7
-    if table.trump_points() >= 2 and not safe:
-        fight = [c for c in legal if suit_of(c) == table.trump and c not in table.prize
-                 and table.ours(table.winner_after(c)[0])]
-        if fight:
-            return max(fight, key=rank_of), 8
-    if table.points() > 0 and not table.ours(winner_seat):
-        cheap_win = [c for c in safe if suit_of(c) != table.trump]
-        if cheap_win:
-            return min(cheap_win, key=lowest), 9
-    keep = [c for c in legal if c not in table.prize]
-    return min(keep or legal, key=cheap), 10
-
-
-def _current_winner(table: TrickView) -> tuple[int, Card]:
-    cards = [c for _, c in table.trick]
-    i = trick_winner(cards, table.trump)
-    return table.trick[i][0], cards[i]
 
 
 # ---- cheater --------------------------------------------------------------------------------
@@ -604,143 +399,3 @@ def _shared_solver(table_bits: int):
     if table_bits not in solvers:
         solvers[table_bits] = Solver(table_bits)
     return solvers[table_bits]
-
-
-# ---- the registry ---------------------------------------------------------------------------
-
-def _pimc(**options: Any) -> Player:
-    from .pimc import PimcPlayer
-
-    return PimcPlayer(**options)
-
-
-_REGISTRY: dict[str, Callable[..., Player]] = {
-    "random": RandomPlayer,
-    "heuristic": HeuristicPlayer,
-    "cheater": CheaterPlayer,
-    "pimc": _pimc,
-}
-
-
-def register_player(name: str, factory: Callable[..., Player]) -> None:
-    """Make ``make_player(name, seed=..., **options)`` call ``factory(seed=..., **options)``.
-    Register before ``solver.batch.executor_for`` makes its workers: they know the players
-    there were when they were forked.  A name taken is taken over (a built-in one too)."""
-    if not isinstance(name, str) or not name or ":" in name or "," in name:
-        raise PlayerError(f"a player name is a word, not {quoted(name)}")
-    _REGISTRY[name] = factory
-
-
-def player_names() -> list[str]:
-    return list(_REGISTRY)
-
-
-def player_options(name: str) -> list[str] | None:
-    """The options a kind of player takes by name (None: a factory that takes any)."""
-    factory: Any = _REGISTRY[name]
-    if factory is _pimc:
-        from .pimc import PimcPlayer
-
-        factory = PimcPlayer
-    parameters = inspect.signature(factory).parameters.values()
-    if any(p.kind is p.VAR_KEYWORD for p in parameters):
-        return None
-    return [p.name for p in parameters if p.name not in ("self", "seed", "name")
-            and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-
-
-def make_player(name: str, seed: int | str | None = None, **options: Any) -> Player:
-    """A new player of the kind ``name`` (``player_names()``), seeded by ``seed``."""
-    factory = _REGISTRY.get(name)
-    if factory is None:
-        raise PlayerError(f"unknown player {quoted(name)} (expected one of "
-                          f"{', '.join(_REGISTRY)})")
-    try:
-        return factory(seed=seed, **options)
-    except TypeError as error:
-        raise PlayerError(f"player {quoted(name)}: {error}") from None
-
-
-@dataclass(frozen=True)
-class PlayerSpec:
-    """A player kind and its options: what a batch run sends to its workers, which make a fresh
-    player from it for every game."""
-
-    name: str
-    options: tuple[tuple[str, Any], ...] = ()
-
-    def make(self, seed: int | str | None = None, players: int | None = None) -> Player:
-        """A fresh player; with ``players``, one checked for a table of that many (an option
-        that would change nothing there is a ``PlayerError``)."""
-        player = make_player(self.name, seed=seed, **dict(self.options))
-        check = getattr(player, "check_table", None)
-        if players is not None and check is not None:
-            check(players)
-        return player
-
-    def __str__(self) -> str:
-        if not self.options:
-            return self.name
-        return self.name + ":" + ",".join(f"{k}={_value_text(v)}" for k, v in self.options)
-
-
-def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
-    """A ``PlayerSpec`` from a spec, a name, or ``"name:key=value,key=value"`` (values read as
-    numbers where they are numbers, ``none`` as None)."""
-    if isinstance(value, PlayerSpec):
-        spec = value
-    elif isinstance(value, str):
-        name = value.partition(":")[0]
-        written = spec_options(value, "player option", PlayerError, named=False)
-        spec = PlayerSpec(name.strip(), tuple((key, _read_value(text))
-                                             for key, text in written.items()))
-    else:
-        raise PlayerError(f"{quoted(value)} is not a player name")
-    if spec.name not in _REGISTRY:
-        raise PlayerError(f"unknown player {quoted(spec.name)} (expected one of "
-                          f"{', '.join(_REGISTRY)})")
-    known = player_options(spec.name)   # (None: a player whose options are not listed)
-    # a spec given as a spec was checked when it was made; options beside it are checked now
-    given = [key for key, _ in spec.options] if isinstance(value, str) else []
-    for key in given + list(options) if known is not None else ():
-        if key not in known:
-            takes = f"its options: {', '.join(known)}" if known else "it takes none"
-            raise PlayerError(f"player {quoted(spec.name)} has no option {quoted(key)} "
-                              f"({takes})")
-    if options:
-        twice = [key for key, _ in spec.options if key in options]
-        if twice:
-            raise PlayerError(f"player option {quoted(twice[0])} is given twice")
-        spec = PlayerSpec(spec.name, spec.options + tuple(options.items()))
-    return spec
-
-
-def _value_text(value: Any) -> str:
-    """An option's value as a spec spells it, for ``_read_value`` to read back."""
-    if value is None:
-        return "none"
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-#: The largest whole number an option's value reads from an exponent (``1e3``: 1000); beyond,
-#: it stays the float it is written as, and is named so in a message (``9e+99``).
-_LARGEST_WHOLE = 2 ** 53
-
-
-def _read_value(text: str) -> Any:
-    if text.lower() == "none":
-        return None
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    if not written_as_number(text):   # (nor 1_0, other scripts' digits, inf: as written)
-        return text
-    try:
-        return whole_number(text)
-    except ValueError:
-        value = float(text)
-    if not math.isfinite(value):   # 1e400: as written
-        return text
-    # 1e3 is a whole number, written as a float is
-    whole_exponent = "e" in text.lower() and value.is_integer() and abs(value) <= _LARGEST_WHOLE
-    return int(value) if whole_exponent else value
-

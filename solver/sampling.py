@@ -42,7 +42,7 @@ deal file), those are as given in every world, and the same rules deal only the 
 
 *Bidding* (``bidding=True``): the elder hand's stand or beg and the dealer's take-one or run say
 something about their hands.  Each world is weighted by how likely the calls other seats made are
-under the heuristic player's rules (``solver.players.stand_or_beg``, ``take_one_or_run``): a call
+under the heuristic player's rules (``solver.heuristic.stand_or_beg``, ``take_one_or_run``): a call
 agrees with the rule when the hand it was made on is strong (two cards of the suit proposed, or a
 scoring one: A K T 5) for a stand or a take-one, weak for a beg or a run.  The hand a call was made
 on is the first six cards dealt; after a run a world knows only the seat's whole deal (played
@@ -77,7 +77,7 @@ __all__ = ["World", "Worlds", "Constraints", "Sampler", "SamplingError", "constr
 #: No world weighs more than this many times another under ``bidding``.
 TEMPER = 8.0
 
-#: The trumps the heuristic stands or keeps trumps on alone (``players.SCORING_TRUMPS``).
+#: The trumps the heuristic stands or keeps trumps on alone (``heuristic.SCORING_TRUMPS``).
 _SCORING_RANKS = frozenset((12, 11, 8, FIVE))   # A K T 5
 _FIRST_DEAL = 6
 #: The points pegged in a deal before its play starts (``MatchState.pegs``).

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from . import sampling
 from .cards import ALL_CARDS, JACK, SUIT_NAMES, Card, card_str, rank_of, sort_cards, suit_of
 from .deal import Position, has_won
 from .errors import AllFivesError, counted, quoted
@@ -257,8 +258,6 @@ class SeenPosition:
         hands shown (which an ``Observation`` cannot hold) are kept as they are, and only the
         hidden ones dealt, by the sampler's own count of the worlds (``sample_worlds`` with
         ``shown``)."""
-        from . import sampling
-
         shown = {s: self.held[s] for s in self.shown_others(seat)}
         return sampling.sample_worlds(self.observation(seat), count, rng,
                                       exact_limit=exact_limit, bidding=bidding, shown=shown)

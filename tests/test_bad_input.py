@@ -340,7 +340,7 @@ def test_a_bad_player_option_is_one_line_naming_it(spec: str, message: str):
 @pytest.mark.parametrize("text,value", [("0", False), ("1", True), ("false", False),
                                         ("False", False), ("true", True)])
 def test_a_player_switch_reads_true_and_false_as_they_are(text: str, value: bool):
-    from solver.players import player_spec
+    from solver.registry import player_spec
 
     # pimc:infer=false once read as the word 'false', which is true
     player = player_spec(f"pimc:infer={text},bidding={text},win={text}").make(seed=0)

@@ -15,7 +15,7 @@ from solver.batch import (BatchError, PackStream, SerialExecutor, duplicate_resu
                           play_deals, play_match, records_parts, run_duplicate, run_matches,
                           seatings, solve_many)
 from solver.game import Match
-from solver.players import make_player
+from solver.registry import make_player
 from solver.records import replay
 from solver.rules import MAX_TARGET, Rules
 from solver.shuffle import random_position
@@ -534,7 +534,7 @@ def test_a_chunk_whose_run_was_stopped_stops_before_its_next_deal_or_solve(monke
     its run was stopped; elsewhere nothing asks."""
     from solver import batch
     from solver.errors import WorkersLost
-    from solver.players import player_spec
+    from solver.registry import player_spec
 
     calls = {"solves": (batch._solve_chunk, [random_position(_rng(1), 2, 2, played=0)], {}),
              "deals": (batch._duplicate_chunk, player_spec("random"), player_spec("random"),

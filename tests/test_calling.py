@@ -28,8 +28,9 @@ from solver.calltable import CHUNK, call_rates, check_cell, chunk_cells, make_ce
 from solver.cards import parse_card, parse_cards
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match
 from solver.pimc import PimcPlayer
-from solver.players import HeuristicPlayer, PlayerError, make_player, player_spec, \
-    stand_or_beg, take_one_or_run
+from solver.heuristic import stand_or_beg, take_one_or_run
+from solver.players import HeuristicPlayer, PlayerError
+from solver.registry import make_player, player_spec
 from solver.rules import MAX_TARGET, PRESETS, Rules
 from solver.shuffle import shuffled_pack
 from solver.tricks import side_of

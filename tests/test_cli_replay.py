@@ -15,7 +15,8 @@ from clirun import EXAMPLES, assert_one_error_line, records, run, shell
 from solver.cards import card_str, parse_card
 from solver.deal import Deal, Position
 from solver.game import Match
-from solver.players import decide, make_player
+from solver.players import decide
+from solver.registry import make_player
 from solver.records import match_records, read_records, records_text
 from solver.rules import Rules
 from solver.tricks import side_name

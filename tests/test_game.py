@@ -1421,7 +1421,7 @@ def test_players_that_are_not_the_records_table_are_named(players, seats, table)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_matchs_opening_steps_through_its_first_record_as_replay_does(players):
     from solver.batch import play_match
-    from solver.players import make_player
+    from solver.registry import make_player
 
     bots = [make_player("heuristic") if s % 2 else make_player("random", seed=s)
             for s in range(players)]
@@ -1445,7 +1445,8 @@ def test_a_numpy_seed_is_the_whole_number_it_holds():
     from solver.batch import play_match
     from solver.errors import AllFivesError
     from solver.pimc import PimcPlayer
-    from solver.players import HeuristicPlayer, make_player
+    from solver.players import HeuristicPlayer
+    from solver.registry import make_player
     from solver.stats import bootstrap_interval
 
     match = Match(players=2)

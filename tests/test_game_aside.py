@@ -16,7 +16,8 @@ from solver import benchmark, reference
 from solver.game import observation_of
 from solver.pimc import GAME_ASIDE, PLAYED_OUT, SOLVED, ActionValue, Advice, PimcPlayer, \
     game_aside
-from solver.players import PlayerError, make_player
+from solver.players import PlayerError
+from solver.registry import make_player
 from solver.rules import Rules
 from solver.search import Solver
 from solver.shuffle import random_position

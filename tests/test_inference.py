@@ -16,7 +16,8 @@ import pytest
 
 from solver.game import PLAY, Match, turn_view
 from solver.inference import FULL, PARTNER_SLIP, TEMPERED, PlayWeigher, play_weight
-from solver.players import HeuristicPlayer, decide, make_player
+from solver.players import HeuristicPlayer, decide
+from solver.registry import make_player
 from solver.rules import PRESETS, Rules
 from solver.sampling import sample_worlds
 from solver.tricks import legal_plays

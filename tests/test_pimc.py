@@ -21,8 +21,9 @@ from solver.calling import world_pack
 from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
 from solver import reference
 from solver.pimc import PLAYED_OUT, Advice, PimcPlayer, summarize
-from solver.players import CheaterPlayer, PlayerError, decide, make_player, player_names, \
-    player_spec, stand_or_beg, take_one_or_run, within_reach
+from solver.heuristic import stand_or_beg, take_one_or_run
+from solver.players import CheaterPlayer, PlayerError, decide, within_reach
+from solver.registry import make_player, player_names, player_spec
 from solver.rules import PRESETS, Rules
 from solver.search import Solver
 from solver.shuffle import deal_pack
@@ -735,7 +736,7 @@ def test_a_chance_of_winning_not_found_in_the_budget_is_said_so(monkeypatch):
 
 
 def test_a_whole_state_given_for_what_a_seat_sees_is_refused():
-    from solver.players import make_player, player_names
+    from solver.registry import make_player, player_names
 
     state = Match(2).new_initial_state(seed=1)
     for call in (PimcPlayer().advise, *(make_player(name).act for name in player_names())):

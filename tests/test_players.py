@@ -17,9 +17,10 @@ from solver import reference
 from solver.cards import parse_card, parse_cards
 from solver.errors import AllFivesError, spelled
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match, Observation
-from solver.players import (CheaterPlayer, HeuristicPlayer, PlayerError, PlayerSpec,
-                            RandomPlayer, card_value, decide, make_player, player_names,
-                            player_spec, register_player, within_reach)
+from solver.heuristic import card_value
+from solver.players import (CheaterPlayer, HeuristicPlayer, PlayerError, RandomPlayer, decide,
+                            within_reach)
+from solver.registry import PlayerSpec, make_player, player_names, player_spec, register_player
 from solver.rules import PRESETS, Rules
 from solver.tricks import legal_plays, parse_seat
 
@@ -364,8 +365,9 @@ def test_a_registered_player_is_made_by_its_name():
         players = [make_player("first-test"), make_player("heuristic")]
         _play_out(state, players)
     finally:
-        from solver import players as module
-        module._REGISTRY.pop("first-test")
+        from solver import registry
+
+        registry._REGISTRY.pop("first-test")
     with pytest.raises(PlayerError, match="is a word"):
         register_player("a:b", First)
 
@@ -420,7 +422,7 @@ def test_near_the_target_the_cheater_plays_a_card_that_wins_the_match(n):
 
 
 def test_a_spec_is_written_as_it_is_read():
-    from solver.players import player_spec
+    from solver.registry import player_spec
 
     # the Reproduce line once wrote time_limit=None, which read back as the word 'None'
     for text in ("pimc:time_limit=none,infer=false,worlds=8", "cheater:node_limit=none",

@@ -16,7 +16,8 @@ import pytest
 
 from solver.game import observation_of
 from solver.pimc import REPLIED, SOLVED, PimcPlayer
-from solver.players import HeuristicPlayer, PlayerError, make_player
+from solver.players import HeuristicPlayer, PlayerError
+from solver.registry import make_player
 from solver.playout import play_out
 from solver.reference import final_value
 from solver.replies import REPLY_NODES, Spent, reply_values, shared_reply_values

@@ -21,7 +21,8 @@ import pytest
 from solver.cards import ALL_CARDS, FIVE, make_card, parse_cards, sort_cards
 from solver.game import BEG, PLAY, REVOKE, RUN, SHUFFLE, STAND, TAKE_ONE, GameError, Match, \
     Observation
-from solver.players import decide, make_player
+from solver.players import decide
+from solver.registry import make_player
 from solver.rules import PRESETS, Rules
 from solver.sampling import TEMPER, Constraints, Sampler, SamplingError, World, all_worlds, \
     bidding_weight, calls_weigh, constraints, count_worlds, sample_worlds, world_position
@@ -523,7 +524,7 @@ def test_a_hand_made_observation_without_calls_or_pegs():
 
 
 def strong_by_rule(six, proposed: int) -> bool:
-    """players.stand_or_beg's rule, written again: two of the suit proposed, or A K T 5 of it."""
+    """heuristic.stand_or_beg's rule, written again: two of the suit proposed, or A K T 5 of it."""
     trumps = [c for c in six if c >> 4 == proposed]
     return len(trumps) >= 2 or any(c & 15 in (12, 11, 8, FIVE) for c in trumps)
 

@@ -17,7 +17,8 @@ from solver.errors import AllFivesError
 from solver.game import BEG, CALLS, PLAY, RUN, STAND, TAKE_ONE, Match
 from solver.notation import line_str, parse_line, parse_toml, toml_str
 from solver.pegging import Peg, pegs
-from solver.players import decide, make_player
+from solver.players import decide
+from solver.registry import make_player
 from solver.rules import PRESETS, Rules
 from solver.sampling import sample_worlds
 from solver.seen import call_observation, hide, read_seen

@@ -35,6 +35,7 @@ from ..cards import FIVE, JACK, Card, card_str, make_card, rank_of, suit_of
 from ..deal import Deal, Position
 from ..errors import AllFivesError, counted, quoted
 from ..game import observation_of
+from ..players import HeuristicPlayer
 from ..reference import final_value
 from ..scoring import game_pips
 from ..search import Solver, card_points
@@ -268,7 +269,6 @@ def heuristic_result(position: Position, oracle: Oracle, player=None) -> tuple[i
     from ``position`` and the defence plays, at every turn, a card that minimises the side's
     double-dummy value (the first such in the hand's order); and the cards played."""
     if player is None:
-        from ..players import HeuristicPlayer
         player = HeuristicPlayer()
     p = position
     while not p.is_over:

@@ -1,0 +1,146 @@
+"""Players made by name: ``make_player("heuristic")``, ``make_player("random", seed=3)``,
+``make_player("cheater", time_limit=0.5)``, ``make_player("pimc", worlds=64)``;
+``player_names()`` lists them and ``register_player(name, factory)`` adds one.  An unknown name
+or option is a ``PlayerError``.  ``PlayerSpec`` is a kind and its options, as a batch run sends
+them to its workers; ``player_spec("pimc:worlds=64")`` reads one from its text.
+"""
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import quoted, spec_options, whole_number, written_as_number
+from .pimc import PimcPlayer
+from .players import CheaterPlayer, HeuristicPlayer, Player, PlayerError, RandomPlayer
+
+__all__ = ["make_player", "register_player", "player_names", "player_options", "PlayerSpec",
+           "player_spec"]
+
+_REGISTRY: dict[str, Callable[..., Player]] = {
+    "random": RandomPlayer,
+    "heuristic": HeuristicPlayer,
+    "cheater": CheaterPlayer,
+    "pimc": PimcPlayer,
+}
+
+
+def register_player(name: str, factory: Callable[..., Player]) -> None:
+    """Make ``make_player(name, seed=..., **options)`` call ``factory(seed=..., **options)``.
+    Register before ``solver.batch.executor_for`` makes its workers: they know the players
+    there were when they were forked.  A name taken is taken over (a built-in one too)."""
+    if not isinstance(name, str) or not name or ":" in name or "," in name:
+        raise PlayerError(f"a player name is a word, not {quoted(name)}")
+    _REGISTRY[name] = factory
+
+
+def player_names() -> list[str]:
+    return list(_REGISTRY)
+
+
+def player_options(name: str) -> list[str] | None:
+    """The options a kind of player takes by name (None: a factory that takes any)."""
+    factory: Any = _REGISTRY[name]
+    parameters = inspect.signature(factory).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return [p.name for p in parameters if p.name not in ("self", "seed", "name")
+            and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def make_player(name: str, seed: int | str | None = None, **options: Any) -> Player:
+    """A new player of the kind ``name`` (``player_names()``), seeded by ``seed``."""
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        raise PlayerError(f"unknown player {quoted(name)} (expected one of "
+                          f"{', '.join(_REGISTRY)})")
+    try:
+        return factory(seed=seed, **options)
+    except TypeError as error:
+        raise PlayerError(f"player {quoted(name)}: {error}") from None
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player kind and its options: what a batch run sends to its workers, which make a fresh
+    player from it for every game."""
+
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def make(self, seed: int | str | None = None, players: int | None = None) -> Player:
+        """A fresh player; with ``players``, one checked for a table of that many (an option
+        that would change nothing there is a ``PlayerError``)."""
+        player = make_player(self.name, seed=seed, **dict(self.options))
+        check = getattr(player, "check_table", None)
+        if players is not None and check is not None:
+            check(players)
+        return player
+
+    def __str__(self) -> str:
+        if not self.options:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={_value_text(v)}" for k, v in self.options)
+
+
+def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
+    """A ``PlayerSpec`` from a spec, a name, or ``"name:key=value,key=value"`` (values read as
+    numbers where they are numbers, ``none`` as None)."""
+    if isinstance(value, PlayerSpec):
+        spec = value
+    elif isinstance(value, str):
+        name = value.partition(":")[0]
+        written = spec_options(value, "player option", PlayerError, named=False)
+        spec = PlayerSpec(name.strip(), tuple((key, _read_value(text))
+                                             for key, text in written.items()))
+    else:
+        raise PlayerError(f"{quoted(value)} is not a player name")
+    if spec.name not in _REGISTRY:
+        raise PlayerError(f"unknown player {quoted(spec.name)} (expected one of "
+                          f"{', '.join(_REGISTRY)})")
+    known = player_options(spec.name)   # (None: a player whose options are not listed)
+    # a spec given as a spec was checked when it was made; options beside it are checked now
+    given = [key for key, _ in spec.options] if isinstance(value, str) else []
+    for key in given + list(options) if known is not None else ():
+        if key not in known:
+            takes = f"its options: {', '.join(known)}" if known else "it takes none"
+            raise PlayerError(f"player {quoted(spec.name)} has no option {quoted(key)} "
+                              f"({takes})")
+    if options:
+        twice = [key for key, _ in spec.options if key in options]
+        if twice:
+            raise PlayerError(f"player option {quoted(twice[0])} is given twice")
+        spec = PlayerSpec(spec.name, spec.options + tuple(options.items()))
+    return spec
+
+
+def _value_text(value: Any) -> str:
+    """An option's value as a spec spells it, for ``_read_value`` to read back."""
+    if value is None:
+        return "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+#: The largest whole number an option's value reads from an exponent (``1e3``: 1000); beyond,
+#: it stays the float it is written as, and is named so in a message (``9e+99``).
+_LARGEST_WHOLE = 2 ** 53
+
+
+def _read_value(text: str) -> Any:
+    if text.lower() == "none":
+        return None
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    if not written_as_number(text):   # (nor 1_0, other scripts' digits, inf: as written)
+        return text
+    try:
+        return whole_number(text)
+    except ValueError:
+        value = float(text)
+    if not math.isfinite(value):   # 1e400: as written
+        return text
+    # 1e3 is a whole number, written as a float is
+    whole_exponent = "e" in text.lower() and value.is_integer() and abs(value) <= _LARGEST_WHOLE
+    return int(value) if whole_exponent else value
