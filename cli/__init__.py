@@ -17,8 +17,8 @@ def start() -> None:
     signal.signal(signal.SIGTERM, terminated)
     try:
         from .main import main as program
-    except KeyboardInterrupt:
-        sys.stderr.write("allfives: interrupted\n")
+    except KeyboardInterrupt:     # (on a terminal over the ^C it echoed, as cli.errors says)
+        sys.stderr.write(("\r" if sys.stderr.isatty() else "") + "allfives: interrupted\n")
         raise SystemExit(130) from None
     try:
         program()

@@ -64,6 +64,21 @@ def stopped_by(stop: KeyboardInterrupt) -> str:
     return "terminated" if isinstance(stop, Terminated) else "interrupted"
 
 
+def say_stopped(stop: KeyboardInterrupt) -> None:
+    """The line a stop leaves on stderr.  On a terminal it begins at the start of its line:
+    over the ``^C`` that the terminal echoed for Ctrl-C, which it would otherwise run on from
+    (``^Callfives: interrupted``)."""
+    start = "\r" if not isinstance(stop, Terminated) and _on_terminal() else ""
+    _stderr(f"{start}allfives: {stopped_by(stop)}")
+
+
+def _on_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):    # (closed, or no stream)
+        return False
+
+
 def stop_status(stop: KeyboardInterrupt) -> int:
     """The exit status of a run that Ctrl-C (130) or SIGTERM (143) ended."""
     return TERMINATED if isinstance(stop, Terminated) else INTERRUPTED
@@ -282,5 +297,5 @@ class Boundary(HelpScreen, TyperGroup):
             say("out of memory")
             return FAILURE
         except KeyboardInterrupt as stop:
-            note(stopped_by(stop))
+            say_stopped(stop)
             return stop_status(stop)

@@ -32,7 +32,7 @@ from typer.core import TyperGroup
 from solver.errors import AllFivesError
 from solver.solution import OBJECTIVES
 
-from .errors import Boundary, note, on_sigterm, stop_status, stopped_by, user_errors
+from .errors import Boundary, on_sigterm, say_stopped, stop_status, user_errors
 from .helpscreen import Command, HelpScreen, render_help
 
 EXIT_STATUS = """\
@@ -723,5 +723,5 @@ def main() -> None:
     try:
         app()
     except KeyboardInterrupt as stop:
-        note(stopped_by(stop))
+        say_stopped(stop)
         raise SystemExit(stop_status(stop)) from None

@@ -378,6 +378,26 @@ def test_ctrl_c_while_the_modules_load_is_one_line(monkeypatch, capsys):
     assert capsys.readouterr().err == "allfives: interrupted\n"
 
 
+@pytest.mark.parametrize("terminal", [True, False])
+def test_on_a_terminal_the_stop_line_is_written_over_the_echoed_ctrl_c(monkeypatch, terminal):
+    """The terminal echoes Ctrl-C as '^C' where the cursor is: the line ran on from it,
+    '^Callfives: interrupted'.  SIGTERM echoes nothing; into a file nothing is echoed."""
+    import io
+
+    from cli.errors import Terminated, say_stopped
+
+    class Screen(io.StringIO):
+        def isatty(self):
+            return terminal
+
+    screen = Screen()
+    monkeypatch.setattr(sys, "stderr", screen)
+    say_stopped(KeyboardInterrupt())
+    say_stopped(Terminated())
+    assert screen.getvalue() == ("\r" if terminal else "") + "allfives: interrupted\n" \
+        "allfives: terminated\n"
+
+
 def test_ctrl_c_while_the_commands_are_built_is_one_line(monkeypatch, capsys):
     """Typer builds the commands (their type hints read) before any runs: Ctrl-C then was a
     traceback out of Typer."""
