@@ -409,15 +409,33 @@ def _with_cards(text: str, card) -> str:
                    for k, part in enumerate(_SITUATION_CARD.split(text)))
 
 
+#: How wide the characters of a hand's lines are, in em, in DejaVu Sans (the first of the
+#: fonts named; the others are narrower): a digit otherwise.
+HAND_EMS = {" ": 0.318, "A": 0.684, "K": 0.656, "Q": 0.787, "J": 0.295, "♠": 0.896, "♥": 0.896,
+            "♦": 0.896, "♣": 0.896}
+#: How much wider the bold type of the trump suit's line is.
+BOLD_WIDER = 1.1
+
+
+def hand_line_width(text: str, bold: bool) -> float:
+    """About how many px a hand's line is wide in 14 px type."""
+    return 14 * sum(HAND_EMS.get(c, 0.636) for c in text) * (BOLD_WIDER if bold else 1)
+
+
 def _svg_hand(x: float, y: float, seat: str, cards: Sequence[Card], trump: int,
-              marks: str) -> list[str]:
+              marks: str, room: float) -> list[str]:
+    """A hand's lines; a suit too long for the ``room`` px it has (nine cards or more beside
+    the middle box) is drawn narrower to fit it."""
     out = [_svg_text(x, y, f"{seat_word(seat)}{marks}", 12, "bold")]
     for suit in range(4):
         yy = y + LINE * (suit + 1)
         weight = "bold" if suit == trump else "normal"
-        out.append(f'<text x="{x:g}" y="{yy:g}" font-size="14" font-weight="{weight}">'
+        held = holding(cards, suit)
+        fit = f' textLength="{room:g}" lengthAdjust="spacingAndGlyphs"' \
+            if hand_line_width(f"{SUIT_SYMBOLS[suit]} {held}", suit == trump) > room else ""
+        out.append(f'<text x="{x:g}" y="{yy:g}" font-size="14" font-weight="{weight}"{fit}>'
                    f'<tspan fill="{SUIT_COLOURS[suit]}">{SUIT_SYMBOLS[suit]}</tspan>'
-                   f'<tspan fill="{BLACK}"> {_esc(holding(cards, suit))}</tspan></text>')
+                   f'<tspan fill="{BLACK}"> {_esc(held)}</tspan></text>')
     return out
 
 
@@ -450,12 +468,13 @@ def svg_body(facts: Facts, solution: bool, width: int = SVG_WIDTH) -> tuple[list
     turned = 14 if facts.turnup is not None else 0  # room for the turn-up under the trumps
     tall = max(block + 10, 62 + turned + 13 * len(facts.on_table))  # the middle box's height
     rows = {"N": top, "W": top + block + 10, "E": top + block + 10, "S": top + block + tall + 16}
+    mx, my = width / 2 - 58, top + block     # the middle box's corner
     for seat, cards in zip(facts.seats, facts.hands):
         marks = (" (dealer)" if seat == facts.dealer else "") + \
                 (" to play" if seat == facts.to_move else "")
-        out.extend(_svg_hand(columns[seat], rows[seat], seat, cards, facts.trump, marks))
+        room = (mx if seat == "W" else width) - 8 - columns[seat]
+        out.extend(_svg_hand(columns[seat], rows[seat], seat, cards, facts.trump, marks, room))
     # the middle: the trumps and the trick on the table
-    mx, my = width / 2 - 58, top + block
     out.append(f'<rect x="{mx:g}" y="{my:g}" width="116" height="{tall}" rx="8" '
                f'fill="#f4f4f0" stroke="#999"/>')
     out.append(_svg_text(mx + 10, my + 17, "trumps", 12))

@@ -564,6 +564,31 @@ def test_in_print_only_the_suit_symbols_are_red(tmp_path):
     assert re.search(r'<tspan fill="#999">\(S 9♠\)</tspan>', svg)
 
 
+def test_a_suit_too_long_for_its_room_in_the_drawing_is_drawn_to_fit_it(tmp_path):
+    """Twelve clubs in West's hand ran under the middle box, twelve hearts in East's past the
+    canvas's edge; North's and South's have room.  No puzzle of the collection needs it."""
+    from cli.sheet import SVG_WIDTH, hand_line_width
+
+    path = tmp_path / "long.toml"
+    path.write_text('dealer = "S"\ntrump = "H"\nrules = "classic"\n\n[hands]\n'
+                    'N = "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S"\n'
+                    'E = "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H"\n'
+                    'S = "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D"\n'
+                    'W = "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C"\n\n'
+                    '[puzzle]\nside = "EW"\nobjective = "points"\ntarget = 3\n'
+                    'line = ["AC", "AS", "AH"]\n', encoding="utf-8")
+    drawing = run("puzzle", "show", path, "--format", "svg").stdout
+    fitted = re.findall(r'<text x="([\d.]+)" [^>]*textLength="([\d.]+)"[^>]*>(.*?)</text>',
+                        drawing)
+    assert [(re.sub("<[^>]*>", "", line)[0], x) for x, _, line in fitted] == [("♥", "282"),
+                                                                             ("♣", "10")]
+    for x, room, _ in fitted:
+        assert float(x) + float(room) < (SVG_WIDTH if x != "10" else SVG_WIDTH / 2 - 58)
+    assert hand_line_width("♠ A K Q J 10 9 8 7 6 5 4 3", False) < SVG_WIDTH - 8 - 175
+    assert not any("textLength" in run("puzzle", "show", file, "--format", "svg").stdout
+                   for file in sorted(COLLECTION.glob("*.toml"))[::6])
+
+
 @pytest.mark.parametrize("form", ["text", "svg", "html"])
 def test_the_cards_on_the_table_are_in_brackets_in_every_form(form):
     """The README says --solution shows the cards already on the table in brackets; only the
