@@ -454,9 +454,10 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     if any(math.isnan(v.low) and not math.isnan(v.mean) for v in advice.actions):
         lines.append("?: no interval from one deal")
     if advice.phase == "play" and played_out:
-        lines.append("Too few deals could be solved within the node limit (four are needed, "
-                     "or all where there are fewer): the cards are valued by playing the deals "
-                     "out instead (--nodes raises the limit).")
+        solved = "not one" if not advice.solved else f"only {advice.solved}"
+        lines.append(f"Too few deals could be solved within the node limit ({solved}; four are "
+                     f"needed, or all where there are fewer): the cards are valued by playing "
+                     f"the deals out instead (--nodes raises the limit).")
     elif advice.phase == "play" and advice.method == GAME_ASIDE:
         lines.append("Not one deal could be solved with Game within the limit (these hands "
                      "are deep): the deals are solved with Game set aside instead.")

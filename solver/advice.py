@@ -89,6 +89,8 @@ class Advice:
     #: In card play, the worlds drawn to be valued (``worlds`` of them were, ``left_out`` left
     #: out, and the budget ran out before the rest); 0 where not counted (the calls).
     drawn: int = 0
+    #: With ``PLAYED_OUT``, the worlds that were solved within the budget (too few to stand).
+    solved: int = 0
 
     @property
     def best(self) -> int:

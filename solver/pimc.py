@@ -617,7 +617,7 @@ class PimcPlayer:
             done = len(kept)
             if 0 < done < enough:
                 return self._played_out(observation, positions, weights, legal, side, "win",
-                                        objective, exact, preferred, budget)
+                                        objective, exact, preferred, budget, done)
             if done:
                 # the same worlds, by points, to break ties: left out if they do not all fit
                 # (a world left out there is not one of the advice's)
@@ -670,17 +670,19 @@ class PimcPlayer:
         if len(kept) < enough:
             return self._played_out(observation, positions, weights, legal, side,
                                     "win" if use_win else objective, objective, exact,
-                                    preferred, budget)
+                                    preferred, budget, len(kept))
         return self._advice(observation, objective, len(kept), exact, complete and not cut,
                             valued(legal, values, kept, exact, preferred), budget, method)
 
     def _played_out(self, observation: Observation, positions: Sequence[Position],
                     weights: Sequence[float], legal: list[int], side: int, objective: str,
-                    points: str, exact: bool, preferred: int, budget: Budget) -> Advice:
+                    points: str, exact: bool, preferred: int, budget: Budget, solved: int
+                    ) -> Advice:
         """Fewer worlds solved within the budget than it is shared out for (``MIN_WORLDS``, or
         every world where there are fewer): every card valued over the worlds by playing the
         deal out (``solver.playout``), over ``PLAYED_OUT_WORLDS`` of them at the least (all where
-        there are fewer), the budget spent or not, and as many more as it leaves time for."""
+        there are fewer), the budget spent or not, and as many more as it leaves time for;
+        ``solved``: the worlds that were solved (``Advice.solved``)."""
         objectives = (objective, points) if objective != points else (objective,)
         others = objective == "win" and observation.players == 3
         values, kept = playout.played_out_values(positions, weights, legal, side, objectives,
@@ -689,8 +691,8 @@ class PimcPlayer:
         actions = valued(legal, values[objective], kept, exact, preferred,
                          values[points] if objective != points else None,
                          chance=objective == "win", others_win=values.get("others_win"))
-        return self._advice(observation, objective, len(kept), exact, False, actions, budget,
-                            PLAYED_OUT)
+        return replace(self._advice(observation, objective, len(kept), exact, False, actions,
+                                    budget, PLAYED_OUT), solved=solved)
 
     def _advice(self, observation: Observation, objective: str, worlds: int, exact: bool,
                 complete: bool, actions: tuple[ActionValue, ...], budget: Budget,

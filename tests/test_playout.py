@@ -175,9 +175,9 @@ def test_too_few_worlds_solved_are_played_out_over_sixteen(monkeypatch, solved, 
     advice = PimcPlayer(seed=1, time_limit=None, worlds=40).advise_positions(
         obs, [truth] * 40, [1.0] * 40, budget=Budget(None, None, 40))
     if solved >= 4:
-        assert (advice.method, advice.worlds) == (SOLVED, solved)
+        assert (advice.method, advice.worlds, advice.solved) == (SOLVED, solved, 0)
     else:
-        assert (advice.method, advice.worlds) == (PLAYED_OUT, 16)
+        assert (advice.method, advice.worlds, advice.solved) == (PLAYED_OUT, 16, solved)
         assert advice.objective == ("win" if use_win else "margin")
 
 
@@ -192,14 +192,14 @@ def test_advice_solved_in_time_says_so():
     assert advice.method == SOLVED and advice.worlds == 4
 
 
-def advised_with(monkeypatch, method):
+def advised_with(monkeypatch, method, solved=0):
     """``allfives advise``'s report and record of one position, the advice made up with
-    ``method`` (and incomplete)."""
+    ``method`` (and incomplete; ``solved`` worlds solved before it was played out)."""
     def advise(observation, worlds, seed, seen=None, node_limit=None):
         actions = tuple(ActionValue(a, 1.0 - k, -2.0 - k, 4.0 - k, 0.5)
                         for k, a in enumerate(observation.legal_actions))
         return Advice(observation.seat, "play", "margin", 16, False, False, actions,
-                      method=method)
+                      method=method, solved=solved)
 
     monkeypatch.setattr(advising, "advice_for", advise)
     position = "N:T.QJT92.-.- - dealer=S turnup=6H"
@@ -210,10 +210,12 @@ def advised_with(monkeypatch, method):
     return report.stdout, record.stdout
 
 
-def test_the_report_and_the_record_say_the_cards_were_played_out(monkeypatch):
-    report, record = advised_with(monkeypatch, PLAYED_OUT)
+@pytest.mark.parametrize("solved, said", [(0, "not one"), (2, "only 2")])
+def test_the_report_and_the_record_say_the_cards_were_played_out(monkeypatch, solved, said):
+    report, record = advised_with(monkeypatch, PLAYED_OUT, solved)
     assert "played out by the heuristic's rules" in report
-    assert "Too few deals could be solved within the node limit" in report
+    assert (f"Too few deals could be solved within the node limit ({said}; four are needed"
+            in " ".join(report.split()))
     assert "Some solves stopped" not in report
     assert '"method": "played out"' in record
 
