@@ -14,6 +14,7 @@ from solver.shuffle import shuffle_deal_aside
 from solver.rules import Rules
 from solver.tricks import parse_seat, seat_names
 
+from .errors import note
 from .inputs import read_rules
 
 
@@ -44,11 +45,14 @@ def deals(players: int, runs: int, seed: int, count: int, rules: Rules,
 
 def deal_command(players: int, runs: int, seed: int | None, count: int, form: str,
                  spec: str, dealer: str | None) -> None:
-    if seed is None:
+    fresh = seed is None
+    if fresh:
         seed = random.SystemRandom().randrange(2 ** 32)
     rules = read_rules(spec)
     dealt = deals(players, runs, seed, count, rules, dealer)
     if form == "line":
+        if fresh:       # (the TOML form writes it in the deal; a line has no room for it)
+            note(f"a fresh seed, {seed}: --seed {seed} deals the same cards again")
         for deal, aside in dealt:
             typer.echo(deal.position().to_line(aside))
         return

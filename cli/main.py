@@ -324,7 +324,8 @@ def deal(
         help="Runs of the cards after a beg: each deals 3 more cards to every seat.")] = 0,
     seed: Annotated[Optional[int], typer.Option(
         metavar="S", min=0, help="Seed of the shuffle: the same seed deals the same cards. "
-                          "Default: a fresh seed, shown in the TOML form.")] = None,
+                          "Default: a fresh seed, shown in the TOML form (on stderr with "
+                          "--format line).")] = None,
     count: Annotated[int, typer.Option(metavar="K", min=1, max=1_000_000,
                                        help="How many deals, up to 1,000,000.")] = 1,
     format: Annotated[Form, typer.Option(

@@ -94,6 +94,17 @@ def test_a_fresh_seed_is_shown():
     assert dealt("--players", "2", "--seed", seed) == text
 
 
+def test_a_fresh_seed_of_one_line_deals_is_said_on_standard_error():
+    """The one-line form has no room for it: the deals could not be dealt again."""
+    fresh = run("deal", "--players", "3", "--count", "2", "--format", "line")
+    assert fresh.exit_code == 0
+    seed = fresh.stderr.removeprefix("allfives: a fresh seed, ").split(":")[0]
+    assert fresh.stderr == f"allfives: a fresh seed, {seed}: --seed {seed} deals the same " \
+                           f"cards again\n"
+    again = run("deal", "--players", "3", "--count", "2", "--format", "line", "--seed", seed)
+    assert (again.stdout, again.stderr) == (fresh.stdout, "")
+
+
 @pytest.mark.parametrize("args, message", [
     (["--players", "5"], "--players: a table has 2, 3 or 4 players, not 5"),
     (["--players", "2", "--runs", "3"],
