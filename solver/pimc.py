@@ -33,13 +33,13 @@ decision are alike in size).  With fewer than ``min(worlds, 4)`` worlds solved (
 few easier than the rest) every card is then valued by playing each world's deal out with
 the heuristic's card play instead (``solver.playout``; ``Advice.method`` is ``PLAYED_OUT``),
 over ``PLAYED_OUT_WORLDS`` worlds at the least and as many more as the rest of the budget
-allows.  On 12-card hands with four players this
-is the rule until the hands shrink.  With ``aside`` (off by default: measured within noise of
-off, the README's "The Monte Carlo player"), where not one world is solved, the worlds are
-first solved again with Game set aside, before any play-out (``Advice.method`` is ``GAME_ASIDE``): under the deal's rules
-without Game, so that every value leaves Game's one point out.  With Game open each card that is not the best needs a
-search of its own on the pips of every card, and those searches are most of a deep solve
-(README, "Benchmarks"); without them the first ten 4 x 9 deals of the benchmark classes
+allows.  On 12-card hands with four players this is the rule until the hands shrink.  With
+``aside`` (off by default: measured within noise of off, the README's "The Monte Carlo
+player"), where not one world is solved, the worlds are first solved again with Game set
+aside, before any play-out (``Advice.method`` is ``GAME_ASIDE``): under the deal's rules
+without Game, so that every value leaves Game's one point out.  With Game open each card that
+is not the best needs a search of its own on the pips of every card, and those searches are
+most of a deep solve (README, "Benchmarks"); without them the first ten 4 x 9 deals of the benchmark classes
 take 8 to 390 times fewer nodes (median about 20).
 
 Replies
