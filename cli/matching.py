@@ -639,7 +639,8 @@ def _won_method(won: dict[str, Any], a: str, b: str) -> str:
 
 def _count(matches: float) -> str:
     """Matches won, a win shared counting its share: ``12,904``, ``10.5``."""
-    return f"{int(matches):,}" if matches == int(matches) else f"{matches:,.2f}".rstrip("0")
+    return f"{int(matches):,}" if matches == int(matches) else \
+        f"{matches:,.2f}".rstrip("0").rstrip(".")
 
 
 def _signed(x: float | None) -> str:
@@ -647,6 +648,7 @@ def _signed(x: float | None) -> str:
 
 
 def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
+    from rich.measure import Measurement
     from rich.text import Text
 
     from .benching import seconds_words
@@ -686,17 +688,25 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
         console.print(Text(f"{stopped}: these are the first {groups:,} of the "
                            f"{found['planned']:,} groups asked for", style="bold"))
     console.print()
-    grid = table("player", "points per deal", "decisions", "median", "p95",
-                 right=(1, 2, 3, 4))
-    grid.columns[0].overflow = "fold"      # (a long name whole, on lines of its own)
-    for label in (a, b):
-        t = found["times"].get(label, {"decisions": 0, "median": 0.0, "p95": 0.0})
-        # (a space after each comma, which the spec takes too, so that a long one breaks
-        # between its options, not within one)
-        grid.add_row(label.replace(",", ", "), f"{found['points_per_deal'][label]:.3f}",
-                     str(t["decisions"]),
-                     seconds_words(t["median"], pretty) or "—",
-                     seconds_words(t["p95"], pretty) or "—")
+
+    def players_table(spaced: bool):
+        grid = table("player", "points per deal", "decisions", "median", "p95",
+                     right=(1, 2, 3, 4))
+        grid.columns[0].overflow = "fold"      # (a long name whole, on lines of its own)
+        for label in (a, b):
+            t = found["times"].get(label, {"decisions": 0, "median": 0.0, "p95": 0.0})
+            grid.add_row(label.replace(",", ", ") if spaced else label,
+                         f"{found['points_per_deal'][label]:.3f}", str(t["decisions"]),
+                         seconds_words(t["median"], pretty) or "—",
+                         seconds_words(t["p95"], pretty) or "—")
+        return grid
+
+    grid = players_table(spaced=False)
+    unbounded = console.options.update(max_width=10 ** 6)    # (else the width it is kept to)
+    if Measurement.get(console, unbounded, grid).maximum > console.width:
+        # too wide: a space after each comma, which a spec takes too, so that a long one
+        # breaks between its options, not within one
+        grid = players_table(spaced=True)
     console.print(grid)
     for label in (a, b):
         t = found["times"].get(label, {})

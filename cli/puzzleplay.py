@@ -255,7 +255,7 @@ class PuzzleSession:
 
         after = position.after(card)
         line, value = refutation(after, self.puzzle.side, self.puzzle.objective,
-                                 self.oracle.solver)
+                                 solver=self.oracle.solver)
         text = Text("  ")
         text.append_text(card_face(card, self.pretty, self.deal.trump))
         objective, target = self.puzzle.objective, self.puzzle.target

@@ -33,7 +33,6 @@ import gzip
 import json
 from collections.abc import Sequence
 from functools import lru_cache
-from importlib import resources
 
 from . import sampling
 from .advice import MIN_WORLDS, PLAYED_OUT, Budget, valued
@@ -269,6 +268,8 @@ def deal_preset(rules: Rules) -> str | None:
 def load_table() -> CallTable:
     """The table shipped with the package (``solver/data/calls.json.gz``, made by
     ``python -m solver.calltable``)."""
+    from importlib import resources     # (some 20 ms to load, only for the table)
+
     packed = resources.files("solver").joinpath("data/calls.json.gz").read_bytes()
     text = gzip.decompress(packed).decode("utf-8")
     data = json.loads(text)

@@ -102,7 +102,6 @@ def test_dotted_tables_nested_deeply_are_one_short_line(tmp_path: Path):
     path.write_text(TWO_TOML + "[options" + ".a" * 3000 + "]\n")
     line = one_error_line(run("solve", path))
     assert line == f"allfives: error: {path}: options.a: unknown option 'a' ({OPTIONS_LISTED})"
-    assert len(line) < 200 + len(OPTIONS_LISTED)
 
 
 def test_a_bom_is_read_as_the_text_it_is(tmp_path: Path):

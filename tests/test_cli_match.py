@@ -132,9 +132,14 @@ def test_whole_matches_in_pairs_have_the_paired_interval():
     assert f"matches won by heuristic: {won['a']:g} of 24 = {won['share']:.1%} " in shown
 
 
-def test_a_long_player_spec_breaks_between_its_options_in_the_table():
-    """Into a file, 80 columns: 'pimc:worlds=8,time_limit=none,n' above 'ode_limit=200000'."""
+def test_a_long_player_spec_breaks_between_its_options_in_the_table(monkeypatch):
+    """Into a file, 80 columns: 'pimc:worlds=8,time_limit=none,n' above 'ode_limit=200000'.
+    Where it fits, it is as it is written."""
     spec = "pimc:worlds=8,time_limit=none,node_limit=200000"
+    monkeypatch.setenv("COLUMNS", "160")
+    wide = run("match", spec, "heuristic", "--deals", "2", "--duplicate").stdout
+    assert re.search(rf"^{re.escape(spec)} +\d", wide, re.M)
+    monkeypatch.setenv("COLUMNS", "80")
     shown = run("match", spec, "heuristic", "--deals", "2", "--duplicate").stdout
     words = shown.split("─" * 80 + "\n")[1].split("\nheuristic ")[0].split()
     # (where the name breaks hangs on the width of the times beside it)
@@ -143,8 +148,20 @@ def test_a_long_player_spec_breaks_between_its_options_in_the_table():
     assert f"Reproduce: allfives match {spec} heuristic " in shown
 
 
+def test_matches_won_in_the_thousands_are_counted_with_separators():
+    """'1089 of 1600' beside '1,600 matches': the report's counts alike."""
+    args = ["match", "heuristic", "random", "--matches", "800", "--duplicate", "--rules",
+            "all-fours"]
+    won = one(run(*args, "--json"))["won"]
+    assert won["a"] >= 1000
+    shown = " ".join(run(*args).stdout.split())
+    assert f"matches won by heuristic: {int(won['a']):,} of 1,600 = {won['share']:.1%} " in shown
+    assert "1,600 matches" in shown
+
+
 @pytest.mark.parametrize("won, said", [(12904, "12,904"), (10.5, "10.5"), (0, "0"),
-                                       (1_234_567.5, "1,234,567.5"), (2 / 3, "0.67")])
+                                       (1_234_567.5, "1,234,567.5"), (2 / 3, "0.67"),
+                                       (0.999, "1")])
 def test_matches_won_are_written_as_the_other_counts_are(won, said):
     """'12904 of 15000' beside '15,000 matches': the counts of a report alike."""
     from cli.matching import _count

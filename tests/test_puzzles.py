@@ -607,7 +607,7 @@ def test_toughest_reply_and_refutation(solver):
         toughest_reply(Position.from_line("N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H"), 0,
                        "points", 18, solver)
     wrong = Position.from_line("N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H play=AH")
-    line, value = refutation(wrong, 0, "points", solver)
+    line, value = refutation(wrong, 0, "points", solver=solver)
     assert value == reference.solve(wrong, 0, "points").value < 18
     assert len(line) == 5
 

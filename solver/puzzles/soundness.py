@@ -252,7 +252,7 @@ def toughest_reply(position: Position, side: int, objective: str, target: int,
     return oracle.toughest(position)
 
 
-def refutation(position: Position, side: int, objective: str, solver: Solver | None = None
+def refutation(position: Position, side: int, objective: str, *, solver: Solver | None = None
                ) -> tuple[tuple[Card, ...], int]:
     """After a wrong card: an optimal line from ``position`` to the end of play (the defence
     holding ``side`` to the least it can, the solver doing its best) and the value reached."""
