@@ -291,7 +291,10 @@ def test_a_stopped_run_stops_the_chunks_its_workers_started(how):
         # hours of play in one chunk
         future = workers.Cluster(client).submit(_duplicate_chunk, a, b, Match(2), 1, 0,
                                                 range(10**7), False)
-        time.sleep(1.5)
+        started = time.monotonic()      # (under load the task may take seconds to begin)
+        while not worker.state.executing_count and time.monotonic() < started + 30:
+            time.sleep(0.05)
+        time.sleep(0.5)
         assert not future.done() and worker.state.executing_count == 1
         asked = time.monotonic()
         if how == "cancelled":
