@@ -301,10 +301,12 @@ def test_a_stopped_run_stops_the_chunks_its_workers_started(how):
             future.cancel()
         else:
             client.close()
-        while worker.state.executing_count and time.monotonic() < asked + 10:
+        while worker.state.executing_count and time.monotonic() < asked + 20:
             time.sleep(0.05)
         assert worker.state.executing_count == 0       # the worker's thread is free again
-        assert time.monotonic() - asked < 5
+        # (seconds, not the hours the chunk holds: the worker's messages share the process,
+        # and its lock, with the chunk, and on a loaded machine come late)
+        assert time.monotonic() - asked < 15
         client.close()
 
 
