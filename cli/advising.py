@@ -545,10 +545,11 @@ def _choice_rows(advice, observation: Observation, order: list[int], pretty: boo
     ``folded``, the interval on a line of its own under the value."""
     values = {v.action: v for v in advice.actions}
     width = max(len(CALLS.get(a, "AA")) for a in order)
+    digits = len(str(len(order)))     # (9 over 10: the numbers right-aligned)
     rows = []
     for number, action in enumerate(order, 1):
         value = values[action]
-        row = Text(f"  {number} ")
+        row = Text(f"  {number:>{digits}} ")
         face = action_face(action, pretty, observation.trump)
         face.pad_right(width - len(face))
         row.append_text(face)
@@ -566,7 +567,7 @@ def _choice_rows(advice, observation: Observation, order: list[int], pretty: boo
         if is_best(advice, value):
             row.append("  best", style=GOOD)
         if folded:
-            rows.append(Text(f"  {'':{len(str(number)) + 1 + width}}  {interval}"))
+            rows.append(Text(f"  {'':{digits + 1 + width}}  {interval}"))
     return rows
 
 

@@ -629,6 +629,12 @@ def test_bad_answers_each_say_why():
                                           r"td\)$"):
         read_answer("10", ten)
     assert read_answer("10d", ten) == read_answer("T", ten) == parse_card("TD")
+    # every legal card of that rank is named, not the first alone
+    tens = replace(obs, hand=(ah, parse_card("TC"), parse_card("TD")),
+                   legal_actions=(ah, parse_card("TC"), parse_card("TD")))
+    with pytest.raises(AnswerError, match=r"there is no number 10: choose 1 to 3 \(for T♦ or T♣ "
+                                          r"type td or tc\)$"):
+        read_answer("10", tens)
     long = replace(obs, hand=tuple(range(12)), legal_actions=tuple(range(12)))
     assert read_answer("10", long) == choices(long)[9]
     call = Match(2).new_initial_state(seed=1)

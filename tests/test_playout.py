@@ -8,6 +8,7 @@ game's observation of the seat to play (``observation_of``), the position rebuil
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -218,6 +219,23 @@ def test_the_report_and_the_record_say_the_cards_were_played_out(monkeypatch, so
             in " ".join(report.split()))
     assert "Some solves stopped" not in report
     assert '"method": "played out"' in record
+
+
+def test_the_hint_lines_up_its_columns_past_nine_choices():
+    """'  9 7♦  +13.41' above '  10 A♣   +9.21': the tenth row and on a column to the right."""
+    state = twelve_card_play()
+    obs = state.observation(state.current_player())
+    legal = list(obs.legal_actions)
+    assert len(legal) >= 10
+    actions = tuple(ActionValue(a, 1.0 - k, -2.0 - k, 4.0 - k, 0.5) for k, a in enumerate(legal))
+    advice = Advice(obs.seat, "play", "margin", 16, False, True, actions)
+    rows = [line for line in advising.advice_lines(advice, obs, legal, False).plain.splitlines()
+            if re.match(r" +\d+ \S", line)]
+    assert len(rows) == len(legal)
+    # each card under the one before it, and its value's end under the one before it too
+    assert len({re.match(r" +\d+ ", line).end() for line in rows}) == 1
+    assert len({re.match(r" +\d+ \S+ +[-+][\d.]+", line).end() for line in rows}) == 1
+    assert [line[:5] for line in rows[8:10]] == ["   9 ", "  10 "]
 
 
 def test_the_hint_says_the_cards_were_played_out():
