@@ -103,18 +103,20 @@ def summary(position: Position, plays: list[CardPlayed], objective: str) -> Text
         text.append(f"\n{left} of {counted(len(plays), 'card')} not judged: the search "
                     f"stopped at its limit; what {'it' if left == 1 else 'they'} gave away is "
                     f"not counted", style=QUIET)
-    if position.is_over and objective == "points":
+    out = pegged_out_at(position)
+    if objective == "points" and (position.is_over or out is not None):
         def points(totals) -> str:
             return ", ".join(f"{deal.side_name(s)} {t}" for s, t in enumerate(totals))
 
-        totals = score_position(position).totals()
-        out = pegged_out_at(position)
         if out is None:
-            text.append(f"\n\nThe play ended {points(totals)}")
+            text.append(f"\n\nThe play ended {points(score_position(position).totals())}")
         else:
             side, when, pegged = out
             text.append(f"\n\n{deal.side_name(side)} pegged out {when}, the count stopping at "
-                        f"{points(pegged)}; counted to the end, the play gave {points(totals)}")
+                        f"{points(pegged)}")
+            if position.is_over:
+                totals = score_position(position).totals()
+                text.append(f"; counted to the end, the play gave {points(totals)}")
         if plays:
             first = plays[0]
             sure = first.before if first.complete else \

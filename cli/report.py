@@ -14,6 +14,7 @@ from solver.analysis import cost_of, play_out
 from solver.cards import sort_cards
 from solver.deal import Position
 from solver.errors import counted
+from solver.pegging import pegged_out
 from solver.pegging import match_after
 from solver.scoring import end_points, score_position
 from solver.solution import Solution
@@ -37,6 +38,10 @@ def state_words(position: Position) -> str:
     done = len(position.completed)
     if position.is_over:
         return f"play is over after {counted(done, 'trick')}"
+    out = pegged_out(position)      # (a record's deal that a side pegged out in, mid-play)
+    if out is not None:
+        return f"{position.deal.side_name(out[0])} pegged out at trick {out[1]}: the deal " \
+               f"stopped there"
     return f"{position.deal.seats[position.to_move]} to play to trick {done + 1}"
 
 

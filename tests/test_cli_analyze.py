@@ -567,3 +567,38 @@ def test_a_deal_a_side_pegged_out_in_says_where_the_count_stopped(tmp_path):
            "the match." in shown
     far = " ".join(run("analyze", PLAYED).stdout.split())
     assert "pegged out" not in far and "could reach the target" not in far
+
+
+def test_a_deal_a_side_pegged_out_in_mid_play_says_so_and_where_the_count_stopped(tmp_path):
+    """A peg-out at trick 2 ended the report with no last line, and its heading said the
+    next seat was to play to trick 3.  The engine's pegs are the oracle again."""
+    from solver.game import Match
+    from solver.players import HeuristicPlayer
+    from solver.records import match_records, records_text
+    from solver.tricks import side_name
+
+    for seed in range(60):
+        state = Match(2).new_initial_state(seed=seed, score=[58, 50])
+        bots = [HeuristicPlayer(), HeuristicPlayer()]
+        while not state.is_terminal():
+            seat = state.current_player()
+            state.apply_action(bots[seat].act(state.observation(seat)))
+        log = state.deals[-1]
+        tricks = 6 + 3 * (len(log.turnups) - 1)        # (each run deals three more)
+        if len(state.deals) == 1 and log.pegs[-1].what.startswith("trick") and \
+                int(log.pegs[-1].what.split()[1]) < tricks:
+            break
+    else:
+        raise AssertionError("no match ended in a trick before the last")
+    pegged = [0, 0]
+    for peg in log.pegs:
+        if peg.what.startswith("trick"):
+            pegged[peg.side] += peg.points
+    record = tmp_path / "out.jsonl"
+    record.write_text(records_text(match_records(state)), encoding="utf-8")
+    shown = " ".join(run("analyze", f"{record}#1").stdout.split())
+    winner, trick = side_name(log.winners[0], 2), log.pegs[-1].what
+    assert f"; {winner} pegged out at {trick}: the deal stopped there" in shown
+    assert f"{winner} pegged out at {trick}, the count stopping at N {pegged[0]}, " \
+           f"S {pegged[1]}; with best play from the start " in shown, shown
+    assert "counted to the end" not in shown
