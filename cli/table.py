@@ -123,7 +123,7 @@ END_ORDER = ("high", "low", "jack", "game", "five")
 
 def unscored_lines(position: Position, pretty: bool) -> list[tuple[str, Text]]:
     """The end points of a finished deal that nobody pegs, each with why: a tie for Game, a
-    trump Jack (or Five) that was in no hand."""
+    trump Jack (or Five) that was in no hand, no trump at all in the hands (High and Low)."""
     deal = position.deal
     lines = []
     for point in end_points(position):
@@ -135,6 +135,8 @@ def unscored_lines(position: Position, pretty: bool) -> list[tuple[str, Text]]:
             rank = JACK if point.name == "jack" else FIVE
             why = card_face(make_card(deal.trump, rank), pretty, deal.trump)
             why.append(" was in no hand")
+        elif point.name in ("high", "low"):
+            why = Text("no trump was in any hand")
         else:
             continue
         line = Text(f"  Nobody pegs {PEG_WORDS[point.name]}: ", style=QUIET)

@@ -18,6 +18,7 @@ from cli.playing import HELP, HINT_NODES, PAUSE_HELP, Session, Stop, make_setup,
 from cli.table import peg_words, scores_text
 from clirun import console, run
 from solver.cards import card_str, parse_card
+from solver.deal import Position
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match
 from solver.records import read_records, replay
 from solver.rules import Rules
@@ -175,6 +176,20 @@ def test_the_bots_moves_are_shown_one_line_each(tmp_path):
     assert any(re.fullmatch(r"  [NS] pegs \d+ \((trick \d+: .*|High: .*|Low: .*|Jack: .*|"
                             r"Game: .*)\)", line) for line in lines)
     assert any(line.startswith("Deal 1 is over: ") for line in lines)
+
+
+def test_high_and_low_that_nobody_pegs_say_why():
+    """No trump in any hand: High and Low went unscored without a word, where the Jack said
+    it was in no hand."""
+    from cli.table import unscored_lines
+
+    bare = Position.from_line("N:A.K.Q.- 2.3.4.- dealer=S trump=C play=AS,2S,KH,3H,QD,4D")
+    assert [line.plain for _, line in unscored_lines(bare, False)] == [
+        "  Nobody pegs High: no trump was in any hand",
+        "  Nobody pegs Low: no trump was in any hand",
+        "  Nobody pegs Jack: JC was in no hand"]
+    clubs = Position.from_line("N:A.K.-.J 2.3.-.4 dealer=S trump=C play=AS,2S,KH,3H,JC,4C")
+    assert unscored_lines(clubs, False) == []
 
 
 def test_every_peg_shows_what_it_is_for(tmp_path):
