@@ -12,7 +12,7 @@ import sys
 from solver.cards import RANKS, SUIT_NAMES, CardError, card_str, parse_card, parse_suit, \
     rank_of, sort_cards, suit_of
 from solver.errors import counting_number, is_number, number_words
-from solver.game import CALLS, Observation
+from solver.game import CALLS, RUN, Observation
 from solver.tricks import follow_rule
 
 #: Rank names for messages, capitalised as the program writes them elsewhere: "you hold no Ten".
@@ -201,6 +201,8 @@ def _call(word: str, obs: Observation) -> int:
 
 
 def _not_now(action: int, obs: Observation) -> int:
+    if action == RUN and obs.phase == "dealer" and obs.rules.max_runs == 0:
+        raise AnswerError(f"these rules allow no run (max_runs 0): {_calls_words(obs)}")
     raise AnswerError(f"{CALLS[action]} is not your call now: {_calls_words(obs)}")
 
 

@@ -400,7 +400,8 @@ class Session:
 
     def choices(self, obs) -> Text:
         words = "Stand or beg" if obs.phase == "elder" else \
-            "Take one or run" if obs.phase == "dealer" else "Your legal cards"
+            ("Take one or run" if len(obs.legal_actions) > 1 else "Take one") \
+            if obs.phase == "dealer" else "Your legal cards"
         return choices_line(obs, self.pretty, self.width, first=Text(f"{words}: ", style="bold"))
 
     def ask(self, prompt: str) -> str | None:

@@ -178,6 +178,26 @@ def test_the_bots_moves_are_shown_one_line_each(tmp_path):
     assert any(line.startswith("Deal 1 is over: ") for line in lines)
 
 
+def test_where_no_run_is_allowed_the_dealer_is_asked_to_take_one_and_told_why_not_run():
+    """Under max_runs=0 the prompt offered 'Take one or run' and refused a run as 'not your
+    call now', at the dealer's own call."""
+    from cli.answers import AnswerError
+
+    state = Match(2, Rules().replace(max_runs=0)).new_initial_state(seed=40)
+    while state.phase != "dealer":
+        state.apply_action(BEG if state.phase == "elder" else state.legal_actions()[0])
+    obs = state.observation(state.current_player())
+    assert obs.legal_actions == (TAKE_ONE,) or list(obs.legal_actions) == [TAKE_ONE]
+    with pytest.raises(AnswerError, match=r"^these rules allow no run \(max_runs 0\): "
+                                          r"take-one$"):
+        read_answer("run", obs)
+    # (with seed 40 the bot, the elder hand, begs: the person's first call is the dealer's)
+    shown = run("play", "--seed", 40, "--rules", "all-fives:max_runs=0", input="run\nquit\n")
+    assert re.search(r"^Take one: 1 take-one$", shown.stdout, re.M)
+    assert "Take one or run" not in shown.stdout
+    assert "  these rules allow no run (max_runs 0): take-one" in shown.stdout
+
+
 def test_high_and_low_that_nobody_pegs_say_why():
     """No trump in any hand: High and Low went unscored without a word, where the Jack said
     it was in no hand."""
