@@ -272,20 +272,22 @@ def puzzle_key(puzzle: Puzzle) -> tuple:
 
 # ---- check ---------------------------------------------------------------------------------------
 
-def problems_of(path: str, text: tuple[str, int] | None = None) -> list[str]:
-    """Every problem of one puzzle file, each ``FILE: what`` (one process's worth of work);
-    ``text``: its text and the lines above it, given (a puzzle of standard input)."""
+def problems_of(path: str, text: tuple[str, int] | None = None) -> tuple[bool, list[str]]:
+    """Whether one puzzle file reads as a puzzle, and every problem of it, each ``FILE: what``
+    (one process's worth of work); ``text``: its text and the lines above it, given (a puzzle
+    of standard input)."""
     try:
         puzzle = load_named(path, text)
     except AllFivesError as error:
         said = str(error)
-        return [said if said.startswith(path) else f"{shown_path(path)}: {said}"]
+        return False, [said if said.startswith(path) else f"{shown_path(path)}: {said}"]
     except OSError as error:
-        return [f"{shown_path(path)}: {error.strerror or error}"]
+        return False, [f"{shown_path(path)}: {error.strerror or error}"]
     from solver.puzzles import seed_problems
 
     # (a seed that makes another start is a file's record gone stale, not a puzzle unsound)
-    return [f"{path}: {problem}" for problem in puzzle_problems(puzzle) + seed_problems(puzzle)]
+    return True, [f"{path}: {problem}"
+                  for problem in puzzle_problems(puzzle) + seed_problems(puzzle)]
 
 
 def puzzle_problems(puzzle: Puzzle) -> list[str]:
@@ -313,8 +315,9 @@ def _solver():
 
 
 def check_files(paths: list[str], jobs: int | None,
-                on_file: Callable[[list[str]], None]) -> None:
-    """The problems of each file handed to ``on_file`` in turn; ``jobs`` worker processes
+                on_file: Callable[[tuple[bool, list[str]]], None]) -> None:
+    """Whether each file reads as a puzzle, and its problems, handed to ``on_file`` in turn
+    (``problems_of``); ``jobs`` worker processes
     (0: one per CPU), stopped at once on Ctrl-C or a signal (``solver.batch.executor_for``)."""
     from solver.batch import executor_for, gather
 
@@ -332,10 +335,12 @@ def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None)
 
     out = out or sys.stdout
     files = [str(p) for p in puzzle_paths(paths)]
-    bad = problems = 0
+    bad = problems = unread = 0
 
-    def told(found: list[str]) -> None:
-        nonlocal bad, problems
+    def told(part: tuple[bool, list[str]]) -> None:
+        nonlocal bad, problems, unread
+        read, found = part
+        unread += not read
         for line in found:
             print(line, file=out, flush=True)
         if found:
@@ -349,13 +354,13 @@ def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None)
             note(f"{path} is named twice" if path == first[key] else
                  f"{path} is the same puzzle as {first[key]} (its deal, play, goal and line)")
         first.setdefault(key, path)
-    count = len(files)
-    what = counted(count, "puzzle")
+    # (a file that reads as no puzzle is no puzzle checked: said apart)
+    what = f"{counted(len(files) - unread, 'puzzle')} checked" + \
+        f", {unread} not read as one" * bool(unread)
     if bad:
-        print(f"{what} checked: {counted(problems, 'problem')} in {bad}.",
-              file=out)
+        print(f"{what}: {counted(problems, 'problem')} in {bad}.", file=out)
         return FAILURE
-    print(f"{what} checked: all sound.", file=out)
+    print(f"{what}: all sound.", file=out)
     return 0
 
 

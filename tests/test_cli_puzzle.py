@@ -320,7 +320,7 @@ def test_a_dash_reads_the_puzzles_of_standard_input(tmp_path):
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         "<stdin>#2: puzzle.target: expected a whole number, not a string ('ten')",
-        "2 puzzles checked: 1 problem in 1."]
+        "1 puzzle checked, 1 not read as one: 1 problem in 1."]
     shown = run("puzzle", "show", "-", "--solution", input=several)
     assert shown.exit_code == 0 and "The five falls" in shown.stdout \
         and "Save the ten" in shown.stdout
@@ -815,7 +815,7 @@ def test_evidence_out_of_range_is_one_line_and_check_goes_on(tmp_path):
     assert result.stdout.splitlines() == [
         f"{tmp_path / '001-bad.toml'}: puzzle.evidence.nodes: expected a whole number from 0, "
         f"not -1000",
-        "2 puzzles checked: 1 problem in 1."]
+        "1 puzzle checked, 1 not read as one: 1 problem in 1."]
     assert_one_error_line(run("puzzle", "play", tmp_path / "001-bad.toml", input=""),
                           "001-bad.toml: puzzle.evidence.nodes: expected a whole number from 0")
 
@@ -832,7 +832,7 @@ def test_a_folder_skips_hidden_files_and_names_a_link_to_nothing(tmp_path):
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         f"{tmp_path / '001-x.toml'}: a link to nothing ({tmp_path.parent / 'nowhere.toml'})",
-        "2 puzzles checked: 1 problem in 1."]
+        "1 puzzle checked, 1 not read as one: 1 problem in 1."]
     for command in ("show", "index"):
         assert_one_error_line(run("puzzle", command, tmp_path), "001-x.toml: a link to nothing")
     (tmp_path / "001-x.toml").unlink()
@@ -851,10 +851,22 @@ def test_an_empty_file_says_so(tmp_path):
     # told by the name alone, as a worker process is given it (with no state of the parent's)
     from cli.puzzling import load_named, problems_of
 
-    assert problems_of("<stdin>", "# c\n") == ["<stdin>: empty: no puzzle in it"]
-    assert problems_of("<stdin>#2", "# c\n")[0].startswith("<stdin>#2: no puzzle: nothing but")
+    assert problems_of("<stdin>", "# c\n") == (False, ["<stdin>: empty: no puzzle in it"])
+    assert problems_of("<stdin>#2", "# c\n")[1][0].startswith("<stdin>#2: no puzzle: nothing "
+                                                               "but")
     with pytest.raises(AllFivesError, match="No such file"):   # not an OSError
         load_named(tmp_path / "missing.toml")
+
+
+def test_check_counts_no_file_that_is_no_puzzle_as_a_puzzle_checked():
+    """Deal files without a [puzzle] table were '5 puzzles checked: 5 problems in 5.'"""
+    from clirun import EXAMPLES
+
+    files = sorted(EXAMPLES.glob("*.toml"))
+    result = run("puzzle", "check", *files)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == \
+        f"0 puzzles checked, {len(files)} not read as one: {len(files)} problems in {len(files)}."
 
 
 def test_check_says_every_problem_on_its_own_line(tmp_path, puzzles):
@@ -879,7 +891,7 @@ def test_check_says_every_problem_on_its_own_line(tmp_path, puzzles):
     assert sum(1 for line in lines if "001-good.toml" in line) == 0
     assert sum(1 for line in lines if "004-broken.toml" in line) == 1
     bad = sum(len(p) for p in expected.values()) + 1
-    assert lines[-1] == f"4 puzzles checked: {bad} problems in 3."
+    assert lines[-1] == f"3 puzzles checked, 1 not read as one: {bad} problems in 3."
     assert len(lines) == bad + 1
 
 
