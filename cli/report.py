@@ -236,6 +236,12 @@ def solve_body(position: Position, solution: Solution, pretty: bool,
         match = match_after(after)
         if match is not None:
             parts += [Text(), pegboard(position.deal, match, pretty, width)]
+            if match.winners and solution.objective != "win":
+                # (the line is best for the objective, not for the match: it may lose one
+                # that another line wins)
+                parts.append(Text(f"That is the match on the best line for "
+                                  f"{solution.objective}; --objective win plays for the match.",
+                                  style=QUIET))
     parts.append(Text())
     parts.append(Text(f"{counted(solution.nodes, 'node')}, {solution.seconds:.3f} s", style=QUIET))
     return Group(*parts)

@@ -259,6 +259,21 @@ def test_the_pegboard_of_a_match(tmp_path: Path):
         holes = strip.replace(" ", "")
         assert len(holes) == 61
         assert holes == "●" * before + "◆" * (after - before) + "·" * (61 - after)
+    assert "That is the match on the best line for points; --objective win plays for the " \
+           "match." in " ".join(text.split())
+
+
+def test_a_match_won_on_the_points_line_is_said_to_be_the_points_lines():
+    """By points the board showed S winning the match, where N can win it first (52 + the
+    King's 3, High 1 ... by --objective win): the board follows the line best for points."""
+    line = "N:3.AK5.2.9 7.QT4.J.8 dealer=S trump=H play=AH,4H,9C follow=strict score=52,58"
+    for objective, winner in (("points", "S"), ("win", "N")):
+        text = " ".join(run("solve", line, "--objective", objective, "--for", "N",
+                            "--no-color").stdout.split())
+        assert f"{winner} " in text and "wins the match" in text
+        assert re.search(rf"{winner} \d+ → \d+ \(\+\d+\) wins the match", text)
+        said = "That is the match on the best line for points" in text
+        assert said == (objective == "points")
 
 
 def test_no_color_and_color(tmp_path: Path):
