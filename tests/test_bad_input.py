@@ -639,8 +639,11 @@ def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: P
         f"allfives: error: {lines}:3: no deal on line 3: the file holds 2 deals, on lines 2 "
         f"and 4")
     assert one_error_line(run("solve", f"{lines}#2")) == (     # named by line, not by number
-        f"allfives: error: {lines}#2: no deal 2: the file holds 2 deals, {lines}:2 to "
-        f"{lines}:4")
+        f"allfives: error: {lines}#2: {lines} holds one-line positions, picked by line as "
+        f"{lines}:LINE (lines 2 to 4)")
+    assert one_error_line(run("solve", f"{several}:2")) == (   # and TOML deals by number
+        f"allfives: error: {several}:2: {several} holds deals in TOML, picked as {several}#N, "
+        f"N from 1 to 2")
     # a number written with a leading zero is that number; digits of other scripts are none
     for picked, name in ((f"{several}#02", f"{several}#2"), (f"{lines}:004", f"{lines}:4")):
         (row,) = map(json.loads, run("solve", picked, "--json").stdout.splitlines())
