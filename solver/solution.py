@@ -68,8 +68,11 @@ def resolve_side(position: Position, side: int | None) -> int:
         return deal.side_of(seat)
     if whole(side) is None or not 0 <= side < deal.sides:
         names = ", ".join(f"{i} ({deal.side_name(i)})" for i in range(deal.sides))
+        if whole(side) is None:     # (a name, say: sides are numbered)
+            raise AllFivesError(f"side is a side's number, not {quoted(side)} (at this "
+                                f"{deal.players}-player table: {names})")
         raise AllFivesError(f"side {quoted(side)} is not at this {deal.players}-player table "
-                         f"(sides: {names})")
+                            f"(sides: {names})")
     return int(side)
 
 
