@@ -14,6 +14,7 @@ from clirun import PROGRAM, assert_one_error_line, records, run
 from solver import reference
 from solver.cards import card_str, parse_card
 from solver.deal import Position, load
+from solver.game import DealLog
 
 EXAMPLES = Path(solver.__file__).parent / "examples"
 TWO = EXAMPLES / "two-player.toml"
@@ -529,35 +530,43 @@ def test_a_record_named_toml_is_read_as_toml(tmp_path):
     assert run("replay", named).exit_code == 0
 
 
-def test_a_deal_a_side_pegged_out_in_says_where_the_count_stopped(tmp_path):
-    """A record's deal that ended the match by peg-out said "The deal ended" with the points
-    of the whole deal, High, Low and Game that were never pegged among them.  The game engine's
-    own pegs are the oracle: the deal's points (no take-one) up to the peg that took the side
-    out; and the note points to --objective win, which judges the cards by the match."""
+def pegged_out_in_one_deal(tmp_path, score, ended) -> tuple[DealLog, str]:
+    """The first heuristic match from ``score`` (seed 0 on) that a side won in its first deal,
+    at the peg that ``ended`` (the deal's log) takes; that deal's log, and ``analyze``'s report
+    of it read from the match's record, on one line."""
     from solver.game import Match
     from solver.players import HeuristicPlayer
     from solver.records import match_records, records_text
-    from solver.tricks import side_name
 
-    for seed in range(40):
-        state = Match(2).new_initial_state(seed=seed, score=[55, 50])
+    for seed in range(60):
+        state = Match(2).new_initial_state(seed=seed, score=score)
         bots = [HeuristicPlayer(), HeuristicPlayer()]
         while not state.is_terminal():
             seat = state.current_player()
             state.apply_action(bots[seat].act(state.observation(seat)))
         log = state.deals[-1]
-        if log.cards_played and log.pegs[-1].what in ("high", "low", "jack") and \
-                len(state.deals) == 1:
+        if len(state.deals) == 1 and log.cards_played and ended(log):
             break
     else:
-        raise AssertionError("no match ended on an end point before Game")
+        raise AssertionError("no match ended so")
+    record = tmp_path / "out.jsonl"
+    record.write_text(records_text(match_records(state)), encoding="utf-8")
+    return log, " ".join(run("analyze", f"{record}#1").stdout.split())
+
+
+def test_a_deal_a_side_pegged_out_in_says_where_the_count_stopped(tmp_path):
+    """A record's deal that ended the match by peg-out said "The deal ended" with the points
+    of the whole deal, High, Low and Game that were never pegged among them.  The game engine's
+    own pegs are the oracle: the deal's points (no take-one) up to the peg that took the side
+    out; and the note points to --objective win, which judges the cards by the match."""
+    from solver.tricks import side_name
+
+    log, shown = pegged_out_in_one_deal(
+        tmp_path, [55, 50], lambda log: log.pegs[-1].what in ("high", "low", "jack"))
     pegged = [0, 0]
     for peg in log.pegs:
         if peg.what.startswith("trick") or peg.what in ("high", "low", "jack", "game"):
             pegged[peg.side] += peg.points
-    record = tmp_path / "out.jsonl"
-    record.write_text(records_text(match_records(state)), encoding="utf-8")
-    shown = " ".join(run("analyze", f"{record}#1").stdout.split())
     winner = side_name(log.winners[0], 2)
     when = f"with {log.pegs[-1].what.capitalize()}"
     assert f"{winner} pegged out {when}, the count stopping at N {pegged[0]}, S {pegged[1]};" \
@@ -572,31 +581,18 @@ def test_a_deal_a_side_pegged_out_in_says_where_the_count_stopped(tmp_path):
 def test_a_deal_a_side_pegged_out_in_mid_play_says_so_and_where_the_count_stopped(tmp_path):
     """A peg-out at trick 2 ended the report with no last line, and its heading said the
     next seat was to play to trick 3.  The engine's pegs are the oracle again."""
-    from solver.game import Match
-    from solver.players import HeuristicPlayer
-    from solver.records import match_records, records_text
     from solver.tricks import side_name
 
-    for seed in range(60):
-        state = Match(2).new_initial_state(seed=seed, score=[58, 50])
-        bots = [HeuristicPlayer(), HeuristicPlayer()]
-        while not state.is_terminal():
-            seat = state.current_player()
-            state.apply_action(bots[seat].act(state.observation(seat)))
-        log = state.deals[-1]
+    def before_the_last_trick(log) -> bool:
         tricks = 6 + 3 * (len(log.turnups) - 1)        # (each run deals three more)
-        if len(state.deals) == 1 and log.pegs[-1].what.startswith("trick") and \
-                int(log.pegs[-1].what.split()[1]) < tricks:
-            break
-    else:
-        raise AssertionError("no match ended in a trick before the last")
+        return log.pegs[-1].what.startswith("trick") and \
+            int(log.pegs[-1].what.split()[1]) < tricks
+
+    log, shown = pegged_out_in_one_deal(tmp_path, [58, 50], before_the_last_trick)
     pegged = [0, 0]
     for peg in log.pegs:
         if peg.what.startswith("trick"):
             pegged[peg.side] += peg.points
-    record = tmp_path / "out.jsonl"
-    record.write_text(records_text(match_records(state)), encoding="utf-8")
-    shown = " ".join(run("analyze", f"{record}#1").stdout.split())
     winner, trick = side_name(log.winners[0], 2), log.pegs[-1].what
     assert f"; {winner} pegged out at {trick}: the deal stopped there" in shown
     assert f"{winner} pegged out at {trick}, the count stopping at N {pegged[0]}, " \
