@@ -18,7 +18,7 @@ def start() -> None:
     try:
         from .main import main as program
     except KeyboardInterrupt:     # (on a terminal over the ^C it echoed, as cli.errors says)
-        sys.stderr.write(("\r" if sys.stderr.isatty() else "") + "allfives: interrupted\n")
+        sys.stderr.write(("\r\x1b[K" if sys.stderr.isatty() else "") + "allfives: interrupted\n")
         raise SystemExit(130) from None
     try:
         program()

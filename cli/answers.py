@@ -128,9 +128,8 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
         # a digit is always a number in the list, 10 too: a rank typed alone names no card
         rank = "T" if low == "10" else low
         held = [c for c in legal if obs.phase == "play" and RANKS[rank_of(c)] == rank]
-        card = f" (for {card_str(held[0], pretty)} type {card_str(held[0]).lower()})" \
-            if len(held) == 1 else f" (for {' or '.join(card_str(c, pretty) for c in held)} " \
-            f"type {' or '.join(card_str(c).lower() for c in held)})" if held else ""
+        card = f" (for {' or '.join(card_str(c, pretty) for c in held)} type " \
+            f"{' or '.join(card_str(c).lower() for c in held)})" if held else ""
         raise AnswerError(f"there is no number {number_words(low)}: choose {choose}{card}")
     if obs.phase in ("elder", "dealer"):
         return _call(word, obs)

@@ -50,12 +50,6 @@ def deal_command(players: int, runs: int, seed: int | None, count: int, form: st
         seed = random.SystemRandom().randrange(2 ** 32)
     rules = read_rules(spec)
     dealt = deals(players, runs, seed, count, rules, dealer)
-    if form == "line":
-        if fresh:       # (the TOML form writes it in the deal; a line has no room for it)
-            note(f"a fresh seed, {seed}: --seed {seed} deals the same cards again")
-        for deal, aside in dealt:
-            typer.echo(deal.position().to_line(aside))
-        return
     command = f"allfives deal --players {players} --runs {runs} --seed {seed}"
     if rules.spec() != "all-fives":
         command += f" --rules {rules.spec()}"
@@ -63,6 +57,12 @@ def deal_command(players: int, runs: int, seed: int | None, count: int, form: st
         command += f" --dealer {dealer.upper()}"
     if count > 1:
         command += f" --count {count}"
+    if form == "line":
+        if fresh:       # (the TOML form writes it in the deal; a line has no room for it)
+            note(f"a fresh seed, {seed}: '{command} --format line' deals the same cards again")
+        for deal, aside in dealt:
+            typer.echo(deal.position().to_line(aside))
+        return
     for number, (deal, aside) in enumerate(dealt, 1):
         runs_words = {0: "no runs", 1: "one run"}.get(runs, f"{runs} runs")
         where = f"deal {number} of {count}: " if count > 1 else ""

@@ -64,12 +64,17 @@ def stopped_by(stop: KeyboardInterrupt) -> str:
     return "terminated" if isinstance(stop, Terminated) else "interrupted"
 
 
-def say_stopped(stop: KeyboardInterrupt) -> None:
-    """The line a stop leaves on stderr.  On a terminal it begins at the start of its line:
-    over the ``^C`` that the terminal echoed for Ctrl-C, which it would otherwise run on from
+#: On a terminal, back to the start of the line and clear it (``\r`` alone would leave what
+#: was typed on it showing past the end of the line written over it).
+LINE_START = "\r\x1b[K"
+
+
+def say_stopped(stop: KeyboardInterrupt, tail: str = "") -> None:
+    """The line a stop leaves on stderr, ``tail`` after its word.  On a terminal it takes the
+    place of the line the terminal echoed ``^C`` onto, which it would otherwise run on from
     (``^Callfives: interrupted``)."""
-    start = "\r" if not isinstance(stop, Terminated) and _on_terminal() else ""
-    _stderr(f"{start}allfives: {stopped_by(stop)}")
+    start = LINE_START if not isinstance(stop, Terminated) and _on_terminal() else ""
+    _stderr(f"{start}allfives: {stopped_by(stop)}{tail}")
 
 
 def _on_terminal() -> bool:

@@ -268,17 +268,17 @@ def one_of_several(name: str, build=position_of, hidden: bool = False,
             held = counted(len(names), "deal")
             numbered = names == [f"{file}#{k}" for k in range(1, len(names) + 1)]
             by_line = names != [file] and all(known.startswith(f"{file}:") for known in names)
+            on_lines = f"line {lines[0]}" if len(names) == 1 else \
+                f"lines {', '.join(lines[:-1])} and {lines[-1]}" if len(names) <= 10 else \
+                f"lines {lines[0]} to {lines[-1]}"
             if mark == "#" and by_line:     # (the other way of picking one: said so)
-                where = f"line {lines[0]}" if len(lines) == 1 else \
-                    f"lines {lines[0]} to {lines[-1]}"
                 raise AllFivesError(f"{name}: {file} holds one-line positions, picked by line "
-                                    f"as {file}:LINE ({where})")
+                                    f"as {file}:LINE (on {on_lines})")
             if mark == ":" and numbered and len(names) > 1:
                 raise AllFivesError(f"{name}: {file} holds deals in TOML, picked as {file}#N, "
                                     f"N from 1 to {len(names)}")
             if mark == ":" and len(names) <= 10 and all(map(str.isdigit, lines)):
-                held += (f", on line {lines[0]}" if len(names) == 1 else
-                         f", on lines {', '.join(lines[:-1])} and {lines[-1]}")
+                held += f", on {on_lines}"
             elif names != [file] and not numbered:
                 held += f", {names[0]}" if len(names) == 1 else f", {names[0]} to {names[-1]}"
             which = f"on line {number}" if mark == ":" else number

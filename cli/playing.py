@@ -40,7 +40,7 @@ from solver.scoring import score_position
 from solver.tricks import parse_seat, seat_names, side_name, side_of
 
 from .answers import AnswerError, ask_line, choices, is_interactive, read_answer, reason
-from .errors import note, option, stop_status, stopped_by
+from .errors import option, say_stopped, stop_status
 from .faces import BAD, GOOD, KEEP, QUIET, game_name, hanging, rules_words
 from .inputs import STDIN, is_standard_output, named, read_rules
 from .table import choices_line, deal_line, deal_over_line, score_lines, scores_text, \
@@ -585,7 +585,7 @@ def play_command(players: int, seat: str | None, opponents: list[str] | None, pr
             where = session.where()
         except OSError as error:
             where = f"the record could not be written ({error})"
-        note(f"{stopped_by(stop)}; {where}")
+        say_stopped(stop, f"; {where}")
         raise typer.Exit(stop_status(stop))
 
 

@@ -355,8 +355,9 @@ def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None)
                  f"{path} is the same puzzle as {first[key]} (its deal, play, goal and line)")
         first.setdefault(key, path)
     # (a file that reads as no puzzle is no puzzle checked: said apart)
-    what = f"{counted(len(files) - unread, 'puzzle')} checked" + \
-        f", {unread} not read as one" * bool(unread)
+    what = f"{counted(len(files) - unread, 'puzzle')} checked"
+    if unread:
+        what += f", {unread} not read as {'one' if unread == 1 else 'puzzles'}"
     if bad:
         print(f"{what}: {counted(problems, 'problem')} in {bad}.", file=out)
         return FAILURE

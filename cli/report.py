@@ -14,8 +14,7 @@ from solver.analysis import cost_of, play_out
 from solver.cards import sort_cards
 from solver.deal import Position
 from solver.errors import counted
-from solver.pegging import pegged_out
-from solver.pegging import match_after
+from solver.pegging import match_after, pegged_out
 from solver.scoring import end_points, score_position
 from solver.solution import Solution
 
@@ -236,7 +235,7 @@ def solve_body(position: Position, solution: Solution, pretty: bool,
         match = match_after(after)
         if match is not None:
             parts += [Text(), pegboard(position.deal, match, pretty, width)]
-            if match.winners and solution.objective != "win":
+            if match.winners and solution.line and solution.objective != "win":
                 # (the line is best for the objective, not for the match: it may lose one
                 # that another line wins)
                 parts.append(Text(f"That is the match on the best line for "

@@ -66,11 +66,11 @@ def resolve_side(position: Position, side: int | None) -> int:
     if side is None:
         seat = position.to_move if not position.is_over else deal.elder
         return deal.side_of(seat)
-    if whole(side) is None or not 0 <= side < deal.sides:
-        names = ", ".join(f"{i} ({deal.side_name(i)})" for i in range(deal.sides))
-        if whole(side) is None:     # (a name, say: sides are numbered)
-            raise AllFivesError(f"side is a side's number, not {quoted(side)} (at this "
-                                f"{deal.players}-player table: {names})")
+    names = ", ".join(f"{i} ({deal.side_name(i)})" for i in range(deal.sides))
+    if whole(side) is None:     # (a seat's name, say: sides are numbered)
+        raise AllFivesError(f"side: expected a side's number, not {quoted(side)} (at this "
+                            f"{deal.players}-player table: {names})")
+    if not 0 <= side < deal.sides:
         raise AllFivesError(f"side {quoted(side)} is not at this {deal.players}-player table "
                             f"(sides: {names})")
     return int(side)

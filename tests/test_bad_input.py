@@ -640,7 +640,7 @@ def test_a_deal_of_a_file_of_several_is_named_as_the_output_names_it(tmp_path: P
         f"and 4")
     assert one_error_line(run("solve", f"{lines}#2")) == (     # named by line, not by number
         f"allfives: error: {lines}#2: {lines} holds one-line positions, picked by line as "
-        f"{lines}:LINE (lines 2 to 4)")
+        f"{lines}:LINE (on lines 2 and 4)")
     assert one_error_line(run("solve", f"{several}:2")) == (   # and TOML deals by number
         f"allfives: error: {several}:2: {several} holds deals in TOML, picked as {several}#N, "
         f"N from 1 to 2")

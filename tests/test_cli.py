@@ -274,6 +274,11 @@ def test_a_match_won_on_the_points_line_is_said_to_be_the_points_lines():
         assert re.search(rf"{winner} \d+ → \d+ \(\+\d+\) wins the match", text)
         said = "That is the match on the best line for points" in text
         assert said == (objective == "points")
+    # a position played to its end has no line to choose: no note
+    over = line.replace("play=AH,4H,9C", "play=AH,4H,9C,8C,3S,7S,QH,KH,5H,TH,JD,2D").replace(
+        "score=52,58", "score=40,45")
+    text = run("solve", over, "--no-color").stdout
+    assert "wins the match" in text and "That is the match" not in text
 
 
 def test_no_color_and_color(tmp_path: Path):

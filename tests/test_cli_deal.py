@@ -99,8 +99,8 @@ def test_a_fresh_seed_of_one_line_deals_is_said_on_standard_error():
     fresh = run("deal", "--players", "3", "--count", "2", "--format", "line")
     assert fresh.exit_code == 0
     seed = fresh.stderr.removeprefix("allfives: a fresh seed, ").split(":")[0]
-    assert fresh.stderr == f"allfives: a fresh seed, {seed}: --seed {seed} deals the same " \
-                           f"cards again\n"
+    assert fresh.stderr == f"allfives: a fresh seed, {seed}: 'allfives deal --players 3 --runs " \
+                           f"0 --seed {seed} --count 2 --format line' deals the same cards again\n"
     again = run("deal", "--players", "3", "--count", "2", "--format", "line", "--seed", seed)
     assert (again.stdout, again.stderr) == (fresh.stdout, "")
 

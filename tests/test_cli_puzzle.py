@@ -866,7 +866,8 @@ def test_check_counts_no_file_that_is_no_puzzle_as_a_puzzle_checked():
     result = run("puzzle", "check", *files)
     assert result.exit_code == 1
     assert result.stdout.splitlines()[-1] == \
-        f"0 puzzles checked, {len(files)} not read as one: {len(files)} problems in {len(files)}."
+        f"0 puzzles checked, {len(files)} not read as puzzles: {len(files)} problems in " \
+        f"{len(files)}."
 
 
 def test_check_says_every_problem_on_its_own_line(tmp_path, puzzles):

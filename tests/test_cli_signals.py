@@ -394,8 +394,10 @@ def test_on_a_terminal_the_stop_line_is_written_over_the_echoed_ctrl_c(monkeypat
     monkeypatch.setattr(sys, "stderr", screen)
     say_stopped(KeyboardInterrupt())
     say_stopped(Terminated())
-    assert screen.getvalue() == ("\r" if terminal else "") + "allfives: interrupted\n" \
-        "allfives: terminated\n"
+    say_stopped(KeyboardInterrupt(), "; the record is in m.jsonl")
+    start = "\r\x1b[K" if terminal else ""
+    assert screen.getvalue() == f"{start}allfives: interrupted\nallfives: terminated\n" \
+        f"{start}allfives: interrupted; the record is in m.jsonl\n"
 
 
 def test_ctrl_c_while_the_commands_are_built_is_one_line(monkeypatch, capsys):

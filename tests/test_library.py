@@ -63,7 +63,7 @@ def _calls():
         (lambda: Position.from_line(LINE).after(True), "play[0]: unknown card True"),
         # (a seat's name for a side was 'not at this 2-player table (sides: 0 (N), 1 (S))')
         (lambda: solve(Position.from_line(LINE), side="S"),
-         "side is a side's number, not 'S' (at this 2-player table: 0 (N), 1 (S))"),
+         "side: expected a side's number, not 'S' (at this 2-player table: 0 (N), 1 (S))"),
         (lambda: solve(Position.from_line(LINE), side=2),
          "side 2 is not at this 2-player table (sides: 0 (N), 1 (S))"),
     ]
