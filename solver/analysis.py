@@ -78,8 +78,8 @@ class CardPlayed:
 
     A node or time limit may stop the solve before the card is judged (``complete`` False):
     ``before`` is then None and only its bounds ``lower`` .. ``upper`` are known, ``after`` is
-    the card's value if the search finished it (else None), ``best`` is empty, and ``cost`` and
-    ``mistake`` are None.  A limit may also stop it once ``before`` is proved and the card's
+    the card's value if the search finished it (else None), ``best`` is empty, ``cost`` and
+    ``mistake`` are None, and ``every_card`` is False.  A limit may also stop it once ``before`` is proved and the card's
     own value found, but not every other card's: the card is judged, and ``best`` holds the
     cards valued that keep ``before`` (``every_card`` False).
     """
@@ -144,7 +144,7 @@ def judge_card(before: Position, index: int, card: Card, solution: Solution) -> 
                               every_card=False)
         return CardPlayed(index, trick, before.to_move, side, card, None,
                           solution.moves.get(card), (), solution.nodes, solution.seconds,
-                          solution.lower, solution.upper)
+                          solution.lower, solution.upper, every_card=False)
     if card not in solution.moves:
         raise RuntimeError(f"play[{index}]: the solver gave no value for the card played")
     return CardPlayed(index, trick, before.to_move, side, card, solution.value,
