@@ -827,6 +827,8 @@ def named_layouts(text: str, source: str = "<string>", toml: bool | None = None,
     text = text.removeprefix(BOM)
     if not text.strip():
         raise _fail(source, None, "empty: no position in it")
+    if is_blank(text):      # (the TOML reader would say it has no [hands])
+        raise _fail(source, None, "no position: nothing but blank lines and comments")
     if toml is None:
         toml = not is_line_form(text)
     if toml:

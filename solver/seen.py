@@ -336,9 +336,7 @@ def _pegged_out(layout: Layout, side: int, pegs: list[Peg]) -> bool:
 
 def read_seen(text: str, source: str = "<string>", toml: bool | None = None) -> SeenPosition:
     """The one position of a text whose hands may be hidden (TOML, or one line)."""
-    layouts = list(read_layouts(text, source, toml, hidden=True))
-    if not layouts:
-        raise _fail(source, None, "no position in it")
+    layouts = list(read_layouts(text, source, toml, hidden=True))    # (one at least)
     if len(layouts) != 1:
         names = [layout.source for layout in layouts]
         # name them: lines between one-line positions may hold none (standard input's cannot

@@ -75,6 +75,16 @@ def test_replay_of_toml_beyond_what_python_reads_is_one_line(tmp_path: Path, tex
         f"allfives: error: {path}:1: not JSON (Expecting value at column 1)"
 
 
+@pytest.mark.parametrize("text", ["# a comment\n", "\n# ---\n  # two\n\n"])
+@pytest.mark.parametrize("command", ["solve", "analyze", "advise"])
+def test_nothing_but_comments_is_no_position_as_nothing_at_all_is(command: str, text: str):
+    """Empty input was 'empty: no position in it', comments alone 'no [hands]'."""
+    assert one_error_line(run(command, "-", input=text)) == \
+        "allfives: error: <stdin>: no position: nothing but blank lines and comments"
+    assert one_error_line(run(command, "-", input="")) == \
+        "allfives: error: <stdin>: empty: no position in it"
+
+
 @pytest.mark.parametrize("command", ["solve", "analyze", "advise", "replay"])
 def test_bytes_that_are_not_utf8_on_standard_input_say_where(tmp_path: Path, command: str):
     # under a C locale the stream's own decoding would let them through as stand-ins

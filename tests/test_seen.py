@@ -205,8 +205,11 @@ def test_a_hand_hidden_as_on_one_line_in_toml_is_told_the_toml_way():
 
 
 def test_a_text_without_a_position_is_one_error():
-    with pytest.raises(DealFileError, match="^f.txt: no position in it$"):
+    with pytest.raises(DealFileError, match="^f.txt: no position: nothing but blank lines and "
+                                            "comments$"):
         read_seen("# nothing but a comment\n", "f.txt", toml=False)
+    with pytest.raises(DealFileError, match="^f.txt: empty: no position in it$"):
+        read_seen("\n  \n", "f.txt", toml=False)
 
 
 def test_voids_by_the_follow_rule():
