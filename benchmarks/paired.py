@@ -38,7 +38,8 @@ from solver.errors import AllFivesError
 from solver.game import action_name
 from solver.players import HeuristicPlayer
 from solver.registry import register_player
-from solver.batch import records_parts, seatings
+from solver.batch import seatings
+from solver.resume import records_parts
 from solver.records import Records, deal_opening, numbered_records, record_lines
 from solver.rules import MAX_TARGET
 from solver.stats import mean_interval
@@ -102,7 +103,7 @@ def read_run(path):
 
 def run_records(records, path):
     """How many of the first ``records`` hold whole groups of one run, each record checked
-    against the run as ``match --resume`` checks it (``solver.batch.records_parts``: the seed
+    against the run as ``match --resume`` checks it (``solver.resume.records_parts``: the seed
     of every game, its seating, its players in their seats, its rules) and each match played
     again by the rules (a score edited by hand is found).  The run's A is the player in the
     first seat of the first record, B the other; it is ``--duplicate`` unless every group was

@@ -414,10 +414,10 @@ def _locked(out) -> bool:
 
 def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
     """What a run's record FILE holds of the plan: the chunk of its whole groups (as
-    ``solver.batch.records_parts`` reads them back, a match at a time), their number, and the
+    ``solver.resume.records_parts`` reads them back, a match at a time), their number, and the
     length in bytes of the file's lines that hold them (a line the run was writing when it
     stopped, or a group not whole, is played again)."""
-    from solver.batch import records_parts
+    from solver.resume import records_parts
     from solver.records import RECORD_START, numbered_records
 
     ends = [0]                  # the byte after each line, by line number

@@ -318,8 +318,8 @@ def check_files(paths: list[str], jobs: int | None,
                 on_file: Callable[[tuple[bool, list[str]]], None]) -> None:
     """Whether each file reads as a puzzle, and its problems, handed to ``on_file`` in turn
     (``problems_of``); ``jobs`` worker processes
-    (0: one per CPU), stopped at once on Ctrl-C or a signal (``solver.batch.executor_for``)."""
-    from solver.batch import executor_for, gather
+    (0: one per CPU), stopped at once on Ctrl-C or a signal (``solver.executors.executor_for``)."""
+    from solver.executors import executor_for, gather
 
     from .workers import check_jobs, workers_for
 

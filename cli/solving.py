@@ -95,7 +95,7 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
                   scheduler: str | None = None, deal: int | None = None) -> list[str]:
     """Solve and print every position; the names of those a limit stopped without a value.
     With ``workers`` (``--jobs``) or a ``scheduler`` the positions are solved over an executor
-    (``solver.batch.solve_many``), each printed, in their order, as soon as it and those
+    (``solver.executors.solve_many``), each printed, in their order, as soon as it and those
     before it are solved."""
     from .inputs import read_inputs
 
@@ -180,7 +180,7 @@ def solve_spread(jobs: list[tuple[str, Position, int | None]], objective: str,
                  scheduler: str | None, solved: Callable[[int, Solution], None]) -> None:
     """Every position solved over the executor of ``--jobs`` / ``--scheduler``, each handed
     to ``solved`` (its number among ``jobs``, its solution) as it comes back."""
-    from solver.batch import solve_many
+    from solver.executors import solve_many
 
     from .workers import executor_of
 

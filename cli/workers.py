@@ -2,7 +2,7 @@
 cluster (``--scheduler``), for ``allfives match``, ``solve`` and ``puzzle check``.  A cluster's
 scheduler and workers are asked first which allfives they run; each chunk checks its worker
 again, and stops at its next deal or solve once Dask lets go of it, the run stopped
-(``solver.batch.cluster_chunk``).
+(``solver.executors.cluster_chunk``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def check_jobs(jobs: int | None) -> None:
         return
     if jobs < 0:
         raise AllFivesError(f"--jobs: {quoted(jobs)} is not a number of worker processes")
-    from solver.batch import usable_cpus
+    from solver.executors import usable_cpus
 
     limit = JOBS_PER_CPU * usable_cpus()
     if jobs > limit:
@@ -47,7 +47,7 @@ def executor_of(jobs: int | None, scheduler: str | None) -> Iterator[Executor]:
     """The executor for ``--jobs J`` (1 or none: in this process, serially; 0: a process per
     CPU) or ``--scheduler ADDRESS`` (an existing Dask cluster); every worker process or
     connection is gone when it is left, on Ctrl-C too."""
-    from solver.batch import executor_for
+    from solver.executors import executor_for
 
     if scheduler is None:
         check_jobs(jobs)
@@ -81,7 +81,7 @@ def _check_workers(client, scheduler: str) -> None:
     on each chunk (the run then said 'no workers' after a minute), and one of another version
     would play other games.  A worker that joins later is found by its first chunk
     (``Cluster.submit``)."""
-    from solver.batch import worker_version
+    from solver.executors import worker_version
 
     def asked(who: str, ask):
         try:
@@ -106,18 +106,18 @@ def _check_workers(client, scheduler: str) -> None:
 
 
 class Cluster(Executor):
-    """Dask's executor, with the ``check`` that ``solver.batch.gather`` makes while it waits:
+    """Dask's executor, with the ``check`` that ``solver.executors.gather`` makes while it waits:
     the scheduler gone (the client closed, or reconnecting for longer than it may), or no worker
     for ``NO_WORKERS_WAIT`` seconds, is a ``WorkersLost``; each time it is left with no worker
     the run says so on standard error.  Each chunk checks first that its worker runs this
-    allfives, and stops early when the run was stopped (``solver.batch.cluster_chunk``)."""
+    allfives, and stops early when the run was stopped (``solver.executors.cluster_chunk``)."""
 
     def __init__(self, client, version: str | None = None) -> None:
-        from solver.batch import worker_version
+        from solver.executors import worker_version
 
         self.client = client
         self.executor = client.get_executor()
-        #: The allfives each chunk's worker must run (``solver.batch.cluster_chunk``).
+        #: The allfives each chunk's worker must run (``solver.executors.cluster_chunk``).
         self.version = version or worker_version()
         self.since: dict[str, float] = {}      # what has been so since when: no link, no worker
         self.asked = 0.0
@@ -125,7 +125,7 @@ class Cluster(Executor):
     def submit(self, fn, /, *args, **kwargs):
         from functools import partial
 
-        from solver.batch import cluster_chunk
+        from solver.executors import cluster_chunk
 
         return self.executor.submit(cluster_chunk, self.version,
                                     partial(fn, **kwargs) if kwargs else fn, *args)
@@ -262,7 +262,7 @@ def workers_for(jobs: int | None, left: int) -> int:
     """The worker processes a run starts: one in this process without --jobs, else --jobs (0:
     one a CPU this process may use), but never more than the work ``left`` (groups to play,
     files to check)."""
-    from solver.batch import usable_cpus
+    from solver.executors import usable_cpus
 
     if jobs is None:
         return 1

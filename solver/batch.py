@@ -1,4 +1,4 @@
-"""Many games, or many solves, over any ``concurrent.futures.Executor``.
+"""Many games over any ``concurrent.futures.Executor``: whole matches, deals, duplicate play.
 
 One game
 --------
@@ -47,301 +47,49 @@ Price's for paired outcomes (``stats.grouped_share_interval``).
 
 Seeds and executors
 -------------------
-Work goes out in chunks of consecutive deal groups.  Everything a group does is drawn from
-``random.Random(f"{seed}:{group}")`` (its dealer and its packs) and from players made fresh for
-every game, player P at seat S of seating K seeded ``f"{seed}:{group}:{K}:{S}"``; chunks are
-gathered back in order.  A run therefore gives the same games and the same numbers whatever runs
-it and however it is cut: ``SerialExecutor()`` (the default), threads, a
-``ProcessPoolExecutor``, or Dask's ``distributed.Client(address).get_executor()`` (``pip install
-allfives[cluster]``).  Only the decision times differ, and the games of a ``cheater`` whose solve
+Work goes out in chunks of consecutive deal groups (``solver.executors.gather``).  Everything a
+group does is drawn from ``random.Random(f"{seed}:{group}")`` (its dealer and its packs) and from
+players made fresh for every game, player P at seat S of seating K seeded
+``f"{seed}:{group}:{K}:{S}"``; chunks are gathered back in order.  A run therefore gives the
+same games and the same numbers whatever runs it and however it is cut: ``SerialExecutor()``
+(the default), threads, a ``ProcessPoolExecutor``, ``executor_for(jobs)``'s worker processes,
+or a Dask cluster.  Only the decision times differ, and the games of a ``cheater`` whose solve
 hits its time limit (see ``solver.players.CheaterPlayer``).
 
-``solve_many(positions, executor, **solve_options)`` solves positions (``solver.search.solve``)
-over an executor and gives the solutions in the order of the positions.
-
-Interrupts
-----------
-When waiting for results is interrupted (Ctrl-C, or any exception), every future not yet started
-is cancelled before the exception goes on; calls already running in a worker of another
-executor finish there (``executor_for``'s workers are stopped at once, and a cluster's chunks
-run by ``cluster_chunk`` stop at their next deal or solve once Dask lets go of them).
-The chunks that came back before are not lost: ``on_part`` had
-each as it came, and ``duplicate_result`` / ``matches_result`` make a result of them.  ``executor_for(jobs)`` makes the executor for a number of worker
-processes and, leaving on an exception, shuts it down without waiting, cancelling what is
-queued, and on Ctrl-C stops its worker processes at once.
+Stopped while it waits (Ctrl-C, or any exception), a run loses nothing that came back:
+``on_part`` had each chunk as it came, and ``duplicate_result`` / ``matches_result`` make a
+result of them.  A run's records read back are its parts again (``solver.resume``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import functools
 import math
-import multiprocessing
-import os
 import random
 import re
-import signal
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from numbers import Integral
 from typing import Any
 
 from .cards import Card
-from .errors import AllFivesError, WorkersLost, counted, quoted, seeded, whole
+from .errors import AllFivesError, quoted, seeded, whole
+from .executors import DEFAULT_CHUNK, BatchError, check_stop, chunk_ranges, gather
 from .game import Match, MatchState, cut_for_deal
 from .players import Player, decide
 from .registry import PlayerSpec, player_spec
-from .records import match_records, record_pairs, replayed_matches
-from .rules import MAX_TARGET, Rules, option_text
+from .records import match_records
+from .rules import MAX_TARGET, Rules
 from .shuffle import shuffled_pack
-from .signals import signals_held
 from .stats import Interval, Proportion, TimeSummary, bootstrap_interval, mean_interval, \
     grouped_share_interval, time_summary
 from .tricks import seat_names, side_count, side_of
 
-__all__ = ["BatchError", "SerialExecutor", "executor_for", "MatchResult",
-           "play_match", "play_deals", "seatings", "GroupResult", "DuplicateResult",
-           "run_duplicate", "duplicate_result", "MatchOutcome", "MatchesResult", "run_matches",
-           "matches_result", "solve_many", "gather", "PackStream", "DEFAULT_CHUNK", "usable_cpus"]
-
-#: Deal groups (or matches' groups) per chunk of work by default.
-DEFAULT_CHUNK = 25
-
-
-class BatchError(AllFivesError):
-    """Bad arguments to a batch run: a count, a table size, a chunk size."""
-
-
-# ---- executors ------------------------------------------------------------------------------
-
-
-class _LazyFuture(Future):
-    """A future that runs its call in the thread that first asks for its result."""
-
-    def __init__(self, fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
-        super().__init__()
-        self._call = (fn, args, kwargs)
-
-    def result(self, timeout: float | None = None) -> Any:
-        self._run()
-        return super().result(timeout)
-
-    def exception(self, timeout: float | None = None) -> BaseException | None:
-        self._run()
-        return super().exception(timeout)
-
-    def _run(self) -> None:
-        if self._call is None or not self.set_running_or_notify_cancel():
-            return
-        fn, args, kwargs = self._call
-        self._call = None
-        try:
-            value = fn(*args, **kwargs)
-        except BaseException as error:  # noqa: BLE001 - handed to the caller, as executors do
-            self.set_exception(error)
-            if not isinstance(error, Exception):
-                raise
-        else:
-            self.set_result(value)
-
-
-class SerialExecutor(Executor):
-    """An Executor that runs nothing in the background: each call runs in the caller's thread
-    when its result is first asked for (so a run over it can be interrupted between calls)."""
-
-    def __init__(self) -> None:
-        self._shutdown = False
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
-        if self._shutdown:
-            raise RuntimeError("cannot submit after shutdown")
-        return _LazyFuture(fn, args, kwargs)
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self._shutdown = True
-
-
-def _worker_signals(parent: int | None = None) -> None:
-    """In a worker process: Ctrl-C is the parent's to handle (a terminal sends it to the whole
-    process group), and SIGTERM ends the worker at once, whatever handler the parent had, as
-    the parent's death does (``parent``: its process id)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if parent is not None:
-        _die_with_parent(parent)
-
-
-def _die_with_parent(parent: int) -> None:
-    """A worker ends itself once the process that made it is gone (a script stopped by
-    SIGTERM, which runs no clean-up, would leave it playing its chunk out alone): a thread of
-    the worker looks every second.  (Not Linux's PR_SET_PDEATHSIG, which fires when the
-    *thread* that forked the worker ends: a pool forks the workers it adds from a thread of
-    its own, which ends as the pool is stopped, and a worker killed so while it held the
-    pool's queue left the pool's terminate waiting for ever.)"""
-    if os.getppid() != parent:                  # the parent died before it was asked
-        os._exit(1)
-
-    def watch() -> None:
-        while True:
-            time.sleep(1.0)
-            if os.getppid() != parent:
-                os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-class WorkerPool(Executor):
-    """An ``Executor`` over worker processes on this machine, which, unlike
-    ``ProcessPoolExecutor``, can be stopped at once: ``shutdown(cancel_futures=True)`` (or
-    leaving ``executor_for`` on an exception, Ctrl-C included) ends every worker where it is."""
-
-    def __init__(self, workers: int) -> None:
-        self.workers = workers
-        # Ctrl-C (or SIGTERM) is held back while the workers are forked: one that reached a
-        # worker before its initializer ignores it killed the worker, and one that stopped the
-        # parent inside Pool() left a pool nothing could stop (the run then hung); a signal
-        # held is acted on as the block ends, when the pool can be stopped
-        try:
-            with signals_held():
-                self._pool = multiprocessing.get_context().Pool(
-                    workers, initializer=_worker_signals, initargs=(os.getpid(),))
-        except BaseException:
-            if hasattr(self, "_pool"):
-                self.shutdown(cancel_futures=True)
-            raise
-        self._seen = self.processes
-
-    @property
-    def processes(self) -> list:
-        """The worker processes (for tests that check they are gone)."""
-        return list(self._pool._pool)
-
-    def check(self) -> None:
-        """A ``WorkersLost`` if a worker process has died: the pool starts another, but the
-        task the dead one held never comes back."""
-        self._seen += [p for p in self.processes if p not in self._seen]
-        dead = next((p for p in self._seen if p.exitcode not in (None, 0)), None)
-        if dead is not None:
-            raise WorkersLost(f"a worker process died (exit status {dead.exitcode}): the work "
-                              f"it held is lost")
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
-        future: Future = Future()
-        future.set_running_or_notify_cancel()
-        self._pool.apply_async(fn, args, kwargs, callback=future.set_result,
-                               error_callback=future.set_exception)
-        return future
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        if cancel_futures:
-            self._pool.terminate()
-        else:
-            self._pool.close()
-        if wait or cancel_futures:
-            self._pool.join()
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on: those of its affinity (``taskset``, a batch system's
-    share of a node), not every CPU of the machine."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):    # no affinity on this system
-        return os.cpu_count() or 1
-
-
-@contextlib.contextmanager
-def executor_for(jobs: int | None) -> Iterator[Executor]:
-    """The executor for ``jobs`` worker processes: a ``SerialExecutor`` for 1 (or None), a
-    ``WorkerPool(jobs)`` otherwise (0: one per CPU).  Leaving on an exception, Ctrl-C
-    included, stops the workers at once; leaving normally lets them finish."""
-    if jobs is None or jobs == 1:
-        yield SerialExecutor()
-        return
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
-        raise BatchError(f"jobs {quoted(jobs)} must be a whole number of workers (0: one per CPU)")
-    pool = WorkerPool(jobs or usable_cpus())
-    try:
-        yield pool
-    except BaseException:
-        with _uninterrupted():      # (a second Ctrl-C would break into the workers' stopping)
-            pool.shutdown(cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
-
-
-@contextlib.contextmanager
-def _uninterrupted() -> Iterator[None]:
-    """Ctrl-C ignored while the block runs (in the main thread; elsewhere it never comes)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, handler)
-
-
-def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tuple],
-            progress: Callable[[int, int], None] | None = None,
-            on_part: Callable[[Any], Any] | None = None) -> list[Any]:
-    """``fn(*args)`` for each of ``calls`` over ``executor``, results in order, each handed to
-    ``on_part`` as it comes back (what ``on_part`` returns, if not None, is kept in the
-    result's place: a caller that has taken what it needs, the games' records written to a
-    file, lets the rest go); on any exception while waiting (Ctrl-C too) the futures not
-    started are cancelled and it goes on up."""
-    executor = executor if executor is not None else SerialExecutor()
-    if not callable(getattr(executor, "submit", None)):
-        raise BatchError(f"executor: {quoted(executor)} is not an executor (None, executor_for's, "
-                         f"or Dask's get_executor())")
-    for name, given in (("progress", progress), ("on_part", on_part)):
-        if given is not None and not callable(given):
-            raise BatchError(f"{name}: {quoted(given)} is not a function")
-    futures: list[Future] = []
-    try:
-        for args in calls:
-            futures.append(executor.submit(fn, *args))
-        out = []
-        check = getattr(executor, "check", None)  # a pool's workers may die under their work
-        for done, future in enumerate(futures, 1):
-            while check is not None:
-                try:
-                    future.result(timeout=0.5)
-                    break
-                except TimeoutError:
-                    check()
-            out.append(future.result())
-            futures[done - 1] = None         # the result is held once, in out
-            if on_part is not None:
-                kept = on_part(out[-1])
-                if kept is not None:
-                    out[-1] = kept
-            if progress is not None:
-                progress(done, len(futures))
-        return out
-    except BaseException:
-        for future in futures:
-            if future is not None:
-                future.cancel()
-        raise
-
-
-def _chunks(count: int, size: int | None, first: int = 0) -> list[range]:
-    """Items ``first`` to ``count - 1`` in ranges of ``size``."""
-    if whole(count) is None or count < 0:
-        raise BatchError(f"{quoted(count)} is not a number of groups")
-    size = DEFAULT_CHUNK if size is None else size
-    if whole(size) is None or size < 1:
-        raise BatchError(f"chunk size {quoted(size)} must be a whole number from 1")
-    if whole(first) is None or not 0 <= first <= count:
-        raise BatchError(f"first group {quoted(first)} must lie between 0 and {count}")
-    count, size, first = int(count), int(size), int(first)
-    return [range(start, min(count, start + size)) for start in range(first, count, size)]
+__all__ = ["MatchResult", "play_match", "play_deals", "seatings", "GroupResult",
+           "DuplicateResult", "run_duplicate", "duplicate_result", "MatchOutcome",
+           "MatchesResult", "run_matches", "matches_result", "PackStream"]
 
 
 # ---- one game -------------------------------------------------------------------------------
@@ -426,7 +174,7 @@ def _play(state: MatchState, players: Sequence[Player], labels: Sequence[str],
             if deals is not None and played >= deals:
                 break
         if state.is_chance_node():
-            _check_stop()
+            check_stop()
             if packs is None:
                 state.deal_pack()
             else:
@@ -769,7 +517,7 @@ def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, gr
     deals = int(deals)
     start = time.perf_counter()
     calls = [(a, b, game, deals, seed, chunk, keep_records, rotate)
-             for chunk in _chunks(groups, chunk_size, first)]
+             for chunk in chunk_ranges(groups, chunk_size, first)]
     parts = gather(executor, _duplicate_chunk, calls, progress, on_part)
     return duplicate_result(a, b, players, deals, seed, parts, time.perf_counter() - start)
 
@@ -889,7 +637,7 @@ def run_matches(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, grou
     game = _match_for(players, rules, match, best_of)
     start = time.perf_counter()
     calls = [(a, b, game, seed, chunk, keep_records, rotate)
-             for chunk in _chunks(groups, DEFAULT_CHUNK // 5 if chunk_size is None
+             for chunk in chunk_ranges(groups, DEFAULT_CHUNK // 5 if chunk_size is None
                                   else chunk_size, first)]
     parts = gather(executor, _matches_chunk, calls, progress, on_part)
     return matches_result(a, b, players, seed, parts, time.perf_counter() - start)
@@ -904,292 +652,3 @@ def matches_result(a: str | PlayerSpec, b: str | PlayerSpec, players: int, seed:
     times = tuple({k: tuple(v) for k, v in t.items()} for part in parts for _, t, _ in part)
     cut = tuple(dict(c) for part in parts for _, _, c in part)
     return MatchesResult(str(a), str(b), players, seed, outcomes, times, seconds, cut)
-
-
-# ---- a run's records, read back ---------------------------------------------------------------
-
-
-def records_parts(records: Iterable[Any], a: str | PlayerSpec,
-                  b: str | PlayerSpec, players: int, seed: int | str, *,
-                  rules: Rules | None = None, whole_matches: bool = False,
-                  rotate: bool = False, deals: int = 1,
-                  source: str | None = None) -> tuple[list, int, int]:
-    """The groups a run's game records hold (as ``keep_records`` and ``allfives match
-    --record`` write them), as one chunk of the run's parts, how many groups they are, and how
-    many of the first records hold them: groups 0 to K - 1, each with every game it plays
-    whole, checked against the run (``solver.records.replay_matches`` plays every game again).
-    The groups' decision times are not in the records: they are left empty.  A record that
-    does not belong to the run is a ``BatchError`` naming its game; one that does not replay,
-    a ``RecordError`` naming ``source`` (and its line, records read by ``read_records``, or
-    given as ``(line, record)`` pairs by ``numbered_records``: then they are read one match
-    at a time, and only what each game scored is kept)."""
-    a, b = _specs(a, b, players)
-    if whole(deals) is None or deals < 1:
-        raise BatchError(f"deals: {quoted(deals)} is not a whole number from 1")
-    deals = int(deals)
-    numbered = record_pairs(records)
-    first = next(numbered, None)
-    if first is None:
-        return [[]], 0, 0
-    labels = _kind_labels(a, b)
-    game = _match_for(_check_table(players), rules, None)
-    if not whole_matches:
-        game = _deals_match(game, players)
-    games: dict[int, list[tuple[int, MatchResult, bool, int]]] = {}
-    order: list[tuple[int, str]] = []      # each game's group and name, as read
-    dealers: dict[int, int] = {}
-    for played in replayed_matches(itertools.chain([first], numbered), source):
-        where = (f"{source}:{played.line}: " if source and played.line is not None else "") + \
-            f"game {quoted(played.match)}"
-        group, k = _run_game(played, where, seed, players, rotate, labels, game.rules,
-                             whole_matches)
-        kinds = seatings(players)[k]
-        state = played.state
-        result = _result(state, [labels[kind] for kind in kinds], ({}, {}), "",
-                         deals if not whole_matches else None, records=False)
-        dealt = sum(not log.thrown_in for log in state.deals)
-        if not whole_matches and dealt > deals:
-            raise BatchError(f"{where}: {counted(dealt, 'deal')} dealt, more than the run's "
-                             f"{deals}")
-        complete = state.is_terminal() if whole_matches else dealt == deals
-        games.setdefault(group, []).append((k, result, complete, len(state.deals)))
-        dealers.setdefault(group, state.deals[0].dealer)
-        order.append((group, where))
-    groups = _whole_groups(games, order, players, rotate)
-    part = []
-    for group in range(groups):
-        table = _group_seatings(players, group, rotate)
-        results = [game[1] for game in games[group]]
-        no_times = {labels[0]: (), labels[1]: ()}
-        no_cuts = dict.fromkeys(labels, 0)
-        if whole_matches:
-            part.append(([MatchOutcome(group, kinds, _a_share(kinds, r.winners, players),
-                                       r.winners, r.score, r.games_won, r.deals)
-                          for (_, kinds), r in zip(table, results)], no_times, no_cuts))
-            continue
-        kind_points = []
-        for (_, kinds), r in zip(table, results):
-            pa, pb = _kind_points(kinds, r.points(), players)
-            kind_points.append((pa / deals, pb / deals))
-        dealer = dealers[group]
-        part.append(GroupResult(group, dealer, tuple(kinds for _, kinds in table),
-                                tuple(r.points() for r in results), tuple(kind_points),
-                                math.fsum(pa - pb for pa, pb in kind_points) / len(kind_points),
-                                no_times, (), no_cuts))
-    used = sum(game[3] for group in range(groups) for game in games[group])
-    return [part], groups, used
-
-
-def _whole_groups(games: dict[int, list], order: Sequence[tuple[int, str]], players: int,
-                  rotate: bool) -> int:
-    """How many groups, from the first, the records read back hold whole (every seating's
-    game, each played to its end); ``games`` by group (seating first in each), ``order`` each
-    game's group and name as read.  A ``BatchError`` where the records cannot be a run's:
-    a group past one not whole, or a game of a whole group after one of a group not whole."""
-    groups = 0
-    while groups in games:
-        expected = [k for k, _ in _group_seatings(players, groups, rotate)]
-        if [game[0] for game in games[groups]] != expected or \
-                not all(game[2] for game in games[groups]):
-            break
-        groups += 1
-    if not rotate and all(len(games[g]) == 1 for g in games) and len(games) > 1:
-        raise BatchError("a run without --duplicate: each group played in one seating")
-    if set(games) - set(range(groups + 1)):
-        played = games.get(groups, [])
-        if sorted(game[0] for game in played) == \
-                [k for k, _ in _group_seatings(players, groups, rotate)] \
-                and all(game[2] for game in played):
-            raise BatchError(f"group {groups}: its seatings are out of order (a run writes "
-                             f"them in turn)")
-        raise BatchError(f"group {min(set(games) - set(range(groups + 1)))} is in the records, "
-                         f"but group {groups} is not whole")
-    # the groups read back are the first records (a run writes them in order): a game of them
-    # after one of a group not whole is out of order, and the file could not be cut after them
-    later = next((i for i, (group, _) in enumerate(order) if group >= groups), len(order))
-    stray = next((where for group, where in order[later:] if group < groups), None)
-    if stray is not None:
-        raise BatchError(f"{stray}: after a game of group {order[later][0]}, which is not "
-                         f"whole: the records are out of order")
-    return groups
-
-
-def _run_game(played, where: str, seed: int | str, players: int, rotate: bool,
-              labels: Sequence[str], rules: Rules, whole_matches: bool) -> tuple[int, int]:
-    """A replayed game's group and seating, checked against the run whose records are read
-    back (its seed, table, seatings, players and rules, and whether it plays deals or whole
-    matches); a ``BatchError`` naming the game (``where``) if it is not the run's."""
-    named = _game_name(played.match)
-    if named is None or named[0] != str(seed):
-        raise BatchError(f"{where}: not a game of seed {seed} (its name is "
-                         f"SEED:GROUP:SEATING)")
-    _, group, k = named
-    if k >= len(seatings(players)) or played.state.players != players:
-        raise BatchError(f"{where}: not a game of a {players}-player run")
-    if k not in [k2 for k2, _ in _group_seatings(players, group, rotate)]:
-        raise BatchError(f"{where}: a game of a run with --duplicate, every group played "
-                         f"in every seating")
-    kinds = seatings(players)[k]
-    seated = {seat: labels[kind] for seat, kind in zip(seat_names(players), kinds)}
-    if set(played.players) != set(seated) or not all(
-            _same_player(played.players[seat], label) for seat, label in seated.items()):
-        raise BatchError(f"{where}: its players are {_seated_words(played.players)}, not "
-                         f"{_seated_words(seated)}")
-    rules_played = played.state.match.rules
-    if rules_played.target != rules.target and MAX_TARGET in (
-            rules_played.target, rules.target) and \
-            rules_played.replace(target=rules.target) == rules:
-        raise BatchError(f"{where}: a game of a run of " + (
-            "deals (--deals), not of whole matches" if whole_matches else
-            "whole matches (--matches), not of deals"))
-    if rules_played != rules:
-        ours, theirs = rules.options(), rules_played.options()
-        differ = [f"{name} {option_text(theirs[name])}, not {option_text(value)}"
-                  for name, value in ours.items() if theirs.get(name) != value]
-        if rules_played.preset_name != rules.preset_name:
-            differ.insert(0, f"preset {rules_played.preset_name}, not "
-                             f"{rules.preset_name}")
-        raise BatchError(f"{where}: its rules are not the run's ({'; '.join(differ)})")
-    dealer, packs = _group_cards(seed, group, players, whole_matches)
-    deals = played.state.deals
-    if deals and deals[0].dealer != dealer:
-        names = seat_names(players)
-        raise BatchError(f"{where}: its first dealer is {names[deals[0].dealer]}, where seed "
-                         f"{seed} makes {names[dealer]} deal group {group} first")
-    for number, log in enumerate(deals):
-        if tuple(log.pack) != tuple(packs[number]):
-            raise BatchError(f"{where}: deal {number + 1}: its pack is not the one seed {seed} "
-                             f"deals group {group}")
-    return group, k
-
-
-def _game_name(name: Any) -> tuple[str, int, int] | None:
-    """A run's game name ``SEED:GROUP:SEATING``: its seed as written, group and seating."""
-    seed, group, seating = (str(name).split(":") + ["", ""])[:3]
-    if str(name).count(":") != 2 or not group.isdigit() or not seating.isdigit():
-        return None
-    return seed, int(group), int(seating)
-
-
-# ---- many solves ----------------------------------------------------------------------------
-
-
-def _solve_chunk(positions: Sequence[Any], options: Mapping[str, Any]) -> list[Any]:
-    from .search import solve
-
-    out = []
-    for position in positions:
-        _check_stop()
-        out.append(solve(position, **options))
-    return out
-
-
-def worker_version() -> str:
-    """The allfives a worker process runs: its version, whether the compiled engine is there,
-    and a digest of its code (``code_digest``: one version number may stand for other code),
-    which a cluster's scheduler and workers are asked before any work is sent."""
-    from . import __version__
-
-    try:
-        from . import search  # noqa: F401
-        engine = "compiled engine"
-    except ImportError:
-        engine = "no compiled engine"
-    return f"{__version__} ({engine}, code {code_digest()})"
-
-
-@functools.lru_cache(maxsize=4)
-def code_digest(package: str | None = None) -> str:
-    """The first 12 hex digits of SHA-256 over the Python and Cython source files of this
-    package (or of the folder ``package``), each with its path in it."""
-    import hashlib
-    from pathlib import Path
-
-    root = Path(package or __file__).resolve()
-    root = root if package else root.parent
-    digest = hashlib.sha256()
-    for path in sorted([*root.rglob("*.py"), *root.rglob("*.pyx"), *root.rglob("*.pxd")]):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
-#: The stop check of the chunk this thread runs (``cluster_chunk``).
-_chunk = threading.local()
-
-
-def _check_stop() -> None:
-    """A ``WorkersLost`` where the run of the chunk this thread runs on a cluster was stopped
-    (never outside ``cluster_chunk``); asked at each deal, and before each solve."""
-    check = getattr(_chunk, "stop", None)
-    if check is not None and check():
-        raise WorkersLost("this chunk's run was stopped")
-
-
-def _task_cancelled() -> Callable[[], bool] | None:
-    """Whether Dask has let go of the task this thread runs on one of its workers (its run
-    stopped: Ctrl-C, or its client gone, even killed); None off a Dask worker.  The worker's
-    own state says it: no question goes to the scheduler."""
-    try:
-        from distributed import get_worker
-        from distributed.worker import thread_state
-
-        worker, key = get_worker(), thread_state.key
-    except (ImportError, ValueError, AttributeError):
-        return None
-
-    def cancelled() -> bool:
-        task = worker.state.tasks.get(key)      # (forgotten soon after it is cancelled)
-        return task is None or task.state == "cancelled"
-
-    return cancelled
-
-
-def cluster_chunk(version: str, fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)`` on a worker of a cluster: the worker must run the allfives ``version``
-    (``worker_version``), else a ``WorkersLost`` names it (the workers are asked before any
-    work goes out: this finds one that joined later); and where Dask lets go of the task (the
-    run stopped, its client gone), the chunk stops at its next deal or solve, Dask having no
-    way to stop a task midway."""
-    found = worker_version()
-    if found != version:
-        try:
-            from distributed import get_worker
-
-            worker = get_worker().address
-        except (ImportError, ValueError):
-            worker = "a worker"
-        raise WorkersLost(f"--scheduler: {worker}, which joined the run, runs allfives "
-                          f"{found}, this is {version}: a cluster plays with the allfives its "
-                          f"scheduler and workers run")
-    _chunk.stop = _task_cancelled()
-    try:
-        return fn(*args)
-    finally:
-        _chunk.stop = None
-
-
-#: What ``solver.search.solve`` takes beside the position, for ``solve_many``.
-SOLVE_OPTIONS = ("side", "objective", "moves", "line", "node_limit", "time_limit", "fresh")
-
-
-def solve_many(positions: Iterable[Any], executor: Executor | None = None, *,
-               chunk_size: int = 1, progress: Callable[[int, int], None] | None = None,
-               on_part: Callable[[list[Any]], Any] | None = None,
-               **solve_options: Any) -> list[Any]:
-    """``solver.search.solve(position, **solve_options)`` for every position, over
-    ``executor`` (default: serial), in chunks of ``chunk_size``; the solutions in the order of
-    the positions.  Each worker thread or process solves with its own table.  ``on_part``: as
-    for ``gather``, each chunk's solutions handed on in order as they come back (what it
-    returns, if not None, is kept in their place: ``()`` keeps nothing)."""
-    if isinstance(positions, (str, bytes)) or not isinstance(positions, Iterable):
-        raise AllFivesError(f"positions: {quoted(positions)} is not a list of positions")
-    unknown = [key for key in solve_options if key not in SOLVE_OPTIONS]
-    if unknown:
-        raise AllFivesError(f"solve_many: no option {quoted(unknown[0])} (solve takes "
-                            f"{', '.join(SOLVE_OPTIONS)})")
-    items = list(positions)
-    calls = [(items[r.start:r.stop], dict(solve_options))
-             for r in _chunks(len(items), chunk_size)]
-    parts = gather(executor, _solve_chunk, calls, progress, on_part)
-    return [s for part in parts for s in part]

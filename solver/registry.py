@@ -29,7 +29,7 @@ _REGISTRY: dict[str, Callable[..., Player]] = {
 
 def register_player(name: str, factory: Callable[..., Player]) -> None:
     """Make ``make_player(name, seed=..., **options)`` call ``factory(seed=..., **options)``.
-    Register before ``solver.batch.executor_for`` makes its workers: they know the players
+    Register before ``solver.executors.executor_for`` makes its workers: they know the players
     there were when they were forked.  A name taken is taken over (a built-in one too)."""
     if not isinstance(name, str) or not name or ":" in name or "," in name:
         raise PlayerError(f"a player name is a word, not {quoted(name)}")

@@ -543,7 +543,7 @@ def test_more_worker_processes_than_a_few_a_cpu_are_refused(args: list[str], tmp
     if args[0] == "match":
         args += ["--record", str(record)]
     line = one_error_line(run(*args))
-    from solver.batch import usable_cpus
+    from solver.executors import usable_cpus
 
     limit = 8 * usable_cpus()
     assert line == (f"allfives: error: --jobs: 100000 worker processes is more than {limit} "

@@ -1,5 +1,5 @@
-"""solver.batch: games and duplicate play over executors, the same results whatever runs them;
-solve_many; interrupts.  The statistics are in test_stats.py."""
+"""solver.batch: games and duplicate play over executors (solver.executors), the same results
+whatever runs them; a run's records read back (solver.resume); solve_many; interrupts.  The statistics are in test_stats.py."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
-from solver.batch import (BatchError, PackStream, SerialExecutor, duplicate_result, executor_for,
-                          play_deals, play_match, records_parts, run_duplicate, run_matches,
-                          seatings, solve_many)
+from solver.batch import (PackStream, duplicate_result, play_deals, play_match, run_duplicate,
+                          run_matches, seatings)
+from solver.executors import BatchError, SerialExecutor, executor_for, solve_many
+from solver.resume import records_parts
 from solver.game import Match
 from solver.registry import make_player
 from solver.records import replay
@@ -420,17 +421,17 @@ def test_the_wrong_things_given_as_players_or_a_match_are_refused_in_one_line():
 def test_solve_many_takes_what_solve_takes():
     import inspect
 
-    from solver import batch
+    from solver import executors
     from solver.deal import Position
     from solver.errors import AllFivesError
 
     search = pytest.importorskip("solver.search")
-    assert batch.SOLVE_OPTIONS == tuple(inspect.signature(search.solve).parameters)[1:]
+    assert executors.SOLVE_OPTIONS == tuple(inspect.signature(search.solve).parameters)[1:]
     position = Position.from_line("N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H")
     with pytest.raises(AllFivesError, match=r"^solve_many: no option 'foo' \(solve takes side"):
-        batch.solve_many([position], foo=1)
+        executors.solve_many([position], foo=1)
     with pytest.raises(AllFivesError, match="^positions: None is not a list of positions"):
-        batch.solve_many(None)
+        executors.solve_many(None)
 
 
 def _sigint_handler():
@@ -447,7 +448,7 @@ def test_ctrl_c_while_the_workers_start_stops_them(monkeypatch):
     import os
     import signal
 
-    from solver import batch
+    from solver import executors
 
     context = multiprocessing.get_context()
     made = []
@@ -461,9 +462,9 @@ def test_ctrl_c_while_the_workers_start_stops_them(monkeypatch):
             return pool
 
     handler = signal.getsignal(signal.SIGINT)
-    monkeypatch.setattr(batch.multiprocessing, "get_context", lambda: Starting())
+    monkeypatch.setattr(executors.multiprocessing, "get_context", lambda: Starting())
     with pytest.raises(KeyboardInterrupt):
-        batch.WorkerPool(2)
+        executors.WorkerPool(2)
     (pool,) = made
     assert not any(p.is_alive() for p in pool._pool)
     assert signal.getsignal(signal.SIGINT) is handler
@@ -483,7 +484,8 @@ def test_workers_end_with_a_script_stopped_by_sigterm(tmp_path):
     psutil = pytest.importorskip("psutil")
     script = tmp_path / "run.py"
     script.write_text(
-        "from solver.batch import executor_for, run_duplicate\n"
+        "from solver.batch import run_duplicate\n"
+        "from solver.executors import executor_for\n"
         "if __name__ == '__main__':\n"
         "    with executor_for(2) as pool:\n"
         "        run_duplicate('cheater:time_limit=0.2', 'heuristic', players=4, groups=400,\n"
@@ -532,18 +534,18 @@ def test_every_signal_held_is_acted_on():
 def test_a_chunk_whose_run_was_stopped_stops_before_its_next_deal_or_solve(monkeypatch, fn):
     """On a cluster (``cluster_chunk``) a chunk looks at each deal and before each solve whether
     its run was stopped; elsewhere nothing asks."""
-    from solver import batch
+    from solver import batch, executors
     from solver.errors import WorkersLost
     from solver.registry import player_spec
 
-    calls = {"solves": (batch._solve_chunk, [random_position(_rng(1), 2, 2, played=0)], {}),
+    calls = {"solves": (executors._solve_chunk, [random_position(_rng(1), 2, 2, played=0)], {}),
              "deals": (batch._duplicate_chunk, player_spec("random"), player_spec("random"),
                        Match(2), 1, 0, range(3), False)}[fn]
-    version = batch.worker_version()
-    assert batch.cluster_chunk(version, *calls)        # off a Dask worker: nothing asks
-    monkeypatch.setattr(batch, "_task_cancelled", lambda: lambda: True)
+    version = executors.worker_version()
+    assert executors.cluster_chunk(version, *calls)        # off a Dask worker: nothing asks
+    monkeypatch.setattr(executors, "_task_cancelled", lambda: lambda: True)
     with pytest.raises(WorkersLost, match="this chunk's run was stopped"):
-        batch.cluster_chunk(version, *calls)
+        executors.cluster_chunk(version, *calls)
     assert calls[0](*calls[1:])      # the check is the chunk's own: none is left behind
 
 
@@ -554,7 +556,7 @@ def test_the_code_digest_tells_other_code_under_one_version(tmp_path):
     from pathlib import Path
 
     import solver
-    from solver.batch import code_digest, worker_version
+    from solver.executors import code_digest, worker_version
 
     copy = tmp_path / "solver"
     shutil.copytree(Path(solver.__file__).parent, copy,

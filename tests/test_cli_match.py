@@ -16,7 +16,8 @@ import pytest
 
 from clirun import EXAMPLES, PROGRAM, assert_one_error_line, records, run
 from cli.errors import Terminated
-from solver.batch import run_duplicate, run_matches, usable_cpus
+from solver.batch import run_duplicate, run_matches
+from solver.executors import usable_cpus
 from solver.errors import AllFivesError
 from solver.records import read_records, replay
 
@@ -213,7 +214,7 @@ def test_a_scheduler_or_workers_that_run_another_allfives_or_none_are_refused(wh
     minute; one of another version would have played other games without a word; a scheduler
     without it (it unpickles the work) failed the run in a traceback."""
     from cli.workers import _check_workers
-    from solver.batch import worker_version
+    from solver.executors import worker_version
 
     def asked(there, fn):
         assert fn is worker_version
@@ -243,7 +244,7 @@ def test_a_worker_that_joins_with_another_allfives_stops_the_run(monkeypatch):
     finished reported, and the worker named."""
     distributed = pytest.importorskip("distributed")
     from cli import workers
-    from solver.batch import worker_version
+    from solver.executors import worker_version
 
     made = workers.Cluster.__init__
 
@@ -264,7 +265,7 @@ def test_a_worker_that_joins_with_another_allfives_stops_the_run(monkeypatch):
 
 
 def test_a_chunk_runs_on_a_worker_of_this_allfives():
-    from solver.batch import cluster_chunk, worker_version
+    from solver.executors import cluster_chunk, worker_version
     from solver.errors import WorkersLost
 
     assert cluster_chunk(worker_version(), divmod, 7, 2) == (3, 1)
@@ -698,7 +699,7 @@ def _die() -> None:
 
 
 def test_a_worker_that_dies_under_its_work_ends_the_wait():
-    from solver.batch import gather, executor_for
+    from solver.executors import gather, executor_for
     from solver.errors import WorkersLost
 
     # a pool starts another worker, but the dead one's task never came back: once a hang
