@@ -14,6 +14,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .stats import t_quantile, wilson_bounds
 
@@ -161,6 +162,18 @@ class Budget:
         if self.deadline is not None:
             seconds = max((self.deadline - time.perf_counter()) / parts, 1e-4)
         return nodes, seconds
+
+    def solve(self, solver, position, side: int, objective: str, done: int,
+              most_nodes: int | None = None, **options: Any):
+        """``solver.solve(position, side, objective)`` with the limits of the next solve
+        (``done`` made; its nodes at most ``most_nodes``), its nodes counted as used."""
+        node_limit, time_limit = self.limits(done)
+        if most_nodes is not None:
+            node_limit = most_nodes if node_limit is None else min(node_limit, most_nodes)
+        solution = solver.solve(position, side, objective, line=False, node_limit=node_limit,
+                                time_limit=time_limit, **options)
+        self.used(solution.nodes)
+        return solution
 
     def used(self, nodes: int) -> None:
         self.nodes += nodes

@@ -104,11 +104,8 @@ def call_advice(player, observation: Observation, hands: Sequence[Sequence[Seque
         world, call, pegged, position = branches[i]
         key = (position.deal.hands, position.deal.trump, position.deal.rules)
         if key not in solved:
-            node_limit, time_limit = budget.limits(done)
-            node_limit = CALL_NODES if node_limit is None else min(node_limit, CALL_NODES)
-            solution = solver.solve(position, side, objective, moves=False, line=False,
-                                    node_limit=node_limit, time_limit=time_limit)
-            budget.used(solution.nodes)
+            solution = budget.solve(solver, position, side, objective, done,
+                                    most_nodes=CALL_NODES, moves=False)
             if not solution.complete:
                 complete = False
             solved[key] = (solution.lower + solution.upper) / 2

@@ -145,10 +145,7 @@ def value_play(solver, positions: Sequence[Position], weights: Sequence[float],
         if done and budget.spent():
             complete = False
             break
-        node_limit, time_limit = budget.limits(done)
-        solution = solver.solve(position, side, objective, line=False, node_limit=node_limit,
-                                time_limit=time_limit)
-        budget.used(solution.nodes)
+        solution = budget.solve(solver, position, side, objective, done)
         if not solution.complete:
             complete = False
         if all(c in solution.moves for c in legal):
@@ -257,10 +254,7 @@ def value_play_postponed(solver, positions: Sequence[Position], weights: Sequenc
         if world and budget.spent():
             complete = False
             break
-        node_limit, time_limit = budget.limits(world)
-        root = solver.solve(position, side, objective, line=False, node_limit=node_limit,
-                            time_limit=time_limit)
-        budget.used(root.nodes)
+        root = budget.solve(solver, position, side, objective, world)
         if not root.complete or any(c not in root.moves for c in legal):
             return {}, [], False
         outcome = {}
@@ -269,10 +263,7 @@ def value_play_postponed(solver, positions: Sequence[Position], weights: Sequenc
             seen: list[int] = []
             value: object = float(root.moves[card])
             while not after.is_over:
-                node_limit, time_limit = budget.limits(world)
-                solution = solver.solve(after, side, objective, line=False,
-                                        node_limit=node_limit, time_limit=time_limit)
-                budget.used(solution.nodes)
+                solution = budget.solve(solver, after, side, objective, world)
                 moves = solution.moves
                 options = after.legal_moves()
                 if not solution.complete or any(c not in moves for c in options):
