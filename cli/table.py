@@ -157,8 +157,16 @@ def scores_text(players: int, score: Sequence[int], space: str = " ", form: str 
     return ", ".join(f"{side_name(s, players)}{space}{p:{form}}" for s, p in enumerate(score))
 
 
-def heading(obs: Observation, target: int, finish: str, width: int | None = None) -> Text:
-    """``Deal 1 · you are S · N deals · 61 to win (first to peg out)``."""
+def goal_text(target: int, finish: str) -> Text:
+    """``61 to win (first to peg out)``."""
+    return Text(f"{target} to win" + (" (first to peg out)" if finish == "peg-out" else
+                                      " (counted at hand end)"), style=QUIET)
+
+
+def heading(obs: Observation, target: int, finish: str, width: int | None = None,
+            goal: bool = True) -> Text:
+    """``Deal 1 · you are S · N deals · 61 to win (first to peg out)`` (the goal left out
+    without ``goal``)."""
     n = obs.players
     deal = Text().append(f"Deal {obs.deal}", style="bold")
     if obs.best_of > 1:
@@ -167,9 +175,8 @@ def heading(obs: Observation, target: int, finish: str, width: int | None = None
     if n == 4:
         you.append(f" ({side_name(side_of(obs.seat, n), n)})", style=QUIET)
     dealer = seat_text(n, obs.dealer).append(" deals")
-    goal = Text(f"{target} to win" + (" (first to peg out)" if finish == "peg-out" else
-                                     " (counted at hand end)"), style=QUIET)
-    return flow([deal, you, dealer, goal], fit(width), sep=" · ")
+    parts = [deal, you, dealer] + ([goal_text(target, finish)] if goal else [])
+    return flow(parts, fit(width), sep=" · ")
 
 
 def trumps_line(obs: Observation, pretty: bool, width: int | None = None) -> Text:
@@ -196,7 +203,7 @@ def pegboard_lines(obs: Observation, target: int, pretty: bool,
                    width: int | None = None, fold: bool = True) -> Text:
     """One line per side: its score and its strip of holes, this deal's points (``◆``) after
     those pegged before it (``●``); a strip too long for ``width`` goes on in rows under its
-    first, or without ``fold`` is left out (the scores alone, a line each)."""
+    first, or without ``fold`` is left out (the scores alone, on one line)."""
     n = obs.players
     now = pegged_this_deal(obs)
     names = max(len(side_name(s, n)) for s in range(side_count(n)))
@@ -214,6 +221,9 @@ def pegboard_lines(obs: Observation, target: int, pretty: bool,
             lines.append(label)
         else:
             lines.append(label + holes[len(label):])
+    if not holes_shown:
+        lines = [flow([side_text(n, side).append(f" {score}")
+                       for side, score in enumerate(obs.score)], fit(width), sep="   ")]
     scale = points_per_hole(target)
     if scale > 1 and holes_shown:       # (a target past the holes a strip has)
         lines.append(Text(f"each hole {scale} points", style=QUIET))
@@ -354,8 +364,14 @@ def table_screen(obs: Observation, target: int, finish: str, pretty: bool,
     console ``width`` columns wide (``WIDTH`` when None): no line is longer."""
     width = fit(width)
     rule = Text(("─" if pretty else "-") * (width - 2), style=QUIET)
-    parts = [rule, heading(obs, target, finish, width), trumps_line(obs, pretty, width),
-             pegboard_lines(obs, target, pretty, width, fold=False), deal_points_line(obs, width)]
+    head = heading(obs, target, finish, width)
+    board = pegboard_lines(obs, target, pretty, width, fold=False)
+    if "\n" in head.plain and "\n" not in board.plain:
+        # a narrow console: the goal goes after the scores, on their line, if it fits there
+        board_goal = flow([board, goal_text(target, finish)], width, sep=" · ")
+        if "\n" not in board_goal.plain:
+            head, board = heading(obs, target, finish, width, goal=False), board_goal
+    parts = [rule, head, trumps_line(obs, pretty, width), board, deal_points_line(obs, width)]
     calls = calls_line(obs, width)
     if calls is not None:
         parts.append(calls)

@@ -274,7 +274,17 @@ def check_screen(text: str, obs, width: int, target: int) -> None:
     assert f"Deal {obs.deal} · you are S" in flat and f"{target} to win" in flat
     # the pegboard: each side's score, and as many holes pegged as points up to the target
     board = lines[3:]
-    for side, score in enumerate(obs.score):
+    named = [side_name(side, obs.players) for side in range(len(obs.score))]
+    first = next(line for line in board if line.startswith(f"{named[0]} "))
+    if not any(hole in first.replace(" · ", "  ") for hole in "●◆·"):
+        # the holes left out where they would take a second row each: the scores on one line,
+        # the goal after them where the heading had no room for it
+        from cli.pegboard import row_length
+        assert row_length(target) > width - 10
+        assert first.split(" · ")[0].split() == [
+            word for name, score in zip(named, obs.score) for word in (name, str(score))]
+        board = []
+    for side, score in enumerate(obs.score if board else ()):
         name = side_name(side, obs.players)
         start = next(k for k, line in enumerate(board) if line.startswith(f"{name} "))
         assert board[start].split()[1] == str(score)
@@ -284,12 +294,6 @@ def check_screen(text: str, obs, width: int, target: int) -> None:
                 break
             rows.append(line)
         holes = "".join(rows)
-        if not any(hole in holes for hole in "●◆·"):
-            # the holes left to `score` where they would take a second row each
-            from cli.pegboard import row_length
-            names = max(len(side_name(s, obs.players)) for s in range(len(obs.score)))
-            assert row_length(target) > width - names - 5 and len(rows) == 1
-            continue
         assert holes.count("●") + holes.count("◆") == min(score, target)
         assert holes.count("●") + holes.count("◆") + holes.count("·") == target
     # every card played this deal is in the grid of tricks, under the seat that led it; the
@@ -313,6 +317,24 @@ def check_screen(text: str, obs, width: int, target: int) -> None:
     for card in obs.hand:
         row = hand[suit_of(card)].split()
         assert card_str(card)[0] in row[1:], (card_str(card), hand)
+
+
+def test_a_four_player_screen_at_60_columns_fits_20_rows(tmp_path):
+    """At 60 columns, where the pegboard's holes do not fit, the scores share a line and the
+    goal goes after them: the heading takes one row, and a four-player screen of six cards, its
+    choices and the prompt fit 20 rows."""
+    from cli.table import table_screen
+
+    s, script, out = session(dict(players=4, seed=3), lambda obs, count: "1", tmp_path,
+                             width=60)
+    s.run()
+    screens = [table_screen(obs, 61, "peg-out", True, 60).plain.split("\n")
+               for obs in script.seen if obs.phase == "play" and len(obs.play) >= 4]
+    assert screens
+    for lines in screens:
+        assert lines[1].startswith("Deal ") and "to win" not in lines[1]
+        assert lines[3].startswith("NS ") and lines[3].endswith("61 to win (first to peg out)")
+        assert len(lines) + 2 <= 20, "\n".join(lines)
 
 
 @pytest.mark.parametrize("width", [40, 60, 70, 80])
