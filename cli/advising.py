@@ -452,7 +452,9 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     lines.append(f"95% interval: of that {'share' if is_win(advice) else 'mean'}; best in: the "
                  f"deals in which it is one of the best")
     if any(math.isnan(v.low) and not math.isnan(v.mean) for v in advice.actions):
-        lines.append("?: no interval from one deal")
+        lines.append("?: no interval from one deal" if advice.worlds == 1 else
+                     f"?: no interval: the {advice.worlds} deals, by their weights, count "
+                     f"as fewer than two")
     if advice.phase == "play" and played_out:
         solved = "not one" if not advice.solved else f"only {advice.solved}"
         lines.append(f"Too few deals could be solved within the node limit ({solved}; four are "
@@ -523,6 +525,7 @@ def advice_record(name: str | None, observation: Observation, advice, seed: int)
                     for v in advice.actions],
         "left_out": advice.left_out,
         "drawn": advice.drawn if advice.phase == "play" else None,
+        "solved": advice.solved if advice.method == PLAYED_OUT else None,
         "nodes": getattr(advice, "nodes", None),
         "seconds": round(getattr(advice, "seconds", 0.0), 6),
     }

@@ -104,7 +104,8 @@ def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact
               chance: bool = False) -> list[tuple[float, float, float, float]]:
     """For each action (a row of per-world values, the same worlds for every row): its weighted
     mean, the low and high ends of its 95% interval, and its share of best worlds.  Exact, the
-    interval is the mean; else from one world it is not known (NaN); a ``chance`` (values 0 or
+    interval is the mean; else from fewer than two worlds' worth of weight (Kish's effective
+    number) it is not known (NaN); a ``chance`` (values 0 or
     1) has the Wilson score interval, kept to 0 .. 1, the weights counted as their effective
     number of worlds."""
     total = float(sum(weights))
@@ -123,7 +124,7 @@ def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact
             low = high = mean
         elif chance:
             low, high = wilson_bounds(mean, n_eff)
-        elif n_eff <= 1 + EPSILON:
+        elif n_eff < 2 - EPSILON:      # (fewer than one degree of freedom: none worth giving)
             low = high = math.nan
         else:
             variance = sum(w * (v - mean) ** 2 for w, v in zip(weights, row)) / total

@@ -536,6 +536,7 @@ def test_deals_too_deep_for_the_node_limit_are_said_to_be_left_out():
     few = json.loads(run("advise", "N:- - AQT8.T752.KT2.5 - dealer=E turnup=6D score=55,50",
                          "--nodes", "3000000", "--json").stdout)
     assert (few["method"], few["worlds"], few["left_out"]) == ("played out", 16, 0)
+    assert 0 <= few["solved"] < 4 and found["solved"] is None      # (said before playing out)
     table = " ".join(run("advise", deep, "--nodes", "1600000", "--no-color").stdout.split())
     assert (f"{found['left_out']} deals of the {tried} tried could not be solved within the "
             f"node limit and are left out: the values are over the other {found['worlds']}"
@@ -584,3 +585,16 @@ def test_cards_that_tie_are_shown_by_suit_high_first():
     assert shown(apart) == ["9S", "AH", "TS", "KS", "QS", "2H"]
     close = [dataclasses.replace(v, mean=1.5 - k * 1e-4) for k, v in enumerate(ranked)]
     assert shown(close) == ["9S", "KS", "QS", "TS", "AH", "2H"]
+
+
+def test_deals_whose_weights_count_as_fewer_than_two_give_no_interval():
+    """Two deals weighted by the calls, one of them next to nothing, gave an interval of
+    -165,199 .. +165,198 points (a t of a fraction of a degree of freedom): now none, and the
+    note says why."""
+    call = ["advise", "--hand", "9H 4C 3C 8D 2S QS", "--turnup", "7H", "--dealer", "N",
+            "--seat", "N", "--worlds", "2"]
+    found = json.loads(run(*call, "--json").stdout)
+    assert found["worlds"] == 2
+    assert all(a["low"] is None and a["high"] is None for a in found["actions"]), found
+    table = " ".join(run(*call, "--no-color").stdout.split())
+    assert "?: no interval: the 2 deals, by their weights, count as fewer than two" in table

@@ -92,6 +92,16 @@ def test_summarize_gives_no_interval_from_one_world_unless_exact():
     assert summarize([[4.0]], [2.5], exact=True)[0][:3] == (4.0, 4.0, 4.0)
 
 
+def test_summarize_gives_no_interval_from_weights_worth_fewer_than_two_worlds():
+    """Two worlds weighted 1 and 0.1 are worth 1.2 (Kish): a t of 0.2 degrees of freedom would
+    make an interval of hundreds of thousands of points; none is given.  Two equal worlds are
+    worth two: an interval, wide but finite."""
+    (mean, low, high, _), = summarize([[-5.0, 6.0]], [1.0, 0.1], exact=False)
+    assert mean == pytest.approx(-4.0) and math.isnan(low) and math.isnan(high)
+    (mean, low, high, _), = summarize([[-5.0, 6.0]], [1.0, 1.0], exact=False)
+    assert mean == 0.5 and -80 < low < mean < high < 80
+
+
 @pytest.mark.parametrize("wins, worlds", [(3, 4), (4, 4), (0, 4), (1, 1), (37, 64)])
 def test_a_chance_has_the_wilson_interval_within_0_and_1(wins, worlds):
     """A chance of winning (values 1 or 0) once had the normal interval, which ran past 100%
