@@ -29,6 +29,7 @@ from typer.core import TyperCommand
 from solver.errors import quoted, written_as_number
 
 from .console import width_instead
+from .streams import PLAIN
 
 if TYPE_CHECKING:
     import typer
@@ -261,4 +262,8 @@ def render_help(command: Any, ctx: typer.Context, stderr: bool = False) -> str:
         console.print()
         epilog = textwrap.dedent(command.epilog).strip("\n")
         console.print(Text(epilog), no_wrap=True, overflow="ignore", crop=False)
-    return "\n".join(line.rstrip() for line in page.getvalue().splitlines())
+    text = "\n".join(line.rstrip() for line in page.getvalue().splitlines())
+    try:        # what the stream's encoding lacks, in ASCII (``T♥`` as ``TH``: cli.streams)
+        return text.encode(page.encoding, PLAIN).decode(page.encoding)
+    except LookupError:     # (an encoding Python does not know)
+        return text

@@ -34,6 +34,7 @@ from solver.solution import OBJECTIVES
 
 from .errors import Boundary, on_sigterm, say_stopped, stop_status, user_errors
 from .helpscreen import Command, HelpScreen, render_help
+from .streams import plain_streams
 
 EXIT_STATUS = """\
 Exit status: 0 done; 1 a limit stopped a search without a value (or the engine
@@ -721,6 +722,7 @@ def main() -> None:
     """The ``allfives`` program: SIGTERM ends it as Ctrl-C does, with its own status (also
     while Typer builds the commands, before any of them runs)."""
     signal.signal(signal.SIGTERM, on_sigterm)
+    plain_streams()
     try:
         app()
     except KeyboardInterrupt as stop:

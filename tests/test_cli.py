@@ -14,7 +14,7 @@ import pytest
 
 import solver
 from cli.main import app
-from clirun import PROGRAM, RUNNER, assert_one_error_line, records, run, shell
+from clirun import PROGRAM, PUZZLES, RUNNER, assert_one_error_line, records, run, shell
 from solver import reference
 from solver.cards import card_str
 from solver.deal import load
@@ -593,6 +593,46 @@ def test_a_console_without_suit_symbols_gets_plain_ascii():
     assert done.returncode == 0, done.stderr
     assert done.stdout.isascii()
     assert "H Q J T 9 2  < trumps" in done.stdout and "Points for N: 19" in done.stdout
+
+
+@pytest.mark.parametrize("encoding, args, answers", [
+    ("ascii", ["play", "--seed", "5", "--players", "4"], "1\n1\nquit\n"),
+    ("ascii", ["puzzle", "play", "PUZZLES/012-the-five-falls.toml"], "quit\n"),
+    ("latin-1", ["puzzle", "show", "PUZZLES/006-ruff-the-ten.toml", "--solution"], ""),
+    ("cp437", ["replay", "EXAMPLES/match.jsonl", "--play-by-play"], ""),
+    ("ascii", ["play", "--help"], ""),
+])
+def test_every_screen_prints_in_an_encoding_without_the_symbols(encoding, args, answers):
+    """Where the output's encoding lacks a character (the suits, the dots between the parts of
+    a heading), it is written in ASCII, as the cards are spelled there: the table's middle dot
+    was a UnicodeEncodeError and a traceback under ASCII, the dealt High and Low under
+    Latin-1; no character falls to ``?`` for want of an ASCII form."""
+    args = [a.replace("PUZZLES", str(PUZZLES)).replace("EXAMPLES", str(EXAMPLES)) for a in args]
+    texts = {}
+    for code in (encoding, "utf-8"):
+        done = subprocess.run([str(PROGRAM), *args], input=answers.encode(),
+                              capture_output=True, timeout=300,
+                              env={**os.environ, "PYTHONIOENCODING": code})
+        assert done.returncode == 0, done.stderr.decode(code)
+        assert "Traceback" not in done.stderr.decode(code)
+        texts[code] = done.stdout.decode(code)
+    text = texts[encoding]
+    assert text.count("?") == texts["utf-8"].count("?")
+    assert all(symbol not in text for symbol in "♠♥♦♣")
+    if encoding == "ascii":
+        assert text.isascii()
+
+
+def test_an_answer_not_text_in_the_inputs_encoding_is_asked_again():
+    """A Latin-1 byte typed where the input is read as strict UTF-8 (as PYTHONIOENCODING=utf-8
+    sets it) was a UnicodeDecodeError and a traceback: now the answer is refused, its byte
+    shown, and asked again."""
+
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    done = subprocess.run([str(PROGRAM), "puzzle", "play", str(PUZZLES / "012-the-five-falls.toml")],
+                          input=b"\xe9\nquit\n", capture_output=True, timeout=300, env=env)
+    assert done.returncode == 0 and "Traceback" not in done.stderr.decode(), done.stderr
+    assert "unknown answer '\\xe9'" in done.stdout.decode()
 
 
 def test_a_deal_played_out_shows_its_end():

@@ -1,0 +1,54 @@
+"""Standard streams that never fail on a character.
+
+Where the output's encoding lacks a character the program prints (ASCII, Latin-1, a DOS code
+page), the character is written in plain ASCII instead (``·`` as ``-``, ``♥`` as ``H``, so that
+``T♥`` reads ``TH`` as the cards are spelled there), and anything else as ``?``: a line is never
+lost to a ``UnicodeEncodeError``.  Input that is not text in its encoding (a Latin-1 ``é`` typed
+at a UTF-8 prompt) is kept as escapes, for the answer to be refused and asked again.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import sys
+
+#: The error handler the standard output streams are given.
+PLAIN = "allfives-plain"
+
+#: ASCII forms of the characters the program prints.
+_ASCII = {
+    "·": "-", "—": "-", "–": "-", "−": "-", "─": "-", "→": "->", "…": "...", "µ": "u",
+    "±": "+-", "½": "1/2", "●": "o", "◆": "*", "◂": "<", "≥": ">=", "≤": "<=", "×": "x",
+    "♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C",
+    "│": "|", "╭": "+", "╮": "+", "╰": "+", "╯": "+",
+}
+
+
+def _plain(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start:error.end]
+    out = []
+    for char in text:
+        if "\udc80" <= char <= "\udcff":      # a byte of input kept as an escape
+            out.append(f"\\x{ord(char) - 0xdc00:02x}")
+        else:
+            out.append(_ASCII.get(char, "?"))
+    return "".join(out), error.end
+
+
+codecs.register_error(PLAIN, _plain)
+
+
+def plain_streams() -> None:
+    """Standard output and error write what their encoding lacks in ASCII (module notes);
+    standard input keeps bytes that are not text in its encoding as escapes."""
+    for stream, errors in ((sys.stdout, PLAIN), (sys.stderr, PLAIN),
+                           (sys.stdin, "surrogateescape")):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict",
+                                                                      "backslashreplace"):
+            try:
+                stream.reconfigure(errors=errors)
+            except (ValueError, OSError):     # (a stream closed, or detached)
+                pass
