@@ -18,7 +18,9 @@ def start() -> None:
     try:
         from .main import main as program
     except KeyboardInterrupt:     # (on a terminal over the ^C it echoed, as cli.errors says)
-        sys.stderr.write(("\r\x1b[K" if sys.stderr.isatty() else "") + "allfives: interrupted\n")
+        start = "" if not sys.stderr.isatty() else "\r" if os.environ.get("TERM") == "dumb" \
+            else "\r\x1b[K"
+        sys.stderr.write(start + "allfives: interrupted\n")
         raise SystemExit(130) from None
     try:
         program()

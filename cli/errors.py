@@ -65,7 +65,8 @@ def stopped_by(stop: KeyboardInterrupt) -> str:
 
 
 #: On a terminal, back to the start of the line and clear it (``\r`` alone would leave what
-#: was typed on it showing past the end of the line written over it).
+#: was typed on it showing past the end of the line written over it); on one that takes no
+#: control codes (``TERM=dumb``), ``\r`` alone.
 LINE_START = "\r\x1b[K"
 
 
@@ -73,7 +74,8 @@ def say_stopped(stop: KeyboardInterrupt, tail: str = "") -> None:
     """The line a stop leaves on stderr, ``tail`` after its word.  On a terminal it takes the
     place of the line the terminal echoed ``^C`` onto, which it would otherwise run on from
     (``^Callfives: interrupted``)."""
-    start = LINE_START if not isinstance(stop, Terminated) and _on_terminal() else ""
+    start = "" if isinstance(stop, Terminated) or not _on_terminal() else \
+        "\r" if os.environ.get("TERM") == "dumb" else LINE_START
     _stderr(f"{start}allfives: {stopped_by(stop)}{tail}")
 
 

@@ -152,7 +152,7 @@ def _check_number(ctx: typer.Context, param: Any, value: Any) -> None:
 
 
 def _stream_wants_colour(stream: Any) -> bool:
-    if "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb":
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":   # (set, not empty)
         return False
     try:
         return stream.isatty()

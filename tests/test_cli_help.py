@@ -234,3 +234,30 @@ def test_shared_options_are_the_same_in_every_command():
 def test_the_objectives_are_the_librarys():
     assert [member.value for member in Objective] == list(OBJECTIVES)
     assert GROUP.commands["solve"].params[2].metavar == "|".join(OBJECTIVES)
+
+
+@pytest.mark.parametrize("no_color, term, coloured", [
+    (None, "xterm", True), ("1", "xterm", False), ("", "xterm", True), (None, "dumb", False)])
+def test_help_is_coloured_on_a_terminal_as_the_reports_are(monkeypatch, no_color, term,
+                                                           coloured):
+    """NO_COLOR turns colour off when set and not empty, as Rich reads it for the reports (an
+    empty NO_COLOR= turned it off in help screens alone); TERM=dumb takes none."""
+    import io
+
+    from rich.console import Console
+
+    from cli.helpscreen import _stream_wants_colour
+
+    class Screen(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setenv("TERM", term)
+    if no_color is None:
+        monkeypatch.delenv("NO_COLOR", raising=False)
+    else:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    assert _stream_wants_colour(Screen()) is coloured
+    if term != "dumb":
+        report = Console(file=Screen(), force_terminal=True)
+        assert (report.color_system is not None and not report.no_color) is coloured

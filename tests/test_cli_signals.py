@@ -378,10 +378,12 @@ def test_ctrl_c_while_the_modules_load_is_one_line(monkeypatch, capsys):
     assert capsys.readouterr().err == "allfives: interrupted\n"
 
 
-@pytest.mark.parametrize("terminal", [True, False])
-def test_on_a_terminal_the_stop_line_is_written_over_the_echoed_ctrl_c(monkeypatch, terminal):
+@pytest.mark.parametrize("terminal, term", [(True, "xterm"), (True, "dumb"), (False, "xterm")])
+def test_on_a_terminal_the_stop_line_is_written_over_the_echoed_ctrl_c(monkeypatch, terminal,
+                                                                       term):
     """The terminal echoes Ctrl-C as '^C' where the cursor is: the line ran on from it,
-    '^Callfives: interrupted'.  SIGTERM echoes nothing; into a file nothing is echoed."""
+    '^Callfives: interrupted'.  SIGTERM echoes nothing; into a file nothing is echoed.  A
+    terminal that takes no control codes (TERM=dumb) is sent a carriage return alone."""
     import io
 
     from cli.errors import Terminated, say_stopped
@@ -392,10 +394,11 @@ def test_on_a_terminal_the_stop_line_is_written_over_the_echoed_ctrl_c(monkeypat
 
     screen = Screen()
     monkeypatch.setattr(sys, "stderr", screen)
+    monkeypatch.setenv("TERM", term)
     say_stopped(KeyboardInterrupt())
     say_stopped(Terminated())
     say_stopped(KeyboardInterrupt(), "; the record is in m.jsonl")
-    start = "\r\x1b[K" if terminal else ""
+    start = "" if not terminal else "\r" if term == "dumb" else "\r\x1b[K"
     assert screen.getvalue() == f"{start}allfives: interrupted\nallfives: terminated\n" \
         f"{start}allfives: interrupted; the record is in m.jsonl\n"
 
