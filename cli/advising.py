@@ -35,7 +35,7 @@ from .faces import GOOD, QUIET, card_face, cards_face, hanging, rules_words, sui
 from .fitted import Fitted
 from .inputs import ARGUMENT, STDIN, is_file, is_record_text, named, one_of_several, read_rules, \
     read_text
-from .report import narrowing_table
+from .report import narrowing_table, table
 from .table import pegged_this_deal
 
 if TYPE_CHECKING:
@@ -282,13 +282,20 @@ def advice_table(advice, observation: Observation, pretty: bool) -> Fitted:
     first = "call" if advice.phase != "play" else "card"
     others = ("they win",) if tie_others(advice) else ()
     points = (*others, "points") if tie_points(advice) else ()
-    return narrowing_table(
+    right = tuple(range(1, 4 + len(points)))
+    # (narrow, a chance's title is "win" alone, to leave room for the points)
+    short = "win" if points else head.replace(" ", "\n")
+    fitted = narrowing_table(
         (first, head, "95% interval", *points, "best in", ""),
-        # (narrow, a chance's title is "win" alone, to leave room for the points)
-        (first, "win" if points else head.replace(" ", "\n"), "95%\ninterval",
-         *(p.replace(" ", "\n") for p in points), "best\nin", ""),
-        lambda narrow: advice_rows(advice, observation, pretty, narrow),
-        right=tuple(range(1, 4 + len(points))))
+        (first, short, "95%\ninterval", *(p.replace(" ", "\n") for p in points), "best\nin", ""),
+        lambda narrow: advice_rows(advice, observation, pretty, narrow), right=right)
+    # narrower still, each interval goes under its mean
+    stacked = table(first, f"{short}\n95% interval", *(p.replace(" ", "\n") for p in points),
+                    "best\nin", "", right=right[:-1])
+    stacked.collapse_padding = True
+    for face, mean, interval, *rest in advice_rows(advice, observation, pretty, True):
+        stacked.add_row(face, mean if interval in (mean, "?") else f"{mean}\n{interval}", *rest)
+    return Fitted(*fitted.layouts, stacked)
 
 
 def shown_in_order(advice, players: int) -> list:

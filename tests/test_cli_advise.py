@@ -483,12 +483,15 @@ def test_a_chance_of_winning_dropped_for_the_budget_is_said_so(monkeypatch):
     [str(HIDDEN), "--worlds", "8"],
     ["N:T.QJT92.-.- - dealer=S turnup=6H score=55,58", "--worlds", "4"],
     ["N:7654.K3.-.- - dealer=N turnup=7H play=AS calls=beg,take-one", "--worlds", "8"],
-    ["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--players", "4", "--score", "50,58"]])
+    ["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--players", "4", "--score", "50,58"],
+    ["--hand", "AS KS 5S 2D 3C 4C", "--turnup", "7S", "--players", "3", "--score", "58,57,40",
+     "--worlds", "16"]])
 @pytest.mark.parametrize("width", [40, 46, 60, 80])
 def test_the_advice_is_laid_out_for_the_console_width(args, width):
-    """No line passes the width (the position's name aside), and an interval is never broken
-    over two lines: on a narrow console the table's titles go on two lines and an interval is
-    written low..high."""
+    """No line passes the width (the position's name aside), nothing is cut short with an
+    ellipsis, and an interval is never broken over two lines: on a narrow console the table's
+    titles go on two lines and an interval is written low..high, at the narrowest under its
+    mean (at 40 columns its end was cut to '+4.…')."""
     from cli.main import app
     from clirun import RUNNER
 
@@ -496,8 +499,12 @@ def test_the_advice_is_laid_out_for_the_console_width(args, width):
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()[(0 if args[0].startswith("--") else 1):]
     assert max(len(line) for line in lines) <= width, result.stdout
-    rows = [line for line in lines if re.match(r"^(\S[♠♥♦♣]|stand|beg|take-one|run) ", line)]
-    assert rows and all(re.search(r"\d%?( to |\.\.)[-+]?\d", row) for row in rows), rows
+    assert "…" not in result.stdout, result.stdout
+    rows = [k for k, line in enumerate(lines)
+            if re.match(r"^(\S[♠♥♦♣]|stand|beg|take-one|run) ", line)]
+    interval = r"\d%?( to |\.\.)[-+]?\d"
+    assert rows and all(re.search(interval, lines[k]) or re.fullmatch(
+        rf" +\S*{interval}\S*", lines[k + 1]) for k in rows), result.stdout
     # a line of what the seat sees, wrapped, goes on indented (the first of them, the table's)
     head = lines[:lines.index("")]
     starts = r"^(  \S|\d players; |trumps |[NESW] (holds|is the|to play) |hidden: |calls: )"
