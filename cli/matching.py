@@ -14,13 +14,14 @@ import contextlib
 import json
 import math
 import os
+import re
 import shlex
 import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from solver.errors import AllFivesError, WorkersLost, counted, quoted
 from solver.registry import PlayerSpec, player_spec
@@ -28,6 +29,9 @@ from solver.signals import signals_held
 
 from .errors import stopped_by
 from .workers import check_jobs, chunk_size, executor_of, workers_for
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 #: The seed of a run that names none: runs are repeatable by default.
 DEFAULT_SEED = 0
@@ -647,6 +651,27 @@ def _signed(x: float | None) -> str:
     return "-inf" if x is None else f"{x:+.3f}"
 
 
+#: The spaces a line of the report is not broken at: beside a number (``3 groups``, ``1.2 ms``,
+#: ``seed 0``), in an interval (``-4.661 .. +2.261``) or a count (``7 of 8 = 87.5%``).
+_KEPT = re.compile(r"(?<=[\d%]) (?=[^\s\d(])|(?<=\S) (?=(\.\.|=) )|(?<=\.\.) (?=\S)|(?<=\S =) (?=\S)|"
+                   r"(?<=\d) (?=of \d)|(?<=[a-z:]) (?=[-+]?\d)")
+
+
+def _flowed(words: str, width: int, head: str = "", style: str = "") -> Text:
+    """``head`` and then ``words``, broken between words where the line would pass ``width``
+    (those of ``_KEPT`` together), going on four columns in from ``head``'s own indent."""
+    from rich.text import Text
+
+    from .table import flow
+
+    parts = [Text(word.replace("\0", " "), style=style)
+             for word in _KEPT.sub("\0", words).split(" ") if word]
+    if head:        # (a part of its own, its spaces kept: the line may break after it)
+        parts.insert(0, Text(head[:-1] if head.endswith(" ") else head, style=style))
+    indent = " " * (len(head) - len(head.lstrip(" ")))
+    return flow(parts, width, sep=" ", indent=indent + "    ")
+
+
 def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
     from rich.measure import Measurement
     from rich.text import Text
@@ -655,6 +680,7 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
     from .console import can_show_suits, make_console
     from .faces import QUIET
     from .report import table
+    from .table import flow
 
     console = make_console(None)
     pretty = can_show_suits(console)
@@ -669,9 +695,11 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
     else:
         how = "each played once, A and B taking the seats in turn"
     target = f", target {found['target']}" if found["target"] is not None else ""
-    console.print(Text(f"{a} against {b}: {found['players']} players, rules {found['rules']}"
-                       f"{target}, seed {found['seed']}", style="bold"))
-    console.print(f"{counted(groups, 'deal group')} of one {unit}, {how}")
+    console.print(_flowed(f"{a} against {b}: {found['players']} players, rules "
+                          f"{found['rules']}{target}, seed {found['seed']}", console.width,
+                          style="bold"))
+    console.print(_flowed(f"{counted(groups, 'deal group')} of one {unit}, {how}",
+                          console.width))
     if found["resumed"]:
         first = "the first group" if found["resumed"] == 1 else \
             f"the first {found['resumed']:,} groups"
@@ -701,12 +729,35 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
                          seconds_words(t["p95"], pretty) or "—")
         return grid
 
+    def players_lines() -> Text:
+        # narrower than the table with every column whole: a line a player, broken between
+        # its parts (a spec between its options)
+        lines = []
+        for label in (a, b):
+            t = found["times"].get(label, {"decisions": 0, "median": 0.0, "p95": 0.0})
+            parts = [Text(f"{part},") for part in label.split(",")]
+            parts[-1] = Text(f"{label.split(',')[-1]}:", style="bold")
+            for part in parts[:-1]:
+                part.stylize("bold")
+            parts += [Text(f"{found['points_per_deal'][label]:.3f} points per deal,"),
+                      Text(f"{t['decisions']:,} decisions,"),
+                      Text(f"median {seconds_words(t['median'], pretty) or '—'},"),
+                      Text(f"p95 {seconds_words(t['p95'], pretty) or '—'}")]
+            lines.append(flow(parts, console.width, sep=" ", indent="    "))
+        return Text("\n").join(lines)
+
     grid = players_table(spaced=False)
     unbounded = console.options.update(max_width=10 ** 6)    # (else the width it is kept to)
     if Measurement.get(console, unbounded, grid).maximum > console.width:
         # too wide: a space after each comma, which a spec takes too, so that a long one
-        # breaks between its options, not within one
+        # breaks between its options, not within one; where a column would still be cut, a
+        # line a player
         grid = players_table(spaced=True)
+        shown = "\n".join("".join(segment.text for segment in line)
+                          for line in console.render_lines(grid, pad=False))
+        words = [word for label in (a, b) for word in label.replace(",", ", ").split()]
+        if "…" in shown or not all(word in shown for word in words):
+            grid = players_lines()
     console.print(grid)
     for label in (a, b):
         t = found["times"].get(label, {})
@@ -717,30 +768,30 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
                                style=QUIET))
     console.print()
     d, boot = found["difference"], found["bootstrap"]
-    console.print(f"{a} minus {b}, points per deal: {d['mean']:+.3f}")
+    console.print(_flowed(f"{a} minus {b}, points per deal: {d['mean']:+.3f}", console.width))
     if d["low"] is None:
         console.print("  (one deal group: no interval)")
     else:
-        console.print(f"  95% interval, paired t:   {_signed(d['low'])} .. {_signed(d['high'])}")
-        console.print("  95% interval, bootstrap:  not worked out (the run was stopped)"
-                      if boot is None else
-                      f"  95% interval, bootstrap:  none from fewer than {BOOTSTRAP_GROUPS} "
-                      f"groups" if boot["low"] is None else
-                      f"  95% interval, bootstrap:  {_signed(boot['low'])} .. "
-                      f"{_signed(boot['high'])}")
+        for name, words in (
+                ("paired t:  ", f"{_signed(d['low'])} .. {_signed(d['high'])}"),
+                ("bootstrap: ", "not worked out (the run was stopped)" if boot is None else
+                 f"none from fewer than {BOOTSTRAP_GROUPS} groups" if boot["low"] is None
+                 else f"{_signed(boot['low'])} .. {_signed(boot['high'])}")):
+            console.print(_flowed(words, console.width, f"  95% interval, {name} "))
     won = found["won"]
     if won is not None:
-        console.print(f"matches won by {a}: {_count(won['a'])} of {won['matches']:,} = "
-                      f"{won['share']:.1%} (95% interval {won['low']:.1%} .. {won['high']:.1%}, "
-                      f"{_won_method(won, a, b)})")
+        console.print(_flowed(
+            f"{_count(won['a'])} of {won['matches']:,} = "
+            f"{won['share']:.1%} (95% interval {won['low']:.1%} .. {won['high']:.1%}, "
+            f"{_won_method(won, a, b)})", console.width, f"matches won by {a}: "))
     console.print()
     jobs = (f"scheduler {found['scheduler']}" if found["scheduler"] is not None
             else counted(found["jobs"], "job"))
     if found["resumed"]:
         games += (f" ({counted(found['resumed'], 'group')} read back from the record, "
                   f"{groups - found['resumed']:,} played)")
-    console.print(Text(f"{games} in {seconds_words(found['seconds'], pretty)} wall, {jobs}",
-                       style="dim"))
+    console.print(_flowed(f"{games} in {seconds_words(found['seconds'], pretty)} wall, {jobs}",
+                          console.width, style="dim"))
     console.print(Text(f"Reproduce: {found['command']}", style="dim"), crop=False,
                   soft_wrap=True)
     if found["go_on"] is not None:

@@ -149,6 +149,30 @@ def test_a_long_player_spec_breaks_between_its_options_in_the_table(monkeypatch)
     assert f"Reproduce: allfives match {spec} heuristic " in shown
 
 
+@pytest.mark.parametrize("width", [40, 50, 60, 70])
+@pytest.mark.parametrize("a", ["heuristic", "cheater:time_limit=0.2,node_limit=20000"])
+def test_the_report_is_laid_out_for_a_narrow_console(monkeypatch, a, width):
+    """Below the table's width: no line longer than the console (the Reproduce line aside, to
+    be copied whole), nothing cut ('poin…', 'decis…'), no player's name or option broken
+    within itself ('heurist' above 'ic'), and an interval's ends, a count and a number's unit
+    never parted ('-4.661 ..' above '+2.261', '1' above 'job')."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    shown = run("match", a, "random", "--matches", "3", "--duplicate").stdout
+    lines = [line for line in shown.splitlines() if not line.startswith("Reproduce: ")]
+    assert max(len(line) for line in lines) <= width, shown
+    assert "…" not in shown
+    words = shown.split()
+    assert all(option in words or f"{option}," in words or f"{option}:" in words
+               for option in a.split(",")), shown
+    assert all(re.search(r"[-+]\d+\.\d{3} \.\. [-+]\d+\.\d{3}$", line) or "none from" in line
+               for line in lines if "95% interval, " in line) or width < 45, shown
+    for line in lines:
+        assert not re.search(r"( \.\.| =)$", line), line
+        assert not re.match(r" *([-+]?[\d.,]+%?|(job|jobs|ms|µs|wall|groups|deals)\b.*)$",
+                            line), line
+    assert re.search(r"\d of 6 = \d", shown)
+
+
 def test_matches_won_in_the_thousands_are_counted_with_separators():
     """'1089 of 1600' beside '1,600 matches': the report's counts alike."""
     args = ["match", "heuristic", "random", "--matches", "800", "--duplicate", "--rules",
