@@ -71,7 +71,7 @@ HELP = (
 )
 #: What ``help`` says at the pause between deals.
 PAUSE_HELP = (
-    "Enter goes on to the next deal. Commands (whole words): undo (back to your last decision "
+    "Enter goes on to the next deal. Commands (whole words): undo (back to your last choice "
     "of the deal just over), score (the match score and this deal's points), help, quit or "
     "exit (save the record, stop).",
     HELP[-1],
@@ -431,10 +431,24 @@ class Session:
                                 node_limit=HINT_NODES)
         return advice_lines(advice, obs, choices(obs), self.pretty, self.width)
 
+    def choices_made(self) -> list[int]:
+        """The steps of the history at which the person chose among two or more legal actions
+        (where one alone was legal, its play was no choice to go back to); all the person's
+        steps where none was such."""
+        state = self.setup.match.new_initial_state(seed=self.setup.seed)
+        mine, chosen = [], []
+        for step, (seat, action) in enumerate(self.history):
+            if seat == self.me:
+                mine.append(step)
+                if len(state.legal_actions()) > 1:
+                    chosen.append(step)
+            state.apply_action(action)
+        return chosen or mine
+
     def undo(self) -> None:
-        """Back to the person's previous decision: the match played again from the start, with
-        fresh bots, up to it."""
-        last = max(i for i, (seat, _) in enumerate(self.history) if seat == self.me)
+        """Back to the person's previous choice (``choices_made``): the match played again from
+        the start, with fresh bots, up to it."""
+        last = self.choices_made()[-1]
         steps = self.history[:last]
         self.history = []
         self._start()

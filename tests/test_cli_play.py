@@ -996,6 +996,25 @@ def test_undo_returns_to_the_previous_decision_with_the_same_cards(tmp_path):
     assert out.getvalue().count("Back to your previous decision.") == 2
 
 
+def test_undo_passes_over_a_card_that_was_the_only_legal_one(tmp_path, monkeypatch):
+    """At the pause after a deal, undo went back to the deal's last card, the only one left in
+    the hand: a second undo was needed to reach a choice.  Now it goes back to the last
+    decision with two or more legal actions."""
+    s, prompts, out = terminal_session(tmp_path, monkeypatch, ["undo"])
+    facing = []
+    real_undo = s.undo
+
+    def undo():
+        real_undo()
+        facing.append(len(s.state.legal_actions()))
+        raise Stop("seen")
+
+    s.undo = undo
+    with pytest.raises(Stop):
+        s.run()
+    assert facing and facing[0] > 1 and s.state.current_player() == s.me
+
+
 def test_undo_into_a_deal_already_recorded_names_the_record_written_before(tmp_path):
     undone = []
 
@@ -1310,7 +1329,7 @@ def test_undo_score_and_help_at_the_pause_between_deals(tmp_path, monkeypatch):
     real_undo = s.undo
 
     def undo():
-        mine = [i for i, (seat, _) in enumerate(s.history) if seat == s.me]
+        mine = s.choices_made()
         rewound.append((mine[-1], s.state.deal_number, len(s.state.deals)))
         real_undo()
         rewound.append((len(s.history), s.state.deal_number))
