@@ -12,9 +12,10 @@ more cards left, more tempting wrong cards and more themes make a candidate bett
 a rule set already taken often makes it worse, and up to three with the objective ``win`` are
 taken first.  The puzzles kept are numbered by rating (easy first) and titled from their rarest
 theme, from the lists below.  Run again with the engine they were rated with, it writes the
-same files.  The ratings count the engine's work, so after the engine changes the files are
-rated again in place by ``rerate.py``, which keeps their numbers (some are then a little out
-of the order of their ratings) rather than picking and numbering anew.
+same files.  The ratings count the engine's work, so after the engine (or the rating's
+ladder: its Monte Carlo players came to try 8 times each) changes the files are rated again in
+place by ``rerate.py``, which keeps their numbers (some are then out of the order of their
+ratings) rather than picking and numbering anew.
 
 When the ``endplay`` theme came to need a tenace in the suit led and no safe exit, four of the
 puzzles picked for it lost it; each was replaced, under its number and title, by the first

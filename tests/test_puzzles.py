@@ -106,9 +106,9 @@ def test_a_rating_its_evidence_does_not_give_is_a_problem():
     from solver.puzzles.soundness import record_problems
 
     puzzle = load_puzzle(COLLECTION / "001-save-the-ten.toml")
-    assert puzzle.rating == 1260 and record_problems(puzzle) == []
+    assert puzzle.rating == 1370 and record_problems(puzzle) == []
     assert record_problems(dataclasses.replace(puzzle, rating=1360)) == [
-        "puzzle.rating: 1360, where its evidence gives 1260"]
+        "puzzle.rating: 1360, where its evidence gives 1370"]
 
 
 @pytest.mark.parametrize("players, cards", SMALL)
@@ -254,6 +254,12 @@ def test_evidence_must_be_numbers():
                                               "not 2"),
     ("real_choices = 2", "nodes = " + "9" * 30, "puzzle.evidence.nodes: expected a whole number "
                                                 "from 0 to 9223372036854775807, not 9999"),
+    ("real_choices = 2", "pimc_tries = 8\nsolved_pimc_8 = 9",
+     "puzzle.evidence.solved_pimc_8: expected a whole number from 0 to 8 (pimc_tries), not 9"),
+    ("real_choices = 2", "solved_pimc_2 = 2\npimc_tries = 1",
+     "puzzle.evidence.solved_pimc_2: expected 0 or 1 (pimc_tries is 1), not 2"),
+    ("real_choices = 2", "pimc_tries = 0", "puzzle.evidence.pimc_tries: expected a whole number "
+                                           "from 1, not 0"),
 ])
 def test_evidence_out_of_its_range_is_refused_when_read(old, new, message):
     """A negative count, or more solves than a ladder player's tries, would make a rating of
@@ -261,7 +267,26 @@ def test_evidence_out_of_its_range_is_refused_when_read(old, new, message):
     assert old in SAMPLE
     with pytest.raises(PuzzleError, match=re.escape(message)):
         Puzzle.from_toml(SAMPLE.replace(old, new), "p.toml")
-    Puzzle.from_toml(SAMPLE.replace(old, new.split(" = ")[0] + " = 0"))
+    if "pimc_tries" not in new:
+        Puzzle.from_toml(SAMPLE.replace(old, new.split(" = ")[0] + " = 0"))
+
+
+def test_the_monte_carlo_players_solves_are_counted_out_of_their_tries():
+    """Evidence without pimc_tries is of one try (the files rated before there were eight);
+    with it, a Monte Carlo player's solves are a share of its tries, and it solved the puzzle
+    with half of them or more."""
+    from solver.puzzles.evidence import rating_of, solved_of
+
+    base = {"solved_random": 4, "solved_heuristic": 0, "solved_search_200": 1,
+            "solved_search_2000": 1, "solved_cheater": 1, "real_choices": 2, "tempting": 0,
+            "nodes": 100}
+    one = {**base, "solved_pimc_2": 1, "solved_pimc_8": 0}
+    same = {**base, "solved_pimc_2": 8, "solved_pimc_8": 0, "pimc_tries": 8}
+    assert rating_of(one) == rating_of(same) and solved_of(one) == solved_of(same)
+    half = {**same, "solved_pimc_8": 4}
+    assert "pimc-8" in solved_of(half) and "pimc-8" not in solved_of(same)
+    fewer = [rating_of({**same, "solved_pimc_8": k}) for k in range(9)]
+    assert fewer == sorted(fewer, reverse=True) and len(set(fewer)) == 9
 
 
 @pytest.mark.parametrize("seed", ["banana", "9/", "/3", "9/3/1", "-9/3", "９/3", "9 / 3", "",

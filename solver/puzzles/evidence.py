@@ -6,7 +6,8 @@ nodes.  Working the rating out from it is plain arithmetic, which the file forma
 file's record against without the engine.
 
 *The rating* is Elo's: each ladder player is one game between it and the puzzle, scored 1 when
-it solves (random: its share), and a prior game, drawn, against a 1500 puzzle.  The puzzle's
+it solves (random and the Monte Carlo players, which draw: the share of their tries that
+solve), and a prior game, drawn, against a 1500 puzzle.  The puzzle's
 base rating is the maximum-likelihood one: the R at which the players' expected solves,
 ``1 / (1 + 10 ** ((R - anchor) / 400))`` summed, equal their actual solves.  Fewer solves give a
 higher R.  To it are added ``TEMPTING_POINTS`` for each tempting card (a losing class at a turn
@@ -21,10 +22,16 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["LADDER", "RANDOM_TRIES", "RATING_KEYS", "evidence_key", "rating_of", "solved_of"]
+__all__ = ["LADDER", "RANDOM_TRIES", "PIMC_TRIES", "RATING_KEYS", "evidence_key", "tries_of",
+           "rating_of", "solved_of"]
 
 #: The random player's tries: its result is the share of them that solve the puzzle.
 RANDOM_TRIES = 16
+#: Each Monte Carlo ladder player's tries, each drawing its own worlds: its result is the share
+#: of them that solve the puzzle (one try left a rating hanging on one draw: two seeds of the
+#: collection's puzzles differed by 52 points on average and up to 394, with 8 tries by 19 and
+#: 184).  Evidence without ``pimc_tries`` is of one try.
+PIMC_TRIES = 8
 TEMPTING_POINTS = 15
 CHOICE_POINTS = 20
 NODE_POINTS = 10
@@ -60,10 +67,16 @@ def evidence_key(name: str) -> str:
     return f"solved_{name.replace('-', '_')}"
 
 
+def tries_of(evidence: dict[str, int], name: str) -> int:
+    """How many tries of ladder player ``name`` the evidence counts its solves out of."""
+    if name == "random":
+        return RANDOM_TRIES
+    return evidence.get("pimc_tries", 1) if name.startswith("pimc-") else 1
+
+
 def _share(evidence: dict[str, int], name: str) -> float:
     """The share of tries ladder player ``name`` solved, as the evidence gives it."""
-    solved = evidence[evidence_key(name)]
-    return solved / RANDOM_TRIES if name == "random" else float(solved)
+    return evidence[evidence_key(name)] / tries_of(evidence, name)
 
 
 def solved_of(evidence: dict[str, int]) -> tuple[str, ...] | None:
@@ -76,8 +89,8 @@ def solved_of(evidence: dict[str, int]) -> tuple[str, ...] | None:
 
 def rating_of(evidence: dict[str, int]) -> int:
     """The rating from the evidence ``assess`` gathers (module notes): ``solved_<player>``
-    (in 1/``RANDOM_TRIES`` for random, else 0 or 1), ``tempting``, ``real_choices`` and
-    ``nodes``."""
+    (out of ``tries_of`` tries: ``RANDOM_TRIES`` for random, ``pimc_tries`` for the Monte Carlo
+    players, else 0 or 1), ``tempting``, ``real_choices`` and ``nodes``."""
     results = []
     for name, anchor in LADDER:
         if evidence_key(name) in evidence:

@@ -221,19 +221,22 @@ MAX_RATING = 4000
 #: What ``solver.puzzles.rating`` gathers as a rating's evidence: which of its ladder of players
 #: solve the puzzle, and the line's measures.
 EVIDENCE_KEYS = ("solved_random", "solved_heuristic", "solved_search_200", "solved_pimc_2",
-                 "solved_search_2000", "solved_pimc_8", "solved_cheater", "real_choices",
-                 "wrong", "tempting", "nodes")
+                 "solved_search_2000", "solved_pimc_8", "solved_cheater", "pimc_tries",
+                 "real_choices", "wrong", "tempting", "nodes")
 
 
 #: The most a count of the evidence may be: a TOML integer's most.
 MAX_COUNT = 2**63 - 1
 
 
-def _evidence_most(key: str) -> int:
-    """The most ``[puzzle.evidence]`` may give for ``key``: the random player's tries, 1 for
-    another ladder player (it solves or not), else any count."""
+def _evidence_most(key: str, tries: int) -> int:
+    """The most ``[puzzle.evidence]`` may give for ``key``: the random player's tries, the
+    Monte Carlo players' ``tries``, 1 for another ladder player (it solves or not), else any
+    count."""
     if key == "solved_random":
         return RANDOM_TRIES
+    if key.startswith("solved_pimc_"):
+        return tries
     return 1 if key.startswith("solved_") else MAX_COUNT
 
 
@@ -346,23 +349,27 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         value = table["evidence"]
         if not isinstance(value, dict):
             raise fail("evidence", f"expected a table, not {value_kind(value)} ({quoted(value)})")
-        for key, item in value.items():
+        tries = value.get("pimc_tries", 1)      # (checked first: the pimc counts are of it)
+        for key, item in sorted(value.items(), key=lambda pair: pair[0] != "pimc_tries"):
             if key not in EVIDENCE_KEYS:
                 raise fail("evidence", f"unknown key {quoted(key)} (expected "
                                        f"{', '.join(EVIDENCE_KEYS)})")
             if isinstance(item, bool) or not isinstance(item, int):
                 raise fail(f"evidence.{key}", f"expected a whole number, not {value_kind(item)} "
                                               f"({quoted(item)})")
-            most = _evidence_most(key)
-            if not 0 <= item <= most:
+            least, most = int(key == "pimc_tries"), _evidence_most(key, tries)
+            if not least <= item <= most:
                 if most == 1:
-                    whole = "0 or 1"
+                    whole = "0 or 1" + (" (pimc_tries is 1)" if key.startswith("solved_pimc_")
+                                        and "pimc_tries" in value else "")
                 elif most < MAX_COUNT or item > most:
-                    why = " (the random player's tries)" if key == "solved_random" else ""
+                    why = " (the random player's tries)" if key == "solved_random" else \
+                        " (pimc_tries)" if key.startswith("solved_pimc_") else ""
                     whole = f"a whole number from 0 to {most}{why}"
                 else:
-                    whole = "a whole number from 0"
+                    whole = f"a whole number from {least}"
                 raise fail(f"evidence.{key}", f"expected {whole}, not {quoted(item)}")
             evidence[key] = item
+        evidence = {key: evidence[key] for key in value}      # (in the file's order)
     return Puzzle(position, side, objective, target, tuple(line), title, themes, rating, seed,
                   solved_by, tuple(evidence.items()), "themes" in table)

@@ -14,6 +14,8 @@ each with the rating it stands for (its anchor):
                         (the best card among those it valued; the heuristic's if none)
 ``pimc-2``      1450    2 worlds of the hidden hands sampled consistent with the play (voids
                         shown), each solved double-dummy; the best card on average
+                        (``PIMC_TRIES`` tries, each of its own worlds; its score is the
+                        share of them that solve it)
 ``search-2000`` 1600    as ``search-200``, 2,000 nodes a card
 ``pimc-8``      1800    as ``pimc-2``, 8 worlds
 ``cheater``     2400    the double-dummy engine itself (it always solves: it bounds the rating)
@@ -33,7 +35,7 @@ from ..deal import Deal, Position
 from ..players import HeuristicPlayer, RandomPlayer
 from ..reference import final_value
 from ..search import Solver
-from .evidence import LADDER, RANDOM_TRIES, evidence_key, rating_of
+from .evidence import LADDER, PIMC_TRIES, RANDOM_TRIES, evidence_key, rating_of, tries_of
 from .soundness import Oracle, oracle_for, card_classes, observation_of
 
 __all__ = ["rate", "assess", "evaluate", "ladder_result", "sample_world", "Assessment"]
@@ -151,19 +153,22 @@ def _pimc(worlds: int, oracle: Oracle, seed: str) -> Chooser:
 
 def ladder_result(puzzle, oracle: Oracle, name: str) -> float:
     """The share of tries in which ladder player ``name`` solves the puzzle (0 or 1 but for
-    ``random``)."""
+    ``random`` and the Monte Carlo players)."""
     start, target = puzzle.position, puzzle.target
     if name == "random":
         wins = sum(_defended(start, oracle, _random(i)) >= target for i in range(RANDOM_TRIES))
         return wins / RANDOM_TRIES
+    if name.startswith("pimc-"):
+        worlds, seed = int(name.split("-")[1]), puzzle.seed or "0"
+        wins = sum(_defended(start, oracle, _pimc(worlds, oracle, f"{seed}:{k}")) >= target
+                   for k in range(PIMC_TRIES))
+        return wins / PIMC_TRIES
     if name == "cheater":
         return float(oracle.solve(start).value >= target)
     if name == "heuristic":
         chooser = _heuristic()
     elif name.startswith("search-"):
         chooser = _search(int(name.split("-")[1]), oracle)
-    elif name.startswith("pimc-"):
-        chooser = _pimc(int(name.split("-")[1]), oracle, puzzle.seed or "0")
     else:
         raise ValueError(f"no ladder player {name!r}")
     return float(_defended(start, oracle, chooser) >= target)
@@ -179,14 +184,15 @@ class Assessment:
 def evaluate(puzzle, solver: Solver | Oracle | None = None) -> Assessment:
     """The ladder's results and the line's measures, and the rating from them."""
     oracle = oracle_for(puzzle.side, puzzle.objective, puzzle.target, solver)
+    tried = {"pimc_tries": PIMC_TRIES}
     evidence: dict[str, int] = {}
     solved = []
     for name, _ in LADDER:
         share = ladder_result(puzzle, oracle, name)
-        evidence[evidence_key(name)] = round(share * RANDOM_TRIES) if name == "random" \
-            else int(share)
+        evidence[evidence_key(name)] = round(share * tries_of(tried, name))
         if share >= 0.5:
             solved.append(name)
+    evidence.update(tried)
     p = puzzle.position
     tempting = real = wrong = 0
     nodes = 0
