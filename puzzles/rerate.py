@@ -4,9 +4,9 @@ made anew from its seed by the generator, the deal, line, themes, title and file
     python puzzles/rerate.py
 
 The rating counts the engine's nodes and the ladder's ``search-200`` and ``search-2000`` are the
-engine held to that many nodes, so a faster engine lowers some ratings (README, "Puzzles"):
-so does a change to the ladder (its Monte Carlo players' tries); rating the files again keeps
-the collection what its seeds make (the slow test
+engine held to that many nodes, so a faster engine lowers some ratings (README, "Puzzles"), and
+a change to the ladder (its Monte Carlo players' tries) moves them too: rating the files again
+keeps the collection what its seeds make (the slow test
 ``test_every_puzzle_is_made_again_by_its_seed``) without renumbering it.  ``curate.py`` run
 again would pick and number by the new ratings.
 """
