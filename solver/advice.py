@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .stats import t_quantile, wilson_bounds
@@ -72,9 +72,10 @@ class Advice:
     complete: bool
     #: Best first.
     actions: tuple[ActionValue, ...]
-    #: Engine nodes searched and seconds taken for the decision.
+    #: Engine nodes searched and seconds taken for the decision (the seconds left out of
+    #: comparisons).
     nodes: int = 0
-    seconds: float = 0.0
+    seconds: float = field(default=0.0, compare=False)
     #: How the worlds were valued: ``SOLVED`` by the engine; ``REPLIED`` against the heuristic's
     #: replies (option ``replies``); ``GAME_ASIDE`` by the engine with Game left out (option
     #: ``aside``), when not one world could be solved with it in the budget; or ``PLAYED_OUT``

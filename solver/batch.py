@@ -462,6 +462,17 @@ def _merge_counts(parts: Iterable[Mapping[str, int]]) -> dict[str, int]:
     return merged
 
 
+def _run_seed(seed: object) -> int | str:
+    """A run's seed, which names its games (``SEED:GROUP:SEATING``): a whole number or a text;
+    anything else (None too: a run is repeatable by its seed) a ``BatchError``."""
+    if isinstance(seed, str):
+        return seed
+    if whole(seed) is None:
+        raise BatchError(f"seed: {quoted(seed)} is not a whole number or a text (a run is "
+                         f"made again from its seed)")
+    return whole(seed)
+
+
 def _check_table(players: int) -> int:
     if isinstance(players, bool) or not isinstance(players, Integral) or players not in (2, 3, 4):
         raise BatchError(f"a table has 2, 3 or 4 players, not {quoted(players)}")
@@ -511,6 +522,7 @@ def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, gr
     gives them back from their records)."""
     players = _check_table(players)
     a, b = _specs(a, b, players)
+    seed = _run_seed(seed)
     game = _deals_match(_match_for(players, rules, match), players)
     if whole(deals) is None or deals < 1:
         raise BatchError(f"{quoted(deals)} is not a number of deals")
@@ -634,6 +646,7 @@ def run_matches(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, grou
     ``run_duplicate`` (``matches_result`` makes a result of the chunks so far)."""
     players = _check_table(players)
     a, b = _specs(a, b, players)
+    seed = _run_seed(seed)
     game = _match_for(players, rules, match, best_of)
     start = time.perf_counter()
     calls = [(a, b, game, seed, chunk, keep_records, rotate)

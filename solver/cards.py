@@ -99,6 +99,8 @@ def _rank(text: str) -> int | None:
 
 def parse_card(token: str) -> Card:
     """Read one card in any spelling deal files accept."""
+    if not isinstance(token, str):
+        raise CardError(f"unknown card {quoted(token)} (a card to read is text: 'TH', '10h')")
     t = token.strip().upper()
     if len(t) >= 2:
         # rank first (``TH``, ``10H``, ``T♥``), then suit first (``HT``, ``H10``)
@@ -112,6 +114,8 @@ def parse_card(token: str) -> Card:
 
 def card_str(card: Card, pretty: bool = False) -> str:
     """The canonical spelling: ``"TH"``, or ``"T♥"`` when pretty."""
+    if not is_card(card):
+        raise CardError(f"{quoted(card)} is not a card's number (suit * 16 + rank, rank 0 to 12)")
     return RANKS[card & 15] + suit_str(card >> 4, pretty)
 
 
@@ -131,6 +135,9 @@ def _no_repeats(cards: list[Card], text: str) -> list[Card]:
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """Cards separated by spaces or commas (or a list of tokens), in the order given."""
+    if not isinstance(text, (str, Iterable)):
+        raise CardError(f"cards: {quoted(text)} is neither text ('AH KH 5H') nor a list of "
+                        f"cards' names")
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     cards = [parse_card(t) if isinstance(t, str) else _not_a_token(t) for t in tokens]
     return _no_repeats(cards, " ".join(map(str, tokens)))
@@ -161,6 +168,8 @@ def parse_holding(text: str) -> list[Card]:
 
 def parse_hand(text: str) -> list[Card]:
     """A hand as a card list (``"AH KH 5H"``) or a PBN holding (``"-.AK5.-.-"``)."""
+    if not isinstance(text, str):
+        raise CardError(f"hand: {quoted(text)} is not text ('AH KH 5H' or '-.AK5.-.-')")
     if "." in text:
         return parse_holding(text)  # the inverse of holding_str
     return parse_cards(text)

@@ -15,14 +15,14 @@ file and ``load_positions`` / ``read_positions`` for a file or text of several. 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from os import PathLike
 
 from .cards import Card, CardError, card_str, hand_str, is_card, mask_of, parse_card, sort_cards, \
     suit_of, suit_str
-from .errors import AllFivesError, quoted
+from .errors import AllFivesError, quoted, whole
 from .notation import (DealFileError, Layout, is_toml_name, line_str, parse_line, parse_toml,
                        read_file, read_layouts, toml_str)
 from .rules import MAX_TARGET, Rules
@@ -59,6 +59,26 @@ class Deal(Seated):
     score: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
+        if isinstance(self.hands, (str, bytes)) or not isinstance(self.hands, Sequence) or \
+                any(isinstance(h, (str, bytes)) or not isinstance(h, Iterable)
+                    for h in self.hands):
+            raise DealError(f"hands: {quoted(self.hands)} is not a list of hands of cards "
+                            f"(parse_hand reads a hand's text)")
+        if not isinstance(self.rules, Rules):
+            raise DealError(f"rules: {quoted(self.rules)} is not a Rules (Rules.preset(name) "
+                            f"makes one)")
+        for name in ("trump", "dealer"):
+            value = getattr(self, name)
+            if (value is not None or name == "trump") and whole(value) is None:
+                raise DealError(f"{name}: {quoted(value)} is not a number (0 to 3 for a suit, a "
+                                f"seat's index for the dealer)")
+            if value is not None:
+                object.__setattr__(self, name, whole(value))
+        if self.score is not None:
+            if isinstance(self.score, (str, bytes)) or not isinstance(self.score, Iterable):
+                raise DealError(f"score: {quoted(self.score)} is not a list of points, one a "
+                                f"side")
+            object.__setattr__(self, "score", tuple(self.score))  # (a caller's list, frozen)
         n = len(self.hands)
         names = seat_names(n)  # 2, 3 or 4 players
         for seat, hand in enumerate(self.hands):

@@ -505,6 +505,7 @@ class PimcPlayer:
 
     def act(self, observation: Observation) -> int:
         legal = legal_to_act(observation)
+        self.check_table(observation.players)
         if len(legal) == 1:
             return legal[0]
         if observation.phase != "play":
@@ -517,6 +518,7 @@ class PimcPlayer:
     def advise(self, observation: Observation) -> Advice:
         """Every legal action valued over sampled worlds, best first (see the module notes)."""
         legal = legal_to_act(observation)
+        self.check_table(observation.players)
         if observation.phase in ("elder", "dealer"):
             return advise_call(self, observation)
         count = self.worlds_for(observation.players)

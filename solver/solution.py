@@ -112,7 +112,8 @@ class Solution:
     moves: dict[Card, int] = field(default_factory=dict)
     line: tuple[Card, ...] = ()
     nodes: int = 0
-    seconds: float = 0.0
+    #: (left out of comparisons: two solves of one position are equal, whatever they took)
+    seconds: float = field(default=0.0, compare=False)
     lower: int | None = None
     upper: int | None = None
     complete: bool = True

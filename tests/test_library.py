@@ -66,7 +66,62 @@ def _calls():
          "side: expected a side's number, not 'S' (at this 2-player table: 0 (N), 1 (S))"),
         (lambda: solve(Position.from_line(LINE), side=2),
          "side 2 is not at this 2-player table (sides: 0 (N), 1 (S))"),
+        *_more_calls(),
     ]
+
+
+def _more_calls():
+    """Each of these once escaped as a TypeError, AttributeError or IndexError (or, for the
+    seeds, ran as if a fixed seed had been given)."""
+    from solver import Deal, Position, Rules, card_str, hand_str, parse_card, parse_cards, \
+        parse_hand
+    from solver.batch import run_duplicate, run_matches
+    from solver.pimc import PimcPlayer
+    from solver.puzzles import Puzzle, check_puzzle, examine, generate, load_puzzle, rate, \
+        refutation, winning_cards
+    from solver.puzzles.themes import themes_of
+
+    position = Position.from_line(LINE)
+    deal = position.deal
+    puzzle = load_puzzle(Path(__file__).resolve().parents[1] / "puzzles" /
+                         "001-save-the-ten.toml")
+    return [
+        (lambda: Deal(deal.hands, 1, 1, "strict"), "rules: 'strict' is not a Rules"),
+        (lambda: Deal(deal.hands, "H"), "trump: 'H' is not a number"),
+        (lambda: Deal(deal.hands, 1, "N"), "dealer: 'N' is not a number"),
+        (lambda: Deal(None, 0), "hands: None is not a list of hands of cards"),
+        (lambda: Deal(deal.hands, 1, 1, Rules(), None, 5), "score: 5 is not a list of points"),
+        (lambda: card_str(13), "13 is not a card's number"),
+        (lambda: hand_str([99]), "99 is not a card's number"),
+        (lambda: parse_card(None), "unknown card None (a card to read is text"),
+        (lambda: parse_hand(None), "hand: None is not text"),
+        (lambda: parse_cards(None), "cards: None is neither text"),
+        (lambda: winning_cards(position, 0, "points", "5"), "target: '5' is not a whole number"),
+        (lambda: examine(position, solver="x"), "solver: 'x' is not a Solver"),
+        (lambda: check_puzzle(puzzle, solver="x"), "solver: 'x' is not a Solver"),
+        (lambda: refutation(position, 0, "points", solver="x"), "solver: 'x' is not a Solver"),
+        (lambda: rate(None), "puzzle: expected a Puzzle"),
+        (lambda: themes_of("x"), "puzzle: expected a Puzzle"),
+        (lambda: list(generate(rules="strict")), "rules: 'strict' is not a Rules"),
+        (lambda: list(generate(seed=None)), "seed: None is not a whole number from 0"),
+        (lambda: examine(position, min_turns="2"), "min_turns: '2' is not a whole number"),
+        (lambda: examine(position, "tricks"), "objective 'tricks' is not one of points"),
+        (lambda: Puzzle(None, 0, "points", 18, ()), "position: None is not a Position"),
+        (lambda: Puzzle(position, 0, "points", 18, ("2C",)), "line[0]: '2C' is not a card's"),
+        (lambda: run_duplicate("random", "random", groups=1, seed=None),
+         "seed: None is not a whole number or a text"),
+        (lambda: run_matches("random", "random", groups=1, seed=[1]),
+         "seed: [1] is not a whole number or a text"),
+        (lambda: PimcPlayer(replies="heuristic", partner="best").act(
+            position_observation(position)), "partner: only with four players"),
+    ]
+
+
+def position_observation(position):
+    """What the seat to play sees of ``position``, as a match at its table would show it."""
+    from solver.game import observation_of
+
+    return observation_of(position, position.to_move)
 
 
 def test_a_wrong_kind_of_argument_is_an_error_saying_what_was_expected():
@@ -85,3 +140,23 @@ def test_a_position_is_played_on_by_card_names_or_numbers():
 
     position = Position.from_line(LINE)
     assert position.after("9H", "kh") == position.after(parse_card("9H"), parse_card("KH"))
+
+
+def test_two_solves_of_one_position_are_equal_and_a_deal_keeps_no_callers_list():
+    """Solutions (and advice) of the same position compare equal, whatever each took (their
+    seconds made two identical solves unequal); a score given as a list is kept as a tuple
+    (it stayed the caller's list: unhashable, and changed behind the deal's checks)."""
+    from solver import Deal, Position, Solver
+    from solver.game import observation_of
+    from solver.pimc import PimcPlayer
+
+    position = Position.from_line(LINE)
+    assert Solver().solve(position) == Solver().solve(position)
+    seen = observation_of(position, position.to_move)
+    advise = lambda: PimcPlayer(worlds=4, time_limit=None, seed=1).advise(seen)  # noqa: E731
+    assert advise() == advise()
+    deal = position.deal
+    score = [50, 55]
+    frozen = Deal(deal.hands, deal.trump, deal.dealer, deal.rules, deal.turnup, score)
+    score[1] = 500
+    assert frozen.score == (50, 55) and hash(frozen)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any
 
-from ..cards import Card, card_str, parse_card
+from ..cards import Card, card_str, is_card, parse_card
 from ..deal import Position
 from ..errors import AllFivesError, is_number, quoted
 from ..notation import (BOM, PUZZLE_KEYS, SEPARATOR, check_puzzle_table, is_blank, read_file,
@@ -107,6 +107,9 @@ class Puzzle:
     themes_listed: bool = field(default=True, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.position, Position):
+            raise PuzzleError(f"position: {quoted(self.position)} is not a Position "
+                              f"(Position.from_line reads one)")
         sides = self.position.deal.sides
         if isinstance(self.side, bool) or not isinstance(self.side, int) or \
                 not 0 <= self.side < sides:
@@ -117,7 +120,13 @@ class Puzzle:
                               f"{', '.join(PUZZLE_OBJECTIVES)}")
         if isinstance(self.target, bool) or not isinstance(self.target, int):
             raise PuzzleError(f"target {quoted(self.target)} is not a whole number")
+        if isinstance(self.line, (str, bytes)):
+            raise PuzzleError(f"line: {quoted(self.line)} is not a list of cards")
         object.__setattr__(self, "line", tuple(self.line))
+        for i, card in enumerate(self.line):
+            if not is_card(card):
+                raise PuzzleError(f"line[{i}]: {quoted(card)} is not a card's number "
+                                  f"(parse_card reads one: parse_card('TH'))")
         object.__setattr__(self, "themes", tuple(self.themes))
         object.__setattr__(self, "solved_by", tuple(self.solved_by))
         object.__setattr__(self, "evidence", tuple(tuple(e) for e in self.evidence))

@@ -33,9 +33,9 @@ from ..rules import Rules
 from ..search import Solver
 from ..shuffle import random_deal
 from ..solution import check_position
-from .format import Puzzle, is_seed
+from .format import PUZZLE_OBJECTIVES, Puzzle, PuzzleError, is_seed
 from .rating import assess as assess_puzzle
-from .soundness import Oracle, heuristic_result, main_line, observation_of
+from .soundness import Oracle, engine_of, heuristic_result, main_line, observation_of
 from .themelist import THEME_TITLES, check_theme
 from .themes import themes_of, title_of, why_never_found
 
@@ -138,6 +138,11 @@ def examine(position: Position, objective: str = "points", min_turns: int = 2,
     a ``Puzzle``, or the reason it is none (one line, the first rule it breaks, cheapest
     checks first)."""
     check_position(position)
+    if objective not in PUZZLE_OBJECTIVES:
+        raise PuzzleError(f"objective {quoted(objective)} is not one of "
+                          f"{', '.join(PUZZLE_OBJECTIVES)}")
+    _check_counts(min_turns=min_turns)
+    solver = engine_of(solver)
     if position.is_over:
         return "no card left to play"
     deal = position.deal
@@ -146,9 +151,6 @@ def examine(position: Position, objective: str = "points", min_turns: int = 2,
     if objective == "margin" and deal.sides != 2:
         return "objective 'margin' needs two sides"
     side = deal.side_of(position.to_move)
-    if isinstance(solver, Oracle):
-        solver = solver.solver
-    solver = solver or Solver()
     first = solver.solve(position, side, objective, line=False, node_limit=node_limit)
     if not first.complete:
         return f"the first solve needs more than {node_limit} nodes"
@@ -174,6 +176,21 @@ def examine(position: Position, objective: str = "points", min_turns: int = 2,
     return puzzle
 
 
+#: The least each count ``generate`` and ``examine`` take may be (``seed`` too: a puzzle file
+#: keeps its digits).
+_LEAST = {"count": 1, "first": 0, "cards": 1, "max_tries": 1, "min_turns": 1, "seed": 0}
+
+
+def _check_counts(**counts: object) -> None:
+    """An ``AllFivesError`` for the first of ``counts`` that is not a whole number from its
+    least (None is let be, none given, but for the seed)."""
+    for name, value in counts.items():
+        if (value is not None or name == "seed") and (
+                isinstance(value, bool) or not isinstance(value, int) or value < _LEAST[name]):
+            raise AllFivesError(f"{name}: {quoted(value)} is not a whole number from "
+                                f"{_LEAST[name]}")
+
+
 def generate(players: int = 2, rules: Rules | None = None, count: int | None = 1,
              seed: int | str = 0, min_turns: int = 2, theme: str | None = None,
              progress: Callable[[int, int], None] | None = None,
@@ -190,18 +207,18 @@ def generate(players: int = 2, rules: Rules | None = None, count: int | None = 1
     ``objective`` fixes the objective; ``cards`` deals random hands of that size instead of
     dealing from the pack (6 cards a hand, 3 more a run); ``node_limit`` passes over the
     candidates whose first solve takes more nodes."""
-    for name, value, least in (("count", count, 1), ("first", first, 0), ("cards", cards, 1),
-                               ("max_tries", max_tries, 1)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                  or value < least):
-            raise AllFivesError(f"{name}: {quoted(value)} is not a whole number from {least}")
+    _check_counts(count=count, first=first, cards=cards, max_tries=max_tries,
+                  min_turns=min_turns, seed=seed)
+    if rules is not None and not isinstance(rules, Rules):
+        raise AllFivesError(f"rules: {quoted(rules)} is not a Rules (Rules.preset(name) makes "
+                            f"one)")
     if theme is not None:
         check_theme(theme)
     why = why_never_found(theme, rules or Rules())
     if why:
         asked = "no puzzle can be" if theme is None else f"theme {theme}: never"
         raise AllFivesError(f"{asked} found under these rules: {why}")
-    solver = solver or Solver()
+    solver = engine_of(solver)
     tried = accepted = 0
     while count is None or accepted < count:
         if max_tries is not None and tried >= max_tries:

@@ -36,7 +36,7 @@ from ..players import HeuristicPlayer, RandomPlayer
 from ..reference import final_value
 from ..search import Solver
 from .evidence import LADDER, PIMC_TRIES, RANDOM_TRIES, evidence_key, rating_of, tries_of
-from .soundness import Oracle, oracle_for, card_classes, observation_of
+from .soundness import Oracle, a_puzzle, oracle_for, card_classes, observation_of
 
 __all__ = ["rate", "assess", "evaluate", "ladder_result", "sample_world", "Assessment"]
 
@@ -183,7 +183,7 @@ class Assessment:
 
 def evaluate(puzzle, solver: Solver | Oracle | None = None) -> Assessment:
     """The ladder's results and the line's measures, and the rating from them."""
-    oracle = oracle_for(puzzle.side, puzzle.objective, puzzle.target, solver)
+    oracle = oracle_for(a_puzzle(puzzle).side, puzzle.objective, puzzle.target, solver)
     tried = {"pimc_tries": PIMC_TRIES}
     evidence: dict[str, int] = {}
     solved = []

@@ -41,7 +41,7 @@ from ..scoring import game_pips
 from ..search import Solver, card_points
 from ..solution import Solution
 from .evidence import LADDER, RATING_KEYS, evidence_key, rating_of, solved_of
-from .format import Puzzle, PuzzleError
+from .format import PUZZLE_OBJECTIVES, Puzzle, PuzzleError
 
 __all__ = ["play_alike", "card_classes", "winning_cards", "toughest_reply", "refutation",
            "check_puzzle", "quick_problems", "start_problems", "main_line", "Turn", "Oracle",
@@ -223,15 +223,36 @@ def main_line(position: Position, oracle: Oracle, lookahead: bool = True,
 # ---- the public helpers --------------------------------------------------------------------
 
 
+def a_puzzle(puzzle: object) -> Puzzle:
+    """``puzzle``, where it is one; else an ``AllFivesError`` saying what it is."""
+    if not isinstance(puzzle, Puzzle):
+        raise AllFivesError(f"puzzle: expected a Puzzle (load_puzzle reads one), not "
+                            f"{quoted(puzzle)}")
+    return puzzle
+
+
+def engine_of(solver: Solver | Oracle | None) -> Solver:
+    """The engine to solve with: an Oracle's, a Solver, or a fresh Solver for None."""
+    if isinstance(solver, Oracle):
+        return solver.solver
+    if solver is not None and not isinstance(solver, Solver):
+        raise AllFivesError(f"solver: {quoted(solver)} is not a Solver (None makes one)")
+    return solver or Solver()
+
+
 def oracle_for(side: int, objective: str, target: int, solver: Solver | Oracle | None) -> Oracle:
     """The oracle of ``side``, ``objective`` and ``target``: ``solver`` itself when it is that
     one, else a new one over ``solver``'s engine (an Oracle's, a Solver, or a fresh Solver)."""
+    if objective not in PUZZLE_OBJECTIVES:
+        raise PuzzleError(f"objective {quoted(objective)} is not one of "
+                          f"{', '.join(PUZZLE_OBJECTIVES)}")
+    for name, value in (("side", side), ("target", target)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise PuzzleError(f"{name}: {quoted(value)} is not a whole number")
     if isinstance(solver, Oracle) and (solver.side, solver.objective, solver.target) == \
             (side, objective, target):
         return solver
-    if isinstance(solver, Oracle):
-        solver = solver.solver
-    return Oracle(side, objective, target, solver if solver is not None else Solver())
+    return Oracle(side, objective, target, engine_of(solver))
 
 
 def winning_cards(position: Position, side: int, objective: str, target: int,
@@ -256,8 +277,7 @@ def refutation(position: Position, side: int, objective: str, *, solver: Solver 
                ) -> tuple[tuple[Card, ...], int]:
     """After a wrong card: an optimal line from ``position`` to the end of play (the defence
     holding ``side`` to the least it can, the solver doing its best) and the value reached."""
-    solver = solver.solver if isinstance(solver, Oracle) else (solver or Solver())
-    solution = solver.solve(position, side, objective)
+    solution = engine_of(solver).solve(position, side, objective)
     return solution.line, solution.value
 
 
@@ -307,10 +327,7 @@ def quick_problems(puzzle: Puzzle) -> list[str]:
 def check_puzzle(puzzle, solver: Solver | None = None, min_turns: int = 2) -> list[str]:
     """Every rule the puzzle breaks, one line each; ``[]`` when it is sound (README,
     "Puzzles")."""
-    if not isinstance(puzzle, Puzzle):
-        raise AllFivesError(f"puzzle: expected a Puzzle (load_puzzle reads one), not "
-                            f"{quoted(puzzle)}")
-    problems = start_problems(puzzle)
+    problems = start_problems(a_puzzle(puzzle))
     if problems:
         return problems
     oracle = oracle_for(puzzle.side, puzzle.objective, puzzle.target, solver)

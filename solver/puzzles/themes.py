@@ -22,7 +22,7 @@ from ..pegging import match_after
 from ..scoring import game_pips, score_position
 from ..search import Solver, card_points
 from ..tricks import trick_winner
-from .soundness import Oracle, oracle_for, card_classes
+from .soundness import Oracle, a_puzzle, oracle_for, card_classes
 from .themelist import GAME_BY_A_PIP, LONG_PUZZLE, THEME_TITLES, THEMES
 
 __all__ = ["themes_of", "title_of", "why_never_found", "optimal_play"]
@@ -283,7 +283,7 @@ def _peg_out(reading: _Reading) -> bool:
 
 def themes_of(puzzle, solver: Solver | Oracle | None = None) -> tuple[str, ...]:
     """The themes of ``THEMES`` the puzzle shows, in that order."""
-    oracle = oracle_for(puzzle.side, puzzle.objective, puzzle.target, solver)
+    oracle = oracle_for(a_puzzle(puzzle).side, puzzle.objective, puzzle.target, solver)
     reading = _Reading(puzzle, oracle)
     trump = reading.deal.trump
     rules = reading.deal.rules
