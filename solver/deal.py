@@ -194,6 +194,13 @@ class Position:
 
     def __post_init__(self) -> None:
         deal = self.deal
+        if not isinstance(deal, Deal):
+            raise DealError(f"deal: {quoted(deal)} is not a Deal (Position.from_line reads a "
+                            f"position whole)")
+        if isinstance(self.play, (str, bytes)) or not isinstance(self.play, Iterable):
+            raise PlayError(f"play: {quoted(self.play)} is not a list of cards' numbers "
+                            f"(position.after('9H') plays a card by its name)")
+        object.__setattr__(self, "play", tuple(self.play))
         n = deal.players
         names = deal.seats
         hands = [list(h) for h in deal.hands]

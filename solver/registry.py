@@ -40,6 +40,16 @@ def player_names() -> list[str]:
     return list(_REGISTRY)
 
 
+def _check_option_names(name: str, keys) -> None:
+    """A ``PlayerError`` for the first of ``keys`` that player ``name`` takes no option of,
+    naming those it takes."""
+    known = player_options(name)   # (None: a player whose options are not listed)
+    for key in keys if known is not None else ():
+        if key not in known:
+            takes = f"its options: {', '.join(known)}" if known else "it takes none"
+            raise PlayerError(f"player {quoted(name)} has no option {quoted(key)} ({takes})")
+
+
 def player_options(name: str) -> list[str] | None:
     """The options a kind of player takes by name (None: a factory that takes any)."""
     factory: Any = _REGISTRY[name]
@@ -56,6 +66,7 @@ def make_player(name: str, seed: int | str | None = None, **options: Any) -> Pla
     if factory is None:
         raise PlayerError(f"unknown player {quoted(name)} (expected one of "
                           f"{', '.join(_REGISTRY)})")
+    _check_option_names(name, options)
     try:
         return factory(seed=seed, **options)
     except TypeError as error:
@@ -100,14 +111,9 @@ def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
     if spec.name not in _REGISTRY:
         raise PlayerError(f"unknown player {quoted(spec.name)} (expected one of "
                           f"{', '.join(_REGISTRY)})")
-    known = player_options(spec.name)   # (None: a player whose options are not listed)
     # a spec given as a spec was checked when it was made; options beside it are checked now
     given = [key for key, _ in spec.options] if isinstance(value, str) else []
-    for key in given + list(options) if known is not None else ():
-        if key not in known:
-            takes = f"its options: {', '.join(known)}" if known else "it takes none"
-            raise PlayerError(f"player {quoted(spec.name)} has no option {quoted(key)} "
-                              f"({takes})")
+    _check_option_names(spec.name, given + list(options))
     if options:
         twice = [key for key, _ in spec.options if key in options]
         if twice:

@@ -76,7 +76,9 @@ def _more_calls():
     from solver import Deal, Position, Rules, card_str, hand_str, parse_card, parse_cards, \
         parse_hand
     from solver.batch import run_duplicate, run_matches
+    from solver.game import Match
     from solver.pimc import PimcPlayer
+    from solver.registry import make_player
     from solver.puzzles import Puzzle, check_puzzle, examine, generate, load_puzzle, rate, \
         refutation, winning_cards
     from solver.puzzles.themes import themes_of
@@ -114,6 +116,12 @@ def _more_calls():
          "seed: [1] is not a whole number or a text"),
         (lambda: PimcPlayer(replies="heuristic", partner="best").act(
             position_observation(position)), "partner: only with four players"),
+        (lambda: Match(2).new_initial_state(seed=1).legal_actions(seat=5),
+         "seat 5 is not at a 2-player table"),
+        (lambda: make_player("pimc", wolds=3),
+         "player 'pimc' has no option 'wolds' (its options: worlds,"),
+        (lambda: Position(deal, play="9H"), "play: '9H' is not a list of cards' numbers"),
+        (lambda: Position(None), "deal: None is not a Deal"),
     ]
 
 
