@@ -30,3 +30,8 @@ def __getattr__(name: str):
         from . import search
         return getattr(search, name)
     raise AttributeError(f"module 'solver' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names, ``solve`` and ``Solver`` among them (for completion in a shell)."""
+    return sorted({*globals(), *_ENGINE_NAMES})

@@ -168,3 +168,11 @@ def test_two_solves_of_one_position_are_equal_and_a_deal_keeps_no_callers_list()
     frozen = Deal(deal.hands, deal.trump, deal.dealer, deal.rules, deal.turnup, score)
     score[1] = 500
     assert frozen.score == (50, 55) and hash(frozen)
+
+
+def test_the_engines_names_are_listed_with_the_package_s():
+    """``solve`` and ``Solver`` load with the engine on first use; a shell's completion, which
+    lists ``dir(solver)``, did not offer them."""
+    import solver
+
+    assert {"solve", "Solver", "Position", "Deal"} <= set(dir(solver))
