@@ -14,6 +14,7 @@ import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from types import MappingProxyType
 from typing import Any
 
 from .errors import AllFivesError, quoted, spec_options, whole_number
@@ -223,7 +224,8 @@ OPTION_TYPES = {f.name: f.type for f in fields(Rules) if f.name != "preset_name"
 OPTION_NAMES = tuple(OPTION_TYPES)
 
 _ALL_FIVES = Rules()
-PRESETS: dict[str, Rules] = {
+#: The presets by name, read-only (a caller's change would change ``Rules.preset`` for all).
+PRESETS: Mapping[str, Rules] = MappingProxyType({
     "all-fives": _ALL_FIVES,
     "strict": dataclasses.replace(_ALL_FIVES, preset_name="strict", follow="strict"),
     "classic": dataclasses.replace(_ALL_FIVES, preset_name="classic", follow="strict",
@@ -233,4 +235,4 @@ PRESETS: dict[str, Rules] = {
                                      game_counts_fives=False, turnup_jack=True, target=7),
     "five-for-five": dataclasses.replace(_ALL_FIVES, preset_name="five-for-five",
                                          five_for_five=True),
-}
+})

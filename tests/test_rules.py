@@ -178,3 +178,13 @@ def test_a_bad_spec_names_what(text, message):
     with pytest.raises(RulesError) as caught:
         Rules.from_spec(text)
     assert str(caught.value).startswith(message)
+
+
+def test_the_presets_cannot_be_changed_by_a_caller():
+    """PRESETS was a plain dict: ``PRESETS["strict"] = ...`` changed ``Rules.preset("strict")``
+    for every later caller."""
+    from solver.rules import PRESETS
+
+    with pytest.raises(TypeError):
+        PRESETS["strict"] = Rules()  # type: ignore[index]
+    assert Rules.preset("strict").follow == "strict"
