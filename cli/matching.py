@@ -653,8 +653,8 @@ def _signed(x: float | None) -> str:
 
 #: The spaces a line of the report is not broken at: beside a number (``3 groups``, ``1.2 ms``,
 #: ``seed 0``), in an interval (``-4.661 .. +2.261``) or a count (``7 of 8 = 87.5%``).
-_KEPT = re.compile(r"(?<=[\d%]) (?=[^\s\d(])|(?<=\S) (?=(\.\.|=) )|(?<=\.\.) (?=\S)|(?<=\S =) (?=\S)|"
-                   r"(?<=\d) (?=of \d)|(?<=[a-z:]) (?=[-+]?\d)")
+_KEPT = re.compile(r"(?<=[\d%]) (?=[^\s\d(])|(?<=\S) (?=(\.\.|=) )|(?<=\.\.) (?=\S)|"
+                   r"(?<=\S =) (?=\S)|(?<=\d) (?=of \d)|(?<=[a-z:]) (?=[-+]?\d)")
 
 
 def _flowed(words: str, width: int, head: str = "", style: str = "") -> Text:
