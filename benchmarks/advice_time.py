@@ -28,6 +28,9 @@ def first_cards(players, seeds):
 
 
 def main(argv):
+    if {"-h", "--help"} & set(argv):     # (the notes above say how to run it)
+        print(__doc__.strip())
+        return
     if len(argv) > 1 or argv and not (argv[0].isdigit() and int(argv[0]) >= 1):
         sys.exit("advice_time.py: usage: advice_time.py [SEEDS] (a whole number from 1)")
     seeds = int(argv[0]) if argv else 20

@@ -29,6 +29,9 @@ MOST_CARDS = 6
 
 
 def main(argv):
+    if {"-h", "--help"} & set(argv):     # (the notes above say how to run it)
+        print(__doc__.strip())
+        return
     by_place = "--by-place" in argv
     args = [a for a in argv if a != "--by-place"]
     if not 1 <= len(args) <= 2 or any(a.startswith("--") for a in args):
@@ -71,13 +74,14 @@ def given_up(records, path, by_place):
                     row[3] += heuristic.act(state.observation(seat)) == action
             state.apply_action(action)
     players = sorted({k[0] for k in tally})
+    width = max([40, *map(len, players)])        # (a long spec whole, not cut)
     print(f"{len(records)} deals of {path}, choices of card on hands of at most {MOST_CARDS}")
-    print(f"{'player':40} {'choices':>8} {'given up':>9} {'a choice':>9} {'some':>6} "
+    print(f"{'player':{width}} {'choices':>8} {'given up':>9} {'a choice':>9} {'some':>6} "
           f"{'heuristic':>10}")
     for player in players:
         rows = [v for k, v in tally.items() if k[0] == player]
         c, g, some, same = (sum(r[i] for r in rows) for i in range(4))
-        print(f"{player[:40]:40} {c:8} {g:9} {g / c:9.3f} {some / c:6.1%} {same / c:10.1%}")
+        print(f"{player:{width}} {c:8} {g:9} {g / c:9.3f} {some / c:6.1%} {same / c:10.1%}")
         if by_place:
             for (who, trick, place), (c, g, some, _) in sorted(tally.items()):
                 if who == player:

@@ -45,6 +45,9 @@ def timed(observation, nodes: int):
 
 
 def main(argv):
+    if {"-h", "--help"} & set(argv):     # (the notes above say how to run it)
+        print(__doc__.strip())
+        return
     if len(argv) > 2 or not all(a.isdigit() for a in argv) or \
             argv and int(argv[0]) not in (2, 3, 4) or len(argv) == 2 and int(argv[1]) < 1:
         sys.exit("hint_time.py: usage: hint_time.py [PLAYERS] [DEALS] (2, 3 or 4 players; "

@@ -231,6 +231,9 @@ def show_differences(label, differences, by_calls):
 
 
 def main(argv):
+    if {"-h", "--help"} & set(argv):     # (the notes above say how to run it)
+        print(__doc__.strip())
+        return
     by_calls = "--by-calls" in argv
     paths = [a for a in argv if a != "--by-calls"]
     for arg in paths:

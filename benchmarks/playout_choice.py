@@ -23,6 +23,9 @@ from solver import sampling
 from solver.search import Solver
 
 words = sys.argv[1:]
+if {"-h", "--help"} & set(words):     # (the notes above say how to run it)
+    print(__doc__.strip())
+    sys.exit(0)
 solved = 0
 if len(words) >= 2 and words[-2] == "--solved" and words[-1].isdigit() and int(words[-1]) > 0:
     solved = int(words.pop())

@@ -7,7 +7,9 @@ when that deal is played on 6-card hands (no run), until ``ALLFIVES_BENCH_PIMC``
 options, or with ``trust=full,replies=heuristic`` (each world valued against the heuristic's
 replies), and with four players ``trust=full,replies=heuristic,partner=heuristic`` (the
 partner's cards the heuristic's too in that search); the player is made once per table, as
-in a match (its table kept).  Run:
+in a match (its table kept).  ``ALLFIVES_BENCH_WORLDS`` sets the worlds a decision values
+(the player's option ``worlds``; by default its own, 128 with two players and 64 with four),
+as the README's rows of 16 worlds were measured.  Run:
 
     .venv/bin/pip install '.[bench]'
     .venv/bin/pytest benchmarks/test_pimc_speed.py --benchmark-columns=median,mean,max,rounds
@@ -62,7 +64,8 @@ def test_pimc_decision(benchmark, players, options):
     benchmark.group = "pimc"
     count = int(os.environ.get("ALLFIVES_BENCH_PIMC", 200))
     feed = observations(players, count)
-    player = PimcPlayer(seed=1, **options)
+    worlds = os.environ.get("ALLFIVES_BENCH_WORLDS")
+    player = PimcPlayer(seed=1, **options, **({"worlds": int(worlds)} if worlds else {}))
     items = iter(feed)
     times = {"call": [], "card": []}
 

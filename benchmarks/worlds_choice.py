@@ -70,6 +70,9 @@ def gains(players, decisions, few, many, judge, first, seed="worlds"):
 
 
 def main(argv):
+    if {"-h", "--help"} & set(argv):     # (the notes above say how to run it)
+        print(__doc__.strip())
+        return
     words = list(argv)
     first = bool(words) and words[-1] == "first"
     if first:

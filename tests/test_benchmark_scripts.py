@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import re
 import runpy
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -499,3 +501,16 @@ def test_worlds_choice_judges_the_two_cards_where_they_differ(monkeypatch):
         worlds_choice["main"](["2", "5", "16", "8", "8"])
     with pytest.raises(SystemExit, match="usage"):
         worlds_choice["main"](["2", "5", "16", "first"])
+
+
+@pytest.mark.parametrize("script", ["advice_time.py", "given_up.py", "hint_time.py",
+                                    "paired.py", "playout_choice.py", "worlds_choice.py"])
+def test_each_script_says_how_to_run_it_on_help(script):
+    """--help printed a usage error (status 1), or for paired.py 'unknown option --help': now
+    the script's notes, which say how to run it, and status 0."""
+    import ast
+
+    notes = ast.get_docstring(ast.parse((SCRIPTS / script).read_text(encoding="utf-8")))
+    done = subprocess.run([sys.executable, str(SCRIPTS / script), "--help"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == notes.strip(), done.stderr
