@@ -651,25 +651,55 @@ def _signed(x: float | None) -> str:
     return "-inf" if x is None else f"{x:+.3f}"
 
 
-#: The spaces a line of the report is not broken at: beside a number (``3 groups``, ``1.2 ms``,
-#: ``seed 0``), in an interval (``-4.661 .. +2.261``) or a count (``7 of 8 = 87.5%``).
-_KEPT = re.compile(r"(?<=[\d%]) (?=[^\s\d(])|(?<=\S) (?=(\.\.|=) )|(?<=\.\.) (?=\S)|"
-                   r"(?<=\S =) (?=\S)|(?<=\d) (?=of \d)|(?<=[a-z:]) (?=[-+]?\d)")
+#: A word of the report that is a number: ``3``, ``-4.661``, ``87.5%``, ``1,600``, ``0,``.
+_NUMBER = re.compile(r"[-+]?\d[\d,]*(\.\d+)?%?[,;)]*")
+#: A word that a number after it belongs to: ``seed 0``, ``median 21``, ``deal: +2.600``.
+_NAMING = re.compile(r"[a-z][a-z0-9]*:?")
+
+
+def _kept_together(words: list[str], k: int) -> bool:
+    """Whether the report's line may not break between ``words[k]`` and the next: inside an
+    interval (``-4.661 .. +2.261``) or a count (``7 of 8 = 87.5%``), between a number and its
+    unit (``3 groups``, ``1.2 ms``), or a word and its number (``seed 0``)."""
+    one, two = words[k], words[k + 1]
+    if ".." in (one, two) or "=" in (one, two):
+        return True
+    if _NUMBER.fullmatch(one):
+        if two == "of":
+            return k + 2 < len(words) and bool(_NUMBER.fullmatch(words[k + 2]))
+        return not one.endswith(",") and not _NUMBER.fullmatch(two) and not two.startswith("(")
+    if one == "of" and k and _NUMBER.fullmatch(words[k - 1]):
+        return True
+    return bool(_NAMING.fullmatch(one) and _NUMBER.fullmatch(two))
 
 
 def _flowed(words: str, width: int, head: str = "", style: str = "") -> Text:
     """``head`` and then ``words``, broken between words where the line would pass ``width``
-    (those of ``_KEPT`` together), going on four columns in from ``head``'s own indent."""
+    (``_kept_together`` kept so), going on four columns in from ``head``'s own indent; a word
+    wider than the room (a long player spec) is broken after its commas."""
     from rich.text import Text
 
     from .table import flow
 
-    parts = [Text(word.replace("\0", " "), style=style)
-             for word in _KEPT.sub("\0", words).split(" ") if word]
+    indent = " " * (len(head) - len(head.lstrip(" "))) + "    "
+    split = words.split()
+    joined: list[str] = []
     if head:        # (a part of its own, its spaces kept: the line may break after it)
-        parts.insert(0, Text(head[:-1] if head.endswith(" ") else head, style=style))
-    indent = " " * (len(head) - len(head.lstrip(" ")))
-    return flow(parts, width, sep=" ", indent=indent + "    ")
+        joined.append(head[:-1] if head.endswith(" ") else head)
+    for k, word in enumerate(split):
+        if k and _kept_together(split, k - 1):
+            joined[-1] += " " + word
+        else:
+            joined.append(word)
+    parts = []
+    for part in joined:
+        if len(part) > width - len(indent) and "," in part:
+            pieces = part.split(",")
+            parts += [f"{piece}," for piece in pieces[:-1]] + [pieces[-1]]
+        else:
+            parts.append(part)
+    return flow([Text(part, style=style) for part in parts if part], width, sep=" ",
+                indent=indent)
 
 
 def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
@@ -762,10 +792,10 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
     for label in (a, b):
         t = found["times"].get(label, {})
         if t.get("cut_short"):
-            console.print(Text(f"{label}: {t['cut_short']:,} of {t['decisions']:,} decisions "
-                               f"cut short by the budget (a solve stopped at its limit, a deal "
-                               f"of the unseen cards left out, or too few deals solved)",
-                               style=QUIET))
+            console.print(_flowed(f"{t['cut_short']:,} of {t['decisions']:,} decisions cut "
+                                  f"short by the budget (a solve stopped at its limit, a deal "
+                                  f"of the unseen cards left out, or too few deals solved)",
+                                  console.width, f"{label}: ", style=QUIET))
     console.print()
     d, boot = found["difference"], found["bootstrap"]
     console.print(_flowed(f"{a} minus {b}, points per deal: {d['mean']:+.3f}", console.width))
