@@ -18,9 +18,9 @@ def start() -> None:
     try:
         from .main import main as program
     except KeyboardInterrupt:     # (on a terminal over the ^C it echoed, as cli.errors says)
-        start = "" if not sys.stderr.isatty() else "\r" if os.environ.get("TERM") == "dumb" \
-            else "\r\x1b[K"
-        sys.stderr.write(start + "allfives: interrupted\n")
+        line_start = "" if not sys.stderr.isatty() else \
+            "\r" if os.environ.get("TERM") == "dumb" else "\r\x1b[K"
+        sys.stderr.write(line_start + "allfives: interrupted\n")
         raise SystemExit(130) from None
     try:
         program()

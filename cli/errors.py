@@ -106,9 +106,12 @@ def message_of(error: BaseException) -> str:
 
 
 def _stderr(line: str) -> None:
+    # (written to the stream itself, not through Click, which swaps an ASCII stream for UTF-8,
+    # where cli.streams spells what the encoding lacks in ASCII)
     try:
-        typer.echo(line, err=True)
-    except OSError:  # nowhere to say it
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):  # nowhere to say it
         pass
 
 

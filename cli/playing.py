@@ -71,8 +71,8 @@ HELP = (
 )
 #: What ``help`` says at the pause between deals.
 PAUSE_HELP = (
-    "Enter goes on to the next deal. Commands (whole words): undo (back to your last choice "
-    "of the deal just over), score (the match score and this deal's points), help, quit or "
+    "Enter goes on to the next deal. Commands (whole words): undo (back to your last choice, "
+    "where more than one card or call was legal), score (the match score and this deal's points), help, quit or "
     "exit (save the record, stop).",
     HELP[-1],
 )

@@ -2,8 +2,8 @@
 
 Where the output's encoding lacks a character the program prints (ASCII, Latin-1, a DOS code
 page), the character is written in plain ASCII instead (``·`` as ``-``, ``♥`` as ``H``, so that
-``T♥`` reads ``TH`` as the cards are spelled there), and anything else as ``?``: a line is never
-lost to a ``UnicodeEncodeError``.  Input that is not text in its encoding (a Latin-1 ``é`` typed
+``T♥`` reads ``TH`` as the cards are spelled there), anything else as ``?``, and a byte of input
+kept as an escape as itself: a line is never lost to a ``UnicodeEncodeError``.  Input that is not text in its encoding (a Latin-1 ``é`` typed
 at a UTF-8 prompt) is kept as escapes, for the answer to be refused and asked again.
 """
 
@@ -25,17 +25,17 @@ _ASCII = {
 }
 
 
-def _plain(error: UnicodeError) -> tuple[str, int]:
+def _plain(error: UnicodeError) -> tuple[bytes, int]:
     if not isinstance(error, UnicodeEncodeError):
         raise error
     text = error.object[error.start:error.end]
-    out = []
+    out = bytearray()
     for char in text:
-        if "\udc80" <= char <= "\udcff":      # a byte of input kept as an escape
-            out.append(f"\\x{ord(char) - 0xdc00:02x}")
+        if "\udc80" <= char <= "\udcff":      # a byte of input kept as an escape: itself
+            out.append(ord(char) - 0xdc00)
         else:
-            out.append(_ASCII.get(char, "?"))
-    return "".join(out), error.end
+            out += _ASCII.get(char, "?").encode("ascii")
+    return bytes(out), error.end
 
 
 codecs.register_error(PLAIN, _plain)
@@ -44,10 +44,10 @@ codecs.register_error(PLAIN, _plain)
 def plain_streams() -> None:
     """Standard output and error write what their encoding lacks in ASCII (module notes);
     standard input keeps bytes that are not text in its encoding as escapes."""
-    for stream, errors in ((sys.stdout, PLAIN), (sys.stderr, PLAIN),
-                           (sys.stdin, "surrogateescape")):
-        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict",
-                                                                      "backslashreplace"):
+    output = ("strict", "backslashreplace", "surrogateescape")     # (Python's own handlers)
+    for stream, errors, replaced in ((sys.stdout, PLAIN, output), (sys.stderr, PLAIN, output),
+                                     (sys.stdin, "surrogateescape", ("strict",))):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in replaced:
             try:
                 stream.reconfigure(errors=errors)
             except (ValueError, OSError):     # (a stream closed, or detached)

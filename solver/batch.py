@@ -51,9 +51,9 @@ Work goes out in chunks of consecutive deal groups (``solver.executors.gather``)
 group does is drawn from ``random.Random(f"{seed}:{group}")`` (its dealer and its packs) and from
 players made fresh for every game, player P at seat S of seating K seeded
 ``f"{seed}:{group}:{K}:{S}"``; chunks are gathered back in order.  A run therefore gives the
-same games and the same numbers whatever runs it and however it is cut: ``SerialExecutor()``
-(the default), threads, a ``ProcessPoolExecutor``, ``executor_for(jobs)``'s worker processes,
-or a Dask cluster.  Only the decision times differ, and the games of a ``cheater`` whose solve
+same games and the same numbers whatever runs it and however it is cut:
+``solver.executors.SerialExecutor()`` (the default), threads, a ``ProcessPoolExecutor``,
+``solver.executors.executor_for(jobs)``'s worker processes, or a Dask cluster.  Only the decision times differ, and the games of a ``cheater`` whose solve
 hits its time limit (see ``solver.players.CheaterPlayer``).
 
 Stopped while it waits (Ctrl-C, or any exception), a run loses nothing that came back:
@@ -518,8 +518,8 @@ def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, gr
     total)`` is called as each chunk comes back, in order, after ``on_part(chunk's groups)``
     (``duplicate_result`` makes a result of the chunks so far, as a run stopped early can
     report them).  With ``rotate`` each group plays one seating, in turn, instead of every
-    seating.  ``first``: the groups before it are left out (played before: ``records_parts``
-    gives them back from their records)."""
+    seating.  ``first``: the groups before it are left out (played before:
+    ``solver.resume.records_parts`` gives them back from their records)."""
     players = _check_table(players)
     a, b = _specs(a, b, players)
     seed = _run_seed(seed)

@@ -114,9 +114,12 @@ def parse_card(token: str) -> Card:
 
 def card_str(card: Card, pretty: bool = False) -> str:
     """The canonical spelling: ``"TH"``, or ``"T♥"`` when pretty."""
-    if not is_card(card):
-        raise CardError(f"{quoted(card)} is not a card's number (suit * 16 + rank, rank 0 to 12)")
-    return RANKS[card & 15] + suit_str(card >> 4, pretty)
+    try:
+        if 0 <= card < 64 and card & 15 <= 12:
+            return RANKS[card & 15] + suit_str(card >> 4, pretty)
+    except TypeError:       # (not a number at all)
+        pass
+    raise CardError(f"{quoted(card)} is not a card's number (suit * 16 + rank, rank 0 to 12)")
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:

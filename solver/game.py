@@ -461,7 +461,8 @@ class MatchState(Seated):
 
     def legal_actions(self, seat: int | None = None) -> list[int]:
         """The actions the seat to act may take (for another ``seat``: none)."""
-        if seat is not None and (whole(seat) is None or not 0 <= seat < self.players):
+        if seat is not None and (whole(seat) is None or seat >= self.players):
+            # (a negative id, CHANCE or TERMINAL as current_player gives them, acts not)
             raise GameError(f"seat {quoted(seat)} is not at a {self.players}-player table")
         player = self.current_player()
         if player < 0 or (seat is not None and seat != player):

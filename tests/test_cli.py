@@ -623,6 +623,17 @@ def test_every_screen_prints_in_an_encoding_without_the_symbols(encoding, args, 
         assert text.isascii()
 
 
+def test_a_c_locale_without_utf8_mode_prints_the_table_in_ascii():
+    """With the C locale and Python's UTF-8 mode off the streams are ASCII with
+    surrogateescape, which cli.streams left alone: the middle dot was a traceback."""
+    env = {**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    env.pop("PYTHONIOENCODING", None)
+    done = subprocess.run([str(PROGRAM), "puzzle", "show", str(PUZZLES / "006-ruff-the-ten.toml")],
+                          capture_output=True, timeout=300, env=env)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    assert done.stdout.isascii() and b"4 players - all-fives - rating" in done.stdout
+
+
 def test_an_answer_not_text_in_the_inputs_encoding_is_asked_again():
     """A Latin-1 byte typed where the input is read as strict UTF-8 (as PYTHONIOENCODING=utf-8
     sets it) was a UnicodeDecodeError and a traceback: now the answer is refused, its byte

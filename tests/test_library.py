@@ -176,3 +176,19 @@ def test_the_engines_names_are_listed_with_the_package_s():
     import solver
 
     assert {"solve", "Solver", "Position", "Deal"} <= set(dir(solver))
+
+
+def test_what_the_checks_let_through_as_before():
+    """The checks of the wrong kinds of argument keep what was right: a seed for generate as
+    its digits or numpy's number, numpy's card numbers, and a state's legal actions asked of
+    its current player when that is chance or the end (none, as the OpenSpiel API has it)."""
+    np = pytest.importorskip("numpy")
+    from solver.cards import card_str
+    from solver.game import Match
+    from solver.puzzles import generate
+
+    assert card_str(np.int64(26)) == card_str(26) == "QH"
+    first = [next(generate(2, seed=seed, assess=False)).seed for seed in (7, "7", np.int64(7))]
+    assert first == ["7/14"] * 3
+    dealing = Match(2).new_initial_state(seed=1, auto_deal=False)
+    assert dealing.current_player() < 0 and dealing.legal_actions(dealing.current_player()) == []

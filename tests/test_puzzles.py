@@ -832,3 +832,12 @@ def test_generate_refuses_counts_that_are_none(options, message):
     """A count below 1 made nothing without a word; cards=0 said no pack held the hands."""
     with pytest.raises(AllFivesError, match=f"^{message}$"):
         list(generate(**options))
+
+
+def test_evidence_of_no_tries_is_refused_from_python_too():
+    """A Puzzle made in Python with pimc_tries 0 (the file reader refuses it) divided by
+    zero when its record was checked: now an AllFivesError naming it."""
+    from solver.puzzles.evidence import rating_of
+
+    with pytest.raises(AllFivesError, match="pimc_tries 0 is not a whole number from 1"):
+        rating_of({"solved_pimc_2": 0, "pimc_tries": 0})

@@ -26,7 +26,7 @@ import random
 from collections.abc import Callable, Iterator
 
 from ..deal import Position
-from ..errors import AllFivesError, quoted
+from ..errors import AllFivesError, quoted, whole
 from ..game import PLAY, Match
 from ..players import HeuristicPlayer, within_reach
 from ..rules import Rules
@@ -183,10 +183,12 @@ _LEAST = {"count": 1, "first": 0, "cards": 1, "max_tries": 1, "min_turns": 1, "s
 
 def _check_counts(**counts: object) -> None:
     """An ``AllFivesError`` for the first of ``counts`` that is not a whole number from its
-    least (None is let be, none given, but for the seed)."""
+    least (None is let be, none given, but for the seed, which may be its digits as text)."""
     for name, value in counts.items():
+        if name == "seed" and isinstance(value, str) and is_seed(value) and "/" not in value:
+            continue
         if (value is not None or name == "seed") and (
-                isinstance(value, bool) or not isinstance(value, int) or value < _LEAST[name]):
+                whole(value) is None or value < _LEAST[name]):
             raise AllFivesError(f"{name}: {quoted(value)} is not a whole number from "
                                 f"{_LEAST[name]}")
 

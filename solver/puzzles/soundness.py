@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from ..cards import FIVE, JACK, Card, card_str, make_card, rank_of, suit_of
 from ..deal import Deal, Position
-from ..errors import AllFivesError, counted, quoted
+from ..errors import AllFivesError, counted, quoted, whole
 from ..game import observation_of
 from ..players import HeuristicPlayer
 from ..reference import final_value
@@ -247,7 +247,7 @@ def oracle_for(side: int, objective: str, target: int, solver: Solver | Oracle |
         raise PuzzleError(f"objective {quoted(objective)} is not one of "
                           f"{', '.join(PUZZLE_OBJECTIVES)}")
     for name, value in (("side", side), ("target", target)):
-        if isinstance(value, bool) or not isinstance(value, int):
+        if whole(value) is None:
             raise PuzzleError(f"{name}: {quoted(value)} is not a whole number")
     if isinstance(solver, Oracle) and (solver.side, solver.objective, solver.target) == \
             (side, objective, target):
