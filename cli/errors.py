@@ -38,7 +38,8 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from solver.errors import AllFivesError, EngineMissing, WorkersLost, quoted, shown_path
+from solver.errors import AllFivesError, EngineMissing, WorkersLost, quoted, shown_path, \
+    without_controls
 
 from .helpscreen import HelpScreen
 
@@ -108,8 +109,8 @@ def message_of(error: BaseException) -> str:
 def _stderr(line: str) -> None:
     # (written to the stream itself, not through Click, which swaps an ASCII stream for UTF-8,
     # where cli.streams spells what the encoding lacks in ASCII)
-    try:
-        sys.stderr.write(line + "\n")
+    try:        # (a control character read from the input, in a key, written as its escape)
+        sys.stderr.write(without_controls(line) + "\n")
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):  # nowhere to say it
         pass

@@ -69,6 +69,23 @@ def quoted(value: object) -> str:
     return text
 
 
+#: A control character: a terminal takes it for a command (an escape sequence clears the
+#: screen), and an XML file will not hold it.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def control_in(text: str) -> str | None:
+    """The first control character in ``text`` (a line break too), or None."""
+    found = _CONTROL.search(text)
+    return found.group() if found else None
+
+
+def without_controls(text: str) -> str:
+    """``text`` with each control character written as its escape (``\x1b``), as a message
+    shows what it quotes."""
+    return _CONTROL.sub(lambda found: repr(found.group())[1:-1], text)
+
+
 #: A file's name longer than this is shortened in a message (no file system takes a name of
 #: more than 255 bytes; a path may be longer, but seldom is).
 LONGEST_NAME = 300

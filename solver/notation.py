@@ -57,7 +57,8 @@ from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side
 
 __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
            "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR",
-           "toml_parts", "PUZZLE_KEYS", "check_puzzle_table", "value_kind", "named_layouts"]
+           "toml_parts", "PUZZLE_KEYS", "EVIDENCE_KEYS", "check_puzzle_table", "value_kind",
+           "named_layouts"]
 
 #: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles``; the deal checks only its
 #: shape and its keys, ``PUZZLE_KEYS``.
@@ -65,6 +66,12 @@ TOP_KEYS = ("rules", "dealer", "trump", "turnup", "aside", "calls", "hands", "pl
             "score", "puzzle")
 PUZZLE_KEYS = ("side", "objective", "target", "line", "title", "themes", "rating", "seed",
                "solved_by", "evidence")
+#: What ``solver.puzzles.rating`` gathers as a rating's evidence (``[puzzle.evidence]``): which
+#: of its ladder of players solve the puzzle, the Monte Carlo players' tries, and the line's
+#: measures.
+EVIDENCE_KEYS = ("solved_random", "solved_heuristic", "solved_search_200", "solved_pimc_2",
+                 "solved_search_2000", "solved_pimc_8", "solved_cheater", "pimc_tries",
+                 "real_choices", "wrong", "tempting", "nodes")
 COMPASS = "NESW"
 #: The calls a deal may have had before its play, as a record spells them: the elder hand's
 #: and, to a beg, the dealer's.
@@ -115,6 +122,13 @@ def check_puzzle_table(table: Any, source: str, error: type[AllFivesError] = Dea
         if key not in PUZZLE_KEYS:
             raise error(f"{source}: puzzle: unknown key {quoted(key)} (expected "
                         f"{', '.join(PUZZLE_KEYS)})")
+    evidence = table.get("evidence", {})
+    if not isinstance(evidence, dict):
+        raise error(f"{source}: puzzle.evidence: expected a table, not {quoted(evidence)}")
+    for key in evidence:
+        if key not in EVIDENCE_KEYS:
+            raise error(f"{source}: puzzle.evidence: unknown key {quoted(key)} (expected "
+                        f"{', '.join(EVIDENCE_KEYS)})")
 
 
 def _check_text(text: object, source: str) -> None:

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .cards import card_str
-from .errors import QUOTE_CHARACTERS, AllFivesError, counted, quoted
+from .errors import QUOTE_CHARACTERS, AllFivesError, control_in, counted, quoted
 from .game import REVOKE, GameError, Match, MatchState, parse_step, score_problem, step_name
 from .rules import OPTION_NAMES, Rules
 from .tricks import seat_names, side_count, side_name
@@ -495,6 +495,10 @@ def _start(record: Mapping[str, Any], fail) -> MatchState:
     if set(players) != set(seat_names(n)) or not all(isinstance(v, str) for v in players.values()):
         raise fail(f"players: {as_json(players)} is not one name per seat "
                    f"{' '.join(seat_names(n))}")
+    for seat, name in players.items():
+        if control_in(name):
+            raise fail(f"players.{seat}: a control character ({quoted(control_in(name))}) in "
+                       f"{quoted(name)}: a name is a line of plain text")
     scored = _table_of(record["score"])
     if scored not in (None, n):
         raise fail(f"players: {counted(n, 'seat')} ({' '.join(seat_names(n))}), where the "

@@ -870,3 +870,71 @@ def test_a_one_line_position_with_no_seat_first_says_so(command, tmp_path):
     named = tmp_path / "X:AK.5.-.- QJ.4.-.- trump=H"       # a file so named is read as one
     named.write_text("N:AK.5.-.- QJ.4.-.- trump=H\n", encoding="utf-8")
     assert run("solve", named).exit_code == 0
+
+
+# ---- control characters ---------------------------------------------------------------------
+
+PUZZLE_TEXT = """dealer = "S"
+trump = "H"
+
+[hands]
+N = "AH TH 2C"
+S = "QH 5H 3C"
+
+[puzzle]
+side = "N"
+objective = "points"
+target = 18
+line = ["2C", "5H", "QH", "AH"]
+"""
+
+
+@pytest.mark.parametrize("command", [["puzzle", "show"], ["puzzle", "show", "--format", "svg"],
+                                     ["puzzle", "play"]])
+def test_a_title_with_a_control_character_is_refused(tmp_path: Path, command: list[str]):
+    """An escape sequence in a title reached the terminal (ESC[2J clears the screen) and made
+    the SVG no XML; a line break split the title: one line now, the character escaped."""
+    path = tmp_path / "p.toml"
+    path.write_text(PUZZLE_TEXT + 'title = "Save\\u001b[2J the ten"\n', encoding="utf-8")
+    result = run(*command, path)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"allfives: error: {path}: puzzle.title: a control character "
+                             f"('\\x1b') in 'Save\\x1b[2J the ten': a title is a line of plain "
+                             f"text\n")
+    sheet = run("puzzle", "show", EXAMPLES.parent.parent / "puzzles" / "001-save-the-ten.toml",
+                "--format", "html", "--title", "Sheet\x1b[2J")
+    assert sheet.exit_code == 2 and "--title: a control character ('\\x1b')" in sheet.stderr
+
+
+def test_a_players_name_with_a_control_character_is_refused(tmp_path: Path):
+    record = (EXAMPLES / "match.jsonl").read_text(encoding="utf-8").replace(
+        '"N": "heuristic"', '"N": "heu\\u001b[2Jristic\\nX"', 1)
+    path = tmp_path / "m.jsonl"
+    path.write_text(record, encoding="utf-8")
+    result = run("replay", path)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "players.N: a control character ('\\x1b') in 'heu\\x1b[2Jristic\\nX'" in \
+        result.stderr and "\x1b" not in result.stderr
+
+
+def test_a_key_with_a_control_character_is_escaped_in_the_message(tmp_path: Path):
+    """The quoted key was escaped, the key's path before it was not: ESC reached stderr."""
+    path = tmp_path / "d.toml"
+    path.write_text((EXAMPLES / "two-player.toml").read_text(encoding="utf-8") +
+                    '\n[options]\n"fo\\u001bo" = 1\n', encoding="utf-8")
+    result = run("solve", path)
+    assert result.exit_code == 2 and "\x1b" not in result.stderr
+    assert f"{path}: options.fo\\x1bo: unknown option 'fo\\x1bo'" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["solve"], ["puzzle", "make"]])
+def test_an_unknown_key_of_the_evidence_is_refused_as_one_of_the_puzzle_is(tmp_path: Path,
+                                                                          command: list[str]):
+    """solve and puzzle make read [puzzle]'s keys and passed over [puzzle.evidence]'s, which
+    puzzle show and check refused."""
+    path = tmp_path / "p.toml"
+    path.write_text(PUZZLE_TEXT + "\n[puzzle.evidence]\nfoo = 1\n", encoding="utf-8")
+    result = run(*command, path)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"allfives: error: {path}: puzzle.evidence: unknown key "
+                                    f"'foo' (expected solved_random,")

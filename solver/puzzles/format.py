@@ -35,9 +35,9 @@ from typing import Any
 
 from ..cards import Card, card_str, is_card, parse_card
 from ..deal import Position
-from ..errors import AllFivesError, is_number, quoted
-from ..notation import (BOM, PUZZLE_KEYS, SEPARATOR, check_puzzle_table, is_blank, read_file,
-                        value_kind)
+from ..errors import AllFivesError, control_in, is_number, quoted
+from ..notation import (BOM, EVIDENCE_KEYS, PUZZLE_KEYS, SEPARATOR, check_puzzle_table,
+                        is_blank, read_file, value_kind)
 from ..solution import OBJECTIVES, check_objective
 from ..tricks import seat_names, side_name, side_seats
 from .evidence import LADDER, RANDOM_TRIES
@@ -227,11 +227,6 @@ def _string(text: str) -> str:
 #: The highest rating a file may give: ``solver.puzzles.rating`` gives from about 550 (every
 #: ladder player solves) to about 2,850 (none does).
 MAX_RATING = 4000
-#: What ``solver.puzzles.rating`` gathers as a rating's evidence: which of its ladder of players
-#: solve the puzzle, and the line's measures.
-EVIDENCE_KEYS = ("solved_random", "solved_heuristic", "solved_search_200", "solved_pimc_2",
-                 "solved_search_2000", "solved_pimc_8", "solved_cheater", "pimc_tries",
-                 "real_choices", "wrong", "tempting", "nodes")
 
 
 #: The most a count of the evidence may be: a TOML integer's most.
@@ -334,6 +329,9 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         line.append(card)
         after = after.after(card)
     title = text("title") if "title" in table else ""
+    if control_in(title):
+        raise fail("title", f"a control character ({quoted(control_in(title))}) in "
+                            f"{quoted(title)}: a title is a line of plain text")
     themes = words("themes") if "themes" in table else ()
     for i, theme in enumerate(themes):
         try:
