@@ -77,7 +77,7 @@ def say_stopped(stop: KeyboardInterrupt, tail: str = "") -> None:
     (``^Callfives: interrupted``)."""
     start = "" if isinstance(stop, Terminated) or not _on_terminal() else \
         "\r" if os.environ.get("TERM") == "dumb" else LINE_START
-    _stderr(f"{start}allfives: {stopped_by(stop)}{tail}")
+    _stderr(f"allfives: {stopped_by(stop)}{tail}", start)
 
 
 def _on_terminal() -> bool:
@@ -106,11 +106,12 @@ def message_of(error: BaseException) -> str:
     return " ".join(text.splitlines())
 
 
-def _stderr(line: str) -> None:
+def _stderr(line: str, start: str = "") -> None:
+    """``line`` on stderr after ``start`` (a terminal's control codes, written as they are)."""
     # (written to the stream itself, not through Click, which swaps an ASCII stream for UTF-8,
     # where cli.streams spells what the encoding lacks in ASCII)
     try:        # (a control character read from the input, in a key, written as its escape)
-        sys.stderr.write(without_controls(line) + "\n")
+        sys.stderr.write(start + without_controls(line) + "\n")
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):  # nowhere to say it
         pass

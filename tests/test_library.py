@@ -122,6 +122,8 @@ def _more_calls():
          "player 'pimc' has no option 'wolds' (its options: worlds,"),
         (lambda: Position(deal, play="9H"), "play: '9H' is not a list of cards' numbers"),
         (lambda: Position(None), "deal: None is not a Deal"),
+        (lambda: Puzzle(position, 0, "points", 18, (), title="Duck\x1b[2J"),
+         "title: a control character ('\\x1b') in 'Duck\\x1b[2J'"),
     ]
 
 

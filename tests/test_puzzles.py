@@ -119,7 +119,7 @@ def test_round_trip(players, cards, preset, solver):
         again = Puzzle.from_toml(text, "p.toml")
         assert again == puzzle
         assert again.to_toml() == text
-        full = dataclasses.replace(puzzle, title='Say "when" \\ now\nor\tnever\x01\x7f',
+        full = dataclasses.replace(puzzle, title='Say "when" \\ now — or [never]',
                                    themes=("duck", "endplay"),
                                    rating=1234, solved_by=("pimc-8",),
                                    evidence=(("nodes", 77), ("tempting", 2)))

@@ -120,6 +120,9 @@ class Puzzle:
                               f"{', '.join(PUZZLE_OBJECTIVES)}")
         if isinstance(self.target, bool) or not isinstance(self.target, int):
             raise PuzzleError(f"target {quoted(self.target)} is not a whole number")
+        if not isinstance(self.title, str) or _title_problem(self.title):
+            raise PuzzleError(f"title: {_title_problem(self.title)}" if isinstance(
+                self.title, str) else f"title: {quoted(self.title)} is not a text")
         if isinstance(self.line, (str, bytes)):
             raise PuzzleError(f"line: {quoted(self.line)} is not a list of cards")
         object.__setattr__(self, "line", tuple(self.line))
@@ -244,6 +247,14 @@ def _evidence_most(key: str, tries: int) -> int:
     return 1 if key.startswith("solved_") else MAX_COUNT
 
 
+def _title_problem(title: str) -> str | None:
+    """What is wrong with a puzzle's title, if anything: a control character in it (an escape
+    sequence would reach the terminal, and an SVG or HTML sheet could not hold it)."""
+    found = control_in(title)
+    return None if found is None else \
+        f"a control character ({quoted(found)}) in {quoted(title)}: a title is a line of plain text"
+
+
 def is_seed(text: str) -> bool:
     """Whether ``text`` is a generator seed as a puzzle file keeps it: ``S/K``, candidate K of
     seed S (or ``S`` alone, its first), in digits 0 to 9 (``generate --seed`` reads one)."""
@@ -329,9 +340,8 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         line.append(card)
         after = after.after(card)
     title = text("title") if "title" in table else ""
-    if control_in(title):
-        raise fail("title", f"a control character ({quoted(control_in(title))}) in "
-                            f"{quoted(title)}: a title is a line of plain text")
+    if _title_problem(title):
+        raise fail("title", _title_problem(title))
     themes = words("themes") if "themes" in table else ()
     for i, theme in enumerate(themes):
         try:
