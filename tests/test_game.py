@@ -1132,10 +1132,10 @@ def test_a_table_is_of_2_3_or_4_players_as_whole_numbers(players):
 
 
 def test_a_records_lines_are_parted_at_newlines_alone():
-    """A name holding another line break (U+2028, written as it is) stays on its line, read
-    back by every reader alike; a record of CRLF lines reads too."""
+    """A name holding another line break (U+2028 or U+2029, written as it is) stays on its
+    line, read back by every reader alike; a record of CRLF lines reads too."""
     state = random_match(2, Rules(), 5)
-    names = {"N": "ann\u2028bea", "S": "cy\x85dee"}
+    names = {"N": "ann\u2028bea", "S": "cy\u2029dee"}
     text = records_text(match_records(state, "x\u2028y", names))
     assert text.count("\n") == len(state.deals)
     for read in (read_records(text), [m for _, m in numbered_records(text.split("\n"))]):
@@ -1144,6 +1144,14 @@ def test_a_records_lines_are_parted_at_newlines_alone():
     assert again.state.deals == state.deals and again.players == names
     (crlf,) = replay_text(text.replace("\n", "\r\n"))
     assert crlf.state.deals == state.deals
+
+
+def test_a_name_with_a_control_character_is_neither_written_nor_read():
+    """A record's reader refuses a player's name with a control character (an escape sequence
+    reached the terminal in replay): its writer refuses to write one."""
+    state = random_match(2, Rules(), 5)
+    with pytest.raises(GameError, match=r"names.S: a control character \('\\x85'\)"):
+        match_records(state, "m", {"N": "ann", "S": "cy\x85dee"})
 
 
 def test_the_matches_of_a_file_are_played_again_one_at_a_time():
