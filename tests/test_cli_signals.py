@@ -357,12 +357,25 @@ def test_sigterm_while_the_modules_load_is_one_line():
     assert (done.returncode, done.stderr, done.stdout) == (143, "allfives: terminated\n", "")
 
 
-def test_ctrl_c_while_the_modules_load_is_one_line(monkeypatch, capsys):
+@pytest.mark.parametrize("terminal, term, start", [(False, "xterm", ""),
+                                                   (True, "xterm", "\r\x1b[K"),
+                                                   (True, "dumb", "\r")])
+def test_ctrl_c_while_the_modules_load_is_one_line(monkeypatch, terminal, term, start):
     """The program's modules take a fraction of a second to load: Ctrl-C then was a traceback
-    of whatever import it fell in."""
+    of whatever import it fell in.  On a terminal the line starts over the echoed ^C, as
+    later (a carriage return alone where the terminal takes no control codes)."""
+    import io
     import sys
 
     import cli
+
+    class Screen(io.StringIO):
+        def isatty(self):
+            return terminal
+
+    screen = Screen()
+    monkeypatch.setattr(sys, "stderr", screen)
+    monkeypatch.setenv("TERM", term)
 
     class Interrupting:
         def find_spec(self, name, path=None, target=None):
@@ -375,7 +388,7 @@ def test_ctrl_c_while_the_modules_load_is_one_line(monkeypatch, capsys):
     with pytest.raises(SystemExit) as stop:
         cli.start()
     assert stop.value.code == 130
-    assert capsys.readouterr().err == "allfives: interrupted\n"
+    assert screen.getvalue() == f"{start}allfives: interrupted\n"
 
 
 @pytest.mark.parametrize("terminal, term", [(True, "xterm"), (True, "dumb"), (False, "xterm")])
