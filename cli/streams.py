@@ -2,9 +2,10 @@
 
 Where the output's encoding lacks a character the program prints (ASCII, Latin-1, a DOS code
 page), the character is written in plain ASCII instead (``·`` as ``-``, ``♥`` as ``H``, so that
-``T♥`` reads ``TH`` as the cards are spelled there), anything else as ``?``, and a byte of input
-kept as an escape as itself: a line is never lost to a ``UnicodeEncodeError``.  Input that is not text in its encoding (a Latin-1 ``é`` typed
-at a UTF-8 prompt) is kept as escapes, for the answer to be refused and asked again.
+``T♥`` reads ``TH`` as the cards are spelled there), anything else as ``?``: a line is never
+lost to a ``UnicodeEncodeError``.  Input that is not text in its encoding (a Latin-1 ``é`` typed
+at a UTF-8 prompt) is kept as escapes, for the answer to be refused and asked again; echoed,
+such an escape is written as the byte it was.
 """
 
 from __future__ import annotations
