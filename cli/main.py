@@ -4,7 +4,7 @@
                                [--engine engine|reference] [--node-limit N] [--time-limit S]
     allfives analyze POSITION... [--objective ...] [--json] [--engine engine|reference]
                                  [--node-limit N] [--time-limit S]
-    allfives deal --players N [--runs R] [--seed S] [--count K] [--format toml|line]
+    allfives deal --players 2|3|4 [--runs R] [--seed S] [--count K] [--format toml|line]
                               [--rules RULES] [--dealer SEAT]
     allfives bench [--class NAME]... [--count N] [--json]
     allfives puzzle generate|check|play|show|index ...   (see cli/puzzling.py)
@@ -37,9 +37,11 @@ from .helpscreen import Command, HelpScreen, render_help
 from .streams import plain_streams
 
 EXIT_STATUS = """\
-Exit status: 0 done; 1 a limit stopped a search without a value (or the engine
-is missing); 2 bad input; 130 interrupted; 141 the reader of the output went
-away; 143 terminated."""
+Exit status: 0 done; 1 a limit stopped a search without a value, the engine is
+missing, the output or a record could not be written, a worker or a cluster
+lost the work, puzzle check found a problem or puzzle make no puzzle; 2 bad
+input; 130 interrupted; 141 the reader of the output went away; 143
+terminated."""
 
 app = typer.Typer(
     name="allfives",
@@ -319,7 +321,7 @@ Examples:
   allfives deal --players 3 --count 10 > deals.toml && allfives solve deals.toml""")
 def deal(
     players: Annotated[int, typer.Option(
-        metavar="N", help="Players at the table: 2, 3 or 4 (4 play as partners).")],
+        metavar="2|3|4", help="Players at the table: 2, 3 or 4 (4 play as partners).")],
     runs: Annotated[int, typer.Option(
         metavar="R", min=0,
         help="Runs of the cards after a beg: each deals 3 more cards to every seat.")] = 0,
@@ -393,7 +395,7 @@ def match(
                                      help=PLAYER_HELP.format("B, the player A is measured "
                                                              "against"))],
     players: Annotated[int, typer.Option(
-        "--players", metavar="N", help="Players at the table: 2, 3 or 4 (4 play as partners)."
+        "--players", metavar="2|3|4", help="Players at the table: 2, 3 or 4 (4 play as partners)."
     )] = 2,
     deals: Annotated[Optional[int], typer.Option(
         "--deals", metavar="N",
@@ -460,7 +462,7 @@ PuzzleFilesArgument = Annotated[list[str], typer.Argument(
 ThemeOption = Annotated[Optional[str], typer.Option(
     "--theme", metavar="NAME", help="Only puzzles of this theme.")]
 PuzzlePlayersOption = Annotated[int, typer.Option(
-    "--players", metavar="N", min=2, max=4,
+    "--players", metavar="2|3|4", min=2, max=4,
     help="Players at the table: 2, 3 or 4 (4 play as partners).")]
 
 
@@ -573,7 +575,7 @@ def puzzle_check(
                     "Type a card (TH, th, 10h, T♥), a rank or suit alone when it picks one "
                     "legal card, or its number. A wrong card is answered with the defence "
                     "that beats it, and you try again. At the prompt: hint (the idea, then "
-                    "the suit), solution, help, quit.", epilog="""\
+                    "the suit), solution, goal, help, quit.", epilog="""\
 Examples:
   allfives puzzle play puzzles/001-*.toml
   allfives puzzle play --random --players 3 --seed 5""")
@@ -682,7 +684,7 @@ def advise(
     turnup: Annotated[Optional[str], typer.Option(
         "--turnup", metavar="CARD", help="The turned-up card, which proposes trumps.")] = None,
     players: Annotated[int, typer.Option(
-        "--players", metavar="N", min=2, max=4,
+        "--players", metavar="2|3|4", min=2, max=4,
         help="Players at the table for a call: 2, 3 or 4 (4 play as partners).")] = 2,
     dealer: Annotated[Optional[str], typer.Option(
         "--dealer", metavar="SEAT",

@@ -1,10 +1,10 @@
 """``allfives puzzle``: make puzzles, check them, show them, play them, and index a folder.
 
-    allfives puzzle generate [--players N] [--rules RULES] [--count K] [--seed S]
+    allfives puzzle generate [--players 2|3|4] [--rules RULES] [--count K] [--seed S]
                              [--min-turns T] [--theme NAME] [--out DIR]
     allfives puzzle make POSITION... [--objective points|margin|win] [--min-turns T] [--out DIR]
     allfives puzzle check FILE|DIR|-... [--jobs J]
-    allfives puzzle play [FILE | --random] [--players N] [--rules RULES] [--theme T] [--seed S]
+    allfives puzzle play [FILE | --random] [--players 2|3|4] [--rules RULES] [--theme T] [--seed S]
                          [--no-titles]
     allfives puzzle show FILE|DIR|-... [--format text|svg|html] [--solution] [--title TEXT]
                          [--no-titles]
