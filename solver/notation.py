@@ -116,19 +116,16 @@ def check_puzzle_table(table: Any, source: str, error: type[AllFivesError] = Dea
                        ) -> None:
     """A ``[puzzle]`` table's shape and keys (``solver.puzzles`` reads the rest): raised as
     ``error``."""
-    if not isinstance(table, dict):
-        raise error(f"{source}: puzzle: expected a table, not {quoted(table)}")
-    for key in table:
-        if key not in PUZZLE_KEYS:
-            raise error(f"{source}: puzzle: unknown key {quoted(key)} (expected "
-                        f"{', '.join(PUZZLE_KEYS)})")
-    evidence = table.get("evidence", {})
-    if not isinstance(evidence, dict):
-        raise error(f"{source}: puzzle.evidence: expected a table, not {quoted(evidence)}")
-    for key in evidence:
-        if key not in EVIDENCE_KEYS:
-            raise error(f"{source}: puzzle.evidence: unknown key {quoted(key)} (expected "
-                        f"{', '.join(EVIDENCE_KEYS)})")
+    def known_keys(name: str, value: Any, keys: tuple[str, ...]) -> None:
+        if not isinstance(value, dict):
+            raise error(f"{source}: {name}: expected a table, not {quoted(value)}")
+        for key in value:
+            if key not in keys:
+                raise error(f"{source}: {name}: unknown key {quoted(key)} (expected "
+                            f"{', '.join(keys)})")
+
+    known_keys("puzzle", table, PUZZLE_KEYS)
+    known_keys("puzzle.evidence", table.get("evidence", {}), EVIDENCE_KEYS)
 
 
 def _check_text(text: object, source: str) -> None:

@@ -874,19 +874,8 @@ def test_a_one_line_position_with_no_seat_first_says_so(command, tmp_path):
 
 # ---- control characters ---------------------------------------------------------------------
 
-PUZZLE_TEXT = """dealer = "S"
-trump = "H"
-
-[hands]
-N = "AH TH 2C"
-S = "QH 5H 3C"
-
-[puzzle]
-side = "N"
-objective = "points"
-target = 18
-line = ["2C", "5H", "QH", "AH"]
-"""
+#: A puzzle of the collection, its [puzzle.evidence] table last.
+PUZZLE = EXAMPLES.parent.parent / "puzzles" / "001-save-the-ten.toml"
 
 
 @pytest.mark.parametrize("command", [["puzzle", "show"], ["puzzle", "show", "--format", "svg"],
@@ -895,14 +884,14 @@ def test_a_title_with_a_control_character_is_refused(tmp_path: Path, command: li
     """An escape sequence in a title reached the terminal (ESC[2J clears the screen) and made
     the SVG no XML; a line break split the title: one line now, the character escaped."""
     path = tmp_path / "p.toml"
-    path.write_text(PUZZLE_TEXT + 'title = "Save\\u001b[2J the ten"\n', encoding="utf-8")
+    path.write_text(PUZZLE.read_text(encoding="utf-8").replace(
+        'title = "Save the ten"', 'title = "Save\\u001b[2J the ten"'), encoding="utf-8")
     result = run(*command, path)
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == (f"allfives: error: {path}: puzzle.title: a control character "
                              f"('\\x1b') in 'Save\\x1b[2J the ten': a title is a line of plain "
                              f"text\n")
-    sheet = run("puzzle", "show", EXAMPLES.parent.parent / "puzzles" / "001-save-the-ten.toml",
-                "--format", "html", "--title", "Sheet\x1b[2J")
+    sheet = run("puzzle", "show", PUZZLE, "--format", "html", "--title", "Sheet\x1b[2J")
     assert sheet.exit_code == 2 and "--title: a control character ('\\x1b')" in sheet.stderr
 
 
@@ -933,7 +922,7 @@ def test_an_unknown_key_of_the_evidence_is_refused_as_one_of_the_puzzle_is(tmp_p
     """solve and puzzle make read [puzzle]'s keys and passed over [puzzle.evidence]'s, which
     puzzle show and check refused."""
     path = tmp_path / "p.toml"
-    path.write_text(PUZZLE_TEXT + "\n[puzzle.evidence]\nfoo = 1\n", encoding="utf-8")
+    path.write_text(PUZZLE.read_text(encoding="utf-8") + "foo = 1\n", encoding="utf-8")
     result = run(*command, path)
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.startswith(f"allfives: error: {path}: puzzle.evidence: unknown key "

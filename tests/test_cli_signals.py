@@ -357,17 +357,9 @@ def test_sigterm_while_the_modules_load_is_one_line():
     assert (done.returncode, done.stderr, done.stdout) == (143, "allfives: terminated\n", "")
 
 
-@pytest.mark.parametrize("terminal, term, start", [(False, "xterm", ""),
-                                                   (True, "xterm", "\r\x1b[K"),
-                                                   (True, "dumb", "\r")])
-def test_ctrl_c_while_the_modules_load_is_one_line(monkeypatch, terminal, term, start):
-    """The program's modules take a fraction of a second to load: Ctrl-C then was a traceback
-    of whatever import it fell in.  On a terminal the line starts over the echoed ^C, as
-    later (a carriage return alone where the terminal takes no control codes)."""
+def stderr_on(monkeypatch, terminal: bool, term: str):
+    """Standard error as a terminal of kind ``term`` (or a file), its text kept to be read."""
     import io
-    import sys
-
-    import cli
 
     class Screen(io.StringIO):
         def isatty(self):
@@ -376,6 +368,21 @@ def test_ctrl_c_while_the_modules_load_is_one_line(monkeypatch, terminal, term, 
     screen = Screen()
     monkeypatch.setattr(sys, "stderr", screen)
     monkeypatch.setenv("TERM", term)
+    return screen
+
+
+@pytest.mark.parametrize("terminal, term, start", [(False, "xterm", ""),
+                                                   (True, "xterm", "\r\x1b[K"),
+                                                   (True, "dumb", "\r")])
+def test_ctrl_c_while_the_modules_load_is_one_line(monkeypatch, terminal, term, start):
+    """The program's modules take a fraction of a second to load: Ctrl-C then was a traceback
+    of whatever import it fell in.  On a terminal the line starts over the echoed ^C, as
+    later (a carriage return alone where the terminal takes no control codes)."""
+    import sys
+
+    import cli
+
+    screen = stderr_on(monkeypatch, terminal, term)
 
     class Interrupting:
         def find_spec(self, name, path=None, target=None):
@@ -397,17 +404,9 @@ def test_on_a_terminal_the_stop_line_is_written_over_the_echoed_ctrl_c(monkeypat
     """The terminal echoes Ctrl-C as '^C' where the cursor is: the line ran on from it,
     '^Callfives: interrupted'.  SIGTERM echoes nothing; into a file nothing is echoed.  A
     terminal that takes no control codes (TERM=dumb) is sent a carriage return alone."""
-    import io
-
     from cli.errors import Terminated, say_stopped
 
-    class Screen(io.StringIO):
-        def isatty(self):
-            return terminal
-
-    screen = Screen()
-    monkeypatch.setattr(sys, "stderr", screen)
-    monkeypatch.setenv("TERM", term)
+    screen = stderr_on(monkeypatch, terminal, term)
     say_stopped(KeyboardInterrupt())
     say_stopped(Terminated())
     say_stopped(KeyboardInterrupt(), "; the record is in m.jsonl")
