@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from clirun import EXAMPLES, run, shell
+from clirun import EXAMPLES, PUZZLES, run, shell
 from solver.deal import DealFileError, Position, load
 from solver.errors import QUOTE_CHARACTERS, quoted
 from solver.rules import OPTION_NAMES, Rules, option_text
@@ -875,7 +875,7 @@ def test_a_one_line_position_with_no_seat_first_says_so(command, tmp_path):
 # ---- control characters ---------------------------------------------------------------------
 
 #: A puzzle of the collection, its [puzzle.evidence] table last.
-PUZZLE = EXAMPLES.parent.parent / "puzzles" / "001-save-the-ten.toml"
+PUZZLE = PUZZLES / "001-save-the-ten.toml"
 
 
 @pytest.mark.parametrize("command", [["puzzle", "show"], ["puzzle", "show", "--format", "svg"],
