@@ -29,7 +29,7 @@ from typing import Annotated, Optional
 import typer
 from typer.core import TyperGroup
 
-from solver.errors import AllFivesError, control_in, quoted
+from solver.errors import AllFivesError, control_problem
 from solver.solution import OBJECTIVES
 
 from .errors import Boundary, on_sigterm, say_stopped, stop_status, user_errors
@@ -636,9 +636,8 @@ def puzzle_show(
     with user_errors():
         if typed(ctx, ("title",)) and format is not SheetForm.html:
             raise AllFivesError("--title: only with --format html (the title of a sheet)")
-        if title is not None and control_in(title):
-            raise AllFivesError(f"--title: a control character ({quoted(control_in(title))}) "
-                                f"in {quoted(title)}: a title is a line of plain text")
+        if title is not None and control_problem(title, "title"):
+            raise AllFivesError(f"--title: {control_problem(title, 'title')}")
         show_command(paths, format.value, solution, title, color, titled=not no_titles)
 
 

@@ -80,6 +80,15 @@ def control_in(text: str) -> str | None:
     return found.group() if found else None
 
 
+def control_problem(text: str, what: str) -> str | None:
+    """Where ``text`` holds a control character, what a message says of it (``a control
+    character ('\\x1b') in 'Duck\\x1b[2J': a title is a line of plain text``, ``what`` being
+    ``title``); else None."""
+    found = control_in(text)
+    return None if found is None else \
+        f"a control character ({quoted(found)}) in {quoted(text)}: a {what} is a line of plain text"
+
+
 def without_controls(text: str) -> str:
     """``text`` with each control character written as its escape (``\x1b``), as a message
     shows what it quotes."""

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .cards import card_str
-from .errors import QUOTE_CHARACTERS, AllFivesError, control_in, counted, quoted
+from .errors import QUOTE_CHARACTERS, AllFivesError, control_problem, counted, quoted
 from .game import REVOKE, GameError, Match, MatchState, parse_step, score_problem, step_name
 from .rules import OPTION_NAMES, Rules
 from .tricks import seat_names, side_count, side_name
@@ -68,9 +68,8 @@ def _names(players: int, names: Mapping[str, str] | None) -> dict[str, str]:
         raise GameError(f"names: one name (a text) per seat {' '.join(seats)}, not "
                         f"{quoted(names)}")
     for seat in seats:
-        if control_in(names[seat]):
-            raise GameError(f"names.{seat}: a control character ({quoted(control_in(names[seat]))})"
-                            f" in {quoted(names[seat])}: a name is a line of plain text")
+        if control_problem(names[seat], "name"):
+            raise GameError(f"names.{seat}: {control_problem(names[seat], 'name')}")
     return {s: names[s] for s in seats}
 
 
@@ -500,9 +499,8 @@ def _start(record: Mapping[str, Any], fail) -> MatchState:
         raise fail(f"players: {as_json(players)} is not one name per seat "
                    f"{' '.join(seat_names(n))}")
     for seat, name in players.items():
-        if control_in(name):
-            raise fail(f"players.{seat}: a control character ({quoted(control_in(name))}) in "
-                       f"{quoted(name)}: a name is a line of plain text")
+        if control_problem(name, "name"):
+            raise fail(f"players.{seat}: {control_problem(name, 'name')}")
     scored = _table_of(record["score"])
     if scored not in (None, n):
         raise fail(f"players: {counted(n, 'seat')} ({' '.join(seat_names(n))}), where the "

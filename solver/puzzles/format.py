@@ -35,7 +35,7 @@ from typing import Any
 
 from ..cards import Card, card_str, is_card, parse_card
 from ..deal import Position
-from ..errors import AllFivesError, control_in, is_number, quoted
+from ..errors import AllFivesError, control_problem, is_number, quoted
 from ..notation import (BOM, EVIDENCE_KEYS, PUZZLE_KEYS, SEPARATOR, check_puzzle_table,
                         is_blank, read_file, value_kind)
 from ..solution import OBJECTIVES, check_objective
@@ -120,9 +120,11 @@ class Puzzle:
                               f"{', '.join(PUZZLE_OBJECTIVES)}")
         if isinstance(self.target, bool) or not isinstance(self.target, int):
             raise PuzzleError(f"target {quoted(self.target)} is not a whole number")
-        if not isinstance(self.title, str) or _title_problem(self.title):
-            raise PuzzleError(f"title: {_title_problem(self.title)}" if isinstance(
-                self.title, str) else f"title: {quoted(self.title)} is not a text")
+        if not isinstance(self.title, str):
+            raise PuzzleError(f"title: {quoted(self.title)} is not a text")
+        if control_problem(self.title, "title"):     # (an escape sequence would reach the
+            # terminal, and an SVG or HTML sheet could not hold it)
+            raise PuzzleError(f"title: {control_problem(self.title, 'title')}")
         if isinstance(self.line, (str, bytes)):
             raise PuzzleError(f"line: {quoted(self.line)} is not a list of cards")
         object.__setattr__(self, "line", tuple(self.line))
@@ -247,14 +249,6 @@ def _evidence_most(key: str, tries: int) -> int:
     return 1 if key.startswith("solved_") else MAX_COUNT
 
 
-def _title_problem(title: str) -> str | None:
-    """What is wrong with a puzzle's title, if anything: a control character in it (an escape
-    sequence would reach the terminal, and an SVG or HTML sheet could not hold it)."""
-    found = control_in(title)
-    return None if found is None else \
-        f"a control character ({quoted(found)}) in {quoted(title)}: a title is a line of plain text"
-
-
 def is_seed(text: str) -> bool:
     """Whether ``text`` is a generator seed as a puzzle file keeps it: ``S/K``, candidate K of
     seed S (or ``S`` alone, its first), in digits 0 to 9 (``generate --seed`` reads one)."""
@@ -340,8 +334,8 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         line.append(card)
         after = after.after(card)
     title = text("title") if "title" in table else ""
-    if _title_problem(title):
-        raise fail("title", _title_problem(title))
+    if control_problem(title, "title"):
+        raise fail("title", control_problem(title, "title"))
     themes = words("themes") if "themes" in table else ()
     for i, theme in enumerate(themes):
         try:
