@@ -59,22 +59,13 @@ class Deal(Seated):
     score: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.hands, (str, bytes)) or not isinstance(self.hands, Sequence) or \
-                any(isinstance(h, (str, bytes)) or not isinstance(h, Iterable)
-                    for h in self.hands):
-            raise DealError(f"hands: {quoted(self.hands)} is not a list of hands of cards "
-                            f"(parse_hand reads a hand's text)")
+        if type(self.hands) is not tuple or type(self.trump) is not int or \
+                type(self.dealer) not in (int, type(None)):     # (else as a deal is made)
+            self._check_kinds()
         if not isinstance(self.rules, Rules):
             raise DealError(f"rules: {quoted(self.rules)} is not a Rules (Rules.preset(name) "
                             f"makes one)")
-        for name in ("trump", "dealer"):
-            value = getattr(self, name)
-            if (value is not None or name == "trump") and whole(value) is None:
-                raise DealError(f"{name}: {quoted(value)} is not a number (0 to 3 for a suit, a "
-                                f"seat's index for the dealer)")
-            if value is not None:
-                object.__setattr__(self, name, whole(value))
-        if self.score is not None:
+        if self.score is not None and type(self.score) is not tuple:
             if isinstance(self.score, (str, bytes)) or not isinstance(self.score, Iterable):
                 raise DealError(f"score: {quoted(self.score)} is not a list of points, one a "
                                 f"side")
@@ -118,6 +109,22 @@ class Deal(Seated):
                                 f"{quoted(card_str(self.turnup))}")
         if self.score is not None:
             self._check_score()
+
+    def _check_kinds(self) -> None:
+        """The kinds of what the deal was given, where they are not the usual ones: hands a
+        list of lists of cards, trump and dealer whole numbers (numpy's too, kept as Python's)."""
+        if isinstance(self.hands, (str, bytes)) or not isinstance(self.hands, Sequence) or \
+                any(isinstance(h, (str, bytes)) or not isinstance(h, Iterable)
+                    for h in self.hands):
+            raise DealError(f"hands: {quoted(self.hands)} is not a list of hands of cards "
+                            f"(parse_hand reads a hand's text)")
+        for name in ("trump", "dealer"):
+            value = getattr(self, name)
+            if (value is not None or name == "trump") and whole(value) is None:
+                raise DealError(f"{name}: {quoted(value)} is not a number (0 to 3 for a suit, a "
+                                f"seat's index for the dealer)")
+            if value is not None:
+                object.__setattr__(self, name, whole(value))
 
     def _check_score(self) -> None:
         n = len(self.hands)
@@ -197,10 +204,11 @@ class Position:
         if not isinstance(deal, Deal):
             raise DealError(f"deal: {quoted(deal)} is not a Deal (Position.from_line reads a "
                             f"position whole)")
-        if isinstance(self.play, (str, bytes)) or not isinstance(self.play, Iterable):
-            raise PlayError(f"play: {quoted(self.play)} is not a list of cards' numbers "
-                            f"(position.after('9H') plays a card by its name)")
-        object.__setattr__(self, "play", tuple(self.play))
+        if type(self.play) is not tuple:        # (as after() makes it, else checked)
+            if isinstance(self.play, (str, bytes)) or not isinstance(self.play, Iterable):
+                raise PlayError(f"play: {quoted(self.play)} is not a list of cards' numbers "
+                                f"(position.after('9H') plays a card by its name)")
+            object.__setattr__(self, "play", tuple(self.play))
         n = deal.players
         names = deal.seats
         hands = [list(h) for h in deal.hands]
