@@ -40,10 +40,12 @@ def hand_face(cards: Sequence[int], trump: int, pretty: bool, narrow: bool = Fal
     return Text("\n").join(lines)
 
 
-def seat_title(position: Position, seat: int, show_to_move: bool = True,
+def seat_title(position: Position, seat: int, pretty: bool, show_to_move: bool = True,
                narrow: bool = False) -> Text:
+    """``S dealer  to play``; without suit symbols the seat is spelled out (``South``), so as
+    not to be read as the suit letter under it."""
     deal = position.deal
-    title = seat_face(deal, seat)
+    title = seat_face(deal, seat, whole=not pretty)
     if deal.players == 4:
         title.append(f" ({deal.side_name(deal.side_of(seat))})", style=QUIET)
     if seat == deal.dealer:
@@ -64,7 +66,7 @@ def middle(position: Position, pretty: bool, narrow: bool = False) -> Text:
         text.append("\n\non the table:")
         for i, card in enumerate(current.cards):
             text.append("\n  ")
-            text.append_text(seat_face(deal, current.seat_of(i, deal.players)))
+            text.append_text(seat_face(deal, current.seat_of(i, deal.players), whole=not pretty))
             text.append(" ")
             text.append_text(card_face(card, pretty, deal.trump))
     return text
@@ -105,7 +107,7 @@ class Parts:
                      padding=(0, 1), border_style=QUIET)
 
     def seat(self, seat: int, narrow: bool) -> Text:
-        cell = seat_title(self.position, seat, self.show_to_move, narrow)
+        cell = seat_title(self.position, seat, self.pretty, self.show_to_move, narrow)
         cell.append("\n")
         cell.append_text(hand_face(self.hands[seat], self.position.deal.trump, self.pretty,
                                    narrow))

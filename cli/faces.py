@@ -14,6 +14,7 @@ from rich.text import Text
 from solver.cards import RANKS, SUIT_NAMES, card_str, sort_cards, suit_str
 from solver.deal import Deal
 from solver.rules import Rules, option_text
+from solver.tricks import SEAT_WORDS
 
 RED_SUITS = (1, 2)  # hearts, diamonds
 SIDE_STYLES = ("cyan", "magenta", "yellow")
@@ -60,8 +61,11 @@ def side_face(deal: Deal, side: int) -> Text:
     return Text().append(deal.side_name(side), style=f"bold {SIDE_STYLES[side]}")
 
 
-def seat_face(deal: Deal, seat: int) -> Text:
-    return Text().append(deal.seats[seat], style=f"bold {SIDE_STYLES[deal.side_of(seat)]}")
+def seat_face(deal: Deal, seat: int, whole: bool = False) -> Text:
+    """``S``, or (``whole``) ``South``: where suits are letters too, as in a diagram without
+    suit symbols."""
+    name = deal.seats[seat]
+    return Text().append(SEAT_WORDS[name] if whole else name, style=f"bold {SIDE_STYLES[deal.side_of(seat)]}")
 
 
 #: The game a preset plays, where it is not All Fives: All Fours is the parent game.

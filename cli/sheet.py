@@ -22,11 +22,11 @@ from solver.deal import Position
 from solver.errors import counted, is_number
 from solver.pegging import match_after
 from solver.scoring import score_position
+from solver.tricks import SEAT_WORDS
 
 RED = "#c8102e"
 BLACK = "#1a1a1a"
 SUIT_COLOURS = (BLACK, RED, RED, BLACK)
-SEAT_WORDS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 SIDE_WORDS = {"NS": "North-South", "EW": "East-West"}
 
 

@@ -10,7 +10,7 @@ import pytest
 from clirun import console
 from cli.diagram import diagram
 from cli.faces import ranks_face
-from solver.cards import SUIT_NAMES, suit_of, suit_str
+from solver.cards import SUIT_NAMES, card_str, suit_of, suit_str
 from solver.shuffle import random_position
 
 
@@ -59,3 +59,27 @@ def test_the_diagram_folds_only_where_it_must():
     # around the table: W's hand beside the middle box
     assert any(line.startswith("♠") and "│" in line for line in folded)
     assert not any("│" in line and line.startswith("♠") for line in stacked)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("width", [80, 50, 30])
+def test_without_suit_symbols_the_seats_are_spelled_out(players, width):
+    """Where suits are letters the seats are words (``South dealer`` above ``S T 4``), so that
+    a seat is not read as the suit under it; with the symbols they stay letters."""
+    rng = random.Random(f"plain {players}/{width}")
+    for _ in range(5):
+        position = random_position(rng, players, rng.choice([6, 9]), played=rng.randrange(1, 3))
+        deal = position.deal
+        plain, pretty = render(position, width, pretty=False), render(position, width)
+        assert all(len(line.rstrip()) <= width for line in plain), "\n".join(plain)
+        text = "\n".join(line.strip() for line in plain)
+        for holding in holdings(position, pretty=False):
+            assert holding in text, (holding, text)
+        words = {"N": "North", "E": "East", "S": "South", "W": "West"}
+        for seat in deal.seats:
+            assert words[seat] in text, text
+            assert not any(words[seat] in line for line in pretty)
+        # on the table, each card beside its seat's word
+        for i, card in enumerate(position.current.cards):
+            seat = deal.seats[position.current.seat_of(i, players)]
+            assert f"{words[seat]} {card_str(card)}" in text, text
