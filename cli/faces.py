@@ -87,10 +87,12 @@ def game_name(preset: str) -> str:
     return GAME_NAMES.get(preset, "All Fives")
 
 
-def hanging(text: Text):
+def hanging(text: Text, step: int = 2):
     """``text`` to print with each of its lines indented as it begins, ``  Score: ...`` by two,
-    and the parts a line is wrapped into two further: a hanging indent, so that a wrapped line
-    is not read as a new one."""
+    and the parts a line is wrapped into ``step`` further: a hanging indent, so that a wrapped
+    line is not read as a new one.  With ``step`` 0 (a table's cell) the wrapped parts are
+    flush, and the text is never narrower than its longest word (``KEEP``-joined words as
+    one)."""
     from rich.console import Group
 
     if not text.plain.strip(" \n"):
@@ -100,7 +102,7 @@ def hanging(text: Text):
         indent = len(line.plain) - len(line.plain.lstrip(" "))
         if indent:
             line = line.divide([indent])[1]
-        parts.append(_Hanging(line, indent))
+        parts.append(_Hanging(line, indent, step))
     return Group(*parts)
 
 
@@ -112,17 +114,17 @@ _HELD = "\ue000"
 
 
 class _Hanging:
-    """One line of text indented by ``indent``, its wrapped parts by ``indent + 2``; never
+    """One line of text indented by ``indent``, its wrapped parts by ``indent + step``; never
     broken at a ``KEEP``."""
 
-    def __init__(self, line: Text, indent: int) -> None:
-        self.line, self.indent = line.copy(), indent
+    def __init__(self, line: Text, indent: int, step: int) -> None:
+        self.line, self.indent, self.step = line.copy(), indent, step
         self.line.plain = self.line.plain.replace(KEEP, _HELD)     # (the spans stay)
 
     def __rich_console__(self, console, options):
         # on a console narrower than the indents they shrink, leaving a column for the text
         indent = min(self.indent, options.max_width - 1)
-        more = min(indent + 2, options.max_width - 1)
+        more = min(indent + self.step, options.max_width - 1)
         first = self.line.wrap(console, max(1, options.max_width - indent))[0] \
             if self.line.plain else Text()
         rest = self.line.divide([len(first.plain)])[1] if self.line.plain else Text()
@@ -138,5 +140,6 @@ class _Hanging:
     def __rich_measure__(self, console, options):
         from rich.measure import Measurement
 
-        return Measurement(self.indent + 1, self.indent + self.line.cell_len)
+        least = 1 if self.step else max(len(word) for word in self.line.plain.split())
+        return Measurement(self.indent + least, self.indent + self.line.cell_len)
 

@@ -18,8 +18,8 @@ from solver.pegging import match_after, pegged_out
 from solver.scoring import end_points, score_position
 from solver.solution import Solution
 
-from .faces import BAD, GOOD, QUIET, card_face, cards_face, rules_words, seat_face, side_face, \
-    trump_words
+from .faces import BAD, GOOD, KEEP, QUIET, card_face, cards_face, hanging, rules_words, \
+    seat_face, side_face, trump_words
 from .diagram import diagram
 from .fitted import Fitted
 from .pegboard import pegboard
@@ -176,15 +176,15 @@ def line_rows(position: Position, solution: Solution, pretty: bool):
 # ---- the end of the deal ------------------------------------------------------------------------
 
 
-def _why(point, position: Position, pretty: bool) -> Text:
+def _why(point, position: Position, pretty: bool) -> RenderableType:
     deal = position.deal
     if point.name == "game":
         pips = score_position(position).pips
-        text = Text("pips won: " + ", ".join(f"{deal.side_name(s)} {p}"
+        text = Text("pips won: " + ", ".join(f"{deal.side_name(s)}{KEEP}{p}"
                                              for s, p in enumerate(pips)))
         if point.side is None and position.is_over:
             text.append(" (a tie: nobody)")
-        return text
+        return hanging(text, step=0)    # (a side and its pips are kept together)
     if point.card is None:
         return Text("not dealt", style=QUIET)
     text = card_face(point.card, pretty, deal.trump)

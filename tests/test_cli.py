@@ -693,6 +693,22 @@ def test_the_report_is_laid_out_for_the_console_width(players, width):
     assert all(len(row) <= width for row in board.splitlines())
 
 
+@pytest.mark.parametrize("width", [40, 36, 32, 28])
+def test_a_side_and_its_pips_stay_on_one_line(width):
+    """The end of the deal's ``pips won: NS 34, EW 11`` is broken between sides, never between
+    a side and its pips (at 40 columns ``EW`` and ``11`` parted)."""
+    pytest.importorskip("solver.search")
+    result = RUNNER.invoke(app, ["solve", WIDE_DEALS[4]], env={"COLUMNS": str(width)})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    start = next(i for i, row in enumerate(lines) if "pips" in row)
+    end = next(i for i, row in enumerate(lines) if row.startswith("total"))
+    cell = " ".join(row[lines[start].index("pips"):].strip() for row in lines[start:end])
+    assert re.fullmatch(r"pips won: NS \d+, EW \d+", cell), cell
+    assert all(re.search(r"\b(NS|EW)$", row.rstrip()) is None for row in lines[start:end]), \
+        "\n".join(lines[start:end])
+
+
 @pytest.mark.parametrize("columns", ["0", "1", "19", "-5"])
 def test_a_width_too_narrow_to_print_on_is_not_used(columns):
     """COLUMNS below the narrowest console (0 printed nothing at all, and status 0; 1 a letter
