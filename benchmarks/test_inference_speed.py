@@ -28,7 +28,7 @@ from solver.players import decide
 from solver.registry import make_player, player_spec
 from solver.sampling import sample_worlds
 
-from test_pimc_speed import _percentile, observations as decisions
+from test_pimc_speed import observations as decisions, record_times
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from test_inference import reference_weight  # noqa: E402  the weighing as first written
@@ -88,5 +88,4 @@ def test_full_trust_decision(benchmark, players, draws):
         times.append(advice.seconds)
 
     benchmark.pedantic(one, setup=lambda: ((next(items),), {}), rounds=len(feed), iterations=1)
-    benchmark.extra_info["median_s"] = round(_percentile(times, 0.5), 4)
-    benchmark.extra_info["p95_s"] = round(_percentile(times, 0.95), 4)
+    record_times(benchmark.extra_info, times)

@@ -27,6 +27,7 @@ from solver.game import PLAY, Match
 from solver.pimc import PimcPlayer
 from solver.players import decide
 from solver.registry import make_player
+from solver.stats import time_summary
 
 
 def observations(players: int, count: int):
@@ -48,9 +49,12 @@ def observations(players: int, count: int):
             return out[:count]
 
 
-def _percentile(values, share):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(share * len(values)))]
+def record_times(info, seconds, kind=""):
+    """The median and the nearest-rank 95th percentile of ``seconds`` into ``info``, as
+    ``match`` reports a player's decision times (``solver.stats.time_summary``)."""
+    summary = time_summary(seconds)
+    info[f"{kind}median_s"] = round(summary.median, 4)
+    info[f"{kind}p95_s"] = round(summary.p95, 4)
 
 
 @pytest.mark.parametrize("options", [{}, {"trust": "full", "replies": "heuristic"},
@@ -77,9 +81,7 @@ def test_pimc_decision(benchmark, players, options):
     benchmark.pedantic(one, setup=lambda: ((next(items),), {}), rounds=len(feed), iterations=1)
     every = times["call"] + times["card"]
     benchmark.extra_info["decisions"] = len(every)
-    benchmark.extra_info["median_s"] = round(_percentile(every, 0.5), 4)
-    benchmark.extra_info["p95_s"] = round(_percentile(every, 0.95), 4)
+    record_times(benchmark.extra_info, every)
     for kind, values in times.items():
         if values:
-            benchmark.extra_info[f"{kind}_median_s"] = round(_percentile(values, 0.5), 4)
-            benchmark.extra_info[f"{kind}_p95_s"] = round(_percentile(values, 0.95), 4)
+            record_times(benchmark.extra_info, values, f"{kind}_")
