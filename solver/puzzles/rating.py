@@ -33,30 +33,15 @@ from dataclasses import dataclass, replace
 from ..cards import ALL_CARDS, Card, suit_of
 from ..deal import Deal, Position
 from ..players import HeuristicPlayer, RandomPlayer
-from ..reference import final_value
 from ..search import Solver
 from .evidence import LADDER, PIMC_TRIES, RANDOM_TRIES, evidence_key, rating_of, tries_of
-from .soundness import Oracle, a_puzzle, oracle_for, card_classes, observation_of
+from .soundness import Oracle, a_puzzle, card_classes, defended, observation_of, oracle_for
 
 __all__ = ["rate", "assess", "evaluate", "ladder_result", "sample_world", "Assessment"]
 
 TEMPTING_MARGIN = 2
 
 Chooser = Callable[[Position], Card]
-
-
-def _defended(position: Position, oracle: Oracle, choose: Chooser) -> int:
-    """The side's value at the end when ``choose`` plays its seats against best defence."""
-    p = position
-    while not p.is_over:
-        legal = p.legal_moves()
-        if oracle.is_solver_turn(p):
-            card = legal[0] if len(legal) == 1 else choose(p)
-        else:
-            moves = oracle.solve(p).moves
-            card = min(legal, key=lambda c: moves[c])
-        p = p.after(card)
-    return final_value(p, oracle.side, oracle.objective)
 
 
 def _heuristic() -> Chooser:
@@ -156,11 +141,11 @@ def ladder_result(puzzle, oracle: Oracle, name: str) -> float:
     ``random`` and the Monte Carlo players)."""
     start, target = puzzle.position, puzzle.target
     if name == "random":
-        wins = sum(_defended(start, oracle, _random(i)) >= target for i in range(RANDOM_TRIES))
+        wins = sum(defended(start, oracle, _random(i))[0] >= target for i in range(RANDOM_TRIES))
         return wins / RANDOM_TRIES
     if name.startswith("pimc-"):
         worlds, seed = int(name.split("-")[1]), puzzle.seed or "0"
-        wins = sum(_defended(start, oracle, _pimc(worlds, oracle, f"{seed}:{k}")) >= target
+        wins = sum(defended(start, oracle, _pimc(worlds, oracle, f"{seed}:{k}"))[0] >= target
                    for k in range(PIMC_TRIES))
         return wins / PIMC_TRIES
     if name == "cheater":
@@ -171,7 +156,7 @@ def ladder_result(puzzle, oracle: Oracle, name: str) -> float:
         chooser = _search(int(name.split("-")[1]), oracle)
     else:
         raise ValueError(f"no ladder player {name!r}")
-    return float(_defended(start, oracle, chooser) >= target)
+    return float(defended(start, oracle, chooser)[0] >= target)
 
 
 @dataclass(frozen=True)

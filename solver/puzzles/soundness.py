@@ -28,7 +28,7 @@ Words used here (README, "Puzzles"):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..cards import FIVE, JACK, Card, card_str, make_card, rank_of, suit_of
@@ -45,7 +45,7 @@ from .format import PUZZLE_OBJECTIVES, Puzzle, PuzzleError
 
 __all__ = ["play_alike", "card_classes", "winning_cards", "toughest_reply", "refutation",
            "check_puzzle", "quick_problems", "start_problems", "main_line", "Turn", "Oracle",
-           "heuristic_result", "observation_of", "oracle_for", "PRESSURE_DONE"]
+           "heuristic_result", "defended", "observation_of", "oracle_for", "PRESSURE_DONE"]
 
 #: The pressure of a reply after which the solver has no turn left (the least tough).
 PRESSURE_DONE = 99
@@ -284,22 +284,29 @@ def refutation(position: Position, side: int, objective: str, *, solver: Solver 
 # ---- the swing: natural play fails ----------------------------------------------------------
 
 
-def heuristic_result(position: Position, oracle: Oracle, player=None) -> tuple[int, tuple[Card, ...]]:
-    """The value ``side`` ends with when ``player`` (default the heuristic) plays its seats
-    from ``position`` and the defence plays, at every turn, a card that minimises the side's
-    double-dummy value (the first such in the hand's order); and the cards played."""
-    if player is None:
-        player = HeuristicPlayer()
+def defended(position: Position, oracle: Oracle, choose: Callable[[Position], Card]
+             ) -> tuple[int, tuple[Card, ...]]:
+    """The value ``side`` ends with when ``choose`` picks the card of each of its turns (where
+    more than one is legal) from ``position`` and the defence plays, at every turn, a card that
+    minimises the side's double-dummy value (the first such in the hand's order); and the cards
+    played."""
     p = position
     while not p.is_over:
+        legal = p.legal_moves()
         if oracle.is_solver_turn(p):
-            legal = p.legal_moves()
-            card = legal[0] if len(legal) == 1 else player.act(observation_of(p, p.to_move))
+            card = legal[0] if len(legal) == 1 else choose(p)
         else:
             moves = oracle.solve(p).moves
-            card = min(p.legal_moves(), key=lambda c: moves[c])
+            card = min(legal, key=lambda c: moves[c])
         p = p.after(card)
     return final_value(p, oracle.side, oracle.objective), p.play[len(position.play):]
+
+
+def heuristic_result(position: Position, oracle: Oracle, player=None) -> tuple[int, tuple[Card, ...]]:
+    """``defended`` with ``player`` (default the heuristic) playing the side's seats."""
+    if player is None:
+        player = HeuristicPlayer()
+    return defended(position, oracle, lambda p: player.act(observation_of(p, p.to_move)))
 
 
 # ---- the check ------------------------------------------------------------------------------
