@@ -7,13 +7,13 @@ import random
 import pytest
 
 from solver import reference
-from solver.cards import Card, card_str, rank_of, suit_of
+from solver.cards import Card, card_str, parse_card, rank_of, suit_of
 from solver.deal import Position
 from solver.puzzles import THEMES, Puzzle, check_puzzle, evaluate, examine, rate, rating_of
 from solver.puzzles.evidence import LADDER, RANDOM_TRIES
 from solver.puzzles.rating import _voids, sample_world
 from solver.puzzles.themelist import check_theme
-from solver.puzzles.themes import title_of
+from solver.puzzles.themes import title_of, why_never_found
 from solver.errors import AllFivesError
 from solver.rules import Rules
 from solver.search import Solver
@@ -175,14 +175,23 @@ def test_ruff_the_ten_needs_the_suit_led_in_hand(puzzles):
 
 
 def test_themes_with_follow_strict_never_ruff(solver):
-    for puzzle in generate_small(2, 4, "strict", 12, solver):
-        assert "ruff-the-ten" not in puzzle.themes
+    """The ruff-the-ten case under strict follow: S, holding a diamond, may not trump N's Ten
+    of diamonds, so the theme's card is never legal, and the theme is said never to be found
+    (a generated sample rarely holds the theme even under the default rules)."""
+    line, _, played, _ = CASES["ruff-the-ten"]
+    strict = Position.from_line(line + " follow=strict")
+    to_the_ten = strict.after(*(parse_card(c) for c in played.split()[:3]))
+    assert card_str(to_the_ten.current.cards[-1]) == "TD"
+    assert parse_card("KC") not in to_the_ten.legal_moves()
+    assert parse_card("KC") in Position.from_line(line).after(
+        *(parse_card(c) for c in played.split()[:3])).legal_moves()
+    assert "followed" in why_never_found("ruff-the-ten", strict.deal.rules)
+    assert why_never_found("ruff-the-ten", Rules.preset("all-fives")) is None
 
 
 def test_a_card_theme_needs_a_card_worth_something(solver):
     """Under all-fours the trump Five neither captures nor counts toward Game: no prize."""
     from solver.puzzles.themes import worth
-    from solver.cards import parse_card
     fours = Position.from_line("N:-.5T.-.- -.AJ.-.- rules=all-fours dealer=S trump=H").deal
     fives = Position.from_line("N:-.5T.-.- -.AJ.-.- dealer=S trump=H").deal
     assert worth(fours, parse_card("5H")) == 0 < worth(fives, parse_card("5H")) == 10
@@ -192,8 +201,13 @@ def test_a_card_theme_needs_a_card_worth_something(solver):
 
 
 def test_peg_out_only_with_objective_win(solver):
-    for puzzle in generate_small(2, 4, "all-fives", 12, solver):
-        assert ("peg-out" in puzzle.themes) == (puzzle.objective == "win")
+    """The peg-out case's position pegs out by its line whatever the objective, but only a
+    puzzle whose objective is the match says so."""
+    line = CASES["peg-out"][0]
+    for objective in ("win", "points", "margin"):
+        puzzle = examine(Position.from_line(line), objective, solver=solver)
+        assert isinstance(puzzle, Puzzle), puzzle
+        assert ("peg-out" in puzzle.themes) == (objective == "win"), (objective, puzzle.themes)
 
 
 def generate_small(players, cards, preset, count, solver):
@@ -300,7 +314,6 @@ def test_no_safe_exit_rule_on_given_values(values, safe):
     """The rule by itself, on values given for each lead of S (on lead with the KS, AD and
     5D after ruffing the Ace of clubs), the lead in the line being the 5D."""
     from types import SimpleNamespace
-    from solver.cards import parse_card
     from solver.puzzles.themes import _no_safe_exit
     before = Position.from_line("N:-.2.J6.A K.8.A5.- dealer=S turnup=JH play=AC,8H")
     assert sorted(card_str(c) for c in before.legal_moves()) == ["5D", "AD", "KS"]
