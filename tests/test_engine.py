@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import threading
 import time
 
@@ -130,9 +131,14 @@ def test_a_solver_busy_in_one_thread_refuses_a_second():
 
 def test_bad_arguments_are_refused():
     position = random_position(random.Random(2), 4, 3, Rules(), played=0)
-    for kwargs in ({"side": 2}, {"side": "N"}, {"side": True}, {"node_limit": -1},
-                   {"node_limit": 2 ** 64}, {"time_limit": -1.0}, {"objective": "win"}):
-        with pytest.raises(ValueError):
+    for kwargs, words in (({"side": 2}, "side 2 is not at this 4-player table"),
+                          ({"side": "N"}, "side: expected a side's number, not 'N'"),
+                          ({"side": True}, "side: expected a side's number, not True"),
+                          ({"node_limit": -1}, "node_limit: -1 is not a number of nodes"),
+                          ({"node_limit": 2 ** 64}, "node_limit: 18446744073709551616 is not"),
+                          ({"time_limit": -1.0}, "time_limit: -1 is not a number of seconds"),
+                          ({"objective": "win"}, "objective 'win' needs the match score")):
+        with pytest.raises(ValueError, match=re.escape(words)):
             solve(position, **kwargs)
     with pytest.raises(ValueError, match="margin"):
         solve(random_position(random.Random(2), 3, 3, Rules(), played=0), objective="margin")

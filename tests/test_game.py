@@ -355,7 +355,7 @@ def test_action_names_round_trip():
     for bad in ("hold", "1X", "revoke:", 3.5, None):
         with pytest.raises(GameError):
             parse_action(bad)
-    with pytest.raises(AllFivesError):
+    with pytest.raises(AllFivesError, match="no seat 'W' at a 3-player table"):
         parse_step("W:beg", 3)
     with pytest.raises(GameError):
         action_name(99)
@@ -742,8 +742,10 @@ def test_seeded_states_repeat_and_clones_are_independent():
 
 
 def test_match_arguments_are_checked():
-    for bad in (dict(players=5), dict(best_of=0), dict(rules="all-fives")):
-        with pytest.raises(AllFivesError):
+    for bad, words in ((dict(players=5), "a table has 2, 3 or 4 players, not 5"),
+                       (dict(best_of=0), "best_of takes a whole number from 1, not 0"),
+                       (dict(rules="all-fives"), "rules must be a Rules, not 'all-fives'")):
+        with pytest.raises(AllFivesError, match=words):
             Match(**bad)
     with pytest.raises(GameError):
         Match().new_initial_state(dealer=2)

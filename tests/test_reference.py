@@ -291,9 +291,9 @@ def test_game_three_players_strict_maximum():
 
 def test_margin_needs_two_sides():
     pos = make_position(*GAME3)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"objective 'margin' needs two sides \(2 or 4 players\)"):
         solve(pos, 0, "margin")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown objective 'bogus'"):
         solve(pos, 0, "bogus")
 
 

@@ -4,6 +4,7 @@ name the option and the value."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -129,7 +130,7 @@ def test_a_whole_number_is_typed_in_digits_0_to_9(text: str):
     # Python's int() takes underscores and other scripts' digits; an option does not
     from solver.errors import whole_number
 
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"not a whole number: {re.escape(repr(text))}"):
         whole_number(text)
     with pytest.raises(RulesError, match="takes a whole number"):
         Rules.preset("all-fives").replace(target=text)

@@ -98,17 +98,17 @@ def test_runs_limits():
     all_fives = Rules()
     assert all_fives.max_runs == 2
     check_deal(shuffle_deal(rng, 2, 2, all_fives), 2, 12)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="3 runs asked for, but these rules allow at most 2"):
         shuffle_deal(rng, 2, 3, all_fives)      # beyond max_runs
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="with 3 players the pack supplies at most 3"):
         shuffle_deal(rng, 3, 4, CLASSIC)        # the pack cannot supply a fourth run
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="with 4 players the pack supplies at most 2"):
         shuffle_deal(rng, 4, 3, CLASSIC)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="runs must be a whole number, not -1"):
         shuffle_deal(rng, 2, -1, CLASSIC)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a table has 2, 3 or 4 players, not 5"):
         shuffle_deal(rng, 5, 0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="dealer seat 2 is not at a 2-player table"):
         shuffle_deal(rng, 2, 0, dealer=2)
 
 
@@ -166,9 +166,10 @@ def test_random_deal(players):
     for cards in (1, 2, 5, largest):
         deal = random_deal(rng, players, cards)
         check_deal(deal, players, cards)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"{players} hands of {largest + 1} cards and a turn-up "
+                                         f"do not fit"):
         random_deal(rng, players, largest + 1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"{players} hands of 0 cards"):
         random_deal(rng, players, 0)
     assert {random_deal(rng, players, 3).trump for _ in range(60)} == {0, 1, 2, 3}
     assert {random_deal(rng, players, 3).dealer for _ in range(60)} == set(range(players))
@@ -200,7 +201,7 @@ def test_random_position():
     assert pos.is_over and pos.legal_moves() == []
     pos = random_position(rng, 2, 5, played=3)
     assert len(pos.play) == 3 and len(pos.current.cards) == 1
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cannot play 7 cards from hands holding 6"):
         random_position(rng, 2, 3, played=7)
     assert random_position(random.Random(5), 4, 4, Rules.preset("strict")) == \
         random_position(random.Random(5), 4, 4, Rules.preset("strict"))
