@@ -15,7 +15,7 @@ answer is echoed after its prompt, so that the output reads as the session did.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from rich.text import Text
@@ -71,7 +71,6 @@ class Result:
     hints: int = 0
     shown: bool = False  # the person asked for the solution
     quit: bool = False
-    played: list[int] = field(default_factory=list)
 
 
 class PuzzleSession:
@@ -148,7 +147,6 @@ class PuzzleSession:
 
     def play(self, position: Position, card: int) -> Position:
         after = position.after(card)
-        self.result.played.append(card)
         if len(after.completed) > len(position.completed):
             trick = after.completed[-1]
             from solver.scoring import capture_points

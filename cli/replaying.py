@@ -204,7 +204,7 @@ def deal_story(state: MatchState, number: int, pretty: bool) -> list[Text]:
     lines.append(Text("Turn-up ").append_text(card_face(turnup, pretty, suit_of(turnup)))
                  .append(f": {SUIT_NAMES[suit_of(turnup)]} proposed for trumps"))
     ran = False
-    for seat, action in log.actions:
+    for _, action in log.actions:
         if fresh.phase == "play" and not fresh.play and ran:
             lines += hands_lines(fresh, "Hands after the runs", pretty)
             ran = False

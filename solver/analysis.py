@@ -17,7 +17,7 @@ from .scoring import capture_points, score_position
 from .solution import Solution, Solve
 
 __all__ = ["TrickPlayed", "play_out", "CardPlayed", "analyze_play",
-           "judge_for_match", "given_away", "unjudged", "cost_of"]
+           "judge_for_match", "given_away", "unjudged", "cost_of", "judge_card"]
 
 
 # ---- a line, trick by trick ---------------------------------------------------------------------

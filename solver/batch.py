@@ -89,7 +89,8 @@ from .tricks import seat_names, side_count, side_of
 
 __all__ = ["MatchResult", "play_match", "play_deals", "seatings", "GroupResult",
            "DuplicateResult", "run_duplicate", "duplicate_result", "MatchOutcome",
-           "MatchesResult", "run_matches", "matches_result", "PackStream"]
+           "MatchesResult", "run_matches", "matches_result", "PackStream",
+           "same_spec", "labelled_spec", "DEFAULT_CHUNK"]
 
 
 # ---- one game -------------------------------------------------------------------------------

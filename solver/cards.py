@@ -23,7 +23,7 @@ __all__ = [
     "KING", "ACE",
     "make_card", "suit_of", "rank_of", "parse_card", "card_str", "parse_suit", "suit_str",
     "parse_cards", "parse_hand", "hand_str", "parse_holding", "holding_str", "sort_cards",
-    "mask_of", "cards_of", "pip_value", "is_card", "ALL_CARDS", "FULL_PACK",
+    "mask_of", "cards_of", "pip_value", "is_card", "ALL_CARDS", "FULL_PACK", "Card",
 ]
 
 Card = int

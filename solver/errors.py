@@ -16,7 +16,8 @@ from pathlib import Path
 
 __all__ = ["AllFivesError", "EngineMissing", "WorkersLost", "quoted", "counted",
            "QUOTE_CHARACTERS", "whole_number", "written_as_number", "is_number", "spec_options",
-           "counting_number", "number_words", "MOST_DIGITS", "shown_path"]
+           "counting_number", "number_words", "MOST_DIGITS", "shown_path",
+           "whole", "seeded", "control_problem", "without_controls", "spelled"]
 
 #: The most of a bad input's text a message repeats.
 QUOTE_CHARACTERS = 40

@@ -119,7 +119,7 @@ from .tricks import Seated, Table, follow_rule, legal_plays, parse_seat, seat_na
 __all__ = ["Match", "MatchState", "Observation", "DealLog", "GameError", "CHANCE", "TERMINAL",
            "STAND", "BEG", "TAKE_ONE", "RUN", "REVOKE", "action_name", "parse_action",
            "step_name", "parse_step", "score_problem", "cut_for_deal", "observation_of",
-           "turn_view"]
+           "turn_view", "PLAY", "CALLS", "DEALER", "ELDER"]
 
 #: ``current_player()`` while a pack is to be dealt, and once the match is over (OpenSpiel's ids).
 CHANCE = -1

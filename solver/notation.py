@@ -58,7 +58,7 @@ from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side
 __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
            "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR",
            "toml_parts", "PUZZLE_KEYS", "EVIDENCE_KEYS", "check_puzzle_table", "value_kind",
-           "named_layouts"]
+           "named_layouts", "MAX_TEXT_BYTES", "read_limited", "BOM", "is_blank", "COMPASS"]
 
 #: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles``; the deal checks only its
 #: shape and its keys, ``PUZZLE_KEYS``.

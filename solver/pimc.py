@@ -90,13 +90,14 @@ from .deal import Position
 from .errors import quoted, seeded, spelled, whole
 from .game import Observation
 from . import chain, inference, playout, sampling
-from .players import (HeuristicPlayer, PlayerError, check_replies, check_switch, check_table_bits,
+from .players import (HeuristicPlayer, PlayerError, check_replies, check_switch,
                       deal_objective, legal_to_act, sides_within_reach, within_reach)
-from .solution import check_limits
+from .solution import check_limits, check_table_bits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
            "summarize", "game_aside", "value_replies", "value_shared_replies", "DEFAULT_WORLDS",
-           "FOUR_PLAYER_WORLDS", "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT", "DEFAULT_TIME_LIMIT"]
+           "FOUR_PLAYER_WORLDS", "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT", "DEFAULT_TIME_LIMIT",
+           "MAX_WORLDS"]
 
 #: Worlds valued per decision by default with two or three players (the knee of the two-player
 #: ladder against the heuristic, and a gain with three: see the README, "The Monte Carlo
@@ -418,7 +419,7 @@ class PimcPlayer:
                            ("infer_partner", infer_partner)):
             if on is not None or switch not in ("full_calls", "infer_partner"):
                 check_switch(switch, on)
-        check_table_bits(table_bits)
+        check_table_bits(table_bits, PlayerError)
         # (numpy's whole numbers as Python's, for the records and labels made of them)
         worlds, call_worlds, draws, chain, exact_limit, table_bits = (
             None if v is None else int(v)

@@ -36,7 +36,8 @@ from .game import Observation
 from .heuristic import heuristic_action
 
 __all__ = ["Player", "PlayerError", "RandomPlayer", "HeuristicPlayer", "CheaterPlayer",
-           "decide", "deal_objective", "legal_to_act"]
+           "decide", "deal_objective", "legal_to_act",
+           "within_reach", "check_replies", "sides_within_reach", "check_switch"]
 
 
 class PlayerError(AllFivesError):
@@ -224,7 +225,7 @@ class CheaterPlayer:
                  time_limit: float | None = 2.0, node_limit: int | None = None,
                  table_bits: int = 20, replies: str = "double-dummy") -> None:
         solution.check_limits(node_limit, time_limit)
-        check_table_bits(table_bits)
+        solution.check_table_bits(table_bits, PlayerError)
         check_replies(replies)
         self.replies = replies
         self.name = name
@@ -371,10 +372,6 @@ def sides_within_reach(position) -> list[int]:
 
 
 _local = threading.local()
-
-def check_table_bits(table_bits: Any) -> None:
-    solution.check_table_bits(table_bits, PlayerError)
-
 
 def check_replies(value: Any) -> None:
     """Option ``replies`` of the players that value cards with every hand open: the other

@@ -20,7 +20,7 @@ from typing import Any
 from .errors import AllFivesError, quoted, spec_options, whole_number
 
 __all__ = ["Rules", "RulesError", "PRESETS", "option_text", "read_spec",
-           "MAX_TARGET"]
+           "MAX_TARGET", "OPTION_TYPES", "OPTION_NAMES", "spelled_as"]
 
 #: The highest target a match may have: far beyond any match the sources describe (61, or 121
 #: for a long game), low enough that a match to it can be played and drawn.

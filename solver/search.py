@@ -33,7 +33,8 @@ except ModuleNotFoundError as error:
 Problem = Engine.Problem
 Win = Engine.Win
 
-__all__ = ["Solver", "solve", "default_solver", "card_points", "DEFAULT_TABLE_BITS"]
+__all__ = ["Solver", "solve", "default_solver", "card_points", "DEFAULT_TABLE_BITS",
+           "card_tables", "settled_before"]
 
 #: 2**21 entries of 32 bytes: 64 MiB.
 DEFAULT_TABLE_BITS = 21

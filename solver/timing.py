@@ -17,7 +17,7 @@ from . import benchmark
 from .errors import AllFivesError, quoted
 from .stats import percentile
 
-__all__ = ["ClassTiming", "time_class", "DEFAULT_CLASSES"]
+__all__ = ["ClassTiming", "time_class", "DEFAULT_CLASSES", "will_time_dds"]
 
 #: The classes ``allfives bench`` times when none is named: the ones that take milliseconds.
 DEFAULT_CLASSES = ("2x6", "3x6", "4x6", "2x9")

@@ -44,7 +44,7 @@ from .evidence import LADDER, RANDOM_TRIES
 from .themelist import check_theme
 
 __all__ = ["Puzzle", "PuzzleError", "load_puzzle", "PUZZLE_KEYS", "PUZZLE_OBJECTIVES",
-           "side_text", "parse_side"]
+           "side_text", "parse_side", "is_seed", "puzzle_tables"]
 
 #: The objectives a puzzle may set (``tricks`` is not one).
 PUZZLE_OBJECTIVES = ("points", "margin", "win")

@@ -45,7 +45,8 @@ from .format import PUZZLE_OBJECTIVES, Puzzle, PuzzleError
 
 __all__ = ["play_alike", "card_classes", "winning_cards", "toughest_reply", "refutation",
            "check_puzzle", "quick_problems", "start_problems", "main_line", "Turn", "Oracle",
-           "heuristic_result", "defended", "observation_of", "oracle_for", "PRESSURE_DONE"]
+           "heuristic_result", "defended", "observation_of", "oracle_for", "PRESSURE_DONE",
+           "a_puzzle", "engine_of"]
 
 #: The pressure of a reply after which the solver has no turn left (the least tough).
 PRESSURE_DONE = 99
