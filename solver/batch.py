@@ -53,8 +53,9 @@ players made fresh for every game, player P at seat S of seating K seeded
 ``f"{seed}:{group}:{K}:{S}"``; chunks are gathered back in order.  A run therefore gives the
 same games and the same numbers whatever runs it and however it is cut:
 ``solver.executors.SerialExecutor()`` (the default), threads, a ``ProcessPoolExecutor``,
-``solver.executors.executor_for(jobs)``'s worker processes, or a Dask cluster.  Only the decision times differ, and the games of a ``cheater`` whose solve
-hits its time limit (see ``solver.players.CheaterPlayer``).
+``solver.executors.executor_for(jobs)``'s worker processes, or a Dask cluster.  Only the
+decision times differ, and the games of a ``cheater`` whose solve hits its time limit (see
+``solver.players.CheaterPlayer``).
 
 Stopped while it waits (Ctrl-C, or any exception), a run loses nothing that came back:
 ``on_part`` had each chunk as it came, and ``duplicate_result`` / ``matches_result`` make a
@@ -90,7 +91,10 @@ from .tricks import seat_names, side_count, side_of
 __all__ = ["MatchResult", "play_match", "play_deals", "seatings", "GroupResult",
            "DuplicateResult", "run_duplicate", "duplicate_result", "MatchOutcome",
            "MatchesResult", "run_matches", "matches_result", "PackStream",
-           "same_spec", "labelled_spec", "DEFAULT_CHUNK"]
+           "same_spec", "labelled_spec", "DEFAULT_CHUNK",
+           # the parts of a run that solver.resume builds again from its records
+           "checked_specs", "checked_table", "deals_match", "group_cards", "group_seatings",
+           "kind_labels", "match_for", "match_result", "points_by_kind", "share_of_a"]
 
 
 # ---- one game -------------------------------------------------------------------------------
@@ -194,10 +198,10 @@ def _play(state: MatchState, players: Sequence[Player], labels: Sequence[str],
     return times, cut
 
 
-def _result(state: MatchState, labels: Sequence[str],
-            played: tuple[Mapping[str, list[float]], Mapping[str, int]],
-            match_name: str | int, deals: int | None = None,
-            records: bool = True) -> MatchResult:
+def match_result(state: MatchState, labels: Sequence[str],
+                 played: tuple[Mapping[str, list[float]], Mapping[str, int]],
+                 match_name: str | int, deals: int | None = None,
+                 records: bool = True) -> MatchResult:
     """What the game left; ``records``: with its records (not for a game read back)."""
     times, cut = played
     n = state.players
@@ -233,10 +237,12 @@ def play_match(players_by_seat: Sequence[Player], match: Match, seed: int | str 
     state = match.new_initial_state(seed, dealer=dealer, auto_deal=packs is None)
     played = _play(state, players_by_seat, labels,
                    iter(packs) if packs is not None else None, None)
-    return _result(state, labels, played, match_name)
+    return match_result(state, labels, played, match_name)
 
 
-def _deals_match(match: Match | Rules, players: int | None) -> Match:
+def deals_match(match: Match | Rules, players: int | None) -> Match:
+    """The match of ``play_deals``: ``match``, or a match of ``players`` under the rules
+    given."""
     if isinstance(match, Rules):
         match = Match(players or 2, match)
     elif not isinstance(match, Match):
@@ -254,11 +260,11 @@ def play_deals(players_by_seat: Sequence[Player], match: Match | Rules, deals: i
     if whole(deals) is None or deals < 1:
         raise BatchError(f"{quoted(deals)} is not a number of deals")
     deals = int(deals)
-    match = _deals_match(match, len(players_by_seat))
+    match = deals_match(match, len(players_by_seat))
     labels = _labels(players_by_seat, names, match.players)
     stream = iter(packs) if packs is not None else iter(PackStream(seed))
     state = match.new_initial_state(seed, dealer=dealer, auto_deal=False)
-    return _result(state, labels, _play(state, players_by_seat, labels, stream, deals),
+    return match_result(state, labels, _play(state, players_by_seat, labels, stream, deals),
                    match_name, deals)
 
 
@@ -276,7 +282,7 @@ def seatings(players: int) -> list[tuple[int, ...]]:
     return [k for k in itertools.product((0, 1), repeat=3) if 0 < sum(k) < 3]
 
 
-def _kind_points(kinds: Sequence[int], side_points: Sequence[int], n: int) -> tuple[float, float]:
+def points_by_kind(kinds: Sequence[int], side_points: Sequence[int], n: int) -> tuple[float, float]:
     """A's and B's points in one seating: the mean over each kind's seats of its side's points."""
     totals = [0.0, 0.0]
     counts = [0, 0]
@@ -284,17 +290,6 @@ def _kind_points(kinds: Sequence[int], side_points: Sequence[int], n: int) -> tu
         totals[kind] += side_points[side_of(seat, n)]
         counts[kind] += 1
     return totals[0] / counts[0], totals[1] / counts[1]
-
-
-def _same_player(recorded: str, label: str) -> bool:
-    """Whether a record's player is the one labelled so: the same kind and options, in any
-    order (``pimc:worlds=4,seed=1`` is ``pimc:seed=1,worlds=4``), and the same ``(A)`` or
-    ``(B)`` where a run pits a kind against itself."""
-    if recorded == label:
-        return True
-    one, two = labelled_spec(recorded), labelled_spec(label)
-    return one is not None and two is not None and one[1] == two[1] and \
-        same_spec(one[0], two[0])
 
 
 def labelled_spec(name: object) -> tuple[PlayerSpec, str] | None:
@@ -314,12 +309,9 @@ def same_spec(one: PlayerSpec, two: PlayerSpec) -> bool:
     return one.name == two.name and sorted(one.options) == sorted(two.options)
 
 
-def _seated_words(players: dict[str, str]) -> str:
-    """``N pimc:worlds=4, S heuristic``."""
-    return ", ".join(f"{seat} {name}" for seat, name in players.items())
-
-
-def _kind_labels(a: PlayerSpec, b: PlayerSpec) -> tuple[str, str]:
+def kind_labels(a: PlayerSpec, b: PlayerSpec) -> tuple[str, str]:
+    """A's and B's labels in the results: their specs, marked `` (A)`` and `` (B)`` where
+    they are the same."""
     if str(a) != str(b):
         return str(a), str(b)
     return f"{a} (A)", f"{b} (B)"
@@ -346,15 +338,15 @@ class GroupResult:
     cut_short: dict[str, int] = field(default_factory=dict, compare=False)
 
 
-def _group_seatings(players: int, group: int, rotate: bool) -> list[tuple[int, tuple[int, ...]]]:
+def group_seatings(players: int, group: int, rotate: bool) -> list[tuple[int, tuple[int, ...]]]:
     """The seatings a group plays, each with its number in ``seatings(players)``: all of them,
     or with ``rotate`` only number ``group % len(seatings(players))``."""
     table = list(enumerate(seatings(players)))
     return [table[group % len(table)]] if rotate else table
 
 
-def _group_cards(seed: int | str, group: int, players: int,
-                 whole_matches: bool = False) -> tuple[int, PackStream]:
+def group_cards(seed: int | str, group: int, players: int,
+                whole_matches: bool = False) -> tuple[int, PackStream]:
     """A deal group's first dealer and its packs, from ``seed`` and the group's number alone:
     of deals, the dealer drawn and the packs after it; of whole matches, as a match state
     seeded with ``f"{seed}:{group}"`` has them (the cut for the dealer, then a pack a deal)."""
@@ -369,11 +361,11 @@ def _group_cards(seed: int | str, group: int, players: int,
 def _play_group(a: PlayerSpec, b: PlayerSpec, match: Match, deals: int, seed: int | str,
                 group: int, keep_records: bool, rotate: bool = False) -> GroupResult:
     n = match.players
-    dealer, stream = _group_cards(seed, group, n)
-    labels = _kind_labels(a, b)
+    dealer, stream = group_cards(seed, group, n)
+    labels = kind_labels(a, b)
     times: dict[str, list[float]] = {labels[0]: [], labels[1]: []}
     cut = dict.fromkeys(labels, 0)
-    table = _group_seatings(n, group, rotate)
+    table = group_seatings(n, group, rotate)
     side_points, kind_points, records = [], [], []
     for k, kinds in table:
         players = [(a, b)[kind].make(seed=f"{seed}:{group}:{k}:{seat}")
@@ -386,7 +378,7 @@ def _play_group(a: PlayerSpec, b: PlayerSpec, match: Match, deals: int, seed: in
             cut[label] += result.cut_short[label]
         points = result.points()
         side_points.append(points)
-        pa, pb = _kind_points(kinds, points, n)
+        pa, pb = points_by_kind(kinds, points, n)
         kind_points.append((pa / deals, pb / deals))
         if keep_records:
             records.append(result.records)
@@ -474,25 +466,28 @@ def _run_seed(seed: object) -> int | str:
     return whole(seed)
 
 
-def _check_table(players: int) -> int:
+def checked_table(players: int) -> int:
+    """``players``, checked to be a table's 2, 3 or 4."""
     if isinstance(players, bool) or not isinstance(players, Integral) or players not in (2, 3, 4):
         raise BatchError(f"a table has 2, 3 or 4 players, not {quoted(players)}")
     return int(players)
 
 
-def _specs(a: str | PlayerSpec, b: str | PlayerSpec, players: int) -> tuple[PlayerSpec,
-                                                                            PlayerSpec]:
+def checked_specs(a: str | PlayerSpec, b: str | PlayerSpec,
+                  players: int) -> tuple[PlayerSpec, PlayerSpec]:
     """A's and B's specs, each checked by making a player for the table (a bad option is
     found before any play)."""
     specs = player_spec(a), player_spec(b)
-    table = _check_table(players)
+    table = checked_table(players)
     for spec in specs:
         spec.make(seed=0, players=table)
     return specs
 
 
-def _match_for(players: int, rules: Rules | None, match: Match | None,
-               best_of: int = 1) -> Match:
+def match_for(players: int, rules: Rules | None, match: Match | None,
+              best_of: int = 1) -> Match:
+    """The match a run plays: ``match``, checked against the table and the arguments beside
+    it, or one of ``players`` under ``rules`` (default All Fives), best of ``best_of``."""
     if match is not None:
         if not isinstance(match, Match):
             raise BatchError(f"match: {quoted(match)} is not a Match")
@@ -521,10 +516,10 @@ def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, gr
     report them).  With ``rotate`` each group plays one seating, in turn, instead of every
     seating.  ``first``: the groups before it are left out (played before:
     ``solver.resume.records_parts`` gives them back from their records)."""
-    players = _check_table(players)
-    a, b = _specs(a, b, players)
+    players = checked_table(players)
+    a, b = checked_specs(a, b, players)
     seed = _run_seed(seed)
-    game = _deals_match(_match_for(players, rules, match), players)
+    game = deals_match(match_for(players, rules, match), players)
     if whole(deals) is None or deals < 1:
         raise BatchError(f"{quoted(deals)} is not a number of deals")
     deals = int(deals)
@@ -560,7 +555,8 @@ class MatchOutcome:
     records: tuple[dict[str, Any], ...] = ()
 
 
-def _a_share(kinds: Sequence[int], winners: Sequence[int], n: int) -> float:
+def share_of_a(kinds: Sequence[int], winners: Sequence[int], n: int) -> float:
+    """A's share of a match won (``kinds``: A's seats 0, B's 1): a half where nobody won it."""
     if not winners:
         return 0.5
     held = sum(1 for side in winners
@@ -572,12 +568,12 @@ def _matches_chunk(a: PlayerSpec, b: PlayerSpec, match: Match, seed: int | str, 
                    keep_records: bool,
                    rotate: bool = False) -> list[tuple[list[MatchOutcome], dict, dict]]:
     out = []
-    labels = _kind_labels(a, b)
+    labels = kind_labels(a, b)
     for group in groups:
         outcomes = []
         times: dict[str, list[float]] = {labels[0]: [], labels[1]: []}
         cut = dict.fromkeys(labels, 0)
-        for k, kinds in _group_seatings(match.players, group, rotate):
+        for k, kinds in group_seatings(match.players, group, rotate):
             players = [(a, b)[kind].make(seed=f"{seed}:{group}:{k}:{seat}")
                        for seat, kind in enumerate(kinds)]
             result = play_match(players, match, f"{seed}:{group}",
@@ -587,7 +583,7 @@ def _matches_chunk(a: PlayerSpec, b: PlayerSpec, match: Match, seed: int | str, 
                 times[label].extend(seconds)
                 cut[label] += result.cut_short[label]
             outcomes.append(MatchOutcome(group, kinds,
-                                         _a_share(kinds, result.winners, match.players),
+                                         share_of_a(kinds, result.winners, match.players),
                                          result.winners, result.score, result.games_won,
                                          result.deals, result.records if keep_records else ()))
         out.append((outcomes, times, cut))
@@ -645,10 +641,10 @@ def run_matches(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, grou
     from the seed ``f"{seed}:{group}"`` (see the module notes); with ``rotate`` one match per
     group, the seatings in turn.  ``progress``, ``on_part`` and ``first`` as for
     ``run_duplicate`` (``matches_result`` makes a result of the chunks so far)."""
-    players = _check_table(players)
-    a, b = _specs(a, b, players)
+    players = checked_table(players)
+    a, b = checked_specs(a, b, players)
     seed = _run_seed(seed)
-    game = _match_for(players, rules, match, best_of)
+    game = match_for(players, rules, match, best_of)
     start = time.perf_counter()
     calls = [(a, b, game, seed, chunk, keep_records, rotate)
              for chunk in chunk_ranges(groups, DEFAULT_CHUNK // 5 if chunk_size is None

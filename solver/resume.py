@@ -9,9 +9,9 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .batch import (GroupResult, MatchOutcome, MatchResult, _a_share, _check_table, _deals_match,
-                    _group_cards, _group_seatings, _kind_labels, _kind_points, _match_for,
-                    _result, _same_player, _seated_words, _specs, seatings)
+from .batch import (GroupResult, MatchOutcome, MatchResult, checked_specs, checked_table,
+                    deals_match, group_cards, group_seatings, kind_labels, labelled_spec,
+                    match_for, match_result, points_by_kind, same_spec, seatings, share_of_a)
 from .errors import counted, quoted, whole
 from .executors import BatchError
 from .records import record_pairs, replayed_matches
@@ -36,7 +36,7 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
     a ``RecordError`` naming ``source`` (and its line, records read by ``read_records``, or
     given as ``(line, record)`` pairs by ``numbered_records``: then they are read one match
     at a time, and only what each game scored is kept)."""
-    a, b = _specs(a, b, players)
+    a, b = checked_specs(a, b, players)
     if whole(deals) is None or deals < 1:
         raise BatchError(f"deals: {quoted(deals)} is not a whole number from 1")
     deals = int(deals)
@@ -44,10 +44,10 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
     first = next(numbered, None)
     if first is None:
         return [[]], 0, 0
-    labels = _kind_labels(a, b)
-    game = _match_for(_check_table(players), rules, None)
+    labels = kind_labels(a, b)
+    game = match_for(checked_table(players), rules, None)
     if not whole_matches:
-        game = _deals_match(game, players)
+        game = deals_match(game, players)
     games: dict[int, list[tuple[int, MatchResult, bool, int]]] = {}
     order: list[tuple[int, str]] = []      # each game's group and name, as read
     dealers: dict[int, int] = {}
@@ -58,7 +58,7 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
                              whole_matches)
         kinds = seatings(players)[k]
         state = played.state
-        result = _result(state, [labels[kind] for kind in kinds], ({}, {}), "",
+        result = match_result(state, [labels[kind] for kind in kinds], ({}, {}), "",
                          deals if not whole_matches else None, records=False)
         dealt = sum(not log.thrown_in for log in state.deals)
         if not whole_matches and dealt > deals:
@@ -71,18 +71,18 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
     groups = _whole_groups(games, order, players, rotate)
     part = []
     for group in range(groups):
-        table = _group_seatings(players, group, rotate)
+        table = group_seatings(players, group, rotate)
         results = [game[1] for game in games[group]]
         no_times = {labels[0]: (), labels[1]: ()}
         no_cuts = dict.fromkeys(labels, 0)
         if whole_matches:
-            part.append(([MatchOutcome(group, kinds, _a_share(kinds, r.winners, players),
+            part.append(([MatchOutcome(group, kinds, share_of_a(kinds, r.winners, players),
                                        r.winners, r.score, r.games_won, r.deals)
                           for (_, kinds), r in zip(table, results)], no_times, no_cuts))
             continue
         kind_points = []
         for (_, kinds), r in zip(table, results):
-            pa, pb = _kind_points(kinds, r.points(), players)
+            pa, pb = points_by_kind(kinds, r.points(), players)
             kind_points.append((pa / deals, pb / deals))
         dealer = dealers[group]
         part.append(GroupResult(group, dealer, tuple(kinds for _, kinds in table),
@@ -101,7 +101,7 @@ def _whole_groups(games: dict[int, list], order: Sequence[tuple[int, str]], play
     a group past one not whole, or a game of a whole group after one of a group not whole."""
     groups = 0
     while groups in games:
-        expected = [k for k, _ in _group_seatings(players, groups, rotate)]
+        expected = [k for k, _ in group_seatings(players, groups, rotate)]
         if [game[0] for game in games[groups]] != expected or \
                 not all(game[2] for game in games[groups]):
             break
@@ -111,7 +111,7 @@ def _whole_groups(games: dict[int, list], order: Sequence[tuple[int, str]], play
     if set(games) - set(range(groups + 1)):
         played = games.get(groups, [])
         if sorted(game[0] for game in played) == \
-                [k for k, _ in _group_seatings(players, groups, rotate)] \
+                [k for k, _ in group_seatings(players, groups, rotate)] \
                 and all(game[2] for game in played):
             raise BatchError(f"group {groups}: its seatings are out of order (a run writes "
                              f"them in turn)")
@@ -139,7 +139,7 @@ def _run_game(played, where: str, seed: int | str, players: int, rotate: bool,
     _, group, k = named
     if k >= len(seatings(players)) or played.state.players != players:
         raise BatchError(f"{where}: not a game of a {players}-player run")
-    if k not in [k2 for k2, _ in _group_seatings(players, group, rotate)]:
+    if k not in [k2 for k2, _ in group_seatings(players, group, rotate)]:
         raise BatchError(f"{where}: a game of a run with --duplicate, every group played "
                          f"in every seating")
     kinds = seatings(players)[k]
@@ -163,7 +163,7 @@ def _run_game(played, where: str, seed: int | str, players: int, rotate: bool,
             differ.insert(0, f"preset {rules_played.preset_name}, not "
                              f"{rules.preset_name}")
         raise BatchError(f"{where}: its rules are not the run's ({'; '.join(differ)})")
-    dealer, packs = _group_cards(seed, group, players, whole_matches)
+    dealer, packs = group_cards(seed, group, players, whole_matches)
     deals = played.state.deals
     if deals and deals[0].dealer != dealer:
         names = seat_names(players)
@@ -182,3 +182,19 @@ def _game_name(name: Any) -> tuple[str, int, int] | None:
     if str(name).count(":") != 2 or not group.isdigit() or not seating.isdigit():
         return None
     return seed, int(group), int(seating)
+
+
+def _same_player(recorded: str, label: str) -> bool:
+    """Whether a record's player is the one labelled so: the same kind and options, in any
+    order (``pimc:worlds=4,seed=1`` is ``pimc:seed=1,worlds=4``), and the same ``(A)`` or
+    ``(B)`` where a run pits a kind against itself."""
+    if recorded == label:
+        return True
+    one, two = labelled_spec(recorded), labelled_spec(label)
+    return one is not None and two is not None and one[1] == two[1] and \
+        same_spec(one[0], two[0])
+
+
+def _seated_words(players: dict[str, str]) -> str:
+    """``N pimc:worlds=4, S heuristic``."""
+    return ", ".join(f"{seat} {name}" for seat, name in players.items())

@@ -180,11 +180,11 @@ def test_whole_matches_are_identical_across_executors_and_counted_with_wilson():
 
 
 def test_a_shared_win_counts_half():
-    from solver.batch import _a_share
+    from solver.batch import share_of_a
 
-    assert _a_share((0, 1, 1), (0, 2), 3) == 0.5
-    assert _a_share((0, 1, 0, 1), (1,), 4) == 0.0
-    assert _a_share((0, 0, 1), (1,), 3) == 1.0
+    assert share_of_a((0, 1, 1), (0, 2), 3) == 0.5
+    assert share_of_a((0, 1, 0, 1), (1,), 4) == 0.0
+    assert share_of_a((0, 0, 1), (1,), 3) == 1.0
 
 
 def test_dask_gives_identical_results():
