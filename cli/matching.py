@@ -631,14 +631,17 @@ def _play_shown(plan: Plan, executor: Executor, keep_records: bool, on_part=None
 
 def _won_method(won: dict[str, Any], a: str, b: str) -> str:
     """How the interval of the matches won was worked out, as the report says it."""
+    from solver.stats import GROUPED
+
     pairs, effective = won["pairs"], won["effective"]
     if pairs is not None:
         return (f"Bonett and Price's, paired: {a} won both matches of "
                 f"{counted(pairs['a'], 'group')}, "
                 f"{b} both of {pairs['b']:,}, {pairs['split']:,} split")
-    if effective == won["matches"]:
+    if won["method"] != GROUPED:
         return "Wilson"
-    return f"Wilson, as {effective:,.0f} independent matches"
+    return (f"Wilson, with Student's t for z, as {effective:,.0f} independent "
+            f"match{'' if round(effective) == 1 else 'es'}")
 
 
 def _count(matches: float) -> str:

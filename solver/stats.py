@@ -2,8 +2,9 @@
 
 Nothing here needs SciPy.  The Student t quantile inverts the t distribution's CDF, which is the
 regularized incomplete beta function, evaluated by its continued fraction (Lentz's method) and
-solved for by Newton's steps kept inside a bracket (halving it where a step would leave it) to
-double precision.
+solved for by Newton's steps kept inside a bracket (halving it where a step would leave it): the
+95% quantiles to 1e-14 up to 1,000 degrees of freedom and to 1e-10 at a million, the far tails
+(p of 1e-10) to some 4e-7.
 
 * ``mean_interval(values)``: the mean and its two-sided t interval (for duplicate play the values
   are the paired differences, one per deal group: this is the paired t interval).
@@ -38,7 +39,7 @@ from .errors import AllFivesError, quoted, seeded, whole
 
 __all__ = ["StatsError", "t_cdf", "t_quantile", "normal_quantile", "Interval", "mean_interval",
            "bootstrap_interval", "Proportion", "wilson_interval", "grouped_share_interval",
-           "paired_difference_bounds", "wilson_bounds", "PAIRED", "MEASURED_GROUPS",
+           "paired_difference_bounds", "wilson_bounds", "PAIRED", "GROUPED", "MEASURED_GROUPS",
            "TimeSummary", "time_summary", "percentile"]
 
 
@@ -244,13 +245,18 @@ def bootstrap_interval(values: Sequence[float], confidence: float = 0.95,
     by the bias (the share of resampled means below the mean, ties counted half) and by the
     acceleration (the skewness of the values, as their jackknife gives it).  Where the values
     are symmetric these are the percentile interval's; where they lean to one side, as the
-    differences of a player far stronger than the other do, the bounds lean with them, and
-    cover the mean more nearly as often as they say."""
+    differences of a player far stronger than the other do, the bounds lean with them, and miss
+    the mean as often on either side.  They do not cover it more often than the t interval:
+    drawn from a much stronger player's differences, the two cover alike, some 95%, from 100
+    groups, and at 20 groups the bootstrap some 91% where the t covers 94%.  One value has no
+    spread to resample: its interval is unbounded, as ``mean_interval``'s is."""
     confidence = _check_confidence(confidence)
     if whole(resamples) is None or resamples < 1:
         raise StatsError(f"resamples {quoted(resamples)} must be a whole number from 1")
     xs = _values(values)
     n = len(xs)
+    if n == 1:
+        return Interval(xs[0], -math.inf, math.inf, 1, math.nan, confidence, "bca")
     rng = seeded(seed)
     means = sorted(math.fsum(rng.choices(xs, k=n)) / n for _ in range(resamples))
     mean = math.fsum(xs) / n
@@ -288,7 +294,8 @@ class Proportion:
     #: The number of independent outcomes a Wilson interval counts: ``n``, or for outcomes in
     #: groups ``n`` over the design effect; None for the interval of paired outcomes.
     effective: float | None = None
-    #: ``wilson``, or ``bonett-price`` (pairs of outcomes, ``grouped_share_interval``).
+    #: ``wilson``; ``wilson-t``, with Student's t for z (outcomes in groups); or
+    #: ``bonett-price`` (pairs of outcomes): ``grouped_share_interval``.
     method: str = "wilson"
 
     @property
@@ -297,7 +304,7 @@ class Proportion:
 
     def __str__(self) -> str:
         how = "Bonett-Price, paired" if self.method == PAIRED else "Wilson" if \
-            self.effective in (None, self.n) else f"Wilson, {self.effective:.0f} effective"
+            self.method != GROUPED else f"Wilson with t, {self.effective:.0f} effective"
         return (f"{self.successes:g}/{self.n} = {self.share:.1%} ({self.confidence:.0%} "
                 f"{self.low:.1%} .. {self.high:.1%}, {how})")
 
@@ -353,7 +360,7 @@ def paired_difference_bounds(first: int, second: int, n: int,
                     for k in (first, second)) or first + second > n:
         raise StatsError(f"the discordant pairs {quoted(first)}, {quoted(second)} of "
                          f"{quoted(n)} must be counts, at least one pair and no more than n")
-    z = normal_quantile(1 - (1 - confidence) / 2)
+    z = normal_quantile(1 - (1 - _check_confidence(confidence)) / 2)
     p12, p21 = (first + 1) / (n + 2), (second + 1) / (n + 2)
     d = p12 - p21
     half = z * math.sqrt((p12 + p21 - d * d) / (n + 2))
@@ -364,6 +371,8 @@ def paired_difference_bounds(first: int, second: int, n: int,
 
 #: ``Proportion.method`` of the interval of paired outcomes.
 PAIRED = "bonett-price"
+#: ``Proportion.method`` of the Wilson interval of outcomes in groups, Student's t for z.
+GROUPED = "wilson-t"
 #: From this many groups the design effect is taken as measured; from fewer, never below one
 #: (from 20 to 40 groups of duplicate pairs holding a shared win, as measured it covered only
 #: some 80% to 95%).
@@ -384,9 +393,10 @@ def grouped_share_interval(groups: Sequence[Sequence[float]],
     degrees of freedom for z; from fewer than ``MEASURED_GROUPS`` groups never more than the
     outcomes counted (a small spread from a few groups is no evidence of outcomes more telling
     than independent ones); with fewer than two groups, or a share of none or all, the plain
-    Wilson interval.  Coverage, computed exactly for pairs (50 to 400 groups: at least some 93.5%
-    wherever the shares lie, where Newcombe's interval for paired outcomes, used before, fell to
-    87% with one player winning both matches of a few groups and the other of none) and
+    Wilson interval.  Coverage, computed exactly for pairs (50 to 400 groups: at least some 93%
+    wherever the shares lie, its least, 92.9%, at 50 to 100 groups where one player won both
+    matches of no group and the other of some 7 to 8%; where Newcombe's interval for paired
+    outcomes, used before, fell to 87%) and
     simulated for the rest (at 100 and 200 groups: duplicate pairs, 3% of the matches a shared
     win, some 92% to 95%, the least near an empty cell; three players' six seatings some 96%)."""
     confidence = _check_confidence(confidence)
@@ -422,7 +432,7 @@ def grouped_share_interval(groups: Sequence[Sequence[float]],
     # it as the outcomes counted are reached too, so that one match won otherwise never
     # narrows the interval by a step)
     low, high = wilson_bounds(p, effective, confidence, df=count - 1)
-    return Proportion(successes, n, low, high, confidence, effective)
+    return Proportion(successes, n, low, high, confidence, effective, GROUPED)
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ def test_whole_matches_count_matches_won():
     won = direct.won()
     assert found["won"] == {"a": won.successes, "matches": 18, "share": won.share,
                             "low": won.low, "high": won.high, "confidence": 0.95,
-                            "method": "wilson", "effective": won.effective, "pairs": None}
+                            "method": "wilson-t", "effective": won.effective, "pairs": None}
 
     assert found["unit"] == "match" and found["games"] == 18 and found["target"] == 21
     assert found["deals"] == sum(m.deals for m in direct.matches)

@@ -77,6 +77,11 @@ def test_a_bootstrap_interval_by_hand():
     assert interval.mean == 0.5 and interval.method == "bca"
     constant = bootstrap_interval([2, 2, 2], seed=3)
     assert (constant.low, constant.mean, constant.high) == (2, 2, 2)
+    # one value has no spread to resample: unbounded, as the t interval of one value (it was
+    # the point 3 .. 3, a "95%" interval)
+    one = bootstrap_interval([3.0])
+    assert (one.low, one.mean, one.high) == (-math.inf, 3.0, math.inf)
+    assert (one.low, one.high) == (mean_interval([3.0]).low, mean_interval([3.0]).high)
     values = [((i * 37) % 11) - 4 for i in range(60)]
     assert bootstrap_interval(values, seed=5) == bootstrap_interval(values, seed=5)
     boot, t = bootstrap_interval(values, seed=5), mean_interval(values)
@@ -196,6 +201,8 @@ def test_grouped_shares_by_hand():
     # interval by a step)
     capped = grouped_share_interval([[0.5, 0.5]] * 8 + [[1, 1]] * 2)
     assert (capped.successes, capped.n, capped.effective) == (12, 20, 20)
+    # (t's, not Wilson's plain z, though the count is the matches': its method says so)
+    assert capped.method == "wilson-t" and "Wilson with t, 20 effective" in str(capped)
     assert (capped.low, capped.high) == pytest.approx(wilson_bounds(0.6, 20, df=9))
     plain = wilson_interval(12, 20)
     assert capped.low < plain.low and capped.high > plain.high
@@ -203,7 +210,7 @@ def test_grouped_shares_by_hand():
     assert alike.effective == 30      # every group alike: no spread at all
     assert (alike.low, alike.high) == pytest.approx(wilson_bounds(0.5, 30, df=4))
     six = grouped_share_interval([[1, 1, 1, 1, 1, 0]] * 3 + [[0, 0, 0, 0, 1, 0]] * 2)
-    assert six.method == "wilson" and 5 < six.effective < 30
+    assert six.method == "wilson-t" and 5 < six.effective < 30
     assert (six.low, six.high) == pytest.approx(wilson_bounds(six.share, six.effective, df=4))
     # a shared win: p = 0.45, S_g - p·m_g is 0.6 three times and -0.9 twice,
     # var = (3·0.36 + 2·0.81) / (5·4·2²) = 2.7 / 80
@@ -215,7 +222,7 @@ def test_grouped_shares_by_hand():
     base = [[1, 1]] * 29 + [[0, 0]] * 8 + [[1, 0]] * 82 + [[0, 1]] * 81
     paired = grouped_share_interval(base)
     shared = grouped_share_interval(base[:-1] + [[0.5, 1]])
-    assert shared.method == "wilson" and shared.effective > shared.n
+    assert shared.method == "wilson-t" and shared.effective > shared.n
     assert shared.high - shared.low < 1.1 * (paired.high - paired.low)
     # below 100 groups never more than the matches played: from 20 groups, as measured, one
     # shared win among 19 split pairs made an interval 2.5 times narrower than the pairs'
@@ -287,6 +294,9 @@ def test_time_summaries_use_the_nearest_rank():
     lambda: grouped_share_interval([[2, 0]]), lambda: grouped_share_interval([[0.5]], 2),
     lambda: paired_difference_bounds(0, 0, 0), lambda: paired_difference_bounds(1, -1, 2),
     lambda: paired_difference_bounds(2, 2, 3), lambda: paired_difference_bounds(1.5, 0, 3),
+    # (a confidence of -0.5 gave the point (0.15, 0.15), 1.5 an error naming 1.25)
+    lambda: paired_difference_bounds(5, 2, 20, -0.5), lambda: paired_difference_bounds(5, 2, 20, 0),
+    lambda: paired_difference_bounds(5, 2, 20, 1.5), lambda: paired_difference_bounds(5, 2, 20, "x"),
 ])
 def test_bad_arguments_are_stats_errors(call):
     with pytest.raises(StatsError):
