@@ -363,7 +363,6 @@ def table_screen(obs: Observation, target: int, finish: str, pretty: bool,
     """The whole table as the seat of ``obs`` sees it, before its decision, laid out for a
     console ``width`` columns wide (``WIDTH`` when None): no line is longer."""
     width = fit(width)
-    rule = Text(("─" if pretty else "-") * (width - 2), style=QUIET)
     head = heading(obs, target, finish, width)
     board = pegboard_lines(obs, target, pretty, width, fold=False)
     if "\n" in head.plain and "\n" not in board.plain:
@@ -371,14 +370,20 @@ def table_screen(obs: Observation, target: int, finish: str, pretty: bool,
         board_goal = flow([board, goal_text(target, finish)], width, sep=" · ")
         if "\n" not in board_goal.plain:
             head, board = heading(obs, target, finish, width, goal=False), board_goal
-    parts = [rule, head, trumps_line(obs, pretty, width), board, deal_points_line(obs, width)]
+    parts = [head, trumps_line(obs, pretty, width), board, deal_points_line(obs, width)]
     calls = calls_line(obs, width)
     if calls is not None:
         parts.append(calls)
     if obs.phase == "play":
         parts += [played_lines(obs, pretty, width), trick_line(obs, pretty, width)]
     parts.append(hand_lines(obs, pretty, width))
-    return Text("\n").join(parts)
+    screen = Text("\n").join(parts)
+    # the rule above it as wide as the screen's widest line, within the width (a console of
+    # thousands of columns, as COLUMNS may say, is no reason for a rule of thousands)
+    widest = max(Text(line).cell_len for line in screen.plain.split("\n"))
+    rule = Text(("─" if pretty else "-") * min(width - 2, max(widest, NARROWEST - 2)),
+                style=QUIET)
+    return Text("\n").join([rule, screen])
 
 
 def choice_faces(obs: Observation, pretty: bool) -> list[Text]:

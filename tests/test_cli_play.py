@@ -269,7 +269,9 @@ def check_screen(text: str, obs, width: int, target: int) -> None:
 
     lines = text.split("\n")
     assert max(len(line) for line in lines) <= width, "\n".join(lines)
-    assert lines[0] == "─" * (width - 2)
+    # the rule: as wide as the widest line below it, within the width
+    widest = max(len(line) for line in lines[1:])
+    assert lines[0] == "─" * min(width - 2, max(widest, 38)), "\n".join(lines)
     flat = " ".join(line.strip() for line in lines)
     assert f"Deal {obs.deal} · you are S" in flat and f"{target} to win" in flat
     # the pegboard: each side's score, and as many holes pegged as points up to the target
