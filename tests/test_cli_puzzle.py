@@ -23,7 +23,7 @@ pytest.importorskip("solver.search")  # puzzles are solved by the engine
 
 from cli.faces import rules_words  # noqa: E402
 from cli.puzzleplay import PuzzleSession  # noqa: E402
-from cli.puzzling import slug  # noqa: E402
+from cli.puzzlefiles import slug  # noqa: E402
 from solver import reference  # noqa: E402
 from solver.cards import SUIT_NAMES, card_str, suit_of  # noqa: E402
 from solver.errors import AllFivesError  # noqa: E402
@@ -849,7 +849,8 @@ def test_an_empty_file_says_so(tmp_path):
     result = run("puzzle", "check", "-", input="")
     assert result.stdout.splitlines()[0] == "<stdin>: empty: no puzzle in it"
     # told by the name alone, as a worker process is given it (with no state of the parent's)
-    from cli.puzzling import load_named, problems_of
+    from cli.puzzlefiles import load_named
+    from cli.puzzling import problems_of
 
     assert problems_of("<stdin>", "# c\n") == (False, ["<stdin>: empty: no puzzle in it"])
     assert problems_of("<stdin>#2", "# c\n")[1][0].startswith("<stdin>#2: no puzzle: nothing "

@@ -14,7 +14,8 @@ from clirun import run
 
 pytest.importorskip("solver.search")  # the check solves every puzzle
 
-from cli.puzzling import index_text, slug  # noqa: E402
+from cli.puzzlefiles import slug  # noqa: E402
+from cli.puzzling import index_text  # noqa: E402
 from solver.puzzles import load_puzzle  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
