@@ -44,7 +44,7 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from cli.puzzling import slug
+from cli.puzzlefiles import slug
 from solver.puzzles import load_puzzle
 
 TITLES = {
@@ -141,4 +141,9 @@ def main(candidates: str, out: str, per_players: int) -> None:
 
 
 if __name__ == "__main__":
+    if {"-h", "--help"} & set(sys.argv[1:]):     # (the notes above say how to run it)
+        print(__doc__.strip())
+        sys.exit(0)
+    if len(sys.argv) != 4 or not sys.argv[3].isdigit() or int(sys.argv[3]) < 1:
+        sys.exit("curate.py: usage: curate.py CANDIDATES OUT PER_PLAYERS (a whole number from 1)")
     main(sys.argv[1], sys.argv[2], int(sys.argv[3]))

@@ -514,3 +514,22 @@ def test_each_script_says_how_to_run_it_on_help(script):
     done = subprocess.run([sys.executable, str(SCRIPTS / script), "--help"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == notes.strip(), done.stderr
+
+
+@pytest.mark.parametrize("script, wrong", [("curate.py", []), ("curate.py", ["a", "b", "x"]),
+                                           ("rerate.py", ["candidates"])])
+def test_the_collections_scripts_say_how_to_run_them(script, wrong):
+    """``--help`` prints the notes, and wrong arguments a usage line and status 1: curate.py
+    without its arguments was an IndexError, and rerate.py took ``--help`` for a run that
+    rates the whole collection again in place."""
+    import ast
+
+    path = SCRIPTS.parent / "puzzles" / script
+    notes = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    done = subprocess.run([sys.executable, str(path), "--help"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout.strip() == notes.strip(), done.stderr
+    done = subprocess.run([sys.executable, str(path), *wrong], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 1 and done.stderr.startswith(f"{script}: usage: ") \
+        and done.stderr.count("\n") == 1, done.stderr
