@@ -102,7 +102,7 @@ def summary(position: Position, plays: list[CardPlayed], objective: str) -> Text
     if left:
         text.append(f"\n{left} of {counted(len(plays), 'card')} not judged: the search "
                     f"stopped at its limit; what {'it' if left == 1 else 'they'} gave away is "
-                    f"not counted", style=QUIET)
+                    f"not counted")
     out = pegged_out_at(position)
     if objective == "points" and (position.is_over or out is not None):
         def points(totals) -> str:

@@ -122,6 +122,8 @@ def bench_command(given: list[str] | None, count: int, json: bool, color: bool |
 def show_timings(console, timings: list[ClassTiming], pretty: bool) -> None:
     from rich.text import Text
 
+    from .faces import BAD
+
     console.print(bench_table(timings, pretty))
     legend = "; ".join(f"{t.name}: {t.title}" for t in timings)
     console.print(Text(f"{legend}.\nSeconds a deal, wall clock: one solver per class, a fresh "
@@ -134,4 +136,5 @@ def show_timings(console, timings: list[ClassTiming], pretty: bool) -> None:
     for t in timings:
         if t.dds_agree is not None:
             console.print(Text(f"{t.name}: DDS gave every card the engine's value on "
-                               f"{t.dds_agree} of {t.count} deals.", style="dim"))
+                               f"{t.dds_agree} of {t.count} deals.",
+                               style="dim" if t.dds_agree == t.count else f"bold {BAD}"))

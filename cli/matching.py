@@ -711,7 +711,6 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
 
     from .benching import seconds_words
     from .console import can_show_suits, make_console
-    from .faces import QUIET
     from .report import table
     from .table import flow
 
@@ -798,7 +797,7 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
             console.print(_flowed(f"{t['cut_short']:,} of {t['decisions']:,} decisions cut "
                                   f"short by the budget (a solve stopped at its limit, a deal "
                                   f"of the unseen cards left out, or too few deals solved)",
-                                  console.width, f"{label}: ", style=QUIET))
+                                  console.width, f"{label}: "))
     console.print()
     d, boot = found["difference"], found["bootstrap"]
     console.print(_flowed(f"{a} minus {b}, points per deal: {d['mean']:+.3f}", console.width))
@@ -828,5 +827,4 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
     console.print(Text(f"Reproduce: {found['command']}", style="dim"), crop=False,
                   soft_wrap=True)
     if found["go_on"] is not None:
-        console.print(Text(f"Go on: {found['go_on']}", style="dim"), crop=False,
-                      soft_wrap=True)
+        console.print(Text(f"Go on: {found['go_on']}"), crop=False, soft_wrap=True)

@@ -113,8 +113,8 @@ class PuzzleSession:
         self.goal()
         ours = [seat_word(self.deal.seats[s]) for s in self.deal.side_seats(self.puzzle.side)]
         self.console.print(hanging(Text(f"You play {' and '.join(ours)}; every hand is open "
-                                        f"and the program defends. Type help for help.",
-                                        style=QUIET)), crop=False)
+                                        f"and the program defends. Type help for help.")),
+                           crop=False)
         position = self.position = self.puzzle.position
         while self.turns_left > 0 and not position.is_over:
             if self.oracle.is_solver_turn(position):
@@ -143,7 +143,7 @@ class PuzzleSession:
         short screen has scrolled them away)."""
         self.console.print(hanging(Text(self.facts.goal)), crop=False)
         for line in self.facts.situation:
-            self.console.print(hanging(Text(line, style=QUIET)), crop=False)
+            self.console.print(hanging(Text(line)), crop=False)
 
     def play(self, position: Position, card: int) -> Position:
         after = position.after(card)
@@ -155,7 +155,7 @@ class PuzzleSession:
             words = f"  {self.deal.seats[trick.winner]} wins trick {len(after.completed)}"
             if points:
                 words += f" (+{points})"
-            self.console.print(hanging(Text(words, style=QUIET)), crop=False)
+            self.console.print(hanging(Text(words)), crop=False)
         return after
 
     def say_card(self, position: Position, card: int, how: str) -> None:
@@ -211,7 +211,7 @@ class PuzzleSession:
                     last = given[-1].plain.strip()
                     self.console.print(hanging(Text(
                         f"  No more hints here: {last[0].lower()}{last[1:]} Type solution to "
-                        f"see the line.", style=QUIET)), crop=False)
+                        f"see the line.")), crop=False)
                 continue
             if word == "solution":
                 self.result.shown = True
@@ -318,10 +318,9 @@ class PuzzleSession:
                  and self.idea_turn in (None, len(position.play))]
         out = []
         if len(ideas) == 1:
-            out.append(Text(f"  The idea: {ideas[0]}.", style=QUIET))
+            out.append(Text(f"  The idea: {ideas[0]}."))
         elif ideas:
-            out.append(Text("  The ideas:" + "".join(f"\n  - {idea}" for idea in ideas),
-                            style=QUIET))
+            out.append(Text("  The ideas:" + "".join(f"\n  - {idea}" for idea in ideas)))
         return out + [self.which_card(position)]
 
     def which_card(self, position: Position) -> Text:
@@ -331,15 +330,15 @@ class PuzzleSession:
         legal = position.legal_moves()
         suit = suit_of(winning[0])
         if any(suit_of(card) != suit for card in legal):
-            return Text(f"  Play a {SUIT_NAMES[suit][:-1]}.", style=QUIET)
+            return Text(f"  Play a {SUIT_NAMES[suit][:-1]}.")
         missing = [card for card in legal if card not in winning]
         if not missing:
-            return Text("  Any card will do.", style=QUIET)
+            return Text("  Any card will do.")
         if min(map(rank_of, winning)) > max(map(rank_of, missing)):
-            return Text("  Play high.", style=QUIET)
+            return Text("  Play high.")
         if max(map(rank_of, winning)) < min(map(rank_of, missing)):
-            return Text("  Play low.", style=QUIET)
-        text = Text("  Not ", style=QUIET)
+            return Text("  Play low.")
+        text = Text("  Not ")
         for k, card in enumerate(missing):
             text.append(", " if 0 < k < len(missing) - 1 else " or " if k else "")
             text.append("the ").append_text(card_face(card, self.pretty, self.deal.trump))

@@ -369,7 +369,7 @@ def text_view(facts: Facts, position: Position, solution: bool, pretty: bool = T
             if trick.winner:
                 text.append(f"  → {trick.winner}", style=QUIET)
         if facts.outcome:
-            text.append(f"\n  {facts.outcome}", style=QUIET)
+            text.append(f"\n  {facts.outcome}")
         parts.append(hanging(text))     # (a line wrapped on a narrow screen goes on indented)
     return Group(*parts)
 

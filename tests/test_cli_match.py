@@ -671,6 +671,14 @@ def test_decisions_cut_short_by_the_budget_are_reported():
     assert f"{direct.a}: {cut:,} of {decisions:,} decisions cut short by the budget" in \
         " ".join(result.stdout.split())
     assert "heuristic: 0 of" not in result.stdout     # a player never cut short says nothing
+    # a warning, not dimmed where dim text is faint (nor is the command that goes on)
+    from clirun import RUNNER
+    from cli.main import app
+
+    shown = RUNNER.invoke(app, ["match", starved, "heuristic", "--deals", "2", "--duplicate",
+                                "--seed", "3"], env={"FORCE_COLOR": "1", "NO_COLOR": ""}).stdout
+    warning = next(line for line in shown.splitlines() if "cut short" in line)
+    assert "\x1b[2m" not in warning and "\x1b[" in shown, warning
     found = json.loads(run("match", starved, "heuristic", "--deals", "2", "--duplicate",
                            "--seed", "3", "--json").stdout)
     assert found["times"][direct.a]["cut_short"] == cut

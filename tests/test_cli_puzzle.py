@@ -218,6 +218,19 @@ def test_hint_names_the_idea_then_the_card_and_solution_ends_it(puzzles):
                                       "Tries: no wrong cards, 2 hints."]
 
 
+def test_what_the_solver_needs_is_not_dimmed():
+    """On a terminal that shows dim text faintly, or not at all, the hints, the situation at
+    the start and which seats are yours were lost: they were dim."""
+    done = run("puzzle", "play", COLLECTION / "001-save-the-ten.toml", "--color",
+               input="hint\nhint\nquit\n")
+    assert done.exit_code == 0, done.stderr
+    lines = done.stdout.splitlines()
+    needed = [line for line in lines if re.search(
+        r"Won so far|Dealt:|You play|The ideas?:|Play a |wins trick", line)]
+    assert len(needed) >= 5, done.stdout
+    assert not [line for line in needed if "\x1b[2m" in line], needed
+
+
 @pytest.mark.parametrize("themes, given", [(("draw-trumps",), 2), ((), 1)])
 def test_hints_beyond_the_last_say_so_and_are_not_counted(puzzles, themes, given):
     puzzle = dataclasses.replace(puzzles[2], themes=themes)
