@@ -172,11 +172,37 @@ class WorkerPool(Executor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         if cancel_futures:
+            self._free_queues()
             self._pool.terminate()
         else:
             self._pool.close()
         if wait or cancel_futures:
             self._pool.join()
+
+
+    def _free_queues(self) -> None:
+        """The workers killed, and a lock of the pool's queues that a dead one held made anew.
+        A worker waiting for work holds the lock of the queue of tasks the whole time, and one
+        writing a result that of the queue of results; killed then (out of memory, or by a
+        SIGTERM to the process group near the end of a run, when fewer chunks are left than
+        workers), it never lets go, and ``Pool.terminate`` waits for the first lock (and puts
+        to the second) before it stops anything: the run hung for ever."""
+        for process in self.processes:
+            if process.exitcode is None:
+                process.kill()
+        for process in self.processes:
+            process.join(timeout=5)
+        # (a worker the pool started meanwhile in a dead one's place may hold the old lock: it
+        # ends with the pool, on its queue's end or its SIGTERM)
+        context = multiprocessing.get_context()
+        for queue, lock in ((self._pool._inqueue, "_rlock"), (self._pool._outqueue, "_wlock")):
+            held = getattr(queue, lock, None)
+            if held is None:
+                continue
+            if held.acquire(block=False):
+                held.release()
+            else:
+                setattr(queue, lock, context.Lock())
 
 
 def usable_cpus() -> int:

@@ -748,6 +748,50 @@ def test_a_worker_that_dies_under_its_work_ends_the_wait():
     assert time.monotonic() - start < 20
 
 
+IDLE_WORKER_DIES = """
+import os, signal, sys, time
+from solver.errors import WorkersLost
+from solver.executors import executor_for, gather
+
+def busy(seconds):
+    time.sleep(seconds)
+    return os.getpid()
+
+def pid():
+    return os.getpid()
+
+try:
+    with executor_for(2) as pool:
+        # one worker at a long task, the other idle, waiting for work on the pool's queue (it
+        # holds the queue's lock while it waits); the idle one dies
+        first = pool.submit(pid).result()
+        pool.submit(busy, 30)
+        time.sleep(0.5)
+        idle = [p for p in pool.processes if p.pid == first][0]
+        assert idle.is_alive()
+        os.kill(idle.pid, signal.SIGKILL if sys.argv[1] == "kill" else signal.SIGTERM)
+        gather(pool, busy, [(30,)])
+except WorkersLost as lost:
+    print("lost:", lost)
+"""
+
+
+@pytest.mark.parametrize("how", ["kill", "term"])
+def test_a_worker_that_dies_while_it_waits_for_work_ends_the_run(tmp_path, how):
+    """An idle worker holds the lock of the pool's queue of tasks while it waits on it; killed
+    then (out of memory, a SIGTERM to the process group near the end of a run, when fewer
+    chunks are left than workers), the pool's terminate waited for that lock for ever: no
+    report, no status, and Ctrl-C ignored."""
+    script = tmp_path / "idle.py"
+    script.write_text(IDLE_WORKER_DIES, encoding="utf-8")
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, str(script), how], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("lost: a worker process died (exit status -"), done.stdout
+    assert time.monotonic() - start < 20
+
+
 def test_a_service_that_is_no_scheduler_is_one_line_in_seconds(monkeypatch):
     pytest.importorskip("distributed")
     import socket
