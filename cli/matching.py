@@ -542,7 +542,7 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
             raise
         # (the heading says what stopped the run: Ctrl-C, SIGTERM, or the loss or error)
         word = stopped_by(error) if isinstance(error, KeyboardInterrupt) else "stopped"
-        if keeper.parts:
+        if any(keeper.parts):     # (a record read back may hold no whole group)
             seconds = time.perf_counter() - start
             with signals_held():    # (a second Ctrl-C, close behind the first, waits for it)
                 _show(summary(plan, keeper.result(seconds), seconds, keeper.resumed, record,

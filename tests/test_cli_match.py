@@ -571,17 +571,25 @@ def interrupted(args: list[str], ready, group: bool = False) -> tuple[int, str, 
 @pytest.mark.parametrize("groups, said", [
     (3, "none of the 3 groups asked for was finished"),
     (1, "the one group asked for was not finished")])
-def test_a_stop_before_any_group_is_finished_says_so(monkeypatch, form, groups, said, stop,
-                                                      word, status):
+@pytest.mark.parametrize("unit", ["--matches", "--deals"])
+@pytest.mark.parametrize("resume", [False, True], ids=["new", "resumed-from-nothing"])
+def test_a_stop_before_any_group_is_finished_says_so(monkeypatch, tmp_path, form, groups, said,
+                                                      stop, word, status, unit, resume):
     """A run stopped before its first group has nothing to report, and says that rather than
-    nothing (the JSON reader has the status alone), in the words of what stopped it."""
+    nothing (the JSON reader has the status alone), in the words of what stopped it; so does
+    one resumed from a record that holds no whole group (what a run stopped before its first
+    group leaves), which was a ZeroDivisionError with --matches and 'no values to take a mean
+    of' with --deals."""
     from cli import matching
 
     def stopped(*args, **kwargs):
         raise stop
 
     monkeypatch.setattr(matching, "_play_shown", stopped)
-    result = run("match", "heuristic", "random", "--matches", groups, *form)
+    record = tmp_path / "run.jsonl"
+    record.write_text("", encoding="utf-8")
+    more = ["--record", record, "--resume"] if resume else []
+    result = run("match", "heuristic", "random", unit, groups, *form, *more)
     assert result.exit_code == status and result.stderr == f"allfives: {word}\n"
     assert result.stdout == ("" if form else f"{word}: {said}, so there is nothing to "
                                              f"report\n")
