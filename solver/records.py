@@ -142,9 +142,11 @@ class Records(list):
 
 def json_line(line: str) -> Any:
     """One line of JSON, or a ``ValueError`` saying what is wrong with it, and where:
-    ``not JSON (Expecting value at column 12)``."""
+    ``not JSON (Expecting value at column 12)``.  A line end after it is no part of it: the
+    column of a line cut short is the line's, not 1 of a line after it."""
     try:
-        return json.loads(line, object_pairs_hook=_one_of_each)
+        return json.loads(line.removesuffix("\n").removesuffix("\r"),
+                          object_pairs_hook=_one_of_each)
     except json.JSONDecodeError as error:
         raise ValueError(f"not JSON ({error.msg.removesuffix(' at')} at column "
                          f"{error.colno})") from None

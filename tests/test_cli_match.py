@@ -1037,6 +1037,15 @@ def test_a_record_line_that_is_not_json_is_named(tmp_path):
     record.write_text("".join(lines[:2]) + "{garbage\n" + "".join(lines[2:]))
     assert_one_error_line(run("match", "heuristic", "random", "--deals", 4, "--record", record,
                               "--resume"), f"--resume: {record}:3: not JSON")
+    # a line cut short and then ended: the column is the line's own, as replay says it (it
+    # was 'column 1', of the line end taken for a line after it)
+    cut = lines[2][:300]
+    record.write_text("".join(lines[:2]) + cut + "\n" + "".join(lines[3:]))
+    resumed = run("match", "heuristic", "random", "--deals", 4, "--record", record, "--resume")
+    replayed = run("replay", record)
+    column = re.search(r"at column (\d+)\)", replayed.stderr)
+    assert column is not None and int(column[1]) > 200, replayed.stderr
+    assert_one_error_line(resumed, f"--resume: {record}:3: not JSON", f"at column {column[1]})")
 
 
 @pytest.mark.parametrize("text", [b"PNG\x89 a photo, no line end", b'{"deal": 1, "mat',
