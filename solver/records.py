@@ -33,7 +33,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .cards import card_str
-from .errors import QUOTE_CHARACTERS, AllFivesError, control_problem, counted, quoted
+from .errors import QUOTE_CHARACTERS, AllFivesError, control_problem, counted, quoted, whole
 from .game import REVOKE, GameError, Match, MatchState, parse_step, score_problem, step_name
 from .rules import OPTION_NAMES, Rules
 from .tricks import seat_names, side_count, side_name
@@ -346,7 +346,10 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
         if state.is_terminal():
             raise RecordError(f"{where}: the match was over after the deal before")
         if not _same(record["deal"], state.deal_number + 1):
-            raise fail(f"deal: {as_json(record['deal'])}, expected {state.deal_number + 1}")
+            again = record["deal"] if whole(record["deal"]) is not None \
+                and 1 <= record["deal"] <= state.deal_number else None
+            raise fail(f"deal: {as_json(record['deal'])}, expected {state.deal_number + 1}"
+                       + (f" (deal {again} again: a line given twice?)" if again else ""))
         if not _same(record["game"], state.game):
             raise fail(f"game: {as_json(record['game'])}, expected {state.game}")
         if record["dealer"] != seat_names(n)[state.dealer]:

@@ -234,6 +234,8 @@ def swap_two_cards(lines):
     (lambda r: r[1]["rules"].update(capture=1),
      ("deal 2, rules.capture: 1 differs from deal 1's true",)),
     (lambda r: r[0].update(deal=True), ("deal 1, deal: true, expected 1",)),
+    (lambda r: r.insert(1, dict(r[0])),
+     ("deal 2, deal: 1, expected 2 (deal 1 again: a line given twice?)",)),
     # a record is JSON: its values are told as JSON spells them (they were Python's None)
     (lambda r: r[1].update(dealer=None), ("deal 2, dealer: null, expected ",)),
     (lambda r: r[1]["rules"].update(skunk=None),
