@@ -13,6 +13,7 @@ Exit statuses (the README's "Exit codes" lists the same):
          standard output or a record could not be written (a full disk), or a run's workers
          were lost (a worker process died, a cluster lost the work)
     2    bad input (and a --scheduler that is no Dask scheduler running this allfives)
+    129  hung up (SIGHUP: the terminal closed), unless it is ignored (``nohup``)
     130  interrupted (Ctrl-C: SIGINT)
     141  standard output's reader (or a record's, in a pipe) went away (``allfives ... | head
          -1``: 128 + SIGPIPE), or standard output was closed from the start (``>&-``)
@@ -30,6 +31,7 @@ import difflib
 import errno
 import os
 import re
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -49,6 +51,7 @@ BAD_INPUT = 2
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a program Ctrl-C ended
 READER_GONE = 141  # 128 + SIGPIPE
 TERMINATED = 143  # 128 + SIGTERM
+HUNG_UP = 129  # 128 + SIGHUP
 
 #: What writing the output can meet that is nobody's mistake: a full disk or quota, a file too
 #: large, an I/O error.
@@ -60,9 +63,15 @@ class Terminated(KeyboardInterrupt):
     that polls for signals ends the same way for both."""
 
 
+class HungUp(Terminated):
+    """SIGHUP (the terminal or the session closed), raised as SIGTERM is."""
+
+
 def stopped_by(stop: KeyboardInterrupt) -> str:
-    """``interrupted`` (Ctrl-C) or ``terminated`` (SIGTERM): what the line on stderr says."""
-    return "terminated" if isinstance(stop, Terminated) else "interrupted"
+    """``interrupted`` (Ctrl-C), ``terminated`` (SIGTERM) or ``hung up`` (SIGHUP): what the
+    line on stderr says."""
+    return "hung up" if isinstance(stop, HungUp) else \
+        "terminated" if isinstance(stop, Terminated) else "interrupted"
 
 
 #: On a terminal, back to the start of the line and clear it (``\r`` alone would leave what
@@ -88,12 +97,13 @@ def _on_terminal() -> bool:
 
 
 def stop_status(stop: KeyboardInterrupt) -> int:
-    """The exit status of a run that Ctrl-C (130) or SIGTERM (143) ended."""
-    return TERMINATED if isinstance(stop, Terminated) else INTERRUPTED
+    """The exit status of a run that Ctrl-C (130), SIGTERM (143) or SIGHUP (129) ended."""
+    return HUNG_UP if isinstance(stop, HungUp) else \
+        TERMINATED if isinstance(stop, Terminated) else INTERRUPTED
 
 
 def on_sigterm(signum: int, frame: Any) -> NoReturn:
-    raise Terminated()
+    raise HungUp() if signum == getattr(signal, "SIGHUP", None) else Terminated()
 
 
 def message_of(error: BaseException) -> str:

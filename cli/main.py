@@ -40,8 +40,8 @@ EXIT_STATUS = """\
 Exit status: 0 done; 1 a limit stopped a search without a value, the engine is
 missing, the output or a record could not be written, a worker or a cluster
 lost the work, puzzle check found a problem or puzzle make no puzzle; 2 bad
-input; 130 interrupted; 141 the reader of the output went away; 143
-terminated."""
+input; 129 hung up; 130 interrupted; 141 the reader of the output went away;
+143 terminated."""
 
 app = typer.Typer(
     name="allfives",
@@ -724,8 +724,12 @@ def advise(
 
 def main() -> None:
     """The ``allfives`` program: SIGTERM ends it as Ctrl-C does, with its own status (also
-    while Typer builds the commands, before any of them runs)."""
+    while Typer builds the commands, before any of them runs), and so does SIGHUP (a terminal
+    closed), unless it is ignored (``nohup``: it stays so)."""
     signal.signal(signal.SIGTERM, on_sigterm)
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
+        signal.signal(hangup, on_sigterm)
     plain_streams()
     try:
         app()

@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import multiprocessing
+import multiprocessing.pool
 import os
 import signal
 import threading
@@ -101,12 +102,32 @@ class SerialExecutor(Executor):
 
 def _worker_signals(parent: int | None = None) -> None:
     """In a worker process: Ctrl-C is the parent's to handle (a terminal sends it to the whole
-    process group), and SIGTERM ends the worker at once, whatever handler the parent had, as
-    the parent's death does (``parent``: its process id)."""
+    process group), and SIGTERM (and SIGHUP, where it is not ignored) ends the worker at once,
+    whatever handler the parent had, as the parent's death does (``parent``: its process
+    id)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
+        signal.signal(hangup, signal.SIG_DFL)       # (not the parent's handler, forked with it)
     if parent is not None:
+        global _parent
+        _parent = parent
         _die_with_parent(parent)
+
+
+#: In a worker process, the process that made it (``_worker_signals``).
+_parent: int | None = None
+
+
+def _for_parent(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    """``fn(*args, **kwargs)`` in a worker, its result sent back only while the parent is
+    there: the pool's worker, writing it to a parent gone (killed, or hung up), printed two
+    tracebacks of a broken pipe."""
+    result = fn(*args, **kwargs)
+    if _parent is not None and os.getppid() != _parent:
+        os._exit(1)
+    return result
 
 
 def _die_with_parent(parent: int) -> None:
@@ -166,7 +187,7 @@ class WorkerPool(Executor):
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
         future: Future = Future()
         future.set_running_or_notify_cancel()
-        self._pool.apply_async(fn, args, kwargs, callback=future.set_result,
+        self._pool.apply_async(_for_parent, (fn, args, kwargs), callback=future.set_result,
                                error_callback=future.set_exception)
         return future
 
@@ -187,14 +208,16 @@ class WorkerPool(Executor):
         SIGTERM to the process group near the end of a run, when fewer chunks are left than
         workers), it never lets go, and ``Pool.terminate`` waits for the first lock (and puts
         to the second) before it stops anything: the run hung for ever."""
+        # first the pool starts no more workers in dead ones' places (one forked as the others
+        # are killed would take the lock, or die of terminate's SIGTERM in its initializer
+        # with a traceback); then none is left to hold a lock
+        self._pool._worker_handler._state = multiprocessing.pool.TERMINATE
         for process in self.processes:
             if process.exitcode is None:
                 process.kill()
         for process in self.processes:
             process.join(timeout=5)
-        # (a worker the pool started meanwhile in a dead one's place may hold the old lock: it
-        # ends with the pool, on its queue's end or its SIGTERM)
-        context = multiprocessing.get_context()
+        context = self._pool._ctx       # (the pool's own)
         for queue, lock in ((self._pool._inqueue, "_rlock"), (self._pool._outqueue, "_wlock")):
             held = getattr(queue, lock, None)
             if held is None:

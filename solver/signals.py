@@ -13,7 +13,7 @@ __all__ = ["signals_held"]
 
 @contextmanager
 def signals_held() -> Iterator[None]:
-    """Ctrl-C and SIGTERM held back for the block (a few lines that must be done whole, as a
+    """Ctrl-C, SIGTERM and SIGHUP held back for the block (a few lines that must be done whole, as a
     chunk's records written and the chunk counted, or a pool's workers forked), and acted on as
     it ends, by the handlers there were.  Python runs signal handlers in the main thread only,
     whichever thread the signal reaches; elsewhere the block runs as it is.  A process forked
@@ -23,7 +23,10 @@ def signals_held() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
-    held = (signal.SIGINT, signal.SIGTERM)
+    held = [signal.SIGINT, signal.SIGTERM]
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
+        held.append(hangup)     # (ignored, by nohup: left so)
     before = {signum: signal.signal(signum, lambda signum, frame: caught.append(signum))
               for signum in held}
     try:

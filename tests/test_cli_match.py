@@ -637,6 +637,33 @@ def test_ctrl_c_ends_a_match_and_its_workers(group: bool):
     assert alive == []
 
 
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGHUP], ids=["kill", "hangup"])
+def test_workers_whose_parent_is_gone_end_quietly(signum):
+    """The main process killed (or hung up, its workers with it where the terminal closed:
+    here the main process alone): a worker that finished its chunk wrote to a parent gone,
+    and printed two tracebacks of a broken pipe."""
+    psutil = pytest.importorskip("psutil")
+    program = subprocess.Popen([str(PROGRAM), "match", "heuristic", "random", "--deals",
+                                "100000", "--jobs", "2"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        workers: list = []
+        while time.monotonic() < deadline and len(workers) < 2:
+            workers = psutil.Process(program.pid).children()
+            time.sleep(0.1)
+        assert len(workers) >= 2
+        time.sleep(1.0)
+        program.send_signal(signum)
+        _, errors = program.communicate(timeout=30)    # (the workers hold the pipe open)
+        assert "Traceback" not in errors and "BrokenPipeError" not in errors, errors
+        assert psutil.wait_procs(workers, timeout=5)[1] == []
+    finally:
+        if program.poll() is None:
+            program.kill()
+            program.communicate()
+
+
 @pytest.mark.parametrize("unit", ["--deals", "--matches"])
 def test_ctrl_c_keeps_the_groups_finished(tmp_path, unit):
     """Stopped by SIGINT, a run reports the groups that came back (the numbers solver.batch

@@ -216,9 +216,10 @@ def test_a_broken_pipe_inside_a_command_is_not_bad_input(monkeypatch):
 
 #: A four-player deal the reference solver takes far longer than a few seconds over.
 LONG = "N:-.Q74.-.Q62 A7.JT.52.- KT54.-.AK.- J.A8.8.KT dealer=E turnup=9D"
-STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143}
+STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
 #: The one line each says.
-SAID = {signal.SIGINT: "allfives: interrupted\n", signal.SIGTERM: "allfives: terminated\n"}
+SAID = {signal.SIGINT: "allfives: interrupted\n", signal.SIGTERM: "allfives: terminated\n",
+        signal.SIGHUP: "allfives: hung up\n"}
 
 
 @pytest.fixture
@@ -274,8 +275,11 @@ def test_the_long_deal_is_long(start):
         program.wait(timeout=3.5)
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+                         ids=["SIGINT", "SIGTERM", "SIGHUP"])
 def test_a_signal_ends_a_long_solve_at_once(start, signum):
+    """SIGHUP (a terminal closed) too: it ended the program with no line and a status the
+    exit codes did not list."""
     program = start("solve", LONG, "--engine", "reference")
     time.sleep(1.0)
     out, errors, took = stop(program, signum)
@@ -285,8 +289,26 @@ def test_a_signal_ends_a_long_solve_at_once(start, signum):
     assert took < 1.0
 
 
+def test_sighup_ignored_as_nohup_ignores_it_stays_ignored():
+    program = subprocess.Popen([str(PROGRAM), "solve", LONG, "--engine", "reference"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    try:
+        time.sleep(1.0)
+        program.send_signal(signal.SIGHUP)
+        with pytest.raises(subprocess.TimeoutExpired):
+            program.wait(timeout=1.5)
+        out, errors, _ = stop(program, signal.SIGTERM)
+        assert program.returncode == 143 and errors == SAID[signal.SIGTERM]
+    finally:
+        if program.poll() is None:
+            program.kill()
+        program.communicate()
+
+
 @pytest.mark.parametrize("form", [["--json"], []], ids=["json", "report"])
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+                         ids=["SIGINT", "SIGTERM", "SIGHUP"])
 def test_what_was_printed_before_the_signal_stays_printed_whole(start, signum, form):
     whole = run("solve", TWO, "--engine", "reference", *form)
     assert whole.exit_code == 0
