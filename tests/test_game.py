@@ -858,6 +858,16 @@ def test_a_side_that_reached_the_target_in_a_deal_it_revoked_in_has_no_match_sco
     position = state.position()
     assert position.deal.score is None
     assert position.deal.hands == tuple(state.hands)
+    # so is each world the Monte Carlo player samples of it, and it plays (the worlds kept
+    # the score, which no Deal can hold, where only one side was at the target)
+    from solver.pimc import PimcPlayer
+    from solver.players import decide
+    from solver.sampling import sample_worlds, world_position
+
+    obs = state.observation(state.current_player())
+    for world in sample_worlds(obs, 8, random.Random(1)):
+        assert world_position(obs, world).deal.score is None
+    assert decide(PimcPlayer(worlds=4, seed=1), state) in state.legal_actions()
 
 
 def test_a_program_cannot_revoke():
