@@ -72,3 +72,19 @@ def shell(command: str, cwd: Path, timeout: float = 300) -> subprocess.Completed
     return subprocess.run(["bash", "-c", command], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           encoding="utf-8", timeout=timeout)
+
+
+def workers_of(program: subprocess.Popen, within: float = 60.0) -> list:
+    """The worker processes (``psutil.Process``) of a program that forks two or more, once it
+    has: at most ``within`` seconds waited."""
+    import time
+
+    import psutil
+
+    deadline = time.monotonic() + within
+    workers: list = []
+    while time.monotonic() < deadline and len(workers) < 2:
+        workers = psutil.Process(program.pid).children()
+        time.sleep(0.1)
+    assert len(workers) >= 2, "the program did not start its workers"
+    return workers

@@ -11,6 +11,8 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
+from clirun import workers_of
+
 from solver.batch import (PackStream, duplicate_result, play_deals, play_match, run_duplicate,
                           run_matches, seatings)
 from solver.executors import BatchError, SerialExecutor, executor_for, solve_many
@@ -493,12 +495,7 @@ def test_workers_end_with_a_script_stopped_by_sigterm(tmp_path):
     program = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path,
                                stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        workers: list = []
-        while time.monotonic() < deadline and len(workers) < 2:
-            workers = psutil.Process(program.pid).children()
-            time.sleep(0.1)
-        assert len(workers) >= 2
+        workers = workers_of(program)
         program.send_signal(signal.SIGTERM)
         program.wait(10)
         gone, alive = psutil.wait_procs(workers, timeout=10)

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pytest
 
-from clirun import EXAMPLES, PROGRAM, assert_one_error_line, records, run
+from clirun import EXAMPLES, PROGRAM, assert_one_error_line, records, run, workers_of
 from cli.errors import Terminated
 from solver.batch import run_duplicate, run_matches
 from solver.executors import usable_cpus
@@ -647,12 +647,7 @@ def test_workers_whose_parent_is_gone_end_quietly(signum):
                                 "100000", "--jobs", "2"], stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 30
-        workers: list = []
-        while time.monotonic() < deadline and len(workers) < 2:
-            workers = psutil.Process(program.pid).children()
-            time.sleep(0.1)
-        assert len(workers) >= 2
+        workers = workers_of(program)
         time.sleep(1.0)
         program.send_signal(signum)
         _, errors = program.communicate(timeout=30)    # (the workers hold the pipe open)
