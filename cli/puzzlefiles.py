@@ -111,16 +111,16 @@ def _by_number(path: Path) -> tuple:
     return (0, int(found[1]), path.name) if found else (1, 0, path.name)
 
 
-def puzzle_documents(path: str | PathLike[str]) -> list[tuple[str, int]]:
+def _documents(path: str | PathLike[str]) -> list[tuple[str, int]]:
     """The TOML documents of a file, each with the lines above it (``toml_parts``), read once
     while it is unchanged (a file of many puzzles is counted, then each of its puzzles
     loaded)."""
     stat = os.stat(path)
-    return _readdocuments(str(path), stat.st_mtime_ns, stat.st_size)
+    return _read_documents(str(path), stat.st_mtime_ns, stat.st_size)
 
 
 @functools.lru_cache(maxsize=4)
-def _readdocuments(path: str, _mtime: int, _size: int) -> list[tuple[str, int]]:
+def _read_documents(path: str, _mtime: int, _size: int) -> list[tuple[str, int]]:
     from solver.notation import read_file, toml_parts
 
     return toml_parts(read_file(path))
@@ -129,7 +129,7 @@ def _readdocuments(path: str, _mtime: int, _size: int) -> list[tuple[str, int]]:
 def _puzzles_in(path: Path) -> list[Path]:
     """``path``, or ``path#1``, ``path#2`` ... when it holds several puzzles."""
     try:
-        count = len(puzzle_documents(path))
+        count = len(_documents(path))
     except (AllFivesError, OSError):
         return [path]       # loading it will say what is wrong
     return [path] if count == 1 else [Path(f"{path}#{k}") for k in range(1, count + 1)]
@@ -162,7 +162,7 @@ def _put_together(path: Path) -> bool:
     from solver.puzzles.format import puzzle_tables
 
     try:
-        return len(puzzle_tables(puzzle_documents(path)[0][0])) > 1
+        return len(puzzle_tables(_documents(path)[0][0])) > 1
     except (AllFivesError, OSError):
         return False
 
@@ -181,7 +181,7 @@ def load_named(path: str | PathLike[str], text: tuple[str, int] | None = None) -
         if Path(path).is_symlink() and not Path(path).exists():
             raise PuzzleError(f"{path}: a link to nothing ({os.readlink(path)})")
         found = _NUMBERED.fullmatch(name)
-        documents = puzzle_documents(found[1]) if found is not None and Path(found[1]).is_file() \
+        documents = _documents(found[1]) if found is not None and Path(found[1]).is_file() \
             else []
         number = counting_number(found[2]) if documents else None
         if not 1 < len(documents) or number is None or not 1 <= number <= len(documents):
@@ -254,6 +254,6 @@ def file_of(path: Path) -> tuple[str, str]:
     the Nth puzzle of a file of several (a link leads to the file: ``FILE#N`` is no page's
     anchor), else ``""``."""
     found = _NUMBERED.fullmatch(str(path))
-    if found is None or not Path(found[1]).is_file() or len(puzzle_documents(found[1])) < 2:
+    if found is None or not Path(found[1]).is_file() or len(_documents(found[1])) < 2:
         return path.name, ""
     return Path(found[1]).name, f"#{found[2]}"
