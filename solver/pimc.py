@@ -96,8 +96,8 @@ from .solution import check_limits, check_table_bits
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
            "summarize", "game_aside", "value_replies", "value_shared_replies", "DEFAULT_WORLDS",
-           "FOUR_PLAYER_WORLDS", "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT", "DEFAULT_TIME_LIMIT",
-           "MAX_WORLDS"]
+           "FOUR_PLAYER_WORLDS", "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT",
+           "DEFAULT_TIME_LIMIT", "MAX_WORLDS"]
 
 #: Worlds valued per decision by default with two or three players (the knee of the two-player
 #: ladder against the heuristic, and a gain with three: see the README, "The Monte Carlo

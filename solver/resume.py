@@ -59,7 +59,7 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
         kinds = seatings(players)[k]
         state = played.state
         result = match_result(state, [labels[kind] for kind in kinds], ({}, {}), "",
-                         deals if not whole_matches else None, records=False)
+                              deals if not whole_matches else None, records=False)
         dealt = sum(not log.thrown_in for log in state.deals)
         if not whole_matches and dealt > deals:
             raise BatchError(f"{where}: {counted(dealt, 'deal')} dealt, more than the run's "

@@ -13,9 +13,9 @@ __all__ = ["signals_held"]
 
 @contextmanager
 def signals_held() -> Iterator[None]:
-    """Ctrl-C, SIGTERM and SIGHUP held back for the block (a few lines that must be done whole, as a
-    chunk's records written and the chunk counted, or a pool's workers forked), and acted on as
-    it ends, by the handlers there were.  Python runs signal handlers in the main thread only,
+    """Ctrl-C, SIGTERM and SIGHUP held back for the block (a few lines that must be done
+    whole, as a chunk's records written and the chunk counted, or a pool's workers forked),
+    and acted on as it ends, by the handlers there were.  Python runs signal handlers in the main thread only,
     whichever thread the signal reaches; elsewhere the block runs as it is.  A process forked
     in the block keeps the holding handler until it sets its own.  Each signal held is acted
     on once, in the order it came (a SIGTERM and a Ctrl-C: both handlers run)."""

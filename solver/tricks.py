@@ -13,8 +13,8 @@ from numbers import Integral
 from .cards import Card, rank_of, suit_of
 from .errors import AllFivesError, quoted
 
-__all__ = ["Table", "Seated", "SEAT_NAMES", "SEAT_WORDS", "seat_names", "side_of", "side_count", "side_name", "side_seats",
-           "parse_seat", "legal_plays", "follow_rule", "shows_void", "trick_winner", "SeatError"]
+__all__ = ["Table", "Seated", "SEAT_NAMES", "SEAT_WORDS", "seat_names", "side_of", "side_count",
+           "side_name", "side_seats", "parse_seat", "legal_plays", "follow_rule", "shows_void", "trick_winner", "SeatError"]
 
 SEAT_NAMES = {2: "NS", 3: "NES", 4: "NESW"}
 #: Each seat's letter spelled out.

@@ -295,8 +295,10 @@ def test_time_summaries_use_the_nearest_rank():
     lambda: paired_difference_bounds(0, 0, 0), lambda: paired_difference_bounds(1, -1, 2),
     lambda: paired_difference_bounds(2, 2, 3), lambda: paired_difference_bounds(1.5, 0, 3),
     # (a confidence of -0.5 gave the point (0.15, 0.15), 1.5 an error naming 1.25)
-    lambda: paired_difference_bounds(5, 2, 20, -0.5), lambda: paired_difference_bounds(5, 2, 20, 0),
-    lambda: paired_difference_bounds(5, 2, 20, 1.5), lambda: paired_difference_bounds(5, 2, 20, "x"),
+    lambda: paired_difference_bounds(5, 2, 20, -0.5),
+    lambda: paired_difference_bounds(5, 2, 20, 0),
+    lambda: paired_difference_bounds(5, 2, 20, 1.5),
+    lambda: paired_difference_bounds(5, 2, 20, "x"),
 ])
 def test_bad_arguments_are_stats_errors(call):
     with pytest.raises(StatsError):

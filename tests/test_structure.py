@@ -20,7 +20,8 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-MODULES = {module_name(p): p for package in PACKAGES for p in sorted((ROOT / package).rglob("*.py"))}
+MODULES = {module_name(p): p for package in PACKAGES
+           for p in sorted((ROOT / package).rglob("*.py"))}
 
 
 @functools.cache
