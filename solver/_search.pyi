@@ -5,7 +5,7 @@ those numbers, seats are numbered clockwise from 0.  Values are *future* values 
 ``xside``: the points still to come in the tricks not yet completed, and Game.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 class Win(NamedTuple):
@@ -93,3 +93,8 @@ class Engine:
         A signal handler that raises during the search (Ctrl-C's does) stops it within
         milliseconds, in the main thread, and its exception comes out of here; the Engine
         stays usable."""
+
+
+def set_stop_check(check: Callable[[], object] | None) -> None:
+    """In the calling thread, ``check()`` is called while the engine searches; where it raises
+    the search stops and its exception comes out of ``solve`` (None: no check)."""

@@ -85,6 +85,20 @@ cdef double POLL_SECONDS = 0.01
 cdef double SLOW_POLL_SECONDS = 0.1
 
 cdef unsigned long MAIN_THREAD = threading.main_thread().ident
+#: Per thread, the stop check ``set_stop_check`` gave (``check``) and what it raised (``error``).
+_stopping = threading.local()
+
+
+def set_stop_check(check):
+    """In the calling thread, ``check()`` is called while the engine searches, as often as the
+    main thread's signal handlers are run (every hundredth of a second or so), and where it
+    raises the search stops and its exception comes out of ``solve``; None: no check.  Outside
+    the main thread signals never come, so this is how a search in a worker's thread (a Dask
+    worker's) is stopped."""
+    if check is not None and not callable(check):
+        raise TypeError(f"a stop check is a function, not {check!r}")
+    _stopping.check = check
+    _stopping.error = None
 
 
 cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
@@ -1036,10 +1050,26 @@ cdef inline int _moves(State* s, int* cards, int first) noexcept nogil:
 # ---- the search ---------------------------------------------------------------------------------
 
 cdef bint _signalled() noexcept nogil:
-    """Run Python's pending signal handlers, holding the GIL for the while; whether one raised
-    (its exception is left set)."""
+    """Run Python's pending signal handlers, holding the GIL for the while, and the thread's
+    stop check; whether one raised (a handler's exception is left set, the check's kept for
+    ``solve`` to raise)."""
     with gil:
-        return PyErr_CheckSignals() < 0
+        if PyErr_CheckSignals() < 0:
+            return True
+        return _checked()
+
+
+cdef bint _checked() noexcept:
+    """Whether the thread's stop check raised (its exception kept in ``_stopping.error``)."""
+    check = getattr(_stopping, "check", None)
+    if check is None:
+        return False
+    try:
+        check()
+    except BaseException as error:
+        _stopping.error = error
+        return True
+    return False
 
 
 cdef inline bint _check_limits(State* s) noexcept nogil:
@@ -1938,8 +1968,9 @@ cdef class Engine:
         ``node_limit`` nodes or ``time_limit`` seconds (0: no limit); ``fresh`` forgets the
         table first (a new problem always does).
 
-        Returns a ``Result``.  A signal handler that raises meanwhile (Ctrl-C's among them)
-        stops the search, and its exception comes out of here; the Engine stays usable.
+        Returns a ``Result``.  A signal handler that raises meanwhile (Ctrl-C's among them),
+        or the thread's stop check (``set_stop_check``), stops the search, and its exception
+        comes out of here; the Engine stays usable.
         """
         if self.busy:
             raise RuntimeError("this Engine is already solving; use one Engine per thread")
@@ -1953,6 +1984,10 @@ cdef class Engine:
                 _drive(s, all_moves, want_line)
         self.busy = False
         if s.interrupted:
+            error = getattr(_stopping, "error", None)
+            if error is not None:
+                _stopping.error = None
+                raise error
             _reraise()
         return Result(s.lower, s.upper,
                       [(s.move_card[i], s.move_lower[i], s.move_upper[i])
@@ -2093,7 +2128,8 @@ cdef class Engine:
         # limits: nothing proved yet
         s.node_limit = node_limit
         s.deadline = _now() + time_limit if time_limit > 0 else 0.0
-        s.poll_signals = PyThread_get_thread_ident() == MAIN_THREAD
+        s.poll_signals = PyThread_get_thread_ident() == MAIN_THREAD \
+            or getattr(_stopping, "check", None) is not None
         s.lower = -BIG
         s.upper = BIG
         self.state = s

@@ -395,8 +395,9 @@ def cluster_chunk(version: str, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` on a worker of a cluster: the worker must run the allfives ``version``
     (``worker_version``), else a ``WorkersLost`` names it (the workers are asked before any
     work goes out: this finds one that joined later); and where Dask lets go of the task (the
-    run stopped, its client gone), the chunk stops at its next deal or solve, Dask having no
-    way to stop a task midway."""
+    run stopped, its client gone), the chunk stops at its next deal, and a solve under way
+    stops within a hundredth of a second or so (the engine asks), Dask having no way to stop a
+    task midway."""
     found = worker_version()
     if found != version:
         try:
@@ -409,10 +410,23 @@ def cluster_chunk(version: str, fn: Callable[..., Any], *args: Any) -> Any:
                           f"{found}, this is {version}: a cluster plays with the allfives its "
                           f"scheduler and workers run")
     _chunk.stop = _task_cancelled()
+    engine_checks(check_stop if _chunk.stop is not None else None)
     try:
         return fn(*args)
     finally:
         _chunk.stop = None
+        engine_checks(None)
+
+
+def engine_checks(check: Callable[[], None] | None) -> None:
+    """The engine's searches in this thread call ``check`` as they go (``solver._search``'s
+    ``set_stop_check``), so that a solve under way on a cluster's worker stops too, not only
+    the chunk's next one; without the compiled engine, nothing."""
+    try:
+        from ._search import set_stop_check
+    except ImportError:
+        return
+    set_stop_check(check)
 
 
 # ---- many solves ----------------------------------------------------------------------------

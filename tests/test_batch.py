@@ -546,6 +546,38 @@ def test_a_chunk_whose_run_was_stopped_stops_before_its_next_deal_or_solve(monke
     assert calls[0](*calls[1:])      # the check is the chunk's own: none is left behind
 
 
+def test_a_solve_under_way_on_a_cluster_stops_with_its_run(monkeypatch):
+    """A chunk whose run was stopped (Ctrl-C on ``solve --scheduler``) stopped only before its
+    next solve: a deep one under way held the worker minutes after.  The engine now asks, in
+    the worker's thread too; once the chunk is done nothing is left asking."""
+    import threading
+
+    from solver import executors
+    from solver.errors import WorkersLost
+
+    deep = random_position(_rng(9), 4, 12, played=0)
+    start = time.monotonic()
+    monkeypatch.setattr(executors, "_task_cancelled",
+                        lambda: lambda: time.monotonic() > start + 0.3)
+    found: dict = {}
+
+    def chunk() -> None:
+        try:
+            executors.cluster_chunk(executors.worker_version(), executors._solve_chunk, [deep],
+                                    {"time_limit": 20.0})
+        except WorkersLost as error:
+            found["error"] = error
+        found["seconds"] = time.monotonic() - start
+        found["after"] = executors._solve_chunk([deep], {"node_limit": 2000})
+
+    worker = threading.Thread(target=chunk)     # (as a Dask worker runs it: not the main one)
+    worker.start()
+    worker.join(30)
+    assert "this chunk's run was stopped" in str(found.get("error")), found
+    assert found["seconds"] < 2.0
+    assert found["after"][0].nodes > 0
+
+
 def test_the_code_digest_tells_other_code_under_one_version(tmp_path):
     """A cluster's workers are compared by version, engine and code: a checkout of other code
     under the same version number is found."""

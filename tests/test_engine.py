@@ -114,6 +114,42 @@ def test_kept_table_across_deals_with_the_same_trumps():
             _check(solver.solve(position, 0), position, 0, "points")
 
 
+def test_a_search_in_another_thread_stops_when_its_stop_check_raises():
+    """Signals reach the main thread alone: a search in a worker's thread (a Dask worker's)
+    ran to its end after its run was stopped.  The thread's stop check, raising, stops it,
+    its exception comes out of solve, and the engine solves again after."""
+    from solver._search import set_stop_check
+
+    position = random_position(random.Random(9), 4, 12, Rules(), played=0)
+    solver = Solver(16)
+    found: dict = {}
+
+    def search() -> None:
+        start = time.monotonic()
+
+        def check() -> None:
+            if time.monotonic() > start + 0.3:
+                raise LookupError("stopped by its check")
+
+        set_stop_check(check)
+        try:
+            solver.solve(position, time_limit=20.0)
+        except LookupError as error:
+            found["error"] = error
+        found["seconds"] = time.monotonic() - start
+        set_stop_check(None)
+        found["again"] = solver.solve(position, node_limit=2000)
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    worker.join(30)
+    assert str(found.get("error")) == "stopped by its check", found
+    assert found["seconds"] < 2.0
+    assert found["again"].nodes > 0
+    with pytest.raises(TypeError, match="a stop check is a function"):
+        set_stop_check(3)
+
+
 def test_a_solver_busy_in_one_thread_refuses_a_second():
     rng = random.Random(9)
     position = random_position(rng, 4, 12, Rules(), played=0)
