@@ -65,7 +65,8 @@ def seat_face(deal: Deal, seat: int, whole: bool = False) -> Text:
     """``S``, or (``whole``) ``South``: where suits are letters too, as in a diagram without
     suit symbols."""
     name = deal.seats[seat]
-    return Text().append(SEAT_WORDS[name] if whole else name, style=f"bold {SIDE_STYLES[deal.side_of(seat)]}")
+    return Text().append(SEAT_WORDS[name] if whole else name,
+                         style=f"bold {SIDE_STYLES[deal.side_of(seat)]}")
 
 
 #: The game a preset plays, where it is not All Fives: All Fours is the parent game.
@@ -140,6 +141,7 @@ class _Hanging:
     def __rich_measure__(self, console, options):
         from rich.measure import Measurement
 
-        least = 1 if self.step else max(len(word) for word in self.line.plain.split())
+        least = 1 if self.step else max((len(word) for word in self.line.plain.split()),
+                                        default=1)
         return Measurement(self.indent + least, self.indent + self.line.cell_len)
 

@@ -14,7 +14,7 @@ import pytest
 
 import solver
 from cli.main import app
-from clirun import PROGRAM, PUZZLES, RUNNER, assert_one_error_line, records, run, shell
+from clirun import PROGRAM, PUZZLES, RUNNER, assert_one_error_line, console, records, run, shell
 from solver import reference
 from solver.cards import card_str
 from solver.deal import load
@@ -691,6 +691,24 @@ def test_the_report_is_laid_out_for_the_console_width(players, width):
     board = pegboard(position.deal, match_after(after), True, width).plain
     assert board in result.stdout
     assert all(len(row) <= width for row in board.splitlines())
+
+
+def test_text_in_a_cell_is_never_narrower_than_its_longest_word():
+    """``hanging(text, step=0)``, as a table's cell holds it: its words kept whole where the
+    column could be narrower, a blank line among its lines too."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from cli.faces import KEEP, hanging
+
+    screen, out = console(30)
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column()
+    grid.add_column()
+    grid.add_row("x" * 18, hanging(Text(f"pips won: NS{KEEP}34,\n\nEW{KEEP}11"), step=0))
+    screen.print(grid)
+    lines = [line.rstrip() for line in out.getvalue().splitlines()]
+    assert any(line.endswith("NS 34,") for line in lines) and lines[-1].endswith("EW 11"), lines
 
 
 @pytest.mark.parametrize("width", [40, 36, 32, 28])
