@@ -102,7 +102,8 @@ def stop_status(stop: KeyboardInterrupt) -> int:
         TERMINATED if isinstance(stop, Terminated) else INTERRUPTED
 
 
-def on_sigterm(signum: int, frame: Any) -> NoReturn:
+def on_stop_signal(signum: int, frame: Any) -> NoReturn:
+    """SIGTERM or SIGHUP, raised where the program is, as Ctrl-C is."""
     raise HungUp() if signum == getattr(signal, "SIGHUP", None) else Terminated()
 
 

@@ -30,9 +30,10 @@ import typer
 from typer.core import TyperGroup
 
 from solver.errors import AllFivesError, control_problem
+from solver.signals import hangup_signal
 from solver.solution import OBJECTIVES
 
-from .errors import Boundary, on_sigterm, say_stopped, stop_status, user_errors
+from .errors import Boundary, on_stop_signal, say_stopped, stop_status, user_errors
 from .helpscreen import Command, HelpScreen, render_help
 from .streams import plain_streams
 
@@ -726,10 +727,10 @@ def main() -> None:
     """The ``allfives`` program: SIGTERM ends it as Ctrl-C does, with its own status (also
     while Typer builds the commands, before any of them runs), and so does SIGHUP (a terminal
     closed), unless it is ignored (``nohup``: it stays so)."""
-    signal.signal(signal.SIGTERM, on_sigterm)
-    hangup = getattr(signal, "SIGHUP", None)
-    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
-        signal.signal(hangup, on_sigterm)
+    signal.signal(signal.SIGTERM, on_stop_signal)
+    hangup = hangup_signal()
+    if hangup is not None:
+        signal.signal(hangup, on_stop_signal)
     plain_streams()
     try:
         app()

@@ -37,7 +37,7 @@ from concurrent.futures import Executor, Future
 from typing import Any
 
 from .errors import AllFivesError, WorkersLost, quoted, whole
-from .signals import signals_held
+from .signals import hangup_signal, signals_held
 
 __all__ = ["BatchError", "SerialExecutor", "WorkerPool", "executor_for", "gather",
            "usable_cpus", "solve_many", "cluster_chunk", "check_stop", "worker_version",
@@ -107,8 +107,8 @@ def _worker_signals(parent: int | None = None) -> None:
     id)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    hangup = getattr(signal, "SIGHUP", None)
-    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
+    hangup = hangup_signal()
+    if hangup is not None:
         signal.signal(hangup, signal.SIG_DFL)       # (not the parent's handler, forked with it)
     if parent is not None:
         global _parent
@@ -210,15 +210,16 @@ class WorkerPool(Executor):
         to the second) before it stops anything: the run hung for ever."""
         # first the pool starts no more workers in dead ones' places (one forked as the others
         # are killed would take the lock, or die of terminate's SIGTERM in its initializer
-        # with a traceback); then none is left to hold a lock
-        self._pool._worker_handler._state = multiprocessing.pool.TERMINATE
+        # with a traceback), nor sends more tasks; then none is left to hold a lock
+        pool = self._pool
+        pool._worker_handler._state = pool._task_handler._state = multiprocessing.pool.TERMINATE
         for process in self.processes:
             if process.exitcode is None:
                 process.kill()
         for process in self.processes:
             process.join(timeout=5)
-        context = self._pool._ctx       # (the pool's own)
-        for queue, lock in ((self._pool._inqueue, "_rlock"), (self._pool._outqueue, "_wlock")):
+        context = pool._ctx       # (the pool's own)
+        for queue, lock in ((pool._inqueue, "_rlock"), (pool._outqueue, "_wlock")):
             held = getattr(queue, lock, None)
             if held is None:
                 continue
@@ -226,6 +227,21 @@ class WorkerPool(Executor):
                 held.release()
             else:
                 setattr(queue, lock, context.Lock())
+        # the tasks not read are let go, as bytes: a worker killed as it read one left the rest
+        # of it in the queue, which terminate, reading on while the pool's task sender was
+        # still there, took for a task (an EOFError); with the sender gone it reads nothing
+        reader = pool._inqueue._reader.fileno()
+        os.set_blocking(reader, False)
+        try:
+            deadline = time.monotonic() + 5
+            while pool._task_handler.is_alive() and time.monotonic() < deadline:
+                try:
+                    while os.read(reader, 1 << 16):
+                        pass
+                except BlockingIOError:
+                    time.sleep(0.01)
+        finally:
+            os.set_blocking(reader, True)
 
 
 def usable_cpus() -> int:

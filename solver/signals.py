@@ -8,7 +8,16 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["signals_held"]
+__all__ = ["signals_held", "hangup_signal"]
+
+
+def hangup_signal() -> int | None:
+    """SIGHUP (a terminal or session closed), where the system has it and it is not ignored
+    (``nohup`` ignores it, and it is left so); else None."""
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is None or signal.getsignal(hangup) is signal.SIG_IGN:
+        return None
+    return hangup
 
 
 @contextmanager
@@ -24,9 +33,9 @@ def signals_held() -> Iterator[None]:
         return
     caught: list[int] = []
     held = [signal.SIGINT, signal.SIGTERM]
-    hangup = getattr(signal, "SIGHUP", None)
-    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:
-        held.append(hangup)     # (ignored, by nohup: left so)
+    hangup = hangup_signal()
+    if hangup is not None:
+        held.append(hangup)
     before = {signum: signal.signal(signum, lambda signum, frame: caught.append(signum))
               for signum in held}
     try:
