@@ -12,6 +12,7 @@ import platform
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.sdist import sdist
 
 DEBUG = os.environ.get("ALLFIVES_DEBUG") == "1"
 
@@ -58,6 +59,24 @@ if switched:
     with open(stamp, "w", encoding="utf-8") as out:
         out.write(kind)
 
+
+
+class WholeSdist(sdist):
+    """The source distribution with the whole of the checkout's tests, benchmarks and puzzle
+    collection, so that its tests run from it (setuptools takes only the tests' test_*.py)."""
+    FOLDERS = ("tests", "benchmarks", "puzzles")
+
+    def make_release_tree(self, base_dir, files):
+        kept = set(files)
+        for folder in self.FOLDERS:
+            for root, dirs, names in os.walk(folder):
+                dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__pycache__")))
+                kept.update(os.path.join(root, name) for name in names
+                            if not name.endswith((".pyc", ".so")))
+        super().make_release_tree(base_dir, sorted(kept))
+
+
 setup(ext_modules=cythonize(extensions, compiler_directives=directives,
                             build_dir="build/debug" if DEBUG else None),
+      cmdclass={"sdist": WholeSdist},
       options={"build_ext": {"force": True}} if switched else {})

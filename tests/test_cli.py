@@ -4,6 +4,7 @@ the one error boundary (exit 2, one line on stderr, never a traceback)."""
 from __future__ import annotations
 
 import json
+import importlib.metadata
 import io
 import os
 import re
@@ -35,6 +36,8 @@ def test_version():
     result = run("--version")
     assert result.exit_code == 0
     assert result.stdout.strip() == f"allfives {solver.__version__}"
+    # the package's metadata takes its version from the same place
+    assert importlib.metadata.version("allfives") == solver.__version__
 
 
 def test_json_shape_and_values():
