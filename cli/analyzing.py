@@ -163,6 +163,18 @@ def analysis_report(name: str, position: Position, plays: list[CardPlayed], obje
                  summary(position, plays, objective))
 
 
+def afresh(run):
+    """The engine's ``run`` with its first solve from an empty table: a deal is judged, and
+    what a limit leaves unjudged, as it is alone, not after what was solved before it."""
+    first = True
+
+    def solve(position: Position, **options):
+        nonlocal first
+        fresh, first = first, False
+        return run(position, fresh=fresh, **options)
+    return solve
+
+
 def analyze_command(names: list[str], objective: str, json: bool, engine: str,
                     node_limit: int | None, time_limit: float | None,
                     color: bool | None, deal: int | None = None) -> list[str]:
@@ -196,7 +208,8 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
     stopped = []
     for number, (name, position) in enumerate(jobs):
         try:
-            plays = analyze_play(position, run, objective)
+            plays = analyze_play(position, run if engine == "reference" else afresh(run),
+                                 objective)
         except AllFivesError as error:
             raise AllFivesError(f"{name}: {error}") from None
         if json:

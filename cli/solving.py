@@ -18,8 +18,10 @@ from .errors import note
 
 
 def solver_for(engine: str, node_limit: int | None = None,
-               time_limit: float | None = None) -> Solve:
-    """``solve(position, side=..., objective=...)`` of the named engine, imported only now."""
+               time_limit: float | None = None, fresh: bool = False) -> Solve:
+    """``solve(position, side=..., objective=...)`` of the named engine, imported only now.
+    ``fresh``, under a limit: each solve from an empty table, so that where a limit stops it
+    does not hang on what was solved before it (or, over workers, where)."""
     check_limits(node_limit, time_limit, names=("--node-limit", "--time-limit"))
     if engine == "reference":
         if node_limit is not None or time_limit is not None:
@@ -30,7 +32,7 @@ def solver_for(engine: str, node_limit: int | None = None,
     from solver.search import solve  # EngineMissing if it is not built
     if node_limit is None and time_limit is None:
         return solve
-    return partial(solve, node_limit=node_limit, time_limit=time_limit)
+    return partial(solve, node_limit=node_limit, time_limit=time_limit, fresh=fresh)
 
 
 def side_for(position: Position, name: str | None) -> int | None:
@@ -102,7 +104,7 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
     # every position is read and every --for checked before the first solve
     # (a record's deals whole: at their first card)
     jobs = plan(read_inputs(names, deal, played=False, shown=not json), for_, objective)
-    run = solver_for(engine, node_limit, time_limit)
+    run = solver_for(engine, node_limit, time_limit, fresh=True)
     spread = workers is not None or scheduler is not None
     if spread and engine == "reference":
         raise AllFivesError("--jobs and --scheduler solve with the engine, not "
@@ -195,7 +197,8 @@ def solve_spread(jobs: list[tuple[str, Position, int | None]], objective: str,
                 return ()       # (handed on, not kept)
 
             solve_many([jobs[i][1] for i in at], executor, side=side, objective=objective,
-                       node_limit=node_limit, time_limit=time_limit, on_part=each)
+                       node_limit=node_limit, time_limit=time_limit,
+                       fresh=node_limit is not None or time_limit is not None, on_part=each)
 
 
 def solve_one(run: Solve, name: str, position: Position, side: int | None,

@@ -412,6 +412,29 @@ def test_a_limit_with_room_to_spare_gives_the_value():
     assert record["value"] == reference.solve(load(TWO)).value
 
 
+def test_a_node_limit_gives_each_position_the_same_answer_wherever_it_is_solved(tmp_path):
+    """Under --node-limit a position's answer is its own: the same in a file as alone, the
+    same after any other position, and the same over workers (the shared table had let a
+    search that stopped alone finish after another had filled it)."""
+    pytest.importorskip("solver.search")
+    a = "N:A5.7.3.J4 K92.6.T5.- 8.K52.Q.T -.A94.8.A9 dealer=E turnup=3H play=QD,8D,3D,5D"
+    b = a + ",8S,AC,7H,2S,4C,TD,TC"
+    lines = tmp_path / "mix.txt"
+    lines.write_text("\n".join([a, b, b, b, a, b, a, a]) + "\n", encoding="utf-8")
+
+    def answers(given, *args):
+        result = run("solve", given, "--for", "NS", "--json", "--node-limit", "10000", *args)
+        assert result.exit_code in (0, 1), result.stderr     # (1: a search stopped)
+        return [{k: v for k, v in json.loads(line).items() if k not in ("seconds", "file")}
+                for line in result.stdout.splitlines()]
+
+    alone = {line: answers(line) for line in (a, b)}
+    serial = answers(lines)
+    assert serial == [alone[line][0] for line in (a, b, b, b, a, b, a, a)]
+    assert answers(lines, "--jobs", "2") == serial
+    assert any(not answer["complete"] for answer in serial)      # the limit bites
+
+
 @pytest.mark.parametrize("args, fragment", [
     (["--node-limit", "0"], "--node-limit"),
     (["--time-limit", "0"], "--time-limit: 0 is not a number of seconds above 0"),

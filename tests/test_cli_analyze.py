@@ -331,6 +331,28 @@ def test_a_generous_limit_changes_nothing(limit: list[str]):
     assert again == whole and again["complete"] is True
 
 
+def test_a_limited_deal_is_judged_as_it_is_alone(tmp_path: Path):
+    """Under a node limit each deal of a record is judged as it is alone, whatever was solved
+    before it (the engine's table had carried what an earlier deal found into the next)."""
+    pytest.importorskip("solver.search")
+    record = tmp_path / "games.jsonl"
+    made = run("match", "heuristic", "random", "--duplicate", "--deals", "3", "--players", "4",
+               "--seed", "3", "--record", record)
+    assert made.exit_code == 0, made.stderr
+
+    def judged(*args):
+        result = run("analyze", record, "--json", "--node-limit", "20000", *args)
+        assert result.exit_code in (0, 1), result.stderr     # (1: a card left unjudged)
+        return [{k: v for k, v in json.loads(line).items() if k not in ("seconds", "file")}
+                for line in result.stdout.splitlines()]
+
+    whole = judged()
+    assert len(whole) == 6 and not all(r["complete"] for r in whole)   # the limit bites
+    for deal in (3, 2, 1, 6, 5, 4):
+        assert judged("--deal", str(deal)) == [whole[deal - 1]], deal
+    assert judged() == whole
+
+
 @pytest.mark.parametrize("options", [
     ["--node-limit", "0"], ["--node-limit", "-5"], ["--node-limit", "many"],
     ["--time-limit", "0"], ["--time-limit", "-1.5"], ["--time-limit", "soon"],

@@ -151,7 +151,10 @@ def examine(position: Position, objective: str = "points", min_turns: int = 2,
     if objective == "margin" and deal.sides != 2:
         return "objective 'margin' needs two sides"
     side = deal.side_of(position.to_move)
-    first = solver.solve(position, side, objective, line=False, node_limit=node_limit)
+    # (from an empty table under a limit: whether a candidate is kept is its own, not what the
+    # candidates before it left in the table)
+    first = solver.solve(position, side, objective, line=False, node_limit=node_limit,
+                         fresh=node_limit is not None)
     if not first.complete:
         return f"the first solve needs more than {node_limit} nodes"
     value = first.value
