@@ -9,6 +9,8 @@
 imported on first use, so that the rest of the library works without it.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .cards import CardError, card_str, hand_str, parse_card, parse_cards, parse_hand
 from .deal import (Deal, DealError, DealFileError, PlayError, Position, Trick, load,
                    load_positions, read_positions)
@@ -24,8 +26,11 @@ __version__ = "0.1.0"
 
 _ENGINE_NAMES = ("solve", "Solver")
 
+if TYPE_CHECKING:       # (for type checkers: at run time they load on first use, below)
+    from .search import Solver, solve
 
-def __getattr__(name: str):
+
+def __getattr__(name: str) -> Any:
     if name in _ENGINE_NAMES:
         from . import search
         return getattr(search, name)

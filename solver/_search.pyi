@@ -6,7 +6,7 @@ those numbers, seats are numbered clockwise from 0.  Values are *future* values 
 """
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 class Win(NamedTuple):
     """The match, for objective win: the value is then 1 if X wins it in this deal, else 0
@@ -45,12 +45,16 @@ class Result(NamedTuple):
     nodes: int
     stopped: bool  # a node or time limit cut the work short
 
+# (inside Engine its attributes Problem and Win would shadow the classes in annotations)
+_Problem: TypeAlias = Problem
+_Win: TypeAlias = Win
+
 class Engine:
     """A search engine with its own transposition table of 2**table_bits entries.
     Use one per thread."""
 
-    Problem: type[Problem]
-    Win: type[Win]
+    Problem: type[_Problem]
+    Win: type[_Win]
     def __init__(self, table_bits: int = 20) -> None: ...
     # Where Game is open, the points alone are searched first at trick starts with at least
     # this many cards in the hands (28 unless set; tests lower it to where the reference
@@ -71,7 +75,7 @@ class Engine:
         """Forget every stored entry, in constant time."""
     def solve(
         self,
-        problem: Problem,
+        problem: _Problem,
         hands: Sequence[int],
         leader: int,
         trick: Sequence[int] = (),

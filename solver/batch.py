@@ -104,7 +104,7 @@ class PackStream:
     """Packs drawn one after another from ``random.Random(seed)``, each kept once drawn, so that
     several games can deal from one stream."""
 
-    def __init__(self, seed: int | str | random.Random) -> None:
+    def __init__(self, seed: int | str | random.Random | None) -> None:
         self.rng = seed if isinstance(seed, random.Random) else seeded(seed)
         self.packs: list[list[Card]] = []
 

@@ -81,6 +81,7 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from .advice import (GAME_ASIDE, MIN_WORLDS, PLAYED_OUT, REPLIED, SOLVED, ActionValue, Advice,
                      Budget, summarize, unknown, valued)
@@ -93,6 +94,9 @@ from . import chain, inference, playout, sampling
 from .players import (HeuristicPlayer, PlayerError, check_replies, check_switch,
                       deal_objective, legal_to_act, sides_within_reach, within_reach)
 from .solution import check_limits, check_table_bits
+
+if TYPE_CHECKING:       # (the engine is loaded on first use)
+    from .search import Solver
 
 __all__ = ["ActionValue", "Advice", "PimcPlayer", "value_play", "value_play_postponed",
            "summarize", "game_aside", "value_replies", "value_shared_replies", "DEFAULT_WORLDS",
@@ -465,8 +469,8 @@ class PimcPlayer:
         #: With ``infer``, steps of the chain a world kept (``solver.chain``); 0: no chain.
         self.chain = chain or 0
         self.table_bits = table_bits
-        self._solver = None
-        self._aside_solver = None
+        self._solver: Solver | None = None
+        self._aside_solver: Solver | None = None
         self._heuristic = HeuristicPlayer()
         #: Decisions whose budget cut a solve short or left a world out.
         self.stopped = 0
@@ -487,7 +491,7 @@ class PimcPlayer:
         return FOUR_PLAYER_WORLDS if players == 4 else DEFAULT_WORLDS
 
     @property
-    def solver(self):
+    def solver(self) -> Solver:
         if self._solver is None:
             from .search import Solver
 
@@ -495,7 +499,7 @@ class PimcPlayer:
         return self._solver
 
     @property
-    def aside_solver(self):
+    def aside_solver(self) -> Solver:
         """The Solver for the worlds with Game set aside: a table of its own, so that neither
         problem starts the other's table afresh."""
         if self._aside_solver is None:

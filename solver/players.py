@@ -28,12 +28,15 @@ solver's table); make a new one for each match to repeat a run exactly.
 from __future__ import annotations
 
 import threading
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from . import calling, solution
 from .errors import AllFivesError, quoted, seeded, spelled
 from .game import Observation
 from .heuristic import heuristic_action
+
+if TYPE_CHECKING:       # (the engine is loaded on first use)
+    from .search import Solver
 
 __all__ = ["Player", "PlayerError", "RandomPlayer", "HeuristicPlayer", "CheaterPlayer",
            "decide", "deal_objective", "legal_to_act",
@@ -51,7 +54,7 @@ class Player(Protocol):
     name: str
     omniscient: bool
 
-    def act(self, observation: Observation, *args: Any) -> int: ...
+    def act(self, observation: Observation, *args: Any, **kwargs: Any) -> int: ...
 
 
 def decide(player: Player, state) -> int:
@@ -232,7 +235,7 @@ class CheaterPlayer:
         self.time_limit = time_limit
         self.node_limit = node_limit
         self.table_bits = table_bits
-        self._solver = None
+        self._solver: Solver | None = None
         self._heuristic = HeuristicPlayer()
         #: Decisions a limit cut short (the card played was then the best of those valued).
         self.stopped = 0
@@ -386,7 +389,7 @@ def check_switch(name: str, value: Any) -> None:
         raise PlayerError(f"{name}: {spelled(value)} is not true or false (1 or 0)")
 
 
-def _shared_solver(table_bits: int):
+def _shared_solver(table_bits: int) -> Solver:
     """This thread's Solver with a table of 2**table_bits entries."""
     from .search import Solver
 

@@ -220,7 +220,9 @@ def _coerce(name: str, value: Any) -> Any:
     return value.strip()
 
 
-OPTION_TYPES = {f.name: f.type for f in fields(Rules) if f.name != "preset_name"}
+#: Each option's type as written in ``Rules`` (a string: the module's annotations are postponed).
+OPTION_TYPES: dict[str, str] = {f.name: str(f.type) for f in fields(Rules)
+                                if f.name != "preset_name"}
 OPTION_NAMES = tuple(OPTION_TYPES)
 
 _ALL_FIVES = Rules()

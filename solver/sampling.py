@@ -63,6 +63,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from math import comb, factorial
+from typing import overload
 
 from .cards import ALL_CARDS, FIVE, Card, card_str, rank_of, suit_of
 from .deal import Deal, Position, has_won
@@ -118,7 +119,13 @@ class Worlds(Sequence[World]):
     def __len__(self) -> int:
         return len(self.worlds)
 
-    def __getitem__(self, index):  # type: ignore[override]
+    @overload
+    def __getitem__(self, index: int) -> World: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[World, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> World | tuple[World, ...]:
         return self.worlds[index]
 
     def __iter__(self) -> Iterator[World]:

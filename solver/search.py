@@ -25,13 +25,11 @@ from .scoring import capture_points, game_pips
 from .solution import Solution, check_limits, check_objective, check_table_bits, resolve_side
 
 try:
-    from ._search import Engine
+    from ._search import Engine, Problem, Win
 except ModuleNotFoundError as error:
     if error.name != f"{__package__}._search":
         raise
     raise EngineMissing.here() from None
-Problem = Engine.Problem
-Win = Engine.Win
 
 __all__ = ["Solver", "solve", "default_solver", "card_points", "DEFAULT_TABLE_BITS",
            "card_tables", "settled_before"]
