@@ -245,6 +245,30 @@ class Position:
         object.__setattr__(self, "tricks", tuple(tricks))
         object.__setattr__(self, "hands", tuple(tuple(h) for h in hands))
 
+    @classmethod
+    def of_legal_play(cls, deal: Deal, play: tuple[Card, ...]) -> Position:
+        """The position after ``play``, every card of which is known to be legal in turn (as a
+        play-out that chose each among the legal cards has it): the tricks and hands worked out
+        as ``__post_init__`` does, without checking each card again."""
+        n = len(deal.hands)
+        trump = deal.trump
+        hands = [list(h) for h in deal.hands]
+        tricks: list[Trick] = []
+        leader, cards = deal.elder, []
+        for card in play:
+            hands[(leader + len(cards)) % n].remove(card)
+            cards.append(card)
+            if len(cards) == n:
+                winner = (leader + trick_winner(cards, trump)) % n
+                tricks.append(Trick(leader, tuple(cards), winner))
+                leader, cards = winner, []
+        if cards:
+            tricks.append(Trick(leader, tuple(cards)))
+        position = object.__new__(cls)
+        position.__dict__.update(deal=deal, play=tuple(play), tricks=tuple(tricks),
+                                 hands=tuple(tuple(h) for h in hands))
+        return position
+
     # ---- the state of play ------------------------------------------------------------------
 
     @cached_property

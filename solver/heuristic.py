@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .cards import ACE, ALL_CARDS, FIVE, JACK, KING, TEN, Card, make_card, pip_value, rank_of, \
     suit_of
@@ -46,6 +47,21 @@ def card_value(card: Card, trump: int, rules: Rules) -> float:
     return value
 
 
+@lru_cache(maxsize=256)
+def card_values(trump: int, rules: Rules) -> tuple[float, ...]:
+    """``card_value`` of every card number (0 to 63) under ``trump`` (-1: none) and ``rules``,
+    kept per trumps and rules: the heuristic asks for the same values at every turn."""
+    return tuple(card_value(c, trump, rules) if c & 15 < 13 else 0.0 for c in range(64))
+
+
+@lru_cache(maxsize=256)
+def prize_trumps(trump: int, rules: Rules) -> tuple[Card, ...]:
+    """The prize trumps, most valuable first (T, 5, J with the all-fives count)."""
+    values = card_values(trump, rules)
+    return tuple(sorted((make_card(trump, r) for r in (TEN, FIVE, JACK)
+                         if values[make_card(trump, r)] >= 1), key=lambda c: -values[c]))
+
+
 def _beats(card: Card, best: Card, trump: int) -> bool:
     """Whether ``card`` played to a trick now won by ``best`` takes it over."""
     if suit_of(card) == suit_of(best):
@@ -78,13 +94,14 @@ class TrickView:
         partner = (obs.seat + 2) % 4 if n == 4 else None
         table = cls(obs, trump, out, trick, n - len(trick) - 1, partner)
         # the prize trumps, most valuable first (T, 5, J with the all-fives count)
-        table.prize = sorted((make_card(trump, r) for r in (TEN, FIVE, JACK)
-                              if card_value(make_card(trump, r), trump, obs.rules) >= 1),
-                             key=lambda c: -card_value(c, trump, obs.rules))
+        table.prize = list(prize_trumps(trump, obs.rules))
         return table
 
     def value(self, card: Card) -> float:
-        return card_value(card, self.trump, self.obs.rules)
+        values = self.__dict__.get("_values")
+        if values is None:
+            values = self.__dict__["_values"] = card_values(self.trump, self.obs.rules)
+        return values[card]
 
     def out_trumps(self) -> list[Card]:
         return [c for c in self.out if suit_of(c) == self.trump]
@@ -108,7 +125,13 @@ class TrickView:
     def holds(self, card: Card) -> bool:
         """Whether a winning ``card`` keeps the trick: no seat plays after, or no card still out
         could take it over (whoever holds it, if anyone)."""
-        return self.seats_after == 0 or not any(_beats(c, card, self.trump) for c in self.out)
+        if self.seats_after == 0:
+            return True
+        # (``_beats`` inlined: a higher card of its suit, or any trump when it is not one)
+        suit, rank, trump = card >> 4, card & 15, self.trump
+        if suit == trump:
+            return not any(c >> 4 == suit and c & 15 > rank for c in self.out)
+        return not any(c >> 4 == trump or (c >> 4 == suit and c & 15 > rank) for c in self.out)
 
     def safe(self, card: Card) -> bool:
         """Whether the trick is surely my side's once ``card`` is played to it."""
@@ -121,8 +144,8 @@ class TrickView:
 
     def trump_points(self) -> float:
         """What the trumps on the table are worth, Game pips left out."""
-        return sum(self.value(c) - card_value(c, -1, self.obs.rules)
-                   for _, c in self.trick if suit_of(c) == self.trump)
+        plain = card_values(-1, self.obs.rules)
+        return sum(self.value(c) - plain[c] for _, c in self.trick if suit_of(c) == self.trump)
 
 
 def heuristic_action(observation: Observation) -> tuple[int, int]:

@@ -131,12 +131,16 @@ class _Sight(TrickView):
         self.obs = turn.view
         self.trump = turn.view.trump
         self._trumps = [c for c in turn.trumps if c not in held]
-        self.out = [c for c in turn.others if c not in held] + self._trumps
         self.trick = turn.trick
         self.seats_after = turn.seats_after
         self.partner = turn.partner
         self.prize = prize
         self._values = values
+
+    @property
+    def out(self) -> list[int]:     # (made only when asked: the rules here do not read it)
+        held = self._held
+        return [c for c in self._turn.others if c not in held] + self._trumps
 
     def value(self, card: int) -> float:
         return self._values[card]
@@ -188,6 +192,10 @@ class PlayWeigher:
             self.prize = sorted((make_card(trump, r) for r in (TEN, FIVE, JACK)
                                  if self.values[make_card(trump, r)] >= 1),
                                 key=lambda c: -self.values[c])
+            #: Per card, its place in the order of the heuristic's cheapest lead among cards
+            #: that are not trumps (value, rank, number: ``heuristic._cheap_key``'s).
+            cheap = sorted(ALL_CARDS, key=lambda c: (self.values[c], c & 15, c))
+            self._cheap = dict(zip(cheap, range(len(cheap))))
 
     def _turn(self, index: int) -> _Turn:
         turn = self.turns.get(index)
@@ -208,7 +216,28 @@ class PlayWeigher:
         """How many legal cards the seat at play ``index`` had from ``hand``, and the
         heuristic's card where more than one.  It depends on nothing else, so it is
         remembered: many worlds, and a chain's steps, give a seat the same hand."""
-        key = (index, frozenset(hand))
+        trump = self.observation.trump
+        if lead:
+            # following suit, the heuristic reads nothing of the hand beyond the suit led and
+            # trumps (its legal cards, the trumps still out, whether a card can be taken over
+            # in those suits): worlds that differ only in the other suits share the answer
+            led = lead[0] >> 4
+            for c in hand:
+                if c >> 4 == led:
+                    key = (index, frozenset([c for c in hand
+                                             if c >> 4 == led or c >> 4 == trump]))
+                    break
+            else:
+                key = (index, frozenset(hand))
+        else:
+            # leading, it reads the trumps held and, of the other cards, only the cheapest
+            # (``heuristic.lead_by_rules``: a master trump, else the cheapest card kept)
+            plain = [c for c in hand if c >> 4 != trump]
+            if plain:
+                key = (index, frozenset([c for c in hand if c >> 4 == trump]),
+                       min(plain, key=self._cheap.__getitem__), len(hand))
+            else:
+                key = (index, frozenset(hand))
         found = self.decided.get(key)
         if found is None:
             obs = self.observation

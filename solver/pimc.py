@@ -558,7 +558,7 @@ class PimcPlayer:
                 drawn = inference.resample(likely, count, self.rng)
                 chosen = [worlds[i] for i, _ in drawn]
                 weights = [float(times) for _, times in drawn]
-        positions = [sampling.world_position(observation, w) for w in chosen]
+        positions = sampling.world_positions(observation, chosen)
         return self.advise_positions(observation, positions, weights, bool(worlds.exact),
                                      budget)
 

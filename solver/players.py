@@ -357,13 +357,13 @@ def within_reach(position) -> bool:
 def sides_within_reach(position) -> list[int]:
     """The sides that could reach the target in this deal (``within_reach``); none without a
     match score."""
-    from .search import card_points
+    from .search import card_tables
 
     deal = position.deal
     if deal.score is None:
         return []
     rules = deal.rules
-    points = card_points(deal, "points")
+    points = card_tables(deal, "points")[0]     # (card_points, kept per rules and trumps)
     left = sum(points[c] for hand in position.hands for c in hand)
     left += sum(points[c] for c in position.current.cards) + sum((rules.high, rules.low,
                                                                    rules.game))

@@ -59,7 +59,7 @@ def play_out(position: Position, player: Player | None = None) -> Position:
         if len(trick) == n:
             leader = (leader + trick_winner(trick, trump)) % n
             trick = []
-    return Position(deal, position.play + tuple(cards))
+    return Position.of_legal_play(deal, position.play + tuple(cards))  # (each chosen legal)
 
 
 def played_out_values(positions: Sequence[Position], weights: Sequence[float],

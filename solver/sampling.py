@@ -65,14 +65,15 @@ from dataclasses import dataclass, replace
 from math import comb, factorial
 from typing import overload
 
-from .cards import ALL_CARDS, FIVE, Card, card_str, rank_of, suit_of
+from .cards import ALL_CARDS, FIVE, Card, card_str, rank_of, sort_cards, suit_of
 from .deal import Deal, Position, has_won
 from .errors import AllFivesError, quoted, whole
 from .game import BEG, RUN, STAND, TAKE_ONE, Observation
 from .tricks import seat_names, shows_void, side_of
 
 __all__ = ["World", "Worlds", "Constraints", "Sampler", "SamplingError", "constraints",
-           "count_worlds", "sample_worlds", "all_worlds", "world_position", "bidding_weight",
+           "count_worlds", "sample_worlds", "all_worlds", "world_position", "world_positions",
+           "bidding_weight",
            "call_weigher", "calls_weigh", "TEMPER"]
 
 #: No world weighs more than this many times another under ``bidding``.
@@ -645,3 +646,42 @@ def world_position(observation: Observation, world: World) -> Position:
     turnup = obs.turnups[-1] if obs.turnups else None
     deal = Deal(tuple(tuple(h) for h in dealt), obs.trump, obs.dealer, obs.rules, turnup, score)
     return Position(deal, tuple(c for _, c in obs.play))
+
+
+_DEAL_FIELDS = ("trump", "dealer", "rules", "turnup", "score")
+
+
+def world_positions(observation: Observation, worlds: Sequence[World]) -> list[Position]:
+    """``world_position`` of each world: the first made and checked as there, the others from
+    it, since the worlds of one observation differ only in the hands.  Every world is still
+    checked to give this seat its own hand; the trick history (the same play, trumps and first
+    leader in every world) is the first position's, not replayed."""
+    if not worlds:
+        return []
+    first = world_position(observation, worlds[0])
+    positions = [first]
+    obs = observation
+    n = obs.players
+    mine = sorted(obs.hand)
+    template = first.deal
+    common = {name: getattr(template, name) for name in _DEAL_FIELDS}
+    played: list[list[Card]] = [[] for _ in range(n)]
+    for seat, card in obs.play:
+        played[seat].append(card)
+    shared = {"play": first.play, "tricks": first.tricks, "completed": first.completed,
+              "current": first.current, "to_move": first.to_move}
+    for world in worlds[1:]:
+        hands = world.hands
+        if len(hands) != n:
+            raise SamplingError(f"a world of {len(hands)} hands at a {n}-player table")
+        if sorted(hands[obs.seat]) != mine:
+            raise SamplingError(f"the world gives seat {obs.seat} other cards than its own hand")
+        deal = object.__new__(Deal)
+        deal.__dict__.update(common)
+        deal.__dict__["hands"] = tuple(tuple(sort_cards([*h, *p])) for h, p in zip(hands, played))
+        position = object.__new__(Position)
+        position.__dict__.update(shared)
+        position.__dict__["deal"] = deal
+        position.__dict__["hands"] = tuple(tuple(sort_cards(h)) for h in hands)
+        positions.append(position)
+    return positions

@@ -23,6 +23,7 @@ from .errors import EngineMissing
 from .pegging import match_after
 from .scoring import capture_points, game_pips
 from .solution import Solution, check_limits, check_objective, check_table_bits, resolve_side
+from .tricks import side_of
 
 try:
     from ._search import Engine, Problem, Win
@@ -105,13 +106,15 @@ def settled_before(position: Position, side: int, objective: str, points: bytes,
     margin = objective == "margin"
     settled = 0
     pips_won = [0, 0, 0]
+    n = deal.players
+    sides = [side_of(s, n) for s in range(n)]
     for t in position.completed:
-        s = deal.side_of(t.winner)
-        pips_won[s] += sum(pips[c] for c in t.cards)
+        s = sides[t.winner]
+        pips_won[s] += sum(map(pips.__getitem__, t.cards))
         if s == side:
-            settled += bonus + sum(points[c] for c in t.cards)
+            settled += bonus + sum(map(points.__getitem__, t.cards))
         elif margin:
-            settled -= bonus + sum(points[c] for c in t.cards)
+            settled -= bonus + sum(map(points.__getitem__, t.cards))
     if objective != "tricks":
         rules = deal.rules
         lanes = [(m >> (16 * deal.trump)) & 0x1FFF for m in deal.hand_masks]
@@ -124,7 +127,7 @@ def settled_before(position: Position, side: int, objective: str, points: bytes,
             for wanted, card in ((rules.high, high),
                                  (rules.low and rules.low_to == "holder", low)):
                 if wanted:
-                    s = deal.side_of(next(i for i, lane in enumerate(lanes) if lane & card))
+                    s = sides[next(i for i, lane in enumerate(lanes) if lane & card)]
                     settled += 1 if s == side else (-1 if margin else 0)
     return settled, pips_won
 
@@ -234,7 +237,7 @@ class Solver:
         for c in position.play:
             played |= 1 << c
         lower, upper, move_bounds, best_line, nodes, stopped = self.engine.solve(
-            Problem([deal.side_of(s) for s in range(deal.players)], side, deal.trump,
+            Problem([side_of(s, deal.players) for s in range(deal.players)], side, deal.trump,
                                 points, pips, trick_bonus=1 if objective == "tricks" else 0,
                                 game=objective != "tricks" and deal.rules.game,
                                 margin=objective == "margin", strict=deal.rules.strict_follow,

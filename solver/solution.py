@@ -66,6 +66,8 @@ def resolve_side(position: Position, side: int | None) -> int:
     if side is None:
         seat = position.to_move if not position.is_over else deal.elder
         return deal.side_of(seat)
+    if type(side) is int and 0 <= side < deal.sides:
+        return side             # (the usual case: the message's names are not needed)
     names = ", ".join(f"{i} ({deal.side_name(i)})" for i in range(deal.sides))
     if whole(side) is None:     # (a seat's name, say: sides are numbered)
         raise AllFivesError(f"side: expected a side's number, not {quoted(side)} (at this "

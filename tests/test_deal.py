@@ -50,3 +50,26 @@ def test_turnups_set_aside_are_checked_as_they_are_written():
         for write in (position.to_toml, position.to_line):
             with pytest.raises(AllFivesError, match="is no turn-up set aside"):
                 write(bad)
+
+
+def test_a_position_of_legal_play_is_the_position_checked_card_by_card():
+    """``Position.of_legal_play`` (play known legal, as a play-out's) gives what the checked
+    constructor gives, at every point of deals of 2, 3 and 4 players."""
+    import random
+
+    rng = random.Random(5)
+    for players in (2, 3, 4):
+        for _ in range(20):
+            pack = rng.sample([s * 16 + r for s in range(4) for r in range(13)], 6 * players)
+            deal = Deal(tuple(tuple(pack[6 * i:6 * i + 6]) for i in range(players)),
+                        trump=rng.randrange(4))
+            position = Position(deal, ())
+            while not position.is_over:
+                checked = position
+                made = Position.of_legal_play(deal, checked.play)
+                for part in ("deal", "play", "tricks", "hands", "completed", "current",
+                             "to_move", "is_over"):
+                    assert getattr(made, part) == getattr(checked, part), part
+                card = rng.choice(position.legal_moves())
+                position = Position(deal, position.play + (card,))
+            assert Position.of_legal_play(deal, position.play).tricks == position.tricks

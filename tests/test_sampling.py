@@ -25,7 +25,8 @@ from solver.players import decide
 from solver.registry import make_player
 from solver.rules import PRESETS, Rules
 from solver.sampling import TEMPER, Constraints, Sampler, SamplingError, World, all_worlds, \
-    bidding_weight, calls_weigh, constraints, count_worlds, sample_worlds, world_position
+    bidding_weight, calls_weigh, constraints, count_worlds, sample_worlds, world_position, \
+    world_positions
 from solver.tricks import trick_winner
 
 #: Every preset, and the follow rules the other way round on two of them.
@@ -727,3 +728,33 @@ def test_calls_weigh_the_worlds_where_another_seat_s_call_is_read(players):
             if not others:
                 assert not weigh
     assert said[True] and said[False]
+
+
+POSITION_PARTS = ("deal", "play", "tricks", "hands", "completed", "current", "to_move")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_world_positions_are_world_position_of_each_world(players):
+    """The positions made together for a decision's worlds (the first checked, the others
+    made from it) are each the one ``world_position`` makes and checks alone: before the
+    first card, mid-trick and between tricks, after runs, under both follow rules."""
+    rng = random.Random(players)
+    heuristic = make_player("heuristic")
+    compared = 0
+    for seed in range(6):
+        rules = Rules().replace(follow="strict" if seed % 2 else "trump-anytime")
+        state = Match(players=players, rules=rules).new_initial_state(seed=seed)
+        while state.phase != PLAY:
+            state.apply_action(decide(heuristic, state))
+        while state.phase == PLAY:
+            seen = state.observation(state.current_player())
+            worlds = sample_worlds(seen, 5, rng)
+            for made, alone in zip(world_positions(seen, worlds),
+                                   [world_position(seen, w) for w in worlds], strict=True):
+                assert [getattr(made, k) for k in POSITION_PARTS] == \
+                    [getattr(alone, k) for k in POSITION_PARTS]
+                assert made.legal_moves() == alone.legal_moves()
+                compared += 1
+            state.apply_action(decide(heuristic, state))
+    assert compared > 100
+    assert world_positions(seen, []) == []
