@@ -16,9 +16,9 @@ from .game import BEG, DEALER, ELDER, RUN, STAND, TAKE_ONE, Observation
 from .rules import Rules
 from .tricks import side_of, trick_winner
 
-__all__ = ["heuristic_action", "card_value", "TrickView", "stand_or_beg", "rules_call",
-           "take_one_or_run", "lead_by_rules", "follow_by_rules", "SCORING_TRUMPS",
-           "STAND_TRUMPS", "GAME_PIP_WEIGHT"]
+__all__ = ["heuristic_action", "card_value", "card_values", "prize_trumps", "TrickView",
+           "stand_or_beg", "rules_call", "take_one_or_run", "lead_by_rules", "follow_by_rules",
+           "SCORING_TRUMPS", "STAND_TRUMPS", "GAME_PIP_WEIGHT"]
 
 #: The trumps whose holder stands (as elder hand) or keeps trumps (as dealer) on them alone.
 SCORING_TRUMPS = (ACE, KING, TEN, FIVE)

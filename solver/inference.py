@@ -40,9 +40,9 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import ALL_CARDS, FIVE, JACK, TEN, make_card, suit_of
+from .cards import ALL_CARDS, suit_of
 from .game import Observation, turn_view
-from .heuristic import TrickView, card_value, follow_by_rules, lead_by_rules
+from .heuristic import TrickView, card_values, follow_by_rules, lead_by_rules, prize_trumps
 from .sampling import TEMPER     # (no world weighs more than this many times another)
 from .tricks import legal_plays
 
@@ -124,7 +124,7 @@ class _Sight(TrickView):
     world shares; a card's value looked up rather than counted, the trick's winner after a card
     and the cards above it taken from the turn."""
 
-    def __init__(self, turn: _Turn, hand: Sequence[int], values: dict[int, float],
+    def __init__(self, turn: _Turn, hand: Sequence[int], values: Sequence[float],
                  prize: list[int]) -> None:
         self._turn = turn
         self._held = held = set(hand)
@@ -188,10 +188,8 @@ class PlayWeigher:
         self.decided: dict[tuple[int, frozenset[int]], tuple[int, int | None]] = {}
         trump = obs.trump
         if self.play:
-            self.values = {c: card_value(c, trump, obs.rules) for c in ALL_CARDS}
-            self.prize = sorted((make_card(trump, r) for r in (TEN, FIVE, JACK)
-                                 if self.values[make_card(trump, r)] >= 1),
-                                key=lambda c: -self.values[c])
+            self.values = card_values(trump, obs.rules)
+            self.prize = list(prize_trumps(trump, obs.rules))
             #: Per card, its place in the order of the heuristic's cheapest lead among cards
             #: that are not trumps (value, rank, number: ``heuristic._cheap_key``'s).
             cheap = sorted(ALL_CARDS, key=lambda c: (self.values[c], c & 15, c))
