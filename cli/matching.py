@@ -563,7 +563,19 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
                 out.close()
             except OSError as error:  # what was left to write: a full disk names no file
                 raise OSError(error.errno, error.strerror, out.name) from None
-    _show(summary(plan, result, seconds, keeper.resumed, record), as_json)
+    from .status import reading
+
+    try:
+        # (the bootstrap of a large run takes a while: a line says so on a terminal)
+        with reading("working out the bootstrap interval", not as_json):
+            found = summary(plan, result, seconds, keeper.resumed, record)
+    except KeyboardInterrupt as stop:
+        # every group was played: the report without the bootstrap, then the interrupt
+        with signals_held():
+            _show(summary(plan, result, seconds, keeper.resumed, record, bootstrap=False),
+                  as_json, stopped_by(stop))
+        raise
+    _show(found, as_json)
 
 
 def _show(found: dict[str, Any], as_json: bool, stopped: str = "interrupted") -> None:

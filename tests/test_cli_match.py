@@ -1343,3 +1343,34 @@ def test_a_script_that_runs_the_command_line_is_the_program_to_run_again(monkeyp
     plan = matching.make_plan("pimc", "heuristic", 4, 10, None, True, "all-fives", None, None,
                               None, None)
     assert plan.command().startswith("python benchmarks/sighted.py match pimc heuristic ")
+
+
+@pytest.mark.parametrize("as_json", [True, False])
+def test_ctrl_c_while_the_bootstrap_is_worked_out_keeps_the_report(monkeypatch, as_json):
+    """Every group played, a Ctrl-C while the bootstrap interval is worked out (a while, for a
+    large run) still gives the report, the bootstrap said not worked out, then status 130."""
+    import cli.matching as matching
+
+    whole_summary = matching.summary
+
+    def stopped_in_bootstrap(*args, bootstrap=True, **options):
+        if bootstrap:
+            raise KeyboardInterrupt
+        return whole_summary(*args, bootstrap=bootstrap, **options)
+
+    monkeypatch.setattr(matching, "summary", stopped_in_bootstrap)
+    result = run("match", "heuristic", "random", "--duplicate", "--deals", "30", "--seed", "2",
+                 *(["--json"] if as_json else []))
+    assert result.exit_code == 130
+    assert "interrupted" in result.stderr
+    if as_json:
+        (found,) = records_of(result.stdout)
+        assert found["groups"] == 30 and found["interrupted"] is False
+        assert found["bootstrap"] is None and found["difference"]["low"] is not None
+    else:
+        assert "bootstrap: not worked out (the run was stopped)" in " ".join(result.stdout.split())
+        assert "these are the first" not in result.stdout
+
+
+def records_of(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines()]
