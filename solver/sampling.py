@@ -73,8 +73,7 @@ from .tricks import seat_names, shows_void, side_of
 
 __all__ = ["World", "Worlds", "Constraints", "Sampler", "SamplingError", "constraints",
            "count_worlds", "sample_worlds", "all_worlds", "world_position", "world_positions",
-           "bidding_weight",
-           "call_weigher", "calls_weigh", "TEMPER"]
+           "bidding_weight", "call_weigher", "calls_weigh", "TEMPER"]
 
 #: No world weighs more than this many times another under ``bidding``.
 TEMPER = 8.0
