@@ -642,6 +642,9 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
                             "valued by playing its deals out, which searches nothing (give a "
                             "POSITION, or leave --nodes out)")
     node_limit = node_limit or ADVICE_NODES
+    if node_limit >= 2 ** 63:      # (the engine's count of nodes: named as the option here)
+        raise AllFivesError(f"--nodes: {node_limit} is not a number of nodes from 1 to "
+                            f"{2 ** 63 - 1}")
     if worlds is not None and not 1 <= worlds <= MAX_WORLDS:
         raise AllFivesError(f"--worlds: {worlds} is not a whole number from 1 to {MAX_WORLDS}")
     if position is not None:

@@ -138,6 +138,9 @@ def test_the_rules_of_a_call(made):
     (["--hand", "9H 4C 3C 8D 2S QS", "--turnup", "7H", "--nodes", "5"],
      ["--nodes: bounds the engine's search for a card's advice; a call is valued by playing "
       "its deals out, which searches nothing (give a POSITION, or leave --nodes out)"]),
+    # past what the engine counts: named as the option, not as the player's node_limit
+    ([TWO, "--nodes", str(2 ** 63)],
+     [f"--nodes: {2 ** 63} is not a number of nodes from 1 to {2 ** 63 - 1}"]),
     ([TWO, "--seat", "S"], ["<argument>: S is not to play: N is (advice is for the seat to move)"]),
     ([TWO, "--seat", "E"], ["--seat: no seat 'E' at a 2-player table (seats here: N S)"]),
     (["N:- Q.AK5.7.4 dealer=S turnup=6H"],
