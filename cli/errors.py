@@ -316,8 +316,9 @@ class Boundary(HelpScreen, TyperGroup):
             say(f"cannot write the output: {error.strerror}")
             reader_gone()   # what is left to write goes nowhere, rather than fail at exit
             return FAILURE
-        except MemoryError:     # (an input without end: a record of /dev/zero)
-            say("out of memory")
+        except MemoryError as error:    # (an input without end: a record of /dev/zero)
+            # (the engine's says for what: a table too large for the memory left)
+            say(f"out of memory{f': {error}' if str(error) else ''}")
             return FAILURE
         except KeyboardInterrupt as stop:
             say_stopped(stop)

@@ -812,6 +812,20 @@ def test_out_of_memory_is_one_line(monkeypatch):
     assert result.exit_code == 1 and result.stderr == "allfives: error: out of memory\n"
 
 
+def test_out_of_memory_for_the_engines_table_says_so(monkeypatch):
+    """The engine's table that finds no memory (a large table_bits, many workers) is named."""
+    pytest.importorskip("solver.search")
+
+    class NoRoom:
+        def __init__(self, table_bits=20):
+            raise MemoryError("no memory for the transposition table")
+
+    monkeypatch.setattr("solver.search.Solver", NoRoom)
+    result = run("match", "cheater", "heuristic", "--deals", "1")
+    assert result.exit_code == 1
+    assert result.stderr == "allfives: error: out of memory: no memory for the transposition table\n"
+
+
 #: More digits than Python's int reads at once (4,300): it was a traceback.
 HUGE = "1" * 4301
 
