@@ -259,6 +259,9 @@ def usage_message(error: typer.TyperException, args: list[str] = (), group: Any 
             break
     else:   # any other bad value: the option first, as the program's own errors put it
         text = re.sub(r"^Invalid value for '(-[\w-]+)': (.*?)\.?$", r"\1: \2", text)
+        # (Python's int reads no more than 4,300 digits at once: its words say no limit)
+        text = text.replace("Unable to parse input string as an integer, exceeded maximum size",
+                            "a number of more than 4,300 digits: too large")
     ctx = getattr(error, "ctx", None)
     if ctx is not None:
         text = text.rstrip(".") + f" (see '{ctx.command_path} --help')"

@@ -852,6 +852,15 @@ def test_a_deal_number_of_thousands_of_leading_zeros_is_the_number():
     assert result.exit_code == 0 and "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("args", [["deal", "--seed", HUGE],
+                                  ["solve", "two-player.toml", "--node-limit", HUGE],
+                                  ["match", "random", "random", "--deals", HUGE]])
+def test_an_option_of_thousands_of_digits_says_how_many_are_read(args):
+    args = [f"{EXAMPLES}/{a}" if a.endswith(".toml") else a for a in args]
+    line = one_error_line(run(*args))
+    assert f"{args[-2]}: a number of more than 4,300 digits: too large" in line, line
+
+
 def test_a_player_option_of_hundreds_of_digits_is_one_line():
     line = one_error_line(run("match", f"pimc:worlds={'9' * 400}", "random"))
     assert line.endswith("99 is not a whole number from 1 to 100000") and len(line) < 200
