@@ -544,10 +544,12 @@ def judge_cards(position: Position, seat: int, solve, node_limit: int,
                 for_match: bool = False) -> list[CardPlayed]:
     """The cards ``seat`` played in ``position``, judged as ``analyze_play`` judges every card:
     the position before the card solved for its side, the card's value against the best; or,
-    ``for_match``, as ``judge_for_match`` judges it (1, 0 or -1: the match).  The first solve
-    starts from an empty table, so that what the limit leaves unjudged is the deal's own, not
-    what was solved before it (an earlier deal, or this one before an undo)."""
+    ``for_match``, as ``judge_for_match`` judges it (1, 0 or -1: the match).  The deal is
+    judged as it is alone (``afresh``), not after an earlier deal, or this one before an undo."""
+    from .analyzing import afresh
+
     deal = position.deal
+    solve = afresh(solve)
     out = []
     for index, card in enumerate(position.play):
         before = deal.position(position.play[:index])
@@ -555,12 +557,11 @@ def judge_cards(position: Position, seat: int, solve, node_limit: int,
             continue
         if for_match:
             solutions = [solve(before, side=side, objective="win", line=False,
-                               node_limit=node_limit, fresh=not out)
-                         for side in range(deal.sides)]
+                               node_limit=node_limit) for side in range(deal.sides)]
             out.append(judge_for_match(before, index, card, solutions))
         else:
             solution = solve(before, side=deal.side_of(seat), objective="points", line=False,
-                             node_limit=node_limit, fresh=not out)
+                             node_limit=node_limit)
             out.append(judge_card(before, index, card, solution))
     return out
 
