@@ -220,6 +220,12 @@ def is_interactive(stream) -> bool:
     return interactive
 
 
+#: The characters of an answer read from a stream: more is none (the rest of its line let go).
+LONGEST_ANSWER = 10_000
+#: A line of answers read no further than this: past it, the end of the answers.
+LONGEST_LINE = 1 << 20
+
+
 def ask_line(prompt: str, console, stream, interactive: bool) -> str | None:
     """One line of a person's input, without its newline; None at the end of input.  On a
     terminal the line is read with ``input``; from any other stream the prompt is printed and the
@@ -232,10 +238,27 @@ def ask_line(prompt: str, console, stream, interactive: bool) -> str | None:
             console.print()
             return None
     console.print(prompt, end="")
-    line = stream.readline()
+    line = stream.readline(LONGEST_ANSWER + 1)
     if not line:
         console.print()
         return None
+    if len(line) > LONGEST_ANSWER and not line.endswith("\n"):
+        # no answer is so long: the rest of the line is let go (as the answer's own words say
+        # it is none), and a line without end, as of /dev/zero, is the end of the answers
+        skipped = 0
+        while skipped <= LONGEST_LINE:
+            rest = stream.readline(1 << 16)
+            if not rest or rest.endswith("\n"):
+                break
+            skipped += len(rest)
+        else:
+            console.print()
+            from .errors import note
+
+            note(f"an answer line of more than {LONGEST_LINE >> 20} MiB: taken as the end of "
+                 "the answers")
+            return None
+        line = line[:LONGEST_ANSWER]
     line = line.rstrip("\r\n")
     console.print(shown(line, None), markup=False, highlight=False)
     return line

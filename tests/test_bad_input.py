@@ -874,6 +874,32 @@ def test_an_answer_of_thousands_of_digits_is_asked_again():
     assert "there is no number 111111…111111 (4301 digits): choose 1 to " in result.stdout
 
 
+def test_an_answer_line_of_thousands_of_characters_is_cut_and_asked_again():
+    from clirun import PUZZLES
+
+    result = run("puzzle", "play", PUZZLES / "001-save-the-ten.toml",
+                 input="x" * 50_000 + "\nquit\n")
+    assert result.exit_code == 0 and "Traceback" not in result.stderr
+    assert "unknown answer 'xxx" in result.stdout and "Not solved (stopped)." in result.stdout
+    assert result.stdout.count("x") < 10_100     # (the answer read: its first 10,000 characters)
+
+
+@pytest.mark.parametrize("command", [["play", "--seed", "1"], ["puzzle", "play", "001"]])
+def test_an_answer_line_without_end_is_the_end_of_the_answers(command, tmp_path):
+    """A line of answers that never ends (standard input from /dev/zero) is read no further than
+    a MiB: then it is the end of the answers, as at the end of the input (it had filled the
+    memory)."""
+    from clirun import PUZZLES
+
+    if command[0] == "puzzle":
+        command = ["puzzle", "play", PUZZLES / "001-save-the-ten.toml"]
+    else:
+        command = [*command, "--record", tmp_path / "games.jsonl"]
+    result = run(*command, input="\0" * (3 << 20))
+    assert result.exit_code == 0 and "Traceback" not in result.stderr
+    assert "an answer line of more than 1 MiB: taken as the end of the answers" in result.stderr
+
+
 @pytest.mark.parametrize("command", [["solve"], ["puzzle", "check"], ["puzzle", "show"]])
 def test_a_file_name_of_thousands_of_characters_is_shortened(tmp_path, command):
     name = str(tmp_path / ("x" * 3000 + ".toml"))

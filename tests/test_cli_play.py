@@ -36,7 +36,7 @@ class Script:
         self.session: Session | None = None
         self.seen: list = []
 
-    def readline(self) -> str:
+    def readline(self, size: int = -1) -> str:     # (its lines are short: whole)
         state = self.session.state
         obs = state.observation(self.session.me)
         self.seen.append(obs)

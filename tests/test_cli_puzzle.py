@@ -68,7 +68,7 @@ class Script:
         self.session: PuzzleSession | None = None
         self.asked = 0
 
-    def readline(self) -> str:
+    def readline(self, size: int = -1) -> str:     # (its lines are short: whole)
         self.asked += 1
         line = self.answer(self.session, self.asked)
         return "" if line is None else line + "\n"
