@@ -33,8 +33,8 @@ from solver.tricks import SeatError, parse_seat, seat_names, side_count, side_na
 from .errors import note
 from .faces import GOOD, QUIET, card_face, cards_face, hanging, rules_words, suit_face
 from .fitted import Fitted
-from .inputs import ARGUMENT, STDIN, is_file, is_record_text, named, one_of_several, read_rules, \
-    read_text
+from .inputs import ARGUMENT, STDIN, is_file, is_record_text, link_trouble, named, \
+    one_of_several, read_rules, read_text
 from .report import narrowing_table, table
 from .table import pegged_this_deal
 
@@ -63,6 +63,9 @@ def read_position(name: str) -> tuple[str, SeenPosition]:
     if picked:
         return picked[0]
     if name != STDIN and not is_file(name) and not is_toml_name(name):
+        trouble = link_trouble(name)
+        if trouble:
+            raise AllFivesError(f"{name}: {trouble}")
         raise AllFivesError(f"{name}: no such file, and not a one-line position "
                             f"(\"N:AK5.9.32.- - dealer=S trump=H\")")
     text = read_text(name)

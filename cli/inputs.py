@@ -61,6 +61,16 @@ def is_file(name: str) -> bool:
         return False
 
 
+def link_trouble(name: str | Path) -> str | None:
+    """What is wrong with a link that leads to nothing (``Too many levels of symbolic links``
+    for a loop of links), or None where ``name`` is no such link."""
+    try:
+        Path(name).stat()
+    except OSError as error:
+        return error.strerror if os.path.islink(name) else None
+    return None
+
+
 def read_text(name: str, limit: int | None = MAX_TEXT_BYTES, records: bool = False) -> str:
     """The text of a file, or of standard input for ``-`` (a UTF-8 byte-order mark dropped);
     bytes that are not UTF-8, or more than ``limit`` of them (but for a game record, with

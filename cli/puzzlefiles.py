@@ -50,7 +50,10 @@ def puzzle_paths(paths: Iterable[str | PathLike[str]]) -> list[Path]:
         elif (one := _one_of_several(str(name))) is not None:
             out.append(one)
         else:
-            raise AllFivesError(f"{shown_path(path)}: no such file or folder")
+            from .inputs import link_trouble
+
+            trouble = link_trouble(path) or "no such file or folder"
+            raise AllFivesError(f"{shown_path(path)}: {trouble}")
     return out
 
 

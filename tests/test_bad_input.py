@@ -900,6 +900,16 @@ def test_an_answer_line_without_end_is_the_end_of_the_answers(command, tmp_path)
     assert "an answer line of more than 1 MiB: taken as the end of the answers" in result.stderr
 
 
+@pytest.mark.parametrize("command", [["solve"], ["analyze"], ["replay"], ["advise"],
+                                     ["puzzle", "check"], ["puzzle", "show"]])
+def test_a_loop_of_links_says_so(tmp_path, command):
+    """A name that is a loop of links is not 'no such file'."""
+    (tmp_path / "one").symlink_to(tmp_path / "two")
+    (tmp_path / "two").symlink_to(tmp_path / "one")
+    line = one_error_line(run(*command, tmp_path / "one"))
+    assert line.endswith("one: Too many levels of symbolic links"), line
+
+
 @pytest.mark.parametrize("command", [["solve"], ["puzzle", "check"], ["puzzle", "show"]])
 def test_a_file_name_of_thousands_of_characters_is_shortened(tmp_path, command):
     name = str(tmp_path / ("x" * 3000 + ".toml"))
