@@ -15,7 +15,7 @@ file and ``load_positions`` / ``read_positions`` for a file or text of several. 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from os import PathLike
@@ -190,6 +190,29 @@ class Trick:
         return f"Trick(leader={self.leader}, cards=({cards}), winner={self.winner})"
 
 
+def _replayed(deal: Deal, play: Sequence[Card], check: Callable[..., None] | None = None
+              ) -> tuple[tuple[Trick, ...], tuple[tuple[Card, ...], ...]]:
+    """The tricks of ``play`` (the last one open, if any) and each seat's cards left;
+    ``check(i, card, seat, hands, cards)`` before each card is played, where one is given."""
+    n = deal.players
+    hands = [list(h) for h in deal.hands]
+    tricks: list[Trick] = []
+    leader, cards = deal.elder, []
+    for i, card in enumerate(play):
+        seat = (leader + len(cards)) % n
+        if check is not None:
+            check(i, card, seat, hands, cards)
+        hands[seat].remove(card)
+        cards.append(card)
+        if len(cards) == n:
+            winner = (leader + trick_winner(cards, deal.trump)) % n
+            tricks.append(Trick(leader, tuple(cards), winner))
+            leader, cards = winner, []
+    if cards:
+        tricks.append(Trick(leader, tuple(cards)))
+    return tuple(tricks), tuple(tuple(h) for h in hands)
+
+
 @dataclass(frozen=True)
 class Position:
     """A deal and the cards played so far, in order."""
@@ -209,64 +232,43 @@ class Position:
                 raise PlayError(f"play: {quoted(self.play)} is not a list of cards' numbers "
                                 f"(position.after('9H') plays a card by its name)")
             object.__setattr__(self, "play", tuple(self.play))
-        n = deal.players
-        names = deal.seats
-        hands = [list(h) for h in deal.hands]
-        tricks: list[Trick] = []
-        leader, cards = deal.elder, []
-        for i, card in enumerate(self.play):
-            if not is_card(card):
-                raise CardError(f"play[{i}]: unknown card {quoted(card)}")
-            seat = (leader + len(cards)) % n
-            if card not in hands[seat]:
-                if all(not h for h in hands):
-                    raise PlayError(f"play[{i}]: {quoted(card_str(card))} is played after "
-                                    f"the last trick")
-                face = quoted(card_str(card))
-                if card in self.play[:i]:
-                    raise PlayError(f"play[{i}]: {face} is played twice (also "
-                                    f"play[{list(self.play).index(card)}])")
-                holder = deal.holder(card)
-                where = f" (it is in {names[holder]}'s)" if holder is not None else ""
-                raise PlayError(f"play[{i}]: {face} is not in {names[seat]}'s hand{where}")
-            if card not in legal_plays(hands[seat], cards, deal.trump, deal.rules.strict_follow):
-                must = follow_rule(cards[0], deal.trump, deal.rules.strict_follow)
-                raise PlayError(f"play[{i}]: {names[seat]} may not play {quoted(card_str(card))} "
-                                f"to {quoted(card_str(cards[0]))} led ({must})")
-            hands[seat].remove(card)
-            cards.append(card)
-            if len(cards) == n:
-                winner = (leader + trick_winner(cards, deal.trump)) % n
-                tricks.append(Trick(leader, tuple(cards), winner))
-                leader, cards = winner, []
-        if cards:
-            tricks.append(Trick(leader, tuple(cards)))
+        tricks, hands = _replayed(deal, self.play, self._check_card)
         object.__setattr__(self, "play", tuple(self.play))
-        object.__setattr__(self, "tricks", tuple(tricks))
-        object.__setattr__(self, "hands", tuple(tuple(h) for h in hands))
+        object.__setattr__(self, "tricks", tricks)
+        object.__setattr__(self, "hands", hands)
+
+    def _check_card(self, i: int, card: Card, seat: int, hands: list[list[Card]],
+                    cards: list[Card]) -> None:
+        """A ``PlayError`` (or ``CardError``) where ``play[i]``, ``card``, is not one ``seat``
+        may play from ``hands[seat]`` to the trick's ``cards``."""
+        deal = self.deal
+        names = deal.seats
+        if not is_card(card):
+            raise CardError(f"play[{i}]: unknown card {quoted(card)}")
+        if card not in hands[seat]:
+            if all(not h for h in hands):
+                raise PlayError(f"play[{i}]: {quoted(card_str(card))} is played after "
+                                f"the last trick")
+            face = quoted(card_str(card))
+            if card in self.play[:i]:
+                raise PlayError(f"play[{i}]: {face} is played twice (also "
+                                f"play[{list(self.play).index(card)}])")
+            holder = deal.holder(card)
+            where = f" (it is in {names[holder]}'s)" if holder is not None else ""
+            raise PlayError(f"play[{i}]: {face} is not in {names[seat]}'s hand{where}")
+        if card not in legal_plays(hands[seat], cards, deal.trump, deal.rules.strict_follow):
+            must = follow_rule(cards[0], deal.trump, deal.rules.strict_follow)
+            raise PlayError(f"play[{i}]: {names[seat]} may not play {quoted(card_str(card))} "
+                            f"to {quoted(card_str(cards[0]))} led ({must})")
 
     @classmethod
     def of_legal_play(cls, deal: Deal, play: tuple[Card, ...]) -> Position:
         """The position after ``play``, every card of which is known to be legal in turn (as a
         play-out that chose each among the legal cards has it): the tricks and hands worked out
-        as ``__post_init__`` does, without checking each card again."""
-        n = len(deal.hands)
-        trump = deal.trump
-        hands = [list(h) for h in deal.hands]
-        tricks: list[Trick] = []
-        leader, cards = deal.elder, []
-        for card in play:
-            hands[(leader + len(cards)) % n].remove(card)
-            cards.append(card)
-            if len(cards) == n:
-                winner = (leader + trick_winner(cards, trump)) % n
-                tricks.append(Trick(leader, tuple(cards), winner))
-                leader, cards = winner, []
-        if cards:
-            tricks.append(Trick(leader, tuple(cards)))
+        as the constructor works them out, without checking each card again."""
+        tricks, hands = _replayed(deal, play)
         position = object.__new__(cls)
-        position.__dict__.update(deal=deal, play=tuple(play), tricks=tuple(tricks),
-                                 hands=tuple(tuple(h) for h in hands))
+        position.__dict__.update(deal=deal, play=tuple(play), tricks=tricks, hands=hands)
         return position
 
     # ---- the state of play ------------------------------------------------------------------

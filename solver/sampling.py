@@ -627,11 +627,7 @@ def world_position(observation: Observation, world: World) -> Position:
                             f"position before play")
     if obs.revokes:
         raise SamplingError("the deal holds a revoke, which a Position cannot replay")
-    n = obs.players
-    if len(world.hands) != n:
-        raise SamplingError(f"a world of {len(world.hands)} hands at a {n}-player table")
-    if sorted(world.hands[obs.seat]) != sorted(obs.hand):
-        raise SamplingError(f"the world gives seat {obs.seat} other cards than its own hand")
+    _check_world(obs, world.hands, sorted(obs.hand))
     dealt = [list(h) for h in world.hands]
     for seat, card in obs.play:
         dealt[seat].append(card)
@@ -645,6 +641,15 @@ def world_position(observation: Observation, world: World) -> Position:
     turnup = obs.turnups[-1] if obs.turnups else None
     deal = Deal(tuple(tuple(h) for h in dealt), obs.trump, obs.dealer, obs.rules, turnup, score)
     return Position(deal, tuple(c for _, c in obs.play))
+
+
+def _check_world(obs: Observation, hands: Sequence[Sequence[Card]], mine: list[Card]) -> None:
+    """A ``SamplingError`` where ``hands`` are no world of ``obs``'s table whose seat holds
+    ``mine`` (its hand, sorted)."""
+    if len(hands) != obs.players:
+        raise SamplingError(f"a world of {len(hands)} hands at a {obs.players}-player table")
+    if sorted(hands[obs.seat]) != mine:
+        raise SamplingError(f"the world gives seat {obs.seat} other cards than its own hand")
 
 
 _DEAL_FIELDS = ("trump", "dealer", "rules", "turnup", "score")
@@ -671,10 +676,7 @@ def world_positions(observation: Observation, worlds: Sequence[World]) -> list[P
               "current": first.current, "to_move": first.to_move}
     for world in worlds[1:]:
         hands = world.hands
-        if len(hands) != n:
-            raise SamplingError(f"a world of {len(hands)} hands at a {n}-player table")
-        if sorted(hands[obs.seat]) != mine:
-            raise SamplingError(f"the world gives seat {obs.seat} other cards than its own hand")
+        _check_world(obs, hands, mine)
         deal = object.__new__(Deal)
         deal.__dict__.update(common)
         deal.__dict__["hands"] = tuple(tuple(sort_cards([*h, *p])) for h, p in zip(hands, played))
