@@ -497,6 +497,7 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
                   jobs: int | None, scheduler: str | None, record: str | None,
                   as_json: bool, resume: bool = False) -> None:
     from .inputs import is_standard_output
+    from .status import reading
 
     plan = make_plan(a, b, players, deals, matches, duplicate, preset, target, seed, jobs,
                      scheduler)
@@ -512,8 +513,6 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
     keeper = Keeper(plan, out)
     done = keep = 0
     if resume:
-        from .status import reading
-
         # every game of the record is replayed by the rules: a few seconds for thousands
         try:
             plan = keeper.plan = record_spelling(plan, record)
@@ -563,8 +562,6 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
                 out.close()
             except OSError as error:  # what was left to write: a full disk names no file
                 raise OSError(error.errno, error.strerror, out.name) from None
-    from .status import reading
-
     try:
         # (the bootstrap of a large run takes a while: a line says so on a terminal)
         with reading("working out the bootstrap interval", not as_json):
