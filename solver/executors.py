@@ -160,13 +160,20 @@ class WorkerPool(Executor):
         # worker before its initializer ignores it killed the worker, and one that stopped the
         # parent inside Pool() left a pool nothing could stop (the run then hung); a signal
         # held is acted on as the block ends, when the pool can be stopped
+        context = multiprocessing.get_context()
+        self._pool = pool = multiprocessing.pool.Pool.__new__(multiprocessing.pool.Pool)
         try:
             with signals_held():
-                self._pool = multiprocessing.get_context().Pool(
-                    workers, initializer=_worker_signals, initargs=(os.getpid(),))
-        except BaseException:
-            if hasattr(self, "_pool"):
+                pool.__init__(workers, initializer=_worker_signals, initargs=(os.getpid(),),
+                              context=context)
+        except BaseException as error:
+            if hasattr(pool, "_terminate"):     # (made whole: a signal held came as it ended)
                 self.shutdown(cancel_futures=True)
+            else:
+                _stop_half_made(pool)
+            if isinstance(error, RuntimeError) and "can't start new thread" in str(error):
+                raise MemoryError("no memory (or threads) left to start the worker "
+                                  "processes' threads") from None
             raise
         self._seen = self.processes
 
@@ -202,7 +209,7 @@ class WorkerPool(Executor):
 
 
     def _free_queues(self) -> None:
-        """The workers killed, and a lock of the pool's queues that a dead one held made anew.
+        """The workers killed, and a lock of the pool's queues that a dead one held let go.
         A worker waiting for work holds the lock of the queue of tasks the whole time, and one
         writing a result that of the queue of results; killed then (out of memory, or by a
         SIGTERM to the process group near the end of a run, when fewer chunks are left than
@@ -218,15 +225,16 @@ class WorkerPool(Executor):
                 process.kill()
         for process in self.processes:
             process.join(timeout=5)
-        context = pool._ctx       # (the pool's own)
         for queue, lock in ((pool._inqueue, "_rlock"), (pool._outqueue, "_wlock")):
             held = getattr(queue, lock, None)
             if held is None:
                 continue
-            if held.acquire(block=False):
-                held.release()
-            else:
-                setattr(queue, lock, context.Lock())
+            # a hold that lasts is a dead worker's (the pool's task sender, sending the
+            # results' end, holds the second for a moment): let go of it, which any thread
+            # may do with a process lock, so that one already waiting for it goes on too (a
+            # new lock in its place left such a one waiting for ever)
+            held.acquire(timeout=0.2)
+            held.release()      # (ours, taken; or else the dead one's)
         # the tasks not read are let go, as bytes: a worker killed as it read one left the rest
         # of it in the queue, which terminate, reading on while the pool's task sender was
         # still there, took for a task (an EOFError); with the sender gone it reads nothing
@@ -242,6 +250,24 @@ class WorkerPool(Executor):
                     time.sleep(0.01)
         finally:
             os.set_blocking(reader, True)
+
+
+def _stop_half_made(pool: multiprocessing.pool.Pool) -> None:
+    """The workers of a pool whose making failed after it forked them (a thread of its own
+    that could not start, under a tight memory limit), killed: ``terminate`` needs a whole
+    pool, and left running they held up the exit for ever, the pool's worker handler, if it
+    had started, forking others in their places."""
+    for name in ("_worker_handler", "_task_handler", "_result_handler"):
+        handler = getattr(pool, name, None)
+        if handler is not None:
+            handler._state = multiprocessing.pool.TERMINATE
+    handler = getattr(pool, "_worker_handler", None)
+    if handler is not None and handler.is_alive():
+        handler.join(timeout=5)         # (it forks no more once it has seen TERMINATE)
+    for process in getattr(pool, "_pool", ()):
+        if process.exitcode is None:
+            process.kill()
+        process.join(timeout=5)
 
 
 def usable_cpus() -> int:

@@ -452,19 +452,17 @@ def test_ctrl_c_while_the_workers_start_stops_them(monkeypatch):
 
     from solver import executors
 
-    context = multiprocessing.get_context()
     made = []
+    making = multiprocessing.pool.Pool.__init__
 
-    class Starting:
-        def Pool(self, *args, **kwargs):
-            pool = context.Pool(*args, **kwargs)
-            made.append(pool)
-            os.kill(os.getpid(), signal.SIGINT)      # as the workers start
-            time.sleep(0.1)
-            return pool
+    def starting(pool, *args, **kwargs):
+        making(pool, *args, **kwargs)
+        made.append(pool)
+        os.kill(os.getpid(), signal.SIGINT)      # as the workers start
+        time.sleep(0.1)
 
     handler = signal.getsignal(signal.SIGINT)
-    monkeypatch.setattr(executors.multiprocessing, "get_context", lambda: Starting())
+    monkeypatch.setattr(multiprocessing.pool.Pool, "__init__", starting)
     with pytest.raises(KeyboardInterrupt):
         executors.WorkerPool(2)
     (pool,) = made
@@ -473,6 +471,55 @@ def test_ctrl_c_while_the_workers_start_stops_them(monkeypatch):
     monkeypatch.undo()
     with executor_for(2) as executor:
         assert executor.submit(_sigint_handler).result(timeout=30) == signal.SIG_IGN
+
+
+def test_a_pool_whose_threads_cannot_start_leaves_no_worker(monkeypatch):
+    """Under a tight memory limit the pool's making can fail after it has forked its workers
+    (a thread of its own that cannot start): they are stopped, and none is forked again in
+    their place (left running, they held the exit up for ever), and the error is one of
+    memory, said so."""
+    import multiprocessing.pool
+    import threading
+
+    from solver import executors
+
+    before = set(multiprocessing.active_children())
+    starting = threading.Thread.start
+
+    def start(thread):
+        if getattr(thread, "_target", None) is multiprocessing.pool.Pool._handle_results:
+            raise RuntimeError("can't start new thread")
+        starting(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    with pytest.raises(MemoryError, match="left to start the worker processes' threads"):
+        executors.WorkerPool(2)
+    monkeypatch.undo()
+    time.sleep(0.3)         # (time for a worker handler left running to fork another)
+    assert set(multiprocessing.active_children()) == before
+    assert not [t for t in threading.enumerate()
+                if getattr(t, "_target", None) is multiprocessing.pool.Pool._handle_workers]
+
+
+def test_a_lock_a_dead_worker_held_is_let_go_for_a_thread_waiting_on_it():
+    """The pool's task sender, waiting to send the results' end on a lock that a killed worker
+    held (here taken and kept, as such a worker keeps it), goes on when the pool is stopped:
+    the lock had been made anew, the sender waited on the old one for ever, and the stopping
+    with it (a run out of memory under --jobs hung)."""
+    import threading
+
+    from solver import executors
+
+    pool = executors.WorkerPool(2)
+    pool._pool._outqueue._wlock.acquire()           # as a worker killed writing a result
+    pool._pool._taskqueue.put(None)                 # the sender's end: to the results' end
+    time.sleep(0.2)
+    stopping = threading.Thread(target=pool.shutdown, kwargs={"cancel_futures": True},
+                                daemon=True)
+    stopping.start()
+    stopping.join(timeout=30)
+    assert not stopping.is_alive()
+    assert not any(p.is_alive() for p in pool.processes)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent's death is told "
