@@ -503,11 +503,17 @@ def puzzle_generate(
     theme: ThemeOption = None,
     out: Annotated[Optional[str], typer.Option(
         "--out", metavar="DIR", help="The folder the puzzle files go to.")] = None,
+    tries: Annotated[Optional[int], typer.Option(
+        "--tries", metavar="N", min=1,
+        help="Stop after N deals tried, with the puzzles found so far (a note says how many, "
+             "and the exit status is 1 if they are fewer than K). Default: no end, until K "
+             "are found.")] = None,
 ) -> None:
     from .puzzling import generate_command
 
     with user_errors():
-        generate_command(players, rules, count, seed, min_turns, theme, out)
+        status = generate_command(players, rules, count, seed, min_turns, theme, out, tries)
+    raise typer.Exit(status)
 
 
 class PuzzleObjective(str, Enum):

@@ -294,9 +294,11 @@ def generator_seed(text: str | int | None, command: str = "generate") -> tuple[i
 
 
 def generate_command(players: int, preset: str, count: int, seed: str | None,
-                     min_turns: int, theme: str | None, out: str | None) -> None:
-    """Make ``count`` puzzles: into files in ``out`` (numbered on from the files there), or
-    onto standard output separated by ``# ---`` lines."""
+                     min_turns: int, theme: str | None, out: str | None,
+                     tries: int | None = None) -> int:
+    """Make ``count`` puzzles (fewer if ``tries`` deals are tried first: then the status is
+    ``FAILURE``): into files in ``out`` (numbered on from the files there), or onto standard
+    output separated by ``# ---`` lines."""
     from .console import make_console
     from .inputs import read_rules
 
@@ -312,10 +314,13 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
     with puzzle_writer(out, " (another --seed makes others)") as write:
         with progress_bar(err, count, f"{players}-player puzzles") as advance:
             for puzzle in make_puzzles(players, rules, count, start, min_turns, theme, advance,
-                                       first):
+                                       first, tries):
                 write(puzzle)
     if write.made < count:
-        note(f"{write.made} of {count} puzzles found")
+        note(f"{write.made} of {count} puzzles found"
+             + (f" in {tries:,} deals tried" if tries is not None else ""))
+        return FAILURE
+    return 0
 
 
 class _Writer:
@@ -415,11 +420,11 @@ def make_command(names: list[str], objective: str | None, min_turns: int,
     return FAILURE if failed else 0
 
 
-def make_puzzles(players, rules, count, seed, min_turns, theme, progress, first=0):
+def make_puzzles(players, rules, count, seed, min_turns, theme, progress, first=0, tries=None):
     from solver.puzzles import generate
 
     return generate(players=players, rules=rules, count=count, seed=seed, min_turns=min_turns,
-                    theme=theme, progress=progress, first=first)
+                    theme=theme, progress=progress, first=first, max_tries=tries)
 
 
 def check_theme(theme: str | None, rules=None) -> str | None:

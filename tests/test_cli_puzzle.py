@@ -1069,6 +1069,25 @@ def test_play_random_shows_its_seed(tmp_path):
     assert again == fresh
 
 
+def test_generate_stops_after_its_tries_with_what_it_found():
+    """--tries N tries candidates S/0 .. S/N-1 and no more: fewer puzzles than asked is a note
+    and status 1; enough tries give what the search without them gives."""
+    whole = run("puzzle", "generate", "--count", "2", "--seed", "1")
+    assert whole.exit_code == 0, whole.stderr
+    seeds = re.findall(r'^seed = "1/(\d+)"$', whole.stdout, re.M)
+    last = int(seeds[-1])
+    short = run("puzzle", "generate", "--count", "2", "--seed", "1", "--tries", last)
+    assert short.exit_code == 1
+    assert short.stdout == whole.stdout.split("# ---\n")[0]
+    assert short.stderr == f"allfives: 1 of 2 puzzles found in {last:,} deals tried\n"
+    enough = run("puzzle", "generate", "--count", "2", "--seed", "1", "--tries", last + 1)
+    assert (enough.exit_code, enough.stdout, enough.stderr) == (0, whole.stdout, "")
+    # begun at a candidate, the tries count from it
+    later = run("puzzle", "generate", "--seed", f"1/{seeds[0]}", "--tries", 1)
+    assert later.exit_code == 0 and later.stdout == short.stdout
+    assert_one_error_line(run("puzzle", "generate", "--tries", "0"), "--tries", "less than 1")
+
+
 def test_play_random_takes_a_seed_as_generate_does():
     """``S/K``, the seed a puzzle file keeps, makes that puzzle at the console as ``generate
     --seed S/K`` makes its file, and the title line names it so, to be typed back."""
