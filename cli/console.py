@@ -45,15 +45,26 @@ def make_console(color: bool | None = None, stderr: bool = False) -> Console:
             return text
 
     options: dict = {"highlight": False, "markup": False, "emoji": False, "stderr": stderr}
-    if color is True and (not stderr or sys.stderr.isatty()):
+    if stderr and not _is_tty(sys.stderr):
+        # its live lines and bars show on a terminal alone: not into a file under
+        # FORCE_COLOR (or TTY_COMPATIBLE), which Rich takes for a terminal
+        options["force_terminal"] = False
+    elif color is True:
         options["force_terminal"] = True
-    elif color is False:
+    if color is False:
         options["color_system"] = None
     console = _Console(**options)
     width = width_instead(sys.stderr if stderr else sys.stdout)
     if width is not None:
         console.width = width
     return console
+
+
+def _is_tty(stream) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, ValueError):        # (none, or closed)
+        return False
 
 
 def width_instead(stream) -> int | None:

@@ -292,6 +292,21 @@ def test_no_color_and_color(tmp_path: Path):
     assert "\x1b[" not in run("solve", TWO, "--color", "--json").stdout
 
 
+@pytest.mark.parametrize("setting", ["FORCE_COLOR", "TTY_COMPATIBLE"])
+@pytest.mark.parametrize("args", [["solve", TWO, "--no-color"], ["solve", TWO],
+                                  ["match", "heuristic", "random", "--deals", "300"],
+                                  ["puzzle", "generate", "--seed", "1"]])
+def test_a_setting_that_forces_colour_puts_no_live_line_into_a_file(setting, args):
+    """FORCE_COLOR (or TTY_COMPATIBLE), which Rich takes for a terminal, colours the output
+    but puts no live line or bar into standard error off a terminal (their control codes went
+    into the file)."""
+    result = RUNNER.invoke(app, [str(a) for a in args], env={setting: "1", "NO_COLOR": ""})
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    if "--no-color" not in args and args[0] != "puzzle":
+        assert "\x1b[" in result.stdout
+
+
 def test_plain_output_of_several_positions_is_separated_by_a_blank_line():
     result = run("solve", TWO, MID, "--engine", "reference")
     assert result.exit_code == 0
