@@ -35,7 +35,7 @@ from solver.solution import OBJECTIVES
 
 from .errors import Boundary, on_stop_signal, say_stopped, stop_status, user_errors
 from .helpscreen import Command, HelpScreen, render_help
-from .streams import plain_streams
+from .streams import plain_streams, write_utf8
 
 EXIT_STATUS = """\
 Exit status: 0 done; 1 a limit stopped a search without a value, the engine is
@@ -658,7 +658,7 @@ def puzzle_index(paths: PuzzleFilesArgument) -> None:
     from .puzzling import index_text
 
     with user_errors():
-        typer.echo(index_text(paths), nl=False)
+        write_utf8(index_text(paths))
 
 
 @app.command(cls=Command, help="Advise one seat from what it can see: every legal card (or "

@@ -580,7 +580,7 @@ def _show(found: dict[str, Any], as_json: bool, stopped: str = "interrupted") ->
     asked for is headed by (``interrupted``, ``terminated``, ``stopped``)."""
     if as_json:
         import typer
-        typer.echo(json.dumps(found, ensure_ascii=False))
+        typer.echo(json.dumps(found))
     else:
         _report(found, stopped)
 

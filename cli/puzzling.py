@@ -31,6 +31,7 @@ from .errors import FAILURE, note, option
 from .faces import rules_words
 from .puzzlefiles import file_name, file_of, given_text, load_all, load_named, next_number, \
     puzzle_key, puzzle_keys, puzzle_paths, refuse_unsound
+from .streams import write_utf8
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -148,13 +149,12 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
             raise AllFivesError(f"--format svg draws one puzzle, not {len(puzzles)}: name one "
                                 f"(as {puzzles[0][0]}), or use --format html for a sheet of them")
         path, puzzle = puzzles[0]
-        sys.stdout.write(svg(facts_of(puzzle, path.name, titled=titled), solution))
+        write_utf8(svg(facts_of(puzzle, path.name, titled=titled), solution))
         return
     if form == "html":
         name = "All Fives puzzles" if title is None else title.strip()
-        sys.stdout.write(html_sheet([facts_of(p, path.name, number, titled)
-                                     for (path, p), number in zip(puzzles, numbers)], name,
-                                    solution))
+        write_utf8(html_sheet([facts_of(p, path.name, number, titled)
+                               for (path, p), number in zip(puzzles, numbers)], name, solution))
         return
     console = console or make_console(color)
     pretty = can_show_suits(console)
@@ -350,8 +350,7 @@ class _Writer:
         else:
             if self.made > 1:
                 print(SEPARATOR)
-            sys.stdout.write(puzzle.to_toml())
-            sys.stdout.flush()
+            write_utf8(puzzle.to_toml())
 
 
 @contextlib.contextmanager

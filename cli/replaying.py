@@ -53,7 +53,7 @@ def replay_command(name: str, json: bool, color: bool | None,
             summary = match_summary(source, match)
             if found is not None and found[0] == index:
                 summary["deal"] = deal_summary(match.state, found[1])
-            typer.echo(json_module.dumps(summary, ensure_ascii=False))
+            typer.echo(json_module.dumps(summary))
         return
     from .console import can_show_suits, make_console
 

@@ -53,3 +53,17 @@ def plain_streams() -> None:
                 stream.reconfigure(errors=errors)
             except (ValueError, OSError):     # (a stream closed, or detached)
                 pass
+
+
+def write_utf8(text: str) -> None:
+    """``text`` on standard output in UTF-8, whatever its encoding: a file format (SVG, HTML,
+    TOML, Markdown) is read as UTF-8, and written in the locale's (Latin-1 bytes under an
+    HTML page's ``charset="utf-8"``) or spelled in ASCII it was another file."""
+    stream = sys.stdout
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:      # (a stream of text alone: a test's)
+        stream.write(text)
+        return
+    stream.flush()
+    buffer.write(text.encode("utf-8", "surrogateescape"))
+    buffer.flush()

@@ -664,6 +664,39 @@ def test_every_screen_prints_in_an_encoding_without_the_symbols(encoding, args, 
         assert text.isascii()
 
 
+@pytest.mark.parametrize("args", [
+    ["puzzle", "show", "PUZZLES/012-the-five-falls.toml", "--format", "svg"],
+    ["puzzle", "show", "PUZZLES/012-the-five-falls.toml", "PUZZLES/006-ruff-the-ten.toml",
+     "--format", "html"],
+    ["puzzle", "index", "PUZZLES"],
+    ["puzzle", "generate", "--seed", "2"],
+    ["replay", "NAMED", "--json"],
+])
+def test_a_file_format_is_the_same_bytes_in_every_encoding(args, tmp_path):
+    """SVG, HTML, Markdown, TOML and JSON on standard output are the same bytes under any
+    encoding of the output: in UTF-8 (JSON in ASCII, as every --json), not the locale's
+    (Latin-1 bytes under an HTML page's charset="utf-8", an SVG no XML reader took), nor
+    spelled in ASCII (suit symbols drawn as letters; a match's name with its accent lost)."""
+    named = tmp_path / "named.jsonl"
+    named.write_text((EXAMPLES / "match.jsonl").read_text(encoding="utf-8").replace(
+        '"match": "example"', '"match": "José ♠ 漢"'), encoding="utf-8")
+    args = [a.replace("PUZZLES", str(PUZZLES)).replace("NAMED", str(named)) for a in args]
+    outputs = set()
+    for code in ("utf-8", "latin-1", "ascii"):
+        done = subprocess.run([str(PROGRAM), *args], capture_output=True, timeout=300,
+                              env={**os.environ, "PYTHONIOENCODING": code})
+        assert done.returncode == 0, done.stderr
+        outputs.add(done.stdout)
+    (output,) = outputs
+    text = output.decode("utf-8")
+    if "--json" in args:
+        assert output.isascii()
+        if args[0] == "replay":
+            assert json.loads(text)["match"] == "José ♠ 漢"
+    elif args[1] != "generate":
+        assert not output.isascii()
+
+
 def test_a_c_locale_without_utf8_mode_prints_the_table_in_ascii():
     """With the C locale and Python's UTF-8 mode off the streams are ASCII with
     surrogateescape, which cli.streams left alone: the middle dot was a traceback."""
