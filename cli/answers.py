@@ -11,7 +11,7 @@ import sys
 
 from solver.cards import RANKS, SUIT_NAMES, CardError, card_str, parse_card, parse_suit, \
     rank_of, sort_cards, suit_of
-from solver.errors import counting_number, is_number, number_words
+from solver.errors import counting_number, is_number, lower, number_words, upper
 from solver.game import CALLS, RUN, Observation
 from solver.tricks import follow_rule
 
@@ -112,7 +112,7 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
     """The legal action ``text`` names for the seat of ``obs``; an ``AnswerError`` if none."""
     legal = choices(obs)
     word = text.strip()
-    low = word.lower()
+    low = lower(word)
     if not word:
         if len(legal) == 1:
             return legal[0]
@@ -149,7 +149,7 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
             return card
         raise AnswerError(_why_not_card([card], obs, pretty))
     # a rank alone, or a suit alone
-    rank = RANKS.find(word.upper()) if len(word) == 1 else -1
+    rank = RANKS.find(upper(word)) if len(word) == 1 else -1
     if rank >= 0:
         return _the_one(legal, obs, lambda c: rank_of(c) == rank, RANK_NAMES[rank],
                         RANK_NAMES[rank], pretty)
@@ -176,7 +176,7 @@ def _call_named(low: str) -> list[int]:
 
 
 def _call(word: str, obs: Observation) -> int:
-    low = word.lower()
+    low = lower(word)
     legal = list(obs.legal_actions)
     named = _call_named(low)
     ours = [a for a in named if a in legal]
@@ -190,7 +190,7 @@ def _call(word: str, obs: Observation) -> int:
         parse_card(low)
         is_card = True
     except CardError:
-        is_card = len(low) == 1 and low.upper() in RANKS
+        is_card = len(low) == 1 and upper(low) in RANKS
     if low == "q":      # (the start of quit, and a Queen: no call)
         raise AnswerError(f"'q' could be quit: type quit to stop, or {_calls_words(obs)}")
     if is_card:
@@ -233,7 +233,7 @@ def ask_line(prompt: str, console, stream, interactive: bool) -> str | None:
     if interactive:
         console.file.flush()
         try:
-            return input(prompt)
+            return _as_utf8(input(prompt), stream)
         except EOFError:
             console.print()
             return None
@@ -259,6 +259,21 @@ def ask_line(prompt: str, console, stream, interactive: bool) -> str | None:
                  "the answers")
             return None
         line = line[:LONGEST_ANSWER]
-    line = line.rstrip("\r\n")
+    # (a byte-order mark, as an editor may start a file of answers with: none is a part of
+    # any answer)
+    line = line.rstrip("\r\n").removeprefix("\ufeff")
     console.print(shown(line, None), markup=False, highlight=False)
-    return line
+    return _as_utf8(line, stream)
+
+
+def _as_utf8(line: str, stream) -> str:
+    """An answer whose bytes the input's encoding did not read (kept as escapes: ASCII, under
+    the C locale) read as UTF-8, as a deal file is, if they are: ``A♠`` typed or piped there is
+    the card it is; other bytes are kept as they were read, for the answer to be refused."""
+    if not any("\udc80" <= c <= "\udcff" for c in line):
+        return line
+    try:
+        return line.encode(getattr(stream, "encoding", None) or "ascii",
+                           "surrogateescape").decode("utf-8")
+    except (UnicodeError, LookupError):
+        return line

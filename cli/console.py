@@ -51,6 +51,8 @@ def make_console(color: bool | None = None, stderr: bool = False) -> Console:
         options["force_terminal"] = False
     elif color is True:
         options["force_terminal"] = True
+        if os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
+            options["color_system"] = "standard"    # (asked for: Rich gives such a one none)
     if color is False:
         options["color_system"] = None
     console = _Console(**options)

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solver.deal import Position, load_positions, position_of, read_positions
-from solver.errors import AllFivesError, counted, counting_number, is_number, number_words
+from solver.errors import AllFivesError, counted, counting_number, is_number, number_words, \
+    upper
 from solver.notation import COMPASS, MAX_TEXT_BYTES, is_line_form, is_toml_name, named_layouts, \
     read_file, read_limited
 from solver.rules import Rules, read_spec
@@ -333,7 +334,7 @@ def read_input(name: str, deal: int | None = None, played: bool = True,
                             f"play' writes them)")
     if "\n" not in name and is_line_form(name) and not is_file(name):
         return [(label, Position.from_line(name.strip(), label))]
-    if ("\n" not in name and not is_file(name) and name[0].upper() not in COMPASS
+    if ("\n" not in name and not is_file(name) and upper(name[0]) not in COMPASS
             and re.match(r"[A-Za-z]:[^\s/\\]*\.[^\s]*\.[^\s]*\.[^\s]*\s", name)):
         # a one-line position but for its first seat: not a file name gone wrong
         raise AllFivesError(f"{label}: no such file, and not a one-line position: {name[:2]} "
@@ -402,7 +403,13 @@ def is_record_file(path: Path) -> bool:
     never one (it is always read as TOML)."""
     if path.suffix == ".jsonl" or is_toml_name(path):
         return path.suffix == ".jsonl"
-    try:    # its first line that is not blank (a byte-order mark dropped)
+    return holds_records(path)
+
+
+def holds_records(path: Path) -> bool:
+    """Whether the file's first line that is not blank (a byte-order mark dropped) is a game
+    record, whatever the file's name."""
+    try:
         with path.open(encoding="utf-8-sig", newline="\n") as handle:
             head = next((line for line in handle if line.strip()), "")
     except (OSError, UnicodeDecodeError):

@@ -22,7 +22,7 @@ from rich.text import Text
 
 from solver.cards import SUIT_NAMES, CardError, card_str, parse_card, rank_of, suit_of
 from solver.deal import Position
-from solver.errors import counted
+from solver.errors import counted, lower
 
 from .answers import AnswerError, ask_line, read_answer, reason
 from .faces import BAD, GOOD, KEEP, QUIET, card_face, hanging
@@ -189,7 +189,7 @@ class PuzzleSession:
             if answer is None:
                 self.result.quit = True
                 return None
-            word = answer.strip().lower()
+            word = lower(answer.strip())
             if word in ("quit", "exit"):
                 self.result.quit = True
                 return None

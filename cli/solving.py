@@ -10,7 +10,7 @@ import typer
 
 from solver.cards import card_str
 from solver.deal import Position
-from solver.errors import AllFivesError
+from solver.errors import AllFivesError, upper
 from solver.solution import Solution, Solve, check_limits, check_objective
 from solver.tricks import parse_seat, side_count, side_name
 
@@ -41,7 +41,7 @@ def side_for(position: Position, name: str | None) -> int | None:
     if name is None:
         return None
     players = position.deal.players
-    key = name.strip().upper()
+    key = upper(name.strip())
     for side in range(side_count(players)):
         if len(key) > 1 and sorted(key) == sorted(side_name(side, players)):
             return side

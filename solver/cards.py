@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .errors import AllFivesError, quoted
+from .errors import AllFivesError, lower, quoted, upper
 
 __all__ = [
     "CardError", "SUITS", "RANKS", "SUIT_SYMBOLS", "SUIT_NAMES", "PIPS",
@@ -78,12 +78,12 @@ FULL_PACK: int = sum(1 << c for c in ALL_CARDS)
 
 def parse_suit(token: str) -> int:
     """``"H"``, ``"h"`` or ``"♥"`` -> 1."""
-    t = token.strip().upper()
+    t = upper(token.strip())
     if t in _SUIT_CHARS:
         return _SUIT_CHARS[t]
     names = {n: i for i, n in enumerate(SUIT_NAMES)}
-    if t.lower() in names:
-        return names[t.lower()]
+    if lower(t) in names:
+        return names[lower(t)]
     raise CardError(f"unknown suit {quoted(token)} (expected one of S H D C)")
 
 
@@ -101,7 +101,7 @@ def parse_card(token: str) -> Card:
     """Read one card in any spelling deal files accept."""
     if not isinstance(token, str):
         raise CardError(f"unknown card {quoted(token)} (a card to read is text: 'TH', '10h')")
-    t = token.strip().upper()
+    t = upper(token.strip())
     if len(t) >= 2:
         # rank first (``TH``, ``10H``, ``T♥``), then suit first (``HT``, ``H10``)
         rank, suit = _rank(t[:-1]), _SUIT_CHARS.get(t[-1])
@@ -157,7 +157,7 @@ def parse_holding(text: str) -> list[Card]:
         raise CardError(f"PBN holding {quoted(text)} needs four suits separated by dots")
     cards = []
     for suit, lane in enumerate(lanes):
-        lane = lane.strip().upper()
+        lane = upper(lane.strip())
         if lane == "-":
             continue
         lane = lane.replace("10", "T")

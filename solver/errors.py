@@ -1,5 +1,5 @@
 """The one base of every error a user can cause, how a message quotes what it was given and
-counts things, and how a whole number typed is read.
+counts things, and how a whole number and a letter's case typed are read.
 
 Every mistake in a card, a hand, a rule option, a seat, a deal file or a solve's arguments is an
 ``AllFivesError``; a ``ValueError`` too, so that ``except ValueError`` also catches it.  Anything
@@ -11,13 +11,14 @@ from __future__ import annotations
 import random
 import re
 import reprlib
+import string
 from numbers import Integral
 from pathlib import Path
 
 __all__ = ["AllFivesError", "EngineMissing", "WorkersLost", "quoted", "counted",
            "QUOTE_CHARACTERS", "whole_number", "written_as_number", "is_number", "spec_options",
            "counting_number", "number_words", "MOST_DIGITS", "shown_path",
-           "whole", "seeded", "control_problem", "without_controls", "spelled"]
+           "whole", "seeded", "control_problem", "without_controls", "spelled", "upper", "lower"]
 
 #: The most of a bad input's text a message repeats.
 QUOTE_CHARACTERS = 40
@@ -106,6 +107,23 @@ def shown_path(name: object) -> str:
     ``LONGEST_NAME`` (a name too long for the system is said to be so in one short line)."""
     text = str(name)
     return quoted(text) if len(text) > LONGEST_NAME else text
+
+
+_UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
+_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+
+
+def upper(text: str) -> str:
+    """``text`` with its letters a to z in capitals, and no other character changed: one that
+    Python's ``str.upper`` makes a Latin capital (``ſ`` an ``S``, ``ﬆ`` ``ST``) stays itself,
+    to be refused, not read as a card, a suit or a seat."""
+    return text.translate(_UPPER)
+
+
+def lower(text: str) -> str:
+    """``text`` with its letters A to Z in small letters, and no other character changed (the
+    Kelvin sign is no ``k``)."""
+    return text.translate(_LOWER)
 
 
 def spelled(value: object) -> str:

@@ -109,7 +109,7 @@ from . import shuffle
 from .cards import (ALL_CARDS, JACK, Card, CardError, card_str, is_card, parse_card, rank_of,
                     sort_cards, suit_of)
 from .deal import Deal, Position, Trick, has_won
-from .errors import AllFivesError, quoted, seeded, whole
+from .errors import AllFivesError, lower, quoted, seeded, whole
 from .pegging import Peg, is_double
 from .rules import Rules
 from .scoring import capture_points, end_points
@@ -159,7 +159,7 @@ def parse_action(text: str) -> int:
     """The inverse of ``action_name``; a card may be spelled any way ``parse_card`` reads."""
     if not isinstance(text, str):
         raise GameError(f"{quoted(text)} is not an action")
-    word = text.strip().lower()
+    word = lower(text.strip())
     if word in _CALL_OF_NAME:
         return _CALL_OF_NAME[word]
     try:

@@ -51,14 +51,15 @@ from typing import Any, NamedTuple
 
 from .cards import (SUIT_NAMES, Card, card_str, hand_str, holding_str, parse_card, parse_hand,
                     parse_suit, sort_cards, suit_of, suit_str)
-from .errors import AllFivesError, counted, quoted, shown_path, whole_number
+from .errors import AllFivesError, counted, lower, quoted, shown_path, upper, whole_number
 from .rules import OPTION_TYPES, PRESETS, Rules, option_text, spelled_as
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
 __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
            "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR",
            "toml_parts", "PUZZLE_KEYS", "EVIDENCE_KEYS", "check_puzzle_table", "value_kind",
-           "named_layouts", "MAX_TEXT_BYTES", "read_limited", "BOM", "is_blank", "COMPASS"]
+           "named_layouts", "MAX_TEXT_BYTES", "read_limited", "BOM", "is_blank", "COMPASS",
+           "text_lines"]
 
 #: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles``; the deal checks only its
 #: shape and its keys, ``PUZZLE_KEYS``.
@@ -81,6 +82,17 @@ SEPARATOR = "# ---"
 #: The byte-order mark some editors put at the start of a UTF-8 file.
 BOM = "\ufeff"
 _SEPARATOR_LINE = re.compile("^" + re.escape(SEPARATOR) + r"[^\S\n]*$", re.MULTILINE)
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of a file's text as an editor and ``grep -n`` count them, parted at its line
+    ends (``\n``, ``\r\n``, ``\r``) alone: a form feed, U+2028 and the other breaks that
+    ``str.splitlines`` parts at are characters of a line (of a comment, say)."""
+    lines = _LINE_END.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
 #: A hidden hand in TOML, and on one line (where ``?`` is read too).
 HIDDEN = "?"
 HIDDEN_LINE = "-"
@@ -233,7 +245,7 @@ class _Parts:
         """``calls``: ``"beg, run"`` (words parted by commas or spaces) or an array of them;
         ``take one`` and ``take_one`` are ``take-one``."""
         items = value if isinstance(value, list) else [value]
-        text = " ".join(_text(self.source, key, item) for item in items).lower()
+        text = lower(" ".join(_text(self.source, key, item) for item in items))
         calls = tuple(re.sub(r"take[\s_-]*one", "take-one", text).replace(",", " ").split())
         if calls not in CALL_WORDS:
             known = [repr(", ".join(c)) for c in CALL_WORDS]
@@ -448,7 +460,7 @@ def _unparted(text: str, error: str) -> int | None:
     """The line (from 1) of ``text`` that looks meant to part two deals (``#---``, ``# ---
     next``) but does not, the last between a first key and the line of tomllib's ``error``."""
     at = _TOML_LINE.search(error)
-    lines = text.splitlines()[:int(at[1]) - 1 if at else 0]
+    lines = text_lines(text)[:int(at[1]) - 1 if at else 0]
     written = [i for i, line in enumerate(lines)
                if line.strip() and not line.lstrip().startswith("#")]
     return next((i + 1 for i in range(len(lines) - 1, -1, -1)
@@ -466,7 +478,7 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         message = _TOML_LINE.sub(lambda m: f"(at line {int(m[1]) + lines_before},", str(error))
         # the end of a deal of several is a line of the whole file too
         message = message.replace("(at end of document)", f"(at the end, line "
-                                  f"{max(1, len(text.splitlines())) + lines_before})")
+                                  f"{max(1, len(text_lines(text))) + lines_before})")
         message = _TWICE.sub(lambda m: f"[{'.'.join(_TABLE_NAME.findall(m[1]))}] is declared "
                                        f"twice", message)
         # a key or table given twice: two deals, maybe, not parted
@@ -489,7 +501,7 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
     for key in data:
         if key not in TOP_KEYS:
             hint = f" (a hand goes in the [hands] table: [hands] on a line, then {key} = ...)" \
-                if key.strip().upper() in COMPASS and len(key.strip()) == 1 else ""
+                if upper(key.strip()) in COMPASS and len(key.strip()) == 1 else ""
             raise _fail(source, None, f"unknown key {quoted(key)}{hint}")
     if "puzzle" in data:
         check_puzzle_table(data["puzzle"], source)
@@ -515,7 +527,7 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
             raise _fail(source, "hands.play", f"play is given twice (in [hands] and as {where})")
         data = {**data, "play": hands.pop("play")}
     for key, value in hands.items():
-        seat = key.strip().upper()
+        seat = upper(key.strip())
         if key in TOP_KEYS:     # (calls = "beg" below [hands], say)
             raise _fail(source, f"hands.{key}", f"{key} written below [hands] is in that table, "
                                                 f"where TOML puts it: write it above [hands]")
@@ -556,7 +568,7 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
             if isinstance(value, bool) or not isinstance(value, int):
                 shown = _toml_value(value) if isinstance(value, bool) else quoted(value)
                 raise _fail(source, f"score.{key}", f"expected a whole number, not {shown}")
-            seat = key.strip().upper()
+            seat = upper(key.strip())
             # (a key that is no seat is told with the table's seats, once the hands make it)
             score[seat if len(seat) == 1 and seat in COMPASS else key] = value
         parts.score = score
@@ -643,11 +655,11 @@ def parse_line(text: str, source: str = "<line>", hidden: bool = False) -> Layou
     _check_text(text, source)
     words = text.split()
     if not words or len(words[0]) < 2 or words[0][1] != ":" or \
-            words[0][0].upper() not in COMPASS:
+            upper(words[0][0]) not in COMPASS:
         first = words[0] if words else ""
         raise _fail(source, None, f"expected 'N:', 'E:', 'S:' or 'W:' and the hands, "
                                   f"not {quoted(first)}")
-    first_seat = COMPASS.index(words[0][0].upper())
+    first_seat = COMPASS.index(upper(words[0][0]))
     words[0] = words[0][2:]
     if not words[0]:
         words.pop(0)
@@ -756,17 +768,17 @@ def line_str(layout: Layout) -> str:
 def is_line_form(text: str) -> bool:
     """Whether the first line that is not blank or a ``#`` comment starts with a seat and ``:``
     (``N:AK5.9.32.- ...``): a text of one-line positions, or one such position."""
-    for line in text.removeprefix(BOM).splitlines():
+    for line in text_lines(text.removeprefix(BOM)):
         line = line.strip()
         if line and not line.startswith("#"):
-            return len(line) >= 2 and line[0].upper() in COMPASS and line[1] == ":"
+            return len(line) >= 2 and upper(line[0]) in COMPASS and line[1] == ":"
     return False
 
 
 def is_blank(text: str) -> bool:
     """Nothing but blank lines and ``#`` comments (a byte-order mark apart)."""
     return all(not line.strip() or line.lstrip().startswith("#")
-               for line in text.removeprefix(BOM).splitlines())
+               for line in text_lines(text.removeprefix(BOM)))
 
 
 class _Document(NamedTuple):
@@ -846,7 +858,7 @@ def named_layouts(text: str, source: str = "<string>", toml: bool | None = None,
         yield from _named_documents(text, source, one, hidden)
         return
     lines = [(number, line.split("#", 1)[0].strip())
-             for number, line in enumerate(text.splitlines(), 1)]
+             for number, line in enumerate(text_lines(text), 1)]
     lines = [(number, line) for number, line in lines if line]
     if one and len(lines) > 1:
         raise _fail(source, None, f"{len(lines)} positions, one on each line, not one "

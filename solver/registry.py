@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import quoted, spec_options, whole_number, written_as_number
+from .errors import lower, quoted, spec_options, whole_number, written_as_number
 from .pimc import PimcPlayer
 from .players import CheaterPlayer, HeuristicPlayer, Player, PlayerError, RandomPlayer
 
@@ -135,10 +135,10 @@ _LARGEST_WHOLE = 2 ** 53
 
 
 def _read_value(text: str) -> Any:
-    if text.lower() == "none":
+    if lower(text) == "none":
         return None
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
+    if lower(text) in ("true", "false"):
+        return lower(text) == "true"
     if not written_as_number(text):   # (nor 1_0, other scripts' digits, inf: as written)
         return text
     try:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any
 
-from .errors import AllFivesError, quoted, spec_options, whole_number
+from .errors import AllFivesError, lower, quoted, spec_options, whole_number
 
 __all__ = ["Rules", "RulesError", "PRESETS", "option_text", "read_spec",
            "MAX_TARGET", "OPTION_TYPES", "OPTION_NAMES", "spelled_as"]
@@ -178,7 +178,7 @@ def unknown_option(name: str) -> str:
 def spelled_as(name: str) -> str:
     """`` (it is spelled max_runs)`` after an unknown option that is one spelled otherwise
     (``max-runs``, ``Max_Runs``); else nothing."""
-    known = name.strip().lower().replace("-", "_") if isinstance(name, str) else None
+    known = lower(name.strip()).replace("-", "_") if isinstance(name, str) else None
     return f" (it is spelled {known})" if known in OPTION_NAMES and known != name else ""
 
 
@@ -190,7 +190,7 @@ def _coerce(name: str, value: Any) -> Any:
     if kind == "bool":
         if isinstance(value, bool):
             return value
-        text = str(value).strip().lower()
+        text = lower(str(value).strip())
         if text in ("true", "yes", "on", "1"):
             return True
         if text in ("false", "no", "off", "0"):
@@ -206,7 +206,7 @@ def _coerce(name: str, value: Any) -> Any:
     if kind == "int | None":
         if value is None or _is_int(value):
             return value
-        text = str(value).strip().lower()
+        text = lower(str(value).strip())
         if text in ("none", "unlimited"):
             return None
         try:

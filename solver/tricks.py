@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from numbers import Integral
 
 from .cards import Card, rank_of, suit_of
-from .errors import AllFivesError, quoted
+from .errors import AllFivesError, quoted, upper
 
 __all__ = ["Table", "Seated", "SEAT_NAMES", "SEAT_WORDS", "seat_names", "side_of", "side_count",
            "side_name", "side_seats", "parse_seat", "legal_plays", "follow_rule", "shows_void", "trick_winner", "SeatError"]
@@ -35,7 +35,7 @@ def seat_names(players: int) -> str:
 def parse_seat(name: str, players: int) -> int:
     """``"E"`` -> 1 at a 3- or 4-player table; ``"S"`` -> 1 with two players."""
     names = seat_names(players)
-    key = name.strip().upper()
+    key = upper(name.strip())
     if len(key) == 1 and key in "NESW" and key not in names:     # a seat, not at this table
         raise SeatError(f"no seat {quoted(name)} at a {players}-player table (seats here: "
                         f"{' '.join(names)})")

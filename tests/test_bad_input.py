@@ -114,6 +114,81 @@ def test_dotted_tables_nested_deeply_are_one_short_line(tmp_path: Path):
     assert line == f"allfives: error: {path}: options.a: unknown option 'a' ({OPTIONS_LISTED})"
 
 
+#: Letters of other scripts that Python's str.upper or str.lower makes Latin letters: the long
+#: s (S), the ligature st (ST), the Kelvin sign (k), the dotless i (I).
+CASE_MAPPED = ["\u017f", "\ufb06", "\u212a", "\u0131"]
+
+
+@pytest.mark.parametrize("letter", CASE_MAPPED)
+def test_a_letter_that_changes_script_with_its_case_is_not_read_as_a_latin_one(letter: str):
+    """The long s was read as an S (a card, a suit, a seat), the ligature st as T♠, and the
+    Kelvin sign as a k at a prompt: each is refused now, as any other unknown letter is."""
+    from solver.cards import parse_card, parse_hand, parse_suit
+    from solver.errors import AllFivesError, lower, upper
+
+    assert upper(letter) == letter and lower(letter) == letter
+    assert upper("tH ♥s") == "TH ♥S" and lower("Take-ONE") == "take-one"
+    for read, text in [(parse_card, f"A{letter}"), (parse_card, f"{letter}A"),
+                       (parse_suit, letter), (parse_hand, f"T{letter} QH"),
+                       (parse_hand, letter)]:
+        with pytest.raises(AllFivesError):
+            read(text)
+    for line in [TWO_LINE.replace("dealer=S", f"dealer={letter}"),
+                 TWO_LINE.replace("N:", f"{letter}:"), TWO_LINE + f" trump={letter}",
+                 TWO_LINE + f" play=T{letter}"]:
+        one_error_line(run("solve", line))
+    one_error_line(run("solve", TWO_LINE, "--for", letter))
+    one_error_line(run("solve", TWO_LINE, "--rules", f"all-fives:five_for_five=t{letter}ue"
+                       if letter == "\u0131" else f"stri{letter}t"))
+
+
+@pytest.mark.parametrize("seed, answer", [(7, "A\u017f"), (7, "\ufb06"), (7, "\u212a"),
+                                          (1, "ta\u212ae-one"), (1, "\u212a")])
+def test_a_prompt_does_not_read_a_letter_of_another_script_as_a_latin_one(tmp_path: Path,
+                                                                           seed: int,
+                                                                           answer: str):
+    """At a prompt, A followed by a long s had played A♠, the ligature st T♠, the Kelvin sign
+    a King, and take-one spelled with it was taken: the answer is refused and asked again."""
+    result = run("play", "--seed", seed, "--record", tmp_path / "r.jsonl",
+                 input=f"{answer}\nquit\n")
+    assert result.exit_code == 0, result.stderr
+    assert f"unknown answer {quoted(answer)}" in result.stdout
+
+
+@pytest.mark.parametrize("mark", ["\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028",
+                                  "\u2029", "\x0b"])
+def test_a_line_is_parted_at_its_line_end_alone(tmp_path: Path, mark: str):
+    """A form feed, U+2028 and the other breaks str.splitlines knows, in a comment, are
+    characters of its line: they had been line ends, so that a file's lines were numbered
+    otherwise than grep -n numbers them (FILE:N named another line), and half a comment
+    read as TOML."""
+    from solver.notation import text_lines
+
+    assert text_lines(f"a{mark}b\nc\r\nd\re\n") == [f"a{mark}b", "c", "d", "e"]
+    assert text_lines("") == [] and text_lines("\n\n") == ["", ""]
+    bad = TWO_LINE.replace("turnup=6H", "turnup=XX")
+    path = tmp_path / "lines.txt"
+    path.write_text(f"# page{mark}two\n# three\n{TWO_LINE}\n{bad}\n", encoding="utf-8")
+    assert f"{path}:4: turnup: unknown card 'XX'" in one_error_line(run("solve", f"{path}:4"))
+    solved = run("solve", f"{path}:3", "--json")
+    assert solved.exit_code == 0, solved.stderr
+    assert json.loads(solved.stdout)["file"] == f"{path}:3"
+    # a first comment with such a mark in it is not taken for TOML
+    path.write_text(f"# club{mark}night\n{TWO_LINE}\n", encoding="utf-8")
+    assert run("solve", path).exit_code == 0
+
+
+def test_answers_from_a_file_begun_with_a_bom_are_read_as_typed(tmp_path: Path):
+    """A file of answers an editor began with a byte-order mark: its first answer had been
+    refused, and every later one answered the question before it."""
+    played = run("play", "--seed", "7", "--record", tmp_path / "r.jsonl",
+                 input="\ufeff3c\nquit\n")
+    assert played.exit_code == 0, played.stderr
+    assert "unknown answer" not in played.stdout and "S (you) plays 3♣" in played.stdout
+    solved = run("puzzle", "play", PUZZLES / "012-the-five-falls.toml", input="\ufeffquit\n")
+    assert solved.exit_code == 0 and "unknown answer" not in solved.stdout
+
+
 def test_a_bom_is_read_as_the_text_it_is(tmp_path: Path):
     path = tmp_path / "windows.toml"
     path.write_bytes(b"\xef\xbb\xbf" + TWO_TOML.encode())

@@ -290,6 +290,10 @@ def test_no_color_and_color(tmp_path: Path):
     coloured = run("solve", TWO, "--color").stdout
     assert "\x1b[31m" in coloured  # red hearts
     assert "\x1b[" not in run("solve", TWO, "--color", "--json").stdout
+    # asked for, colour is given under TERM=dumb too, where Rich gives none
+    dumb = RUNNER.invoke(app, ["solve", str(TWO), "--color"], env={"TERM": "dumb"}).stdout
+    assert "\x1b[31m" in dumb
+    assert "\x1b[" not in RUNNER.invoke(app, ["solve", str(TWO)], env={"TERM": "dumb"}).stdout
 
 
 @pytest.mark.parametrize("setting", ["FORCE_COLOR", "TTY_COMPATIBLE"])
@@ -718,6 +722,23 @@ def test_an_answer_not_text_in_the_inputs_encoding_is_asked_again():
                           input=b"\xe9\nquit\n", capture_output=True, timeout=300, env=env)
     assert done.returncode == 0 and "Traceback" not in done.stderr.decode(), done.stderr
     assert "unknown answer '\\xe9'" in done.stdout.decode()
+
+
+@pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"},
+                                 {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}])
+def test_an_answer_in_utf8_is_read_as_utf8_under_an_ascii_input(env):
+    """A♠ piped or typed where the input is read as ASCII is the card, as in a deal file (it was
+    an unknown answer); a byte that is not UTF-8 is still refused."""
+    environment = {**os.environ, **env}
+    if "LC_ALL" in env:
+        environment.pop("PYTHONIOENCODING", None)
+    for answer, said in [("A♠".encode(), "S (you) plays AS"),
+                         (b"A\xe9", "unknown answer 'A\\xe9'")]:
+        done = subprocess.run([str(PROGRAM), "play", "--seed", "7", "--record", os.devnull],
+                              input=answer + b"\nquit\n", capture_output=True, timeout=300,
+                              env=environment)
+        assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+        assert said in done.stdout.decode("utf-8", "replace")
 
 
 def test_a_deal_played_out_shows_its_end():

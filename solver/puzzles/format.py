@@ -35,9 +35,9 @@ from typing import Any
 
 from ..cards import Card, card_str, is_card, parse_card
 from ..deal import Position
-from ..errors import AllFivesError, control_problem, is_number, quoted
+from ..errors import AllFivesError, control_problem, is_number, quoted, upper
 from ..notation import (BOM, EVIDENCE_KEYS, PUZZLE_KEYS, SEPARATOR, check_puzzle_table,
-                        is_blank, read_file, value_kind)
+                        is_blank, read_file, text_lines, value_kind)
 from ..solution import OBJECTIVES, check_objective
 from ..tricks import seat_names, side_name, side_seats
 from .evidence import LADDER, RANDOM_TRIES
@@ -59,7 +59,7 @@ class PuzzleError(AllFivesError):
 def puzzle_tables(text: str) -> list[int]:
     """The lines a text's ``[puzzle]`` tables start on: more than one where puzzle files were
     put together without a ``# ---`` line between them (which TOML refuses)."""
-    return [n for n, line in enumerate(text.splitlines(), 1) if _PUZZLE_TABLE.match(line)]
+    return [n for n, line in enumerate(text_lines(text), 1) if _PUZZLE_TABLE.match(line)]
 
 
 def side_text(side: int, players: int) -> str:
@@ -71,7 +71,7 @@ def side_text(side: int, players: int) -> str:
 def parse_side(text: str, players: int) -> int:
     """A side from a seat letter (any seat of the side) or a partnership (``NS``, ``EW``)."""
     names = seat_names(players)
-    key = text.strip().upper()
+    key = upper(text.strip())
     for side in range(2 if players == 4 else players):
         seats = "".join(names[s] for s in side_seats(side, players))
         if key == seats or (len(key) == 1 and key in seats) or \
