@@ -21,6 +21,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from solver.errors import AllFivesError, WorkersLost, counted, quoted
@@ -28,6 +29,7 @@ from solver.registry import PlayerSpec, player_spec
 from solver.signals import signals_held
 
 from .errors import stopped_by
+from .recordfile import HELD, check_target, locked
 from .workers import check_jobs, chunk_size, executor_of, workers_for
 
 if TYPE_CHECKING:
@@ -388,32 +390,17 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
     if resume and not os.path.isfile(path):
         raise AllFivesError(f"--resume: {quoted(path)} is not a file: a run goes on only from "
                             f"a record written to a file")
+    if not resume:
+        check_target(Path(named(path, "--record")), pipe=True)
     try:
         out = open(named(path, "--record"), "a" if os.path.isfile(path) else "w",
                    encoding="utf-8")
     except OSError as error:
         raise AllFivesError(f"--record: {path}: {error.strerror or error}") from None
-    if not _locked(out):
+    if not locked(out):
         out.close()
-        raise AllFivesError(f"--record: {path}: another run is writing this record (two runs "
-                            f"would write over each other's lines)")
+        raise AllFivesError(f"--record: {path}: {HELD}")
     return out
-
-
-def _locked(out) -> bool:
-    """Whether this run holds the record file's lock now, kept until the file is closed (a
-    pipe or a device has none to take: true; so too where locks are not to be had)."""
-    try:
-        import fcntl
-
-        if not os.path.isfile(out.name):
-            return True
-        fcntl.flock(out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except (BlockingIOError, PermissionError):
-        return False
-    except (ImportError, OSError):
-        return True
-    return True
 
 
 def resumed(plan: Plan, path: str) -> tuple[list, int, int]:

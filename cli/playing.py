@@ -31,7 +31,7 @@ from rich.text import Text
 from solver.analysis import CardPlayed, judge_card, judge_for_match, unjudged
 from solver.cards import card_str, rank_of
 from solver.deal import Position
-from solver.errors import AllFivesError, EngineMissing, counted, quoted
+from solver.errors import AllFivesError, EngineMissing, counted, lower, quoted
 from solver.game import DealLog, Match, MatchState
 from solver.players import Player, decide, within_reach
 from solver.registry import PlayerSpec, player_spec
@@ -43,6 +43,7 @@ from .answers import AnswerError, ask_line, choices, is_interactive, read_answer
 from .errors import option, say_stopped, stop_status
 from .faces import BAD, GOOD, KEEP, QUIET, game_name, hanging, rules_words
 from .inputs import STDIN, is_standard_output, named, read_rules
+from .recordfile import PlayRecord, check_free, check_target, first_free
 from .table import choices_line, deal_line, deal_over_line, score_lines, scores_text, \
     seat_text, table_screen, what_happened, win_verb
 
@@ -99,7 +100,7 @@ class Setup:
     seat: int
     specs: tuple[PlayerSpec | None, ...]
     seed: int
-    record: Path
+    record: PlayRecord
 
     def bots(self) -> list[Player | None]:
         """Fresh bots, each seeded from the match's seed and its seat."""
@@ -138,13 +139,15 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
         # (standard output is the table's, as it is match's report)
         raise AllFivesError(f"--record: {quoted(record)} names no file of its own (standard "
                             f"output is the game's: give the record a file)")
-    path = Path(named(record, "--record")) if record is not None else unused_record_name(seed)
+    path = Path(named(record, "--record")) if record is not None else first_free(seed)
     if path.is_dir():
         raise AllFivesError(f"--record: {path} is a folder, not a file")
     if not path.absolute().parent.is_dir():
         raise AllFivesError(f"--record: no folder {path.parent} to write {path.name} in")
+    check_target(path)
+    check_free(path)
     _check_writable(path, record is not None)
-    return Setup(match, me, tuple(specs), seed, path)
+    return Setup(match, me, tuple(specs), seed, PlayRecord(path, record is not None, seed))
 
 
 def _check_writable(path: Path, named: bool) -> None:
@@ -162,16 +165,6 @@ def _check_writable(path: Path, named: bool) -> None:
         raise AllFivesError(f"--record: {path}: {why}" if named else
                             f"the record {path} cannot be written here: {why} (name another "
                             f"with --record FILE)") from None
-
-
-def unused_record_name(seed: int) -> Path:
-    """The default record, ``allfives-SEED.jsonl`` in the current folder, or ``-2``, ``-3`` ...
-    after the seed when that is taken: a record the person did not name never replaces one."""
-    path, copy = Path(f"allfives-{seed}.jsonl"), 1
-    while path.exists() or path.is_symlink():
-        copy += 1
-        path = Path(f"allfives-{seed}-{copy}.jsonl")
-    return path
 
 
 def cut_words(cuts, players: int, pretty: bool) -> str:
@@ -414,7 +407,7 @@ class Session:
         answer = self.ask(prompt)
         if answer is None:
             raise Stop("eof")
-        word = answer.strip().lower()
+        word = lower(answer.strip())
         if word in ("quit", "exit"):
             raise Stop("quit")
         return answer, word
@@ -504,7 +497,7 @@ class Session:
             return False
         text = records_text(match_records(self.state, str(self.setup.seed), self.setup.names()))
         try:
-            self.setup.record.write_text(text, encoding="utf-8")
+            self.setup.record.write(text)
         except OSError as error:  # a write's error (a full disk) names no file: name it
             raise OSError(error.errno, error.strerror, str(self.setup.record)) from None
         self.saved = True
@@ -586,6 +579,14 @@ def play_command(players: int, seat: str | None, opponents: list[str] | None, pr
     interactive = is_interactive(stream)
     status = make_console(color, stderr=True) if interactive else None
     session = Session(setup, console, stream, interactive, can_show_suits(console), status)
+    try:
+        _play(session, interactive, console)
+    finally:
+        setup.record.close()
+
+
+def _play(session: Session, interactive: bool, console: Console) -> None:
+    """The session played to its end: the record's last words said, or Ctrl-C's."""
     try:
         session.run()
     except Stop:

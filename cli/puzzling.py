@@ -332,25 +332,59 @@ class _Writer:
         self.folder = folder
         self.again = again
         self.made = 0
-        self.there = {key: path for path, key in puzzle_keys(puzzle_paths([folder]))} \
-            if folder is not None and not new_folder and any(folder.glob("*.toml")) else {}
+        self.there: dict[tuple, Path] = {}
+        self.seen: set[Path] = set()
+        if folder is not None and not new_folder:
+            self._look()
+
+    def _look(self) -> None:
+        """The puzzles of the folder's files not seen before (another run's, since)."""
+        new = [path for path in self.folder.glob("*.toml") if path not in self.seen]
+        self.seen.update(new)
+        if new:
+            self.there.update((key, path) for path, key in puzzle_keys(puzzle_paths(sorted(new))))
 
     def __call__(self, puzzle: Puzzle) -> None:
         from solver.notation import SEPARATOR
 
         self.made += 1
-        already = self.there.get(puzzle_key(puzzle))
-        if already is not None:
-            note(f"{already} is this puzzle already: not written again{self.again}")
-        elif self.folder is not None:
-            path = self.folder / file_name(next_number(self.folder), puzzle)
-            path.write_text(puzzle.to_toml(), encoding="utf-8")
-            self.there[puzzle_key(puzzle)] = path
-            print(path, flush=True)
-        else:
+        if self.folder is None:
             if self.made > 1:
                 print(SEPARATOR)
             write_utf8(puzzle.to_toml())
+            return
+        # another run writing into the folder at once waits: each file's number is the next
+        # free one, and a puzzle the other wrote meanwhile is not written again
+        with _folder_held(self.folder):
+            self._look()
+            already = self.there.get(puzzle_key(puzzle))
+            if already is None:
+                path = self.folder / file_name(next_number(self.folder), puzzle)
+                with open(path, "x", encoding="utf-8") as out:
+                    out.write(puzzle.to_toml())
+                self.seen.add(path)
+                self.there[puzzle_key(puzzle)] = path
+        if already is not None:
+            note(f"{already} is this puzzle already: not written again{self.again}")
+        else:
+            print(path, flush=True)
+
+
+@contextlib.contextmanager
+def _folder_held(folder: Path) -> Iterator[None]:
+    """The folder's lock held while the block runs (none where there are no such locks)."""
+    try:
+        import fcntl
+
+        handle = os.open(folder, os.O_RDONLY)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)
 
 
 @contextlib.contextmanager

@@ -4,6 +4,7 @@ get wrong, hint, undo, and how a session ends (the match over, quit, end of inpu
 from __future__ import annotations
 
 import io
+import os
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -1081,10 +1082,75 @@ def test_quit_saves_to_the_default_record(tmp_path, monkeypatch):
     assert "the record is in allfives-7-3.jsonl." in last_words(again.stdout)
     assert (tmp_path / "allfives-7-2.jsonl").read_text(encoding="utf-8") == "kept\n"
     assert (tmp_path / "allfives-7-3.jsonl").read_text(encoding="utf-8") == first
-    # a record named is written over, as asked
-    named = run("play", "--seed", 7, "--record", "allfives-7-2.jsonl", input="1\n" * 40 + "quit\n")
-    assert "the record is in allfives-7-2.jsonl." in last_words(named.stdout)
-    assert (tmp_path / "allfives-7-2.jsonl").read_text(encoding="utf-8") == first
+    # a record named is written over, as asked; a file that holds no record is not
+    (tmp_path / "allfives-7.jsonl").write_text(first.replace('"you"', '"me"'), encoding="utf-8")
+    named = run("play", "--seed", 7, "--record", "allfives-7.jsonl", input="1\n" * 40 + "quit\n")
+    assert "the record is in allfives-7.jsonl." in last_words(named.stdout)
+    assert (tmp_path / "allfives-7.jsonl").read_text(encoding="utf-8") == first
+    refused = run("play", "--seed", 7, "--record", "allfives-7-2.jsonl", input="quit\n")
+    assert refused.exit_code == 2 and refused.stderr == (
+        "allfives: error: --record: allfives-7-2.jsonl holds something other than a game "
+        "record: not written over (name another file, or remove it first)\n")
+    assert (tmp_path / "allfives-7-2.jsonl").read_text(encoding="utf-8") == "kept\n"
+
+
+def test_a_default_record_name_taken_meanwhile_goes_to_the_next(tmp_path, monkeypatch):
+    """Two sessions of one seed begun at once both found allfives-SEED.jsonl free, and the
+    later one's record replaced the earlier's: the name is taken as the first deal ends, and
+    one taken meanwhile is passed over."""
+    monkeypatch.chdir(tmp_path)
+    setup = make_setup(2, None, None, "all-fives", 11, 3, None)
+    assert str(setup.record) == "allfives-3.jsonl"
+    (tmp_path / "allfives-3.jsonl").write_text("another's\n", encoding="utf-8")
+    setup.record.write("one\n")
+    setup.record.close()
+    assert str(setup.record) == "allfives-3-2.jsonl"
+    assert (tmp_path / "allfives-3.jsonl").read_text(encoding="utf-8") == "another's\n"
+    assert (tmp_path / "allfives-3-2.jsonl").read_text(encoding="utf-8") == "one\n"
+
+
+def test_the_record_grows_at_its_end_and_is_written_whole_after_an_undo(tmp_path):
+    """A deal more is added at the end of the record (it was written whole at every deal, so
+    that a run killed as it saved left the file empty); a record that is not the one before
+    with more at its end (an undo took a deal back) is written in its place."""
+    from cli.recordfile import PlayRecord
+
+    path = tmp_path / "r.jsonl"
+    record = PlayRecord(path, True, 1)
+    record.write("a\n")
+    path.write_text("z\n", encoding="utf-8")     # (changed behind it: not written again)
+    record.write("a\nb\n")
+    assert path.read_text(encoding="utf-8") == "z\nb\n"
+    record.write("c\n")
+    assert path.read_text(encoding="utf-8") == "c\n"
+    record.close()
+
+
+def test_a_record_another_run_is_writing_or_a_pipe_is_refused(tmp_path):
+    """play took no lock: naming the record a match was writing put its own over the match's
+    lines (4 MB of NULs between them); a pipe as play's record waited for a reader for ever
+    (match writes into one, for another program to read)."""
+    import fcntl
+
+    held = tmp_path / "held.jsonl"
+    with open(held, "w", encoding="utf-8") as out:
+        fcntl.flock(out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        for args in (["play", "--seed", "7"], ["match", "heuristic", "random", "--deals", "2"]):
+            result = run(*args, "--record", held, input="quit\n")
+            assert result.exit_code == 2 and result.stderr == (
+                f"allfives: error: --record: {held}: another run is writing this record (two "
+                f"runs would write over each other's lines)\n")
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    result = run("play", "--seed", "7", "--record", pipe, input="quit\n")
+    assert result.exit_code == 2 and result.stderr == (
+        f"allfives: error: --record: {pipe} is a pipe, not a file: a record is written to "
+        f"a file\n")
+    deal = tmp_path / "deal.toml"
+    deal.write_text("[hands]\n", encoding="utf-8")
+    result = run("match", "heuristic", "random", "--deals", "2", "--record", deal)
+    assert result.exit_code == 2 and "holds something other than a game record" in result.stderr
+    assert deal.read_text(encoding="utf-8") == "[hands]\n"
 
 
 @pytest.mark.parametrize("stop, status, said", [(KeyboardInterrupt, 130, "interrupted"),
@@ -1358,6 +1424,7 @@ def test_undo_score_and_help_at_the_pause_between_deals(tmp_path, monkeypatch):
     # the match went on to its end, the deal played again the same way
     assert s.state.is_terminal()
     record = (tmp_path / "match.jsonl").read_text(encoding="utf-8")
+    s.setup.record.close()      # (its lock let go, as play_command does at the end)
     plain, _, _ = terminal_session(tmp_path, monkeypatch, [])
     plain.run()
     assert (tmp_path / "match.jsonl").read_text(encoding="utf-8") == record

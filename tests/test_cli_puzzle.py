@@ -1069,6 +1069,26 @@ def test_play_random_shows_its_seed(tmp_path):
     assert again == fresh
 
 
+def test_two_runs_writing_into_one_folder_number_apart_and_write_no_puzzle_twice(tmp_path,
+                                                                                    capsys):
+    """Two runs into one folder at once had each numbered their files from what was there as
+    they began (two files 010-..., one puzzle written over another), and wrote a puzzle the
+    other had just written: each looks again as it writes, the folder held."""
+    from cli.puzzling import _Writer
+
+    first, second = (load_puzzle(COLLECTION / name)
+                     for name in ("001-save-the-ten.toml", "006-ruff-the-ten.toml"))
+    one, two = _Writer(tmp_path, False), _Writer(tmp_path, False)
+    one(first)
+    two(first)
+    two(second)
+    one(second)
+    assert sorted(p.name[:4] for p in tmp_path.iterdir()) == ["001-", "002-"]
+    written = capsys.readouterr()
+    assert written.out.count(str(tmp_path)) == 2
+    assert written.err.count("is this puzzle already: not written again") == 2
+
+
 def test_generate_stops_after_its_tries_with_what_it_found():
     """--tries N tries candidates S/0 .. S/N-1 and no more: fewer puzzles than asked is a note
     and status 1; enough tries give what the search without them gives."""

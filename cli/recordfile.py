@@ -1,0 +1,144 @@
+"""The file a game record is written to, by ``allfives match`` and ``allfives play``.
+
+A run holds the file's lock while it writes (``flock``: another run that names the same file is
+refused, not let write over its lines).  A file there already that holds something other than a
+record (a deal file named by mistake) is not written over.  ``match`` writes into a pipe as into
+a file (another program reads the records as they come); ``play``, which may write its record
+again from the start, takes none.  ``play`` rewrites its record as the match goes on: the records of a
+deal more are added at the end, so that a run killed as it saves leaves the deals before whole
+(the whole file is written again only after an ``undo`` took a finished deal back).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from solver.errors import AllFivesError
+
+from .inputs import holds_records
+
+
+def locked(out) -> bool:
+    """Whether this run holds the record file's lock now, kept until the file is closed (a
+    pipe or a device has none to take: true; so too where locks are not to be had)."""
+    try:
+        import fcntl
+
+        if not os.path.isfile(out.name):
+            return True
+        fcntl.flock(out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except (BlockingIOError, PermissionError):
+        return False
+    except (ImportError, OSError):
+        return True
+    return True
+
+
+#: What the message says of a record another run holds.
+HELD = "another run is writing this record (two runs would write over each other's lines)"
+
+
+def check_target(path: Path, option: str = "--record", pipe: bool = False) -> None:
+    """Refuse as ``option``'s file one there already that is not empty and holds no game
+    record, and (unless ``pipe``) a pipe."""
+    try:
+        found = path.stat()
+    except OSError:         # (not there, or a link to nothing: opening it says what is wrong)
+        return
+    if stat.S_ISFIFO(found.st_mode) and not pipe:
+        raise AllFivesError(f"{option}: {path} is a pipe, not a file: a record is written to "
+                            f"a file")
+    if stat.S_ISREG(found.st_mode) and found.st_size and not holds_records(path):
+        raise AllFivesError(f"{option}: {path} holds something other than a game record: not "
+                            f"written over (name another file, or remove it first)")
+
+
+def check_free(path: Path, option: str = "--record") -> None:
+    """Refuse a record file another run holds now (its lock is taken and let go again)."""
+    if not path.is_file():
+        return
+    try:
+        with open(path, "ab") as out:
+            if not locked(out):
+                raise AllFivesError(f"{option}: {path}: {HELD}")
+    except OSError:         # (opening it for the record says what is wrong)
+        return
+
+
+class PlayRecord:
+    """``play``'s record file: ``path`` (named, or the first ``allfives-SEED[-K].jsonl`` free
+    in the current folder), made as the first deal ends and held, locked, until ``close``."""
+
+    def __init__(self, path: Path, named: bool, seed: int) -> None:
+        self.path, self.named, self.seed = path, named, seed
+        self.out = None
+        self.written = b""
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+    def write(self, text: str) -> None:
+        """The record's whole text, written: what is added after what was written before, at
+        its end; anything else in place of the file's text."""
+        data = text.encode("utf-8")
+        if self.out is None:
+            self.out = self._open()
+        out = self.out
+        if data.startswith(self.written):
+            out.seek(len(self.written))
+            out.write(data[len(self.written):])
+        else:
+            out.seek(0)
+            out.write(data)
+        out.truncate()
+        out.flush()
+        self.written = data
+
+    def _open(self):
+        """The file, opened and locked: a named one as it is (written over by the first
+        write); else the first free default name, made here (another run may have taken the
+        name found free as this one began)."""
+        if self.named:
+            check_target(self.path)
+            out = open(self.path, "r+b" if self.path.exists() else "w+b")
+            if not locked(out):
+                out.close()
+                raise AllFivesError(f"--record: {self.path}: {HELD}")
+            return out
+        while True:
+            try:
+                out = open(self.path, "x+b")
+            except FileExistsError:
+                self.path = next_free(self.seed, self.path)
+                continue
+            locked(out)
+            return out
+
+    def close(self) -> None:
+        if self.out is not None:
+            self.out.close()
+            self.out = None
+
+
+def first_free(seed: int) -> Path:
+    """The default record, ``allfives-SEED.jsonl`` in the current folder, or ``-2``, ``-3`` ...
+    after the seed when that is taken: a record the person did not name never replaces one."""
+    path = Path(f"allfives-{seed}.jsonl")
+    return path if not (path.exists() or path.is_symlink()) else next_free(seed, path)
+
+
+def next_free(seed: int, after: Path) -> Path:
+    """The first default name after ``after`` that is free."""
+    stem = after.stem.removeprefix(f"allfives-{seed}")
+    copy = int(stem[1:]) if stem.startswith("-") and stem[1:].isdigit() else 1
+    while True:
+        copy += 1
+        path = Path(f"allfives-{seed}-{copy}.jsonl")
+        if not (path.exists() or path.is_symlink()):
+            return path
+
+
+__all__ = ["locked", "HELD", "check_target", "check_free", "PlayRecord", "first_free",
+           "next_free"]
