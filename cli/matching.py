@@ -403,6 +403,14 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
     return out
 
 
+def _made_for_nothing(out: TextIO) -> None:
+    """A record file this run made (``mode`` ``w``) and wrote nothing into (a scheduler that
+    did not answer, Ctrl-C before the first chunk came back) taken away again."""
+    with contextlib.suppress(OSError):
+        if out.mode == "w" and os.path.isfile(out.name) and not os.path.getsize(out.name):
+            os.remove(out.name)
+
+
 def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
     """What a run's record FILE holds of the plan: the chunk of its whole groups (as
     ``solver.resume.records_parts`` reads them back, a match at a time), their number, and the
@@ -549,6 +557,7 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
                 out.close()
             except OSError as error:  # what was left to write: a full disk names no file
                 raise OSError(error.errno, error.strerror, out.name) from None
+            _made_for_nothing(out)
     try:
         # (the bootstrap of a large run takes a while: a line says so on a terminal)
         with reading("working out the bootstrap interval", not as_json):

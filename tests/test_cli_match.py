@@ -456,14 +456,17 @@ def test_bad_input_is_one_line(args, fragments):
     assert_one_error_line(run("match", *args), *fragments)
 
 
-def test_an_unreachable_scheduler_is_one_line(monkeypatch):
+def test_an_unreachable_scheduler_is_one_line(monkeypatch, tmp_path):
+    """... and a record file the run made for it is taken away again (it was left empty)."""
     pytest.importorskip("distributed")
     monkeypatch.setattr("cli.workers.CONNECT_TIMEOUT", 1.0)
     start = time.monotonic()
-    result = run("match", "heuristic", "random", "--scheduler", "tcp://127.0.0.1:1")
+    result = run("match", "heuristic", "random", "--scheduler", "tcp://127.0.0.1:1",
+                 "--record", tmp_path / "new.jsonl")
     assert time.monotonic() - start < 20
     assert_one_error_line(result, "--scheduler: cannot reach 'tcp://127.0.0.1:1': nothing "
                           "listens on port 1 there (the connection was refused)")
+    assert not list(tmp_path.iterdir())
 
 
 def test_an_unknown_scheduler_host_is_one_line(monkeypatch):
