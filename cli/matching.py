@@ -384,9 +384,14 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
     if path == STDIN:  # '-' is standard input or output elsewhere, never a file named so
         raise AllFivesError("--record: '-' names no file (standard output is the report's: "
                             "give the record a file)")
-    if resume and not os.path.exists(path):
-        raise AllFivesError(f"--resume: {quoted(path)} is not there: no run to go on from "
-                            f"(without --resume the run starts afresh)")
+    if resume:
+        try:
+            os.stat(path)
+        except FileNotFoundError:
+            raise AllFivesError(f"--resume: {quoted(path)} is not there: no run to go on from "
+                                f"(without --resume the run starts afresh)") from None
+        except OSError as error:     # (a name too long, a loop of links, a folder unread)
+            raise AllFivesError(f"--resume: {quoted(path)}: {error.strerror}") from None
     if resume and not os.path.isfile(path):
         raise AllFivesError(f"--resume: {quoted(path)} is not a file: a run goes on only from "
                             f"a record written to a file")

@@ -392,10 +392,12 @@ def puzzle_writer(out: str | None, again: str = "") -> Iterator[_Writer]:
     """The ``_Writer`` of ``--out DIR`` (made if it is not there, and taken away again if no
     puzzle went into it), or of standard output; a folder that cannot take them is an error
     now, before any puzzle is made.  ``again``: what the note on a puzzle there already adds."""
-    from .inputs import named
+    from .inputs import link_trouble, named
 
     folder = Path(named(out, "--out")) if out is not None else None
     new_folder = folder is not None and not folder.exists()
+    if folder is not None and (trouble := link_trouble(folder)):
+        raise AllFivesError(f"--out: {folder} is a link that leads to no folder: {trouble}")
     if folder is not None:
         if folder.exists() and not folder.is_dir():
             raise AllFivesError(f"--out: {folder} is a file, not a folder")

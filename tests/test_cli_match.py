@@ -976,6 +976,7 @@ def test_an_interrupted_run_says_how_to_go_on(tmp_path):
     (["--deals", "6"], ["--resume: goes on from a run's --record FILE: give --record"]),
     ([], ["--resume: give the run's --deals N or --matches N"]),
     (["--deals", "6", "--record", "MISSING"], ["--resume: ", "is not there"]),
+    (["--deals", "6", "--record", "LONG"], ["--resume: ", ": File name too long"]),
     (["--deals", "6", "--record", "/dev/null"],
      ["--resume: '/dev/null' is not a file: a run goes on only from a record written to a "
       "file"]),
@@ -993,7 +994,8 @@ def test_a_record_of_another_run_is_not_resumed(tmp_path, args, fragments):
     record = tmp_path / "run.jsonl"
     assert run("match", "heuristic", "random", "--deals", 6, "--record", record).exit_code == 0
     before = record.read_bytes()
-    args = [str(tmp_path / "missing.jsonl") if a == "MISSING" else a for a in args]
+    args = [str(tmp_path / "missing.jsonl") if a == "MISSING" else
+            str(tmp_path / ("a" * 300)) if a == "LONG" else a for a in args]
     if "--record" not in args and "give --record" not in fragments[0]:
         args += ["--record", record]
     assert_one_error_line(run("match", "heuristic", "random", *args, "--resume"), *fragments)

@@ -1089,6 +1089,19 @@ def test_two_runs_writing_into_one_folder_number_apart_and_write_no_puzzle_twice
     assert written.err.count("is this puzzle already: not written again") == 2
 
 
+def test_out_as_a_link_to_nothing_says_so(tmp_path):
+    """--out naming a link to nothing (or a loop of links) said 'cannot make DIR: File
+    exists'."""
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere" / "x")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    for name, why in (("gone", "No such file or directory"),
+                      ("loop", "Too many levels of symbolic links")):
+        for command in (["generate"], ["make", "N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H"]):
+            assert_one_error_line(run("puzzle", *command, "--out", tmp_path / name),
+                                  f"--out: {tmp_path / name} is a link that leads to no "
+                                  f"folder: {why}")
+
+
 def test_generate_stops_after_its_tries_with_what_it_found():
     """--tries N tries candidates S/0 .. S/N-1 and no more: fewer puzzles than asked is a note
     and status 1; enough tries give what the search without them gives."""
