@@ -35,6 +35,7 @@ from .faces import GOOD, QUIET, card_face, cards_face, hanging, rules_words, sui
 from .fitted import Fitted
 from .inputs import ARGUMENT, STDIN, is_file, is_record_text, link_trouble, named, \
     one_of_several, read_rules, read_text
+from .records import file_text
 from .report import narrowing_table, table
 from .table import pegged_this_deal
 
@@ -515,7 +516,7 @@ def advice_record(name: str | None, observation: Observation, advice, seed: int)
     first with its mean, its 95% interval and its share of best."""
     n = observation.players
     return {
-        "position": name,
+        "position": file_text(name),
         "seat": seat_names(n)[observation.seat],
         "phase": advice.phase,
         "objective": advice.objective,

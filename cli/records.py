@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from solver.analysis import CardPlayed, given_away, unjudged
@@ -12,6 +13,18 @@ from solver.solution import Solution
 from solver.timing import ClassTiming
 
 
+def file_text(name: str | None) -> str | None:
+    """A file's name as JSON carries it: the text its bytes spell in UTF-8.  Under an ASCII
+    locale Python keeps a name's bytes beyond ASCII as stand-ins (``\\udcc3``), which no JSON
+    reader takes for text; a byte that is no UTF-8 stays one (the name is kept whole)."""
+    if name is None:
+        return None
+    try:
+        return os.fsencode(name).decode("utf-8", "surrogateescape")
+    except UnicodeError:    # (a name made of text, not of a file's bytes: itself)
+        return name
+
+
 def to_move_name(position: Position) -> str | None:
     return None if position.is_over else position.deal.seats[position.to_move]
 
@@ -19,7 +32,7 @@ def to_move_name(position: Position) -> str | None:
 def solution_record(name: str, position: Position, solution: Solution) -> str:
     """``value`` is null when a limit stopped the search; ``lower`` and ``upper`` bound it."""
     record: dict[str, Any] = {
-        "file": name,
+        "file": file_text(name),
         "to_move": to_move_name(position),
         "for": position.deal.side_name(solution.side),
         "objective": solution.objective,
@@ -65,7 +78,7 @@ def analysis_record(name: str, position: Position, objective: str,
     """``complete`` is false when a limit left any card unjudged."""
     deal = position.deal
     record: dict[str, Any] = {
-        "file": name,
+        "file": file_text(name),
         "objective": objective,
         "plays": [play_record(position, p) for p in plays],
         "given_away": {deal.side_name(s): points

@@ -23,6 +23,7 @@ from solver.tricks import seat_names, side_name
 from .faces import KEEP, card_face, hanging, ranks_face, rules_words, suit_face
 from .inputs import STDIN, file_deal, is_file, is_record_text, named, one_deal, read_text, \
     refuse_no_number, split_deal
+from .records import file_text
 from .status import reading
 from .table import deal_over_line, scores_text, seat_text, what_happened
 
@@ -101,7 +102,7 @@ def match_summary(source: str, match: ReplayedMatch) -> dict[str, Any]:
     n = state.players
     over = state.is_terminal()
     return {
-        "file": source, "players": n, "match": match.match, "deals": len(state.deals),
+        "file": file_text(source), "players": n, "match": match.match, "deals": len(state.deals),
         "thrown_in": sum(1 for log in state.deals if log.thrown_in), "games": state.game,
         "over": over, "score": {side_name(s, n): p for s, p in enumerate(state.score)},
         "games_won": {side_name(s, n): g for s, g in enumerate(state.games_won)},

@@ -701,6 +701,25 @@ def test_a_file_format_is_the_same_bytes_in_every_encoding(args, tmp_path):
         assert not output.isascii()
 
 
+def test_a_file_name_beyond_ascii_is_text_in_json_under_an_ascii_locale(tmp_path):
+    """Under the C locale without UTF-8 mode a name's bytes beyond ASCII came out in JSON as
+    stand-ins ("d\\udcc3\\udca9al"), which no JSON reader takes for text: the name is the
+    text its bytes spell in UTF-8 now, under any locale."""
+    deal = tmp_path / "déal ♠.toml"
+    deal.write_bytes(TWO.read_bytes())
+    record = tmp_path / "mé.jsonl"
+    record.write_bytes((EXAMPLES / "match.jsonl").read_bytes())
+    env = {**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    env.pop("PYTHONIOENCODING", None)
+    for args, key, name in [(["solve", str(deal)], "file", str(deal)),
+                            (["analyze", f"{record}#1"], "file", f"{record}#1"),
+                            (["replay", str(record)], "file", str(record))]:
+        done = subprocess.run([str(PROGRAM), *args, "--json"], capture_output=True,
+                              timeout=300, env=env)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout.splitlines()[0])[key] == name
+
+
 def test_a_c_locale_without_utf8_mode_prints_the_table_in_ascii():
     """With the C locale and Python's UTF-8 mode off the streams are ASCII with
     surrogateescape, which cli.streams left alone: the middle dot was a traceback."""
