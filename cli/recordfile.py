@@ -11,6 +11,7 @@ deal more are added at the end, so that a run killed as it saves leaves the deal
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
@@ -75,6 +76,7 @@ class PlayRecord:
         self.path, self.named, self.seed = path, named, seed
         self.out = None
         self.written = b""
+        self.regular = True
 
     def __str__(self) -> str:
         return str(self.path)
@@ -85,15 +87,19 @@ class PlayRecord:
         data = text.encode("utf-8")
         if self.out is None:
             self.out = self._open()
+            self.regular = os.path.isfile(self.path)
         out = self.out
-        if data.startswith(self.written):
+        if not self.regular:        # (a device: /dev/null; nothing to go back over)
+            out.write(data[len(self.written):] if data.startswith(self.written) else data)
+        elif data.startswith(self.written):
             out.seek(len(self.written))
             out.write(data[len(self.written):])
         else:
             out.seek(0)
             out.write(data)
-        out.truncate()
         out.flush()
+        if self.regular:
+            out.truncate()
         self.written = data
 
     def _open(self):
@@ -118,7 +124,10 @@ class PlayRecord:
 
     def close(self) -> None:
         if self.out is not None:
-            self.out.close()
+            # (what a write that failed left in the buffer, a full disk's, is let go: the
+            # failure was said)
+            with contextlib.suppress(OSError):
+                self.out.close()
             self.out = None
 
 

@@ -358,12 +358,13 @@ def test_play_tries_its_record_before_the_first_deal_and_leaves_it_as_it_was(tmp
     if exists == "link":        # a link to nothing yet: it stays, and nothing is made
         record.symlink_to(tmp_path / "target.jsonl")
     elif exists:
-        record.write_text("kept\n")
+        kept = (EXAMPLES / "match.jsonl").read_text(encoding="utf-8").splitlines()[0] + "\n"
+        record.write_text(kept, encoding="utf-8")
     assert run("play", "--seed", "1", "--record", record, input="quit\n").exit_code == 0
     if exists == "link":
         assert record.is_symlink() and not (tmp_path / "target.jsonl").exists()
     else:
-        assert (record.read_text() == "kept\n") if exists else not record.exists()
+        assert (record.read_text(encoding="utf-8") == kept) if exists else not record.exists()
 
 
 # ---- player options -------------------------------------------------------------------------
@@ -648,6 +649,15 @@ def test_a_record_on_a_full_disk_is_one_line_naming_it(args: list[str]):
     result = run(*args, input="1\n" * 200)
     assert result.exit_code == 1 and "Traceback" not in result.stderr  # nobody's mistake
     assert result.stderr.splitlines() == ["allfives: error: /dev/full: No space left on device"]
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="no /dev/null here")
+def test_play_keeps_its_record_nowhere_when_asked():
+    """play --record /dev/null plays on past its first deals (going back over the record, a
+    device without a size, was 'Invalid argument')."""
+    result = run("play", "--seed", "1", "--record", "/dev/null", input="1\n" * 40)
+    assert result.exit_code == 0, result.stderr
+    assert "after 5 deals; the record is in /dev/null." in result.stdout
 
 
 # ---- found by trying to break each command ---------------------------------------------------
