@@ -178,6 +178,11 @@ class WorkerPool(Executor):
         self._seen = self.processes
 
     @property
+    def window(self) -> int:
+        """How many calls ``gather`` hands the pool at once: a few a worker."""
+        return 4 * self.workers
+
+    @property
     def processes(self) -> list:
         """The worker processes (for tests that check they are gone)."""
         return list(self._pool._pool)
@@ -319,7 +324,8 @@ def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tu
     ``on_part`` as it comes back (what ``on_part`` returns, if not None, is kept in the
     result's place: a caller that has taken what it needs, the games' records written to a
     file, lets the rest go); on any exception while waiting (Ctrl-C too) the futures not
-    started are cancelled and it goes on up."""
+    started are cancelled and it goes on up.  An executor with a ``window`` (a
+    ``WorkerPool``'s) is handed that many calls at once, one more as each comes back."""
     executor = executor if executor is not None else SerialExecutor()
     if not callable(getattr(executor, "submit", None)):
         raise BatchError(f"executor: {quoted(executor)} is not an executor (None, executor_for's, "
@@ -327,13 +333,22 @@ def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tu
     for name, given in (("progress", progress), ("on_part", on_part)):
         if given is not None and not callable(given):
             raise BatchError(f"{name}: {quoted(given)} is not a function")
-    futures: list[Future] = []
+    futures: list[Future | None] = []
+    # a pool of this machine's is handed a few calls a worker at a time, not all at once: a
+    # run of a million matches had planned every chunk, its tasks held in the pool's queue
+    # (850 MB, and seconds to stop)
+    window = getattr(executor, "window", None) or len(calls)
+
+    def submit_next() -> None:
+        futures.append(executor.submit(fn, *calls[len(futures)]))
+
     try:
-        for args in calls:
-            futures.append(executor.submit(fn, *args))
+        while len(futures) < min(window, len(calls)):
+            submit_next()
         out = []
         check = getattr(executor, "check", None)  # a pool's workers may die under their work
-        for done, future in enumerate(futures, 1):
+        for done in range(1, len(calls) + 1):
+            future = futures[done - 1]
             while check is not None:
                 try:
                     future.result(timeout=0.5)
@@ -342,6 +357,8 @@ def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tu
                     check()
             out.append(future.result())
             futures[done - 1] = None         # the result is held once, in out
+            if len(futures) < len(calls):
+                submit_next()
             if on_part is not None:
                 kept = on_part(out[-1])
                 if kept is not None:

@@ -227,6 +227,37 @@ def test_decisions_cut_short_by_the_budget_are_counted_per_player():
     assert 0 < matches.cut_short()[matches.a] <= len(matches.times()[matches.a])
 
 
+def test_a_pool_is_handed_a_few_calls_a_worker_at_a_time():
+    """gather hands an executor with a window (a WorkerPool's, four calls a worker) no more
+    calls at once than that, one more as each comes back, the results in order: a run of a
+    million matches had put every chunk's task in the pool's queue at once (850 MB)."""
+    from solver.executors import gather
+
+    class Windowed(SerialExecutor):
+        window = 3
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.handed = self.back = self.most = 0
+
+        def submit(self, fn, /, *args, **kwargs):
+            self.handed += 1
+            self.most = max(self.most, self.handed - self.back)
+            return super().submit(fn, *args, **kwargs)
+
+    executor = Windowed()
+
+    def call(k: int) -> int:
+        executor.back += 1
+        return k * k
+
+    assert gather(executor, call, [(k,) for k in range(10)]) == [k * k for k in range(10)]
+    assert (executor.handed, executor.most) == (10, 3)
+    with executor_for(2) as pool:
+        assert pool.window == 8
+        assert gather(pool, abs, [(-k,) for k in range(30)]) == list(range(30))
+
+
 def test_solve_many_keeps_the_order_of_the_positions():
     from solver.search import solve
 
