@@ -4,8 +4,8 @@ A run holds the file's lock while it writes (``flock``: another run that names t
 refused, not let write over its lines).  A file there already that holds something other than a
 record (a deal file named by mistake) is not written over.  ``match`` writes into a pipe as into
 a file (another program reads the records as they come); ``play``, which may write its record
-again from the start, takes none.  ``play`` rewrites its record as the match goes on: the records of a
-deal more are added at the end, so that a run killed as it saves leaves the deals before whole
+again from the start, takes none.  ``play``'s record grows as the match goes on: the records of
+a deal more are added at its end, so that a run killed as it saves leaves the deals before whole
 (the whole file is written again only after an ``undo`` took a finished deal back).
 """
 
@@ -88,15 +88,10 @@ class PlayRecord:
         if self.out is None:
             self.out = self._open()
             self.regular = os.path.isfile(self.path)
-        out = self.out
-        if not self.regular:        # (a device: /dev/null; nothing to go back over)
-            out.write(data[len(self.written):] if data.startswith(self.written) else data)
-        elif data.startswith(self.written):
-            out.seek(len(self.written))
-            out.write(data[len(self.written):])
-        else:
-            out.seek(0)
-            out.write(data)
+        out, more = self.out, data.startswith(self.written)
+        if self.regular:            # (a device, /dev/null, has nothing to go back over)
+            out.seek(len(self.written) if more else 0)
+        out.write(data[len(self.written):] if more else data)
         out.flush()
         if self.regular:
             out.truncate()
