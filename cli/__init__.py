@@ -2,19 +2,31 @@
 
 
 def start() -> None:
-    """The ``allfives`` program (``cli.main.main``).  Ctrl-C or SIGTERM while its modules load
-    (a fraction of a second) ends it as they do later: one line and status 130 or 143, not a
-    traceback or a silent end (``main`` then handles SIGTERM itself)."""
+    """The ``allfives`` program (``cli.main.main``).  Ctrl-C, SIGTERM or SIGHUP while its modules
+    load (a fraction of a second) ends it as they do later: one line and status 130, 143 or
+    129, not a traceback or a silent end (``main`` then handles SIGTERM and SIGHUP itself)."""
     import os
     import signal
     import sys
 
     def terminated(signum, frame) -> None:     # nothing is under way yet: nothing to close
-        sys.stderr.write("allfives: terminated\n")
-        sys.stderr.flush()
-        os._exit(143)
+        ended("terminated", 143)
+
+    def hung_up(signum, frame) -> None:
+        ended("hung up", 129)
+
+    def ended(word: str, status: int) -> None:
+        try:
+            sys.stderr.write(f"allfives: {word}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):      # (the terminal gone with the hang-up)
+            pass
+        os._exit(status)
 
     signal.signal(signal.SIGTERM, terminated)
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is not None and signal.getsignal(hangup) is not signal.SIG_IGN:   # (nohup)
+        signal.signal(hangup, hung_up)
     try:
         from .main import main as program
     except KeyboardInterrupt:     # (on a terminal over the ^C it echoed, as cli.errors says)

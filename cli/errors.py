@@ -173,6 +173,14 @@ def option(name: str) -> Iterator[None]:
         raise AllFivesError(f"{name}: {error}") from None
 
 
+def _stop_behind(error: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C, SIGTERM or SIGHUP that was being handled when ``error`` came, if one was."""
+    seen = error.__context__
+    while seen is not None and not isinstance(seen, KeyboardInterrupt):
+        seen = seen.__context__
+    return seen
+
+
 def reader_gone() -> int:
     """Standard output's reader has gone (``allfives deal ... | head``): stop quietly, with
     nothing left to flush at exit."""
@@ -316,8 +324,14 @@ class Boundary(HelpScreen, TyperGroup):
         except OSError as error:
             if error.errno not in WRITE_ERRORS or error.filename is not None:
                 raise
-            say(f"cannot write the output: {error.strerror}")
             reader_gone()   # what is left to write goes nowhere, rather than fail at exit
+            stop = _stop_behind(error)
+            if stop is not None:
+                # the terminal closed (SIGHUP), or a stop came, and what the run said as it
+                # stopped could not be written: the stop is what ended it
+                say_stopped(stop)
+                return stop_status(stop)
+            say(f"cannot write the output: {error.strerror}")
             return FAILURE
         except MemoryError as error:    # (an input without end: a record of /dev/zero)
             # (the engine's says for what: a table too large for the memory left)

@@ -360,23 +360,43 @@ def test_ctrl_c_pressed_again_as_the_workers_stop_is_still_one_line(tmp_path):
         assert errors == "allfives: interrupted\n"
 
 
-def test_sigterm_while_the_modules_load_is_one_line():
-    """SIGTERM before ``main`` had set its handler (the modules take a fraction of a second to
-    load) ended the program without a word."""
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_while_the_modules_load_is_one_line(signum):
+    """SIGTERM or SIGHUP before ``main`` had set its handlers (the modules take a fraction of
+    a second to load) ended the program without a word."""
     import sys
 
     script = ("import os, signal, sys\n"
               "class Terminating:\n"
               "    def find_spec(self, name, path=None, target=None):\n"
               "        if name == 'cli.main':\n"
-              "            os.kill(os.getpid(), signal.SIGTERM)\n"
+              f"            os.kill(os.getpid(), {int(signum)})\n"
               "        return None\n"
               "sys.meta_path.insert(0, Terminating())\n"
               "from cli import start\n"
               "start()\n")
     done = subprocess.run([sys.executable, "-c", script, "solve", "-"], capture_output=True,
                           text=True, timeout=60, stdin=subprocess.DEVNULL)
-    assert (done.returncode, done.stderr, done.stdout) == (143, "allfives: terminated\n", "")
+    assert (done.returncode, done.stderr, done.stdout) == (STATUS[signum], SAID[signum], "")
+
+
+def test_a_stop_whose_last_words_cannot_be_written_ends_as_the_stop(monkeypatch):
+    """The terminal closed under a run (SIGHUP): what the run wrote as it stopped (a match's
+    report) failed with an I/O error, which became the end, 'cannot write the output' and
+    status 1, where it is the hang-up's, 129."""
+    import errno
+
+    from cli.errors import HungUp
+
+    def closed(*args, **kwargs):
+        try:
+            raise HungUp()
+        except HungUp:
+            raise OSError(errno.EIO, "Input/output error") from None
+
+    monkeypatch.setattr("cli.solving.solve_command", closed)
+    result = run("solve", TWO)
+    assert (result.exit_code, result.stderr) == (129, "allfives: hung up\n")
 
 
 def stderr_on(monkeypatch, terminal: bool, term: str):
