@@ -19,14 +19,16 @@ DEBUG = os.environ.get("ALLFIVES_DEBUG") == "1"
 # The directives that never change are in the header of solver/_search.pyx.  These two are
 # here because a directive in the header wins over one passed to cythonize: neither may be set
 # there, or ALLFIVES_DEBUG=1 would no longer turn the checks on.
-directives = {
+checks = {
     "boundscheck": DEBUG,
     "initializedcheck": DEBUG,
 }
 with open("solver/_search.pyx", encoding="utf-8") as source:
     header = [line for line in source.readlines()[:5] if line.startswith("# cython:")]
-if any(name in line for line in header for name in directives):
+if any(name in line for line in header for name in checks):
     raise SystemExit("solver/_search.pyx: setup.py sets boundscheck and initializedcheck")
+# (the header's language level is the .pyx file's alone: the .pxd beside it needs it too)
+directives = {**checks, "language_level": 3}
 
 if DEBUG:
     sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]

@@ -3,6 +3,8 @@ stderr and a table (or one JSON object per class) on stdout."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import typer
 
 from solver.benchmark import CLASSES
@@ -102,7 +104,9 @@ def bench_command(given: list[str] | None, count: int, json: bool, color: bool |
                         disable=not errors.is_terminal)
     timings = []
     try:
-        with progress:
+        # (off a terminal the bar is not begun at all: a disabled one ended with a blank line
+        # on standard error, before rich 14.3)
+        with progress if errors.is_terminal else nullcontext():
             for name in names:
                 dds = will_time_dds(name)
                 task = progress.add_task(f"{name}{' and DDS' if dds else ''}",
