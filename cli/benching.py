@@ -94,7 +94,7 @@ def bench_command(given: list[str] | None, count: int, json: bool, color: bool |
         TimeElapsedColumn
     from rich.text import Text
 
-    from .console import can_show_suits, make_console
+    from .console import can_show_suits, cursor_back_when_stopped, make_console
 
     console = make_console(color)
     pretty = can_show_suits(console)
@@ -106,7 +106,7 @@ def bench_command(given: list[str] | None, count: int, json: bool, color: bool |
     try:
         # (off a terminal the bar is not begun at all: a disabled one ended with a blank line
         # on standard error, before rich 14.3)
-        with progress if errors.is_terminal else nullcontext():
+        with cursor_back_when_stopped(), progress if errors.is_terminal else nullcontext():
             for name in names:
                 dds = will_time_dds(name)
                 task = progress.add_task(f"{name}{' and DDS' if dds else ''}",

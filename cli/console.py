@@ -9,9 +9,13 @@ console is made.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -60,6 +64,39 @@ def make_console(color: bool | None = None, stderr: bool = False) -> Console:
     if width is not None:
         console.width = width
     return console
+
+
+@contextlib.contextmanager
+def cursor_back_when_stopped() -> Iterator[None]:
+    """While the block shows a live line or a bar (which hide the terminal's cursor): Ctrl-Z
+    (SIGTSTP) shows the cursor again before the program stops, and ``fg`` hides it again (the
+    shell's prompt was left without one).  Not at a prompt: line editing handles Ctrl-Z."""
+    stop = getattr(signal, "SIGTSTP", None)
+    if stop is None or threading.current_thread() is not threading.main_thread() \
+            or not _is_tty(sys.stderr):
+        yield
+        return
+
+    def stopped(signum: int, frame: object) -> None:
+        _control("\x1b[?25h")
+        signal.signal(stop, signal.SIG_DFL)
+        os.kill(os.getpid(), stop)      # the stop itself: on from here after fg
+        signal.signal(stop, stopped)
+        _control("\x1b[?25l")
+
+    before = signal.signal(stop, stopped)
+    try:
+        yield
+    finally:
+        signal.signal(stop, before)
+
+
+def _control(code: str) -> None:
+    try:
+        sys.stderr.write(code)
+        sys.stderr.flush()
+    except (OSError, ValueError):       # (the terminal gone)
+        pass
 
 
 def _is_tty(stream) -> bool:

@@ -623,7 +623,7 @@ def _play_shown(plan: Plan, executor: Executor, keep_records: bool, on_part=None
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
         TimeElapsedColumn, TimeRemainingColumn
 
-    from .console import make_console
+    from .console import cursor_back_when_stopped, make_console
 
     errors = make_console(None, stderr=True)
     if not bar or not errors.is_terminal:
@@ -631,7 +631,7 @@ def _play_shown(plan: Plan, executor: Executor, keep_records: bool, on_part=None
     shown = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                      TimeElapsedColumn(), TimeRemainingColumn(), console=errors,
                      transient=True)
-    with shown:
+    with cursor_back_when_stopped(), shown:
         task = shown.add_task("deal groups", total=plan.groups, completed=first)
         def advance(done: int, total: int) -> None:
             shown.update(task, completed=first + round((plan.groups - first) * done / total))

@@ -491,6 +491,8 @@ class progress_bar:
     def __enter__(self):
         if not self.console.is_terminal:
             return None
+        from .console import cursor_back_when_stopped
+
         # room at the end of the line for the ^C a terminal echoes: on a full line it wraps,
         # and the bar, a line above the cursor, is not cleared when it stops
         self.console.width = max(self.console.width - 3, 20)
@@ -498,6 +500,8 @@ class progress_bar:
         # is the same terminal, never into a file or pipe's place on the bar's screen
         self.bar = _fitted_progress(self.console, transient=True,
                                     redirect_stdout=sys.stdout.isatty())
+        self.kept = cursor_back_when_stopped()
+        self.kept.__enter__()
         self.bar.start()
         task = self.bar.add_task(self.what, total=self.total)
 
@@ -512,6 +516,7 @@ class progress_bar:
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.stop()
+            self.kept.__exit__(None, None, None)
 
 
 def _fitted_progress(screen: Console, **options):

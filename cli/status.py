@@ -50,8 +50,11 @@ def searching(console: Console, what: str, progress: Progress | None) -> Iterato
     if not console.is_terminal:
         yield
         return
-    with Live(_Line(what, progress), console=console, transient=True, refresh_per_second=4,
-              redirect_stdout=False, redirect_stderr=False):
+    from .console import cursor_back_when_stopped
+
+    with cursor_back_when_stopped(), Live(_Line(what, progress), console=console,
+                                          transient=True, refresh_per_second=4,
+                                          redirect_stdout=False, redirect_stderr=False):
         yield
 
 

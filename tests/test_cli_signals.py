@@ -473,3 +473,31 @@ def test_ctrl_c_while_the_commands_are_built_is_one_line(monkeypatch, capsys):
         main()
     assert stop.value.code == 130
     assert capsys.readouterr().err == "allfives: interrupted\n"
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGTSTP"), reason="no job control here")
+def test_ctrl_z_under_a_live_line_shows_the_cursor_and_fg_hides_it_again(monkeypatch):
+    """A live line or bar hides the cursor: Ctrl-Z stopped the program with it hidden, and
+    the shell's prompt was left without one.  The stop itself is the default one."""
+    import io
+
+    from cli.console import cursor_back_when_stopped
+
+    class Screen(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Screen()
+    monkeypatch.setattr(sys, "stderr", screen)
+    sent = []
+    monkeypatch.setattr("os.kill", lambda pid, signum: sent.append(
+        (signum, signal.getsignal(signum), screen.getvalue())))
+    before = signal.getsignal(signal.SIGTSTP)
+    with cursor_back_when_stopped():
+        handler = signal.getsignal(signal.SIGTSTP)
+        handler(signal.SIGTSTP, None)
+        assert signal.getsignal(signal.SIGTSTP) is handler
+    assert sent == [(signal.SIGTSTP, signal.SIG_DFL, "\x1b[?25h")]
+    assert screen.getvalue() == "\x1b[?25h\x1b[?25l"
+    assert signal.getsignal(signal.SIGTSTP) is before
+
