@@ -1,7 +1,7 @@
 """``allfives puzzle``: make puzzles, check them, show them, play them, and index a folder.
 
     allfives puzzle generate [--players 2|3|4] [--rules RULES] [--count K] [--seed S]
-                             [--min-turns T] [--theme NAME] [--out DIR]
+                             [--min-turns T] [--theme NAME] [--tries N] [--out DIR]
     allfives puzzle make POSITION... [--objective points|margin|win] [--min-turns T] [--out DIR]
     allfives puzzle check FILE|DIR|-... [--jobs J]
     allfives puzzle play [FILE | --random] [--players 2|3|4] [--rules RULES] [--theme T] [--seed S]
