@@ -37,6 +37,6 @@ def start() -> None:
     try:
         program()
     except SystemExit as end:
-        if end.code in (130, 143):  # stopped: a Ctrl-C more must not break into the exit's
-            signal.signal(signal.SIGINT, signal.SIG_IGN)    # wait for worker processes
+        if end.code in (129, 130, 143):     # stopped: a Ctrl-C more must not break into the
+            signal.signal(signal.SIGINT, signal.SIG_IGN)    # exit's wait for worker processes
         raise

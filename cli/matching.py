@@ -16,6 +16,7 @@ import math
 import os
 import re
 import shlex
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -30,6 +31,7 @@ from solver.signals import signals_held
 
 from .errors import stopped_by
 from .recordfile import HELD, check_target, locked
+from .records import file_text
 from .workers import check_jobs, chunk_size, executor_of, workers_for
 
 if TYPE_CHECKING:
@@ -349,7 +351,8 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         "seed": plan.seed, "groups": played, "planned": plan.groups,
         "interrupted": played < plan.groups, "resumed": resumed,
         # what plays the rest, the record kept
-        "go_on": shlex.join([*shlex.split(plan.command()), "--record", record, "--resume"])
+        "go_on": shlex.join([*shlex.split(plan.command()), "--record", file_text(record),
+                             "--resume"])
         if played < plan.groups and record is not None and os.path.isfile(record) else None,
         "seatings": len(seatings(plan.players)) if plan.duplicate else 1,
         "seats": seats_held(plan, played),
@@ -408,12 +411,17 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
     return out
 
 
-def _made_for_nothing(out: TextIO) -> None:
-    """A record file this run made (``mode`` ``w``) and wrote nothing into (a scheduler that
-    did not answer, Ctrl-C before the first chunk came back) taken away again."""
-    with contextlib.suppress(OSError):
-        if out.mode == "w" and os.path.isfile(out.name) and not os.path.getsize(out.name):
-            os.remove(out.name)
+def _made_for_nothing(out: TextIO) -> str | None:
+    """The file a record this run made (``mode`` ``w``) and wrote nothing into (a scheduler
+    that did not answer, Ctrl-C before the first chunk came back), to be taken away again:
+    the file itself, where a link named it (the link stays, as it was)."""
+    try:
+        found = os.fstat(out.fileno())
+    except (OSError, ValueError):
+        return None
+    if out.mode != "w" or not stat.S_ISREG(found.st_mode) or found.st_size or out.tell():
+        return None
+    return os.path.realpath(out.name)
 
 
 def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
@@ -558,11 +566,14 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         raise
     finally:
         if out is not None:
+            unwritten = _made_for_nothing(out)
+            if unwritten is not None:       # (taken away while its lock is still held)
+                with contextlib.suppress(OSError):
+                    os.remove(unwritten)
             try:
                 out.close()
             except OSError as error:  # what was left to write: a full disk names no file
                 raise OSError(error.errno, error.strerror, out.name) from None
-            _made_for_nothing(out)
     try:
         # (the bootstrap of a large run takes a while: a line says so on a terminal)
         with reading("working out the bootstrap interval", not as_json):

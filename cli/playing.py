@@ -152,14 +152,22 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
 
 def _check_writable(path: Path, named: bool) -> None:
     """Refuse a record that cannot be written before the first deal, not after it: the file is
-    opened to append (and a file that was not there is taken away again)."""
-    there = path.exists()
-    made = path.resolve()       # the file opening makes (through a link to nothing, its target)
+    opened to append, or one that was not there made and taken away again (only if this run
+    made it: another session's, made meanwhile, stays)."""
     try:
-        with open(path, "a", encoding="utf-8"):
-            pass
-        if not there:
-            made.unlink()
+        if path.exists() or path.is_symlink():
+            # (through a link to nothing, opening makes its target: taken away again)
+            made = None if path.exists() else path.resolve()
+            with open(path, "a", encoding="utf-8"):
+                pass
+            if made is not None:
+                made.unlink()
+        else:
+            with open(path, "x", encoding="utf-8"):
+                pass
+            path.unlink()
+    except FileExistsError:     # (made by another run meanwhile: the folder takes files)
+        pass
     except OSError as error:
         why = error.strerror or str(error)
         raise AllFivesError(f"--record: {path}: {why}" if named else

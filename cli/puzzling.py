@@ -500,10 +500,10 @@ class progress_bar:
         # is the same terminal, never into a file or pipe's place on the bar's screen
         self.bar = _fitted_progress(self.console, transient=True,
                                     redirect_stdout=sys.stdout.isatty())
-        self.kept = cursor_back_when_stopped()
-        self.kept.__enter__()
         self.bar.start()
         task = self.bar.add_task(self.what, total=self.total)
+        self.kept = cursor_back_when_stopped()
+        self.kept.__enter__()
 
         def advance(tried: int, made: int) -> None:
             # drawn at once when a puzzle is made (it is written next), else at the bar's pace

@@ -43,7 +43,8 @@ HELD = "another run is writing this record (two runs would write over each other
 
 def check_target(path: Path, option: str = "--record", pipe: bool = False) -> None:
     """Refuse as ``option``'s file one there already that is not empty and holds no game
-    record, and (unless ``pipe``) a pipe."""
+    record (one this run cannot read is left to be written over), and (unless ``pipe``) a
+    pipe."""
     try:
         found = path.stat()
     except OSError:         # (not there, or a link to nothing: opening it says what is wrong)
@@ -51,7 +52,8 @@ def check_target(path: Path, option: str = "--record", pipe: bool = False) -> No
     if stat.S_ISFIFO(found.st_mode) and not pipe:
         raise AllFivesError(f"{option}: {path} is a pipe, not a file: a record is written to "
                             f"a file")
-    if stat.S_ISREG(found.st_mode) and found.st_size and not holds_records(path):
+    if stat.S_ISREG(found.st_mode) and found.st_size and os.access(path, os.R_OK) \
+            and not holds_records(path):
         raise AllFivesError(f"{option}: {path} holds something other than a game record: not "
                             f"written over (name another file, or remove it first)")
 
@@ -103,7 +105,9 @@ class PlayRecord:
         name found free as this one began)."""
         if self.named:
             check_target(self.path)
-            out = open(self.path, "r+b" if self.path.exists() else "w+b")
+            # (opened to write alone, as it was when the file was written whole: one this run
+            # may write but not read is a record still)
+            out = os.fdopen(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o666), "wb")
             if not locked(out):
                 out.close()
                 raise AllFivesError(f"--record: {self.path}: {HELD}")

@@ -60,8 +60,11 @@ def write_utf8(text: str) -> None:
     TOML, Markdown) is read as UTF-8, and written in the locale's (Latin-1 bytes under an
     HTML page's ``charset="utf-8"``) or spelled in ASCII it was another file."""
     stream = sys.stdout
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
     buffer = getattr(stream, "buffer", None)
-    if buffer is None:      # (a stream of text alone: a test's)
+    if buffer is None or encoding == "utf8" or hasattr(stream, "rich_proxied_file"):
+        # (a stream of text alone, a test's; one that writes UTF-8 already; or a progress
+        # bar's stand-in for a terminal, which puts what is written above the bar)
         stream.write(text)
         return
     stream.flush()

@@ -364,7 +364,7 @@ def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tu
                 if kept is not None:
                     out[-1] = kept
             if progress is not None:
-                progress(done, len(futures))
+                progress(done, len(calls))
         return out
     except BaseException:
         for future in futures:

@@ -251,8 +251,12 @@ def test_a_pool_is_handed_a_few_calls_a_worker_at_a_time():
         executor.back += 1
         return k * k
 
-    assert gather(executor, call, [(k,) for k in range(10)]) == [k * k for k in range(10)]
+    told = []
+    assert gather(executor, call, [(k,) for k in range(10)],
+                  progress=lambda done, total: told.append((done, total))) == \
+        [k * k for k in range(10)]
     assert (executor.handed, executor.most) == (10, 3)
+    assert told == [(k, 10) for k in range(1, 11)]      # (out of every call, not those handed)
     with executor_for(2) as pool:
         assert pool.window == 8
         assert gather(pool, abs, [(-k,) for k in range(30)]) == list(range(30))

@@ -701,6 +701,31 @@ def test_a_file_format_is_the_same_bytes_in_every_encoding(args, tmp_path):
         assert not output.isascii()
 
 
+def test_a_file_format_under_a_progress_bar_goes_through_the_bar(monkeypatch):
+    """Under puzzle generate's bar on a terminal, standard output is Rich's stand-in, which
+    puts what is written above the bar: a puzzle written to the stream's bytes had gone past
+    it, onto the bar's line."""
+    from cli.streams import write_utf8
+
+    class Stand:        # (as rich.file_proxy.FileProxy: the terminal's bytes behind it)
+        rich_proxied_file = None
+        encoding = "ascii"
+
+        def __init__(self):
+            self.buffer, self.written = io.BytesIO(), []
+
+        def write(self, text):
+            self.written.append(text)
+
+        def flush(self):
+            pass
+
+    stand = Stand()
+    monkeypatch.setattr("sys.stdout", stand)
+    write_utf8("dealer = \"N\"\n")
+    assert stand.written == ["dealer = \"N\"\n"] and stand.buffer.getvalue() == b""
+
+
 def test_a_file_name_beyond_ascii_is_text_in_json_under_an_ascii_locale(tmp_path):
     """Under the C locale without UTF-8 mode a name's bytes beyond ASCII came out in JSON as
     stand-ins ("d\\udcc3\\udca9al"), which no JSON reader takes for text: the name is the

@@ -467,6 +467,12 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch, tmp_path):
     assert_one_error_line(result, "--scheduler: cannot reach 'tcp://127.0.0.1:1': nothing "
                           "listens on port 1 there (the connection was refused)")
     assert not list(tmp_path.iterdir())
+    # a link named as the record stays, and the file it made for it goes
+    (tmp_path / "link.jsonl").symlink_to(tmp_path / "target.jsonl")
+    run("match", "heuristic", "random", "--scheduler", "tcp://127.0.0.1:1",
+        "--record", tmp_path / "link.jsonl")
+    assert [p.name for p in tmp_path.iterdir()] == ["link.jsonl"]
+    assert (tmp_path / "link.jsonl").is_symlink()
 
 
 def test_an_unknown_scheduler_host_is_one_line(monkeypatch):

@@ -1073,7 +1073,8 @@ def test_two_runs_writing_into_one_folder_number_apart_and_write_no_puzzle_twice
                                                                                     capsys):
     """Two runs into one folder at once had each numbered their files from what was there as
     they began (two files 010-..., one puzzle written over another), and wrote a puzzle the
-    other had just written: each looks again as it writes, the folder held."""
+    other had just written: each looks at the folder again as it writes (here two writers in
+    turn; between processes the folder's lock keeps the look and the write together)."""
     from cli.puzzling import _Writer
 
     first, second = (load_puzzle(COLLECTION / name)
