@@ -43,7 +43,7 @@ from .answers import AnswerError, ask_line, choices, is_interactive, read_answer
 from .errors import option, say_stopped, stop_status
 from .faces import BAD, GOOD, KEEP, QUIET, game_name, hanging, rules_words
 from .inputs import STDIN, is_standard_output, named, read_rules
-from .recordfile import PlayRecord, check_free, check_target, first_free
+from .recordfile import PlayRecord, check_target, first_free
 from .table import choices_line, deal_line, deal_over_line, score_lines, scores_text, \
     seat_text, table_screen, what_happened, win_verb
 
@@ -145,9 +145,10 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
     if not path.absolute().parent.is_dir():
         raise AllFivesError(f"--record: no folder {path.parent} to write {path.name} in")
     check_target(path)
-    check_free(path)
     _check_writable(path, record is not None)
-    return Setup(match, me, tuple(specs), seed, PlayRecord(path, record is not None, seed))
+    kept = PlayRecord(path, record is not None, seed)
+    kept.hold()
+    return Setup(match, me, tuple(specs), seed, kept)
 
 
 def _check_writable(path: Path, named: bool) -> None:

@@ -58,18 +58,6 @@ def check_target(path: Path, option: str = "--record", pipe: bool = False) -> No
                             f"written over (name another file, or remove it first)")
 
 
-def check_free(path: Path, option: str = "--record") -> None:
-    """Refuse a record file another run holds now (its lock is taken and let go again)."""
-    if not path.is_file():
-        return
-    try:
-        with open(path, "ab") as out:
-            if not locked(out):
-                raise AllFivesError(f"{option}: {path}: {HELD}")
-    except OSError:         # (opening it for the record says what is wrong)
-        return
-
-
 class PlayRecord:
     """``play``'s record file: ``path`` (named, or the first ``allfives-SEED[-K].jsonl`` free
     in the current folder), made as the first deal ends and held, locked, until ``close``."""
@@ -82,6 +70,13 @@ class PlayRecord:
 
     def __str__(self) -> str:
         return str(self.path)
+
+    def hold(self) -> None:
+        """A named record there already opened and locked now, not as the first deal ends:
+        a run that takes it meanwhile would have ended this one after its first deal."""
+        if self.named and self.out is None and self.path.is_file():
+            self.out = self._open()
+            self.regular = True
 
     def write(self, text: str) -> None:
         """The record's whole text, written: what is added after what was written before, at
@@ -148,5 +143,4 @@ def next_free(seed: int, after: Path) -> Path:
             return path
 
 
-__all__ = ["locked", "HELD", "check_target", "check_free", "PlayRecord", "first_free",
-           "next_free"]
+__all__ = ["locked", "HELD", "check_target", "PlayRecord", "first_free", "next_free"]

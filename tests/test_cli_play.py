@@ -17,7 +17,7 @@ from cli.answers import AnswerError, choices, read_answer
 from cli.errors import Terminated
 from cli.playing import HELP, HINT_NODES, PAUSE_HELP, Session, Stop, make_setup, play_command
 from cli.table import peg_words, scores_text
-from clirun import console, run
+from clirun import EXAMPLES, console, run
 from solver.cards import card_str, parse_card
 from solver.deal import Position
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match
@@ -1107,6 +1107,23 @@ def test_a_default_record_name_taken_meanwhile_goes_to_the_next(tmp_path, monkey
     assert str(setup.record) == "allfives-3-2.jsonl"
     assert (tmp_path / "allfives-3.jsonl").read_text(encoding="utf-8") == "another's\n"
     assert (tmp_path / "allfives-3-2.jsonl").read_text(encoding="utf-8") == "one\n"
+
+
+def test_a_named_record_there_already_is_held_from_the_start(tmp_path):
+    """A record named that is there already is locked as the session begins, not as its first
+    deal ends: a match begun on it meanwhile had ended the session after its first deal."""
+    import fcntl
+
+    path = tmp_path / "kept.jsonl"
+    path.write_text((EXAMPLES / "match.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    before = path.read_bytes()
+    setup = make_setup(2, None, None, "all-fives", 11, 3, str(path))
+    with open(path, "ab") as other:
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(other.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        setup.record.close()
+        fcntl.flock(other.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    assert path.read_bytes() == before      # (held, not written until a deal ends)
 
 
 def test_the_record_grows_at_its_end_and_is_written_whole_after_an_undo(tmp_path):
