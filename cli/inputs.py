@@ -406,12 +406,12 @@ def is_record_file(path: Path) -> bool:
     return holds_records(path)
 
 
-def holds_records(path: Path) -> bool:
+def holds_records(path: Path, blank: bool = False) -> bool:
     """Whether the file's first line that is not blank (a byte-order mark dropped) is a game
-    record, whatever the file's name."""
+    record, whatever the file's name (``blank``: what a file of blank lines alone is)."""
     try:
         with path.open(encoding="utf-8-sig", newline="\n") as handle:
             head = next((line for line in handle if line.strip()), "")
     except (OSError, UnicodeDecodeError):
         return False
-    return is_record_text(head)
+    return is_record_text(head) if head else blank

@@ -42,9 +42,9 @@ HELD = "another run is writing this record (two runs would write over each other
 
 
 def check_target(path: Path, option: str = "--record", pipe: bool = False) -> None:
-    """Refuse as ``option``'s file one there already that is not empty and holds no game
-    record (one this run cannot read is left to be written over), and (unless ``pipe``) a
-    pipe."""
+    """Refuse as ``option``'s file one there already that holds something other than a game
+    record (one of blank lines alone, or that this run cannot read, is left to be written
+    over), and (unless ``pipe``) a pipe."""
     try:
         found = path.stat()
     except OSError:         # (not there, or a link to nothing: opening it says what is wrong)
@@ -53,7 +53,7 @@ def check_target(path: Path, option: str = "--record", pipe: bool = False) -> No
         raise AllFivesError(f"{option}: {path} is a pipe, not a file: a record is written to "
                             f"a file")
     if stat.S_ISREG(found.st_mode) and found.st_size and os.access(path, os.R_OK) \
-            and not holds_records(path):
+            and not holds_records(path, blank=True):
         raise AllFivesError(f"{option}: {path} holds something other than a game record: not "
                             f"written over (name another file, or remove it first)")
 

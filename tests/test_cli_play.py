@@ -1168,6 +1168,11 @@ def test_a_record_another_run_is_writing_or_a_pipe_is_refused(tmp_path):
     result = run("match", "heuristic", "random", "--deals", "2", "--record", deal)
     assert result.exit_code == 2 and "holds something other than a game record" in result.stderr
     assert deal.read_text(encoding="utf-8") == "[hands]\n"
+    # blank lines alone are no other content: written over
+    blank = tmp_path / "blank.jsonl"
+    blank.write_text("\n \n", encoding="utf-8")
+    assert run("match", "heuristic", "random", "--deals", "2", "--record", blank).exit_code == 0
+    assert blank.read_text(encoding="utf-8").startswith('{"')
 
 
 @pytest.mark.parametrize("stop, status, said", [(KeyboardInterrupt, 130, "interrupted"),
