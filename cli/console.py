@@ -49,7 +49,7 @@ def make_console(color: bool | None = None, stderr: bool = False) -> Console:
             return text
 
     options: dict = {"highlight": False, "markup": False, "emoji": False, "stderr": stderr}
-    if stderr and not _is_tty(sys.stderr):
+    if stderr and not on_terminal(sys.stderr):
         # its live lines and bars show on a terminal alone: not into a file under
         # FORCE_COLOR (or TTY_COMPATIBLE), which Rich takes for a terminal
         options["force_terminal"] = False
@@ -73,7 +73,7 @@ def cursor_back_when_stopped() -> Iterator[None]:
     shell's prompt was left without one).  Not at a prompt: line editing handles Ctrl-Z."""
     stop = getattr(signal, "SIGTSTP", None)
     if stop is None or threading.current_thread() is not threading.main_thread() \
-            or not _is_tty(sys.stderr):
+            or not on_terminal(sys.stderr):
         yield
         return
 
@@ -99,7 +99,8 @@ def _control(code: str) -> None:
         pass
 
 
-def _is_tty(stream) -> bool:
+def on_terminal(stream) -> bool:
+    """Whether ``stream`` is a terminal (not when closed, or none at all)."""
     try:
         return stream is not None and stream.isatty()
     except (AttributeError, ValueError):        # (none, or closed)

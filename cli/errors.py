@@ -43,6 +43,7 @@ from typer.core import TyperGroup
 from solver.errors import AllFivesError, EngineMissing, WorkersLost, quoted, shown_path, \
     without_controls
 
+from .console import on_terminal
 from .helpscreen import HelpScreen
 
 OK = 0
@@ -84,16 +85,9 @@ def say_stopped(stop: KeyboardInterrupt, tail: str = "") -> None:
     """The line a stop leaves on stderr, ``tail`` after its word.  On a terminal it takes the
     place of the line the terminal echoed ``^C`` onto, which it would otherwise run on from
     (``^Callfives: interrupted``)."""
-    start = "" if isinstance(stop, Terminated) or not _on_terminal() else \
+    start = "" if isinstance(stop, Terminated) or not on_terminal(sys.stderr) else \
         "\r" if os.environ.get("TERM") == "dumb" else LINE_START
     _stderr(f"allfives: {stopped_by(stop)}{tail}", start)
-
-
-def _on_terminal() -> bool:
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):    # (closed, or no stream)
-        return False
 
 
 def stop_status(stop: KeyboardInterrupt) -> int:
