@@ -23,6 +23,9 @@ __all__ = ["ActionValue", "Advice", "Budget", "summarize", "ranked", "valued", "
 
 #: Fewest worlds a decision's budget is shared out for.
 MIN_WORLDS = 4
+#: The share of a decision's time that drawing and weighing its worlds may take before they
+#: are valued (with the defaults they take a twentieth of it or less).
+DRAW_SHARE = 0.5
 #: A world's value this close to its best counts as a best choice there (``Advice``'s share
 #: of worlds a choice is best in); cards are ranked by their means rounded to 9 places.
 EPSILON = 1e-9
@@ -68,7 +71,8 @@ class Advice:
     worlds: int
     #: Every consistent world was enumerated.
     exact: bool
-    #: No solve was cut short by a node or time limit, and no world was left out for it.
+    #: No solve was cut short by a node or time limit, no world was left out for it, and every
+    #: world asked for was drawn (``Budget.drawn_short``).
     complete: bool
     #: Best first.
     actions: tuple[ActionValue, ...]
@@ -149,6 +153,11 @@ class Budget:
         #: Worlds tried and left out (``Advice.left_out``).
         self.left_out = 0
         self.share = max(1, min(worlds, MIN_WORLDS))
+        #: The time up to which the worlds may be drawn and weighed (``DRAW_SHARE``), or None.
+        self.draw_deadline = (None if time_limit is None
+                              else self.start + DRAW_SHARE * time_limit)
+        #: Fewer worlds were drawn than asked for, the time to draw them up.
+        self.drawn_short = False
 
     def spent(self) -> bool:
         if self.deadline is not None and time.perf_counter() >= self.deadline:

@@ -19,17 +19,19 @@ import random
 from collections.abc import Callable, Sequence
 
 from .cards import Card, sort_cards, suit_of
-from .sampling import Constraints
+from .sampling import Clock, Constraints
 
 __all__ = ["chain_worlds"]
 
 
 def chain_worlds(c: Constraints, start: Sequence[Sequence[Card]], count: int,
                  weight: Callable[[Sequence[Sequence[Card]]], float], rng: random.Random,
-                 thin: int = 4, burn: int | None = None) -> list[tuple[tuple[Card, ...], ...]]:
+                 thin: int = 4, burn: int | None = None, clock: Clock | None = None
+                 ) -> list[tuple[tuple[Card, ...], ...]]:
     """``count`` worlds (each seat's hand, sorted) walked from ``start`` (a world that agrees
     with ``c``), every ``thin``-th step after ``burn`` (default ``count * thin // 4``), in
-    proportion to ``weight`` (see the module notes)."""
+    proportion to ``weight`` (see the module notes); fewer where the ``clock`` (a
+    ``sampling.Clock``) says the time is up."""
     if not c.agrees(start):
         raise ValueError("the chain starts from a world that does not agree with the "
                          "observation")
@@ -44,6 +46,11 @@ def chain_worlds(c: Constraints, start: Sequence[Sequence[Card]], count: int,
     out = []
     steps = burn + count * thin
     for step in range(1, steps + 1):
+        if clock is not None and step % clock.EVERY == 0 and clock.past():
+            if step < burn:
+                burn = step         # the time is up: no more burn-in
+            elif len(out) >= clock.least:
+                break
         a, b = rng.sample(hidden, 2)
         if places[a] and places[b]:
             i, j = rng.randrange(len(places[a])), rng.randrange(len(places[b]))

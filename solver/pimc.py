@@ -24,7 +24,10 @@ Budget
 ------
 A decision values up to ``worlds`` worlds within ``time_limit`` seconds (and ``node_limit``
 engine nodes in all, when given; the node limit alone makes a decision repeatable on any
-machine).  Each solve gets a share of what is left, so that at least ``min(worlds, 4)`` worlds
+machine).  The worlds are drawn and weighed within ``advice.DRAW_SHARE`` of the time (with
+the defaults a twentieth of it or less); where more are asked for than that allows, those drawn
+by then are valued, ``PLAYED_OUT_WORLDS`` at the least, and the decision is not
+``Advice.complete``.  Each solve gets a share of what is left, so that at least ``min(worlds, 4)`` worlds
 are tried: on 6-card hands every world finishes well inside the budget, on the 9 and 12-card
 hands after a run a solve may be cut short.  A world whose solve was cut short before every
 legal card was valued is left out (``Advice.complete`` is False, ``Advice.worlds`` counts the
@@ -534,38 +537,53 @@ class PimcPlayer:
                                 unknown(list(legal), self._heuristic.act(observation)), budget)
         full = self.trust == "full"
         sharp_calls = self.full_calls
+        # drawn and weighed within a share of the budget, PLAYED_OUT_WORLDS at the least
+        clock = sampling.Clock(budget.draw_deadline, PLAYED_OUT_WORLDS)
         if not self.infer or not (observation.play or sharp_calls):
             worlds = sampling.sample_worlds(observation, count, self.rng,
-                                            exact_limit=self.exact_limit, bidding=self.bidding)
+                                            exact_limit=self.exact_limit, bidding=self.bidding,
+                                            deadline=clock.deadline, least=clock.least)
             chosen = list(worlds)
             weights = [float(w.weight) for w in worlds]
+            short = not worlds.exact and len(worlds) < count
         else:
             trust = inference.FULL if full else inference.TEMPERED
             if self.infer_partner:
                 trust = replace(trust, partner_slip=inference.PARTNER_SLIP)
             temper = trust.temper if sharp_calls else sampling.TEMPER
-            worlds = sampling.sample_worlds(observation, count * self.draws, self.rng,
+            asked = min(count * self.draws, MAX_WORLDS)
+            worlds = sampling.sample_worlds(observation, asked, self.rng,
                                             exact_limit=self.exact_limit, bidding=self.bidding,
-                                            temper=temper)
+                                            temper=temper, deadline=clock.deadline,
+                                            least=clock.least)
             weigher = inference.PlayWeigher(observation, trust)
-            likely = [float(w.weight) * weigher.weight(w.hands) for w in worlds]
+            likely: list[float] = []
+            for world in worlds:
+                if not worlds.exact and clock.late(len(likely)):
+                    break
+                likely.append(float(world.weight) * weigher.weight(world.hands))
+            short = not worlds.exact and len(likely) < asked
             if worlds.exact:
                 chosen, weights = list(worlds), likely
             elif self.chain:
-                chosen = self._chained(observation, worlds, likely, weigher, temper, count)
+                chosen = self._chained(observation, worlds[:len(likely)], likely, weigher,
+                                       temper, count, clock)
                 weights = [1.0] * len(chosen)
+                short = short or len(chosen) < count
             else:
                 drawn = inference.resample(likely, count, self.rng)
                 chosen = [worlds[i] for i, _ in drawn]
                 weights = [float(times) for _, times in drawn]
+        budget.drawn_short = short
         positions = sampling.world_positions(observation, chosen)
         return self.advise_positions(observation, positions, weights, bool(worlds.exact),
                                      budget)
 
     def _chained(self, observation: Observation, worlds, likely: list[float], weigher,
-                 temper: float, count: int) -> list:
+                 temper: float, count: int, clock: sampling.Clock) -> list:
         """``count`` worlds walked by ``solver.chain`` from the likeliest of ``worlds``, in
-        proportion to the calls' and the play's weights."""
+        proportion to the calls' and the play's weights (fewer where the ``clock`` says the
+        time is up)."""
         calls = sampling.call_weigher(observation, temper) if self.bidding else None
 
         def weight(hands) -> float:
@@ -573,7 +591,7 @@ class PimcPlayer:
 
         start = worlds[max(range(len(worlds)), key=likely.__getitem__)]
         hands = chain.chain_worlds(sampling.constraints(observation), start.hands, count,
-                                   weight, self.rng, self.chain)
+                                   weight, self.rng, self.chain, clock=clock)
         return [sampling.World(h) for h in hands]
 
     def advise_positions(self, observation: Observation, positions: Sequence[Position],
@@ -695,6 +713,7 @@ class PimcPlayer:
     def _advice(self, observation: Observation, objective: str, worlds: int, exact: bool,
                 complete: bool, actions: tuple[ActionValue, ...], budget: Budget,
                 method: str = SOLVED) -> Advice:
+        complete = complete and not budget.drawn_short
         if not complete:
             self.stopped += 1
         return Advice(observation.seat, observation.phase, objective, worlds, exact, complete,

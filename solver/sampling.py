@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from math import comb, factorial
@@ -71,7 +72,7 @@ from .errors import AllFivesError, quoted, whole
 from .game import BEG, RUN, STAND, TAKE_ONE, Observation
 from .tricks import seat_names, shows_void, side_of
 
-__all__ = ["World", "Worlds", "Constraints", "Sampler", "SamplingError", "constraints",
+__all__ = ["World", "Worlds", "Clock", "Constraints", "Sampler", "SamplingError", "constraints",
            "count_worlds", "sample_worlds", "all_worlds", "world_position", "world_positions",
            "bidding_weight", "call_weigher", "calls_weigh", "TEMPER"]
 
@@ -486,14 +487,18 @@ def all_worlds(observation: Observation, *, bidding: bool = False, temper: float
 def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
                   exact_limit: int = 10_000, bidding: bool = False,
                   temper: float = TEMPER,
-                  shown: Mapping[int, Sequence[Card]] | None = None) -> Worlds:
+                  shown: Mapping[int, Sequence[Card]] | None = None,
+                  deadline: float | None = None, least: int = 1) -> Worlds:
     """``count`` worlds that agree with the observation, drawn by ``rng`` uniformly over all
     such worlds (see the module notes): every world, once each, when there are no more than
     ``count`` (and no more than ``exact_limit``); else distinct worlds without replacement
     (with repeats only when more than half of over ``exact_limit`` worlds are asked for).
     With ``bidding`` each carries its weight from the calls (still drawn uniformly), no world
     weighing over ``temper`` times another.  With ``shown`` (seat: the cards it holds) those
-    other hands are known too: they are as given in every world, and only the rest dealt."""
+    other hands are known too: they are as given in every world, and only the rest dealt.
+    With ``deadline`` (a ``time.perf_counter()`` reading) the drawing stops once it is past,
+    ``least`` worlds drawn at the least, so that fewer than ``count`` may come (those drawn are
+    as uniform); every world, when that is what is asked for, is taken whatever the time."""
     if whole(count) is None or count < 0:
         raise SamplingError(f"count must be a whole number, not {count!r}")
     count = int(count)
@@ -505,29 +510,49 @@ def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
     counter = _counter(observation, shown)
     total = counter.total
     exact = total <= count and total <= exact_limit
-    hands = _drawn(counter, count, rng, exact_limit) if not exact else list(counter.every())
+    hands = (list(counter.every()) if exact
+             else _drawn(counter, count, rng, exact_limit, Clock(deadline, least)))
     if shown:
         hands = [tuple(_sorted(shown[s]) if s in shown else h for s, h in enumerate(world))
                  for world in hands]
     return Worlds(_weighed(observation, hands, bidding, temper), exact, total)
 
 
-def _drawn(counter: Sampler, count: int, rng: random.Random, exact_limit: int) -> list:
+class Clock:
+    """Whether a drawing is out of time: its deadline passed with ``least`` worlds drawn (the
+    clock read every ``EVERY``-th world)."""
+    EVERY = 16
+
+    def __init__(self, deadline: float | None, least: int) -> None:
+        self.deadline, self.least = deadline, least
+
+    def past(self) -> bool:
+        """Whether the deadline has passed."""
+        return self.deadline is not None and time.perf_counter() >= self.deadline
+
+    def late(self, drawn: int) -> bool:
+        """Whether to stop, ``drawn`` worlds drawn."""
+        return drawn >= self.least and drawn % self.EVERY == 0 and self.past()
+
+
+def _drawn(counter: Sampler, count: int, rng: random.Random, exact_limit: int,
+           clock: Clock) -> list:
     """``count`` of the counter's worlds, drawn as ``sample_worlds`` says when not all are
-    asked for."""
+    asked for, or fewer where the ``clock`` says the time is up."""
     total = counter.total
+    hands: list = []
     if 2 * count <= total:
         drawn: set = set()
-        hands = []
-        while len(hands) < count:            # uniform among the worlds not drawn yet
-            world = counter.draw(rng)
+        while len(hands) < count and not clock.late(len(hands)):
+            world = counter.draw(rng)           # uniform among the worlds not drawn yet
             if world not in drawn:
                 drawn.add(world)
                 hands.append(world)
     elif total <= exact_limit:
         hands = rng.sample(list(counter.every()), count)
     else:
-        hands = [counter.draw(rng) for _ in range(count)]
+        while len(hands) < count and not clock.late(len(hands)):
+            hands.append(counter.draw(rng))
     return hands
 
 

@@ -64,6 +64,21 @@ def test_the_worlds_come_in_proportion_to_the_weight():
         assert distance < 0.05, (len(every), distance)
 
 
+def test_a_chain_out_of_time_ends_its_burn_in_and_keeps_the_least_asked_for():
+    import time
+
+    from solver.sampling import Clock
+
+    obs, sampler = next(void_cases())
+    start = next(sampler.every())
+    clock = Clock(time.perf_counter() - 1, 16)
+    walked = chain_worlds(sampler.c, start, 4000, arbitrary, random.Random(1), thin=64,
+                          clock=clock)
+    assert len(walked) == 16
+    assert len(chain_worlds(sampler.c, start, 40, arbitrary, random.Random(1), thin=2,
+                            clock=Clock(None, 16))) == 40
+
+
 def test_a_chain_is_an_option_of_play_inference():
     with pytest.raises(PlayerError, match="chain: only with infer"):
         PimcPlayer(chain=4, infer=False)

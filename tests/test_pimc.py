@@ -20,7 +20,7 @@ from solver.bidding import _branches, call_advice
 from solver.calling import world_pack
 from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
 from solver import reference
-from solver.pimc import PLAYED_OUT, Advice, PimcPlayer, summarize
+from solver.pimc import PLAYED_OUT, PLAYED_OUT_WORLDS, Advice, PimcPlayer, summarize
 from solver.heuristic import stand_or_beg, take_one_or_run
 from solver.players import CheaterPlayer, PlayerError, decide, within_reach
 from solver.registry import make_player, player_names, player_spec
@@ -897,7 +897,7 @@ def test_a_chain_starts_from_the_likeliest_world_drawn(monkeypatch):
                                                                          None))
     starts = []
 
-    def walked(c, start, count, weight, rng, thin=4, burn=None):
+    def walked(c, start, count, weight, rng, thin=4, burn=None, clock=None):
         starts.append(tuple(start))
         return [tuple(start)] * count
 
@@ -906,6 +906,31 @@ def test_a_chain_starts_from_the_likeliest_world_drawn(monkeypatch):
     PimcPlayer(seed=1, worlds=4, chain=2).advise(obs)
     assert starts == [worlds[1].hands]
     assert told["weights"] == [1.0] * 4
+
+
+@pytest.mark.parametrize("options", [{"infer": False}, {}, {"trust": "full", "draws": 50},
+                                     {"trust": "full", "draws": 50, "chain": 64}],
+                         ids=["uniform", "inference", "full", "chain"])
+def test_worlds_drawn_past_their_share_of_the_time_are_cut_and_said_to_be(monkeypatch,
+                                                                          options):
+    """The worlds are drawn and weighed within a share of the decision's time
+    (``advice.DRAW_SHARE``, here none of it): then ``PLAYED_OUT_WORLDS`` are drawn, not the
+    thousands asked for, and the decision counts as cut short.  Without a time limit every
+    world asked for is drawn."""
+    import solver.advice as advice_module
+
+    monkeypatch.setattr(advice_module, "DRAW_SHARE", 0.0)
+    obs = next(o for o in map(lambda seed: after_one_card(4, seed), range(1, 50))
+               if len(o.legal_actions) > 1)
+    player = PimcPlayer(seed=1, worlds=1000, time_limit=1.0, **options)
+    advice = player.advise(obs)
+    assert 1 <= advice.drawn <= PLAYED_OUT_WORLDS and not advice.complete
+    assert player.stopped == 1
+    told = spy_on_the_solves(monkeypatch)
+    PimcPlayer(seed=1, worlds=1000, time_limit=None, **options).advise(obs)
+    resampled = "infer" not in options and "chain" not in options
+    asked = sum(told["weights"]) if resampled else len(told["positions"])
+    assert asked == 1000
 
 
 def test_postponed_fusion_picks_the_next_card_by_the_weighted_mean_of_the_worlds():
