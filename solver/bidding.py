@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import sampling
-from .advice import Budget, ranked, summarize
+from .advice import MIN_WORLDS, Budget, ranked, summarize
 from .calling import WIN_VALUE, advise_rollout, world_pack, world_state
 from .game import BEG, PLAY, STAND, MatchState, Observation
 from .heuristic import rules_call, take_one_or_run
@@ -39,6 +39,9 @@ __all__ = ["advise_call", "call_advice", "CALL_NODES"]
 
 #: Engine nodes for each double-dummy solve of a call's branch.
 CALL_NODES = 50_000
+#: Worlds whose branches are solved together (grouped by trumps); a batch is begun only while
+#: the decision's budget lasts.
+WORLD_BATCH = 16
 def _branches(observation: Observation, pack: list[int]) -> dict[int, MatchState]:
     """The state after each call this seat may make, the other player's reply by the model."""
     out = {}
@@ -79,28 +82,55 @@ def _pegged(state: MatchState, side: int, margin: bool) -> tuple[float, bool]:
 
 
 def call_advice(player, observation: Observation, hands: Sequence[Sequence[Sequence[int]]],
-                weights: Sequence[float], exact: bool = False):
-    """The Advice on a call over the worlds given as every seat's hand."""
+                weights: Sequence[float], exact: bool = False, budget: Budget | None = None):
+    """The Advice on a call over the worlds given as every seat's hand: ``WORLD_BATCH`` of
+    them at a time, a batch begun only while the ``budget`` lasts (the player's limits by
+    default), so that ``MIN_WORLDS`` at the least are valued."""
     legal = list(observation.legal_actions)
     n = observation.players
     side = side_of(observation.seat, n)
     objective = deal_objective(n)
+    if budget is None:
+        budget = Budget(player.time_limit, player.node_limit, len(hands))
+    values: dict[tuple[int, int], float] = {}
+    complete = True
+    done = 0
+    solved: dict[tuple, float] = {}
+    begun = 0
+    while begun < len(hands) and (begun < MIN_WORLDS or not budget.spent()):
+        batch = range(begun, min(begun + WORLD_BATCH, len(hands)))
+        finished, done = _call_batch(player, observation, hands, batch, side, objective, budget,
+                                     done, values, solved)
+        complete = complete and finished
+        begun = batch.stop
+    complete = complete and begun == len(hands)
+    exact = exact and begun == len(hands)
+    rows = summarize([[values[(w, c)] for w in range(begun)] for c in legal], weights[:begun],
+                     exact)
+    actions = ranked(legal, dict(zip(legal, rows)), rules_call(observation))
+    return player._advice(observation, objective, begun, exact, complete, actions, budget)
+
+
+def _call_batch(player, observation: Observation, hands: Sequence[Sequence[Sequence[int]]],
+                batch: range, side: int, objective: str, budget: Budget, done: int,
+                values: dict[tuple[int, int], float], solved: dict[tuple, float]
+                ) -> tuple[bool, int]:
+    """Each call's value in each world of ``batch`` into ``values``: every branch of every
+    world, then the solves grouped by trumps (a table per trumps); whether no solve was cut
+    short, and the branches valued in all (``done`` before)."""
     margin = objective == "margin"
     turnup = observation.turnups[0]
-    budget = Budget(player.time_limit, player.node_limit, len(hands))
-    # every branch of every world, then the solves grouped by trumps (a table per trumps)
     branches = []
-    for world, world_hands in enumerate(hands):
-        pack = world_pack(world_hands, observation.dealer, turnup, player.rng)
+    for world in batch:
+        pack = world_pack(hands[world], observation.dealer, turnup, player.rng)
         for call, state in _branches(observation, pack).items():
             pegged, over = _pegged(state, side, margin)
             branches.append((world, call, pegged, None if over else state.position()))
-    values = {(w, c): p for w, c, p, _ in branches}
+    values.update({(w, c): p for w, c, p, _ in branches})
     todo = [(b[3].deal.trump, i) for i, b in enumerate(branches) if b[3] is not None]
     solver = player.solver
     complete = True
-    solved: dict[tuple, float] = {}
-    for done, (_, i) in enumerate(sorted(todo)):
+    for _, i in sorted(todo):
         world, call, pegged, position = branches[i]
         key = (position.deal.hands, position.deal.trump, position.deal.rules)
         if key not in solved:
@@ -110,10 +140,8 @@ def call_advice(player, observation: Observation, hands: Sequence[Sequence[Seque
                 complete = False
             solved[key] = (solution.lower + solution.upper) / 2
         values[(world, call)] = pegged + solved[key]
-    rows = summarize([[values[(w, c)] for w in range(len(hands))] for c in legal], weights,
-                     exact)
-    actions = ranked(legal, dict(zip(legal, rows)), rules_call(observation))
-    return player._advice(observation, objective, len(hands), exact, complete, actions, budget)
+        done += 1
+    return complete, done
 
 
 def advise_call(player, observation: Observation):
@@ -122,10 +150,13 @@ def advise_call(player, observation: Observation):
     (``solver.calling.advise_rollout``)."""
     solved = player.calls == "pimc"
     count = player.call_worlds if solved else player.rollout_worlds
+    budget = Budget(player.time_limit, player.node_limit if solved else None, count)
     worlds = sampling.sample_worlds(observation, count, player.rng,
-                                    exact_limit=player.exact_limit, bidding=player.bidding)
+                                    exact_limit=player.exact_limit, bidding=player.bidding,
+                                    deadline=budget.draw_deadline, least=MIN_WORLDS)
+    budget.drawn_short = not worlds.exact and len(worlds) < count
     hands = [w.hands for w in worlds]
     weights = [float(w.weight) for w in worlds]
     value = call_advice if solved else advise_rollout
-    return value(player, observation, hands, weights, bool(worlds.exact))
+    return value(player, observation, hands, weights, bool(worlds.exact), budget)
 

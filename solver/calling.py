@@ -343,18 +343,20 @@ def rollout_call(observation: Observation, rng, worlds: int = ROLLOUT_WORLDS) ->
 
 
 def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Sequence[int]]],
-                   weights: Sequence[float], exact: bool = False):
+                   weights: Sequence[float], exact: bool = False, budget=None):
     """The PIMC player's Advice on a call over the worlds given as every seat's hand, each
     played out once per call (``branch_results``), the rest of the pack shuffled by the
     player's RNG: the means, their 95% intervals, the share of worlds best.  The player's
-    ``time_limit`` stops the play-outs (after ``MIN_WORLDS`` worlds at least): the Advice
+    ``time_limit`` (the ``budget``, where the decision's began before its worlds were drawn)
+    stops the play-outs (after ``MIN_WORLDS`` worlds at least): the Advice
     then counts the worlds played and says ``complete`` False.  When the deal wins the match
     for the seat's side in some world the objective is ``win``, as for the cards: each call's
     chance that the deal wins the match, the deal's value (``deal_result``, a match lost in it
     counted as ``-WIN_VALUE``) breaking ties; else the deal's value, a match lost in it counted
     so (``near_target``)."""
     legal = list(observation.legal_actions)
-    budget = Budget(player.time_limit, None, len(hands))
+    if budget is None:
+        budget = Budget(player.time_limit, None, len(hands))
     rows = _world_rows(observation, hands, player.rng, budget)
     done = len(rows[legal[0]])
     exact = exact and done == len(hands)
