@@ -30,6 +30,7 @@ import multiprocessing
 import multiprocessing.pool
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -149,6 +150,17 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+def worker_context() -> Any:
+    """How the worker processes are started: forked from this process on Linux, whatever the
+    default (Python 3.14 made it the fork server there, whose children are not this process's
+    own, so that each worker took this process for dead and ended at once: ``--jobs`` lost
+    every worker); elsewhere the system's default (spawned on macOS, as children of this
+    process too)."""
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
 class WorkerPool(Executor):
     """An ``Executor`` over worker processes on this machine, which, unlike
     ``ProcessPoolExecutor``, can be stopped at once: ``shutdown(cancel_futures=True)`` (or
@@ -160,7 +172,7 @@ class WorkerPool(Executor):
         # worker before its initializer ignores it killed the worker, and one that stopped the
         # parent inside Pool() left a pool nothing could stop (the run then hung); a signal
         # held is acted on as the block ends, when the pool can be stopped
-        context = multiprocessing.get_context()
+        context = worker_context()
         self._pool = pool = multiprocessing.pool.Pool.__new__(multiprocessing.pool.Pool)
         try:
             with signals_held():

@@ -588,6 +588,28 @@ def test_workers_end_with_a_script_stopped_by_sigterm(tmp_path):
         program.wait()
 
 
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+def test_workers_start_whatever_the_default_start_method(tmp_path, method):
+    """Python 3.14 makes the fork server the default way to start processes on Linux; its
+    workers are the server's children, took the run for dead and ended at once (a worker
+    lost at the first chunk).  A program that sets another default keeps working too."""
+    import subprocess
+
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import multiprocessing\n"
+        "from solver.batch import run_duplicate\n"
+        "from solver.executors import executor_for\n"
+        "if __name__ == '__main__':\n"
+        f"    multiprocessing.set_start_method({method!r})\n"
+        "    with executor_for(2) as pool:\n"
+        "        print(len(run_duplicate('heuristic', 'random', groups=40, executor=pool,\n"
+        "                                chunk_size=5).groups))\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "40\n", "")
+
+
 def test_every_signal_held_is_acted_on():
     """A SIGTERM and a Ctrl-C held by signals_held both reach their handlers as it ends (only
     the first did)."""
