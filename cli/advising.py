@@ -23,7 +23,7 @@ from rich.text import Text
 
 from solver.calling import WIN_VALUE, near_target
 from solver.cards import SUIT_NAMES, CardError, is_card, parse_card, parse_hand, sort_cards
-from solver.errors import AllFivesError, counted, whole_number
+from solver.errors import AllFivesError, counted, whole_number, without_controls
 from solver.game import CALLS, Observation, action_name
 from solver.notation import is_line_form, is_toml_name, parse_line
 from solver.pimc import GAME_ASIDE, MAX_WORLDS, PLAYED_OUT, PimcPlayer
@@ -416,7 +416,8 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
     lines = hanging(text)     # a line wrapped on a narrow screen goes on indented
     if name is None:
         return lines
-    return Group(Text(name, style="bold", no_wrap=True, overflow="ignore"), lines)
+    return Group(Text(without_controls(name), style="bold", no_wrap=True, overflow="ignore"),
+                 lines)
 
 
 def advice_report(name: str | None, observation: Observation, seen: SeenPosition | None,

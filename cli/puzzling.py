@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from solver.errors import AllFivesError, counted, is_number, quoted, shown_path
+from solver.errors import AllFivesError, counted, is_number, quoted, shown_path, without_controls
 
 from .errors import FAILURE, note, option
 from .faces import rules_words
@@ -110,8 +110,8 @@ def check_command(paths: list[str], jobs: int | None, out: TextIO | None = None)
         nonlocal bad, problems, unread
         read, found = part
         unread += not read
-        for line in found:
-            print(line, file=out, flush=True)
+        for line in found:      # (a file's name may hold an escape sequence)
+            print(without_controls(line), file=out, flush=True)
         if found:
             bad += 1
             problems += len(found)
@@ -252,9 +252,16 @@ def cell(text: str) -> str:
 
 
 def link(name: str) -> str:
-    """A file name as a Markdown link's target: in angle brackets where a space or a bracket
-    would end it."""
-    return f"<{name}>" if re.search(r"[\s()<>]", name) else name
+    """A file name as a Markdown link's target: each character that could end it, or the
+    table's cell, or begin a tag, written as its percent escape (as a URL writes it; the rest
+    as it is)."""
+    return re.sub(r"[\x00-\x20\x7f-\x9f()<>|%\\\"'`\[\]]|[^\x00-\x7f]", _escaped, name)
+
+
+def _escaped(found: re.Match) -> str:
+    """A character as a URL's percent escapes of its UTF-8 bytes, the bytes of a name that is
+    no UTF-8 (Python's ``\\udcXX``) as they are."""
+    return "".join(f"%{byte:02X}" for byte in found.group().encode("utf-8", "surrogateescape"))
 
 
 # ---- generate ------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import typer
 from rich.text import Text
 
 from solver.cards import SUIT_NAMES, suit_of
-from solver.errors import AllFivesError, counted
+from solver.errors import AllFivesError, counted, without_controls
 from solver.game import REVOKE, RUN, MatchState, step_name
 from solver.records import ReplayedMatch, replay_text
 from solver.tricks import seat_names, side_name
@@ -74,7 +74,8 @@ def replay_command(name: str, json: bool, color: bool | None,
                 console.print(match_heading(match), crop=False)
             tell_match(match.state, console, pretty)
     # The name is a path; it is printed whole, never folded at the console's width.
-    console.print(Text(source, style="bold"), no_wrap=True, overflow="ignore", crop=False)
+    console.print(Text(without_controls(source), style="bold"), no_wrap=True, overflow="ignore",
+                  crop=False)
     text_out = Text()
     tables = {table_words(match.state) for match in matches}
     alike = len(tables) == 1

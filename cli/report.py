@@ -13,7 +13,7 @@ from rich.text import Text
 from solver.analysis import cost_of, play_out
 from solver.cards import sort_cards
 from solver.deal import Position
-from solver.errors import counted
+from solver.errors import counted, without_controls
 from solver.pegging import match_after, pegged_out
 from solver.scoring import end_points, score_position
 from solver.solution import Solution
@@ -49,7 +49,7 @@ def heading(name: str, position: Position, pretty: bool) -> Group:
     width."""
     deal = position.deal
     # The name is a path or a label; it is printed whole, never folded at the console's width.
-    title = Text(name, style="bold", no_wrap=True, overflow="ignore")
+    title = Text(without_controls(name), style="bold", no_wrap=True, overflow="ignore")
     text = Text(f"{deal.players} players, {counted(len(deal.hands[0]), 'card')} each; rules "
                 f"{rules_words(deal.rules)}; dealer {deal.seats[deal.dealer]}\n")
     text.append_text(trump_words(deal, pretty))

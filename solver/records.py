@@ -83,6 +83,10 @@ def _check_match_name(match: Any, where: str | None = None) -> None:
         raise (GameError if where is None else RecordError)(
             f"{where or ''}match: {shown} is not a match's name (a text, as 'm1', or a whole "
             f"number)")
+    if isinstance(match, str) and control_problem(match, "name"):
+        # (printed as a match's heading: an escape sequence would reach the terminal)
+        raise (GameError if where is None else RecordError)(
+            f"{where or ''}match: {control_problem(match, 'name')}")
 
 
 def _check_state(state: Any) -> MatchState:

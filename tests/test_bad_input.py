@@ -1050,6 +1050,79 @@ def test_a_players_name_with_a_control_character_is_refused(tmp_path: Path):
         result.stderr and "\x1b" not in result.stderr
 
 
+@pytest.mark.parametrize("name, escaped", [
+    ("m\u001b]0;PWNED\u0007\u001b[2J", "'m\\x1b]0;PWNED\\x07\\x1b[2J'"),
+    ("ok\u202eabc", "'ok\\u202eabc'"),
+    ("lone\ud800", "'lone\\ud800'")])
+def test_a_match_name_or_a_players_name_that_is_no_plain_text_is_refused(tmp_path: Path, name,
+                                                                         escaped):
+    """A record's match name, printed as its heading by replay, passed an escape sequence to
+    the terminal (it cleared the screen and set the window's title), and a right-to-left
+    override or half a surrogate pair passed as text; names were checked for control
+    characters alone."""
+    import json
+
+    lines = (EXAMPLES / "match.jsonl").read_text(encoding="utf-8").splitlines()
+    for key in ("match", "players"):
+        path = tmp_path / f"{key}.jsonl"
+        records = [json.loads(line) for line in lines]
+        for record in records:
+            if key == "match":
+                record["match"] = name
+            else:
+                record["players"]["N"] = name
+        path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        result = run("replay", path)
+        assert result.exit_code == 2 and result.stdout == ""
+        where = "match" if key == "match" else "deal 1, players.N"
+        assert f"{path}:1: {where}: a control character" in result.stderr
+        assert f"in {escaped}: a name is a line of plain text" in result.stderr
+        assert result.stderr.isascii() and "\x1b" not in result.stderr
+
+
+def test_a_files_name_is_printed_with_its_control_characters_escaped(tmp_path: Path):
+    """The name of a file read was printed as it is, in the headings of solve, analyze,
+    advise and replay and in puzzle check's problems: an escape sequence in it reached the
+    terminal."""
+    odd = "x\x1b]0;T\x07\x1b[2Jy"
+    deal = tmp_path / f"{odd}.toml"
+    deal.write_text((EXAMPLES / "two-player.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    hidden = tmp_path / f"{odd}-hidden.toml"
+    hidden.write_text((EXAMPLES / "hidden" / "south.toml").read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    record = tmp_path / f"{odd}.jsonl"
+    record.write_text((EXAMPLES / "match.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    puzzle = tmp_path / f"{odd}-puzzle.toml"
+    puzzle.write_text(PUZZLE.read_text(encoding="utf-8").replace("target = ", "target = 1 + "),
+                      encoding="utf-8")
+    shown = "x\\x1b]0;T\\x07\\x1b[2Jy"
+    for command in (["solve", deal], ["analyze", record], ["advise", hidden],
+                    ["replay", record], ["puzzle", "check", puzzle]):
+        result = run(*command)
+        assert "\x1b" not in result.stdout + result.stderr, command
+        assert shown in result.stdout, command
+
+
+def test_a_puzzle_files_name_cannot_break_out_of_its_link_in_the_index(tmp_path: Path):
+    """puzzle index wrote a file's name into a Markdown link as it is, in angle brackets:
+    ``">`` closed them, and the rest of the name was HTML (a script tag), or a line break and
+    ``|`` a new row; the name is now written with percent escapes where it could end the
+    link, the cell or begin a tag."""
+    folder = tmp_path / "set"
+    folder.mkdir()
+    text = PUZZLE.read_text(encoding="utf-8")
+    (folder / '001-"><script>alert(1)<script>.toml').write_text(text, encoding="utf-8")
+    (folder / "002-c\nd|e) [x](y.toml").write_text(text.replace("Save the ten", "Two"),
+                                                     encoding="utf-8")
+    result = run("puzzle", "index", folder)
+    assert result.exit_code == 0, result.stderr
+    assert "<script" not in result.stdout and "](y.toml" not in result.stdout
+    assert "(001-%22%3E%3Cscript%3Ealert%281%29%3Cscript%3E.toml)" in result.stdout
+    assert "(002-c%0Ad%7Ce%29%20%5Bx%5D%28y.toml)" in result.stdout
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| 00")]
+    assert len(rows) == 2 and all(row.count("|") == 8 for row in rows)
+
+
 def test_a_key_with_a_control_character_is_escaped_in_the_message(tmp_path: Path):
     """The quoted key was escaped, the key's path before it was not: ESC reached stderr."""
     path = tmp_path / "d.toml"

@@ -126,7 +126,7 @@ def test_a_title_that_markdown_would_misread_stays_in_its_cell(tmp_path):
     assert len(cells) == 7
     # (and no code, emphasis, entity or tag: every one of those characters escaped)
     assert cells[1].strip() == (r"[A \| B \[c\] \\ d second \`line\` \*\&amp; \<b>\_x\_]"
-                                r"(<007-odd (copy).toml>)")
+                                r"(007-odd%20%28copy%29.toml)")
 
 
 def test_the_index_of_other_files_links_them_from_the_folder_that_holds_them(tmp_path,

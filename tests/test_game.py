@@ -1144,16 +1144,21 @@ def test_a_table_is_of_2_3_or_4_players_as_whole_numbers(players):
 
 
 def test_a_records_lines_are_parted_at_newlines_alone():
-    """A name holding another line break (U+2028 or U+2029, written as it is) stays on its
-    line, read back by every reader alike; a record of CRLF lines reads too."""
+    """A name holding another line break (U+2028 or U+2029, written as it is) is refused where
+    the record is read, on its own line, by every reader alike (not parted there); a record of
+    CRLF lines reads."""
     state = random_match(2, Rules(), 5)
-    names = {"N": "ann\u2028bea", "S": "cy\u2029dee"}
-    text = records_text(match_records(state, "x\u2028y", names))
-    assert text.count("\n") == len(state.deals)
-    for read in (read_records(text), [m for _, m in numbered_records(text.split("\n"))]):
-        assert read[0]["players"] == names and read[0]["match"] == "x\u2028y"
-    (again,) = replay_text(text)
-    assert again.state.deals == state.deals and again.players == names
+    with pytest.raises(GameError, match=r"names.N: a control character \('\\u2028'\)"):
+        match_records(state, "m", {"N": "ann\u2028bea", "S": "cy"})
+    with pytest.raises(GameError, match=r"match: a control character \('\\u2029'\)"):
+        match_records(state, "x\u2029y", {"N": "ann", "S": "cy"})
+    text = records_text(match_records(state, "xzy", {"N": "ann", "S": "cyzdee"}))
+    odd = text.replace("xzy", "x\u2028y").replace("cyzdee", "cy\u2029dee")
+    assert odd.count("\n") == len(state.deals)
+    for read in (read_records(odd), [m for _, m in numbered_records(odd.split("\n"))]):
+        assert len(read) == len(state.deals) and read[0]["match"] == "x\u2028y"
+    with pytest.raises(RecordError, match=r"match: a control character \('\\u2028'\)"):
+        replay_text(odd)
     (crlf,) = replay_text(text.replace("\n", "\r\n"))
     assert crlf.state.deals == state.deals
 
