@@ -135,11 +135,15 @@ class Deal(Seated):
             if isinstance(points, bool) or not isinstance(points, int):
                 raise DealError(f"score: {quoted(points)} is not a whole number")
             if has_won(self.rules, points):
-                raise DealError(f"score: {side_name(side, n)} has {points}, already at the "
-                                f"target {target}: that match is over")
-            if points > target + MAX_TARGET:    # (hand-end: past the target, but not so far)
-                raise DealError(f"score: {side_name(side, n)} has {points}, more than "
-                                f"{target + MAX_TARGET}: no match to {target} gets there")
+                raise DealError(f"score: {side_name(side, n)} has {quoted(points)}, already at "
+                                f"the target {target}: that match is over")
+            # (hand-end: past the target, but not so far; below 0 by revokes, but not so far)
+            if not -(target + MAX_TARGET) <= points <= target + MAX_TARGET:
+                more = points > 0
+                raise DealError(f"score: {side_name(side, n)} has {quoted(points)}, "
+                                f"{'more' if more else 'less'} than "
+                                f"{(1 if more else -1) * (target + MAX_TARGET)}: no match to "
+                                f"{target} gets there")
 
     @property
     def players(self) -> int:

@@ -111,12 +111,20 @@ def test_under_hand_end_a_score_at_the_target_before_the_play_stands():
 
 @pytest.mark.parametrize("score, said", [((0, 1061), "S has 1061, more than 1060: no match to "
                                                      "61 gets there"),
-                                         ((10**15, 0), "more than 1060")])
+                                         ((10**15, 0), "more than 1060"),
+                                         ((-1061, 0), "N has -1061, less than -1060: no match to "
+                                                      "61 gets there"),
+                                         ((0, -3 * 10**9), "less than -1060"),
+                                         ((10**1000, 0), "N has 100000000000000000...000000"
+                                                         "0000000000000, more than 1060")])
 def test_a_score_far_past_the_target_is_refused(score, said):
     """Under hand-end a score may be past the target as the play starts, but not so far that
-    the engine's counts would overflow (a traceback, or a wrong value)."""
+    the engine's counts would overflow (a traceback, or a wrong value); below 0, by the
+    revokes' penalties, neither (with objective win a traceback: no C int holds it).  A long
+    number is quoted short."""
     with pytest.raises(DealError, match=re.escape(said)):
         played(score, finish="hand-end")
+    assert played((-1060, 0)).deal.score == (-1060, 0)
 
 
 @pytest.mark.parametrize("score", [(61, 0), (0, 61), (70, 65)])
