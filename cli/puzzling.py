@@ -345,11 +345,20 @@ class _Writer:
             self._look()
 
     def _look(self) -> None:
-        """The puzzles of the folder's files not seen before (another run's, since)."""
+        """The puzzles of the folder's files not seen before (another run's, since): a file
+        that cannot be read as puzzles is passed over (``puzzle check`` says what is wrong with
+        it), and what is no file (a folder, a link to nothing or in a loop, a device, or a FIFO,
+        which would wait for a writer for ever) is none."""
         new = [path for path in self.folder.glob("*.toml") if path not in self.seen]
         self.seen.update(new)
-        if new:
-            self.there.update((key, path) for path, key in puzzle_keys(puzzle_paths(sorted(new))))
+        for path in sorted(new):
+            if not path.is_file():
+                continue
+            try:
+                named = puzzle_paths([path])
+            except (AllFivesError, OSError):
+                continue
+            self.there.update((key, found) for found, key in puzzle_keys(named))
 
     def __call__(self, puzzle: Puzzle) -> None:
         from solver.notation import SEPARATOR

@@ -1315,6 +1315,33 @@ def test_out_makes_its_folder_but_not_a_missing_parent(tmp_path):
     assert "mine" in line and not (tmp_path / "nowhere").exists()
 
 
+def test_out_passes_over_what_in_its_folder_is_no_puzzle_file(tmp_path):
+    """A FIFO named *.toml in the ``--out`` folder made puzzle make and generate wait for a
+    writer for ever; a folder, a link in a loop or to a device, or a file too large to read,
+    so named, ended the run before a puzzle was written.  They are passed over, as check
+    passes over them."""
+    import os
+
+    out = tmp_path / "out"
+    out.mkdir()
+    os.mkfifo(out / "a.toml")
+    (out / "sub.toml").mkdir()
+    (out / "self.toml").symlink_to("self.toml")
+    (out / "z.toml").symlink_to("/dev/zero")
+    with open(out / "big.toml", "wb") as big:
+        big.truncate(65 * 2**20)
+    (out / "broken.toml").write_text("[puzzle\n", encoding="utf-8")
+    position = "N:-.AT.-.2 -.Q5.-.3 dealer=S trump=H"
+    made = run("puzzle", "make", position, "--out", out)
+    assert made.exit_code == 0, made.stderr
+    assert Path(made.stdout.strip()).name == "001-save-the-ten.toml"
+    again = run("puzzle", "make", position, "--out", out)      # the one written is seen
+    assert again.exit_code == 0 and again.stdout == "" and "already" in again.stderr
+    generated = run("puzzle", "generate", "--count", "1", "--seed", "3", "--out", out)
+    assert generated.exit_code == 0, generated.stderr
+    assert Path(generated.stdout.strip()).name.startswith("002-")
+
+
 @pytest.mark.parametrize("change, problem", [
     (("target = 12", "target = 99"), "the target 99 does not hold against every defence"),
     (('"6H", "TD", "TS"]', '"6H"]'), "the line stops before the solver's last real choice"),
