@@ -147,6 +147,7 @@ def _read_value(text: str) -> Any:
         value = float(text)
     if not math.isfinite(value):   # 1e400: as written
         return text
-    # 1e3 is a whole number, written as a float is
-    whole_exponent = "e" in text.lower() and value.is_integer() and abs(value) <= _LARGEST_WHOLE
+    # 1e3 is a whole number, written as a float is; 1.6e1, with a point, is not (as 16.0 is not)
+    whole_exponent = "e" in text.lower() and "." not in text and value.is_integer() and \
+        abs(value) <= _LARGEST_WHOLE
     return int(value) if whole_exponent else value

@@ -336,13 +336,14 @@ def test_player_specs_read_options():
 
 @pytest.mark.parametrize("text, read", [
     ("16", 16), ("+4", 4), ("1e3", 1000), ("-3", -3), (".5", 0.5), ("8.", 8.0), ("8.0", 8.0),
+    ("1.6e1", 16.0), ("16.e0", 16.0),  # (a point: no whole number, with an exponent or not)
     ("9e99", 9e99),                    # (past 2**53 a float, named as such: not 100 digits)
     ("1_0", "1_0"), ("١٠", "١٠"), ("１６", "１６"), ("²", "²"),   # not what Python's int reads
     ("inf", "inf"), ("nan", "nan"), ("1e400", "1e400"), ("0x10", "0x10"), ("1.2.3", "1.2.3")])
 def test_an_options_value_is_a_number_only_as_digits_0_to_9_write_it(text, read):
     (_, value), = player_spec(f"pimc:worlds={text}").options
     assert value == read and type(value) is type(read)
-    if read in (16, 4, 1000):
+    if type(read) is int and read in (16, 4, 1000):
         assert player_spec(f"pimc:worlds={text}").make().worlds == read
     else:
         with pytest.raises(AllFivesError, match=f"^worlds: {re.escape(spelled(read))} is not "):
