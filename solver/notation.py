@@ -140,9 +140,25 @@ def check_puzzle_table(table: Any, source: str, error: type[AllFivesError] = Dea
     known_keys("puzzle.evidence", table.get("evidence", {}), EVIDENCE_KEYS)
 
 
+#: The most characters one deal (or puzzle) may take, comments and all: a deal of four hands
+#: of 12 cards and its whole play take some hundreds, where a document of many megabytes took
+#: TOML's reader a second and some 20 MB a megabyte before its first mistake was found.
+MAX_DEAL_CHARACTERS = 2**20
+
+
+def check_deal_size(text: str, source: str, error: type[AllFivesError] = DealFileError) -> None:
+    """An ``error`` naming ``source`` where ``text``, one deal's, is longer than
+    ``MAX_DEAL_CHARACTERS``."""
+    if len(text) > MAX_DEAL_CHARACTERS:
+        raise error(f"{source}: {len(text):,} characters, more than {MAX_DEAL_CHARACTERS:,}: "
+                    f"too large for one deal (a file of several parts them by '{SEPARATOR}' "
+                    f"lines)")
+
+
 def _check_text(text: object, source: str) -> None:
     if not isinstance(text, str):
         raise _fail(source, None, f"expected the text of a position, not {quoted(text)}")
+    check_deal_size(text, source)
 
 
 def _fail(source: str, key: str | None, message: str) -> DealFileError:
