@@ -42,6 +42,8 @@ CALL_NODES = 50_000
 #: Worlds whose branches are solved together (grouped by trumps); a batch is begun only while
 #: the decision's budget lasts.
 WORLD_BATCH = 16
+
+
 def _branches(observation: Observation, pack: list[int]) -> dict[int, MatchState]:
     """The state after each call this seat may make, the other player's reply by the model."""
     out = {}

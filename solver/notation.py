@@ -59,7 +59,7 @@ __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse
            "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR",
            "toml_parts", "PUZZLE_KEYS", "EVIDENCE_KEYS", "check_puzzle_table", "value_kind",
            "named_layouts", "MAX_TEXT_BYTES", "read_limited", "BOM", "is_blank", "COMPASS",
-           "text_lines"]
+           "text_lines", "MAX_DEAL_CHARACTERS", "check_deal_size"]
 
 #: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles``; the deal checks only its
 #: shape and its keys, ``PUZZLE_KEYS``.
