@@ -260,6 +260,15 @@ def test_a_pool_is_handed_a_few_calls_a_worker_at_a_time():
     with executor_for(2) as pool:
         assert pool.window == 8
         assert gather(pool, abs, [(-k,) for k in range(30)]) == list(range(30))
+    # the executor of a run without --jobs, one call at a time: a million matches had every
+    # call waiting in it before the first was played (420 MB)
+    class Counted(Windowed):
+        window = SerialExecutor.window
+
+    executor = Counted()
+    assert gather(executor, call, [(k,) for k in range(10)]) == [k * k for k in range(10)]
+    assert (executor.handed, executor.most) == (10, 1)
+    assert gather(None, abs, [(-k,) for k in range(5)]) == list(range(5))
 
 
 def test_solve_many_keeps_the_order_of_the_positions():
