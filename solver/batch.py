@@ -226,18 +226,19 @@ def match_result(state: MatchState, labels: Sequence[str],
 def play_match(players_by_seat: Sequence[Player], match: Match, seed: int | str | None = None,
                *, names: Sequence[str] | None = None, dealer: int | None = None,
                packs: Iterable[Sequence[Card]] | None = None,
-               match_name: str | int = "1") -> MatchResult:
+               match_name: str | int = "1", records: bool = True) -> MatchResult:
     """Play a whole match: ``players_by_seat[s]`` at seat ``s``.  ``seed`` seeds the state
     (the cut for the first dealer, unless ``dealer`` is given, and every pack, unless ``packs``
     gives them in order).  ``names`` label the players in the records and the times (by
-    default each player's ``name``)."""
+    default each player's ``name``); ``records``: the result holds the deals' records (else
+    none, ``MatchResult.records`` empty: a tenth of the time of a cheap player's play)."""
     if not isinstance(match, Match):    # (play_deals takes Rules too: its target is raised)
         raise BatchError(f"{quoted(match)} is not a Match")
     labels = _labels(players_by_seat, names, match.players)
     state = match.new_initial_state(seed, dealer=dealer, auto_deal=packs is None)
     played = _play(state, players_by_seat, labels,
                    iter(packs) if packs is not None else None, None)
-    return match_result(state, labels, played, match_name)
+    return match_result(state, labels, played, match_name, records=records)
 
 
 def deals_match(match: Match | Rules, players: int | None) -> Match:
@@ -253,10 +254,12 @@ def deals_match(match: Match | Rules, players: int | None) -> Match:
 def play_deals(players_by_seat: Sequence[Player], match: Match | Rules, deals: int = 1,
                seed: int | str | None = None, *, dealer: int = 0,
                packs: Iterable[Sequence[Card]] | None = None,
-               names: Sequence[str] | None = None, match_name: str | int = "1") -> MatchResult:
+               names: Sequence[str] | None = None, match_name: str | int = "1",
+               records: bool = True) -> MatchResult:
     """Play ``deals`` deals (thrown-in deals not counted) from 0-0, the target raised to
     ``MAX_TARGET`` so that none ends a game; the first dealer is ``dealer`` and the deal passes
-    to the left.  Packs come from ``packs`` in order, or else from ``random.Random(seed)``."""
+    to the left.  Packs come from ``packs`` in order, or else from ``random.Random(seed)``;
+    ``records`` as for ``play_match``."""
     if whole(deals) is None or deals < 1:
         raise BatchError(f"{quoted(deals)} is not a number of deals")
     deals = int(deals)
@@ -265,7 +268,7 @@ def play_deals(players_by_seat: Sequence[Player], match: Match | Rules, deals: i
     stream = iter(packs) if packs is not None else iter(PackStream(seed))
     state = match.new_initial_state(seed, dealer=dealer, auto_deal=False)
     return match_result(state, labels, _play(state, players_by_seat, labels, stream, deals),
-                   match_name, deals)
+                        match_name, deals, records)
 
 
 # ---- duplicate ------------------------------------------------------------------------------
@@ -372,7 +375,7 @@ def _play_group(a: PlayerSpec, b: PlayerSpec, match: Match, deals: int, seed: in
                    for seat, kind in enumerate(kinds)]
         result = play_deals(players, match, deals, dealer=dealer, packs=iter(stream),
                             names=[labels[kind] for kind in kinds],
-                            match_name=f"{seed}:{group}:{k}")
+                            match_name=f"{seed}:{group}:{k}", records=keep_records)
         for label, seconds in result.times.items():
             times[label].extend(seconds)
             cut[label] += result.cut_short[label]
@@ -578,14 +581,14 @@ def _matches_chunk(a: PlayerSpec, b: PlayerSpec, match: Match, seed: int | str, 
                        for seat, kind in enumerate(kinds)]
             result = play_match(players, match, f"{seed}:{group}",
                                 names=[labels[kind] for kind in kinds],
-                                match_name=f"{seed}:{group}:{k}")
+                                match_name=f"{seed}:{group}:{k}", records=keep_records)
             for label, seconds in result.times.items():
                 times[label].extend(seconds)
                 cut[label] += result.cut_short[label]
             outcomes.append(MatchOutcome(group, kinds,
                                          share_of_a(kinds, result.winners, match.players),
                                          result.winners, result.score, result.games_won,
-                                         result.deals, result.records if keep_records else ()))
+                                         result.deals, result.records))
         out.append((outcomes, times, cut))
     return out
 
