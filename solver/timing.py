@@ -91,13 +91,15 @@ def time_class(name: str, count: int, dds: bool = False,
         raise AllFivesError(f"count must be at least 1, not {count}")
     deals = benchmark.positions(name, count)
     solver = Solver()
-    seconds, nodes, solutions = [], [], []
+    seconds, nodes = [], []
+    moves = []          # (each bridge deal's, for DDS's to agree with; not every solution kept)
     for position in deals:
         start = time.perf_counter()
         solution = benchmark.solve_once(solver, position, name)
         seconds.append(time.perf_counter() - start)
         nodes.append(solution.nodes)
-        solutions.append(solution)
+        if cls.bridge:
+            moves.append(solution.moves_str())
         if tick is not None:
             tick()
     dds_seconds: list[float] = []
@@ -107,10 +109,10 @@ def time_class(name: str, count: int, dds: bool = False,
         agree = 0 if cls.bridge else None
         for k, position in enumerate(bridge):
             start = time.perf_counter()
-            moves = benchmark.dds_moves(position)
+            theirs = benchmark.dds_moves(position)
             dds_seconds.append(time.perf_counter() - start)
             if cls.bridge:
-                agree += moves == solutions[k].moves_str()
+                agree += theirs == moves[k]
             if tick is not None:
                 tick()
     return ClassTiming(name, cls.title, cls.objective, tuple(seconds), tuple(nodes),
