@@ -29,7 +29,7 @@ from solver.errors import AllFivesError, WorkersLost, counted, quoted
 from solver.registry import PlayerSpec, player_spec
 from solver.signals import signals_held
 
-from .errors import stopped_by
+from .errors import note, stopped_by
 from .recordfile import HELD, check_target, locked
 from .records import file_text
 from .workers import check_jobs, chunk_size, executor_of, workers_for
@@ -43,6 +43,10 @@ DEFAULT_SEED = 0
 DEFAULT_DEALS = 100
 #: The confidence of every interval shown.
 CONFIDENCE = 0.95
+#: Deal groups from which ``match`` off a terminal (or with ``--json``) says that it is working
+#: out the bootstrap interval: some 20 s of a core's time for 100,000 groups, after the last
+#: group's progress had said it was nearly done.
+NOTED_BOOTSTRAP = 20_000
 #: The fewest deal groups a bootstrap interval is given for: from fewer, the bootstrap covers
 #: far less than its 95% (the percentile's at most 50% from two groups, some 80% from five).
 BOOTSTRAP_GROUPS = 20
@@ -575,7 +579,14 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
             except OSError as error:  # what was left to write: a full disk names no file
                 raise OSError(error.errno, error.strerror, out.name) from None
     try:
-        # (the bootstrap of a large run takes a while: a line says so on a terminal)
+        # (the bootstrap of a large run takes a while: a line says so on a terminal, and
+        # elsewhere a note, where the groups are many)
+        from .console import on_terminal
+
+        groups = len(result.group_shares() if plan.whole_matches else result.groups)
+        if (as_json or not on_terminal(sys.stderr)) and groups >= NOTED_BOOTSTRAP:
+            note(f"working out the bootstrap interval over {counted(groups, 'deal group')} "
+                 f"(a second for every 5,000 or so)")
         with reading("working out the bootstrap interval", not as_json):
             found = summary(plan, result, seconds, keeper.resumed, record)
     except KeyboardInterrupt as stop:

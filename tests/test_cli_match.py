@@ -1385,3 +1385,18 @@ def test_ctrl_c_while_the_bootstrap_is_worked_out_keeps_the_report(monkeypatch, 
 
 def records_of(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines()]
+
+
+@pytest.mark.parametrize("args", [["--deals"], ["--matches"]])
+def test_the_wait_for_the_bootstrap_of_many_groups_is_said(monkeypatch, args):
+    """After the last of 100,000 groups the bootstrap interval took some 50 s in silence (the
+    progress had said "about 5 s left"); from NOTED_BOOTSTRAP groups a line says what the
+    wait is for."""
+    import cli.matching
+
+    monkeypatch.setattr(cli.matching, "NOTED_BOOTSTRAP", 6)
+    said = "allfives: working out the bootstrap interval over 6 deal groups"
+    result = run("match", "heuristic", "random", *args, "6")
+    assert result.exit_code == 0 and said in result.stderr
+    fewer = run("match", "heuristic", "random", *args, "5")
+    assert fewer.exit_code == 0 and "bootstrap" not in fewer.stderr
