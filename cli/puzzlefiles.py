@@ -231,9 +231,11 @@ def file_name(number: int, puzzle: Puzzle) -> str:
     return f"{number:03d}-{slug(puzzle.title)}.toml"
 
 
-def next_number(folder: Path) -> int:
-    """One more than the highest number a puzzle file in ``folder`` starts with."""
-    numbers = [int(m.group(1)) for p in folder.glob("*.toml") if (m := _NUMBER.match(p.name))]
+def next_number(folder: Path, listing: Iterable[Path] | None = None) -> int:
+    """One more than the highest number a puzzle file in ``folder`` starts with (of the
+    ``listing`` of its ``*.toml`` files, where it is given)."""
+    paths = folder.glob("*.toml") if listing is None else listing
+    numbers = [int(m.group(1)) for p in paths if (m := _NUMBER.match(p.name))]
     return max(numbers, default=0) + 1
 
 
