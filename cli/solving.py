@@ -129,6 +129,8 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
     def show(number: int, solved: Solution | None = None) -> None:
         """Position ``number``'s report: solved here, or ``solved`` (over the executor)."""
         name, position, side = jobs[number]
+        jobs[number] = None     # (let go once shown: 400,000 positions and their solves held
+        #                          to the end took 150 MB more)
         solve = run if solved is None else (lambda *_, **__: solved)
         if json:
             solution = solve_one(solve, name, position, side, objective)
@@ -186,9 +188,11 @@ def solve_spread(jobs: list[tuple[str, Position, int | None]], objective: str,
 
     from .workers import executor_of
 
+    batches: dict[int | None, list[int]] = {}     # one batch per side
+    for number, (_, _, side) in enumerate(jobs):
+        batches.setdefault(side, []).append(number)
     with executor_of(workers, scheduler) as executor:
-        for side in dict.fromkeys(side for _, _, side in jobs):  # one batch per side
-            at = [i for i, job in enumerate(jobs) if job[2] == side]
+        for side, at in batches.items():     # (a batch's jobs are there until it is solved)
             numbers = iter(at)
 
             def each(part: list[Solution], numbers=numbers) -> tuple:

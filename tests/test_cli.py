@@ -484,6 +484,14 @@ def test_many_positions_go_to_the_workers_in_chunks_and_come_back_in_order(tmp_p
 
     serial = answers()
     assert len(serial) == 300 and answers("--jobs", "2") == serial and sizes == [4]
+    # --for S is another side of a table of two (1) than of four (0, N and S): a batch each,
+    # and each position is let go once shown (a later batch found the first's gone)
+    two = "N:AK.5.-.- QJ.4.-.- trump=H"
+    four = run("deal", "--players", "4", "--format", "line", "--seed", "2").stdout.strip()
+    lines.write_text("\n".join([two, four, two, four]) + "\n", encoding="utf-8")
+    serial = answers("--for", "S")
+    assert [answer["for"] for answer in serial] == ["S", "NS", "S", "NS"]
+    assert answers("--for", "S", "--jobs", "2") == serial
 
 
 @pytest.mark.parametrize("args, fragment", [
