@@ -64,6 +64,8 @@ def chain_worlds(c: Constraints, start: Sequence[Sequence[Card]], count: int,
                     places[a][i], places[b][j] = x, y
         if step > burn and (step - burn) % thin == 0:
             out.append(tuple(tuple(sort_cards(h)) for h in places[:-1]))
+            if len(out) == count:       # (the burn-in cut short: the walk has steps to spare)
+                break
     return out
 
 

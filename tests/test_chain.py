@@ -77,6 +77,11 @@ def test_a_chain_out_of_time_ends_its_burn_in_and_keeps_the_least_asked_for():
     assert len(walked) == 16
     assert len(chain_worlds(sampler.c, start, 40, arbitrary, random.Random(1), thin=2,
                             clock=Clock(None, 16))) == 40
+    # no more than asked for, where that is fewer than the least (the burn-in cut short left
+    # the walk steps to spare: 9 worlds of 8, 17 of 16)
+    for count, thin in ((8, 100), (16, 8), (12, 16)):
+        assert len(chain_worlds(sampler.c, start, count, arbitrary, random.Random(1),
+                                thin=thin, clock=Clock(time.perf_counter() - 1, 16))) == count
 
 
 def test_a_chain_is_an_option_of_play_inference():
