@@ -252,10 +252,10 @@ def cell(text: str) -> str:
 
 
 def link(name: str) -> str:
-    """A file name as a Markdown link's target: each character that could end it, or the
-    table's cell, or begin a tag, written as its percent escape (as a URL writes it; the rest
-    as it is)."""
-    return re.sub(r"[\x00-\x20\x7f-\x9f()<>|%\\\"'`\[\]]|[^\x00-\x7f]", _escaped, name)
+    """A file name as a Markdown link's target: each character that could end it, the
+    table's cell or the file's part of a URL (``#``, ``?``), or begin a tag or an entity,
+    written as its percent escape (as a URL writes it; the rest as it is)."""
+    return re.sub(r"[\x00-\x20\x7f-\x9f()<>|%#?&\\\"'`\[\]]|[^\x00-\x7f]", _escaped, name)
 
 
 def _escaped(found: re.Match) -> str:
@@ -341,29 +341,17 @@ class _Writer:
         self.made = 0
         self.there: dict[tuple, Path] = {}
         self.seen: set[Path] = set()
-        #: The number of the next file, and the folder as it was when that was found (its
-        #: time of change and size): the folder is listed again only when it changed.
-        self.number = 1
-        self.listed: tuple[int, int] | None = None
         if folder is not None and not new_folder:
             self._look()
 
-    def _stamp(self) -> tuple[int, int]:
-        found = os.stat(self.folder)
-        return found.st_mtime_ns, found.st_size
-
-    def _look(self) -> None:
-        """The puzzles of the folder's files not seen before (another run's, since), where it
-        changed since it was last listed (10,000 files listed at every puzzle took 44 ms each
-        time): a file that cannot be read as puzzles is passed over (``puzzle check`` says what
-        is wrong with it), and what is no file (a folder, a link to nothing or in a loop, a
-        device, or a FIFO, which would wait for a writer for ever) is none."""
-        stamp = self._stamp()
-        if stamp == self.listed:
-            return
+    def _look(self) -> int:
+        """The folder listed again (once a puzzle: it was twice, 44 ms each time with 10,000
+        files there): the puzzles of its files not seen before (another run's, since), and the
+        number of the next file.  A file that cannot be read as puzzles is passed over
+        (``puzzle check`` says what is wrong with it), and what is no file (a folder, a link to
+        nothing or in a loop, a device, or a FIFO, which would wait for a writer for ever) is
+        none."""
         listing = list(self.folder.glob("*.toml"))
-        self.number = next_number(self.folder, listing)
-        self.listed = stamp
         new = [path for path in listing if path not in self.seen]
         self.seen.update(new)
         for path in sorted(new):
@@ -374,6 +362,7 @@ class _Writer:
             except (AllFivesError, OSError):
                 continue
             self.there.update((key, found) for found, key in puzzle_keys(named))
+        return next_number(self.folder, listing)
 
     def __call__(self, puzzle: Puzzle) -> None:
         from solver.notation import SEPARATOR
@@ -398,24 +387,15 @@ class _Writer:
     def _written(self, puzzle: Puzzle) -> Path | None:
         """The file the puzzle is written to, under the next free number, or None where the
         folder holds it already (its lock held)."""
-        self._look()
-        while puzzle_key(puzzle) not in self.there:
-            path = self.folder / file_name(self.number, puzzle)
-            try:
-                with open(path, "x", encoding="utf-8") as out:
-                    out.write(puzzle.to_toml())
-            except FileExistsError:     # (a change its time did not show: listed again)
-                taken, self.listed = self.number, None
-                self._look()
-                self.number = max(self.number, taken + 1)
-                continue
-            self.seen.add(path)
-            self.there[puzzle_key(puzzle)] = path
-            # (its own file is the folder's change: not listed again for it)
-            self.number += 1
-            self.listed = self._stamp()
-            return path
-        return None
+        number = self._look()
+        if puzzle_key(puzzle) in self.there:
+            return None
+        path = self.folder / file_name(number, puzzle)
+        with open(path, "x", encoding="utf-8") as out:
+            out.write(puzzle.to_toml())
+        self.seen.add(path)
+        self.there[puzzle_key(puzzle)] = path
+        return path
 
 
 @contextlib.contextmanager

@@ -19,7 +19,7 @@ from pathlib import Path
 from solver.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, card_str, parse_card, sort_cards, \
     suit_of
 from solver.deal import Position
-from solver.errors import counted, is_number
+from solver.errors import counted, is_number, without_controls
 from solver.pegging import match_after
 from solver.scoring import score_position
 from solver.tricks import SEAT_WORDS
@@ -87,8 +87,9 @@ def brackets(trick: TrickLine, k: int) -> tuple[str, str]:
 
 def stem(name: str) -> str:
     """A puzzle's file name without its folders and ``.toml``, its number kept:
-    ``week#2`` of ``class/week.toml#2``."""
-    return re.sub(r"\.toml(?=(#\d+)?$)", "", name.rsplit("/", 1)[-1])
+    ``week#2`` of ``class/week.toml#2``; a control character in it written as its escape
+    (it stands for a title, which may hold none)."""
+    return without_controls(re.sub(r"\.toml(?=(#\d+)?$)", "", name.rsplit("/", 1)[-1]))
 
 
 def number_of(name: str, one_file: bool = True) -> str:

@@ -186,7 +186,7 @@ def solve_spread(jobs: list[tuple[str, Position, int | None]], objective: str,
     to ``solved`` (its number among ``jobs``, its solution) as it comes back."""
     from solver.executors import solve_many
 
-    from .workers import executor_of
+    from .workers import executor_of, workers_for
 
     batches: dict[int | None, list[int]] = {}     # one batch per side
     for number, (_, _, side) in enumerate(jobs):
@@ -203,19 +203,21 @@ def solve_spread(jobs: list[tuple[str, Position, int | None]], objective: str,
             solve_many([jobs[i][1] for i in at], executor, side=side, objective=objective,
                        node_limit=node_limit, time_limit=time_limit,
                        fresh=node_limit is not None or time_limit is not None, on_part=each,
-                       chunk_size=spread_chunk(len(at)))
+                       chunk_size=spread_chunk(len(at), workers_for(workers, len(at))
+                                               if scheduler is None else None))
 
 
 #: The most positions sent to a worker at once.
 MOST_CHUNK = 256
 
 
-def spread_chunk(count: int) -> int:
-    """Positions sent to a worker at once, of ``count``: one each where they are few (each may
-    be a deep deal of seconds), else up to ``MOST_CHUNK`` (400,000 small positions one at a
-    time made the parent the bottleneck: ``--jobs 2`` took 1.8 times as long as one process),
-    some 64 chunks in all so that the workers share the work evenly."""
-    return max(1, min(MOST_CHUNK, count // 64))
+def spread_chunk(count: int, workers: int | None) -> int:
+    """Positions sent to a worker at once, of ``count``, over ``workers`` (None: a cluster's,
+    taken as 8): one each where they are few (each may be a deep deal of seconds), else up to
+    ``MOST_CHUNK`` (400,000 small positions one at a time made the parent the bottleneck:
+    ``--jobs 2`` took 1.8 times as long as one process), some 16 parts a worker so that the
+    workers share the work evenly."""
+    return max(1, min(MOST_CHUNK, count // (16 * (workers or 8))))
 
 
 def solve_one(run: Solve, name: str, position: Position, side: int | None,

@@ -73,13 +73,15 @@ def quoted(value: object) -> str:
 
 #: A control character: a terminal takes it for a command (an escape sequence clears the
 #: screen), and an XML file will not hold it.  With them the characters that would make a line
-#: of text other than it reads: a line or paragraph separator, the marks and overrides of the
-#: direction of writing (a right-to-left override shows the rest of a line backwards), half
-#: of a surrogate pair alone (no text at all), and the characters Unicode sets aside as none
-#: (U+FFFE, U+FFFF and the like, which XML will not hold either).
+#: of text other than it reads: a line or paragraph separator, the embeddings, overrides and
+#: isolates of the direction of writing (a right-to-left override shows the rest of a line
+#: backwards; the marks alone, U+200E, U+200F and U+061C, are ordinary in Hebrew, Arabic and
+#: Persian text, and pass), half of a surrogate pair alone (no text at all), and the
+#: characters Unicode sets aside as none (U+FFFE, U+FFFF and the like, which XML will not hold
+#: either).
 _NONCHARACTERS = "".join(chr(plane << 16 | low) for plane in range(17) for low in (0xFFFE, 0xFFFF))
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
-                      "\ud800-\udfff\ufdd0-\ufdef" + _NONCHARACTERS + "]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069\ud800-\udfff"
+                      "\ufdd0-\ufdef" + _NONCHARACTERS + "]")
 
 
 def control_in(text: str) -> str | None:

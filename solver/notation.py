@@ -151,8 +151,7 @@ def check_deal_size(text: str, source: str, error: type[AllFivesError] = DealFil
     ``MAX_DEAL_CHARACTERS``."""
     if len(text) > MAX_DEAL_CHARACTERS:
         raise error(f"{source}: {len(text):,} characters, more than {MAX_DEAL_CHARACTERS:,}: "
-                    f"too large for one deal (a file of several parts them by '{SEPARATOR}' "
-                    f"lines)")
+                    f"too large for one deal")
 
 
 def _check_text(text: object, source: str) -> None:

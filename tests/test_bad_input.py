@@ -1114,12 +1114,18 @@ def test_a_files_name_is_printed_with_its_control_characters_escaped(tmp_path: P
     puzzle = tmp_path / f"{odd}-puzzle.toml"
     puzzle.write_text(PUZZLE.read_text(encoding="utf-8").replace("target = ", "target = 1 + "),
                       encoding="utf-8")
+    untitled = tmp_path / f"{odd}-untitled.toml"      # shown under its file's name
+    untitled.write_text("\n".join(line for line in PUZZLE.read_text(encoding="utf-8").splitlines()
+                                  if not line.startswith("title")), encoding="utf-8")
     shown = "x\\x1b]0;T\\x07\\x1b[2Jy"
     for command in (["solve", deal], ["analyze", record], ["advise", hidden],
-                    ["replay", record], ["puzzle", "check", puzzle]):
+                    ["replay", record], ["puzzle", "check", puzzle],
+                    ["puzzle", "show", untitled]):
         result = run(*command)
         assert "\x1b" not in result.stdout + result.stderr, command
         assert shown in result.stdout, command
+    index = run("puzzle", "index", untitled).stdout     # (the title's cell escapes \ and [)
+    assert "\x1b" not in index and r"[x\\x1b\]0;T\\x07\\x1b\[2Jy-untitled]" in index
 
 
 def test_a_puzzle_files_name_cannot_break_out_of_its_link_in_the_index(tmp_path: Path):
@@ -1133,13 +1139,30 @@ def test_a_puzzle_files_name_cannot_break_out_of_its_link_in_the_index(tmp_path:
     (folder / '001-"><script>alert(1)<script>.toml').write_text(text, encoding="utf-8")
     (folder / "002-c\nd|e) [x](y.toml").write_text(text.replace("Save the ten", "Two"),
                                                      encoding="utf-8")
+    (folder / "003-a#b?c&d.toml").write_text(text.replace("Save the ten", "Three"),
+                                             encoding="utf-8")
     result = run("puzzle", "index", folder)
     assert result.exit_code == 0, result.stderr
     assert "<script" not in result.stdout and "](y.toml" not in result.stdout
     assert "(001-%22%3E%3Cscript%3Ealert%281%29%3Cscript%3E.toml)" in result.stdout
     assert "(002-c%0Ad%7Ce%29%20%5Bx%5D%28y.toml)" in result.stdout
+    assert "(003-a%23b%3Fc%26d.toml)" in result.stdout      # (# and ? end a file's part of a URL)
     rows = [line for line in result.stdout.splitlines() if line.startswith("| 00")]
-    assert len(rows) == 2 and all(row.count("|") == 8 for row in rows)
+    assert len(rows) == 3 and all(row.count("|") == 8 for row in rows)
+
+
+def test_what_is_no_plain_text_is_told_apart_from_text_in_any_script():
+    """The characters refused in names and titles, against those of ordinary text: emoji and
+    their joiners, accents, CJK, and the direction marks of Hebrew, Arabic and Persian."""
+    from solver.errors import control_in
+
+    for text in ("José", "漢字", "👨\u200d👩\u200d👧", "🇫🇷", "1\ufe0f\u20e3", "עברית\u200f",
+                 "سلام\u061c", "a\u200eb", "soft\u00adhyphen", "\ufeffbom", "\U000ffffd"):
+        assert control_in(text) is None, text
+    for text, found in (("a\u202eb", "\u202e"), ("a\u2066b", "\u2066"), ("a\u2028b", "\u2028"),
+                        ("a\ud800", "\ud800"), ("a\ufffe", "\ufffe"),
+                        ("a\U0010ffff", "\U0010ffff"), ("a\x85", "\x85")):
+        assert control_in(text) == found, text
 
 
 def test_a_key_with_a_control_character_is_escaped_in_the_message(tmp_path: Path):

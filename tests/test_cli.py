@@ -462,8 +462,9 @@ def test_many_positions_go_to_the_workers_in_chunks_and_come_back_in_order(tmp_p
     from cli.solving import MOST_CHUNK, spread_chunk
     from solver import executors
 
-    assert [spread_chunk(n) for n in (1, 8, 127, 128, 6400, 400_000)] == \
+    assert [spread_chunk(n, 2) for n in (1, 8, 63, 64, 3200, 400_000)] == \
         [1, 1, 1, 2, 100, MOST_CHUNK]
+    assert spread_chunk(1000, 32) == 1 and spread_chunk(1280, None) == 10
     sizes = []
     solve_many = executors.solve_many
 
@@ -483,7 +484,7 @@ def test_many_positions_go_to_the_workers_in_chunks_and_come_back_in_order(tmp_p
                 for line in result.stdout.splitlines()]
 
     serial = answers()
-    assert len(serial) == 300 and answers("--jobs", "2") == serial and sizes == [4]
+    assert len(serial) == 300 and answers("--jobs", "2") == serial and sizes == [9]
     # --for S is another side of a table of two (1) than of four (0, N and S): a batch each,
     # and each position is let go once shown (a later batch found the first's gone)
     two = "N:AK.5.-.- QJ.4.-.- trump=H"
