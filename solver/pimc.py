@@ -28,11 +28,11 @@ machine).  The worlds are drawn and weighed within ``advice.DRAW_SHARE`` of the 
 the defaults a twentieth of it or less; with play inference the drawing ``DRAWN_SHARE`` of
 that); where more are asked for than that allows, the worlds valued are taken from those drawn
 and weighed by then (``PLAYED_OUT_WORLDS`` drawn at the least), and the decision is not
-``Advice.complete``.  Each solve gets a share of what is left, so that at least ``min(worlds, 4)`` worlds
-are tried: on 6-card hands every world finishes well inside the budget, on the 9 and 12-card
-hands after a run a solve may be cut short.  A world whose solve was cut short before every
-legal card was valued is left out (``Advice.complete`` is False, ``Advice.worlds`` counts the
-worlds used).  When the first world does not fit its share no other is tried (the worlds of a
+``Advice.complete``.  Each solve gets a share of what is left, so that at least
+``min(worlds, 4)`` worlds are tried: on 6-card hands every world finishes well inside the
+budget, on the 9 and 12-card hands after a run a solve may be cut short.  A world whose solve
+was cut short before every legal card was valued is left out (``Advice.complete`` is False,
+``Advice.worlds`` counts the worlds used).  When the first world does not fit its share no other is tried (the worlds of a
 decision are alike in size).  With fewer than ``min(worlds, 4)`` worlds solved (none, or a
 few easier than the rest) every card is then valued by playing each world's deal out with
 the heuristic's card play instead (``solver.playout``; ``Advice.method`` is ``PLAYED_OUT``),
