@@ -9,8 +9,8 @@ import json
 import os
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-
 from typing import TYPE_CHECKING, Any
 
 from solver.deal import Position, load_positions, position_of, read_positions
@@ -24,7 +24,6 @@ from .errors import note, option
 
 if TYPE_CHECKING:
     from solver.game import MatchState
-    from solver.records import ReplayedMatch
 
 STDIN = "-"
 #: The name a position given on the command line is known by in messages and JSON.
@@ -149,7 +148,7 @@ def _record_positions(text: str, source: str, number: int | None, played: bool,
     matches = replay_text(text, source)
     picked: list[tuple[str, MatchState, int]] = []
     if number is not None:
-        index, k = file_deal(matches, number, source)
+        index, k = file_deal([len(match.state.deals) for match in matches], number, source)
         log = matches[index].state.deals[k - 1]
         if not log.cards_played:    # (read_inputs says so: left out, or nothing to do)
             raise NothingPlayed(f"{source}#{number}: no card was played ({unplayed_why([log])})")
@@ -369,17 +368,18 @@ class NothingPlayed(AllFivesError):
     """A game record none of whose deals has card play."""
 
 
-def file_deal(matches: list[ReplayedMatch], deal: int, source: str) -> tuple[int, int]:
+def file_deal(deals: Sequence[int], deal: int, source: str) -> tuple[int, int]:
     """The match (its index) and the deal in it that a file's deal ``deal`` is, the file's
-    deals counted from 1 through its matches in order."""
-    total = sum(len(match.state.deals) for match in matches)
+    deals counted from 1 through its matches in order (``deals``: each match's number of
+    them)."""
+    total = sum(deals)
     if not 1 <= deal <= total:
         raise AllFivesError(f"{source}#{deal}: no deal {deal}: the record holds "
                             f"{counted(total, 'deal')}")
-    for index, match in enumerate(matches):
-        if deal <= len(match.state.deals):
+    for index, count in enumerate(deals):
+        if deal <= count:
             return index, deal
-        deal -= len(match.state.deals)
+        deal -= count
     raise AssertionError("unreachable")
 
 

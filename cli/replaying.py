@@ -9,7 +9,8 @@ through the file."""
 from __future__ import annotations
 
 import json as json_module
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import typer
 from rich.text import Text
@@ -17,7 +18,7 @@ from rich.text import Text
 from solver.cards import SUIT_NAMES, suit_of
 from solver.errors import AllFivesError, counted, without_controls
 from solver.game import REVOKE, RUN, MatchState, step_name
-from solver.records import ReplayedMatch, replay_text
+from solver.records import ReplayedMatch
 from solver.tricks import seat_names, side_name
 
 from .faces import KEEP, card_face, hanging, ranks_face, rules_words, suit_face
@@ -47,11 +48,13 @@ def replay_command(name: str, json: bool, color: bool | None,
         raise AllFivesError(f"{source}: a deal file or position, not a game record (JSON "
                             f"lines, as 'allfives play' writes them); 'allfives solve' solves it")
     with reading(f"reading {source}", not json):   # (seconds for thousands of deals)
-        matches = replay_text(text, source)
-    found = file_deal(matches, deal, source) if deal is not None else None
+        matches = told_matches(text, source, json, play_by_play, deal)
+    del text
+    found = file_deal([match.deals for match in matches], deal, source) \
+        if deal is not None else None
     if json:
         for index, match in enumerate(matches):
-            summary = match_summary(source, match)
+            summary = match.summary
             if found is not None and found[0] == index:
                 summary["deal"] = deal_summary(match.state, found[1])
             typer.echo(json_module.dumps(summary))
@@ -69,15 +72,16 @@ def replay_command(name: str, json: bool, color: bool | None,
             console.print(hanging(line), crop=False)
         console.print()
     elif play_by_play:
-        for match in matches:
+        for index, match in enumerate(matches):
             if several:
                 console.print(match_heading(match), crop=False)
             tell_match(match.state, console, pretty)
+            matches[index] = match._replace(state=None)     # (told: let go)
     # The name is a path; it is printed whole, never folded at the console's width.
     console.print(Text(without_controls(source), style="bold"), no_wrap=True, overflow="ignore",
                   crop=False)
     text_out = Text()
-    tables = {table_words(match.state) for match in matches}
+    tables = {match.table for match in matches}
     alike = len(tables) == 1
     if several:
         text_out.append(f"{len(matches)} matches, ")
@@ -92,8 +96,44 @@ def replay_command(name: str, json: bool, color: bool | None,
         else:       # (who played it, as a heading of several says it)
             text_out.append(", ".join(f"{seat}{KEEP}{player}"
                                       for seat, player in match.players.items()) + ": ")
-        text_out.append_text(match_words(match.state, several))
+        text_out.append_text(match.brief if several else match.words)
     console.print(hanging(text_out), crop=False)
+
+
+class Told(NamedTuple):
+    """What replay tells of a match played again: its name, players, table, how it went, its
+    ``--json`` summary, its number of deals, and its state only where its deals are told (with
+    ``--play-by-play``, or the one holding the deal asked for): a state held for every match
+    of a large record took some 40 KB a match."""
+
+    match: Any
+    players: Mapping[str, str]
+    table: str
+    words: Text
+    brief: Text
+    summary: dict[str, Any] | None
+    deals: int
+    state: MatchState | None
+
+
+def told_matches(text: str, source: str, json: bool, play_by_play: bool,
+                 deal: int | None) -> list[Told]:
+    """Each match of a record's text played again (``solver.records.replayed_matches``, one
+    at a time), and what replay tells of it kept as it comes."""
+    from solver.records import numbered_records, record_lines, replayed_matches
+
+    out = []
+    before = 0          # the file's deals before the match
+    for match in replayed_matches(numbered_records(record_lines(text), source), source):
+        state = match.state
+        count = len(state.deals)
+        kept = play_by_play or deal is not None and before < deal <= before + count
+        out.append(Told(match.match, match.players, table_words(state),
+                        match_words(state), match_words(state, True),
+                        match_summary(source, match) if json else None, count,
+                        state if kept else None))
+        before += count
+    return out
 
 
 def match_summary(source: str, match: ReplayedMatch) -> dict[str, Any]:
@@ -118,11 +158,11 @@ def table_words(state: MatchState) -> str:
             f"{state.rules.target} to win")
 
 
-def match_heading(match: ReplayedMatch, table: bool = True) -> Text:
+def match_heading(match: Told, table: bool = True) -> Text:
     """``Match 0:1:1 (N heuristic, S random; 2 players, rules all-fives, 61 to win)``, without
     the table's words when not ``table``."""
     who = ", ".join(f"{seat} {player}" for seat, player in match.players.items())
-    more = f"; {table_words(match.state)}" if table else ""
+    more = f"; {match.table}" if table else ""
     return Text(f"Match {match.match}", style="bold").append(f" ({who}{more})")
 
 

@@ -754,3 +754,19 @@ def test_a_record_read_has_a_live_line_and_its_notes_after_it(tmp_path, monkeypa
             "no cards played (the deals were thrown in), left out" in said[0][0]
     run(*command, record, *limit, "--json")
     assert lines == [f"reading {record}"]
+
+
+def test_replay_keeps_a_matchs_state_only_where_its_deals_are_told():
+    """Every match's whole state was held to the end (some 40 KB a match: a 190 MB record took
+    1.1 GB); what replay tells of a match is kept as it comes, and its state only with
+    --play-by-play, or for the match that holds the deal asked for."""
+    from cli.replaying import told_matches
+
+    text = "".join((EXAMPLES / "match.jsonl").read_text(encoding="utf-8").replace(
+        '"match": "example"', f'"match": "m{k}"') for k in range(3))
+    deals = told_matches(text, "f", False, False, None)[0].deals
+    assert [m.state for m in told_matches(text, "f", True, False, None)] == [None] * 3
+    kept = told_matches(text, "f", False, False, deals + 2)
+    assert [m.state is not None for m in kept] == [False, True, False]
+    assert all(m.state is not None for m in told_matches(text, "f", False, True, None))
+    assert [m.match for m in kept] == ["m0", "m1", "m2"] and kept[0].summary is None
