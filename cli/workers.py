@@ -105,6 +105,11 @@ def _check_workers(client, scheduler: str) -> None:
                             f"a cluster plays with the allfives its scheduler and workers run")
 
 
+#: The fewest chunks handed to a cluster at once (``Cluster.window``), whatever its workers
+#: when the run begins (some may join later).
+FEWEST_IN_FLIGHT = 64
+
+
 class Cluster(Executor):
     """Dask's executor, with the ``check`` that ``solver.executors.gather`` makes while it waits:
     the scheduler gone (the client closed, or reconnecting for longer than it may), or no worker
@@ -121,6 +126,17 @@ class Cluster(Executor):
         self.version = version or worker_version()
         self.since: dict[str, float] = {}      # what has been so since when: no link, no worker
         self.asked = 0.0
+
+    @property
+    def window(self) -> int:
+        """How many chunks ``gather`` hands the cluster at once: four for each thread of its
+        workers as the run begins, ``FEWEST_IN_FLIGHT`` at the least (a million groups had
+        been handed over as 200,000 tasks at once)."""
+        try:
+            threads = sum(self.client.nthreads().values())
+        except Exception:  # noqa: BLE001 - the cluster gone: check() says so as the run waits
+            threads = 0
+        return max(FEWEST_IN_FLIGHT, 4 * threads)
 
     def submit(self, fn, /, *args, **kwargs):
         from functools import partial

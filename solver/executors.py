@@ -341,8 +341,8 @@ def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tu
     result's place: a caller that has taken what it needs, the games' records written to a
     file, lets the rest go); on any exception while waiting (Ctrl-C too) the futures not
     started are cancelled and it goes on up.  An executor with a ``window`` (a
-    ``WorkerPool``'s, a ``SerialExecutor``'s) is handed that many calls at once, one more as
-    each comes back."""
+    ``WorkerPool``'s, a ``SerialExecutor``'s, ``cli.workers.Cluster``'s) is handed that many
+    calls at once, one more as each comes back."""
     executor = executor if executor is not None else SerialExecutor()
     if not callable(getattr(executor, "submit", None)):
         raise BatchError(f"executor: {quoted(executor)} is not an executor (None, executor_for's, "

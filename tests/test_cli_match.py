@@ -1400,3 +1400,25 @@ def test_the_wait_for_the_bootstrap_of_many_groups_is_said(monkeypatch, args):
     assert result.exit_code == 0 and said in result.stderr
     fewer = run("match", "heuristic", "random", *args, "5")
     assert fewer.exit_code == 0 and "bootstrap" not in fewer.stderr
+
+
+def test_a_cluster_is_handed_a_few_chunks_a_thread_at_a_time():
+    """gather handed a cluster every chunk at once (a million groups: 200,000 tasks); it is
+    handed four a thread of its workers as the run begins, 64 at the least."""
+    from cli.workers import FEWEST_IN_FLIGHT, Cluster
+
+    class Client:
+        def __init__(self, threads):
+            self.threads = threads
+
+        def get_executor(self):
+            return None
+
+        def nthreads(self):
+            if self.threads is None:
+                raise OSError("the scheduler is gone")
+            return self.threads
+
+    assert Cluster(Client({"a": 2, "b": 30}), "v").window == 128
+    assert Cluster(Client({}), "v").window == FEWEST_IN_FLIGHT == 64
+    assert Cluster(Client(None), "v").window == 64
