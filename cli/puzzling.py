@@ -383,7 +383,6 @@ class _Writer:
         else:
             print(path, flush=True)
 
-
     def _written(self, puzzle: Puzzle) -> Path | None:
         """The file the puzzle is written to, under the next free number, or None where the
         folder holds it already (its lock held)."""

@@ -129,8 +129,8 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
     def show(number: int, solved: Solution | None = None) -> None:
         """Position ``number``'s report: solved here, or ``solved`` (over the executor)."""
         name, position, side = jobs[number]
-        jobs[number] = None     # (let go once shown: 400,000 positions and their solves held
-        #                          to the end took 150 MB more)
+        # (let go once shown: 400,000 positions and their solves held to the end took 150 MB)
+        jobs[number] = None
         solve = run if solved is None else (lambda *_, **__: solved)
         if json:
             solution = solve_one(solve, name, position, side, objective)
