@@ -19,7 +19,7 @@ import shlex
 import stat
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -206,6 +206,9 @@ class Keeper:
         #: Where a record file there before is cut (its groups kept, or none) as the first
         #: chunk is written: a run that plays no group leaves it as it was.
         self.cut: int | None = None
+        #: Each player's decision times, as the chunks come (let go from the chunks: a run of
+        #: a million whole matches held some 5 KB of times a group).
+        self.times: dict[str, Any] = {}
 
     def __call__(self, part: Any) -> Any:
         """Keep a chunk, its records written; the chunk without them, for ``gather`` to keep
@@ -214,12 +217,29 @@ class Keeper:
         text = "" if self.out is None else "".join(
             json.dumps(line, ensure_ascii=False) + "\n"
             for line in part_records(part, self.plan.whole_matches))
-        kept = without_records(part, self.plan.whole_matches)
+        kept = self._timed(without_records(part, self.plan.whole_matches))
         with signals_held():
             if self.out is not None:
                 self._write(text)
             self.parts.append(kept)
         return kept
+
+    def _timed(self, part: Any) -> Any:
+        """The chunk with its decision times let go, each player's added to its tally."""
+        from solver.stats import TimeTally
+
+        def tallied(times: dict[str, Any]) -> dict:
+            for label, seconds in times.items():
+                self.times.setdefault(label, TimeTally()).add(seconds)
+            return {}
+
+        if self.plan.whole_matches:
+            return [(outcomes, tallied(times), *rest) for outcomes, times, *rest in part]
+        return [replace(group, times=tallied(group.times)) for group in part]
+
+    def time_summaries(self) -> dict[str, Any]:
+        """Each player's decision times summed up (``solver.stats.TimeSummary``)."""
+        return {label: tally.summary() for label, tally in self.times.items()}
 
     def _write(self, text: str) -> None:
         """The chunk's records written whole or not at all: a write that fails (a full disk, a
@@ -309,11 +329,13 @@ def _pairs(result) -> dict[str, int]:
 
 
 def summary(plan: Plan, result, seconds: float, resumed: int = 0,
-            record: str | None = None, bootstrap: bool = True) -> dict[str, Any]:
+            record: str | None = None, bootstrap: bool = True,
+            times: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Everything the run found, as the JSON object (the report shows the same); ``resumed``:
     the groups read back from the record of the run resumed; ``record``: its record file;
     without ``bootstrap``, no bootstrap interval (null: a run stopped reports at once, where
-    the bootstrap of a large run takes a minute or more)."""
+    the bootstrap of a large run takes a minute or more); ``times``: each player's decision
+    times summed up (``Keeper.time_summaries``), where the result holds none."""
     from solver.batch import seatings
     from solver.rules import Rules
     from solver.stats import PAIRED, bootstrap_interval, mean_interval
@@ -344,7 +366,7 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
     times = {label: {"decisions": t.count, "median": t.median if t.count else None,
                      "p95": t.p95 if t.count else None, "max": t.max if t.count else None,
                      "total": t.total, "cut_short": cut.get(label, 0)}
-             for label, t in result.time_summaries().items()}
+             for label, t in (result.time_summaries() if times is None else times).items()}
     # whole matches are played to the preset's target unless --target says otherwise
     target = (plan.target or Rules.from_spec(plan.rules).target) if plan.whole_matches else None
     return {
@@ -557,6 +579,7 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
             seconds = time.perf_counter() - start
             with signals_held():    # (a second Ctrl-C, close behind the first, waits for it)
                 _show(summary(plan, keeper.result(seconds), seconds, keeper.resumed, record,
+                              times=keeper.time_summaries(),
                               bootstrap=False), as_json, word)
         elif not as_json and isinstance(error, KeyboardInterrupt):
             from rich.text import Text
@@ -588,11 +611,13 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
             note(f"working out the bootstrap interval over {counted(groups, 'deal group')} "
                  f"(a second for every 5,000 or so)")
         with reading("working out the bootstrap interval", not as_json):
-            found = summary(plan, result, seconds, keeper.resumed, record)
+            found = summary(plan, result, seconds, keeper.resumed, record,
+                            times=keeper.time_summaries())
     except KeyboardInterrupt as stop:
         # every group was played: the report without the bootstrap, then the interrupt
         with signals_held():
-            _show(summary(plan, result, seconds, keeper.resumed, record, bootstrap=False),
+            _show(summary(plan, result, seconds, keeper.resumed, record, bootstrap=False,
+                          times=keeper.time_summaries()),
                   as_json, stopped_by(stop))
         raise
     _show(found, as_json)

@@ -77,6 +77,9 @@ def test_duplicate_deals_are_solver_batch_s_numbers():
     times = direct.time_summaries()
     for label in ("heuristic", "random"):
         assert found["times"][label]["decisions"] == times[label].count
+        # (the run's own times, tallied as its chunks came: of other decisions, but as many)
+        assert 0 < found["times"][label]["median"] <= found["times"][label]["p95"] <= \
+            found["times"][label]["max"] <= found["times"][label]["total"]
         assert set(found["times"][label]) == {"decisions", "median", "p95", "max", "total",
                                               "cut_short"}
         assert found["times"][label]["cut_short"] == 0      # neither has a budget
