@@ -460,6 +460,9 @@ class TimeTally:
 
     EXACT_MOST = 2_000_000
     BIN = 1e-4
+    #: A bin's width on the logarithm's scale, and the bin of times of 0.
+    _STEP = math.log1p(BIN)
+    _ZERO = -(2**62)
 
     def __init__(self, exact_most: int = EXACT_MOST) -> None:
         self.exact_most = exact_most
@@ -471,11 +474,7 @@ class TimeTally:
 
     def add(self, seconds: Iterable[float]) -> None:
         """Seconds of more decisions (each a number of seconds from 0)."""
-        batch = _listed(seconds, "seconds", "times")
-        bad = [t for t in batch if not _is_number(t) or not 0 <= t < math.inf]
-        if bad:
-            raise StatsError(f"seconds: {quoted(bad[0])} is not a time (a number of seconds "
-                             f"from 0)")
+        batch = _times(seconds)
         if not batch:
             return
         self.count += len(batch)
@@ -492,7 +491,7 @@ class TimeTally:
 
     @classmethod
     def _bin(cls, t: float) -> int:
-        return -(2**62) if t <= 0 else math.floor(math.log(t) / math.log1p(cls.BIN))
+        return cls._ZERO if t <= 0 else math.floor(math.log(t) / cls._STEP)
 
     def _at_rank(self, rank: int) -> float:
         """The time at ``rank`` (from 1) in order, as its bin's middle (at most the largest)."""
@@ -500,8 +499,8 @@ class TimeTally:
         for key in sorted(self.bins):
             seen += self.bins[key]
             if seen >= rank:
-                return 0.0 if key == -(2**62) else \
-                    min(self.most, math.exp((key + 0.5) * math.log1p(self.BIN)))
+                return 0.0 if key == self._ZERO else \
+                    min(self.most, math.exp((key + 0.5) * self._STEP))
         return self.most
 
     def summary(self) -> TimeSummary:
@@ -514,12 +513,19 @@ class TimeTally:
         return TimeSummary(n, self.total, median, self._at_rank(rank), self.most)
 
 
-def time_summary(seconds: Sequence[float]) -> TimeSummary:
-    """Count, total, median, nearest-rank 95th percentile and maximum (all 0 for none)."""
-    seconds = _listed(seconds, "seconds", "times")
-    bad = [t for t in seconds if not _is_number(t) or not 0 <= t < math.inf]
+def _times(seconds: Iterable[float]) -> list[float]:
+    """``seconds`` as a list, each a number of seconds from 0; else a StatsError naming the
+    first that is not."""
+    listed = _listed(seconds, "seconds", "times")
+    bad = [t for t in listed if not _is_number(t) or not 0 <= t < math.inf]
     if bad:
         raise StatsError(f"seconds: {quoted(bad[0])} is not a time (a number of seconds from 0)")
+    return listed
+
+
+def time_summary(seconds: Sequence[float]) -> TimeSummary:
+    """Count, total, median, nearest-rank 95th percentile and maximum (all 0 for none)."""
+    seconds = _times(seconds)
     if not seconds:
         return TimeSummary(0, 0.0, 0.0, 0.0, 0.0)
     return TimeSummary(len(seconds), math.fsum(seconds), statistics.median(seconds),
