@@ -11,6 +11,7 @@ import sys
 
 from solver.cards import RANKS, SUIT_NAMES, CardError, card_str, parse_card, parse_suit, \
     rank_of, sort_cards, suit_of
+from solver.clock import when_stopped
 from solver.errors import counting_number, is_number, lower, number_words, upper
 from solver.game import CALLS, RUN, Observation
 from solver.tricks import follow_rule
@@ -220,6 +221,47 @@ def is_interactive(stream) -> bool:
     return interactive
 
 
+class _Stoppable:
+    """A prompt read by ``input`` with line editing, through Ctrl-Z and ``fg``.  Python has
+    ``readline`` leave signals to it, so the line editor would not give the terminal back as
+    the program stops, nor take it up again after ``fg``: the answer's keys then came out as
+    they are (``^[[D``) and the prompt was not shown again.  Here the editor's own calls do
+    that (its C library's, which the ``readline`` module does not offer); where they are not
+    there (another line editor), the prompt and what was typed are shown again."""
+
+    def __init__(self, prompt: str) -> None:
+        self.prompt = prompt
+        self.library = None
+        line_editing = sys.modules.get("readline")
+        if line_editing is not None:
+            import ctypes
+
+            try:
+                library = ctypes.CDLL(line_editing.__file__)
+                for name in ("rl_cleanup_after_signal", "rl_reset_after_signal",
+                             "rl_forced_update_display"):
+                    getattr(library, name)
+            except (AttributeError, OSError, TypeError):
+                library = None
+            self.library = library
+
+    def stopping(self) -> None:
+        if self.library is not None:
+            self.library.rl_cleanup_after_signal()
+
+    def going_on(self) -> None:
+        if self.library is not None:
+            self.library.rl_reset_after_signal()
+            self.library.rl_forced_update_display()
+            return
+        typed = sys.modules["readline"].get_line_buffer() if "readline" in sys.modules else ""
+        try:
+            sys.stdout.write(self.prompt + typed)
+            sys.stdout.flush()
+        except (OSError, ValueError):       # (the terminal gone)
+            pass
+
+
 #: The characters of an answer read from a stream: more is none (the rest of its line let go).
 LONGEST_ANSWER = 10_000
 #: A line of answers read no further than this: past it, the end of the answers.
@@ -233,7 +275,9 @@ def ask_line(prompt: str, console, stream, interactive: bool) -> str | None:
     if interactive:
         console.file.flush()
         try:
-            return _as_utf8(input(prompt), stream)
+            asked = _Stoppable(prompt)
+            with when_stopped(asked.stopping, asked.going_on):
+                return _as_utf8(input(prompt), stream)
         except EOFError:
             console.print()
             return None

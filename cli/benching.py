@@ -7,6 +7,7 @@ from contextlib import nullcontext
 
 import typer
 
+from solver import clock
 from solver.benchmark import CLASSES
 from solver.errors import AllFivesError, counted, quoted
 from solver.timing import DEFAULT_CLASSES, ClassTiming, time_class, will_time_dds
@@ -101,6 +102,7 @@ def bench_command(given: list[str] | None, count: int, json: bool, color: bool |
     errors = make_console(color, stderr=True)
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=errors, transient=True,
+                        get_time=clock.now,
                         disable=not errors.is_terminal)
     timings = []
     try:

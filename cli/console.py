@@ -12,11 +12,11 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import signal
 import sys
-import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
+
+from solver.clock import when_stopped
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -71,24 +71,11 @@ def cursor_back_when_stopped() -> Iterator[None]:
     """While the block shows a live line or a bar (which hide the terminal's cursor): Ctrl-Z
     (SIGTSTP) shows the cursor again before the program stops, and ``fg`` hides it again (the
     shell's prompt was left without one).  Not at a prompt: line editing handles Ctrl-Z."""
-    stop = getattr(signal, "SIGTSTP", None)
-    if stop is None or threading.current_thread() is not threading.main_thread() \
-            or not on_terminal(sys.stderr):
+    if not on_terminal(sys.stderr):
         yield
         return
-
-    def stopped(signum: int, frame: object) -> None:
-        _control("\x1b[?25h")
-        signal.signal(stop, signal.SIG_DFL)
-        os.kill(os.getpid(), stop)      # the stop itself: on from here after fg
-        signal.signal(stop, stopped)
-        _control("\x1b[?25l")
-
-    before = signal.signal(stop, stopped)
-    try:
+    with when_stopped(lambda: _control("\x1b[?25h"), lambda: _control("\x1b[?25l")):
         yield
-    finally:
-        signal.signal(stop, before)
 
 
 def _control(code: str) -> None:

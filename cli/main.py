@@ -29,6 +29,7 @@ from typing import Annotated, Optional
 import typer
 from typer.core import TyperGroup
 
+from solver.clock import count_stops
 from solver.errors import AllFivesError, control_problem
 from solver.signals import hangup_signal
 from solver.solution import OBJECTIVES
@@ -732,11 +733,13 @@ def advise(
 def main() -> None:
     """The ``allfives`` program: SIGTERM ends it as Ctrl-C does, with its own status (also
     while Typer builds the commands, before any of them runs), and so does SIGHUP (a terminal
-    closed), unless it is ignored (``nohup``: it stays so)."""
+    closed), unless it is ignored (``nohup``: it stays so).  The time it stands stopped
+    (Ctrl-Z until ``fg``) is not counted as time worked (``solver.clock``)."""
     signal.signal(signal.SIGTERM, on_stop_signal)
     hangup = hangup_signal()
     if hangup is not None:
         signal.signal(hangup, on_stop_signal)
+    count_stops()
     plain_streams()
     try:
         app()

@@ -18,13 +18,13 @@ import re
 import shlex
 import stat
 import sys
-import time
 from collections.abc import Iterator, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from solver import clock
 from solver.errors import AllFivesError, WorkersLost, counted, quoted
 from solver.registry import PlayerSpec, player_spec
 from solver.signals import signals_held
@@ -559,13 +559,13 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         keeper.resumed = done
     if out is not None and out.mode == "a":     # a file there before: the run's once it plays
         keeper.cut = keep
-    start = time.perf_counter()
+    start = clock.now()
     try:
         with executor_of(None if jobs is None else workers_for(jobs, plan.groups - done),
                          scheduler) as executor:
-            start = time.perf_counter()
+            start = clock.now()
             _play_shown(plan, executor, out is not None, keeper, done, bar=not as_json)
-            seconds = time.perf_counter() - start
+            seconds = clock.now() - start
             result = keeper.result(seconds)
             keeper.settle()
     except (KeyboardInterrupt, WorkersLost, OSError) as error:
@@ -576,7 +576,7 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         # (the heading says what stopped the run: Ctrl-C, SIGTERM, or the loss or error)
         word = stopped_by(error) if isinstance(error, KeyboardInterrupt) else "stopped"
         if any(keeper.parts):     # (a record read back may hold no whole group)
-            seconds = time.perf_counter() - start
+            seconds = clock.now() - start
             with signals_held():    # (a second Ctrl-C, close behind the first, waits for it)
                 _show(summary(plan, keeper.result(seconds), seconds, keeper.resumed, record,
                               times=keeper.time_summaries(),
@@ -644,10 +644,10 @@ class Ticker:
 
     def __init__(self, plan: Plan, first: int) -> None:
         self.plan, self.first = plan, first
-        self.start = self.last = time.monotonic()
+        self.start = self.last = clock.now()
 
     def __call__(self, done: int, total: int) -> None:
-        now = time.monotonic()
+        now = clock.now()
         if now - self.last < PROGRESS_EVERY or done == total:
             return
         self.last = now
@@ -677,7 +677,7 @@ def _play_shown(plan: Plan, executor: Executor, keep_records: bool, on_part=None
         return play(plan, executor, keep_records, Ticker(plan, first), on_part, first)
     shown = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                      TimeElapsedColumn(), TimeRemainingColumn(), console=errors,
-                     transient=True)
+                     transient=True, get_time=clock.now)
     with cursor_back_when_stopped(), shown:
         task = shown.add_task("deal groups", total=plan.groups, completed=first)
         def advance(done: int, total: int) -> None:

@@ -555,6 +555,8 @@ def _fitted_progress(screen: Console, **options):
         TimeElapsedColumn
     from rich.table import Column
 
+    from solver import clock
+
     #: the narrowest bar worth drawing
     least = 10
 
@@ -579,7 +581,7 @@ def _fitted_progress(screen: Console, **options):
     text = TextColumn("{task.description}", table_column=Column(no_wrap=True,
                                                                  overflow="ellipsis"))
     bar, found, time = BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
-    return Fitted(text, bar, found, time, console=screen, **options)
+    return Fitted(text, bar, found, time, console=screen, get_time=clock.now, **options)
 
 
 # ---- play ----------------------------------------------------------------------------------------

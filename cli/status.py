@@ -4,13 +4,14 @@ only, after about a second, and gone when the search ends; never in a pipe or wi
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
+
+from solver import clock
 
 from .faces import QUIET
 
@@ -27,10 +28,10 @@ class _Line:
     def __init__(self, what: str, progress: Progress | None) -> None:
         self.what = what
         self.progress = progress
-        self.start = time.monotonic()
+        self.start = clock.now()
 
     def __rich__(self) -> Text:
-        elapsed = time.monotonic() - self.start
+        elapsed = clock.now() - self.start
         if elapsed < DELAY:
             return Text()
         text = Text(f"{self.what}: {elapsed:.0f} s", style=QUIET)

@@ -99,6 +99,10 @@ class Engine:
         stays usable."""
 
 
+def add_stopped(seconds: float) -> None:
+    """Leave ``seconds`` more out of the clock the time limits are kept by (``solver.clock``)."""
+
+
 def set_stop_check(check: Callable[[], object] | None) -> None:
     """In the calling thread, ``check()`` is called while the engine searches; where it raises
     the search stops and its exception comes out of ``solve`` (None: no check)."""

@@ -127,10 +127,21 @@ cdef void _init_keys() noexcept nogil:
 _init_keys()
 
 
+# Seconds the process spent stopped (Ctrl-Z), left out of the clock the time limits are kept by.
+cdef double _stopped = 0.0
+
+
+def add_stopped(double seconds):
+    """Leave ``seconds`` more out of the clock the time limits are kept by: the process was
+    stopped for them (``solver.clock``), and a search under way keeps the time it had left."""
+    global _stopped
+    _stopped += seconds
+
+
 cdef inline double _now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
+    return ts.tv_sec + ts.tv_nsec * 1e-9 - _stopped
 
 
 cdef inline int _highest(uint64_t m) noexcept nogil:

@@ -11,11 +11,11 @@ consistent world was enumerated the mean is exact and the interval is that point
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import clock
 from .stats import t_quantile, wilson_bounds
 
 __all__ = ["ActionValue", "Advice", "Budget", "summarize", "ranked", "valued", "unknown",
@@ -146,7 +146,7 @@ class Budget:
     """A decision's time and nodes, shared out over its solves."""
 
     def __init__(self, time_limit: float | None, node_limit: int | None, worlds: int) -> None:
-        self.start = time.perf_counter()
+        self.start = clock.now()
         self.deadline = None if time_limit is None else self.start + time_limit
         self.nodes_left = node_limit
         self.nodes = 0
@@ -160,7 +160,7 @@ class Budget:
         self.drawn_short = False
 
     def spent(self) -> bool:
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
+        if self.deadline is not None and clock.now() >= self.deadline:
             return True
         return self.nodes_left is not None and self.nodes_left <= 0
 
@@ -171,7 +171,7 @@ class Budget:
         nodes = None if self.nodes_left is None else max(1, self.nodes_left // parts)
         seconds = None
         if self.deadline is not None:
-            seconds = max((self.deadline - time.perf_counter()) / parts, 1e-4)
+            seconds = max((self.deadline - clock.now()) / parts, 1e-4)
         return nodes, seconds
 
     def solve(self, solver, position, side: int, objective: str, done: int,
@@ -193,7 +193,7 @@ class Budget:
 
     @property
     def seconds(self) -> float:
-        return time.perf_counter() - self.start
+        return clock.now() - self.start
 
 
 def ranked(legal: Sequence[int], rows: dict[int, tuple[float, float, float, float]],

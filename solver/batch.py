@@ -68,7 +68,6 @@ import itertools
 import math
 import random
 import re
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
@@ -76,6 +75,7 @@ from numbers import Integral
 from typing import Any
 
 from .cards import Card
+from .clock import now
 from .errors import AllFivesError, quoted, seeded, whole
 from .executors import DEFAULT_CHUNK, BatchError, check_stop, chunk_ranges, gather
 from .game import Match, MatchState, cut_for_deal
@@ -171,7 +171,7 @@ def _play(state: MatchState, players: Sequence[Player], labels: Sequence[str],
     cut = dict.fromkeys(labels, 0)
     played = 0
     logged = 0
-    clock = time.perf_counter
+    clock = now
     while not state.is_terminal():
         if len(state.deals) > logged:
             played += sum(not log.thrown_in for log in state.deals[logged:])
@@ -526,11 +526,11 @@ def run_duplicate(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, gr
     if whole(deals) is None or deals < 1:
         raise BatchError(f"{quoted(deals)} is not a number of deals")
     deals = int(deals)
-    start = time.perf_counter()
+    start = now()
     calls = [(a, b, game, deals, seed, chunk, keep_records, rotate)
              for chunk in chunk_ranges(groups, chunk_size, first)]
     parts = gather(executor, _duplicate_chunk, calls, progress, on_part)
-    return duplicate_result(a, b, players, deals, seed, parts, time.perf_counter() - start)
+    return duplicate_result(a, b, players, deals, seed, parts, now() - start)
 
 
 def duplicate_result(a: str | PlayerSpec, b: str | PlayerSpec, players: int, deals: int,
@@ -648,12 +648,12 @@ def run_matches(a: str | PlayerSpec, b: str | PlayerSpec, players: int = 2, grou
     a, b = checked_specs(a, b, players)
     seed = _run_seed(seed)
     game = match_for(players, rules, match, best_of)
-    start = time.perf_counter()
+    start = now()
     calls = [(a, b, game, seed, chunk, keep_records, rotate)
              for chunk in chunk_ranges(groups, DEFAULT_CHUNK // 5 if chunk_size is None
                                   else chunk_size, first)]
     parts = gather(executor, _matches_chunk, calls, progress, on_part)
-    return matches_result(a, b, players, seed, parts, time.perf_counter() - start)
+    return matches_result(a, b, players, seed, parts, now() - start)
 
 
 def matches_result(a: str | PlayerSpec, b: str | PlayerSpec, players: int, seed: int | str,

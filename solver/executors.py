@@ -38,6 +38,7 @@ from concurrent.futures import Executor, Future
 from typing import Any
 
 from .errors import AllFivesError, WorkersLost, quoted, whole
+from .clock import count_stops
 from .signals import hangup_signal, signals_held
 
 __all__ = ["BatchError", "SerialExecutor", "WorkerPool", "executor_for", "gather",
@@ -109,9 +110,11 @@ def _worker_signals(parent: int | None = None) -> None:
     """In a worker process: Ctrl-C is the parent's to handle (a terminal sends it to the whole
     process group), and SIGTERM (and SIGHUP, where it is not ignored) ends the worker at once,
     whatever handler the parent had, as the parent's death does (``parent``: its process
-    id)."""
+    id).  The time a worker stands stopped (Ctrl-Z) is not counted in its decisions' times
+    (``solver.clock``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    count_stops()
     hangup = hangup_signal()
     if hangup is not None:
         signal.signal(hangup, signal.SIG_DFL)       # (not the parent's handler, forked with it)

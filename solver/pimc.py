@@ -82,7 +82,6 @@ was enumerated, ``Advice.exact``, the mean is exact and the interval is that poi
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -94,7 +93,7 @@ from .calling import ROLLOUT_WORLDS, table_call
 from .deal import Position
 from .errors import quoted, seeded, spelled, whole
 from .game import Observation
-from . import chain, inference, playout, sampling
+from . import chain, clock, inference, playout, sampling
 from .players import (HeuristicPlayer, PlayerError, check_replies, check_switch,
                       deal_objective, legal_to_act, sides_within_reach, within_reach)
 from .solution import check_limits, check_table_bits
@@ -214,7 +213,7 @@ def value_replies(positions: Sequence[Position], weights: Sequence[float], legal
         if done and budget.spent():
             return values, kept, False
         node_limit, time_limit = budget.limits(done)
-        deadline = None if time_limit is None else time.perf_counter() + time_limit
+        deadline = None if time_limit is None else clock.now() + time_limit
         try:
             found = reply_values(position, side, objective, model, partner=partner,
                                  deadline=deadline, counted=used,
@@ -240,7 +239,7 @@ def value_shared_replies(positions: Sequence[Position], weights: Sequence[float]
     try:
         found = shared_reply_values(
             positions, weights, objective, model,
-            deadline=None if time_limit is None else time.perf_counter() + time_limit,
+            deadline=None if time_limit is None else clock.now() + time_limit,
             limit=None if node_limit is None else node_limit // REPLY_NODES,
             counted=lambda searched: budget.used(searched * REPLY_NODES))
     except Spent:

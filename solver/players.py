@@ -30,6 +30,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from . import clock
 from . import calling, solution
 from .errors import AllFivesError, quoted, seeded, spelled
 from .game import Observation
@@ -285,11 +286,10 @@ class CheaterPlayer:
                  preferred: int) -> int | None:
         """The best reply to the heuristic among ``candidates`` (the heuristic's card first
         among equals), or None when the search does not fit the limits."""
-        import time
 
         from .replies import REPLY_NODES, Spent, reply_values
 
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        deadline = None if self.time_limit is None else clock.now() + self.time_limit
         limit = None if self.node_limit is None else self.node_limit // REPLY_NODES
         try:
             values = reply_values(position, side, objective, self._heuristic, limit=limit,

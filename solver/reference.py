@@ -17,8 +17,8 @@ state alone: the memo stays exact.
 
 from __future__ import annotations
 
-import time
 
+from . import clock
 from .cards import Card
 from .deal import Position
 from .pegging import match_after
@@ -110,7 +110,7 @@ def _state(position: Position) -> tuple:
 
 def solve(position: Position, side: int | None = None, objective: str = "points") -> Solution:
     """Value, the value of every legal card, and one optimal line, by trying everything."""
-    start = time.perf_counter()
+    start = clock.now()
     check_objective(objective, position)
     side = resolve_side(position, side)
     search = _Search(position, side, objective)
@@ -131,5 +131,5 @@ def solve(position: Position, side: int | None = None, objective: str = "points"
         line.append(card)
         state = children[card]
     return Solution(value=value, side=side, objective=objective, moves=moves, line=tuple(line),
-                    nodes=search.nodes, seconds=time.perf_counter() - start,
+                    nodes=search.nodes, seconds=clock.now() - start,
                     lower=value, upper=value)

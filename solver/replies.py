@@ -30,9 +30,9 @@ two-player opening with 16 worlds, as many as the worlds' searches one by one.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 
+from . import clock
 from .cards import Card
 from .deal import Position
 from .game import observation_of, turn_view
@@ -94,7 +94,7 @@ def reply_values(position: Position, side: int, objective: str, model, *,
     heuristic) from their own view and ``side``'s seats the best card for it; with ``partner``
     the partner of the seat to move (four players) plays ``model``'s card too, and only the
     seat to move chooses.  At most
-    ``limit`` positions are searched and none after ``deadline`` (``time.perf_counter``): past
+    ``limit`` positions are searched and none after ``deadline`` (``solver.clock.now``): past
     either, ``Spent``.  ``counted`` is told the positions searched, whether or not the search
     finished."""
     n, trump, strict, margin, side_of, game_point, base = _table(position, position.to_move,
@@ -121,7 +121,7 @@ def reply_values(position: Position, side: int, objective: str, model, *,
         if limit is not None and searched > limit:
             raise Spent(searched)
         if deadline is not None and searched % _CLOCK_EVERY == 0 \
-                and time.perf_counter() > deadline:
+                and clock.now() > deadline:
             raise Spent(searched)
         seat = (leader + len(trick)) % n
         hand = hands[seat]
@@ -213,7 +213,7 @@ def shared_reply_values(positions: Sequence[Position], weights: Sequence[float],
         searched += len(block)
         if limit is not None and searched > limit:
             raise Spent(searched)
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and clock.now() > deadline:
             raise Spent(searched)
         seat = (leader + len(trick)) % n
         if seat == chooser:

@@ -60,13 +60,13 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from math import comb, factorial
 from typing import overload
 
 from .cards import ALL_CARDS, FIVE, Card, card_str, rank_of, sort_cards, suit_of
+from .clock import now
 from .deal import Deal, Position, has_won
 from .errors import AllFivesError, quoted, whole
 from .game import BEG, RUN, STAND, TAKE_ONE, Observation
@@ -496,7 +496,7 @@ def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
     With ``bidding`` each carries its weight from the calls (still drawn uniformly), no world
     weighing over ``temper`` times another.  With ``shown`` (seat: the cards it holds) those
     other hands are known too: they are as given in every world, and only the rest dealt.
-    With ``deadline`` (a ``time.perf_counter()`` reading) the drawing stops once it is past,
+    With ``deadline`` (a ``solver.clock.now()`` reading) the drawing stops once it is past,
     ``least`` worlds drawn at the least, so that fewer than ``count`` may come (those drawn are
     as uniform); every world, when that is what is asked for, is taken whatever the time."""
     if whole(count) is None or count < 0:
@@ -528,7 +528,7 @@ class Clock:
 
     def past(self) -> bool:
         """Whether the deadline has passed."""
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        return self.deadline is not None and now() >= self.deadline
 
     def late(self, drawn: int) -> bool:
         """Whether to stop, ``drawn`` worlds drawn."""

@@ -15,8 +15,8 @@ A position in which a capture has already taken a side out (peg-out) is decided 
 from __future__ import annotations
 
 import threading
-import time
 
+from . import clock
 from .cards import FIVE, JACK, Card, make_card
 from .deal import Deal, Position
 from .errors import EngineMissing
@@ -179,7 +179,7 @@ def _decided(position: Position, side: int, value: int, objective: str, moves: b
             after = after.after(card)
     return Solution(value=value, side=side, objective=objective,
                     moves={c: value for c in legal} if moves else {}, line=tuple(best_line),
-                    nodes=0, seconds=time.perf_counter() - start, lower=value, upper=value)
+                    nodes=0, seconds=clock.now() - start, lower=value, upper=value)
 
 
 class Solver:
@@ -216,7 +216,7 @@ class Solver:
         (and the values of the cards it finished, but no line).
         ``fresh`` forgets the table first.  Ctrl-C (or any signal handler that raises) stops
         the search within a fraction of a second and raises here."""
-        start = time.perf_counter()
+        start = clock.now()
         node_limit, time_limit = check_limits(node_limit, time_limit)
         check_objective(objective, position)
         side = resolve_side(position, side)
@@ -254,7 +254,7 @@ class Solver:
         complete = lower == upper and not stopped
         return Solution(value=settled + lower, side=side, objective=objective, moves=move_values,
                         line=tuple(best_line) if complete else (), nodes=nodes,
-                        seconds=time.perf_counter() - start, lower=settled + lower,
+                        seconds=clock.now() - start, lower=settled + lower,
                         upper=settled + upper, complete=complete)
 
 

@@ -9,11 +9,10 @@ on as many seeded bridge deals of that hand size (``benchmark.bridge_positions``
 from __future__ import annotations
 
 import statistics
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import benchmark
+from . import benchmark, clock
 from .errors import AllFivesError, quoted
 from .stats import percentile
 
@@ -94,9 +93,9 @@ def time_class(name: str, count: int, dds: bool = False,
     seconds, nodes = [], []
     moves = []          # (each bridge deal's, for DDS's to agree with; not every solution kept)
     for position in deals:
-        start = time.perf_counter()
+        start = clock.now()
         solution = benchmark.solve_once(solver, position, name)
-        seconds.append(time.perf_counter() - start)
+        seconds.append(clock.now() - start)
         nodes.append(solution.nodes)
         if cls.bridge:
             moves.append(solution.moves_str())
@@ -108,9 +107,9 @@ def time_class(name: str, count: int, dds: bool = False,
         bridge = deals if cls.bridge else benchmark.bridge_positions(cls.cards, count)
         agree = 0 if cls.bridge else None
         for k, position in enumerate(bridge):
-            start = time.perf_counter()
+            start = clock.now()
             theirs = benchmark.dds_moves(position)
-            dds_seconds.append(time.perf_counter() - start)
+            dds_seconds.append(clock.now() - start)
             if cls.bridge:
                 agree += theirs == moves[k]
             if tick is not None:
