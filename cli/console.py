@@ -12,7 +12,9 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import sys
+import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -66,16 +68,41 @@ def make_console(color: bool | None = None, stderr: bool = False) -> Console:
     return console
 
 
+#: Signals whose default action ends the program at once, without Python's clean-up
+#: (SIGQUIT is Ctrl-backslash): under a live line or a bar the cursor is shown again first.
+ENDING_SIGNALS = ("SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM")
+
+
 @contextlib.contextmanager
 def cursor_back_when_stopped() -> Iterator[None]:
     """While the block shows a live line or a bar (which hide the terminal's cursor): Ctrl-Z
     (SIGTSTP) shows the cursor again before the program stops, and ``fg`` hides it again (the
-    shell's prompt was left without one).  Not at a prompt: line editing handles Ctrl-Z."""
+    shell's prompt was left without one); a signal of ``ENDING_SIGNALS`` that would end the
+    program where it is shows it again before it does (where the signal is not ignored or
+    handled otherwise).  Not at a prompt: line editing handles Ctrl-Z."""
     if not on_terminal(sys.stderr):
         yield
         return
-    with when_stopped(lambda: _control("\x1b[?25h"), lambda: _control("\x1b[?25l")):
-        yield
+    ending: dict[int, object] = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in ENDING_SIGNALS:
+            signum = getattr(signal, name, None)
+            if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
+                ending[signum] = signal.signal(signum, _ended_by)
+    try:
+        with when_stopped(lambda: _control("\x1b[?25h"), lambda: _control("\x1b[?25l")):
+            yield
+    finally:
+        for signum, handler in ending.items():
+            signal.signal(signum, handler)
+
+
+def _ended_by(signum: int, frame: object) -> None:
+    """The cursor shown, then the signal's own default action: the program ends as it would
+    have (a core dump of SIGQUIT, the status of the signal)."""
+    _control("\x1b[?25h")
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
 
 
 def _control(code: str) -> None:

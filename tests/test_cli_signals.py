@@ -501,3 +501,32 @@ def test_ctrl_z_under_a_live_line_shows_the_cursor_and_fg_hides_it_again(monkeyp
     assert screen.getvalue() == "\x1b[?25h\x1b[?25l"
     assert signal.getsignal(signal.SIGTSTP) is before
 
+
+@pytest.mark.skipif(not hasattr(signal, "SIGQUIT"), reason="no SIGQUIT here")
+def test_a_signal_that_ends_the_program_under_a_live_line_shows_the_cursor_first(monkeypatch):
+    """Ctrl-backslash (SIGQUIT), SIGUSR1 and the like end the program without Python's
+    clean-up: the cursor was left hidden.  A signal ignored stays ignored."""
+    import io
+
+    from cli.console import cursor_back_when_stopped
+
+    class Screen(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Screen()
+    monkeypatch.setattr(sys, "stderr", screen)
+    sent = []
+    monkeypatch.setattr("os.kill", lambda pid, signum: sent.append(
+        (signum, signal.getsignal(signum), screen.getvalue())))
+    usr1 = signal.getsignal(signal.SIGUSR1)
+    usr2 = signal.signal(signal.SIGUSR2, signal.SIG_IGN)
+    try:
+        with cursor_back_when_stopped():
+            assert signal.getsignal(signal.SIGUSR2) is signal.SIG_IGN
+            signal.getsignal(signal.SIGQUIT)(signal.SIGQUIT, None)
+    finally:
+        signal.signal(signal.SIGUSR2, usr2)
+    assert sent == [(signal.SIGQUIT, signal.SIG_DFL, "\x1b[?25h")]
+    assert signal.getsignal(signal.SIGUSR1) is usr1
+
