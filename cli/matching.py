@@ -537,8 +537,8 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
                      scheduler)
     if record is not None and is_standard_output(record):
         raise AllFivesError(f"--record {record}: the report{' (--json)' if as_json else ''} "
-                            f"goes to standard output too, the record's lines would come "
-                            f"among its lines: give the record a file")
+                            f"goes there too (it is standard output), the record's lines would "
+                            f"come among its lines: give the record a file")
     if resume and deals is None and matches is None:
         # (the default 100 would lengthen a shorter run, a guess no longer to be undone)
         raise AllFivesError("--resume: give the run's --deals N or --matches N, as its 'Go on' "

@@ -1249,8 +1249,9 @@ def test_a_resumed_run_shares_out_the_groups_left(tmp_path, monkeypatch):
 @pytest.mark.parametrize("form", [["--json"], []], ids=["json", "report"])
 def test_a_record_to_standard_output_is_refused(tmp_path, form):
     # the record's lines came out among the report's JSON, or its text (which replay refused)
-    said = f"--record /dev/stdout: the report{' (--json)' if form else ''} goes to standard " \
-           f"output too, the record's lines would come among its lines: give the record a file"
+    said = f"--record /dev/stdout: the report{' (--json)' if form else ''} goes there too (it " \
+           f"is standard output), the record's lines would come among its lines: give the " \
+           f"record a file"
     assert_one_error_line(run("match", "heuristic", "random", "--deals", 2, "--record",
                               "/dev/stdout", *form), said)
     done = subprocess.run([str(PROGRAM), "match", "heuristic", "random", "--deals", "2",
