@@ -475,50 +475,49 @@ def test_ctrl_c_while_the_commands_are_built_is_one_line(monkeypatch, capsys):
     assert capsys.readouterr().err == "allfives: interrupted\n"
 
 
-@pytest.mark.skipif(not hasattr(signal, "SIGTSTP"), reason="no job control here")
-def test_ctrl_z_under_a_live_line_shows_the_cursor_and_fg_hides_it_again(monkeypatch):
-    """A live line or bar hides the cursor: Ctrl-Z stopped the program with it hidden, and
-    the shell's prompt was left without one.  The stop itself is the default one."""
+@pytest.fixture
+def screen(monkeypatch):
+    """A terminal for standard error (each test puts it there: the capture of the output
+    takes standard error back as a test begins), and the signals the program sends itself
+    (each with its handler then and what was on the screen) noted instead of sent."""
     import io
-
-    from cli.console import cursor_back_when_stopped
 
     class Screen(io.StringIO):
         def isatty(self):
             return True
 
-    screen = Screen()
+    shown = Screen()
+    shown.sent = []
+    monkeypatch.setattr("os.kill", lambda pid, signum: shown.sent.append(
+        (signum, signal.getsignal(signum), shown.getvalue())))
+    return shown
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGTSTP"), reason="no job control here")
+def test_ctrl_z_under_a_live_line_shows_the_cursor_and_fg_hides_it_again(screen, monkeypatch):
+    """A live line or bar hides the cursor: Ctrl-Z stopped the program with it hidden, and
+    the shell's prompt was left without one.  The stop itself is the default one."""
+    from cli.console import cursor_back_when_stopped
+
     monkeypatch.setattr(sys, "stderr", screen)
-    sent = []
-    monkeypatch.setattr("os.kill", lambda pid, signum: sent.append(
-        (signum, signal.getsignal(signum), screen.getvalue())))
     before = signal.getsignal(signal.SIGTSTP)
     with cursor_back_when_stopped():
         handler = signal.getsignal(signal.SIGTSTP)
         handler(signal.SIGTSTP, None)
         assert signal.getsignal(signal.SIGTSTP) is handler
-    assert sent == [(signal.SIGTSTP, signal.SIG_DFL, "\x1b[?25h")]
+    assert screen.sent == [(signal.SIGTSTP, signal.SIG_DFL, "\x1b[?25h")]
     assert screen.getvalue() == "\x1b[?25h\x1b[?25l"
     assert signal.getsignal(signal.SIGTSTP) is before
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGQUIT"), reason="no SIGQUIT here")
-def test_a_signal_that_ends_the_program_under_a_live_line_shows_the_cursor_first(monkeypatch):
+def test_a_signal_that_ends_the_program_under_a_live_line_shows_the_cursor_first(screen,
+                                                                                 monkeypatch):
     """Ctrl-backslash (SIGQUIT), SIGUSR1 and the like end the program without Python's
     clean-up: the cursor was left hidden.  A signal ignored stays ignored."""
-    import io
-
     from cli.console import cursor_back_when_stopped
 
-    class Screen(io.StringIO):
-        def isatty(self):
-            return True
-
-    screen = Screen()
     monkeypatch.setattr(sys, "stderr", screen)
-    sent = []
-    monkeypatch.setattr("os.kill", lambda pid, signum: sent.append(
-        (signum, signal.getsignal(signum), screen.getvalue())))
     usr1 = signal.getsignal(signal.SIGUSR1)
     usr2 = signal.signal(signal.SIGUSR2, signal.SIG_IGN)
     try:
@@ -527,6 +526,6 @@ def test_a_signal_that_ends_the_program_under_a_live_line_shows_the_cursor_first
             signal.getsignal(signal.SIGQUIT)(signal.SIGQUIT, None)
     finally:
         signal.signal(signal.SIGUSR2, usr2)
-    assert sent == [(signal.SIGQUIT, signal.SIG_DFL, "\x1b[?25h")]
+    assert screen.sent == [(signal.SIGQUIT, signal.SIG_DFL, "\x1b[?25h")]
     assert signal.getsignal(signal.SIGUSR1) is usr1
 
