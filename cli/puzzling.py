@@ -374,10 +374,17 @@ class _Writer:
             write_utf8(puzzle.to_toml())
             return
         # another run writing into the folder at once waits: each file's number is the next
-        # free one, and a puzzle the other wrote meanwhile is not written again
-        with _folder_held(self.folder):
-            path = self._written(puzzle)
-            already = None if path is not None else self.there[puzzle_key(puzzle)]
+        # free one, and a puzzle the other wrote meanwhile is not written again; a run that
+        # made the folder and stopped before its first puzzle takes it away again, empty, so
+        # it is made again here (and once more if that came while the lock was waited for)
+        while True:
+            self.folder.mkdir(exist_ok=True)
+            with _folder_held(self.folder):
+                if not self.folder.is_dir():
+                    continue
+                path = self._written(puzzle)
+                already = None if path is not None else self.there[puzzle_key(puzzle)]
+                break
         if already is not None:
             note(f"{already} is this puzzle already: not written again{self.again}")
         else:
@@ -442,8 +449,8 @@ def puzzle_writer(out: str | None, again: str = "") -> Iterator[_Writer]:
         yield write
     finally:
         if new_folder and not write.made:     # (stopped before a puzzle: the folder made for none)
-            with contextlib.suppress(OSError):
-                folder.rmdir()
+            with contextlib.suppress(OSError), _folder_held(folder):
+                folder.rmdir()      # (not while another run writes to it, nor once it has)
 
 
 def make_command(names: list[str], objective: str | None, min_turns: int,

@@ -1315,6 +1315,27 @@ def test_out_makes_its_folder_but_not_a_missing_parent(tmp_path):
     assert "mine" in line and not (tmp_path / "nowhere").exists()
 
 
+def test_out_makes_its_folder_again_where_another_run_took_it_away(tmp_path, monkeypatch):
+    """Two runs into one new folder: the one that made it, stopped before its first puzzle,
+    takes it away again, empty; the other's first puzzle could then not be written (a missing
+    folder).  It makes the folder again."""
+    from cli import puzzling
+
+    out = tmp_path / "new"
+    write = puzzling._Writer.__call__
+
+    def after_the_other_run(self, puzzle):
+        if not self.made:
+            out.rmdir()         # (the other run, stopped, takes its empty folder away)
+        write(self, puzzle)
+
+    monkeypatch.setattr(puzzling._Writer, "__call__", after_the_other_run)
+    made = run("puzzle", "generate", "--count", "2", "--seed", "5", "--out", out)
+    assert made.exit_code == 0, made.stderr
+    assert sorted(p.name for p in out.iterdir()) == sorted(Path(p).name
+                                                           for p in made.stdout.split())
+
+
 def test_out_lists_its_folder_once_a_puzzle(tmp_path, monkeypatch):
     """Each puzzle written listed the whole folder twice, for the puzzles there and for the
     next number (with 10,000 files there, 44 ms a puzzle): once now, under the folder's lock,
