@@ -8,6 +8,7 @@ legal card's value and an optimal line.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .cards import ALL_CARDS, card_str, parse_card, holding_str
@@ -17,7 +18,8 @@ from .shuffle import shuffle_deal
 from .rules import Rules
 from .solution import Solution
 
-__all__ = ["DealClass", "CLASSES", "positions", "bridge_positions", "solve_once", "dds_moves",
+__all__ = ["DealClass", "CLASSES", "positions", "each_position", "bridge_positions",
+           "each_bridge_position", "solve_once", "dds_moves",
            "dds_available", "DDS_MAX_CARDS", "side_by_side"]
 
 #: DDS solves bridge deals of up to 13 cards a hand.
@@ -67,37 +69,52 @@ CLASSES: dict[str, DealClass] = {c.name: c for c in (
 
 def positions(name: str, count: int = 200) -> list[Position]:
     """The first ``count`` deals of a class, from the start of play; the same every time."""
+    return list(each_position(name, count))
+
+
+def each_position(name: str, count: int = 200) -> Iterator[Position]:
+    """``positions(name, count)`` one by one, each made as it is asked for (a run of many holds
+    none of those before)."""
     try:
         cls = CLASSES[name]
     except KeyError:
         raise AllFivesError(f"unknown deal class {quoted(name)} (expected one of "
                          f"{', '.join(CLASSES)})") from None
-    if cls.bridge:
-        return _bridge_deals(random.Random(f"{cls.name}:{cls.seed}"), 13, count)
+    return _each_position(cls, count)
+
+
+def _each_position(cls, count: int) -> Iterator[Position]:
     rng = random.Random(f"{cls.name}:{cls.seed}")
+    if cls.bridge:
+        yield from _bridge_deals(rng, 13, count)
+        return
     rules = Rules.preset(cls.preset)
-    return [shuffle_deal(rng, cls.players, cls.runs, rules).position() for _ in range(count)]
+    for _ in range(count):
+        yield shuffle_deal(rng, cls.players, cls.runs, rules).position()
 
 
 def bridge_positions(cards: int, count: int = 200, seed: int = 2026) -> list[Position]:
     """The first ``count`` seeded bridge deals of ``cards`` cards a hand (four hands from one
     shuffled pack, a random trump suit, strict follow): DDS's yardstick at a class's hand size.
     Objective ``tricks``."""
+    return list(each_bridge_position(cards, count, seed))
+
+
+def each_bridge_position(cards: int, count: int = 200, seed: int = 2026) -> Iterator[Position]:
+    """``bridge_positions(cards, count, seed)`` one by one, each made as it is asked for."""
     if not 1 <= cards <= DDS_MAX_CARDS:
         raise AllFivesError(f"bridge deals have 1 to {DDS_MAX_CARDS} cards a hand, not {cards}")
     return _bridge_deals(random.Random(f"bridge{cards}:{seed}"), cards, count)
 
 
-def _bridge_deals(rng: random.Random, cards: int, count: int) -> list[Position]:
+def _bridge_deals(rng: random.Random, cards: int, count: int) -> Iterator[Position]:
     rules = Rules.preset("strict")
-    out = []
     for _ in range(count):
         pack = list(ALL_CARDS)
         rng.shuffle(pack)
         deal = Deal(hands=[pack[cards * k:cards * (k + 1)] for k in range(4)],
                     trump=rng.randrange(4), dealer=rng.randrange(4), rules=rules)
-        out.append(deal.position())
-    return out
+        yield deal.position()
 
 
 def solve_once(solver, position: Position, name: str) -> Solution:

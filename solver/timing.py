@@ -88,11 +88,10 @@ def time_class(name: str, count: int, dds: bool = False,
                          f"{', '.join(benchmark.CLASSES)})")
     if count < 1:
         raise AllFivesError(f"count must be at least 1, not {count}")
-    deals = benchmark.positions(name, count)
     solver = Solver()
     seconds, nodes = [], []
     moves = []          # (each bridge deal's, for DDS's to agree with; not every solution kept)
-    for position in deals:
+    for position in benchmark.each_position(name, count):     # (none kept)
         start = clock.now()
         solution = benchmark.solve_once(solver, position, name)
         seconds.append(clock.now() - start)
@@ -104,7 +103,8 @@ def time_class(name: str, count: int, dds: bool = False,
     dds_seconds: list[float] = []
     agree = None
     if dds and will_time_dds(name):
-        bridge = deals if cls.bridge else benchmark.bridge_positions(cls.cards, count)
+        bridge = benchmark.each_position(name, count) if cls.bridge else \
+            benchmark.each_bridge_position(cls.cards, count)
         agree = 0 if cls.bridge else None
         for k, position in enumerate(bridge):
             start = clock.now()
