@@ -243,9 +243,12 @@ def ranked_words(advice, players: int) -> str:
 def is_best(advice, value) -> bool:
     """Whether a choice is one of the best: of the top value, and with a chance of winning
     shown with its points, of the top points too."""
+    from solver.advice import tied
+
     top = advice.actions[0]
-    return value.mean == top.mean and (not tie_points(advice) or value.points == top.points) \
-        and (not tie_others(advice) or value.others_win == top.others_win)
+    return tied(value.mean, top.mean) and (not tie_points(advice) or
+                                           tied(value.points, top.points)) \
+        and (not tie_others(advice) or tied(value.others_win, top.others_win))
 
 
 def objective_words(advice, players: int, objective: str | None = None) -> str:
@@ -269,6 +272,9 @@ def worlds_words(advice) -> str:
     if advice.exact:
         return "the one deal of the unseen cards that fits" if advice.worlds == 1 else \
             f"every one of the {deals} of the unseen cards that fit"
+    if advice.enumerated:
+        return f"{deals} of the {advice.drawn:,} of the unseen cards that fit, in the order " \
+               f"they are listed, not drawn at random (the budget ran out before the rest)"
     return f"{deals} of the unseen cards, drawn at random among those that fit"
 
 
@@ -505,9 +511,9 @@ def limit_words(advice, short: bool = False) -> list[str]:
                      f" left out: the values are over the other {advice.worlds}, and may lean to"
                      f" the easier deals (--nodes raises the limit).")
     if tried < advice.drawn:
-        words.append(f"(the limit was reached after {tried} of the {advice.drawn} deals)"
-                     if short else f"The node limit was reached after {tried} of the "
-                     f"{advice.drawn} deals drawn.")
+        words.append(f"(the limit was reached after {tried:,} of the {advice.drawn:,} deals)"
+                     if short else f"The node limit was reached after {tried:,} of the "
+                     f"{advice.drawn:,} deals {'listed' if advice.enumerated else 'drawn'}.")
     return words or ["(a search stopped at its limit)" if short else
                      "A search stopped at its node limit."]
 

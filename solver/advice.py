@@ -18,7 +18,7 @@ from typing import Any
 from . import clock
 from .stats import t_quantile, wilson_bounds
 
-__all__ = ["ActionValue", "Advice", "Budget", "summarize", "ranked", "valued", "unknown",
+__all__ = ["ActionValue", "Advice", "Budget", "summarize", "ranked", "tied", "valued", "unknown",
            "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT", "MIN_WORLDS", "EPSILON"]
 
 #: Fewest worlds a decision's budget is shared out for.
@@ -69,7 +69,7 @@ class Advice:
     objective: str
     #: Worlds valued.
     worlds: int
-    #: Every consistent world was enumerated.
+    #: Every consistent world was enumerated, and every one valued: the means are exact.
     exact: bool
     #: No solve was cut short by a node or time limit, no world was left out for it, and every
     #: world asked for was drawn (``Budget.drawn_short``).
@@ -97,6 +97,9 @@ class Advice:
     drawn: int = 0
     #: With ``PLAYED_OUT``, the worlds that were solved within the budget (too few to stand).
     solved: int = 0
+    #: In card play, the worlds drawn were every consistent world, listed in order (``exact``
+    #: where every one was valued; else the budget valued the first ``worlds`` of them only).
+    enumerated: bool = False
 
     @property
     def best(self) -> int:
@@ -112,7 +115,10 @@ def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact
     interval is the mean; else from fewer than two worlds' worth of weight (Kish's effective
     number) it is not known (NaN); a ``chance`` (values 0 or
     1) has the Wilson score interval, kept to 0 .. 1, the weights counted as their effective
-    number of worlds."""
+    number of worlds.  Where every world gave an action the same value, its interval is not that
+    point: it reaches as far as any action's values spread, times the largest share of worlds
+    that n worlds alike leave unseen at 95% (1 - 0.05 ** (1 / n), the rule of three); where
+    every world gave every action one value, it is not known."""
     total = float(sum(weights))
     if not values or total <= 0:
         return [(math.nan, math.nan, math.nan, 0.0) for _ in values]
@@ -120,6 +126,10 @@ def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact
     n_eff = total * total / squares
     worlds = len(weights)
     tops = [max(row[i] for row in values) for i in range(worlds)]
+    # the widest an action's value was seen to spread, and the largest share of worlds that
+    # n worlds alike leave unseen at 95% (the rule of three: some 3 / n)
+    spread = max(max(row) for row in values) - min(min(row) for row in values)
+    unseen = 1 - 0.05 ** (1 / n_eff)
     out = []
     quantile = None
     for row in values:
@@ -137,6 +147,11 @@ def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact
             if quantile is None:    # (the same for every row: worked out once)
                 quantile = t_quantile(0.975, n_eff - 1)
             half = quantile * math.sqrt(variance / n_eff)
+            if max(row) == min(row):
+                # every world alike: not a point (the worlds not drawn may differ), but as far
+                # as the values spread, in as many worlds as n alike leave unseen (where no
+                # value spread at all, not known)
+                half = unseen * spread if spread else math.nan
             low, high = mean - half, mean + half
         out.append((mean, low, high, best))
     return out
@@ -196,11 +211,24 @@ class Budget:
         return clock.now() - self.start
 
 
+def _known(value: float | None) -> float:
+    """A value as the actions are ranked by it: to 9 places (sums of the same values in
+    another order differ in their last bits), none or not known as 0."""
+    return 0.0 if value is None or math.isnan(value) else round(value, 9)
+
+
+def tied(one: float | None, other: float | None) -> bool:
+    """Whether two values rank alike (``ranked``); a value not known (NaN) is tied with none,
+    and none (None) with none."""
+    if one is None or other is None:
+        return one is other
+    return not (math.isnan(one) or math.isnan(other)) and _known(one) == _known(other)
+
+
 def ranked(legal: Sequence[int], rows: dict[int, tuple[float, float, float, float]],
             preferred: int | None, points: dict[int, float] | None = None,
             others_win: dict[int, float] | None = None) -> tuple[ActionValue, ...]:
-    def known(value: float | None) -> float:
-        return 0.0 if value is None or math.isnan(value) else round(value, 9)
+    known = _known
 
     def key(c: int) -> tuple:
         return (-known(rows[c][0]), known(None if others_win is None else others_win[c]),

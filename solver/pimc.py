@@ -611,7 +611,7 @@ class PimcPlayer:
         use_win = self.win and any(within_reach(p) for p in positions)
         advice = self._advise_positions(observation, positions, weights, exact, budget, use_win)
         if len(advice.actions) > 1:     # (a lone legal card is valued in no deal: none drawn)
-            advice = replace(advice, drawn=len(positions))
+            advice = replace(advice, drawn=len(positions), enumerated=exact)
         if advice.objective != "win" and len(advice.actions) > 1 and use_win:
             return replace(advice, win_dropped=True)
         return advice
@@ -627,6 +627,11 @@ class PimcPlayer:
         objective = deal_objective(observation.players)
         preferred = self._heuristic.act(observation)
         first = positions[0]
+
+        def every(valued_in: int) -> bool:
+            """Whether the advice over the worlds valued is exact: every consistent world was
+            listed, and every one valued (a budget that ran out values the first only)."""
+            return exact and valued_in == len(positions)
         # fewer worlds valued than this (the easier ones): the deals are played out instead
         enough = min(len(positions), MIN_WORLDS)
         if len(legal) == 1:
@@ -654,9 +659,9 @@ class PimcPlayer:
                     others, complete_o = others_win(solver, [positions[i] for i in kept_at],
                                                     kept, legal, side, budget)
                 budget.left_out = left_out
-                actions = valued(legal, wins, kept, exact, preferred, points if all_kept else None,
-                                 chance=True, others_win=others)
-                return self._advice(observation, "win", done, exact,
+                actions = valued(legal, wins, kept, every(done), preferred,
+                                 points if all_kept else None, chance=True, others_win=others)
+                return self._advice(observation, "win", done, every(done),
                                     complete and all_kept and complete_p and complete_o, actions,
                                     budget)
         values, kept, complete = {}, [], False
@@ -671,10 +676,10 @@ class PimcPlayer:
                                                        objective, self._heuristic, budget,
                                                        self.partner == "heuristic")
             if len(kept) >= enough:
-                return self._advice(observation, objective, len(kept), exact,
+                return self._advice(observation, objective, len(kept), every(len(kept)),
                                     complete and not cut,
-                                    valued(legal, values, kept, exact, preferred), budget,
-                                    REPLIED)
+                                    valued(legal, values, kept, every(len(kept)), preferred),
+                                    budget, REPLIED)
             values, kept = {}, []       # too few: solved as below, or played out
         if self.fusion == "postpone":
             values, kept, complete = value_play_postponed(solver, positions, weights, legal,
@@ -694,8 +699,9 @@ class PimcPlayer:
             return self._played_out(observation, positions, weights, legal, side,
                                     "win" if use_win else objective, objective, exact,
                                     preferred, budget, len(kept))
-        return self._advice(observation, objective, len(kept), exact, complete and not cut,
-                            valued(legal, values, kept, exact, preferred), budget, method)
+        whole = every(len(kept)) and method == SOLVED     # (Game set aside: not the values)
+        return self._advice(observation, objective, len(kept), whole, complete and not cut,
+                            valued(legal, values, kept, whole, preferred), budget, method)
 
     def _played_out(self, observation: Observation, positions: Sequence[Position],
                     weights: Sequence[float], legal: list[int], side: int, objective: str,
@@ -711,6 +717,7 @@ class PimcPlayer:
         values, kept = playout.played_out_values(positions, weights, legal, side, objectives,
                                                  budget.spent, others_win=others,
                                                  least=PLAYED_OUT_WORLDS)
+        exact = exact and len(kept) == len(positions)
         actions = valued(legal, values[objective], kept, exact, preferred,
                          values[points] if objective != points else None,
                          chance=objective == "win", others_win=values.get("others_win"))

@@ -411,6 +411,37 @@ def test_exact_advice_is_the_mean_over_every_world(line):
     assert means == sorted(means, reverse=True)
 
 
+@pytest.mark.parametrize("nodes", ["25", "3000"])
+def test_advice_over_some_of_the_worlds_listed_is_not_exact(nodes):
+    """Every consistent world listed, but the node limit reached before the last was valued:
+    the advice said it was exact, over every one of the deals that fit, each mean a point (Q♠
+    +6.00 where it is +7.52 over the 1,128 deals).  The first are valued, in the order listed."""
+    line = "N:KQ.T.-.- - dealer=S trump=S play=TH,2H"
+    record = json.loads(run("advise", line, "--json", "--worlds", "2000", "--nodes",
+                            nodes).stdout)
+    assert record["exact"] is False and record["complete"] is False
+    assert record["drawn"] == 1128 and record["worlds"] < 1128
+    assert all(a["low"] is None or a["low"] < a["high"] for a in record["actions"])
+    said = run("advise", line, "--worlds", "2000", "--nodes", nodes, "--no-color").stdout
+    assert "every one" not in said
+    assert f"over {record['worlds']:,} deals of the 1,128 of the unseen cards that fit, in " \
+           "the order they are listed, not drawn at random" in " ".join(said.split())
+    whole = json.loads(run("advise", line, "--json", "--worlds", "2000").stdout)
+    assert whole["exact"] is True and whole["worlds"] == 1128
+
+
+def test_cards_whose_means_differ_in_their_last_bit_are_both_best():
+    """Two cards of one value, summed in other orders, differ in the last bit of their means:
+    both are ranked as equals, and both are marked best (the second was not)."""
+    mean = -2.7639388489208607
+    twin = math.nextafter(mean, 0)
+    advice = Advice(0, "play", "margin", 64, False, True,
+                    (ActionValue(parse_card("AC"), mean, -3.75, -1.78, 0.95),
+                     ActionValue(parse_card("5S"), twin, -3.75, -1.78, 0.95),
+                     ActionValue(parse_card("TC"), -2.89, -3.85, -1.93, 0.87)))
+    assert [advising.is_best(advice, a) for a in advice.actions] == [True, True, False]
+
+
 @pytest.mark.parametrize("line", [
     "N:K.5.-.9 - J2.4.-.- dealer=S trump=H play=5H,2H,4H score=55,58,60",
     # N to play, S's hand hidden: three cards none of which wins, the least chance that E or

@@ -92,6 +92,22 @@ def test_summarize_gives_no_interval_from_one_world_unless_exact():
     assert summarize([[4.0]], [2.5], exact=True)[0][:3] == (4.0, 4.0, 4.0)
 
 
+def test_summarize_gives_no_point_interval_where_the_worlds_drawn_all_agree():
+    """A card worth 1 in every world drawn had the interval 1 .. 1, which misses its mean
+    wherever a world not drawn differs (some 8 in 10 of the misses, three players and 16
+    worlds).  It reaches as far as the values spread, times the share of worlds that n alike
+    leave unseen at 95% (the rule of three); where no value spreads at all it is not known."""
+    (a, low_a, high_a, _), (b, low_b, high_b, _) = summarize([[1.0] * 16, [0, 2, 4, 1] * 4],
+                                                               [1.0] * 16, exact=False)
+    unseen = 1 - 0.05 ** (1 / 16)       # some 0.17, where 3 / 16 is 0.19
+    assert a == 1.0 and (low_a, high_a) == pytest.approx((1 - 4 * unseen, 1 + 4 * unseen))
+    half = 2.1314495455 * statistics.stdev([0, 2, 4, 1] * 4) / 4   # t(0.975, 15), as it was
+    assert (low_b, high_b) == pytest.approx((b - half, b + half))
+    (mean, low, high, _), _ = summarize([[6.0] * 4, [6.0] * 4], [1.0] * 4, exact=False)
+    assert mean == 6.0 and math.isnan(low) and math.isnan(high)
+    assert summarize([[6.0] * 4, [6.0] * 4], [1.0] * 4, exact=True)[0][:3] == (6.0,) * 3
+
+
 def test_summarize_gives_no_interval_from_weights_worth_fewer_than_two_worlds():
     """Two worlds weighted 1 and 0.1 are worth 1.2 (Kish): a t of 0.2 degrees of freedom would
     make an interval of hundreds of thousands of points; none is given.  Two equal worlds are
