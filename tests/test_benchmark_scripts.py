@@ -442,6 +442,23 @@ def test_playout_choice_judges_the_played_out_card_against_another(tmp_path, sol
                         rf"[-+]\d\.\d{{3}}\)\n", done.stdout), done.stdout
 
 
+def test_interval_coverage_counts_the_intervals_that_cover_the_mean_over_every_world(tmp_path):
+    done = subprocess.run([sys.executable, str(SCRIPTS / "interval_coverage.py"), "3", "2",
+                           "8", "16", "--samples", "3"], capture_output=True, text=True,
+                          cwd=tmp_path, check=True, timeout=600)
+    head, columns, *rows = done.stdout.splitlines()
+    assert head == "3 players, 2 positions, 3 samples of K worlds each"
+    assert columns.split() == ["K", "covered", "now", "covered", "before", "not", "known", "now"]
+    assert [row.split()[0] for row in rows] == ["8", "16"]
+    share = r"(\d+\.\d)%"
+    for row in rows:
+        found = re.fullmatch(rf"\s*\d+\s+{share} \(.*\)\s+{share} \(.*\)\s+{share}", row)
+        assert found, row
+        now, before, unknown = map(float, found.groups())
+        # (a point where the worlds drawn agree is inside what replaced it; not known covers)
+        assert now >= before and 0 <= unknown <= now <= 100
+
+
 @pytest.mark.parametrize("args, said", [
     (["given_up.py"], "given_up.py: usage: given_up.py FILE [DEALS] [--by-place]"),
     (["given_up.py", "run.jsonl", "x"], "given_up.py: DEALS: 'x' is not a whole number from 1"),
@@ -457,6 +474,13 @@ def test_playout_choice_judges_the_played_out_card_against_another(tmp_path, sol
                                       "more and RUNS 0 to 2, not 2 1"),
     (["advice_time.py", "0"], "advice_time.py: usage: advice_time.py [SEEDS] (a whole number "
                               "from 1)"),
+    (["interval_coverage.py", "3"], "interval_coverage.py: usage: interval_coverage.py PLAYERS "
+                                    "POSITIONS [K ...] [--samples S] (whole numbers)"),
+    (["interval_coverage.py", "3", "9", "300"], "interval_coverage.py: PLAYERS is 2, 3 or 4, "
+                                                "POSITIONS 2 or more and each K 2 to 256, not "
+                                                "3 9 300"),
+    (["interval_coverage.py", "3", "9", "--samples", "0"],
+     "interval_coverage.py: --samples takes a whole number from 1"),
     (["hint_time.py", "5"], "hint_time.py: usage: hint_time.py [PLAYERS] [DEALS] (2, 3 or 4 "
                             "players; deals from 1)"),
     (["hint_time.py", "4", "0"], "hint_time.py: usage: hint_time.py [PLAYERS] [DEALS] (2, 3 or "
