@@ -73,9 +73,9 @@ def late_position(rng: random.Random):
 def true_values(seen):
     """Every legal card's value in each consistent world, or None where the worlds are too few
     or too many."""
-    worlds = sample_worlds(seen, MOST_WORLDS + 1, random.Random(0), exact_limit=MOST_WORLDS)
-    if not worlds.exact or not LEAST_WORLDS <= len(worlds) <= MOST_WORLDS:
-        return None
+    if not LEAST_WORLDS <= sample_worlds(seen, 1, random.Random(0)).total <= MOST_WORLDS:
+        return None         # (counted, not drawn)
+    worlds = sample_worlds(seen, MOST_WORLDS, random.Random(0), exact_limit=MOST_WORLDS)
     side = seen.seat % 2 if players == 4 else seen.seat
     values = {c: [] for c in seen.legal_actions}
     for position in world_positions(seen, list(worlds)):

@@ -6,7 +6,9 @@ player (``solver.pimc``) and its ways of valuing the calls (``solver.bidding``,
 minus Student's t quantile of n - 1 degrees of freedom times its standard error, both taken
 over worlds with Kish's effective number of worlds n = ``(sum w)**2 / sum w**2`` (from 16
 worlds 2.13 standard errors, not the normal 1.96, which covered some 93%); when every
-consistent world was enumerated the mean is exact and the interval is that point."""
+consistent world was enumerated and valued the mean is exact and the interval is that point.
+How often the intervals cover, measured by ``benchmarks/interval_coverage.py``: 94 to 96% at
+the player's default worlds (the README, "The Monte Carlo player")."""
 
 from __future__ import annotations
 
