@@ -102,7 +102,7 @@ def test_count_stops_outside_the_main_thread_leaves_the_signal_alone():
 
 
 @needs_job_control
-def test_a_search_stopped_half_way_keeps_the_time_it_had_left():
+def test_a_search_stopped_half_way_keeps_the_time_it_had_left(tmp_path):
     """A solve of 1 s stopped (Ctrl-Z) 0.3 s in and taken up 2 s later goes on for the rest of
     its second; it used to find its time spent the moment it went on."""
     pytest.importorskip("solver.search")
@@ -124,8 +124,9 @@ def test_a_search_stopped_half_way_keeps_the_time_it_had_left():
         solution = solver.solve(position, time_limit=1.0)
         print(solution.seconds, time.perf_counter() - wall, flush=True)
     """)
+    # (run from elsewhere than the checkout: the package as it is installed, engine and all)
     program = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         assert program.stdout.readline() == "solving\n"
         time.sleep(0.3)
