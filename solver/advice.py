@@ -230,11 +230,9 @@ def tied(one: float | None, other: float | None) -> bool:
 def ranked(legal: Sequence[int], rows: dict[int, tuple[float, float, float, float]],
             preferred: int | None, points: dict[int, float] | None = None,
             others_win: dict[int, float] | None = None) -> tuple[ActionValue, ...]:
-    known = _known
-
     def key(c: int) -> tuple:
-        return (-known(rows[c][0]), known(None if others_win is None else others_win[c]),
-                -known(None if points is None else points[c]), c != preferred,
+        return (-_known(rows[c][0]), _known(None if others_win is None else others_win[c]),
+                -_known(None if points is None else points[c]), c != preferred,
                 legal.index(c))
 
     return tuple(ActionValue(c, *rows[c], points=None if points is None else points[c],
