@@ -101,16 +101,17 @@ def replay_command(name: str, json: bool, color: bool | None,
 
 
 class Told(NamedTuple):
-    """What replay tells of a match played again: its name, players, table, how it went, its
-    ``--json`` summary, its number of deals, and its state only where its deals are told (with
+    """What replay tells of a match played again: its name, players and table, how it went
+    (in words, the first match's also as it is told alone; with ``--json`` its summary
+    instead), its number of deals, and its state only where its deals are told (with
     ``--play-by-play``, or the one holding the deal asked for): a state held for every match
     of a large record took some 40 KB a match."""
 
     match: Any
     players: Mapping[str, str]
     table: str
-    words: Text
-    brief: Text
+    words: Text | None
+    brief: Text | None
     summary: dict[str, Any] | None
     deals: int
     state: MatchState | None
@@ -128,8 +129,11 @@ def told_matches(text: str, source: str, json: bool, play_by_play: bool,
         state = match.state
         count = len(state.deals)
         kept = play_by_play or deal is not None and before < deal <= before + count
+        # (the words of a match alone only for the first: with a second they are the brief's;
+        # with --json neither is told)
         out.append(Told(match.match, match.players, table_words(state),
-                        match_words(state), match_words(state, True),
+                        None if json or out else match_words(state),
+                        None if json else match_words(state, True),
                         match_summary(source, match) if json else None, count,
                         state if kept else None))
         before += count
