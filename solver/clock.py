@@ -33,7 +33,13 @@ def now() -> float:
 
 
 def _stop_signal() -> int | None:
-    return getattr(signal, "SIGTSTP", None)
+    """SIGTSTP, where this thread may catch it: the main thread, on a system with job control,
+    the signal not ignored; else None."""
+    stop = getattr(signal, "SIGTSTP", None)
+    if stop is None or threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(stop) is signal.SIG_IGN:
+        return None
+    return stop
 
 
 def count_stops() -> bool:
@@ -43,8 +49,7 @@ def count_stops() -> bool:
     ``when_stopped`` hooks are dropped."""
     stop = _stop_signal()
     _hooks.clear()
-    if stop is None or threading.current_thread() is not threading.main_thread() \
-            or signal.getsignal(stop) is signal.SIG_IGN:
+    if stop is None:
         return False
     signal.signal(stop, _stopped_here)
     return True
@@ -77,8 +82,7 @@ def when_stopped(before: Callable[[], None], after: Callable[[], None]) -> Itera
     on (the stop counted for the block, where ``count_stops`` was not called).  Outside the
     main thread, without job control or with SIGTSTP ignored the block runs as it is."""
     stop = _stop_signal()
-    if stop is None or threading.current_thread() is not threading.main_thread() \
-            or signal.getsignal(stop) is signal.SIG_IGN:
+    if stop is None:
         yield
         return
     hooks = (before, after)

@@ -37,8 +37,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future
 from typing import Any
 
-from .errors import AllFivesError, WorkersLost, quoted, whole
 from .clock import count_stops
+from .errors import AllFivesError, WorkersLost, quoted, whole
 from .signals import hangup_signal, signals_held
 
 __all__ = ["BatchError", "SerialExecutor", "WorkerPool", "executor_for", "gather",
