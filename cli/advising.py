@@ -21,6 +21,7 @@ import typer
 from rich.console import Group
 from rich.text import Text
 
+from solver.advice import too_few
 from solver.calling import WIN_VALUE, near_target
 from solver.cards import SUIT_NAMES, CardError, is_card, parse_card, parse_hand, sort_cards
 from solver.errors import AllFivesError, counted, whole_number, without_controls
@@ -470,9 +471,7 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     lines.append(f"95% interval: of that {'share' if is_win(advice) else 'mean'}; best in: the "
                  f"deals in which it is one of the best")
     if any(math.isnan(v.low) and not math.isnan(v.mean) for v in advice.actions):
-        lines.append("?: no interval from one deal" if advice.worlds == 1 else
-                     f"?: no interval: the {advice.worlds} deals, by their weights, count "
-                     f"as fewer than two")
+        lines.append(no_interval_words(advice))
     if advice.phase == "play" and played_out:
         solved = "not one" if not advice.solved else f"only {advice.solved}"
         lines.append(f"Too few deals could be solved within the node limit ({solved}; four are "
@@ -495,6 +494,19 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
     notes = Text("\n".join(lines), style=QUIET)     # a paragraph a line, wrapped to the width
     return Group(situation(name, observation, seen, pretty), Text(), words,
                  advice_table(advice, observation, pretty), notes)
+
+
+def no_interval_words(advice) -> str:
+    """Why the intervals marked ``?`` are not known: one deal; deals that by their weights count
+    as fewer than two; or deals that gave every choice one value, showing no spread."""
+    if advice.worlds == 1:
+        return "?: no interval from one deal"
+    if too_few(advice.effective):
+        return (f"?: no interval: the {advice.worlds} deals, by their weights, count as fewer "
+                f"than two")
+    return (f"?: no interval: every choice has the same value in all "
+            f"{advice.worlds} deals, which show no spread to measure one by (the deals not "
+            f"valued may differ)")
 
 
 def limit_words(advice, short: bool = False) -> list[str]:
@@ -530,6 +542,7 @@ def advice_record(name: str | None, observation: Observation, advice, seed: int)
         "win_dropped": advice.win_dropped,
         "for": side_name(side_of(observation.seat, n), n),
         "worlds": advice.worlds,
+        "effective_worlds": round(advice.effective, 6),
         "exact": advice.exact,
         "complete": advice.complete,
         "method": advice.method,

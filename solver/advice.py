@@ -20,8 +20,9 @@ from typing import Any
 from . import clock
 from .stats import t_quantile, wilson_bounds
 
-__all__ = ["ActionValue", "Advice", "Budget", "summarize", "ranked", "tied", "valued", "unknown",
-           "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT", "MIN_WORLDS", "EPSILON"]
+__all__ = ["ActionValue", "Advice", "Budget", "summarize", "effective_worlds", "too_few", "ranked",
+           "tied", "valued", "unknown", "SOLVED", "GAME_ASIDE", "REPLIED", "PLAYED_OUT",
+           "MIN_WORLDS", "EPSILON"]
 
 #: Fewest worlds a decision's budget is shared out for.
 MIN_WORLDS = 4
@@ -102,12 +103,29 @@ class Advice:
     #: In card play, the worlds drawn were every consistent world, listed in order (``exact``
     #: where every one was valued; else the budget valued the first ``worlds`` of them only).
     enumerated: bool = False
+    #: The worlds valued as their weights count them (``effective_worlds``): ``worlds`` where
+    #: they weigh alike.  From fewer than two, no interval is given.
+    effective: float = 0.0
 
     @property
     def best(self) -> int:
         """The action ranked first (in card play the one the player chooses; a call is chosen
         by the player's ``calls`` option)."""
         return self.actions[0].action
+
+
+def effective_worlds(weights: Sequence[float]) -> float:
+    """How many worlds the weights count as (Kish's effective number: the squared sum of the
+    weights over the sum of their squares), as many as there are where they weigh alike; 0 for
+    none."""
+    squares = sum(w * w for w in weights)
+    return float(sum(weights)) ** 2 / squares if squares else 0.0
+
+
+def too_few(effective: float) -> bool:
+    """Whether worlds of this effective number (``effective_worlds``) are too few for an
+    interval: fewer than two, less than one degree of freedom."""
+    return effective < 2 - EPSILON
 
 
 def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact: bool,
@@ -124,8 +142,7 @@ def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact
     total = float(sum(weights))
     if not values or total <= 0:
         return [(math.nan, math.nan, math.nan, 0.0) for _ in values]
-    squares = sum(w * w for w in weights)
-    n_eff = total * total / squares
+    n_eff = effective_worlds(weights)
     worlds = len(weights)
     tops = [max(row[i] for row in values) for i in range(worlds)]
     # the widest an action's value was seen to spread, and the largest share of worlds that
@@ -141,7 +158,7 @@ def summarize(values: Sequence[Sequence[float]], weights: Sequence[float], exact
             low = high = mean
         elif chance:
             low, high = wilson_bounds(mean, n_eff)
-        elif n_eff < 2 - EPSILON:      # (fewer than one degree of freedom: none worth giving)
+        elif too_few(n_eff):
             low = high = math.nan
         else:
             variance = sum(w * (v - mean) ** 2 for w, v in zip(weights, row)) / total

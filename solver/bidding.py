@@ -110,7 +110,8 @@ def call_advice(player, observation: Observation, hands: Sequence[Sequence[Seque
     rows = summarize([[values[(w, c)] for w in range(begun)] for c in legal], weights[:begun],
                      exact)
     actions = ranked(legal, dict(zip(legal, rows)), rules_call(observation))
-    return player._advice(observation, objective, begun, exact, complete, actions, budget)
+    return player._advice(observation, objective, weights[:begun], exact, complete, actions,
+                          budget)
 
 
 def _call_batch(player, observation: Observation, hands: Sequence[Sequence[Sequence[int]]],

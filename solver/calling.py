@@ -368,5 +368,5 @@ def advise_rollout(player, observation: Observation, hands: Sequence[Sequence[Se
         rows = {c: [1.0 if v == WIN_VALUE else 0.0 for v in rows[c]] for c in legal}
     actions = valued(legal, rows, weights[:done], exact, rules_call(observation), points,
                       chance=objective == "win")
-    return player._advice(observation, objective, done, exact, done == len(hands), actions,
-                          budget, PLAYED_OUT)
+    return player._advice(observation, objective, weights[:done], exact, done == len(hands),
+                          actions, budget, PLAYED_OUT)

@@ -87,7 +87,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .advice import (GAME_ASIDE, MIN_WORLDS, PLAYED_OUT, REPLIED, SOLVED, ActionValue, Advice,
-                     Budget, summarize, unknown, valued)
+                     Budget, effective_worlds, summarize, unknown, valued)
 from .bidding import advise_call
 from .calling import ROLLOUT_WORLDS, table_call
 from .deal import Position
@@ -537,8 +537,9 @@ class PimcPlayer:
         budget = Budget(self.time_limit, self.node_limit, count)
         if observation.revokes:
             # a deal holding a revoke has no Position to solve: the heuristic's card
-            return self._advice(observation, deal_objective(observation.players), 0, False, False,
-                                unknown(list(legal), self._heuristic.act(observation)), budget)
+            return self._advice(observation, deal_objective(observation.players), (), False,
+                                False, unknown(list(legal), self._heuristic.act(observation)),
+                                budget)
         full = self.trust == "full"
         sharp_calls = self.full_calls
         # drawn and weighed within a share of the budget, PLAYED_OUT_WORLDS at the least
@@ -661,7 +662,7 @@ class PimcPlayer:
                 budget.left_out = left_out
                 actions = valued(legal, wins, kept, every(done), preferred,
                                  points if all_kept else None, chance=True, others_win=others)
-                return self._advice(observation, "win", done, every(done),
+                return self._advice(observation, "win", kept, every(done),
                                     complete and all_kept and complete_p and complete_o, actions,
                                     budget)
         values, kept, complete = {}, [], False
@@ -676,7 +677,7 @@ class PimcPlayer:
                                                        objective, self._heuristic, budget,
                                                        self.partner == "heuristic")
             if len(kept) >= enough:
-                return self._advice(observation, objective, len(kept), every(len(kept)),
+                return self._advice(observation, objective, kept, every(len(kept)),
                                     complete and not cut,
                                     valued(legal, values, kept, every(len(kept)), preferred),
                                     budget, REPLIED)
@@ -700,7 +701,7 @@ class PimcPlayer:
                                     "win" if use_win else objective, objective, exact,
                                     preferred, budget, len(kept))
         whole = every(len(kept)) and method == SOLVED     # (Game set aside: not the values)
-        return self._advice(observation, objective, len(kept), whole, complete and not cut,
+        return self._advice(observation, objective, kept, whole, complete and not cut,
                             valued(legal, values, kept, whole, preferred), budget, method)
 
     def _played_out(self, observation: Observation, positions: Sequence[Position],
@@ -721,18 +722,20 @@ class PimcPlayer:
         actions = valued(legal, values[objective], kept, exact, preferred,
                          values[points] if objective != points else None,
                          chance=objective == "win", others_win=values.get("others_win"))
-        return replace(self._advice(observation, objective, len(kept), exact, False, actions,
+        return replace(self._advice(observation, objective, kept, exact, False, actions,
                                     budget, PLAYED_OUT), solved=solved)
 
-    def _advice(self, observation: Observation, objective: str, worlds: int, exact: bool,
-                complete: bool, actions: tuple[ActionValue, ...], budget: Budget,
+    def _advice(self, observation: Observation, objective: str, weights: Sequence[float],
+                exact: bool, complete: bool, actions: tuple[ActionValue, ...], budget: Budget,
                 method: str = SOLVED) -> Advice:
+        """The Advice on the actions valued over worlds of these ``weights``."""
         complete = complete and not budget.drawn_short
         if not complete:
             self.stopped += 1
-        return Advice(observation.seat, observation.phase, objective, worlds, exact, complete,
-                      actions, budget.nodes, budget.seconds, method,
-                      left_out=budget.left_out if method != PLAYED_OUT else 0)
+        return Advice(observation.seat, observation.phase, objective, len(weights), exact,
+                      complete, actions, budget.nodes, budget.seconds, method,
+                      left_out=budget.left_out if method != PLAYED_OUT else 0,
+                      effective=effective_worlds(weights))
 
     def __repr__(self) -> str:
         worlds = self.worlds or f"{DEFAULT_WORLDS}/{FOUR_PLAYER_WORLDS}"

@@ -635,7 +635,22 @@ def test_deals_whose_weights_count_as_fewer_than_two_give_no_interval():
     call = ["advise", "--hand", "9H 4C 3C 8D 2S QS", "--turnup", "7H", "--dealer", "N",
             "--seat", "N", "--worlds", "2"]
     found = json.loads(run(*call, "--json").stdout)
-    assert found["worlds"] == 2
+    assert found["worlds"] == 2 and found["effective_worlds"] < 2
     assert all(a["low"] is None and a["high"] is None for a in found["actions"]), found
     table = " ".join(run(*call, "--no-color").stdout.split())
     assert "?: no interval: the 2 deals, by their weights, count as fewer than two" in table
+
+
+def test_deals_that_show_no_spread_give_no_interval_and_say_so():
+    """E holds the last two trumps and wins both tricks whatever the other hands: every deal
+    drawn gives both cards +21, so no interval is given, and the note says so (it used to say
+    that 16 deals of equal weight counted as fewer than two)."""
+    position = ("N:- 9.9.KQT5.- - - dealer=N turnup=3D calls=stand "
+                "play=9S,2S,3S,4D,2C,9H,3C,4C,7S,9D,QD,8S,KD,8C,7H,6C")
+    found = json.loads(run("advise", position, "--worlds", "16", "--json").stdout)
+    assert (found["worlds"], found["effective_worlds"], found["exact"]) == (16, 16.0, False)
+    assert [(a["mean"], a["low"], a["high"]) for a in found["actions"]] == [(21.0, None, None)] * 2
+    table = " ".join(run("advise", position, "--worlds", "16", "--no-color").stdout.split())
+    assert ("?: no interval: every choice has the same value in all 16 deals, "
+            "which show no spread to measure one by (the deals not valued may differ)") in table
+    assert "fewer than two" not in table
