@@ -470,8 +470,8 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
                      f"{'cards equal in both' if tie_others(advice) else 'chances'}")
     lines.append(f"95% interval: of that {'share' if is_win(advice) else 'mean'}; best in: the "
                  f"deals in which it is one of the best")
-    if any(math.isnan(v.low) and not math.isnan(v.mean) for v in advice.actions):
-        lines.append(no_interval_words(advice))
+    if why := no_interval_words(advice):
+        lines.append(why)
     if advice.phase == "play" and played_out:
         solved = "not one" if not advice.solved else f"only {advice.solved}"
         lines.append(f"Too few deals could be solved within the node limit ({solved}; four are "
@@ -498,7 +498,10 @@ def advice_report(name: str | None, observation: Observation, seen: SeenPosition
 
 def no_interval_words(advice) -> str:
     """Why the intervals marked ``?`` are not known: one deal; deals that by their weights count
-    as fewer than two; or deals that gave every choice one value, showing no spread."""
+    as fewer than two; or deals that gave every choice one value, showing no spread.  Empty
+    where every choice valued has its interval."""
+    if not any(math.isnan(v.low) and not math.isnan(v.mean) for v in advice.actions):
+        return ""
     if advice.worlds == 1:
         return "?: no interval from one deal"
     if too_few(advice.effective):
@@ -628,6 +631,8 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
         _choice_rows(advice, observation, order, pretty, folded=True)
     for row in rows:
         text.append("\n").append_text(row)
+    if why := no_interval_words(advice):
+        text.append("\n" + _prose(f"({why})", columns), style=QUIET)
     if advice.phase == "play" and advice.method == PLAYED_OUT:
         text.append("\n" + _prose("(too deep to solve in time: each deal played out by the "
                                   "heuristic)", columns), style=QUIET)

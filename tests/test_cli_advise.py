@@ -654,3 +654,9 @@ def test_deals_that_show_no_spread_give_no_interval_and_say_so():
     assert ("?: no interval: every choice has the same value in all 16 deals, "
             "which show no spread to measure one by (the deals not valued may differ)") in table
     assert "fewer than two" not in table
+    # play's hint says it too
+    _, seen, observation = advising.position_observation(position, None)
+    advice = advising.advice_for(observation, 16, 0, seen)
+    hint = " ".join(advising.advice_lines(advice, observation, list(observation.legal_actions),
+                                          False).plain.split())
+    assert "(?: no interval: every choice has the same value in all 16 deals," in hint
