@@ -101,8 +101,14 @@ def control_problem(text: str, what: str) -> str | None:
 
 def without_controls(text: str) -> str:
     """``text`` with each control character written as its escape (``\x1b``), as a message
-    shows what it quotes."""
-    return _CONTROL.sub(lambda found: repr(found.group())[1:-1], text)
+    shows what it quotes; a byte that was no text in a name the system gave (a stand-in,
+    U+DC80 to U+DCFF, as Python reads it) as that byte (``\xff``)."""
+    return _CONTROL.sub(lambda found: _escaped(found.group()), text)
+
+
+def _escaped(character: str) -> str:
+    code = ord(character)
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else repr(character)[1:-1]
 
 
 #: A file's name longer than this is shortened in a message (no file system takes a name of

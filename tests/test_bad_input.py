@@ -1128,6 +1128,20 @@ def test_a_files_name_is_printed_with_its_control_characters_escaped(tmp_path: P
     assert "\x1b" not in index and r"[x\\x1b\]0;T\\x07\\x1b\[2Jy-untitled]" in index
 
 
+def test_a_byte_of_a_files_name_that_is_no_text_is_printed_as_that_byte(tmp_path: Path):
+    """A name's byte that is no UTF-8 (\\xff) reaches Python as a stand-in character, which
+    was printed as its escape ``\\udcff``: the byte is written as itself now."""
+    deal = tmp_path / "deal\udcff.toml"
+    deal.write_text((EXAMPLES / "two-player.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert os.fsencode(deal).endswith(b"deal\xff.toml")
+    solved = run("solve", deal)
+    assert solved.exit_code == 0 and "deal\\xff.toml" in solved.stdout
+    missing = run("solve", tmp_path / "gone\udcfe.toml")
+    assert missing.exit_code == 2
+    assert missing.stderr.endswith("gone\\xfe.toml: No such file or directory\n")
+    assert "udc" not in solved.stdout + missing.stderr
+
+
 def test_a_puzzle_files_name_cannot_break_out_of_its_link_in_the_index(tmp_path: Path):
     """puzzle index wrote a file's name into a Markdown link as it is, in angle brackets:
     ``">`` closed them, and the rest of the name was HTML (a script tag), or a line break and
