@@ -301,6 +301,29 @@ def test_engine_follows_the_replay_of_the_rules(players, preset, finish):
                  best_of=3 if k == 2 else 1)
 
 
+def random_rules(rng: random.Random) -> Rules:
+    """A preset with each option, one by one, drawn at random a fifth of the time: any
+    combination, not only those of ``RULE_VARIANTS``."""
+    choices = {"follow": ["trump-anytime", "strict"], "low_to": ["holder", "captor"],
+               "max_runs": [None, 0, 1, 2, 3, 5], "target": [1, 5, 7, 11, 21, 31, 61, 121],
+               "finish": ["peg-out", "hand-end"]}
+    options = {}
+    for name in ("follow", "capture", "high", "low", "jack", "game", "low_to",
+                 "game_counts_fives", "five_for_five", "turnup_jack", "max_runs", "target",
+                 "finish", "skunk"):
+        if rng.random() < 0.2:
+            options[name] = rng.choice(choices.get(name, [False, True]))
+    return Rules.preset(rng.choice(list(PRESETS)), **options)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_engine_follows_the_replay_under_rules_drawn_at_random(players):
+    rng = random.Random(f"random rules {players}")
+    for seed in range(30):
+        rules = random_rules(rng)
+        lockstep(players, rules, f"{players} {seed}", best_of=rng.choice([1, 1, 3]))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_engine_follows_the_replay_of_the_rules_at_length(players):
@@ -312,6 +335,8 @@ def test_engine_follows_the_replay_of_the_rules_at_length(players):
         if rng.random() < 0.3:
             options["target"] = rng.choice([1, 5, 7, 11, 31, 61, 121])
         lockstep(players, Rules.preset(preset, **options), seed, best_of=rng.choice([1, 1, 3, 5]))
+    for seed in range(300):
+        lockstep(players, random_rules(rng), f"random {seed}", best_of=rng.choice([1, 1, 3, 5]))
 
 
 def test_the_lockstep_sees_every_kind_of_deal():
