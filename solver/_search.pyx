@@ -1088,7 +1088,8 @@ cdef inline bint _check_limits(State* s) noexcept nogil:
     the clock, and in the main thread (every POLL_SECONDS, or SLOW_POLL_SECONDS while the GIL
     is in demand) Python's signal handlers."""
     cdef double now
-    if s.node_limit and s.nodes >= s.node_limit:
+    if s.node_limit and s.nodes > s.node_limit:
+        s.nodes = s.node_limit      # (the node refused is neither searched nor counted)
         s.aborted = True
     elif (s.nodes & 1023) == 0 and (s.deadline > 0 or s.poll_signals) and not s.aborted:
         now = _now()

@@ -139,7 +139,7 @@ def test_a_whole_sentence_stays_on_one_line_at_100_columns():
     text = screen(["solve"], 100)
     lines = text.splitlines()
     for sentence in ("One JSON object a line, for scripts, instead of the report.",
-                     "Stop each search after about N nodes; one stopped without a value",
+                     "Stop each search after at most N nodes; one stopped without a value",
                      "Deal files (TOML, several deals separated by '# ---' lines, or one-line"):
         assert any(sentence in line for line in lines), sentence
     deal = screen(["deal"], 100)

@@ -219,6 +219,43 @@ def test_node_limit_gives_bounds_that_hold():
     assert seen_incomplete > 10
 
 
+def test_a_node_limit_is_the_most_nodes_searched_and_enough_when_the_search_needs_that_many():
+    """A limit of exactly the nodes a search needs cut it short (the node at the limit was
+    refused), and a search stopped while its line was played out counted a few nodes past the
+    limit; the limit is now the most searched and counted."""
+    rng = random.Random(81)
+    for players, cards in ((2, 6), (3, 5), (4, 4)):
+        for _ in range(8):
+            position = random_position(rng, players, cards, Rules(), played=0)
+            exact = Solver(16).solve(position)
+            needed = exact.nodes
+            at = Solver(16).solve(position, node_limit=needed)
+            assert at.complete and at.nodes == needed and at == exact
+            below = Solver(16).solve(position, node_limit=needed - 1)
+            assert not below.complete and below.nodes == needed - 1
+            for limit in (1, 2, 5, 50, needed // 2):
+                assert Solver(16).solve(position, node_limit=limit).nodes <= limit
+
+
+def test_the_best_cards_are_named_only_once_the_value_is_proved():
+    """Stopped by a limit before its bounds met, a solution's value is its lower bound, and
+    best_moves() named the cards worth that: one worth 5 of a 6 (5 .. 7 at the limit)."""
+    rng = random.Random(82)
+    open_named = 0
+    for _ in range(150):
+        position = random_position(rng, rng.choice((2, 3, 4)), 3, Rules(), played=0)
+        exact = Solver(16).solve(position, objective="points")
+        for limit in (20, 50, 100, 300, 1000):
+            found = Solver(16).solve(position, objective="points", node_limit=limit)
+            if found.proved:    # (every card valued where complete; else some)
+                assert set(found.best_moves()) <= set(exact.best_moves())
+                assert found.best_moves() == exact.best_moves() or not found.complete
+            else:
+                assert found.best_moves() == []
+                open_named += any(v == found.value for v in found.moves.values())
+    assert open_named      # (unproved solutions that valued a card at the lower bound were met)
+
+
 def test_time_limit_stops_the_search():
     rng = random.Random(9)
     position = random_position(rng, 4, 12, Rules(), played=0)
