@@ -459,6 +459,25 @@ def test_interval_coverage_counts_the_intervals_that_cover_the_mean_over_every_w
         assert now >= before and 0 <= unknown <= now <= 100
 
 
+def test_interval_coverage_measures_the_remedies_not_kept_on_the_same_samples(tmp_path):
+    done = subprocess.run([sys.executable, str(SCRIPTS / "interval_coverage.py"), "2", "2",
+                           "8", "--samples", "3", "--remedies"], capture_output=True, text=True,
+                          cwd=tmp_path, check=True, timeout=600)
+    lines = done.stdout.splitlines()
+    now = float(re.match(r"\s*8\s+(\d+\.\d)%", lines[2]).group(1))
+    assert lines[3].split()[:3] == ["K", "remedy", "covered"]
+    found = {}
+    for line in lines[4:]:
+        k, name, covered, width = re.fullmatch(
+            r"\s*(\d+)\s+(skewness|floor|own floor)\s+(\d+\.\d)% \(.*\)\s+(\d\.\d{3})",
+            line).groups()
+        found[name] = (float(covered), float(width))
+    assert list(found) == ["skewness", "floor", "own floor"]
+    # a floor only widens, the own spread's less than the widest's
+    assert found["floor"][0] >= found["own floor"][0] >= now
+    assert found["floor"][1] >= found["own floor"][1] >= 1 and found["skewness"][1] == 1
+
+
 @pytest.mark.parametrize("args, said", [
     (["given_up.py"], "given_up.py: usage: given_up.py FILE [DEALS] [--by-place]"),
     (["given_up.py", "run.jsonl", "x"], "given_up.py: DEALS: 'x' is not a whole number from 1"),
@@ -475,7 +494,7 @@ def test_interval_coverage_counts_the_intervals_that_cover_the_mean_over_every_w
     (["advice_time.py", "0"], "advice_time.py: usage: advice_time.py [SEEDS] (a whole number "
                               "from 1)"),
     (["interval_coverage.py", "3"], "interval_coverage.py: usage: interval_coverage.py PLAYERS "
-                                    "POSITIONS [K ...] [--samples S] (whole numbers)"),
+                                    "POSITIONS [K ...] [--samples S] [--remedies] (whole numbers)"),
     (["interval_coverage.py", "3", "9", "300"], "interval_coverage.py: PLAYERS is 2, 3 or 4, "
                                                 "POSITIONS 2 or more and each K 2 to 256, not "
                                                 "3 9 300"),
