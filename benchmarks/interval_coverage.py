@@ -183,5 +183,7 @@ if remedies:
     for k in ks:
         for name in REMEDIES:
             got = mean_interval(tried[k][name])
+            ratio = (f"{widths[k][name] / widths[k]['now']:.3f}" if widths[k]["now"]
+                     else "n/a")        # (every interval not known or a point)
             print(f"{k:4d}   {name:<10}  {got.mean:6.1%} ({got.low:.1%} .. {got.high:.1%})   "
-                  f"{widths[k][name] / widths[k]['now']:.3f}")
+                  f"{ratio}")

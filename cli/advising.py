@@ -507,9 +507,9 @@ def no_interval_words(advice) -> str:
     if too_few(advice.effective):
         return (f"?: no interval: the {advice.worlds} deals, by their weights, count as fewer "
                 f"than two")
-    return (f"?: no interval: every choice has the same value in all "
-            f"{advice.worlds} deals, which show no spread to measure one by (the deals not "
-            f"valued may differ)")
+    return (f"?: no interval: every choice has one and the same value in all "
+            f"{advice.worlds} deals, so there is no spread to measure (the deals not valued "
+            f"may differ)")
 
 
 def limit_words(advice, short: bool = False) -> list[str]:

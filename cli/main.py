@@ -110,11 +110,13 @@ EngineOption = Annotated[Engine, typer.Option(
 NodeLimitOption = Annotated[Optional[int], typer.Option(
     "--node-limit", metavar="N", min=1,
     help="Stop each search after at most N nodes; one stopped without a value shows the bounds "
-         "it reached, and any search stopped makes the exit status 1.")]
+         "it reached. The exit status is 1 where a search was stopped (analyze: where a card "
+         "was left unjudged).")]
 TimeLimitOption = Annotated[Optional[float], typer.Option(
     "--time-limit", metavar="SECONDS",
     help="Stop each search after SECONDS; one stopped without a value shows the bounds it "
-         "reached, and any search stopped makes the exit status 1.")]
+         "reached. The exit status is 1 where a search was stopped (analyze: where a card was "
+         "left unjudged).")]
 ColorFlag = Annotated[Optional[bool], typer.Option(
     "--color/--no-color",
     help="Colour the output even into a pipe, or print plain text even on a terminal. "

@@ -95,7 +95,7 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
                   node_limit: int | None, time_limit: float | None,
                   color: bool | None, workers: int | None = None,
                   scheduler: str | None = None, deal: int | None = None) -> list[str]:
-    """Solve and print every position; the names of those a limit stopped without a value.
+    """Solve and print every position; the names of those a limit stopped.
     With ``workers`` (``--jobs``) or a ``scheduler`` the positions are solved over an executor
     (``solver.executors.solve_many``), each printed, in their order, as soon as it and those
     before it are solved."""

@@ -104,8 +104,13 @@ class Advice:
     #: where every one was valued; else the budget valued the first ``worlds`` of them only).
     enumerated: bool = False
     #: The worlds valued as their weights count them (``effective_worlds``): ``worlds`` where
-    #: they weigh alike.  From fewer than two, no interval is given.
-    effective: float = 0.0
+    #: they weigh alike (and where not given).  From fewer than two, the intervals are not known
+    #: unless the advice is exact or a chance of winning (Wilson's).
+    effective: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.effective is None:
+            object.__setattr__(self, "effective", float(self.worlds))
 
     @property
     def best(self) -> int:

@@ -127,8 +127,9 @@ class Solution:
         return self.complete or self.lower == self.upper
 
     def best_moves(self) -> list[Card]:
-        """The cards worth the value: the best.  None where the value is not proved (``value``
-        is then only the lower bound, which a card short of the best may be worth)."""
+        """The cards worth the value: the best.  No card (an empty list) where the value is not
+        proved (``value`` is then only the lower bound, which a card short of the best may be
+        worth)."""
         return [c for c, v in self.moves.items() if v == self.value] if self.proved else []
 
     def moves_str(self) -> dict[str, int]:

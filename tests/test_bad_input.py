@@ -1132,7 +1132,11 @@ def test_a_byte_of_a_files_name_that_is_no_text_is_printed_as_that_byte(tmp_path
     """A name's byte that is no UTF-8 (\\xff) reaches Python as a stand-in character, which
     was printed as its escape ``\\udcff``: the byte is written as itself now."""
     deal = tmp_path / "deal\udcff.toml"
-    deal.write_text((EXAMPLES / "two-player.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    try:
+        deal.write_text((EXAMPLES / "two-player.toml").read_text(encoding="utf-8"),
+                        encoding="utf-8")
+    except (OSError, UnicodeEncodeError):
+        pytest.skip("this file system takes no name that is not UTF-8")
     assert os.fsencode(deal).endswith(b"deal\xff.toml")
     solved = run("solve", deal)
     assert solved.exit_code == 0 and "deal\\xff.toml" in solved.stdout

@@ -651,12 +651,12 @@ def test_deals_that_show_no_spread_give_no_interval_and_say_so():
     assert (found["worlds"], found["effective_worlds"], found["exact"]) == (16, 16.0, False)
     assert [(a["mean"], a["low"], a["high"]) for a in found["actions"]] == [(21.0, None, None)] * 2
     table = " ".join(run("advise", position, "--worlds", "16", "--no-color").stdout.split())
-    assert ("?: no interval: every choice has the same value in all 16 deals, "
-            "which show no spread to measure one by (the deals not valued may differ)") in table
+    assert ("?: no interval: every choice has one and the same value in all 16 deals, so there "
+            "is no spread to measure (the deals not valued may differ)") in table
     assert "fewer than two" not in table
     # play's hint says it too
     _, seen, observation = advising.position_observation(position, None)
     advice = advising.advice_for(observation, 16, 0, seen)
     hint = " ".join(advising.advice_lines(advice, observation, list(observation.legal_actions),
                                           False).plain.split())
-    assert "(?: no interval: every choice has the same value in all 16 deals," in hint
+    assert "(?: no interval: every choice has one and the same value in all 16 deals," in hint

@@ -153,6 +153,10 @@ def test_unequal_weights_count_as_kishs_effective_number_of_worlds():
     expected = wilson_interval(2, 3)                     # 4/6 = 2/3 of 3 worlds
     assert mean == pytest.approx(2 / 3)
     assert (low, high) == pytest.approx((expected.low, expected.high))
+    # the advice carries that number; one built without it, as many as its worlds
+    from solver.advice import effective_worlds
+    assert effective_worlds(weights) == pytest.approx(3.0) and effective_worlds([]) == 0.0
+    assert Advice(0, "play", "margin", 32, False, True, ()).effective == 32.0
 
 
 def test_equal_means_rank_the_heuristics_card_first_then_the_hands_order():
