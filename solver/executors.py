@@ -111,9 +111,13 @@ def _worker_signals(parent: int | None = None) -> None:
     process group), and SIGTERM (and SIGHUP, where it is not ignored) ends the worker at once,
     whatever handler the parent had, as the parent's death does (``parent``: its process
     id).  The time a worker stands stopped (Ctrl-Z) is not counted in its decisions' times
-    (``solver.clock``)."""
+    (``solver.clock``).  A worker that writes its result to a parent gone (killed as it
+    finished its chunk, before it was seen gone) ends quietly by SIGPIPE, where the pool's
+    worker printed two tracebacks of a broken pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     count_stops()
     hangup = hangup_signal()
     if hangup is not None:
