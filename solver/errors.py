@@ -100,15 +100,18 @@ def control_problem(text: str, what: str) -> str | None:
 
 
 def without_controls(text: str) -> str:
-    """``text`` with each control character written as its escape (``\x1b``), as a message
+    r"""``text`` with each control character written as its escape (``\x1b``), as a message
     shows what it quotes; a byte that was no text in a name the system gave (a stand-in,
-    U+DC80 to U+DCFF, as Python reads it) as that byte (``\xff``)."""
+    U+DC80 to U+DCFF, as Python reads it) as that byte (``\xff``), and so the controls U+0080
+    to U+009F, which ``repr`` writes alike, as ``\u0085``."""
     return _CONTROL.sub(lambda found: _escaped(found.group()), text)
 
 
 def _escaped(character: str) -> str:
     code = ord(character)
-    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else repr(character)[1:-1]
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\u{code:04x}" if 0x80 <= code <= 0x9F else repr(character)[1:-1]
 
 
 #: A file's name longer than this is shortened in a message (no file system takes a name of

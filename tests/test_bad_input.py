@@ -1144,6 +1144,9 @@ def test_a_byte_of_a_files_name_that_is_no_text_is_printed_as_that_byte(tmp_path
     assert missing.exit_code == 2
     assert missing.stderr.endswith("gone\\xfe.toml: No such file or directory\n")
     assert "udc" not in solved.stdout + missing.stderr
+    # (a control of U+0080 .. U+009F, which repr writes as such a byte, is told apart)
+    from solver.errors import without_controls
+    assert without_controls("a\x85b\udc85\x1b") == "a\\u0085b\\x85\\x1b"
 
 
 def test_a_puzzle_files_name_cannot_break_out_of_its_link_in_the_index(tmp_path: Path):
