@@ -119,6 +119,7 @@ def at_least(summed, n, spread):
 
 
 def covers(summed, truth) -> bool:
+    """Whether the interval covers the true mean (one not known counts as covering)."""
     _, low, high, _ = summed
     return math.isnan(low) or low - 1e-9 <= truth <= high + 1e-9
 
@@ -159,14 +160,9 @@ while found < count:
                             at_least(summed, k, (max(row) - min(row)) or spread))):
                         remedied[name] += covers(other, truth[c])
                         widths[k][name] += width(other)
-                _, low, high, _ = summed
-                if math.isnan(low):
-                    unknown += 1
-                    covered += 1
-                else:
-                    covered += low - 1e-9 <= truth[c] <= high + 1e-9
-                _, low, high, _ = point_where_alike(row, summed)
-                before += low - 1e-9 <= truth[c] <= high + 1e-9
+                unknown += math.isnan(summed[1])
+                covered += covers(summed, truth[c])
+                before += covers(point_where_alike(row, summed), truth[c])
         items = samples * len(cards)
         for kept, n in zip(shares[k], (covered, before, unknown)):
             kept.append(n / items)
