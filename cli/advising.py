@@ -21,7 +21,7 @@ import typer
 from rich.console import Group
 from rich.text import Text
 
-from solver.advice import too_few
+from solver.advice import tied, too_few
 from solver.calling import WIN_VALUE, near_target
 from solver.cards import SUIT_NAMES, CardError, is_card, parse_card, parse_hand, sort_cards
 from solver.errors import AllFivesError, counted, whole_number, without_controls
@@ -244,8 +244,6 @@ def ranked_words(advice, players: int) -> str:
 def is_best(advice, value) -> bool:
     """Whether a choice is one of the best: of the top value, and with a chance of winning
     shown with its points, of the top points too."""
-    from solver.advice import tied
-
     top = advice.actions[0]
     return tied(value.mean, top.mean) and (not tie_points(advice) or
                                            tied(value.points, top.points)) \
