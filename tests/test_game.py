@@ -3,7 +3,8 @@
 The first part is an independent replay of the rules (``play_match`` and what it calls): a
 plain, slow re-reading of the rules of the game written for this file alone.  It shares nothing
 with ``solver.game`` but the ``Rules`` options, and spells cards as text ("TH").  Random matches
-are played by both in lockstep (seeded players, uniform over the legal actions): the replay
+are played by both in lockstep (seeded players, uniform over the legal actions, now and then a
+revoke where one is possible, as a recorded game may hold): the replay
 deals from the same packs and asks for each decision; at every one the engine must agree on the
 seat to act, the legal actions, the hands, the turn-ups, the pegs and the score, and at the end
 on the games won and the returns.
@@ -92,6 +93,9 @@ class Table:
         self.turnups: list[str] = []
         self.trump: str | None = None
         self.pegs: list[tuple[int, int]] = []
+        self.play: list[tuple[int, str]] = []
+        self.revokes: list[int] = []       # indexes into ``play``
+        self.barred: set[int] = set()      # sides that revoked in this deal: they cannot win it
 
 
 def play_match(n, rules, best_of, dealer, next_pack, choose, table):
@@ -121,7 +125,8 @@ def play_game(n, rules, dealer, table, next_pack, choose):
     def peg(s: int, points: int) -> None:
         score[s] += points
         table.pegs.append((s, points))
-        if rules.finish == "peg-out" and points > 0 and score[s] >= target:
+        if (rules.finish == "peg-out" and points > 0 and s not in table.barred
+                and score[s] >= target):
             raise GameOver([s])
 
     while True:
@@ -131,7 +136,8 @@ def play_game(n, rules, dealer, table, next_pack, choose):
             if outcome == "thrown in":
                 continue
             if rules.finish == "hand-end":
-                reached = [s for s in range(len(score)) if score[s] >= target]
+                reached = [s for s in range(len(score))
+                           if score[s] >= target and s not in table.barred]
                 if reached:
                     top = max(score[s] for s in reached)
                     raise GameOver([s for s in reached if score[s] == top])
@@ -162,6 +168,7 @@ def play_deal(n, rules, dealer, table, peg, next_pack, choose):
 
     turnups: list[str] = []
     table.hands, table.turnups, table.pegs, table.trump = hands, turnups, [], None
+    table.play, table.revokes, table.barred = [], [], set()
     three_each()
     three_each()
     turn_up()
@@ -192,11 +199,19 @@ def play_deal(n, rules, dealer, table, peg, next_pack, choose):
     leader = elder
     for _ in range(len(hands[0])):
         trick: list[tuple[int, str]] = []
+        offenders = []
         for k in range(n):
             seat = (leader + k) % n
-            card = choose(seat, may_play(hands[seat], trick, trump, rules.follow))
+            legal = may_play(hands[seat], trick, trump, rules.follow)
+            card = choose(seat, legal, [c for c in hands[seat] if c not in legal])
+            if card.startswith("revoke:"):
+                card = card[len("revoke:"):]
+                table.revokes.append(len(table.play))
+                table.barred.add(side(seat, n))
+                offenders.append(seat)
             hands[seat].remove(card)
             trick.append((seat, card))
+            table.play.append((seat, card))
         leader = winner_of(trick, trump)
         for _, c in trick:
             won[side(leader, n)].append(c)
@@ -205,6 +220,13 @@ def play_deal(n, rules, dealer, table, peg, next_pack, choose):
             points = sum(PIP.get(c[0], 0) for _, c in trick if c[1] == trump)
             if points:
                 peg(side(leader, n), points)
+        for offender in offenders:    # called once the trick is turned, after its captures
+            if rules.revoke_penalty == "offender":
+                peg(side(offender, n), -3)
+            else:
+                others = [side((offender + k) % n, n) for k in range(1, n)]
+                for other in dict.fromkeys(o for o in others if o != side(offender, n)):
+                    peg(other, 3)
     trumps = sorted((c for c in holder if c[1] == trump), key=rank)
     if rules.high and trumps:
         peg(side(holder[trumps[-1]], n), 1)
@@ -231,9 +253,10 @@ def action_names(actions) -> list[str]:
 
 
 def lockstep(n: int, rules: Rules, seed: int | str, best_of: int = 1,
-             check=None) -> game_module.MatchState:
+             check=None, revoke: float = 0.0) -> game_module.MatchState:
     """One random match played by the replay and the engine together; ``check(state)`` is
-    called before every action."""
+    called before every action.  With ``revoke``, a seat that holds a card the follow rule
+    forbids plays one such card (a revoke, as a recorded game may hold) with that chance."""
     rng = random.Random(seed)
     dealer = rng.randrange(n)
     state = Match(n, rules, best_of).new_initial_state(dealer=dealer, auto_deal=False)
@@ -246,7 +269,7 @@ def lockstep(n: int, rules: Rules, seed: int | str, best_of: int = 1,
         state.deal_pack(pack)
         return pack
 
-    def choose(seat: int, legal: list[str]) -> str:
+    def choose(seat: int, legal: list[str], revocable: list[str] = ()) -> str:
         assert state.current_player() == seat
         assert action_names(state.legal_actions()) == sorted(legal)
         assert state.score == tuple(table.score)
@@ -262,10 +285,16 @@ def lockstep(n: int, rules: Rules, seed: int | str, best_of: int = 1,
         assert [card_str(c) for c in seen.turnups] == table.turnups
         assert seen.score == tuple(table.score) and seen.dealer == table.dealer
         assert action_names(seen.legal_actions) == sorted(legal)
+        assert [(s, card_str(c)) for s, c in seen.play] == table.play
+        assert list(seen.revokes) == table.revokes
         for other in range(n):
             assert state.legal_actions(other) == (state.legal_actions() if other == seat else [])
         if check is not None:
             check(state)
+        if revocable and rng.random() < revoke:
+            card = rng.choice(sorted(revocable))
+            state.apply_revoke(card)
+            return "revoke:" + card
         action = rng.choice(sorted(legal))
         state.apply_action(parse_action(action))
         return action
@@ -306,11 +335,11 @@ def random_rules(rng: random.Random) -> Rules:
     combination, not only those of ``RULE_VARIANTS``."""
     choices = {"follow": ["trump-anytime", "strict"], "low_to": ["holder", "captor"],
                "max_runs": [None, 0, 1, 2, 3, 5], "target": [1, 5, 7, 11, 21, 31, 61, 121],
-               "finish": ["peg-out", "hand-end"]}
+               "finish": ["peg-out", "hand-end"], "revoke_penalty": ["offender", "others"]}
     options = {}
     for name in ("follow", "capture", "high", "low", "jack", "game", "low_to",
                  "game_counts_fives", "five_for_five", "turnup_jack", "max_runs", "target",
-                 "finish", "skunk"):
+                 "finish", "skunk", "revoke_penalty"):
         if rng.random() < 0.2:
             options[name] = rng.choice(choices.get(name, [False, True]))
     return Rules.preset(rng.choice(list(PRESETS)), **options)
@@ -321,7 +350,8 @@ def test_engine_follows_the_replay_under_rules_drawn_at_random(players):
     rng = random.Random(f"random rules {players}")
     for seed in range(30):
         rules = random_rules(rng)
-        lockstep(players, rules, f"{players} {seed}", best_of=rng.choice([1, 1, 3]))
+        lockstep(players, rules, f"{players} {seed}", best_of=rng.choice([1, 1, 3]),
+                 revoke=rng.choice([0, 0.05]))
 
 
 @pytest.mark.slow
@@ -336,7 +366,8 @@ def test_engine_follows_the_replay_of_the_rules_at_length(players):
             options["target"] = rng.choice([1, 5, 7, 11, 31, 61, 121])
         lockstep(players, Rules.preset(preset, **options), seed, best_of=rng.choice([1, 1, 3, 5]))
     for seed in range(300):
-        lockstep(players, random_rules(rng), f"random {seed}", best_of=rng.choice([1, 1, 3, 5]))
+        lockstep(players, random_rules(rng), f"random {seed}", best_of=rng.choice([1, 1, 3, 5]),
+                 revoke=rng.choice([0, 0.05]))
 
 
 def test_the_lockstep_sees_every_kind_of_deal():
@@ -360,6 +391,41 @@ def test_the_lockstep_sees_every_kind_of_deal():
                     if d.winners and d.pegs[-1].what not in ("high", "low", "jack", "game"))
         seen.update("thrown in" for d in state.deals if d.thrown_in)
         seen.update("double" for d in state.deals if d.double)
+        if wanted <= seen:
+            break
+    assert wanted <= seen, wanted - seen
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_lockstep_sees_every_kind_of_revoke(players):
+    """Revokes under both penalties, a side that revoked at or over the target (it cannot win
+    that deal), and such a side winning in a later deal, under peg-out and under hand-end; each
+    match's records replay to the same deals."""
+    seen = set()
+
+    def check(state):
+        target = state.rules.target
+        for index in state.observation(state.current_player()).revokes:
+            offender = side(state.observation(0).play[index][0], players)
+            if state.score[offender] >= target:
+                seen.add(("barred at the target", state.rules.finish))
+
+    wanted = {("penalty", "offender"), ("penalty", "others"),
+              ("barred at the target", "peg-out"), ("barred at the target", "hand-end"),
+              ("won later", "peg-out"), ("won later", "hand-end")}
+    for seed in range(200):
+        for finish in ("peg-out", "hand-end"):
+            penalty = ("offender", "others")[seed % 2]
+            rules = Rules(target=11, finish=finish, revoke_penalty=penalty)
+            state = lockstep(players, rules, f"revokes {finish} {seed}", 3, check, revoke=0.2)
+            seen.update(("penalty", penalty) for d in state.deals
+                        for p in d.pegs if p.what == "revoke")
+            again = replay(read_records(records_text(match_records(state))))
+            assert again.deals == state.deals and again.returns() == state.returns()
+            for before, after in zip(state.deals, state.deals[1:]):
+                if before.game == after.game and any(before.score[w] >= 11
+                                                     for w in after.winners):
+                    seen.add(("won later", finish))
         if wanted <= seen:
             break
     assert wanted <= seen, wanted - seen
