@@ -105,9 +105,11 @@ def _check_workers(client, scheduler: str) -> None:
                             f"a cluster plays with the allfives its scheduler and workers run")
 
 
-#: The fewest chunks handed to a cluster at once (``Cluster.window``), whatever its workers
-#: when the run begins (some may join later).
+#: The fewest chunks kept out on a cluster (``Cluster.window``), whatever its workers.
 FEWEST_IN_FLIGHT = 64
+
+#: Seconds for which ``Cluster.window`` holds the scheduler's count of threads.
+WINDOW_AGE = 1.0
 
 
 class Cluster(Executor):
@@ -126,17 +128,22 @@ class Cluster(Executor):
         self.version = version or worker_version()
         self.since: dict[str, float] = {}      # what has been so since when: no link, no worker
         self.asked = 0.0
+        self._window: tuple[float, int] | None = None     # (when asked, the window)
 
     @property
     def window(self) -> int:
-        """How many chunks ``gather`` hands the cluster at once: four for each thread of its
-        workers as the run begins, ``FEWEST_IN_FLIGHT`` at the least (a million groups had
-        been handed over as 200,000 tasks at once)."""
-        try:
-            threads = sum(self.client.nthreads().values())
-        except Exception:  # noqa: BLE001 - the cluster gone: check() says so as the run waits
-            threads = 0
-        return max(FEWEST_IN_FLIGHT, 4 * threads)
+        """How many chunks ``gather`` keeps out on the cluster: four for each thread of its
+        workers, ``FEWEST_IN_FLIGHT`` at the least (a million groups had been handed over as
+        200,000 tasks at once); the scheduler is asked again after ``WINDOW_AGE`` seconds, so
+        that workers that join in the run get work too."""
+        now = time.monotonic()
+        if self._window is None or now - self._window[0] >= WINDOW_AGE:
+            try:
+                threads = sum(self.client.nthreads().values())
+            except Exception:  # noqa: BLE001 - the cluster gone: check() says so as it waits
+                threads = 0
+            self._window = (now, max(FEWEST_IN_FLIGHT, 4 * threads))
+        return self._window[1]
 
     def submit(self, fn, /, *args, **kwargs):
         from functools import partial

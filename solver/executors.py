@@ -349,7 +349,8 @@ def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tu
     file, lets the rest go); on any exception while waiting (Ctrl-C too) the futures not
     started are cancelled and it goes on up.  An executor with a ``window`` (a
     ``WorkerPool``'s, a ``SerialExecutor``'s, ``cli.workers.Cluster``'s) is handed that many
-    calls at once, one more as each comes back."""
+    calls at once, and as each comes back as many more as keep that many out: the window is
+    read again each time (a cluster's grows as workers join it)."""
     executor = executor if executor is not None else SerialExecutor()
     if not callable(getattr(executor, "submit", None)):
         raise BatchError(f"executor: {quoted(executor)} is not an executor (None, executor_for's, "
@@ -361,14 +362,14 @@ def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tu
     # a pool of this machine's is handed a few calls a worker at a time, not all at once: a
     # run of a million matches had planned every chunk, its tasks held in the pool's queue
     # (850 MB, and seconds to stop)
-    window = getattr(executor, "window", None) or len(calls)
-
-    def submit_next() -> None:
-        futures.append(executor.submit(fn, *calls[len(futures)]))
+    def top_up(back: int) -> None:
+        """Calls handed until ``window`` are out beyond the ``back`` that came back."""
+        window = getattr(executor, "window", None) or len(calls)
+        while len(futures) < min(back + window, len(calls)):
+            futures.append(executor.submit(fn, *calls[len(futures)]))
 
     try:
-        while len(futures) < min(window, len(calls)):
-            submit_next()
+        top_up(0)
         out = []
         check = getattr(executor, "check", None)  # a pool's workers may die under their work
         for done in range(1, len(calls) + 1):
@@ -381,8 +382,7 @@ def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tu
                     check()
             out.append(future.result())
             futures[done - 1] = None         # the result is held once, in out
-            if len(futures) < len(calls):
-                submit_next()
+            top_up(done)
             if on_part is not None:
                 kept = on_part(out[-1])
                 if kept is not None:

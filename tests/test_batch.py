@@ -279,6 +279,37 @@ def test_a_pool_is_handed_a_few_calls_a_worker_at_a_time():
     assert gather(None, abs, [(-k,) for k in range(5)]) == list(range(5))
 
 
+def test_a_window_that_grows_is_filled_as_the_calls_come_back():
+    """A cluster's window grows as workers join it: gather reads it again as each call comes
+    back and hands out as many more as keep that many out."""
+    from solver.executors import gather
+
+    class Growing(SerialExecutor):
+        def __init__(self) -> None:
+            super().__init__()
+            self.handed = self.back = 0
+            self.out: list[int] = []       # calls out as each is handed
+
+        @property
+        def window(self) -> int:
+            return 2 if self.back < 3 else 5
+
+        def submit(self, fn, /, *args, **kwargs):
+            self.handed += 1
+            self.out.append(self.handed - self.back)
+            return super().submit(fn, *args, **kwargs)
+
+    executor = Growing()
+
+    def call(k: int) -> int:
+        executor.back += 1
+        return -k
+
+    assert gather(executor, call, [(k,) for k in range(12)]) == [-k for k in range(12)]
+    assert executor.handed == 12
+    assert max(executor.out[:4]) == 2 and max(executor.out) == 5
+
+
 def test_solve_many_keeps_the_order_of_the_positions():
     from solver.search import solve
 

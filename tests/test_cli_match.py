@@ -1418,10 +1418,11 @@ def test_the_wait_for_the_bootstrap_of_many_groups_is_said(monkeypatch, args):
     assert fewer.exit_code == 0 and "bootstrap" not in fewer.stderr
 
 
-def test_a_cluster_is_handed_a_few_chunks_a_thread_at_a_time():
-    """gather handed a cluster every chunk at once (a million groups: 200,000 tasks); it is
-    handed four a thread of its workers as the run begins, 64 at the least."""
-    from cli.workers import FEWEST_IN_FLIGHT, Cluster
+def test_a_cluster_is_handed_a_few_chunks_a_thread_at_a_time(monkeypatch):
+    """gather handed a cluster every chunk at once (a million groups: 200,000 tasks); it keeps
+    four a thread of its workers out, 64 at the least, the workers counted again as it goes."""
+    import cli.workers as workers_module
+    from cli.workers import FEWEST_IN_FLIGHT, WINDOW_AGE, Cluster
 
     class Client:
         def __init__(self, threads):
@@ -1438,3 +1439,13 @@ def test_a_cluster_is_handed_a_few_chunks_a_thread_at_a_time():
     assert Cluster(Client({"a": 2, "b": 30}), "v").window == 128
     assert Cluster(Client({}), "v").window == FEWEST_IN_FLIGHT == 64
     assert Cluster(Client(None), "v").window == 64
+    # workers that join in the run: the scheduler is asked again after WINDOW_AGE seconds
+    client = Client({"a": 2})
+    cluster = Cluster(client, "v")
+    clock = [100.0]
+    monkeypatch.setattr(workers_module.time, "monotonic", lambda: clock[0])
+    assert cluster.window == 64
+    client.threads = {"a": 2, "b": 30, "c": 8}
+    assert cluster.window == 64                 # (asked a moment ago)
+    clock[0] += WINDOW_AGE
+    assert cluster.window == 160
