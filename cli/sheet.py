@@ -16,8 +16,8 @@ from os import PathLike
 from dataclasses import dataclass
 from pathlib import Path
 
-from solver.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, card_str, parse_card, sort_cards, \
-    suit_of
+from solver.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, card_str, make_card, parse_card, \
+    sort_cards, suit_of
 from solver.deal import Position
 from solver.errors import counted, is_number, without_controls
 from solver.pegging import match_after
@@ -179,12 +179,33 @@ def goal_words(position: Position, side: int, objective: str, target: int) -> st
     return task + ", whatever the defence."
 
 
+def end_point_cards(position: Position) -> list[tuple[str, Card]]:
+    """The cards whose captor scores an end point under the deal's rules, with its name: the
+    Jack, Low where it goes to its captor, the Five under five-for-five."""
+    deal = position.deal
+    rules = deal.rules
+    trump = deal.trump
+    out = []
+    if rules.jack:
+        out.append(("Jack", make_card(trump, RANKS.index("J"))))
+    trumps = deal.trumps_dealt()
+    if rules.low and rules.low_to == "captor" and trumps:
+        out.append(("Low", trumps[0]))
+    if rules.five_for_five:
+        out.append(("Five", make_card(trump, RANKS.index("5"))))
+    return out
+
+
 def situation_words(position: Position, objective: str = "points") -> list[str]:
-    """What has happened so far that the goal counts: tricks won, points taken, and (for the
-    objective ``win``) the match score."""
+    """What has happened so far that the goal counts: tricks won, points taken, the cards
+    that score their captor a point taken and by whom (or not dealt), and (for the objective
+    ``win``) the match score."""
     deal = position.deal
     out = []
     done = position.completed
+    taken_by = {c: deal.side_of(t.winner) for t in done for c in t.cards}
+    scoring = [(name, card) for name, card in end_point_cards(position)
+               if deal.holder(card) is not None]
     if done:
         score = score_position(position)
         won = [0] * deal.sides
@@ -199,6 +220,8 @@ def situation_words(position: Position, objective: str = "points") -> list[str]:
                 extra.append(counted(score.captures[side], "pt"))
             if deal.rules.game and score.pips[side]:
                 extra.append(f"game {score.pips[side]}")
+            extra += [f"{name} {card_str(card, True)}" for name, card in scoring
+                      if taken_by.get(card) == side]
             if extra:
                 part += f" ({', '.join(extra)})"
             parts.append(part)
@@ -211,6 +234,8 @@ def situation_words(position: Position, objective: str = "points") -> list[str]:
     if trumps and deal.rules.low and deal.rules.low_to == "holder":
         low = trumps[0]
         held.append(f"Low {card_str(low, True)} {deal.side_name(deal.side_of(deal.holder(low)))}")
+    held += [f"no {name} ({card_str(card, True)})" for name, card in end_point_cards(position)
+             if deal.holder(card) is None]
     if held:
         out.append("Dealt: " + ", ".join(held) + ".")
     if deal.score is not None and objective == "win":

@@ -466,15 +466,41 @@ def test_svg_and_html_write_the_dealt_line_s_cards_as_the_hands_do():
     """The situation's cards (High, Low) were ``T♣`` in grey where the hands wrote ``10♣``,
     the suit in its colour."""
     file = COLLECTION / "012-the-five-falls.toml"
-    assert "Dealt: High T♣ N, Low 2♣ N." in run("puzzle", "show", file).stdout
+    assert "Dealt: High T♣ N, Low 2♣ N, no Jack (J♣)." in run("puzzle", "show", file).stdout
     html = run("puzzle", "show", file, "--format", "html").stdout
-    assert ('Dealt: High 10<span class="black">♣</span> N, Low 2<span class="black">♣</span> N.'
-            in html)
+    assert ('Dealt: High 10<span class="black">♣</span> N, Low 2<span class="black">♣</span> N, '
+            'no Jack (J<span class="black">♣</span>).' in html)
     root = ET.fromstring(run("puzzle", "show", file, "--format", "svg").stdout)
     dealt = next(t for t in root.iter("{http://www.w3.org/2000/svg}text")
                  if "".join(t.itertext()).startswith("Dealt"))
-    assert "".join(dealt.itertext()) == "Dealt: High 10♣ N, Low 2♣ N."
-    assert [span.text for span in dealt] == ["10", "♣", "2", "♣"]
+    assert "".join(dealt.itertext()) == "Dealt: High 10♣ N, Low 2♣ N, no Jack (J♣)."
+    assert [span.text for span in dealt] == ["10", "♣", "2", "♣", "J", "♣"]
+
+
+def test_the_page_says_who_took_the_cards_that_score_their_captor():
+    """A card whose captor scores a point (the Jack; Low where it goes to its captor; the Five
+    under five-for-five) taken in a trick already played is off the diagram: the page says
+    which side took it, or that it was not dealt (puzzle 007's +4 needs the Jack East-West
+    took; 006's Jack was never dealt)."""
+    from solver.cards import parse_cards
+    from solver.deal import Deal
+
+    from cli.sheet import situation_words
+
+    assert "Won so far: NS no tricks; EW 2 tricks (game 7, Jack J♣)." in \
+        run("puzzle", "show", COLLECTION / "007-game-by-a-pip.toml").stdout
+    assert "Dealt: High K♦ EW, Low 5♦ NS, no Jack (J♦)." in \
+        run("puzzle", "show", COLLECTION / "006-ruff-the-ten.toml").stdout
+    deal = Deal.from_line("N:-.J5.-.- 3.2.-.- dealer=S turnup=4H five_for_five=true "
+                          "low_to=captor")
+    assert situation_words(deal.position()) == ["Dealt: High J♥ N."]   # (all in hand)
+    assert situation_words(deal.position(tuple(parse_cards("JH 2H")))) == [
+        "Won so far: N 1 trick (1 pt, game 1, Jack J♥, Low 2♥); S no tricks.",
+        "Dealt: High J♥ N."]                                # (the Five still in N's hand)
+    deal = Deal.from_line("N:-.J6.-.- 5.2.-.- dealer=S turnup=4H five_for_five=true "
+                          "capture=false game=false high=false")
+    assert situation_words(deal.position(tuple(parse_cards("6H 2H")))) == [
+        "Won so far: N 1 trick; S no tricks.", "Dealt: Low 2♥ S, no Five (5♥)."]
 
 
 @pytest.mark.parametrize("name", ["002-catch-the-five.toml", "025-by-a-nose.toml",
