@@ -633,6 +633,38 @@ def _html_hand(facts: Facts, seat: str, cards: Sequence[Card]) -> str:
     return '<td class="hand">' + "".join(lines) + "</td>"
 
 
+#: The width a puzzle's table has on the sheet, in mm: half of A4 within its margins, less the
+#: gap between the two columns and the puzzle's padding and border (``CSS``), and 2 mm to
+#: spare for fonts wider than ``HAND_EMS``'s.
+HTML_ROOM = (210 - 2 * 12 - 5) / 2 - 2 * 4 - 2 * 0.3 - 2
+#: A cell's least width (``min-width``, its padding within it) and its padding each side, the
+#: middle box's width (mm), and an em of the hands' type (10.5 pt) in mm.
+HTML_CELL, HTML_PAD, HTML_MIDDLE, HTML_EM = 20, 1.5, 22, 10.5 * 25.4 / 72
+
+
+def html_hands_scale(facts: Facts) -> float:
+    """How large the hands' type is drawn, from 1 (the sheet's) down to 0.4, for the table to
+    fit its puzzle's box: long suits (nine cards or more in a hand) would go past its edge,
+    which cuts them off."""
+    hands = dict(zip(facts.seats, facts.hands))
+
+    def ems(seat: str) -> float:
+        cards = hands.get(seat, ())
+        return max(sum(HAND_EMS.get(c, 0.636) for c in f"{SUIT_SYMBOLS[suit]} "
+                       f"{holding(cards, suit)}") * (BOLD_WIDER if suit == facts.trump else 1)
+                   for suit in range(4)) if cards else 0.0
+
+    def width(scale: float) -> float:
+        cell = [ems(seat) * HTML_EM * scale + 2 * HTML_PAD for seat in "NESW"]
+        return (max(HTML_CELL, cell[3]) + max(HTML_MIDDLE, cell[0], cell[2])
+                + max(HTML_CELL, cell[1]))
+
+    scale = 1.0
+    while scale > 0.4 and width(scale) > HTML_ROOM:
+        scale = round(scale - 0.05, 2)
+    return scale
+
+
 def html_puzzle(facts: Facts) -> str:
     """One puzzle's card on the sheet."""
     hands = dict(zip(facts.seats, facts.hands))
@@ -652,10 +684,12 @@ def html_puzzle(facts: Facts) -> str:
             f"<tr><td></td>{cell('S')}<td></td></tr>"]
     situation = "".join(f'<p class="situation">{_with_cards(s, _html_card)}</p>'
                         for s in facts.situation)
+    scale = html_hands_scale(facts)
+    size = f' style="font-size: {scale:.0%}"' if scale < 1 else ""
     return (f'<section class="puzzle">\n<h2>{_esc(heading(facts))}</h2>\n'
             f'<p class="about">{_esc(about(facts))}</p>\n'
             f'<p class="goal">{_esc(facts.goal)}</p>\n{situation}\n'
-            f'<table class="table">{"".join(rows)}</table>\n</section>')
+            f'<table class="table"{size}>{"".join(rows)}</table>\n</section>')
 
 
 def html_solution(facts: Facts) -> str:

@@ -728,6 +728,36 @@ def test_a_sheet_has_four_puzzles_to_every_page_the_first_too():
     assert "grid-template-rows: 1fr 1fr" in page
 
 
+def test_a_sheet_draws_long_hands_smaller_to_fit_the_puzzle_s_box():
+    """A box cuts off what goes past its edge: the hands of nine cards or more whose suits are
+    long are drawn smaller until the table fits (East's A K Q J 10 9 of trumps lost its 9);
+    every hand of the collection fits at the sheet's size."""
+    from dataclasses import replace
+
+    from solver.cards import parse_hand
+
+    from cli.sheet import HAND_EMS, HTML_ROOM, facts_of, html_hands_scale, html_puzzle
+
+    for path in sorted(COLLECTION.glob("*.toml")):
+        assert html_hands_scale(facts_of(load_puzzle(path), path.name)) == 1
+    facts = facts_of(load_puzzle(COLLECTION / "006-ruff-the-ten.toml"), "006-ruff-the-ten.toml")
+    assert 'class="table">' in html_puzzle(facts)
+    hands = [parse_hand(h) for h in ("AKQ.432.432.432", "65.AKQJT9.65.65", "87.87.AKQJT9.87",
+                                     "JT9.5.87.AKQJT9")]
+    long = replace(facts, hands=tuple(hands), trump=1)
+    scale = html_hands_scale(long)
+    assert 0.4 <= scale < 1 and f'class="table" style="font-size: {scale:.0%}">' in \
+        html_puzzle(long)
+    # East's trumps, bold, and West's clubs beside the middle box, at that size
+    em = 10.5 * 25.4 / 72 * scale
+    widths = [sum(HAND_EMS.get(c, 0.636) for c in line) * em + 3
+              for line in ("♥ A K Q J 10 9", "♣ A K Q J 10 9")]
+    assert widths[0] * 1.1 + 22 + widths[1] <= HTML_ROOM
+    thirteen = replace(facts, hands=(facts.hands[0], parse_hand("AKQJT98765432..."),
+                                     facts.hands[2], parse_hand("...AKQJT98765432")), trump=0)
+    assert 0.4 <= html_hands_scale(thirteen) < scale     # (thirteen cards of a suit fit too)
+
+
 @pytest.mark.slow
 def test_a_sheet_printed_has_four_puzzles_to_every_page(tmp_path):
     """Printed to PDF by a headless Chromium, where there is one: four puzzles on the first
