@@ -66,7 +66,7 @@ class Facts:
     to_move: str
     on_table: tuple[tuple[str, Card], ...]
     goal: str  # "South to play and make 9 points in the deal."
-    situation: tuple[str, ...]  # the tricks already played, the match score
+    situation: tuple[str, ...]  # what scores, the tricks already played, the match score
     themes: tuple[str, ...]
     rating: int | None
     solution: tuple[TrickLine, ...]
@@ -196,6 +196,30 @@ def end_point_cards(position: Position) -> list[tuple[str, Card]]:
     return out
 
 
+def scoring_words(rules) -> str:
+    """What a deal scores under ``rules``, and how cards follow, for a student who does not
+    know the preset's name: ``Scoring: trumps taken (A 4, K 3, Q 2, J 1, 10 10, 5 5); High,
+    Low, Jack and Game 1 each. Follow suit or trump.``"""
+    parts = []
+    if rules.capture:
+        parts.append("trumps taken (A 4, K 3, Q 2, J 1, 10 10, 5 5)")
+    ends = [name for name, on in (("High", rules.high), ("Low", rules.low),
+                                  ("Jack", rules.jack), ("Game", rules.game)) if on]
+    if rules.low and rules.low_to == "captor":
+        ends[ends.index("Low")] = "Low (to its taker)"
+    if rules.game and not rules.game_counts_fives:
+        ends[-1] = "Game (fives not counted)"
+    if ends:
+        named = ends[0] if len(ends) == 1 else ", ".join(ends[:-1]) + " and " + ends[-1]
+        parts.append(named + (" 1 each" if len(ends) > 1 else " 1"))
+    if rules.five_for_five:
+        parts.append("the trump Five taken 5 more")
+    if not rules.capture and parts:
+        parts.append("no points for trumps taken")
+    follow = "Follow suit." if rules.strict_follow else "Follow suit or trump."
+    return f"Scoring: {'; '.join(parts) or 'nothing'}. {follow}"
+
+
 def situation_words(position: Position, objective: str = "points") -> list[str]:
     """What has happened so far that the goal counts: tricks won, points taken, the cards
     that score their captor a point taken and by whom (or not dealt), and (for the objective
@@ -304,7 +328,7 @@ def facts_of(puzzle, name: str = "", number: str | None = None, titled: bool = T
         on_table=tuple((deal.seats[current.seat_of(i, deal.players)], c)
                        for i, c in enumerate(current.cards)),
         goal=goal_words(position, puzzle.side, puzzle.objective, puzzle.target),
-        situation=tuple(situation_words(position, puzzle.objective)),
+        situation=(scoring_words(deal.rules), *situation_words(position, puzzle.objective)),
         themes=tuple(puzzle.themes),
         rating=puzzle.rating,
         solution=tuple(solution_tricks(position, puzzle.side, puzzle.line)),

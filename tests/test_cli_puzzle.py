@@ -114,7 +114,7 @@ def test_a_narrow_screen_folds_the_choices_between_them_and_indents_folded_lines
     # before the table, a line goes on indented: the title keeps its rating whole
     head = lines[:lines.index(next(line for line in lines if line.startswith("You play")))]
     words = [line for line in head if not line.startswith("  ")]
-    assert [line.split()[0] for line in words] == ["004.", "East", "Won", "Dealt:"]
+    assert [line.split()[0] for line in words] == ["004.", "East", "Scoring:", "Won", "Dealt:"]
     assert "rating 2073" in " ".join(" ".join(head).split())
 
 
@@ -477,6 +477,34 @@ def test_svg_and_html_write_the_dealt_line_s_cards_as_the_hands_do():
     assert [span.text for span in dealt] == ["10", "♣", "2", "♣", "J", "♣"]
 
 
+def test_the_page_says_what_scores_under_its_rules():
+    """A student does not know what "all-fours" means: the page says what scores and how cards
+    follow, in every form."""
+    from solver.rules import PRESETS, Rules
+
+    from cli.sheet import scoring_words
+
+    said = {preset: scoring_words(Rules.preset(preset)) for preset in PRESETS}
+    trumps = "trumps taken (A 4, K 3, Q 2, J 1, 10 10, 5 5)"
+    assert said == {
+        "all-fives": f"Scoring: {trumps}; High, Low, Jack and Game 1 each. Follow suit or trump.",
+        "strict": f"Scoring: {trumps}; High, Low, Jack and Game 1 each. Follow suit.",
+        "classic": f"Scoring: {trumps}. Follow suit.",
+        "all-fours": "Scoring: High, Low, Jack and Game (fives not counted) 1 each; no points "
+                     "for trumps taken. Follow suit or trump.",
+        "five-for-five": f"Scoring: {trumps}; High, Low, Jack and Game 1 each; the trump Five "
+                         f"taken 5 more. Follow suit or trump."}
+    assert scoring_words(Rules(low_to="captor", high=False, jack=False, game=False)) == \
+        f"Scoring: {trumps}; Low (to its taker) 1. Follow suit or trump."
+    assert scoring_words(Rules(capture=False, high=False, low=False, jack=False,
+                               game=False)) == "Scoring: nothing. Follow suit or trump."
+    path = COLLECTION / "007-game-by-a-pip.toml"
+    for form in ("text", "svg", "html"):
+        shown = re.sub(r"<[^>]+>|\s+", " ", run("puzzle", "show", path, "--format", form).stdout)
+        assert "Scoring: High, Low, Jack and Game (fives not counted) 1 each; no points for " \
+            "trumps taken. Follow suit or trump." in re.sub(" +", " ", shown), form
+
+
 def test_the_page_says_who_took_the_cards_that_score_their_captor():
     """A card whose captor scores a point (the Jack; Low where it goes to its captor; the Five
     under five-for-five) taken in a trick already played is off the diagram: the page says
@@ -756,6 +784,43 @@ def test_a_sheet_draws_long_hands_smaller_to_fit_the_puzzle_s_box():
     thirteen = replace(facts, hands=(facts.hands[0], parse_hand("AKQJT98765432..."),
                                      facts.hands[2], parse_hand("...AKQJT98765432")), trump=0)
     assert 0.4 <= html_hands_scale(thirteen) < scale     # (thirteen cards of a suit fit too)
+
+
+@pytest.mark.slow
+def test_no_puzzle_goes_past_its_box_in_a_browser(tmp_path):
+    """Laid out by a headless Chromium, where there is one: no puzzle's box holds more than it
+    shows (a box cuts off what goes past it), the collection's nor those of long hands."""
+    import shutil
+    import subprocess
+    from dataclasses import replace
+
+    from solver.cards import parse_hand
+
+    from cli.sheet import facts_of, html_sheet
+
+    browser = next(filter(None, map(shutil.which, ("chromium", "chromium-browser",
+                                                   "google-chrome"))), None)
+    if browser is None:
+        pytest.skip("no headless browser to lay the sheet out")
+    facts = [facts_of(load_puzzle(path), path.name) for path in sorted(COLLECTION.glob("*.toml"))]
+    long = ["AKQ.432.432.432", "65.AKQJT9.65.65", "87.87.AKQJT9.87", "JT9.5.87.AKQJT9",
+            "AKQJT98765432...", "...AKQJT98765432"]
+    facts += [replace(facts[5], hands=tuple(parse_hand(h) for h in long[:4]), trump=trump)
+              for trump in range(4)]
+    facts.append(replace(facts[5], hands=(facts[5].hands[0], parse_hand(long[4]),
+                                          facts[5].hands[2], parse_hand(long[5])), trump=0))
+    script = ("<script>addEventListener('load', () => document.body.dataset.over = "
+              "[...document.querySelectorAll('.puzzle')].filter(p => p.scrollHeight > "
+              "p.clientHeight + 1 || p.scrollWidth > p.clientWidth + 1).map(p => "
+              "p.querySelector('h2').textContent).join('|') + '/' + "
+              "document.querySelectorAll('.puzzle').length)</script></body>")
+    sheet = tmp_path / "sheet.html"
+    sheet.write_text(html_sheet(facts, "Sheet", True).replace("</body>", script),
+                     encoding="utf-8")
+    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                          "--dump-dom", sheet.as_uri()], capture_output=True, text=True,
+                         timeout=120, check=True).stdout
+    assert re.search(r'data-over="([^"]*)"', dom)[1] == f"/{len(facts)}"
 
 
 @pytest.mark.slow
@@ -1571,7 +1636,9 @@ def test_goal_shows_the_goal_again_where_a_short_screen_lost_it(puzzles):
     lines = text.splitlines()
     goal = next(line for line in lines if " to play and " in line)
     first, again = [i for i, line in enumerate(lines) if line == goal]
-    assert lines[first + 1] == lines[again + 1] and lines[again + 1].startswith("Dealt: ")
+    assert lines[first + 1] == lines[again + 1] and lines[again + 1].startswith("Scoring: ")
+    dealt = next(k for k in range(again, len(lines)) if lines[k].startswith("Dealt: "))
+    assert lines[first:first + dealt - again + 1] == lines[again:dealt + 1]
     assert "unknown answer" not in text
 
 
