@@ -268,9 +268,7 @@ class PuzzleSession:
         if line:
             lead = "  The best play after it: "
             text.append("\n" + lead)
-            text.append_text(self.line_text(position, (card, *line),
-                                            limit=2 * self.deal.players + 1,
-                                            column=len(lead)))
+            text.append_text(self.line_text(position, (card, *line), column=len(lead)))
         text.append("\n  Try again.", style="bold")
         return text
 
@@ -282,21 +280,17 @@ class PuzzleSession:
             return f"a margin of {value:+d}"
         return counted(value, "point")
 
-    def line_text(self, position: Position, line, limit: int | None = None,
-                  column: int = 0) -> Text:
+    def line_text(self, position: Position, line, column: int = 0) -> Text:
         """``W 7♠ N 3♠ | S Q♦ ...``: cards with their seats, a bar between tricks; begun at
         ``column``, it goes on to the next line, indented, where the screen ends."""
         width = self.console.width
         text = Text()
         here = position
         for k, card in enumerate(line):
-            if limit is not None and k >= limit:
-                gap, piece = " ", Text("…")
-            else:
-                gap = "" if not k else " | " if not here.current.cards else " "
-                piece = Text(f"{self.deal.seats[here.to_move]} ")
-                piece.append_text(card_face(card, self.pretty, self.deal.trump))
-                here = here.after(card)
+            gap = "" if not k else " | " if not here.current.cards else " "
+            piece = Text(f"{self.deal.seats[here.to_move]} ")
+            piece.append_text(card_face(card, self.pretty, self.deal.trump))
+            here = here.after(card)
             if k and column + len(gap) + piece.cell_len > width:
                 text.append("\n" + CONTINUED)
                 column = len(CONTINUED)
@@ -304,8 +298,6 @@ class PuzzleSession:
             text.append(gap)
             text.append_text(piece)
             column += len(gap) + piece.cell_len
-            if limit is not None and k >= limit:
-                break
         return text
 
     def hints(self, position: Position) -> list[Text]:
