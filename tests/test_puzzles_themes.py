@@ -121,10 +121,12 @@ ENDPLAYS = [
 ]
 
 
-def _leads_to_an_outranked_winner(puzzle, solver) -> list[tuple[Position, Card, Card]]:
+def _leads_to_an_outranked_winner(puzzle, solver, whole: bool = False
+                                  ) -> list[tuple[Position, Card, Card]]:
     """The positions, in the solution, where a defender who won the trick before leads to a
     trick the side wins with a card some defender's card of its suit outranked, with the
-    lead and the winning card: the theme's first condition, worked out here on its own."""
+    lead and the winning card: the theme's first condition, worked out here on its own, in
+    the tricks begun before the line ends (``whole``: in the optimal play after it too)."""
     from solver.puzzles.themes import optimal_play
     from solver.puzzles.soundness import Oracle
     oracle = Oracle(puzzle.side, puzzle.objective, puzzle.target, solver)
@@ -133,6 +135,8 @@ def _leads_to_an_outranked_winner(puzzle, solver) -> list[tuple[Position, Card, 
     deal = final.deal
     found = []
     for k in range(1, len(final.completed)):
+        if k * deal.players >= len(end.play) and not whole:
+            break
         trick, last = final.completed[k], final.completed[k - 1]
         if deal.side_of(trick.leader) == puzzle.side or last.winner != trick.leader or \
                 deal.side_of(trick.winner) != puzzle.side:
@@ -164,6 +168,20 @@ def test_endplay_needs_a_tenace_and_no_safe_exit(line, objective, cards, endplay
                    for c, v in values.items())
     assert any(suit_of(won) == suit_of(lead) and no_safe_exit(before, lead)
                for before, lead, won in leads) == endplay
+
+
+def test_an_endplay_in_the_play_after_the_line_is_none(solver):
+    """Three players: E's 12 is safe once the line ends (its J♥ overtrumps N's T♥); in the
+    play after it N, with only diamonds left, leads the 2♦ to a trick E wins with the 7♦
+    below N's A♦ J♦, where the goal is safe whatever the defence does: no endplay (a generated
+    puzzle was titled one)."""
+    position = Position.from_line("N:-.T3.AJ42.- -.J7.73.98 A97.A.-.J4 dealer=E turnup=QH "
+                                  "play=AH,3H")
+    puzzle = examine(position, "points", solver=solver)
+    assert isinstance(puzzle, Puzzle) and " ".join(puzzle.line_str()) == "7H 9S TH JH"
+    assert _leads_to_an_outranked_winner(puzzle, solver, whole=True)
+    assert not _leads_to_an_outranked_winner(puzzle, solver)
+    assert "endplay" not in puzzle.themes
 
 
 def test_ruff_the_ten_needs_the_suit_led_in_hand(puzzles):

@@ -251,11 +251,14 @@ def _endplay(reading: _Reading) -> bool:
         return False
     tricks = final.completed
     n = deal.players
+    end = reading.offset + len(reading.puzzle.line)
     for k in range(1, len(tricks)):
         trick = tricks[k]
         start = k * n
         if start < reading.offset + first_real:
             continue
+        if start >= end:    # (after the line the goal is safe whatever the defence does)
+            break
         leader = trick.leader
         if deal.side_of(leader) == side or tricks[k - 1].winner != leader:
             continue
