@@ -21,7 +21,8 @@ from .errors import note
 #: Seconds to wait for a Dask scheduler to answer.
 CONNECT_TIMEOUT = 5.0
 #: Seconds a run waits on a cluster that has no worker left before it stops (its record keeps
-#: the groups finished, for --resume once there are workers again).
+#: the groups finished, for --resume once there are workers again), or on a scheduler that
+#: does not answer (stopped, or cut off by the network with its connection left open).
 NO_WORKERS_WAIT = 60.0
 
 #: Worker processes a CPU at most (``--jobs``): more only share the same CPUs.
@@ -115,8 +116,9 @@ WINDOW_AGE = 1.0
 class Cluster(Executor):
     """Dask's executor, with the ``check`` that ``solver.executors.gather`` makes while it waits:
     the scheduler gone (the client closed, or reconnecting for longer than it may), or no worker
-    for ``NO_WORKERS_WAIT`` seconds, is a ``WorkersLost``; each time it is left with no worker
-    the run says so on standard error.  Each chunk checks first that its worker runs this
+    for ``NO_WORKERS_WAIT`` seconds, or no answer from the scheduler for as long, is a
+    ``WorkersLost``; each time it is left with no worker, or without an answer, the run says so
+    on standard error.  Each chunk checks first that its worker runs this
     allfives, and stops early when the run was stopped (``solver.executors.cluster_chunk``)."""
 
     def __init__(self, client, version: str | None = None) -> None:
@@ -138,12 +140,18 @@ class Cluster(Executor):
         that workers that join in the run get work too."""
         now = time.monotonic()
         if self._window is None or now - self._window[0] >= WINDOW_AGE:
-            try:
-                threads = sum(self.client.nthreads().values())
-            except Exception:  # noqa: BLE001 - the cluster gone: check() says so as it waits
-                threads = 0
-            self._window = (now, max(FEWEST_IN_FLIGHT, 4 * threads))
+            threads = self._threads()       # (none: check() says why as the run waits)
+            self._window = (now, max(FEWEST_IN_FLIGHT, 4 * sum((threads or {}).values())))
         return self._window[1]
+
+    def _threads(self) -> dict[str, int] | None:
+        """Each worker's threads, as the scheduler counts them; None where it does not answer
+        within ``CONNECT_TIMEOUT`` seconds (a scheduler stopped, or cut off by the network,
+        leaves its connection open and never answers), or is gone."""
+        try:
+            return dict(self.client.nthreads(callback_timeout=CONNECT_TIMEOUT))
+        except Exception:  # noqa: BLE001 - no answer, of whatever kind
+            return None
 
     def submit(self, fn, /, *args, **kwargs):
         from functools import partial
@@ -167,8 +175,17 @@ class Cluster(Executor):
         self.since.pop("link", None)
         if now - self.asked < 2:
             return
-        self.asked = now
-        if self.client.scheduler_info(n_workers=0).get("n_workers", 1):
+        threads = self._threads()
+        now = self.asked = time.monotonic()
+        if threads is None:
+            if "answer" not in self.since:
+                note(f"the scheduler does not answer: waiting {NO_WORKERS_WAIT:g} s for it")
+            if now - self.since.setdefault("answer", now) > NO_WORKERS_WAIT:
+                raise WorkersLost(f"--scheduler: the scheduler has not answered for "
+                                  f"{NO_WORKERS_WAIT:g} s")
+            return
+        self.since.pop("answer", None)
+        if threads:
             self.since.pop("workers", None)
             return
         if "workers" not in self.since:

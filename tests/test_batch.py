@@ -310,6 +310,34 @@ def test_a_window_that_grows_is_filled_as_the_calls_come_back():
     assert max(executor.out[:4]) == 2 and max(executor.out) == 5
 
 
+def test_progress_is_told_while_a_call_is_awaited():
+    """A run whose workers stalled said nothing until a chunk came back: progress is told
+    every half second as gather waits on an executor it can check, the calls done so far."""
+    import threading
+    from concurrent.futures import Future
+
+    from solver.executors import gather
+
+    class Slow(SerialExecutor):
+        window = 2
+        checks = 0
+
+        def submit(self, fn, /, *args, **kwargs):
+            future: Future = Future()
+            threading.Timer(1.3, lambda: future.set_result(fn(*args))).start()
+            return future
+
+        def check(self) -> None:
+            self.checks += 1
+
+    told = []
+    executor = Slow()
+    assert gather(executor, abs, [(-1,), (-2,)],
+                  progress=lambda done, total: told.append((done, total))) == [1, 2]
+    assert told.count((0, 2)) == executor.checks >= 2      # (1.3 s: checked at 0.5 and 1.0)
+    assert told[-2:] == [(1, 2), (2, 2)]
+
+
 def test_solve_many_keeps_the_order_of_the_positions():
     from solver.search import solve
 

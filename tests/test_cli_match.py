@@ -345,16 +345,21 @@ def test_a_stopped_run_stops_the_chunks_its_workers_started(how):
 
 
 class StandInClient:
-    """What ``Cluster`` asks of a Dask client: its status and how many workers it has."""
+    """What ``Cluster`` asks of a Dask client: its status and its workers' threads (none where
+    the scheduler does not answer, ``silent``: Dask's timeout of the call)."""
 
     def __init__(self, status: str = "running", workers: int = 1) -> None:
-        self.status, self.workers = status, workers
+        self.status, self.workers, self.silent = status, workers, False
+        self.timeouts: list = []
 
     def get_executor(self):
         return None
 
-    def scheduler_info(self, n_workers: int = -1) -> dict:
-        return {"n_workers": self.workers}
+    def nthreads(self, callback_timeout=None) -> dict:
+        self.timeouts.append(callback_timeout)
+        if self.silent:
+            raise TimeoutError(f"timed out after {callback_timeout} s")
+        return {f"tcp://worker-{k}": 2 for k in range(self.workers)}
 
 
 def test_a_cluster_without_workers_or_scheduler_stops_the_run(monkeypatch, capsys):
@@ -392,6 +397,42 @@ def test_a_cluster_without_workers_or_scheduler_stops_the_run(monkeypatch, capsy
     clock[0] += workers.CONNECT_TIMEOUT + 3
     with pytest.raises(WorkersLost, match="the scheduler went away"):
         cluster.check()
+
+
+def test_a_scheduler_that_stops_answering_stops_the_run(monkeypatch, capsys):
+    """A scheduler stopped (or cut off by the network, its connection left open) never
+    answers: the run had waited on it silently for as long as it lasted.  Each question is
+    given CONNECT_TIMEOUT seconds; the run says once that it waits, and stops after
+    NO_WORKERS_WAIT seconds without an answer, where one that answers again in time goes on."""
+    from cli import workers
+    from solver.errors import WorkersLost
+
+    clock = [1000.0]
+    monkeypatch.setattr(workers.time, "monotonic", lambda: clock[0])
+    client = StandInClient(workers=2)
+    cluster = workers.Cluster(client)
+    cluster.check()
+    assert capsys.readouterr().err == "" and cluster.window == 64
+    client.silent = True
+    for step in (3, 30, 20):
+        clock[0] += step
+        cluster.check()
+    assert capsys.readouterr().err == \
+        "allfives: the scheduler does not answer: waiting 60 s for it\n"
+    client.silent = False                   # answers again in time: the wait starts again
+    clock[0] += 3
+    cluster.check()
+    client.silent = True
+    for step in (3, workers.NO_WORKERS_WAIT - 1):
+        clock[0] += step
+        cluster.check()
+    clock[0] += 3
+    with pytest.raises(WorkersLost, match="the scheduler has not answered for 60 s"):
+        cluster.check()
+    assert capsys.readouterr().err.count("waiting") == 1
+    assert set(client.timeouts) == {workers.CONNECT_TIMEOUT}
+    clock[0] += workers.WINDOW_AGE
+    assert cluster.window == workers.FEWEST_IN_FLIGHT       # (no answer: the least)
 
 
 def test_the_report_and_no_progress_bar_into_a_pipe():
@@ -1431,7 +1472,7 @@ def test_a_cluster_is_handed_a_few_chunks_a_thread_at_a_time(monkeypatch):
         def get_executor(self):
             return None
 
-        def nthreads(self):
+        def nthreads(self, callback_timeout=None):
             if self.threads is None:
                 raise OSError("the scheduler is gone")
             return self.threads
