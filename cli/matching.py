@@ -362,11 +362,14 @@ def summary(plan: Plan, result, seconds: float, resumed: int = 0,
         deals = games * result.deals
         played = len(result.groups)
     cut = result.cut_short()
-    # (none timed: every group read back from a record)
+    # (none timed, every group read back from a record: the times null)
+    summaries = result.time_summaries() if times is None else times
     times = {label: {"decisions": t.count, "median": t.median if t.count else None,
                      "p95": t.p95 if t.count else None, "max": t.max if t.count else None,
-                     "total": t.total, "cut_short": cut.get(label, 0)}
-             for label, t in (result.time_summaries() if times is None else times).items()}
+                     "total": t.total, "cut_short": cut.get(label, 0)} if t is not None else
+             {"decisions": 0, "median": None, "p95": None, "max": None, "total": 0.0,
+              "cut_short": 0}
+             for label in labels for t in [summaries.get(label)]}
     # whole matches are played to the preset's target unless --target says otherwise
     target = (plan.target or Rules.from_spec(plan.rules).target) if plan.whole_matches else None
     return {
@@ -811,7 +814,7 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
                      right=(1, 2, 3, 4))
         grid.columns[0].overflow = "fold"      # (a long name whole, on lines of its own)
         for label in (a, b):
-            t = found["times"].get(label, {"decisions": 0, "median": 0.0, "p95": 0.0})
+            t = found["times"][label]
             grid.add_row(label.replace(",", ", ") if spaced else label,
                          f"{found['points_per_deal'][label]:.3f}", str(t["decisions"]),
                          seconds_words(t["median"], pretty) or "—",
@@ -823,7 +826,7 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
         # its parts (a spec between its options)
         lines = []
         for label in (a, b):
-            t = found["times"].get(label, {"decisions": 0, "median": 0.0, "p95": 0.0})
+            t = found["times"][label]
             parts = [Text(f"{part},") for part in label.split(",")]
             parts[-1] = Text(f"{label.split(',')[-1]}:", style="bold")
             for part in parts[:-1]:
@@ -876,11 +879,13 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
     console.print()
     jobs = (f"scheduler {found['scheduler']}" if found["scheduler"] is not None
             else counted(found["jobs"], "job"))
-    if found["resumed"]:
+    wall = f"{seconds_words(found['seconds'], pretty)} wall"
+    if found["resumed"]:        # (the wall is the play's, not the reading back's)
         games += (f" ({counted(found['resumed'], 'group')} read back from the record, "
-                  f"{groups - found['resumed']:,} played)")
-    console.print(_flowed(f"{games} in {seconds_words(found['seconds'], pretty)} wall, {jobs}",
-                          console.width, style="dim"))
+                  f"{groups - found['resumed']:,} played in {wall})")
+    else:
+        games += f" in {wall}"
+    console.print(_flowed(f"{games}, {jobs}", console.width, style="dim"))
     console.print(Text(f"Reproduce: {found['command']}", style="dim"), crop=False,
                   soft_wrap=True)
     if found["go_on"] is not None:

@@ -1011,6 +1011,25 @@ def test_the_report_of_a_run_resumed_says_how_many_groups_were_read_back(tmp_pat
     resumed = run("match", "heuristic", "random", "--deals", 3, "--record", record, "--resume")
     assert resumed.exit_code == 0, resumed.stderr
     assert f"resumed: {words} read back from the record" in resumed.stdout
+    assert re.search(rf"3 deals \({words.split()[-2] if groups > 1 else 1} groups? read back "
+                     rf"from the record, {3 - groups} played in \S+ \S+ wall\), 1 job",
+                     " ".join(resumed.stdout.split()))
+
+
+def test_a_run_every_group_of_which_is_read_back_times_no_decision(tmp_path):
+    """Every group read back from the record, none played: the report's times were '0 µs' and
+    its JSON's an empty object, where each player's are none: '—' and null."""
+    record = tmp_path / "run.jsonl"
+    assert run("match", "heuristic", "random", "--deals", 3, "--record", record).exit_code == 0
+    again = run("match", "heuristic", "random", "--deals", 3, "--record", record, "--resume")
+    rows = [line.split() for line in again.stdout.splitlines()
+            if line.startswith(("heuristic  ", "random  "))]
+    assert [row[2:] for row in rows] == [["0", "—", "—"], ["0", "—", "—"]], again.stdout
+    found = one(run("match", "heuristic", "random", "--deals", 3, "--record", record,
+                    "--resume", "--json"))
+    assert found["times"] == {
+        name: {"decisions": 0, "median": None, "p95": None, "max": None, "total": 0.0,
+               "cut_short": 0} for name in ("heuristic", "random")}
 
 
 def test_an_interrupted_run_says_how_to_go_on(tmp_path):
