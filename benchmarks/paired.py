@@ -40,7 +40,8 @@ from solver.players import HeuristicPlayer
 from solver.registry import register_player
 from solver.batch import seatings
 from solver.resume import records_parts
-from solver.records import Records, deal_opening, numbered_records, record_lines
+from solver.records import RECORD_START, Records, cut_short, deal_opening, numbered_records, \
+    record_lines
 from solver.rules import MAX_TARGET
 from solver.stats import mean_interval
 
@@ -53,8 +54,23 @@ register_player("sighted", sighted)
 KEYS = ("match", "players", "rules", "pack", "actions", "score")
 
 
+#: Notes on standard error, said once every run is read and found to pair (a run refused
+#: after them would have said more than its one line).
+NOTES = []
+
+
 def fail(message):
     sys.exit(f"paired.py: {message}")
+
+
+def note(message):
+    NOTES.append(f"paired.py: {message}")
+
+
+def notes_said():
+    for message in NOTES:
+        print(message, file=sys.stderr)
+    NOTES.clear()
 
 
 def read_run(path):
@@ -70,7 +86,13 @@ def read_run(path):
         fail(f"{path}: not UTF-8 text")
     lines = record_lines(text)
     if lines and not text.endswith("\n"):
-        lines.pop()         # the last line, cut short as the run was stopped (as --resume reads)
+        # the last line, cut short as the run was stopped, as --resume reads it: a line that
+        # does not begin as a record does is no run's
+        if not cut_short(lines[-1].removeprefix("\ufeff").encode("utf-8")):
+            fail(f"{path}:{len(lines)}: not a record (a line a stopped run cut short begins "
+                 f"{RECORD_START.decode()}...)")
+        lines.pop()
+        note(f"{path}: its last line, cut short as the run was stopped, left out")
     records = Records()
     records.lines = []
     try:
@@ -96,8 +118,7 @@ def read_run(path):
         fail(f"{path}: no whole group in it (a run stopped in its first group)")
     if used < len(records):     # (one group at most: one past it is refused)
         group = records[used]["match"].split(":")[1]
-        print(f"paired.py: {path}: group {group} not whole left out (a run stopped before its "
-              f"end)", file=sys.stderr)
+        note(f"{path}: group {group} not whole left out (a run stopped before its end)")
     return records[:used]
 
 
@@ -196,19 +217,19 @@ def paired(first, second, alone):
     their first deal's calls; their first packs; and each run's own differences (A's points
     less B's) under its label, to show.  These go on the lists in ``alone`` too."""
     if os.path.exists(first) and os.path.exists(second) and os.path.samefile(first, second):
-        print(f"paired.py: {first} and {second} are the same file: a run less itself is "
-              f"nothing", file=sys.stderr)
+        note(f"{first} and {second} are the same file: a run less itself is nothing")
     (name_a, one, packs_one, b_one, tables_one), (name_b, two, packs_two, b_two, tables_two) \
         = (group_differences(path) for path in (first, second))
     if kind(b_one) != kind(b_two):     # a difference of differences still: said, not refused
-        print(f"paired.py: {first} is against {b_one}, {second} against {b_two}: not the same "
-              f"B", file=sys.stderr)
+        note(f"{first} is against {b_one}, {second} against {b_two}: not the same B")
     if tables_one != tables_two:
-        fail(f"{first} and {second} play each group in {sorted(tables_one)} and "
-             f"{sorted(tables_two)} seatings: one run is --duplicate, the other not")
+        def seatings_words(tables):
+            return " or ".join(f"{n} seating{'s' if n != 1 else ''}" for n in sorted(tables))
+        fail(f"{first} plays each group in {seatings_words(tables_one)}, {second} in "
+             f"{seatings_words(tables_two)}: one run is --duplicate, the other not")
     if set(one) != set(two):
-        print(f"paired.py: {first} has {len(one)} groups, {second} {len(two)}: compared over "
-              f"the {len(set(one) & set(two))} both played", file=sys.stderr)
+        note(f"{first} has {len(one)} groups, {second} {len(two)}: compared over the "
+             f"{len(set(one) & set(two))} both played")
     alone[0].extend(one.values())
     alone[1].extend(two.values())
     common = sorted(set(one) & set(two), key=int)
@@ -231,6 +252,7 @@ def show_differences(label, differences, by_calls):
 
 
 def main(argv):
+    NOTES.clear()
     if {"-h", "--help"} & set(argv):     # (the notes above say how to run it)
         print(__doc__.strip())
         return
@@ -241,6 +263,7 @@ def main(argv):
             fail(f"unknown option {arg} (the one option is --by-calls)")
     if len(paths) == 1:
         name, one, packs, b, _ = group_differences(paths[0])
+        notes_said()
         show_differences(f"{name} less {b} ({paths[0]})",
                          [(one[g], packs[g][3]) for g in sorted(one, key=int)], by_calls)
         return
@@ -268,6 +291,7 @@ def main(argv):
                   lambda: show("the second runs pooled, each against its B", alone[1]),
                   lambda: show_differences(f"pooled over the {len(paths) // 2} pairs, group "
                                            f"by group", pooled, by_calls)]
+    notes_said()
     for told in shown:
         told()
 

@@ -459,7 +459,7 @@ def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
     length in bytes of the file's lines that hold them (a line the run was writing when it
     stopped, or a group not whole, is played again)."""
     from solver.resume import records_parts
-    from solver.records import RECORD_START, numbered_records
+    from solver.records import RECORD_START, cut_short, numbered_records
 
     ends = [0]                  # the byte after each line, by line number
     numbers: list[int] = []     # each record's line
@@ -470,7 +470,7 @@ def resumed(plan: Plan, path: str) -> tuple[list, int, int]:
                 # cut off as the run stopped, as it wrote a record: a line that does not begin
                 # as a record does is no run's (a file with no line end at all, say)
                 cut = raw.removeprefix(b"\xef\xbb\xbf") if len(ends) == 1 else raw
-                if not (RECORD_START.startswith(cut) or cut.startswith(RECORD_START)):
+                if not cut_short(cut):
                     raise AllFivesError(f"{path}:{len(ends)}: not a record (a line a stopped "
                                         f"run cut short begins {RECORD_START.decode()}...)")
                 return

@@ -41,11 +41,17 @@ from .tricks import seat_names, side_count, side_name
 __all__ = ["RecordError", "deal_record", "match_records", "records_text", "read_records",
            "json_line", "replay", "replay_matches", "replay_text", "replayed_matches",
            "numbered_records", "record_lines", "record_pairs", "Records", "ReplayedMatch",
-           "deal_opening", "RECORD_START"]
+           "deal_opening", "RECORD_START", "cut_short"]
 
 #: How every record's line begins, as ``deal_record`` writes it (the match first): a line a
 #: writer stopped part-way through begins so too.
 RECORD_START = b'{"match": '
+
+
+def cut_short(line: bytes) -> bool:
+    """Whether ``line``, a file's last, not ended, is a record a writer stopped part-way
+    through: it begins as every record does (or is the start of that beginning)."""
+    return RECORD_START.startswith(line) or line.startswith(RECORD_START)
 
 
 class RecordError(AllFivesError):

@@ -145,6 +145,9 @@ def test_paired_takes_one_run_alone(tmp_path, capsys):
     (lambda d: write(d / "deep.jsonl", "[" * 100_000 + "\n"),
      "deep.jsonl:1: not JSON that can be read (arrays or objects nested too deeply)"),
     (lambda d: write(d / "junk.jsonl", '{"a": 1}\n'), "junk.jsonl:1: not a game record"),
+    # a last line not ended that no record begins as: not one a stopped run cut short
+    (lambda d: write(d / "tail.jsonl", RUN.read_text() + "hello world"),
+     'not a record (a line a stopped run cut short begins {"match": ...)'),
     (lambda d: EXAMPLE, "game 'example' is not of 'allfives match --record'"),
     (lambda d: MATCHES, "a game of whole matches (--matches)"),
     # a score edited by hand: the match played again by the rules does not give it
@@ -213,6 +216,7 @@ def test_paired_counts_the_groups_of_a_run_stopped_as_resume_reads_them(tmp_path
                           "--record", stopped, "--resume", "--json"))[0]["resumed"]
     assert shown == resumed < 8
     assert "not whole left out" in out.err
+    assert "stopped.jsonl: its last line, cut short as the run was stopped, left out" in out.err
 
 
 def test_paired_refuses_runs_that_do_not_pair(tmp_path, capsys):
@@ -227,8 +231,10 @@ def test_paired_refuses_runs_that_do_not_pair(tmp_path, capsys):
     assert "not the same B" not in capsys.readouterr().err
     rotated = tmp_path / "rotated.jsonl"
     run("match", "random", "heuristic", "--deals", 8, "--record", rotated)
-    with pytest.raises(SystemExit, match="one run is --duplicate, the other not"):
+    with pytest.raises(SystemExit) as stopped:
         paired["main"]([str(one), str(rotated)])
+    assert stopped.value.code == (f"paired.py: {one} plays each group in 2 seatings, {rotated} "
+                                  f"in 1 seating: one run is --duplicate, the other not")
     with pytest.raises(SystemExit, match="unknown option --bycalls"):
         paired["main"]([str(one), str(one), "--bycalls"])
     # of several pairs, the two files that do not pair are named
@@ -238,6 +244,12 @@ def test_paired_refuses_runs_that_do_not_pair(tmp_path, capsys):
     assert stopped.value.code == (f"paired.py: group 0 was played at another table, by other "
                                   f"rules or with other cards in {one} and {reseeded}: not the "
                                   f"same --players, --rules or --seed")
+    # refused, it is that one line: the notes on the runs read before (fewer groups) unsaid
+    reseeded_fewer, _ = duplicate_run(tmp_path, "random", "heuristic", 2, seed=1, groups=5)
+    capsys.readouterr()
+    with pytest.raises(SystemExit, match="group 0 was played at another table"):
+        paired["main"]([str(one), str(reseeded_fewer)])
+    assert capsys.readouterr() == ("", "")
     fewer, _ = duplicate_run(tmp_path, "random", "heuristic", 2, groups=5)
     capsys.readouterr()
     paired["main"]([str(one), str(fewer)])
