@@ -47,9 +47,10 @@ agrees with the rule when the hand it was made on is strong (two cards of the su
 scoring one: A K T 5) for a stand or a take-one, weak for a beg or a run.  The hand a call was made
 on is the first six cards dealt; after a run a world knows only the seat's whole deal (played
 and held), of which any six are equally likely to have been the first, so the chance that the
-call agrees is counted over those six-card subsets (a hypergeometric count).  A dealer's run that
-the score forced (the take-one point would bring the elder's side to the target) or a take-one
-when no run is allowed says nothing.  The weight is tempered so that no world weighs more than
+call agrees is counted over those six-card subsets (a hypergeometric count).  A dealer's call
+says nothing where no run was allowed, or where the take-one point would bring the elder's side
+to the target (under either finish: the rules then run whatever the dealer holds, so a take-one
+there is no rule's, and a run no sign of the hand).  The weight is tempered so that no world weighs more than
 ``TEMPER`` (8) times another: ``1/8 + 7/8 * P(the calls | world)``, or ``temper`` times when
 given (``1/temper + (1 - 1/temper) * P``: a player that trusts the rules fully passes 100,000, so
 that a world whose calls break the rules all but drops out).  Worlds are still drawn uniformly;

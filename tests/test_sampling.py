@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import pytest
 
-from solver.cards import ALL_CARDS, FIVE, make_card, parse_cards, sort_cards
+from solver.cards import ALL_CARDS, FIVE, RANKS, make_card, parse_cards, rank_of, sort_cards, suit_of
 from solver.game import BEG, PLAY, REVOKE, RUN, SHUFFLE, STAND, TAKE_ONE, GameError, Match, \
     Observation
 from solver.players import decide
@@ -649,6 +649,32 @@ def test_a_forced_run_says_nothing():
         assert bidding_weight(forced, world) == bidding_weight(beg_only, world)
         differ += bidding_weight(free, world) != bidding_weight(beg_only, world)
     assert differ > 10
+
+
+def test_a_take_one_that_brings_the_elder_to_the_target_says_nothing():
+    """Under hand-end a dealer may take one though the point brings the elder's side to the
+    target (the rules would run whatever the dealer holds): that take-one is no rule's and
+    says nothing of the dealer's hand; the elder's beg still weighs.  At a point further off
+    the take-one weighs too."""
+    for elder_score, weighs in ((60, False), (59, True)):
+        state = Match(3, Rules.preset("classic")).new_initial_state(
+            seed=1, dealer=2, score=[elder_score, 0, 0])
+        state.apply_action(BEG)
+        state.apply_action(TAKE_ONE)
+        obs = state.observation(1)
+        trump = suit_of(obs.turnups[0])
+
+        def strong(hand):
+            trumps = [c for c in hand if suit_of(c) == trump]
+            return len(trumps) >= 2 or any(RANKS[rank_of(c)] in "AKT5" for c in trumps)
+
+        by_dealer = {}
+        for world in sample_worlds(obs, 400, random.Random(0), bidding=True):
+            by_dealer.setdefault(strong(world.hands[2]), set()).add(round(world.weight, 9))
+        assert (by_dealer[True] != by_dealer[False]) == weighs
+        # (where the take-one says nothing the elder's beg still weighs; where it weighs, a
+        # weak dealer's take-one breaks the rules, every such world at 1/8)
+        assert len(by_dealer[False]) == (1 if weighs else 2)
 
 
 def test_a_take_one_where_no_run_is_allowed_says_nothing():
