@@ -347,8 +347,9 @@ def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tu
     ``on_part`` as it comes back (what ``on_part`` returns, if not None, is kept in the
     result's place: a caller that has taken what it needs, the games' records written to a
     file, lets the rest go), and ``progress(done, total)`` called then (and every half second
-    while it waits on an executor that can be ``check``ed: a stalled run is seen); on any exception while waiting (Ctrl-C too) the futures not
-    started are cancelled and it goes on up.  An executor with a ``window`` (a
+    while it waits on an executor that can be ``check``ed: a stalled run is seen); on any
+    exception while waiting (Ctrl-C too) the futures not started are cancelled and it goes on
+    up.  An executor with a ``window`` (a
     ``WorkerPool``'s, a ``SerialExecutor``'s, ``cli.workers.Cluster``'s) is handed that many
     calls at once, and as each comes back as many more as keep that many out: the window is
     read again each time (a cluster's grows as workers join it)."""

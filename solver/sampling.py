@@ -50,11 +50,11 @@ and held), of which any six are equally likely to have been the first, so the ch
 call agrees is counted over those six-card subsets (a hypergeometric count).  A dealer's call
 says nothing where no run was allowed, or where the take-one point would bring the elder's side
 to the target (under either finish: the rules then run whatever the dealer holds, so a take-one
-there is no rule's, and a run no sign of the hand).  The weight is tempered so that no world weighs more than
-``TEMPER`` (8) times another: ``1/8 + 7/8 * P(the calls | world)``, or ``temper`` times when
-given (``1/temper + (1 - 1/temper) * P``: a player that trusts the rules fully passes 100,000, so
-that a world whose calls break the rules all but drops out).  Worlds are still drawn uniformly;
-the weight is for averaging over them.
+there is no rule's, and a run no sign of the hand).  The weight is tempered so that no world
+weighs more than ``TEMPER`` (8) times another: ``1/8 + 7/8 * P(the calls | world)``, or
+``temper`` times when given (``1/temper + (1 - 1/temper) * P``: a player that trusts the rules
+fully passes 100,000, so that a world whose calls break the rules all but drops out).  Worlds
+are still drawn uniformly; the weight is for averaging over them.
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ from dataclasses import replace
 
 import pytest
 
-from solver.cards import ALL_CARDS, FIVE, RANKS, make_card, parse_cards, rank_of, sort_cards, suit_of
+from solver.cards import ALL_CARDS, FIVE, RANKS, make_card, parse_cards, rank_of, sort_cards, \
+    suit_of
 from solver.game import BEG, PLAY, REVOKE, RUN, SHUFFLE, STAND, TAKE_ONE, GameError, Match, \
     Observation
 from solver.players import decide
