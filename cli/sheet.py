@@ -228,8 +228,7 @@ def situation_words(position: Position, objective: str = "points") -> list[str]:
     out = []
     done = position.completed
     taken_by = {c: deal.side_of(t.winner) for t in done for c in t.cards}
-    scoring = [(name, card) for name, card in end_point_cards(position)
-               if deal.holder(card) is not None]
+    marked = end_point_cards(position)
     if done:
         score = score_position(position)
         won = [0] * deal.sides
@@ -244,7 +243,7 @@ def situation_words(position: Position, objective: str = "points") -> list[str]:
                 extra.append(counted(score.captures[side], "pt"))
             if deal.rules.game and score.pips[side]:
                 extra.append(f"game {score.pips[side]}")
-            extra += [f"{name} {card_str(card, True)}" for name, card in scoring
+            extra += [f"{name} {card_str(card, True)}" for name, card in marked
                       if taken_by.get(card) == side]
             if extra:
                 part += f" ({', '.join(extra)})"
@@ -258,7 +257,7 @@ def situation_words(position: Position, objective: str = "points") -> list[str]:
     if trumps and deal.rules.low and deal.rules.low_to == "holder":
         low = trumps[0]
         held.append(f"Low {card_str(low, True)} {deal.side_name(deal.side_of(deal.holder(low)))}")
-    held += [f"no {name} ({card_str(card, True)})" for name, card in end_point_cards(position)
+    held += [f"no {name} ({card_str(card, True)})" for name, card in marked
              if deal.holder(card) is None]
     if held:
         out.append("Dealt: " + ", ".join(held) + ".")
