@@ -109,6 +109,7 @@ cdef struct State:
     # reads them while the search runs), every root card's, and a line
     int lower
     int upper
+    bint bounded                  # lower and upper hold this solve's bounds (not yet, once loaded)
     int static_lower              # the root's bounds before any search
     int static_upper
     bint maximiser                # X's side moves at the root
@@ -270,6 +271,7 @@ cdef class Engine:
     cdef uint64_t entries
     cdef uint8_t generation
     cdef bint busy
+    cdef readonly int64_t loads    # the solves loaded so far (Solver.progress tells them apart)
     cdef object last_problem
     cdef uint64_t mask             # the part of the table the current problem uses
     cdef object card_tables        # the (points, pips) the kinds below were sorted for

@@ -62,11 +62,14 @@ class Engine:
     probe_cards: int
     @property
     def table_bytes(self) -> int: ...
+    #: The solves loaded so far.
+    loads: int
     @property
-    def progress(self) -> tuple[int, int, int]:
+    def progress(self) -> tuple[int, int, int] | None:
         """``(nodes, lower, upper)``: the nodes searched so far and the bounds proved so far on
-        the root's future value, as ``solve`` returns them.  Another thread may read it while
-        ``solve`` runs; between solves it is the last solve's final numbers."""
+        the root's future value, as ``solve`` returns them; None until the search has bounds.
+        Another thread may read it while ``solve`` runs; between solves it is the last solve's
+        final numbers."""
     @property
     def trick_nodes(self) -> int:
         """Of the nodes of the solve under way (or the last one), those at a trick's start:

@@ -1413,10 +1413,12 @@ cdef void _drive(State* s, bint all_moves, bint want_line) noexcept nogil:
     s.move_total = s.move_count = s.line_length = 0
     if _tricks_left(s) == 0:
         s.lower = s.upper = _game_value(s)
+        s.bounded = True
         return
     _bounds(s, -BIG, BIG, &lower, &upper, &game_lower, &game_upper)
     s.static_lower = s.lower = lower
     s.static_upper = s.upper = upper
+    s.bounded = True
     if not all_moves:
         _exact(s, (upper + 1) // 2, 0, &s.lower, &s.upper)
     else:
@@ -1767,6 +1769,7 @@ cdef void _win_drive(State* s, bint all_moves, bint want_line) noexcept nogil:
     s.move_total = s.move_count = s.line_length = 0
     s.static_lower = s.lower = 0
     s.static_upper = s.upper = 1
+    s.bounded = True
     if _tricks_left(s) == 0:
         s.lower = s.upper = _win_final(s)
         return
@@ -1946,8 +1949,11 @@ cdef class Engine:
     @property
     def progress(self):
         """``(nodes, lower, upper)`` of the solve under way: the nodes searched so far and the
-        bounds proved so far on the root's future value (as ``solve`` returns them).  Another
-        thread may read it while ``solve`` runs; between solves it is the last one's."""
+        bounds proved so far on the root's future value (as ``solve`` returns them); None until
+        its search has bounds (``loads`` counts the solves begun).  Another thread may read it
+        while ``solve`` runs; between solves it is the last one's."""
+        if not self.state.bounded:
+            return None
         return self.state.nodes, self.state.lower, self.state.upper
 
     @property
@@ -2145,4 +2151,5 @@ cdef class Engine:
         s.lower = -BIG
         s.upper = BIG
         self.state = s
+        self.loads += 1
         return 0

@@ -195,16 +195,24 @@ class Solver:
         check_table_bits(table_bits)
         self.engine = Engine(table_bits)
         self._settled = 0
+        self._since: int | None = None     # the engine's loads as the solve under way began
+        self._final: tuple[int, int, int] | None = None     # the last solve's progress
 
     @property
     def table_bytes(self) -> int:
         return self.engine.table_bytes
 
-    def progress(self) -> tuple[int, int, int]:
+    def progress(self) -> tuple[int, int, int] | None:
         """``(nodes, lower, upper)`` of the solve under way (or the last one): the nodes searched
-        so far and the bounds proved on the value, counted as ``Solution.value`` is.  Safe to
-        call from another thread while ``solve`` runs."""
-        nodes, lower, upper = self.engine.progress
+        so far and the bounds proved on the value, counted as ``Solution.value`` is; None until
+        the solve under way has bounds (or where none has been made, or the last was stopped).
+        Safe to call from another thread while ``solve`` runs."""
+        if self._since is None:
+            return self._final
+        state = self.engine.progress if self.engine.loads > self._since else None
+        if state is None:           # (its search not begun: the engine's are the last one's)
+            return None
+        nodes, lower, upper = state
         return nodes, self._settled + lower, self._settled + upper
 
     def solve(self, position: Position, side: int | None = None, objective: str = "points", *,
@@ -216,6 +224,18 @@ class Solver:
         (and the values of the cards it finished, but no line).
         ``fresh`` forgets the table first.  Ctrl-C (or any signal handler that raises) stops
         the search within a fraction of a second and raises here."""
+        self._final, self._since = None, self.engine.loads
+        try:
+            solution = self._solve(position, side, objective, moves, line, node_limit,
+                                   time_limit, fresh)
+        finally:
+            self._since = None
+        self._final = solution.nodes, solution.lower, solution.upper
+        return solution
+
+    def _solve(self, position: Position, side: int | None, objective: str, moves: bool,
+               line: bool, node_limit: int | None, time_limit: float | None,
+               fresh: bool) -> Solution:
         start = clock.now()
         node_limit, time_limit = check_limits(node_limit, time_limit)
         check_objective(objective, position)

@@ -16,6 +16,7 @@ import time
 import pytest
 
 from solver import reference
+from solver.deal import Position
 from solver.shuffle import random_position, shuffle_deal
 from solver.rules import Rules
 from solver.search import Solver
@@ -191,6 +192,38 @@ def test_progress_can_be_read_while_solving(moves):
     # the bounds only narrow, so each sample's hold the final ones
     for _, sampled_lower, sampled_upper in samples:
         assert sampled_lower <= lower <= upper <= sampled_upper
+
+
+def test_progress_says_none_until_the_solve_under_way_has_bounds(monkeypatch):
+    """Read as a solve began, Solver.progress gave the last solve's numbers (or (0, 0, 0) from
+    a new Solver), its bounds met and the value outside them: None until this solve's search
+    has bounds, then its own; after it, the solution's; after one stopped, None."""
+    import solver.search as search
+
+    solver = Solver(table_bits=16)
+    assert solver.progress() is None and solver.engine.progress is None
+    small = Position.from_line("N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H")
+    first = solver.solve(small)
+    assert solver.progress() == (first.nodes, first.lower, first.upper) == (first.nodes, 19, 19)
+    seen = []
+    settled = search.settled_before
+
+    def reading(*args):             # the solve under way, before its search begins
+        seen.append(solver.progress())
+        return settled(*args)
+
+    monkeypatch.setattr(search, "settled_before", reading)
+    second = solver.solve(small, side=1)
+    assert seen == [None] and solver.progress() == (second.nodes, 10, 10)
+    monkeypatch.setattr(search, "settled_before", settled)
+
+    def stop(*args):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        monkeypatch.setattr(search, "settled_before", stop)
+        solver.solve(small)
+    assert solver.progress() is None
 
 
 def test_the_python_interface():
