@@ -19,7 +19,7 @@ from typing import Any
 
 from .errors import AllFivesError, lower, quoted, spec_options, whole_number
 
-__all__ = ["Rules", "RulesError", "PRESETS", "option_text", "read_spec",
+__all__ = ["Rules", "RulesError", "PRESETS", "PRESET_NAMES", "option_text", "read_spec",
            "MAX_TARGET", "OPTION_TYPES", "OPTION_NAMES", "spelled_as"]
 
 #: The highest target a match may have: far beyond any match the sources describe (61, or 121
@@ -37,10 +37,16 @@ FOLLOW_RULES = ("trump-anytime", "strict")
 LOW_TO = ("holder", "captor")
 FINISHES = ("peg-out", "hand-end")
 REVOKE_PENALTIES = ("offender", "others")
+#: The presets' names (``PRESETS``, below, holds their rules).
+PRESET_NAMES = ("all-fives", "strict", "classic", "all-fours", "five-for-five")
 
 
 @dataclass(frozen=True)
 class Rules:
+    """The rules a deal is played by: the preset they start from (``preset_name``, one of
+    ``PRESETS``, which names them in files and on the command line) and every option, each
+    checked as it is given (README, "Rule options")."""
+
     preset_name: str = "all-fives"
     #: ``trump-anytime``: a trump may be played to any lead; ``strict``: follow suit if able.
     follow: str = "trump-anytime"
@@ -67,6 +73,9 @@ class Rules:
     revoke_penalty: str = "offender"
 
     def __post_init__(self) -> None:
+        if not isinstance(self.preset_name, str) or self.preset_name not in PRESET_NAMES:
+            raise RulesError(f"unknown preset {quoted(self.preset_name)} (expected one of "
+                             f"{', '.join(PRESET_NAMES)})")
         for name, allowed in (("follow", FOLLOW_RULES), ("low_to", LOW_TO),
                               ("finish", FINISHES), ("revoke_penalty", REVOKE_PENALTIES)):
             value = getattr(self, name)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from solver.rules import FOLLOW_RULES, PRESETS, Rules, RulesError
+from solver.rules import FOLLOW_RULES, PRESET_NAMES, PRESETS, Rules, RulesError
 
 #: Every option at its all-fives value; the presets below say only how they differ (RULES.md:
 #: options a preset's row leaves unsaid keep the all-fives value).
@@ -93,6 +93,11 @@ def test_unknown_preset():
         Rules.preset("pinochle")
     with pytest.raises(RulesError, match="'pinochle'"):
         Rules.from_options("pinochle", {})
+    # made directly: the name was taken, and a deal's repr, line or TOML then failed (KeyError)
+    for name in ("mine", 5, None):
+        with pytest.raises(RulesError, match=r"unknown preset .* \(expected one of all-fives,"):
+            Rules(preset_name=name)
+    assert tuple(PRESETS) == PRESET_NAMES
 
 
 @pytest.mark.parametrize("options, token", [
