@@ -137,8 +137,10 @@ def fail(message: str, code: int = BAD_INPUT) -> typer.Exit:
 
 
 @contextmanager
-def user_errors() -> Iterator[None]:
-    """Around a command: the user's mistakes become one line on stderr and exit status 2."""
+def user_errors(engine_option: bool = False) -> Iterator[None]:
+    """Around a command: the user's mistakes become one line on stderr and exit status 2; the
+    engine missing, status 1 (with ``engine_option``, for a command that has ``--engine``, the
+    line says that the reference solver works without it)."""
     try:
         yield
     except AllFivesError as error:
@@ -153,7 +155,8 @@ def user_errors() -> Iterator[None]:
         raise fail(message_of(error),
                    FAILURE if error.errno in WRITE_ERRORS else BAD_INPUT) from None
     except EngineMissing as error:
-        raise fail(f"{error} (--engine reference solves without it)", FAILURE) from None
+        hint = " (--engine reference solves without it)" if engine_option else ""
+        raise fail(f"{error}{hint}", FAILURE) from None
     except WorkersLost as error:
         raise fail(str(error), FAILURE) from None
 

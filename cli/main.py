@@ -199,7 +199,7 @@ def solve(
 ) -> None:
     from .solving import solve_command
 
-    with user_errors():
+    with user_errors(engine_option=True):
         stopped = solve_command(positions, for_, objective.value, json, engine.value,
                                 node_limit, time_limit, color, jobs, scheduler, deal)
     if stopped:
@@ -227,7 +227,7 @@ def analyze(
 ) -> None:
     from .analyzing import analyze_command
 
-    with user_errors():
+    with user_errors(engine_option=True):
         stopped = analyze_command(positions, objective.value, json, engine.value,
                                   node_limit, time_limit, color, deal)
     if stopped:

@@ -357,7 +357,7 @@ def within_reach(position) -> bool:
 def sides_within_reach(position) -> list[int]:
     """The sides that could reach the target in this deal (``within_reach``); none without a
     match score."""
-    from .search import card_tables
+    from .cardvalues import card_tables
 
     deal = position.deal
     if deal.score is None:

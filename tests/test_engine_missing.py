@@ -66,6 +66,25 @@ def test_the_command_line_says_the_engine_is_missing_and_exits_1(tmp_path: Path,
     reference = run_python(root, CLI, "solve", TWO, "--engine", "reference", "--json")
     assert reference.returncode == 0, reference.stderr
     assert json.loads(reference.stdout)["value"] == 19
+    # a command without --engine does not name it
+    done = run_python(root, CLI, "advise", TWO, "--seat", "N")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    (line,) = done.stderr.splitlines()
+    assert "compiled engine" in line and "--engine" not in line
+
+
+def test_analyze_by_the_reference_solver_needs_no_engine(tmp_path: Path):
+    """analyze --engine reference had asked for the engine all the same (its summary's 'a
+    side could reach the target' read the cards' points from the engine's module), and said
+    to use --engine reference."""
+    root = copy_without_engine(tmp_path, source_tree=False)
+    played = str(Path(solver.__file__).parent / "examples" / "played.toml")
+    done = run_python(root, CLI, "analyze", played, "--engine", "reference")
+    assert done.returncode == 0, done.stderr
+    assert "N  11 points (2 mistakes)" in done.stdout
+    done = run_python(root, CLI, "analyze", played, "--engine", "reference", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["given_away"] == {"N": 11, "S": 2}
 
 
 def test_the_library_says_why_it_cannot_solve(tmp_path: Path):
