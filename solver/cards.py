@@ -180,6 +180,11 @@ def parse_hand(text: str) -> list[Card]:
 
 def hand_str(cards: Iterable[Card], pretty: bool = False) -> str:
     """Cards sorted and spelled canonically, space-separated."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise CardError(f"{quoted(cards)} is not a list of cards' numbers")
+    cards = list(cards)
+    for card in cards:
+        card_str(card)          # (a CardError for one that is no card's number)
     return " ".join(card_str(c, pretty) for c in sort_cards(cards))
 
 

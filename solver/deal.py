@@ -165,7 +165,8 @@ class Deal(Seated):
         return sorted(c for h in self.hands for c in h if suit_of(c) == self.trump)
 
     def position(self, play: Sequence[Card] = ()) -> Position:
-        return Position(self, tuple(play))
+        """The deal with ``play`` played (cards, in order)."""
+        return Position(self, play)
 
     @classmethod
     def from_line(cls, text: str, source: str = "<line>") -> Deal:
@@ -343,7 +344,9 @@ class Position:
 
     def _layout(self, aside: Sequence[Card] = ()) -> Layout:
         deal = self.deal
-        aside = tuple(aside) if not isinstance(aside, (str, bytes)) else (aside,)
+        if isinstance(aside, (str, bytes)) or not isinstance(aside, Iterable):
+            aside = (aside,)        # (one value, which the check below names)
+        aside = tuple(aside)
         held = {c for hand in deal.hands for c in hand}
         for card in aside:
             if not is_card(card) or card in held or card == deal.turnup or \

@@ -304,7 +304,12 @@ class Observation:
 def observation_of(position: Position, seat: int) -> Observation:
     """The game's ``Observation`` of ``seat`` in ``position`` (a deal in play outside a match),
     for the players of ``solver.players``."""
+    if not isinstance(position, Position):
+        raise GameError(f"position: {quoted(position)} is not a Position")
     deal = position.deal
+    if whole(seat) is None or not 0 <= seat < deal.players:
+        raise GameError(f"seat {quoted(seat)} is not at a {deal.players}-player table")
+    seat = int(seat)
     sides = deal.sides
     play = []
     for trick in position.tricks:

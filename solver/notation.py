@@ -862,6 +862,8 @@ def named_layouts(text: str, source: str = "<string>", toml: bool | None = None,
                   ) -> Iterator[tuple[str, Callable[[], Layout]]]:
     """Every position in a text as ``read_layouts`` names it, with what reads it when called:
     a deal picked by its name is read alone (another's mistake is not its own)."""
+    if not isinstance(text, str):
+        raise DealFileError(f"{source}: {quoted(text)} is not a text to read positions from")
     text = text.removeprefix(BOM)
     if not text.strip():
         raise _fail(source, None, "empty: no position in it")

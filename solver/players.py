@@ -50,10 +50,9 @@ class PlayerError(AllFivesError):
 
 @runtime_checkable
 class Player(Protocol):
-    """What the runner needs of a player."""
-
-    name: str
-    omniscient: bool
+    """What the runner needs of a player: ``act(observation)``, the action it takes.  Two
+    attributes are read where a player has them: ``name`` (in messages) and ``omniscient``
+    (True: ``act(observation, state)``, the whole state too, as the cheater)."""
 
     def act(self, observation: Observation, *args: Any, **kwargs: Any) -> int: ...
 

@@ -31,8 +31,12 @@ def register_player(name: str, factory: Callable[..., Player]) -> None:
     """Make ``make_player(name, seed=..., **options)`` call ``factory(seed=..., **options)``.
     Register before ``solver.executors.executor_for`` makes its workers: they know the players
     there were when they were forked.  A name taken is taken over (a built-in one too)."""
-    if not isinstance(name, str) or not name or ":" in name or "," in name:
+    if not isinstance(name, str) or not name or not name.isprintable() or \
+            any(c in name for c in ":,") or name.split() != [name]:
         raise PlayerError(f"a player name is a word, not {quoted(name)}")
+    if not callable(factory):
+        raise PlayerError(f"player {quoted(name)}: its factory {quoted(factory)} is not "
+                          f"callable (a class or function that makes the player)")
     _REGISTRY[name] = factory
 
 

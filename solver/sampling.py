@@ -434,8 +434,15 @@ class Sampler:
                                 else list(c.unseen))
 
 
+def _check_observation(observation: object) -> None:
+    if not isinstance(observation, Observation):
+        raise SamplingError(f"observation: {quoted(observation)} is not an Observation (as "
+                            f"MatchState.observation gives one)")
+
+
 def count_worlds(observation: Observation) -> int:
     """How many worlds agree with the observation."""
+    _check_observation(observation)
     return Sampler(constraints(observation)).total
 
 
@@ -503,9 +510,7 @@ def sample_worlds(observation: Observation, count: int, rng: random.Random, *,
     if whole(count) is None or count < 0:
         raise SamplingError(f"count must be a whole number, not {count!r}")
     count = int(count)
-    if not isinstance(observation, Observation):
-        raise SamplingError(f"observation: {quoted(observation)} is not an Observation (as "
-                            f"MatchState.observation gives one)")
+    _check_observation(observation)
     if not isinstance(rng, random.Random):
         raise SamplingError(f"rng: {quoted(rng)} is not a random.Random")
     counter = _counter(observation, shown)
@@ -647,6 +652,10 @@ def world_position(observation: Observation, world: World) -> Position:
     """The deal of a world as dealt (each seat's hand: its cards played this deal and the
     world's), with the observation's trumps, dealer, rules and turn-up, the score when play
     started, and the play so far: a Position ready for the solver."""
+    _check_observation(observation)
+    if not isinstance(world, World):
+        raise SamplingError(f"world: {quoted(world)} is not a World (as sample_worlds gives "
+                            f"them)")
     obs = observation
     if obs.trump is None:
         raise SamplingError(f"no trump suit is fixed yet (phase {obs.phase}): a world has no "

@@ -41,7 +41,7 @@ from itertools import combinations
 from . import sampling
 from .cards import ALL_CARDS, JACK, SUIT_NAMES, Card, card_str, rank_of, sort_cards, suit_of
 from .deal import Position, has_won
-from .errors import AllFivesError, counted, quoted
+from .errors import AllFivesError, counted, quoted, whole
 from .game import BEG, CALLS, PLAY, Match, Observation
 from .notation import DealFileError, Layout, line_str, read_layouts, toml_str
 from .pegging import Peg
@@ -307,7 +307,10 @@ class SeenPosition:
         """What the seat to move knows, as ``MatchState.observation`` gives it at the table:
         the calls (``calls``), the score at the start of play, and the points pegged before
         the play and by the tricks."""
-        seat = self.advised_seat(None if seat is None else self.seats[seat])
+        if seat is not None and (whole(seat) is None or not 0 <= seat < self.players):
+            raise _fail(self.layout.source, None, f"seat {quoted(seat)} is not at a "
+                                                  f"{self.players}-player table")
+        seat = self.advised_seat(None if seat is None else self.seats[int(seat)])
         layout, n = self.layout, self.players
         hand = self.held[seat]
         assert hand is not None

@@ -56,8 +56,14 @@ def max_runs_in_pack(players: int) -> int:
     return (52 - cards_used(players)) // (3 * players + 1)
 
 
+def _check_rng(rng: object) -> None:
+    if not isinstance(rng, random.Random):
+        raise AllFivesError(f"rng: {quoted(rng)} is not a random.Random")
+
+
 def shuffled_pack(rng: random.Random) -> list[Card]:
     """The 52 cards in the order a shuffle by ``rng`` leaves them: the order they are dealt."""
+    _check_rng(rng)
     pack = list(ALL_CARDS)
     rng.shuffle(pack)
     return pack
@@ -97,6 +103,7 @@ def deal_pack(pack: Sequence[Card], players: int, dealer: int,
 
 
 def _seat(rng: random.Random, players: int, dealer: int | None) -> int:
+    _check_rng(rng)
     seat_names(players)
     if dealer is None:
         return rng.randrange(players)
@@ -162,8 +169,9 @@ def random_position(rng: random.Random, players: int, cards: int, rules: Rules =
     total = players * cards
     if played is None:
         played = rng.randrange(total)
-    elif not 0 <= played <= total:
-        raise AllFivesError(f"cannot play {played} cards from hands holding {total}")
+    elif not isinstance(played, Integral) or isinstance(played, bool) \
+            or not 0 <= played <= total:
+        raise AllFivesError(f"cannot play {quoted(played)} cards from hands holding {total}")
     play: list[Card] = []
     position = deal.position()
     for _ in range(played):

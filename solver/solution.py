@@ -113,8 +113,9 @@ class Solution:
     objective: str
     moves: dict[Card, int] = field(default_factory=dict)
     line: tuple[Card, ...] = ()
-    nodes: int = 0
-    #: (left out of comparisons: two solves of one position are equal, whatever they took)
+    #: (the nodes and the seconds left out of comparisons: two solves of one position are
+    #: equal, whatever they took, the table cold or warm)
+    nodes: int = field(default=0, compare=False)
     seconds: float = field(default=0.0, compare=False)
     lower: int | None = None
     upper: int | None = None

@@ -124,6 +124,48 @@ def _more_calls():
         (lambda: Position(None), "deal: None is not a Deal"),
         (lambda: Puzzle(position, 0, "points", 18, (), title="Duck\x1b[2J"),
          "title: a control character ('\\x1b') in 'Duck\\x1b[2J'"),
+        *_calls_of_research_code(position),
+    ]
+
+
+def _calls_of_research_code(position):
+    """Found by using the library as research code does: each escaped as an AttributeError,
+    TypeError or IndexError."""
+    import random
+
+    from solver import Rules, hand_str, shuffle
+    from solver.deal import read_positions
+    from solver.game import Match, observation_of
+    from solver.registry import register_player
+    from solver.sampling import count_worlds, sample_worlds, world_position
+    from solver.seen import read_seen
+
+    state = Match(2).new_initial_state(seed=1)
+    while state.phase != "play":
+        state.apply_action(state.legal_actions()[0])
+    seen = state.observation(0)
+    world = sample_worlds(seen, 1, random.Random(1))[0]
+    hidden = read_seen("N:T.QJT92.-.- - dealer=S turnup=6H")
+    return [
+        (lambda: list(read_positions(None)), "<string>: None is not a text to read positions"),
+        (lambda: read_seen(["x"]), "<string>: ['x'] is not a text to read positions from"),
+        (lambda: hand_str(["TH"]), "'TH' is not a card's number"),
+        (lambda: hand_str(None), "None is not a list of cards' numbers"),
+        (lambda: count_worlds(None), "observation: None is not an Observation"),
+        (lambda: world_position(None, world), "observation: None is not an Observation"),
+        (lambda: world_position(seen, world.hands), "world: ((9, 6, 4, 26, 23, 48),"),
+        (lambda: observation_of(position, 5), "seat 5 is not at a 2-player table"),
+        (lambda: observation_of(None, 0), "position: None is not a Position"),
+        (lambda: position.deal.position(None), "play: None is not a list of cards' numbers"),
+        (lambda: position.to_line(aside=None), "aside: None is no turn-up set aside"),
+        (lambda: shuffle.random_deal(None, 2, 6), "rng: None is not a random.Random"),
+        (lambda: shuffle.shuffled_pack(None), "rng: None is not a random.Random"),
+        (lambda: shuffle.random_position(random.Random(1), 2, 6, played=1.0),
+         "cannot play 1.0 cards from hands holding 12"),
+        (lambda: hidden.observation(9), "<string>:1: seat 9 is not at a 2-player table"),
+        (lambda: Rules(preset_name="mine"), "unknown preset 'mine'"),
+        (lambda: register_player("y", 5), "player 'y': its factory 5 is not callable"),
+        (lambda: register_player(" ", print), "a player name is a word, not ' '"),
     ]
 
 
@@ -144,6 +186,24 @@ def test_a_wrong_kind_of_argument_is_an_error_saying_what_was_expected():
         assert str(caught.value).startswith(message), caught.value
 
 
+def test_a_player_is_anything_with_act(monkeypatch):
+    """The README's word: a player is anything with act(observation).  The protocol asked for
+    a name and omniscient too, so that a player of a few lines was no Player (and mypy
+    refused it to play_match and register_player)."""
+    from solver import registry
+    from solver.players import Player
+    from solver.registry import make_player, register_player
+
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))   # (as it was after)
+    class Lowest:
+        def act(self, observation):
+            return min(observation.legal_actions)
+
+    assert isinstance(Lowest(), Player) and not isinstance(object(), Player)
+    register_player("lowest-of-all", lambda seed=None: Lowest())
+    assert isinstance(make_player("lowest-of-all", seed=1), Lowest)
+
+
 def test_a_position_is_played_on_by_card_names_or_numbers():
     from solver import Position
     from solver.cards import parse_card
@@ -162,6 +222,9 @@ def test_two_solves_of_one_position_are_equal_and_a_deal_keeps_no_callers_list()
 
     position = Position.from_line(LINE)
     assert Solver().solve(position) == Solver().solve(position)
+    solver = Solver()       # a warm table searches fewer nodes: the same solution
+    cold, warm = solver.solve(position, fresh=True), solver.solve(position)
+    assert cold.nodes != warm.nodes and cold == warm
     seen = observation_of(position, position.to_move)
     advise = lambda: PimcPlayer(worlds=4, time_limit=None, seed=1).advise(seen)  # noqa: E731
     assert advise() == advise()
