@@ -50,6 +50,13 @@ class PlayError(AllFivesError):
 
 @dataclass(frozen=True)
 class Deal(Seated):
+    """The cards as dealt for play: ``hands``, a tuple of cards' numbers for each seat from N
+    clockwise (``solver.cards``: suit * 16 + rank, suits S H D C 0 to 3, ranks 2 to A 0 to
+    12); ``trump``, a suit 0 to 3 in that order; ``dealer``, a seat's number (default the
+    seat before the first); ``rules``; the ``turnup`` that fixed trumps (None: not known); and
+    the match ``score`` before the deal, one entry per side (None: no match).  Frozen; each
+    field is checked as the deal is made (a ``DealError`` says what is wrong)."""
+
     hands: tuple[tuple[Card, ...], ...]
     trump: int
     dealer: int | None = None
@@ -298,9 +305,11 @@ class Position:
 
     @property
     def is_over(self) -> bool:
+        """Whether every card has been played."""
         return not any(self.hands)
 
     def legal_moves(self) -> list[Card]:
+        """The cards the seat to move may play, by the follow rule (none once over)."""
         if self.is_over:
             return []
         return legal_plays(self.hands[self.to_move], self.current.cards, self.deal.trump,

@@ -454,6 +454,7 @@ class MatchState(Seated):
         return tuple(self._pegs)
 
     def current_player(self) -> int:
+        """The seat to act; ``CHANCE`` where a pack is to be dealt, ``TERMINAL`` once over."""
         if self.phase == PLAY:
             return (self._leader + len(self._trick)) % self.players
         return {SHUFFLE: CHANCE, ELDER: self.elder, DEALER: self.dealer, OVER: TERMINAL}[self.phase]
@@ -462,6 +463,7 @@ class MatchState(Seated):
         return self.phase == SHUFFLE
 
     def is_terminal(self) -> bool:
+        """Whether the match is over."""
         return self.phase == OVER
 
     def legal_actions(self, seat: int | None = None) -> list[int]:
@@ -730,6 +732,7 @@ class MatchState(Seated):
     # ---- views ---------------------------------------------------------------------------------
 
     def observation(self, seat: int) -> Observation:
+        """What ``seat`` knows now (the module notes, "Observation")."""
         if whole(seat) is None or not 0 <= seat < self.players:
             raise GameError(f"seat {quoted(seat)} is not at a {self.players}-player table")
         seat = int(seat)
