@@ -27,7 +27,7 @@ def card_points(deal: Deal, objective: str) -> list[int]:
     Cards not in play never reach a trick, so only Low to the captor depends on the hands:
     deals with the same rules and trumps share their tables, and a kept table serves them all.
     For objective ``win`` only the captures, pegged as the trick closes (the end points are
-    pegged after them; see ``_win``).
+    pegged after them; see ``solver.search``).
     """
     points = [0] * 64
     if objective == "tricks":
