@@ -252,11 +252,17 @@ def action_names(actions) -> list[str]:
     return sorted(action_name(a) for a in actions)
 
 
+#: The deals of a match in which the lockstep may revoke.
+REVOKING_DEALS = 12
+
+
 def lockstep(n: int, rules: Rules, seed: int | str, best_of: int = 1,
              check=None, revoke: float = 0.0) -> game_module.MatchState:
     """One random match played by the replay and the engine together; ``check(state)`` is
     called before every action.  With ``revoke``, a seat that holds a card the follow rule
-    forbids plays one such card (a revoke, as a recorded game may hold) with that chance."""
+    forbids plays one such card (a revoke, as a recorded game may hold) with that chance, in
+    the match's first ``REVOKING_DEALS`` deals (under rules that score little, classic without
+    captures, revokes all match long kept the scores from the target for ever)."""
     rng = random.Random(seed)
     dealer = rng.randrange(n)
     state = Match(n, rules, best_of).new_initial_state(dealer=dealer, auto_deal=False)
@@ -291,7 +297,7 @@ def lockstep(n: int, rules: Rules, seed: int | str, best_of: int = 1,
             assert state.legal_actions(other) == (state.legal_actions() if other == seat else [])
         if check is not None:
             check(state)
-        if revocable and rng.random() < revoke:
+        if revocable and len(state.deals) < REVOKING_DEALS and rng.random() < revoke:
             card = rng.choice(sorted(revocable))
             state.apply_revoke(card)
             return "revoke:" + card
