@@ -183,9 +183,9 @@ def hand_str(cards: Iterable[Card], pretty: bool = False) -> str:
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
         raise CardError(f"{quoted(cards)} is not a list of cards' numbers")
     cards = list(cards)
-    for card in cards:
-        card_str(card)          # (a CardError for one that is no card's number)
-    return " ".join(card_str(c, pretty) for c in sort_cards(cards))
+    # (spelled before they are sorted: a CardError for one that is no card's number)
+    spelled = {card: card_str(card, pretty) for card in cards}
+    return " ".join(spelled[c] for c in sort_cards(cards))
 
 
 def holding_str(cards: Iterable[Card]) -> str:

@@ -301,15 +301,21 @@ class Observation:
     legal_actions: tuple[int, ...]
 
 
+def _seat_at(seat: object, players: int) -> int:
+    """``seat`` as an int, where it is a seat of a ``players``-player table."""
+    number = whole(seat)
+    if number is None or not 0 <= number < players:
+        raise GameError(f"seat {quoted(seat)} is not at a {players}-player table")
+    return number
+
+
 def observation_of(position: Position, seat: int) -> Observation:
     """The game's ``Observation`` of ``seat`` in ``position`` (a deal in play outside a match),
     for the players of ``solver.players``."""
     if not isinstance(position, Position):
         raise GameError(f"position: {quoted(position)} is not a Position")
     deal = position.deal
-    if whole(seat) is None or not 0 <= seat < deal.players:
-        raise GameError(f"seat {quoted(seat)} is not at a {deal.players}-player table")
-    seat = int(seat)
+    seat = _seat_at(seat, deal.players)
     sides = deal.sides
     play = []
     for trick in position.tricks:
@@ -733,9 +739,7 @@ class MatchState(Seated):
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` knows now (the module notes, "Observation")."""
-        if whole(seat) is None or not 0 <= seat < self.players:
-            raise GameError(f"seat {quoted(seat)} is not at a {self.players}-player table")
-        seat = int(seat)
+        seat = _seat_at(seat, self.players)
         return Observation(
             seat=seat, players=self.players, rules=self.rules, best_of=self.match.best_of,
             phase=self.phase, current_player=self.current_player(), game=self.game,
