@@ -81,10 +81,16 @@ def stopped_by(stop: KeyboardInterrupt) -> str:
 LINE_START = "\r\x1b[K"
 
 
+#: The stops said so far (``say_stopped``): ``cli.main.main`` says none twice.
+stops_said = 0
+
+
 def say_stopped(stop: KeyboardInterrupt, tail: str = "") -> None:
     """The line a stop leaves on stderr, ``tail`` after its word.  On a terminal it takes the
     place of the line the terminal echoed ``^C`` onto, which it would otherwise run on from
     (``^Callfives: interrupted``)."""
+    global stops_said
+    stops_said += 1
     start = "" if isinstance(stop, Terminated) or not on_terminal(sys.stderr) else \
         "\r" if os.environ.get("TERM") == "dumb" else LINE_START
     _stderr(f"allfives: {stopped_by(stop)}{tail}", start)

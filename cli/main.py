@@ -34,6 +34,7 @@ from solver.errors import AllFivesError, control_problem
 from solver.signals import hangup_signal
 from solver.solution import OBJECTIVES
 
+from . import errors
 from .errors import Boundary, on_stop_signal, say_stopped, stop_status, user_errors
 from .helpscreen import Command, HelpScreen, render_help
 from .streams import plain_streams, write_utf8
@@ -743,8 +744,11 @@ def main() -> None:
         signal.signal(hangup, on_stop_signal)
     count_stops()
     plain_streams()
+    errors.stops_said = 0
     try:
         app()
     except KeyboardInterrupt as stop:
-        say_stopped(stop)
+        # (a Ctrl-C pressed again, come as the run ended on the first, said: not again)
+        if not errors.stops_said:
+            say_stopped(stop)
         raise SystemExit(stop_status(stop)) from None

@@ -333,6 +333,25 @@ def test_a_signal_ends_a_long_engine_search(start):
     assert took < 1.0
 
 
+def test_a_ctrl_c_that_comes_as_the_run_ends_on_one_is_not_said_again(monkeypatch, capsys):
+    """A Ctrl-C pressed again came after the command had said 'interrupted' and before the
+    program ended: main said it again (seen once in a full test run, under load)."""
+    import cli.main as main_module
+    from cli import errors
+
+    def app():
+        stop = KeyboardInterrupt()
+        errors.say_stopped(stop)        # as the command's boundary says the first
+        raise KeyboardInterrupt         # the second, as it returns
+
+    monkeypatch.setattr(main_module, "app", app)
+    monkeypatch.setattr(signal, "signal", lambda *args: None)     # (the test's own kept)
+    with pytest.raises(SystemExit) as ended:
+        main_module.main()
+    assert ended.value.code == 130
+    assert capsys.readouterr().err == "allfives: interrupted\n"
+
+
 def test_ctrl_c_pressed_again_as_the_workers_stop_is_still_one_line(tmp_path):
     """Ctrl-C at a terminal goes to the worker processes too, and an impatient user presses it
     two or three times: the later ones came while the workers were stopped, or while the
