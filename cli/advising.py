@@ -35,7 +35,7 @@ from .errors import note
 from .faces import GOOD, QUIET, card_face, cards_face, hanging, rules_words, suit_face
 from .fitted import Fitted
 from .inputs import ARGUMENT, STDIN, is_file, is_record_text, link_trouble, named, \
-    one_of_several, read_rules, read_text
+    one_of_several, read_rules, read_text, refuse_unknown_first_seat
 from .records import file_text
 from .report import narrowing_table, table
 from .table import pegged_this_deal
@@ -68,6 +68,7 @@ def read_position(name: str) -> tuple[str, SeenPosition]:
         trouble = link_trouble(name)
         if trouble:
             raise AllFivesError(f"{name}: {trouble}")
+        refuse_unknown_first_seat(name, name)
         raise AllFivesError(f"{name}: no such file, and not a one-line position "
                             f"(\"N:AK5.9.32.- - dealer=S trump=H\")")
     text = read_text(name)

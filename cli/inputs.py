@@ -333,12 +333,17 @@ def read_input(name: str, deal: int | None = None, played: bool = True,
                             f"play' writes them)")
     if "\n" not in name and is_line_form(name) and not is_file(name):
         return [(label, Position.from_line(name.strip(), label))]
+    refuse_unknown_first_seat(name, label)
+    return one_of_several(name) or load_positions(name)
+
+
+def refuse_unknown_first_seat(name: str, label: str) -> None:
+    """A one-line position but for its first seat (``Q:KQ.T.-.- - trump=S``): one line naming
+    the seat, not a file name gone wrong."""
     if ("\n" not in name and not is_file(name) and upper(name[0]) not in COMPASS
             and re.match(r"[A-Za-z]:[^\s/\\]*\.[^\s]*\.[^\s]*\.[^\s]*\s", name)):
-        # a one-line position but for its first seat: not a file name gone wrong
         raise AllFivesError(f"{label}: no such file, and not a one-line position: {name[:2]} "
                             f"is no seat (a position starts N:, E:, S: or W:)")
-    return one_of_several(name) or load_positions(name)
 
 
 def read_inputs(names: list[str], deal: int | None = None, played: bool = True,

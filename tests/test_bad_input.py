@@ -1016,6 +1016,15 @@ def test_a_one_line_position_with_no_seat_first_says_so(command, tmp_path):
     assert run("solve", named).exit_code == 0
 
 
+def test_a_position_to_advise_on_with_no_seat_first_names_the_seat():
+    """'Q:KQ.T.-.- - trump=S' was only 'not a one-line position', the seat unnamed."""
+    result = run("advise", "Q:KQ.T.-.- - trump=S", "--seat", "N")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == "allfives: error: Q:KQ.T.-.- - trump=S: no such file, and not a " \
+                            "one-line position: Q: is no seat (a position starts N:, E:, S: " \
+                            "or W:)\n"
+
+
 @pytest.mark.parametrize("command", [["solve"], ["puzzle", "check"], ["puzzle", "show"]])
 def test_a_deal_of_megabytes_is_refused_before_it_is_read(tmp_path: Path, command: list[str]):
     """A deal (or puzzle) of 60 MB, its play a long list, took TOML's reader 38 s and 1.2 GB
