@@ -80,7 +80,7 @@ from .errors import AllFivesError, quoted, seeded, whole
 from .executors import DEFAULT_CHUNK, BatchError, check_stop, chunk_ranges, gather
 from .game import Match, MatchState, cut_for_deal
 from .players import Player, decide
-from .registry import PlayerSpec, player_spec
+from .registry import PlayerSpec, player_spec, set_options
 from .records import match_records
 from .rules import MAX_TARGET, Rules
 from .shuffle import shuffled_pack
@@ -308,8 +308,9 @@ def labelled_spec(name: object) -> tuple[PlayerSpec, str] | None:
 
 
 def same_spec(one: PlayerSpec, two: PlayerSpec) -> bool:
-    """The same kind of player with the same options, written in any order."""
-    return one.name == two.name and sorted(one.options) == sorted(two.options)
+    """The same kind of player with the same options, written in any order, an option given
+    its default value or left out (``pimc:infer=1,worlds=16`` is ``pimc:worlds=16``)."""
+    return one.name == two.name and set_options(one) == set_options(two)
 
 
 def kind_labels(a: PlayerSpec, b: PlayerSpec) -> tuple[str, str]:

@@ -17,7 +17,7 @@ from .pimc import PimcPlayer
 from .players import CheaterPlayer, HeuristicPlayer, Player, PlayerError, RandomPlayer
 
 __all__ = ["make_player", "register_player", "player_names", "player_options", "PlayerSpec",
-           "player_spec"]
+           "player_spec", "set_options"]
 
 _REGISTRY: dict[str, Callable[..., Player]] = {
     "random": RandomPlayer,
@@ -62,6 +62,21 @@ def player_options(name: str) -> list[str] | None:
         return None
     return [p.name for p in parameters if p.name not in ("self", "seed", "name")
             and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+
+
+def set_options(spec: PlayerSpec) -> dict[str, Any]:
+    """A spec's options less those given the value they have by default (``pimc:infer=1`` sets
+    what ``pimc`` does): two specs of one kind make the same player where these are equal."""
+    factory: Any = _REGISTRY.get(spec.name)
+    try:
+        parameters = inspect.signature(factory).parameters if factory else {}
+    except (TypeError, ValueError):    # (a factory whose signature cannot be read)
+        parameters = {}
+    unset = inspect.Parameter.empty
+    return {key: value for key, value in spec.options
+            if key not in parameters or parameters[key].default is unset
+            or type(value) not in (bool, int, float, str, type(None))
+            or value != parameters[key].default}
 
 
 def make_player(name: str, seed: int | str | None = None, **options: Any) -> Player:

@@ -1138,6 +1138,25 @@ def test_a_record_resumed_with_a_players_options_in_another_order(tmp_path):
                                  "node_limit=2000, S heuristic, not N pimc:node_limit=3000,")
 
 
+def test_a_record_resumed_with_a_players_default_option_spelt_out(tmp_path):
+    """An option given its default value (``infer=1``, ``win=true``) sets nothing the record's
+    player did not have: the run goes on, naming the player as the record does; the option
+    given another value is another player."""
+    record = tmp_path / "run.jsonl"
+    spec = "pimc:worlds=2,time_limit=none,node_limit=2000"
+    assert run("match", spec, "heuristic", "--deals", 4, "--record", record).exit_code == 0
+    whole = record.read_text()
+    record.write_text("".join(whole.splitlines(keepends=True)[:2]))
+    again = run("match", spec + ",infer=1,win=true,calls=heuristic", "heuristic", "--deals", 4,
+                "--record", record, "--resume", "--json")
+    assert again.exit_code == 0, again.stderr
+    assert json.loads(again.stdout)["a"] == spec and record.read_text() == whole
+    other = run("match", spec + ",infer=0", "heuristic", "--deals", 4, "--record", record,
+                "--resume")
+    assert_one_error_line(other, "its players are N pimc:worlds=2,time_limit=none,"
+                                 "node_limit=2000, S heuristic, not N pimc:worlds=2,")
+
+
 def test_a_record_line_that_is_not_json_is_named(tmp_path):
     record = tmp_path / "run.jsonl"
     assert run("match", "heuristic", "random", "--deals", 4, "--record", record).exit_code == 0
