@@ -379,6 +379,7 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
     turnup = observation.turnups[-1] if observation.turnups else None
     if observation.phase == "play":
         trump = observation.trump
+        assert trump is not None        # (the play: trumps are fixed)
         text.append("trumps ")
         text.append_text(suit_face(trump, pretty, trump))
         text.append(f" {SUIT_NAMES[trump]}")
@@ -401,6 +402,7 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
                 text.append_text(card_face(card, pretty, trump))
         hidden = [s for s in seen.hidden if seen.counts[s]] if seen is not None else []
         if hidden:      # (at the last trick they may hold no card left)
+            assert seen is not None
             text.append("\nhidden: " + ", ".join(
                 f"{names[s]} ({counted(seen.counts[s], 'card')})" for s in hidden))
         if observation.calls:       # (they weigh the deals of the unseen cards)
@@ -412,6 +414,7 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
         to = PHASE_WORDS[observation.phase] if len(observation.legal_actions) > 1 else \
             f"{action_name(observation.legal_actions[0]).replace('-', ' ')} (no other call)"
         text.append(f"{me} is {role}, to {to}; turn-up ")
+        assert turnup is not None       # (a call is made on a turn-up)
         text.append_text(card_face(turnup, pretty, None))
         if observation.phase == "dealer":
             text.append(f"; {names[elder]} begged")
@@ -659,7 +662,7 @@ def advice_lines(advice, observation: Observation, order: list[int], pretty: boo
 def advise_command(position: str | None, seat: str | None, hand: str | None,
                    turnup: str | None, players: int, dealer: str | None, score: str | None,
                    preset: str, target: int | None, worlds: int | None, seed: int,
-                   json: bool, color: bool | None, given: set[str] = frozenset(),
+                   json: bool, color: bool | None, given: set[str] | frozenset[str] = frozenset(),
                    console: Console | None = None, node_limit: int | None = None) -> bool:
     """Advise the seat and print the advice; ``given``: the options named on the command
     line (a position describes the table itself, so the call's options do not go with it);

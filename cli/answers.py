@@ -83,6 +83,7 @@ def _why_not_card(cards: list[int], obs: Observation, pretty: bool) -> str:
     suit = suit_of(led)
     # (to a plain suit the rule allows a trump too: no choice to offer a hand without one)
     trumps = any(suit_of(card) == obs.trump for card in obs.hand)
+    assert obs.trump is not None        # (the play: trumps are fixed)
     must = follow_rule(led, obs.trump, obs.rules.strict_follow) if trumps else "follow suit"
     return f"you hold a {SUIT_ONE[suit]}: {must} ({face} may not be played to " \
            f"{card_str(led, pretty)} led)"
@@ -127,11 +128,11 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
         choose = "1" if len(legal) == 1 else "1 or 2" if len(legal) == 2 else \
             f"1 to {len(legal)}"
         # a digit is always a number in the list, 10 too: a rank typed alone names no card
-        rank = "T" if low == "10" else low
-        held = [c for c in legal if obs.phase == "play" and RANKS[rank_of(c)] == rank]
-        card = f" (for {' or '.join(card_str(c, pretty) for c in held)} type " \
+        letter = "T" if low == "10" else low
+        held = [c for c in legal if obs.phase == "play" and RANKS[rank_of(c)] == letter]
+        hint = f" (for {' or '.join(card_str(c, pretty) for c in held)} type " \
             f"{' or '.join(card_str(c).lower() for c in held)})" if held else ""
-        raise AnswerError(f"there is no number {number_words(low)}: choose {choose}{card}")
+        raise AnswerError(f"there is no number {number_words(low)}: choose {choose}{hint}")
     if obs.phase in ("elder", "dealer"):
         return _call(word, obs)
     if word == "q":

@@ -114,7 +114,7 @@ def bench_command(given: list[str] | None, count: int, json: bool, color: bool |
                 task = progress.add_task(f"{name}{' and DDS' if dds else ''}",
                                          total=count * (2 if dds else 1))
                 timings.append(time_class(name, count, dds=True,
-                                          tick=lambda task=task: progress.advance(task)))
+                                          tick=lambda task=task: progress.advance(task)))  # type: ignore[misc]
     except KeyboardInterrupt:
         # Ctrl-C: the classes timed so far are shown, as --json has them printed already
         if timings:

@@ -16,11 +16,14 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solver.clock import when_stopped
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import FrameType
+
     from rich.console import Console
 
 
@@ -83,7 +86,7 @@ def cursor_back_when_stopped() -> Iterator[None]:
     if not on_terminal(sys.stderr):
         yield
         return
-    ending: dict[int, object] = {}
+    ending: dict[int, Callable[[int, FrameType | None], Any] | int | None] = {}
     if threading.current_thread() is threading.main_thread():
         for name in ENDING_SIGNALS:
             signum = getattr(signal, name, None)

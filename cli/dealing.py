@@ -46,7 +46,7 @@ def deals(players: int, runs: int, seed: int, count: int, rules: Rules,
 def deal_command(players: int, runs: int, seed: int | None, count: int, form: str,
                  spec: str, dealer: str | None) -> None:
     fresh = seed is None
-    if fresh:
+    if seed is None:
         seed = random.SystemRandom().randrange(2 ** 32)
     rules = read_rules(spec)
     dealt = deals(players, runs, seed, count, rules, dealer)

@@ -122,6 +122,6 @@ class Parts:
             row, column = PLACES[name]
             cells[row][column] = self.seat(seat, narrow)
         cells[1][1] = self.centre(narrow)
-        for row in cells:
-            grid.add_row(*row)
+        for line in cells:
+            grid.add_row(*line)
         return grid

@@ -33,7 +33,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
@@ -242,16 +242,16 @@ DEAL_COMMANDS = ("solve", "analyze", "advise", "replay")
 RECORD_COMMANDS = ("solve", "analyze", "replay")
 
 
-def usage_message(error: typer.TyperException, args: list[str] = (), group: Any = None,
+def usage_message(error: typer.TyperException, args: Sequence[str] = (), group: Any = None,
                   prog_name: str = "allfives") -> str:
     """A Click error in one line; a usage error ends with the command to ask for help.  A
     value out of range or not a number is worded as the program's own errors are:
     ``--seed: '-1' is less than 0``."""
     text = message_of(Exception(error.format_message())).replace("Value error, ", "")
-    if type(error).__name__ == "NoSuchOption" and error.ctx is not None:
+    if type(error).__name__ == "NoSuchOption" and error.ctx is not None:  # type: ignore[attr-defined]
         # (Click's own guesses reach far: --bogus for --jobs, --pl for --help)
-        params = error.ctx.command.get_params(error.ctx)
-        text = error.message + _options_like(error.option_name, params)
+        params = error.ctx.command.get_params(error.ctx)  # type: ignore[attr-defined]
+        text = error.message + _options_like(error.option_name, params)  # type: ignore[attr-defined]
     picked = next((arg for arg in args if re.fullmatch(r"-[#:].*", arg)), None)
     command = next((arg for arg in args if not arg.startswith("-")), None)
     what = "puzzle" if command == "puzzle" else "deal" if command in DEAL_COMMANDS else None
@@ -293,7 +293,7 @@ class Boundary(HelpScreen, TyperGroup):
     """The command group: parses and runs a command, and ends every run with one of the exit
     statuses above, whatever happened on the way."""
 
-    def main(self, args: Any = None, prog_name: str | None = None,
+    def main(self, args: Any = None, prog_name: str | None = None,  # type: ignore[override]
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
         code = self.run(sys.argv[1:] if args is None else list(args),

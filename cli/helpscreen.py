@@ -32,7 +32,8 @@ from .console import width_instead
 from .streams import PLAIN
 
 if TYPE_CHECKING:
-    import typer
+    # (the Context Typer's commands are written for: a typer.Context is one)
+    from typer._click import Context
 
 #: Help is easier to read in lines no longer than this, however wide the terminal.
 MAX_WIDTH = 100
@@ -94,7 +95,7 @@ def default_words(param: Any) -> str | None:
 class HelpScreen:
     """Mixed into a Typer command or group: its usage line and help screen."""
 
-    def collect_usage_pieces(self, ctx: typer.Context) -> list[str]:
+    def collect_usage_pieces(self, ctx: Context) -> list[str]:
         pieces = [self.options_metavar] if self.options_metavar else []  # type: ignore[attr-defined]
         pieces += [argument_usage(p) for p in self.get_params(ctx)  # type: ignore[attr-defined]
                    if p.param_type_name == "argument" and not getattr(p, "hidden", False)]
@@ -102,7 +103,7 @@ class HelpScreen:
             pieces.append(self.subcommand_metavar)  # type: ignore[attr-defined]
         return pieces
 
-    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+    def format_help(self, ctx: Context, formatter: Any) -> None:
         formatter.write(render_help(self, ctx))
 
 
@@ -113,14 +114,14 @@ class Command(HelpScreen, TyperCommand):
     than in digits 0 to 9 (``--deals 1_0``, other scripts' digits, ``--time-limit nan``), which
     Python's ``int`` and ``float`` would read."""
 
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         if not ctx.resilient_parsing:
             values, _, order = self.make_parser(ctx).parse_args(args=list(args))
             if not any(param.is_eager and param.name == "help" for param in order):
                 seen: set[str] = set()
                 for param in order:
-                    if param.param_type_name != "option" or param.multiple or param.count \
-                            or param.is_eager:
+                    if param.param_type_name != "option" or param.multiple \
+                            or param.count or param.is_eager:  # type: ignore[attr-defined]
                         continue
                     if param.name in seen:
                         ctx.fail(f"{'/'.join(param.opts + param.secondary_opts)} is given "
@@ -140,7 +141,7 @@ def number_kind(param: Any) -> type | None:
     return int if "IntParamType" in names else float if "FloatParamType" in names else None
 
 
-def _check_number(ctx: typer.Context, param: Any, value: Any) -> None:
+def _check_number(ctx: Context, param: Any, value: Any) -> None:
     """A number option's value as typed, in digits 0 to 9, or a usage error naming it."""
     kind = number_kind(param)
     if not isinstance(value, str) or kind is None:
@@ -173,7 +174,7 @@ class _Page(io.StringIO):
         return self._encoding
 
 
-def render_help(command: Any, ctx: typer.Context, stderr: bool = False) -> str:
+def render_help(command: Any, ctx: Context, stderr: bool = False) -> str:
     """The help screen of ``command`` as text, coloured if it is bound for a terminal."""
     from rich import box
     from rich.console import Console, Group
@@ -191,7 +192,7 @@ def render_help(command: Any, ctx: typer.Context, stderr: bool = False) -> str:
 
     def rows(entries: list[tuple[Text, Text, list[str]]], name_width: int) -> Group:
         help_width = width - 4 - name_width - 2  # the panel's borders and padding, the gap
-        lines = []
+        lines: list[Text | Table] = []
         for name, help_text, extra in entries:
             for words in extra:  # on the help's last line if it fits there whole, else below
                 last = help_text.wrap(console, help_width)[-1].cell_len if help_text else 0
@@ -249,7 +250,7 @@ def render_help(command: Any, ctx: typer.Context, stderr: bool = False) -> str:
 
     commands = getattr(command, "commands", None)
     if commands:
-        entries = []
+        entries: list[tuple[Text, Text, list[str]]] = []
         for name in command.list_commands(ctx):
             sub = command.get_command(ctx, name)
             if sub is None or sub.hidden:

@@ -364,8 +364,8 @@ def read_inputs(names: list[str], deal: int | None = None, played: bool = True,
             unplayed.append(record)
     if unplayed and not positions:
         raise AllFivesError(f"{unplayed[0]}: nothing to {'analyze' if played else 'solve'}")
-    for record in unplayed:
-        note(f"{record}: left out")
+    for skipped in unplayed:
+        note(f"{skipped}: left out")
     return positions
 
 

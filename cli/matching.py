@@ -244,6 +244,7 @@ class Keeper:
     def _write(self, text: str) -> None:
         """The chunk's records written whole or not at all: a write that fails (a full disk, a
         file too large) is cut off, so the file holds the records of the groups kept."""
+        assert self.out is not None
         try:
             size = os.path.getsize(self.out.name)
         except (OSError, TypeError):
@@ -267,6 +268,7 @@ class Keeper:
         """At the end of a run that wrote no chunk (every group read back): the cut the first
         chunk would have made, what follows the groups kept going."""
         if self.cut is not None:
+            assert self.out is not None     # (a cut is made in a record resumed)
             self.out.truncate(self.cut)
             self.cut = None
 
@@ -550,6 +552,7 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
     keeper = Keeper(plan, out)
     done = keep = 0
     if resume:
+        assert record is not None and out is not None     # (open_record refuses else)
         # every game of the record is replayed by the rules: a few seconds for thousands
         try:
             plan = keeper.plan = record_spelling(plan, record)
@@ -864,12 +867,12 @@ def _report(found: dict[str, Any], stopped: str = "interrupted") -> None:
     if d["low"] is None:
         console.print("  (one deal group: no interval)")
     else:
-        for name, words in (
+        for name, interval in (
                 ("paired t:  ", f"{_signed(d['low'])} .. {_signed(d['high'])}"),
                 ("bootstrap: ", "not worked out (the run was stopped)" if boot is None else
                  f"none from fewer than {BOOTSTRAP_GROUPS} groups" if boot["low"] is None
                  else f"{_signed(boot['low'])} .. {_signed(boot['high'])}")):
-            console.print(_flowed(words, console.width, f"  95% interval, {name} "))
+            console.print(_flowed(interval, console.width, f"  95% interval, {name} "))
     won = found["won"]
     if won is not None:
         console.print(_flowed(

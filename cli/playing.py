@@ -23,7 +23,7 @@ import sys
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, TextIO, cast
 
 import typer
 from rich.text import Text
@@ -130,9 +130,9 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
     specs: list[PlayerSpec | None] = [None] * players
     for k, s in enumerate(others):
         with option("--opponents"):
-            specs[s] = player_spec(given[k if len(given) > 1 else 0])
+            specs[s] = spec = player_spec(given[k if len(given) > 1 else 0])
             # a bad option is found now, not at its first move
-            specs[s].make(seed=0, players=players)
+            spec.make(seed=0, players=players)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
     if record is not None and (named(record, "--record") == STDIN or is_standard_output(record)):
@@ -254,7 +254,7 @@ class Session:
                     continue
             else:
                 with self.busy(f"{seat_names(self.players)[seat]} is thinking"):
-                    action = decide(self.bots[seat], self.state)
+                    action = decide(cast(Player, self.bots[seat]), self.state)  # (a bot's seat)
             try:
                 self.apply(seat, action, show=True)
             except Undo:        # (asked between deals)
@@ -458,7 +458,7 @@ class Session:
         with self.busy("going back: the match played again to your previous decision"):
             for seat, action in steps:
                 if seat != self.me:
-                    decide(self.bots[seat], self.state)  # the bot moves on as it did
+                    decide(cast(Player, self.bots[seat]), self.state)  # the bot moves on as it did
                 self.apply(seat, action, show=False)
         self.told = self.state.deal_number
         self.console.print(Text("Back to your previous decision.", style="bold"))

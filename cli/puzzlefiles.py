@@ -186,7 +186,7 @@ def load_named(path: str | PathLike[str], text: tuple[str, int] | None = None) -
         found = _NUMBERED.fullmatch(name)
         documents = _documents(found[1]) if found is not None and Path(found[1]).is_file() \
             else []
-        number = counting_number(found[2]) if documents else None
+        number = counting_number(found[2]) if found is not None and documents else None
         if not 1 < len(documents) or number is None or not 1 <= number <= len(documents):
             return load_puzzle(path)        # a whole file (an empty one says so)
         text = documents[number - 1]

@@ -116,6 +116,7 @@ class PuzzleSession:
                                         f"and the program defends. Type help for help.")),
                            crop=False)
         position = self.position = self.puzzle.position
+        card: int | None
         while self.turns_left > 0 and not position.is_over:
             if self.oracle.is_solver_turn(position):
                 classes = self.oracle.classes(position)
@@ -152,6 +153,7 @@ class PuzzleSession:
             from solver.scoring import capture_points
 
             points = capture_points(trick, self.deal)
+            assert trick.winner is not None
             words = f"  {self.deal.seats[trick.winner]} wins trick {len(after.completed)}"
             if points:
                 words += f" (+{points})"

@@ -35,6 +35,7 @@ from .streams import write_utf8
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.progress import Progress
 
     from solver.puzzles import Puzzle
 
@@ -351,6 +352,7 @@ class _Writer:
         (``puzzle check`` says what is wrong with it), and what is no file (a folder, a link to
         nothing or in a loop, a device, or a FIFO, which would wait for a writer for ever) is
         none."""
+        assert self.folder is not None
         listing = list(self.folder.glob("*.toml"))
         new = [path for path in listing if path not in self.seen]
         self.seen.update(new)
@@ -393,6 +395,7 @@ class _Writer:
     def _written(self, puzzle: Puzzle) -> Path | None:
         """The file the puzzle is written to, under the next free number, or None where the
         folder holds it already (its lock held)."""
+        assert self.folder is not None
         number = self._look()
         if puzzle_key(puzzle) in self.there:
             return None
@@ -449,6 +452,7 @@ def puzzle_writer(out: str | None, again: str = "") -> Iterator[_Writer]:
         yield write
     finally:
         if new_folder and not write.made:     # (stopped before a puzzle: the folder made for none)
+            assert folder is not None
             with contextlib.suppress(OSError), _folder_held(folder):
                 folder.rmdir()      # (not while another run writes to it, nor once it has)
 
@@ -520,7 +524,7 @@ class progress_bar:
 
     def __init__(self, console: Console, total: int, what: str) -> None:
         self.console, self.total, self.what = console, total, what
-        self.bar = None
+        self.bar: Progress | None = None
 
     def __enter__(self):
         if not self.console.is_terminal:
@@ -541,6 +545,7 @@ class progress_bar:
 
         def advance(tried: int, made: int) -> None:
             # drawn at once when a puzzle is made (it is written next), else at the bar's pace
+            assert self.bar is not None
             fresh = made != self.bar.tasks[0].completed
             self.bar.update(task, completed=made, refresh=fresh,
                             description=f"{self.what} ({counted(tried, 'deal')} tried)")

@@ -15,6 +15,7 @@ import contextlib
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from solver.errors import AllFivesError
 
@@ -64,7 +65,7 @@ class PlayRecord:
 
     def __init__(self, path: Path, named: bool, seed: int) -> None:
         self.path, self.named, self.seed = path, named, seed
-        self.out = None
+        self.out: BinaryIO | None = None
         self.written = b""
         self.regular = True
 
@@ -94,10 +95,11 @@ class PlayRecord:
             out.truncate()
         self.written = data
 
-    def _open(self):
+    def _open(self) -> BinaryIO:
         """The file, opened and locked: a named one as it is (written over by the first
         write); else the first free default name, made here (another run may have taken the
         name found free as this one began)."""
+        out: BinaryIO
         if self.named:
             check_target(self.path)
             # (opened to write alone, as it was when the file was written whole: one this run

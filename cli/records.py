@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Any, cast, overload
 
 from solver.analysis import CardPlayed, given_away, unjudged
 from solver.cards import card_str, sort_cards
@@ -13,6 +13,10 @@ from solver.solution import Solution
 from solver.timing import ClassTiming
 
 
+@overload
+def file_text(name: str) -> str: ...
+@overload
+def file_text(name: None) -> None: ...
 def file_text(name: str | None) -> str | None:
     """A file's name as JSON carries it: the text its bytes spell in UTF-8.  Under an ASCII
     locale Python keeps a name's bytes beyond ASCII as stand-ins (``\\udcc3``), which no JSON
@@ -106,7 +110,7 @@ def timing_record(timing: ClassTiming) -> str:
         "dds": None,
     }
     if timing.dds_seconds:
-        record["dds"] = {"median": round(timing.dds_median, 9),
-                         "ratio": round(timing.dds_ratio, 4),
+        record["dds"] = {"median": round(cast(float, timing.dds_median), 9),
+                         "ratio": round(cast(float, timing.dds_ratio), 4),
                          "agree": timing.dds_agree, "cards": timing.dds_cards}
     return json.dumps(record)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json as json_module
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import typer
 from rich.text import Text
@@ -56,6 +56,7 @@ def replay_command(name: str, json: bool, color: bool | None,
         for index, match in enumerate(matches):
             summary = match.summary
             if found is not None and found[0] == index:
+                assert summary is not None and match.state is not None  # (--json, the deal's)
                 summary["deal"] = deal_summary(match.state, found[1])
             typer.echo(json_module.dumps(summary))
         return
@@ -68,13 +69,14 @@ def replay_command(name: str, json: bool, color: bool | None,
         index, number = found
         if several:
             console.print(match_heading(matches[index]), crop=False)
-        for line in deal_story(matches[index].state, number, pretty):
+        for line in deal_story(cast(MatchState, matches[index].state), number, pretty):
             console.print(hanging(line), crop=False)
         console.print()
     elif play_by_play:
         for index, match in enumerate(matches):
             if several:
                 console.print(match_heading(match), crop=False)
+            assert match.state is not None      # (kept, with --play-by-play)
             tell_match(match.state, console, pretty)
             matches[index] = match._replace(state=None)     # (told: let go)
     # The name is a path; it is printed whole, never folded at the console's width.
@@ -96,7 +98,7 @@ def replay_command(name: str, json: bool, color: bool | None,
         else:       # (who played it, as a heading of several says it)
             text_out.append(", ".join(f"{seat}{KEEP}{player}"
                                       for seat, player in match.players.items()) + ": ")
-        text_out.append_text(match.brief if several else match.words)
+        text_out.append_text(cast(Text, match.brief if several else match.words))
     console.print(hanging(text_out), crop=False)
 
 
@@ -123,7 +125,7 @@ def told_matches(text: str, source: str, json: bool, play_by_play: bool,
     at a time), and what replay tells of it kept as it comes."""
     from solver.records import numbered_records, record_lines, replayed_matches
 
-    out = []
+    out: list[Told] = []
     before = 0          # the file's deals before the match
     for match in replayed_matches(numbered_records(record_lines(text), source), source):
         state = match.state

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from os import PathLike
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from solver.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, Card, card_str, make_card, parse_card, \
     sort_cards, suit_of
@@ -119,7 +120,7 @@ def numbers_of(names: Sequence[str | PathLike[str]], titled: bool = True) -> lis
     them instead: ``1``, ``2``, ..."""
     names = [str(name) for name in names]
     alone = one_file(names)
-    out = [number_of(name, alone) for name in names]
+    out = [number_of(str(name), alone) for name in names]
     for number in {n for n in out if n and out.count(n) > 1}:
         alike = [k for k, n in enumerate(out) if n == number]
         # the path's folders and the file's name, .toml dropped (week.toml#2: week#2)
@@ -227,12 +228,13 @@ def situation_words(position: Position, objective: str = "points") -> list[str]:
     deal = position.deal
     out = []
     done = position.completed
-    taken_by = {c: deal.side_of(t.winner) for t in done for c in t.cards}
+    taken_by = {c: deal.side_of(cast(int, t.winner)) for t in done for c in t.cards}
     marked = end_point_cards(position)
     if done:
         score = score_position(position)
         won = [0] * deal.sides
         for trick in done:
+            assert trick.winner is not None
             won[deal.side_of(trick.winner)] += 1
         parts = []
         for side in range(deal.sides):
@@ -253,10 +255,10 @@ def situation_words(position: Position, objective: str = "points") -> list[str]:
     held = []
     if trumps and deal.rules.high:
         high = trumps[-1]
-        held.append(f"High {card_str(high, True)} {deal.side_name(deal.side_of(deal.holder(high)))}")
+        held.append(f"High {card_str(high, True)} {deal.side_name(deal.side_of(cast(int, deal.holder(high))))}")
     if trumps and deal.rules.low and deal.rules.low_to == "holder":
         low = trumps[0]
-        held.append(f"Low {card_str(low, True)} {deal.side_name(deal.side_of(deal.holder(low)))}")
+        held.append(f"Low {card_str(low, True)} {deal.side_name(deal.side_of(cast(int, deal.holder(low))))}")
     held += [f"no {name} ({card_str(card, True)})" for name, card in marked
              if deal.holder(card) is None]
     if held:
@@ -273,6 +275,7 @@ def match_words(position: Position) -> str:
     deal = position.deal
     rules = deal.rules
     match = match_after(position)
+    assert match is not None    # (a deal with a score)
     sides = []
     for side, (was, now) in enumerate(zip(match.before, match.after)):
         pegged = f" ({now - was:+d} this deal)" if now != was else ""
@@ -296,7 +299,7 @@ def solution_tricks(position: Position, side: int, line: Sequence[Card]) -> list
         cards.append(Played(deal.seats[seat], card, deal.side_of(seat) == side))
         here = here.after(card)
         if len(here.completed) >= number:
-            winner = deal.seats[here.completed[number - 1].winner]
+            winner = deal.seats[cast(int, here.completed[number - 1].winner)]
             out.append(TrickLine(number, tuple(cards), winner))
             cards, number = [], number + 1
     if cards:

@@ -27,8 +27,8 @@ def solver_for(engine: str, node_limit: int | None = None,
         if node_limit is not None or time_limit is not None:
             raise AllFivesError("--node-limit and --time-limit limit the engine, "
                                 "not --engine reference")
-        from solver.reference import solve
-        return solve
+        from solver import reference
+        return reference.solve
     from solver.search import solve  # EngineMissing if it is not built
     if node_limit is None and time_limit is None:
         return solve
@@ -130,7 +130,7 @@ def solve_command(names: list[str], for_: str | None, objective: str, json: bool
         """Position ``number``'s report: solved here, or ``solved`` (over the executor)."""
         name, position, side = jobs[number]
         # (let go once shown: 400,000 positions and their solves held to the end took 150 MB)
-        jobs[number] = None
+        jobs[number] = None  # type: ignore[call-overload]
         solve = run if solved is None else (lambda *_, **__: solved)
         if json:
             solution = solve_one(solve, name, position, side, objective)

@@ -287,6 +287,7 @@ def played_lines(obs: Observation, pretty: bool, width: int | None = None) -> Te
     tricks = tricks_played(obs)
     if not tricks:
         return Text("Tricks: ", style="bold").append("none played yet", style=QUIET)
+    assert obs.trump is not None    # (cards are played: trumps are fixed)
     cell, gap = 3, 2
     label = max(len("Trick"), 2 + max(len(name) for name in seat_names(n))) + gap
     per_block = max(1, (fit(width) - label + gap) // (cell + gap))
@@ -459,6 +460,7 @@ def what_happened(state: MatchState, action: int, pretty: bool, you: int | None 
         if thrown_in:
             lines[0].append(", no new suit" if shown else ": no cards left to turn up")
     if play and len(play) % n == 0:
+        assert trump is not None
         line = Text("  ").append_text(seat_text(n, winning_seat(play[-n:], trump), you))
         lines.append(line.append(f" wins trick {len(play) // n}"))
     log = state.deals[-1] if ended else None
@@ -486,6 +488,7 @@ def what_happened(state: MatchState, action: int, pretty: bool, you: int | None 
         score = log.score if log is not None else state.score  # that gives the score
         lines.append(Text(f"  Score: {scores_text(n, score)}", style=QUIET))
     if pegged_out:
+        assert log is not None
         won = " and ".join(side_name(s, n) for s in log.winners)
         # (no position after a revoke: an end-of-deal point pegged says the count was reached)
         over = after.is_over if after is not None else new_pegs[-1].what in END_ORDER

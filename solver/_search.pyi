@@ -62,8 +62,9 @@ class Engine:
     probe_cards: int
     @property
     def table_bytes(self) -> int: ...
-    #: The solves loaded so far.
-    loads: int
+    @property
+    def loads(self) -> int:
+        """The solves loaded so far."""
     @property
     def progress(self) -> tuple[int, int, int] | None:
         """``(nodes, lower, upper)``: the nodes searched so far and the bounds proved so far on

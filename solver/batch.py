@@ -72,7 +72,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from numbers import Integral
-from typing import Any
+from typing import Any, cast
 
 from .cards import Card
 from .clock import now
@@ -300,7 +300,7 @@ def labelled_spec(name: object) -> tuple[PlayerSpec, str] | None:
     `` (B)`` or none, ``""``); None where it names no player."""
     if not isinstance(name, str):
         return None
-    spec, mark = re.fullmatch(r"(.*?)( \([AB]\))?", name, re.S).groups()
+    spec, mark = re.fullmatch(r"(.*?)( \([AB]\))?", name, re.S).groups()  # type: ignore[union-attr]
     try:
         return player_spec(spec), mark or ""
     except AllFivesError:
@@ -467,7 +467,7 @@ def _run_seed(seed: object) -> int | str:
     if whole(seed) is None:
         raise BatchError(f"seed: {quoted(seed)} is not a whole number or a text (a run is "
                          f"made again from its seed)")
-    return whole(seed)
+    return cast(int, whole(seed))
 
 
 def checked_table(players: int) -> int:

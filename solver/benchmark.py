@@ -165,7 +165,7 @@ def side_by_side(off: str, positions: list[Position], objective: str = "points")
         else:
             os.environ["ALLFIVES_ENGINE_OFF"] = saved
     out = {}
-    answers = {}
+    answers: dict[str, list[tuple[int, dict[int, int]]]] = {}
     for label, solver in (("off", without), ("on", whole)):
         total = {"nodes": 0, "trick_nodes": 0, "cpu": 0.0}
         answers[label] = []

@@ -67,6 +67,7 @@ def _branches(observation: Observation, pack: list[int]) -> dict[int, MatchState
 def _pegged(state: MatchState, side: int, margin: bool) -> tuple[float, bool]:
     """The points this deal has pegged so far for ``side`` (less the others' with ``margin``),
     and whether the deal is over before play (thrown in, or a game won)."""
+    winners: tuple[int, ...]
     if state.phase == PLAY:
         pegs, winners = state.pegs, ()
     else:
@@ -135,6 +136,7 @@ def _call_batch(player, observation: Observation, hands: Sequence[Sequence[Seque
     complete = True
     for _, i in sorted(todo):
         world, call, pegged, position = branches[i]
+        assert position is not None     # (todo holds the branches played on)
         key = (position.deal.hands, position.deal.trump, position.deal.rules)
         if key not in solved:
             solution = budget.solve(solver, position, side, objective, done,

@@ -134,7 +134,8 @@ def branch_results(observation: Observation, pack: Sequence[int]) -> dict[int, f
     n = observation.players
     side = side_of(observation.seat, n)
     sides = 3 if n == 3 else 2
-    out = {}
+    out: dict[int, float] = {}
+    calls: list[tuple[int, ...]]
     if observation.phase == "elder":
         calls = [(STAND,), (BEG,)]
     else:

@@ -43,7 +43,7 @@ def chain_worlds(c: Constraints, start: Sequence[Sequence[Card]], count: int,
     holds = list(c.holds) + [frozenset()]
     current = weight(places[:-1])
     burn = count * thin // 4 if burn is None else burn
-    out = []
+    out: list[tuple[tuple[Card, ...], ...]] = []
     steps = burn + count * thin
     for step in range(1, steps + 1):
         if clock is not None and step % clock.EVERY == 0 and clock.past():

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 from os import PathLike
 
 from .cards import Card, CardError, card_str, hand_str, is_card, mask_of, parse_card, sort_cards, \
@@ -59,11 +60,18 @@ class Deal(Seated):
 
     hands: tuple[tuple[Card, ...], ...]
     trump: int
-    dealer: int | None = None
+    dealer: int = None  # type: ignore[assignment]  # (None given: set as the deal is made)
     rules: Rules = field(default_factory=Rules)
     turnup: Card | None = None
     #: Match score before this deal, one entry per side (for the match-aware objective).
     score: tuple[int, ...] | None = None
+
+    if TYPE_CHECKING:
+        # What a deal is made of, which it keeps as the fields above: hands of any kind of
+        # sequence, no dealer (the seat before the first), a score of any sequence.
+        def __init__(self, hands: Sequence[Iterable[Card]], trump: int, dealer: int | None = None,
+                     rules: Rules = ..., turnup: Card | None = None,
+                     score: Sequence[int] | None = None) -> None: ...
 
     def __post_init__(self) -> None:
         if type(self.hands) is not tuple or type(self.trump) is not int or \
@@ -134,6 +142,7 @@ class Deal(Seated):
                 object.__setattr__(self, name, whole(value))
 
     def _check_score(self) -> None:
+        assert self.score is not None
         n = len(self.hands)
         if len(self.score) != side_count(n):
             raise DealError(f"score needs {side_count(n)} entries, one per side")
@@ -209,6 +218,7 @@ def _replayed(deal: Deal, play: Sequence[Card], check: Callable[..., None] | Non
     n = deal.players
     hands = [list(h) for h in deal.hands]
     tricks: list[Trick] = []
+    cards: list[Card]
     leader, cards = deal.elder, []
     for i, card in enumerate(play):
         seat = (leader + len(cards)) % n
@@ -233,6 +243,10 @@ class Position:
     play: tuple[Card, ...] = ()
     tricks: tuple[Trick, ...] = field(init=False, repr=False, compare=False)
     hands: tuple[tuple[Card, ...], ...] = field(init=False, repr=False, compare=False)
+
+    if TYPE_CHECKING:
+        # (the play of any sequence of cards, kept as a tuple)
+        def __init__(self, deal: Deal, play: Sequence[Card] = ()) -> None: ...
 
     def __post_init__(self) -> None:
         deal = self.deal
@@ -296,6 +310,7 @@ class Position:
         if self.tricks and self.tricks[-1].winner is None:
             return self.tricks[-1]
         leader = self.tricks[-1].winner if self.tricks else self.deal.elder
+        assert leader is not None
         return Trick(leader, ())
 
     @cached_property
@@ -354,7 +369,7 @@ class Position:
     def _layout(self, aside: Sequence[Card] = ()) -> Layout:
         deal = self.deal
         if isinstance(aside, (str, bytes)) or not isinstance(aside, Iterable):
-            aside = (aside,)        # (one value, which the check below names)
+            aside = (aside,)  # type: ignore[assignment]  # (one value, which the check below names)
         aside = tuple(aside)
         held = {c for hand in deal.hands for c in hand}
         for card in aside:
@@ -373,6 +388,7 @@ class Position:
         """The cards in each side's completed tricks."""
         won: list[list[Card]] = [[] for _ in range(self.deal.sides)]
         for t in self.completed:
+            assert t.winner is not None
             won[self.deal.side_of(t.winner)].extend(t.cards)
         return won
 

@@ -61,7 +61,7 @@ class _LazyFuture(Future):
 
     def __init__(self, fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
         super().__init__()
-        self._call = (fn, args, kwargs)
+        self._call: tuple[Callable[..., Any], tuple, dict] | None = (fn, args, kwargs)
 
     def result(self, timeout: float | None = None) -> Any:
         self._run()
@@ -187,7 +187,7 @@ class WorkerPool(Executor):
         self._pool = pool = multiprocessing.pool.Pool.__new__(multiprocessing.pool.Pool)
         try:
             with signals_held():
-                pool.__init__(workers, initializer=_worker_signals, initargs=(os.getpid(),),
+                pool.__init__(workers, initializer=_worker_signals, initargs=(os.getpid(),),  # type: ignore[misc]
                               context=context)
         except BaseException as error:
             if hasattr(pool, "_terminate"):     # (made whole: a signal held came as it ended)
@@ -208,7 +208,7 @@ class WorkerPool(Executor):
     @property
     def processes(self) -> list:
         """The worker processes (for tests that check they are gone)."""
-        return list(self._pool._pool)
+        return list(self._pool._pool)  # type: ignore[attr-defined]
 
     def check(self) -> None:
         """A ``WorkersLost`` if a worker process has died: the pool starts another, but the
@@ -246,7 +246,7 @@ class WorkerPool(Executor):
         # first the pool starts no more workers in dead ones' places (one forked as the others
         # are killed would take the lock, or die of terminate's SIGTERM in its initializer
         # with a traceback), nor sends more tasks; then none is left to hold a lock
-        pool = self._pool
+        pool: Any = self._pool      # (its private parts, which are not typed)
         pool._worker_handler._state = pool._task_handler._state = multiprocessing.pool.TERMINATE
         for process in self.processes:
             if process.exitcode is None:
@@ -376,6 +376,7 @@ def gather(executor: Executor | None, fn: Callable[..., Any], calls: Sequence[tu
         check = getattr(executor, "check", None)  # a pool's workers may die under their work
         for done in range(1, len(calls) + 1):
             future = futures[done - 1]
+            assert future is not None
             while check is not None:
                 try:
                     future.result(timeout=0.5)

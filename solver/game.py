@@ -356,6 +356,8 @@ class _PlayedOut:
 class MatchState(Seated):
     """A match in progress: the state machine of the module notes."""
 
+    players: int
+
     def __init__(self, match: Match, rng: random.Random, dealer: int | None = None,
                  score: Sequence[int] | None = None, auto_deal: bool = True) -> None:
         self.match = match
@@ -484,6 +486,7 @@ class MatchState(Seated):
             return [STAND, BEG]
         if self.phase == DEALER:
             return [TAKE_ONE] if self.rules.max_runs == 0 else [TAKE_ONE, RUN]
+        assert self.trump is not None       # (the play: trumps are fixed)
         return sorted(legal_plays(self._hands[player], self._trick, self.trump,
                                   self.rules.strict_follow))
 
@@ -522,6 +525,7 @@ class MatchState(Seated):
                                                  auto_deal=False)
         except GameError:
             fresh = self.match.new_initial_state(dealer=log.dealer, auto_deal=False)
+            assert score is not None
             fresh._score = list(score)
             score = None
         fresh.deal_pack(log.pack)
@@ -606,6 +610,7 @@ class MatchState(Seated):
             if action not in self._hands[seat]:
                 return f"{text} is not in {name}'s hand"
             led = self._trick[0]
+            assert self.trump is not None
             must = follow_rule(led, self.trump, self.rules.strict_follow)
             return f"{name} may not play {text} to {card_str(led)} led ({must})"
         if self.phase == DEALER and action == RUN:
@@ -653,6 +658,7 @@ class MatchState(Seated):
         if len(self._trick) < n:
             return
         cards = tuple(self._trick)
+        assert self.trump is not None and self._deal is not None
         winner = (self._leader + trick_winner(cards, self.trump)) % n
         self._completed.append(Trick(self._leader, cards, winner))
         self._trick = []
@@ -681,6 +687,7 @@ class MatchState(Seated):
         return any(self._peg(other, REVOKE_POINTS, "revoke") for other in others)
 
     def _end_of_play(self) -> None:
+        assert self._deal is not None
         for point in end_points(_PlayedOut(self._deal, tuple(self._completed))):
             if point.side is not None and self._peg(point.side, point.points, point.name):
                 return
@@ -759,6 +766,7 @@ class MatchState(Seated):
         score = self._score_at_play
         if score is not None and any(has_won(self.rules, s) for s in score):
             score = None
+        assert self._deal is not None
         deal = replace(self._deal, score=score)
         return Position(deal, self.play)
 

@@ -87,6 +87,7 @@ class TrickView:
     def of(cls, obs: Observation) -> TrickView:
         n = obs.players
         trump = obs.trump
+        assert trump is not None    # (the play: trumps are fixed)
         seen = set(obs.hand) | set(obs.turnups) | {c for _, c in obs.play}
         out = [c for c in ALL_CARDS if c not in seen]
         k = len(obs.play) % n

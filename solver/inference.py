@@ -129,6 +129,7 @@ class _Sight(TrickView):
         self._turn = turn
         self._held = held = set(hand)
         self.obs = turn.view
+        assert turn.view.trump is not None
         self.trump = turn.view.trump
         self._trumps = [c for c in turn.trumps if c not in held]
         self.trick = turn.trick
@@ -138,7 +139,7 @@ class _Sight(TrickView):
         self._values = values
 
     @property
-    def out(self) -> list[int]:     # (made only when asked: the rules here do not read it)
+    def out(self) -> list[int]:  # type: ignore[override]  # (made only when asked: the rules here do not read it)
         held = self._held
         return [c for c in self._turn.others if c not in held] + self._trumps
 
@@ -185,7 +186,7 @@ class PlayWeigher:
         self.slips = [None if seat == me else trust.partner_slip if partner else trust.slip
                       for (seat, _), partner in zip(self.play, self.partner)]
         self.turns: dict[int, _Turn] = {}
-        self.decided: dict[tuple[int, frozenset[int]], tuple[int, int | None]] = {}
+        self.decided: dict[tuple, tuple[int, int | None]] = {}
         trump = obs.trump
         if self.play:
             self.values = card_values(trump, obs.rules)
@@ -215,6 +216,7 @@ class PlayWeigher:
         heuristic's card where more than one.  It depends on nothing else, so it is
         remembered: many worlds, and a chain's steps, give a seat the same hand."""
         trump = self.observation.trump
+        key: tuple
         if lead:
             # following suit, the heuristic reads nothing of the hand beyond the suit led and
             # trumps (its legal cards, the trumps still out, whether a card can be taken over
@@ -239,6 +241,7 @@ class PlayWeigher:
         found = self.decided.get(key)
         if found is None:
             obs = self.observation
+            assert obs.trump is not None    # (the play: trumps are fixed)
             legal = legal_plays(hand, lead, obs.trump, obs.rules.strict_follow)
             card = self.choice(index, hand, legal) if len(legal) > 1 else None
             found = self.decided[key] = (len(legal), card)

@@ -47,7 +47,7 @@ import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from os import PathLike
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from .cards import (SUIT_NAMES, Card, card_str, hand_str, holding_str, parse_card, parse_hand,
                     parse_suit, sort_cards, suit_of, suit_str)
@@ -174,7 +174,7 @@ class _At:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind, error, tb) -> bool:
+    def __exit__(self, kind, error, tb) -> Literal[False]:
         if error is not None and isinstance(error, AllFivesError):
             raise _fail(self.source, self.key, str(error)) from error
         return False
@@ -312,6 +312,7 @@ class _Parts:
                                               f"({SUIT_NAMES[suit_of(self.aside[0])]}): a run "
                                               f"sets aside only turn-ups of that suit")
         if self.aside:
+            assert turnup is not None   # (a run's cards set aside come with the turn-up)
             self._check_runs(hands, turnup, rules)
 
     def _check_runs(self, hands: list[list[Card]], turnup: Card, rules: Rules) -> None:
@@ -354,9 +355,11 @@ class _Parts:
             if turnup is not None and suit_of(turnup) != trump:
                 raise _fail(src, "trump",
                             f"{quoted(self.trump)} contradicts turn-up {quoted(self.turnup)}")
-        if trump is None and turnup is None:
-            raise _fail(src, None, "no trumps: give 'trump' (a suit) or 'turnup' (a card)")
-        return (suit_of(turnup) if trump is None else trump), turnup
+        if trump is None:
+            if turnup is None:
+                raise _fail(src, None, "no trumps: give 'trump' (a suit) or 'turnup' (a card)")
+            trump = suit_of(turnup)
+        return trump, turnup
 
     def _score(self, n: int) -> tuple[int, ...] | None:
         src, given = self.source, self.score
@@ -912,7 +915,7 @@ def read_limited(stream: Any, source: str, limit: int | None = MAX_TEXT_BYTES,
     than ``limit`` bytes, or bytes that are not UTF-8, are a ``DealFileError`` naming
     ``source``.  With ``records``, a text that starts as JSON lines do (game records, which
     may be far larger than any file of deals) has no limit."""
-    chunks = []
+    chunks: list[bytes] = []
     size = 0
     # read1 where there is one: a terminal's end of input (Ctrl-D) then ends the text at once,
     # where read waits for an end of input to each chunk

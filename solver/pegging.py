@@ -36,6 +36,7 @@ def pegs(position: Position) -> list[Peg]:
     for number, trick in enumerate(position.completed, 1):
         points = capture_points(trick, deal)
         if points:
+            assert trick.winner is not None
             out.append(Peg(deal.side_of(trick.winner), points, f"trick {number}"))
     if position.is_over:
         out += [Peg(p.side, p.points, p.name) for p in end_points(position)
@@ -105,4 +106,5 @@ def pegged_out(position: Position) -> tuple[int, int] | None:
     after = match_after(position)
     if after is None or not after.winners or not (after.when or "").startswith("trick "):
         return None
+    assert after.when is not None
     return after.winners[0], int(after.when.split()[1])

@@ -84,7 +84,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .advice import (GAME_ASIDE, MIN_WORLDS, PLAYED_OUT, REPLIED, SOLVED, ActionValue, Advice,
                      Budget, effective_worlds, summarize, unknown, valued)
@@ -273,7 +273,7 @@ def value_play_postponed(solver, positions: Sequence[Position], weights: Sequenc
         for card in legal:
             after = position.after(card)
             seen: list[int] = []
-            value: object = float(root.moves[card])
+            value: Any = float(root.moves[card])
             while not after.is_over:
                 solution = budget.solve(solver, after, side, objective, world)
                 moves = solution.moves
@@ -291,8 +291,8 @@ def value_play_postponed(solver, positions: Sequence[Position], weights: Sequenc
                     value = float(moves[pick])
                     break
             outcome[card] = (tuple(seen), value)
-        for card, (seen, value) in outcome.items():
-            groups[card].setdefault(seen, []).append((len(kept), value))
+        for card, (since, value) in outcome.items():
+            groups[card].setdefault(since, []).append((len(kept), value))
         kept.append(weight)
     values: dict[int, list[float]] = {c: [0.0] * len(kept) for c in legal}
     for card in legal:
@@ -432,7 +432,7 @@ class PimcPlayer:
                 check_switch(switch, on)
         check_table_bits(table_bits, PlayerError)
         # (numpy's whole numbers as Python's, for the records and labels made of them)
-        worlds, call_worlds, draws, chain, exact_limit, table_bits = (
+        worlds, call_worlds, draws, chain, exact_limit, table_bits = (  # type: ignore[assignment]
             None if v is None else int(v)
             for v in (worlds, call_worlds, draws, chain, exact_limit, table_bits))
         # an option named (whatever its value) where it changes nothing is an error
@@ -665,6 +665,7 @@ class PimcPlayer:
                 return self._advice(observation, "win", kept, every(done),
                                     complete and all_kept and complete_p and complete_o, actions,
                                     budget)
+        values: dict[int, list[float]]
         values, kept, complete = {}, [], False
         cut = False         # the worlds searched together did not finish: cut short, whatever
         if self.replies == "heuristic":

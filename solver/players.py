@@ -28,6 +28,7 @@ solver's table); make a new one for each match to repeat a run exactly.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from . import clock
@@ -264,7 +265,7 @@ class CheaterPlayer:
         deal = position.deal
         side = deal.side_of(position.to_move)
         preferred = self._heuristic.act(observation)
-        candidates = legal
+        candidates: Sequence[int] = legal
         if within_reach(position):
             # near the target the match comes first: the cards that win it (or, if none does,
             # all of them), with three players then those after which no other seat can win it,
@@ -281,7 +282,7 @@ class CheaterPlayer:
                 return replied
         return self._best(position, side, objective, candidates, preferred)[0]
 
-    def _replied(self, position, side: int, objective: str, candidates: list[int],
+    def _replied(self, position, side: int, objective: str, candidates: Sequence[int],
                  preferred: int) -> int | None:
         """The best reply to the heuristic among ``candidates`` (the heuristic's card first
         among equals), or None when the search does not fit the limits."""
@@ -298,10 +299,11 @@ class CheaterPlayer:
             return None
         return _top(values, candidates, preferred)[0]
 
-    def _best(self, position, side: int, objective: str, candidates: list[int],
-              preferred: int) -> list[int]:
+    def _best(self, position, side: int, objective: str, candidates: Sequence[int],
+              preferred: int) -> Sequence[int]:
         """The ``candidates`` of the best value by ``objective`` (the heuristic's card first
         when it is one of them); all of them when the solve valued none."""
+        assert self._solver is not None     # (made by _act)
         solution = self._solver.solve(position, side, objective, line=False,
                                       node_limit=self.node_limit, time_limit=self.time_limit)
         if not solution.complete:
@@ -311,11 +313,13 @@ class CheaterPlayer:
             return [preferred] if preferred in candidates else candidates
         return _top(solution.moves, valued, preferred)
 
-    def _safest(self, position, side: int, candidates: list[int], preferred: int) -> list[int]:
+    def _safest(self, position, side: int, candidates: Sequence[int],
+                preferred: int) -> Sequence[int]:
         """With three players, the ``candidates`` after which the other seats can least win
         the match in the deal (either of them, solved with every other seat against it; a
         seat that cannot reach the target in it is none); all of them when a limit leaves
         one unvalued."""
+        assert self._solver is not None     # (made by _act)
         lost = dict.fromkeys(candidates, 0)
         for rival in sides_within_reach(position):
             if rival != side:
@@ -334,7 +338,7 @@ class CheaterPlayer:
                 f"node_limit={self.node_limit}, replies={self.replies!r})")
 
 
-def _top(values: dict[int, int], cards: list[int], preferred: int) -> list[int]:
+def _top(values: dict[int, int], cards: Sequence[int], preferred: int) -> list[int]:
     """The ``cards`` of the best value, ``preferred`` first when it is one of them."""
     top = max(values[c] for c in cards)
     return sorted((c for c in cards if values[c] == top), key=lambda c: c != preferred)

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from .cards import card_str
 from .errors import QUOTE_CHARACTERS, AllFivesError, control_problem, counted, quoted, whole
@@ -286,7 +286,7 @@ def replayed_matches(numbered: Iterable[Any], source: str | None = None
     def played(name: Any, group: list[tuple[int | None, Any]], named: bool) -> ReplayedMatch:
         lines = [line for line, _ in group]
         records = [record for _, record in group]
-        state = replay(records, source, None if None in lines else lines,
+        state = replay(records, source, None if None in lines else cast("list[int]", lines),
                        name if named else None)   # (its keys checked before its players)
         return ReplayedMatch(name, records[0]["players"], state, lines[0])
 

@@ -17,6 +17,7 @@ state alone: the memo stays exact.
 
 from __future__ import annotations
 
+from typing import cast
 
 from . import clock
 from .cards import Card
@@ -36,7 +37,8 @@ def final_value(position: Position, side: int, objective: str) -> int:
         assert match is not None  # check_objective refuses a deal without a score
         return int(side in match.winners)
     if objective == "tricks":
-        return sum(1 for t in position.completed if position.deal.side_of(t.winner) == side)
+        return sum(1 for t in position.completed
+                   if position.deal.side_of(cast(int, t.winner)) == side)
     totals = score_position(position).totals()
     if objective == "margin":
         return totals[side] - totals[1 - side]
@@ -97,11 +99,14 @@ class _Search:
         return play + (card,), hands, trick, leader, won, counts
 
 
-def _state(position: Position) -> tuple:
+def _state(position: Position) -> tuple[tuple[Card, ...], tuple[frozenset, ...],
+                                         tuple[Card, ...], int, tuple[frozenset, ...],
+                                         tuple[int, ...]]:
     deal = position.deal
     won = tuple(frozenset(w) for w in position.won_cards())
     counts = [0] * deal.sides
     for t in position.completed:
+        assert t.winner is not None
         counts[deal.side_of(t.winner)] += 1
     cur = position.current
     return (position.play, tuple(frozenset(h) for h in position.hands), cur.cards, cur.leader,

@@ -49,6 +49,7 @@ def _check_option_names(name: str, keys) -> None:
     naming those it takes."""
     known = player_options(name)   # (None: a player whose options are not listed)
     for key in keys if known is not None else ():
+        assert known is not None
         if key not in known:
             takes = f"its options: {', '.join(known)}" if known else "it takes none"
             raise PlayerError(f"player {quoted(name)} has no option {quoted(key)} ({takes})")

@@ -225,6 +225,7 @@ def shared_reply_values(positions: Sequence[Position], weights: Sequence[float],
                 total = sum(weight[w] * v for w, v in zip(block, values))
                 if best_sum is None or total > best_sum:
                     best, best_sum = values, total
+            assert best is not None     # (a seat to play has a card it may play)
             found = best
         else:
             groups: dict[Card, list[int]] = {}

@@ -69,11 +69,11 @@ def records_parts(records: Iterable[Any], a: str | PlayerSpec,
         dealers.setdefault(group, state.deals[0].dealer)
         order.append((group, where))
     groups = _whole_groups(games, order, players, rotate)
-    part = []
+    part: list[Any] = []      # (GroupResults, or whole matches' outcomes, times and cuts)
     for group in range(groups):
         table = group_seatings(players, group, rotate)
         results = [game[1] for game in games[group]]
-        no_times = {labels[0]: (), labels[1]: ()}
+        no_times: dict[str, tuple[float, ...]] = {labels[0]: (), labels[1]: ()}
         no_cuts = dict.fromkeys(labels, 0)
         if whole_matches:
             part.append(([MatchOutcome(group, kinds, share_of_a(kinds, r.winners, players),

@@ -218,6 +218,7 @@ def constraints(observation: Observation) -> Constraints:
     if obs.play and trump is None:
         raise SamplingError("cards are played but no trump suit is fixed")
     for trick in _tricks(obs):
+        assert trump is not None
         lead = trick[0][2]
         led = suit_of(lead)
         for index, seat, card in trick[1:]:
@@ -348,8 +349,10 @@ class Sampler:
         c = self.c
         hands: list = [()] * c.players
         hands[c.seat] = self.hand
+        pool: Sequence[Card]
+        cards: Sequence[Card]
         if self.bound:
-            pool: list[Card] = list(self.loose)
+            pool = list(self.loose)
             taken: list[list[Card]] = [[] for _ in self.bound]
             needs = self.start
             for j, cards in enumerate(self.cards):

@@ -4,10 +4,10 @@ five-for-five at the end, exactly as the rules count them (README, "Rule sets").
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
 from .cards import FIVE, JACK, Card, make_card, pip_value, rank_of, suit_of
-from .deal import Deal, Position, Trick
+from .deal import Deal, Trick
 
 if TYPE_CHECKING:
     from .notation import Layout
@@ -17,6 +17,18 @@ __all__ = ["DealScore", "capture_points", "game_pips", "score_position", "END_PO
 
 #: End-of-deal points in the order they are counted.
 END_POINTS = ("high", "low", "jack", "game", "five")
+
+
+class Played(Protocol):
+    """What the scoring reads of a position: a ``Position``, or the engine's own tricks of a
+    deal played out (which may hold a revoke)."""
+
+    @property
+    def deal(self) -> Deal: ...
+    @property
+    def completed(self) -> tuple[Trick, ...]: ...
+    @property
+    def is_over(self) -> bool: ...
 
 
 def capture_points(trick: Trick | tuple[Card, ...], deal: Deal | Layout) -> int:
@@ -58,14 +70,15 @@ class DealScore:
         return tuple(self.total(s) for s in range(len(self.captures)))
 
 
-def _captor(card: Card, position: Position) -> int | None:
+def _captor(card: Card, position: Played) -> int | None:
     for t in position.completed:
         if card in t.cards:
+            assert t.winner is not None
             return position.deal.side_of(t.winner)
     return None
 
 
-def score_position(position: Position) -> DealScore:
+def score_position(position: Played) -> DealScore:
     """The score of the tricks completed so far; the end points need the deal played out
     (High and Low-to-holder are known from the start and are always given)."""
     deal, rules = position.deal, position.deal.rules
@@ -73,6 +86,7 @@ def score_position(position: Position) -> DealScore:
     captures = [0] * sides
     pips = [0] * sides
     for t in position.completed:
+        assert t.winner is not None
         side = deal.side_of(t.winner)
         captures[side] += capture_points(t, deal)
         pips[side] += sum(game_pips(c, deal) for c in t.cards)
@@ -80,10 +94,10 @@ def score_position(position: Position) -> DealScore:
     over = position.is_over
     high = low = jack = game = five = None
     if trumps and rules.high:
-        high = deal.side_of(deal.holder(trumps[-1]))
+        high = deal.side_of(cast(int, deal.holder(trumps[-1])))     # (a trump dealt is held)
     if trumps and rules.low:
         if rules.low_to == "holder":
-            low = deal.side_of(deal.holder(trumps[0]))
+            low = deal.side_of(cast(int, deal.holder(trumps[0])))
         else:
             low = _captor(trumps[0], position)
     jack_card = make_card(deal.trump, JACK)
@@ -115,14 +129,14 @@ class EndPoint:
     trick: int | None = None
 
 
-def _trick_of(card: Card, position: Position) -> int | None:
+def _trick_of(card: Card, position: Played) -> int | None:
     for number, trick in enumerate(position.completed, 1):
         if card in trick.cards:
             return number
     return None
 
 
-def end_points(position: Position) -> list[EndPoint]:
+def end_points(position: Played) -> list[EndPoint]:
     """The end-of-deal points the rules count, in the order they are pegged.  For a position
     whose play is not over only what is already settled has a side."""
     deal, rules = position.deal, position.deal.rules

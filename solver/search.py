@@ -15,6 +15,7 @@ A position in which a capture has already taken a side out (peg-out) is decided 
 from __future__ import annotations
 
 import threading
+from typing import cast
 
 from . import clock
 from .cardvalues import card_points, card_tables
@@ -51,6 +52,7 @@ def settled_before(position: Position, side: int, objective: str, points: bytes,
     n = deal.players
     sides = [side_of(s, n) for s in range(n)]
     for t in position.completed:
+        assert t.winner is not None
         s = sides[t.winner]
         pips_won[s] += sum(map(pips.__getitem__, t.cards))
         if s == side:
@@ -83,20 +85,22 @@ def _win(position: Position, side: int, points: bytes) -> Win | int:
     assert match is not None  # check_objective refuses a deal without a score
     if match.winners and rules.finish == "peg-out":
         return int(side in match.winners)
+    assert deal.score is not None  # (and so the deal has a score)
     run = [deal.score[s] for s in range(deal.sides)]
     won = [0] * deal.sides
     for t in position.completed:
+        assert t.winner is not None
         s = deal.side_of(t.winner)
         run[s] += sum(points[c] for c in t.cards)
         for c in t.cards:
             won[s] |= 1 << c
     trumps = deal.trumps_dealt()
-    high = deal.side_of(deal.holder(trumps[-1])) if trumps and rules.high else -1
+    high = deal.side_of(cast(int, deal.holder(trumps[-1]))) if trumps and rules.high else -1
     low = -1
     specials = [-1, -1, -1]
     if trumps and rules.low:
         if rules.low_to == "holder":
-            low = deal.side_of(deal.holder(trumps[0]))
+            low = deal.side_of(cast(int, deal.holder(trumps[0])))
         else:
             specials[0] = trumps[0]
     jack, five = make_card(deal.trump, JACK), make_card(deal.trump, FIVE)
@@ -172,6 +176,7 @@ class Solver:
                                    time_limit, fresh)
         finally:
             self._since = None
+        assert solution.lower is not None and solution.upper is not None  # (a solve sets both)
         self._final = solution.nodes, solution.lower, solution.upper
         return solution
 
@@ -195,6 +200,7 @@ class Solver:
         else:
             settled, pips_won = settled_before(position, side, objective, points, pips)
         self._settled = settled
+        assert not isinstance(win, int)     # (a match already decided is returned above)
         played = 0
         for c in position.play:
             played |= 1 << c

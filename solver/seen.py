@@ -37,6 +37,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import cast
 
 from . import sampling
 from .cards import ALL_CARDS, JACK, SUIT_NAMES, Card, card_str, rank_of, sort_cards, suit_of
@@ -148,6 +149,7 @@ class SeenPosition:
         played: dict[Card, int] = {}
         play: list[tuple[int, Card]] = []
         pegs: list[Peg] = []
+        trick: list[Card]
         leader, trick = (dealer + 1) % n, []
         for i, card in enumerate(layout.play):
             key, face = f"play[{i}]", quoted(card_str(card))
@@ -258,7 +260,7 @@ class SeenPosition:
         hands shown (which an ``Observation`` cannot hold) are kept as they are, and only the
         hidden ones dealt, by the sampler's own count of the worlds (``sample_worlds`` with
         ``shown``)."""
-        shown = {s: self.held[s] for s in self.shown_others(seat)}
+        shown = {s: cast("tuple[Card, ...]", self.held[s]) for s in self.shown_others(seat)}
         return sampling.sample_worlds(self.observation(seat), count, rng,
                                       exact_limit=exact_limit, bidding=bidding, shown=shown)
 
@@ -424,7 +426,7 @@ def call_observation(hand: Sequence[Card], turnup: Card, seat: int, players: int
     fill = iter(rest)
     pack = [next(fill) if c is None else c for c in pack]
     state = Match(players, rules).new_initial_state(dealer=dealer, score=score, auto_deal=False)
-    state.deal_pack(pack)
+    state.deal_pack(cast("list[Card]", pack))     # (every place filled)
     if seat == dealer:
         state.apply_action(BEG)
     observation = state.observation(seat)

@@ -32,7 +32,7 @@ def signals_held() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
-    held = [signal.SIGINT, signal.SIGTERM]
+    held: list[int] = [signal.SIGINT, signal.SIGTERM]
     hangup = hangup_signal()
     if hangup is not None:
         held.append(hangup)

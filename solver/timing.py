@@ -111,6 +111,7 @@ def time_class(name: str, count: int, dds: bool = False,
             theirs = benchmark.dds_moves(position)
             dds_seconds.append(clock.now() - start)
             if cls.bridge:
+                assert agree is not None
                 agree += theirs == moves[k]
             if tick is not None:
                 tick()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from numbers import Integral
+from typing import TYPE_CHECKING
 
 from .cards import Card, rank_of, suit_of
 from .errors import AllFivesError, quoted, upper
@@ -65,7 +66,10 @@ def side_name(side: int, players: int) -> str:
 class Table:
     """The seats and sides of a table, for a class with ``players`` (a ``Match``)."""
 
-    players: int
+    if TYPE_CHECKING:
+        # (read here only: a Deal's is a property)
+        @property
+        def players(self) -> int: ...
 
     @property
     def seats(self) -> str:

@@ -31,7 +31,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from os import PathLike
-from typing import Any
+from typing import Any, cast
 
 from ..cards import Card, card_str, is_card, parse_card
 from ..deal import Position
@@ -336,7 +336,7 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
         after = after.after(card)
     title = text("title") if "title" in table else ""
     if control_problem(title, "title"):
-        raise fail("title", control_problem(title, "title"))
+        raise fail("title", cast(str, control_problem(title, "title")))
     themes = words("themes") if "themes" in table else ()
     for i, theme in enumerate(themes):
         try:
@@ -372,15 +372,15 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
             least, most = int(key == "pimc_tries"), _evidence_most(key, tries)
             if not least <= item <= most:
                 if most == 1:
-                    whole = "0 or 1" + (" (pimc_tries is 1)" if key.startswith("solved_pimc_")
+                    expected = "0 or 1" + (" (pimc_tries is 1)" if key.startswith("solved_pimc_")
                                         and "pimc_tries" in value else "")
                 elif most < MAX_COUNT or item > most:
                     why = " (the random player's tries)" if key == "solved_random" else \
                         " (pimc_tries)" if key.startswith("solved_pimc_") else ""
-                    whole = f"a whole number from 0 to {most}{why}"
+                    expected = f"a whole number from 0 to {most}{why}"
                 else:
-                    whole = f"a whole number from {least}"
-                raise fail(f"evidence.{key}", f"expected {whole}, not {quoted(item)}")
+                    expected = f"a whole number from {least}"
+                raise fail(f"evidence.{key}", f"expected {expected}, not {quoted(item)}")
             evidence[key] = item
         evidence = {key: evidence[key] for key in value}      # (in the file's order)
     return Puzzle(position, side, objective, target, tuple(line), title, themes, rating, seed,

@@ -191,7 +191,7 @@ def _check_counts(**counts: object) -> None:
         if name == "seed" and isinstance(value, str) and is_seed(value) and "/" not in value:
             continue
         if (value is not None or name == "seed") and (
-                whole(value) is None or value < _LEAST[name]):
+                whole(value) is None or value < _LEAST[name]):  # type: ignore[operator]
             raise AllFivesError(f"{name}: {quoted(value)} is not a whole number from "
                                 f"{_LEAST[name]}")
 

@@ -425,6 +425,7 @@ def record_problems(puzzle: Puzzle) -> list[str]:
     if ladder:
         return problems
     solved = solved_of(evidence)
+    assert solved is not None       # (every ladder player's result is in the evidence)
     rating = rating_of(evidence) if not missing else None
     if puzzle.rating is not None and rating is not None and puzzle.rating != rating:
         problems.append(f"puzzle.rating: {puzzle.rating}, where its evidence gives {rating}")

@@ -16,6 +16,8 @@ captures nor counts toward Game there, is no prize.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from ..cards import FIVE, JACK, TEN, Card, make_card, rank_of, suit_of
 from ..deal import Position
 from ..pegging import match_after
@@ -38,7 +40,7 @@ def why_never_found(name: str | None, rules) -> str | None:
     ten_worth = rules.capture or rules.game or low
     five_worth = (rules.capture or rules.five_for_five or (rules.game and rules.game_counts_fives)
                   or low)
-    reasons = {
+    reasons: dict[str | None, str | Literal[False]] = {
         "ruff-the-ten": rules.strict_follow and "the suit led must be followed, so no trump "
                                                 "takes a Ten while its suit is held",
         "catch-the-five": not five_worth and "the trump Five is worth nothing",
@@ -77,6 +79,7 @@ def optimal_play(position: Position, oracle: Oracle) -> tuple[Card, ...]:
 def _captor(final: Position, card: Card) -> int | None:
     for trick in final.completed:
         if card in trick.cards:
+            assert trick.winner is not None
             return final.deal.side_of(trick.winner)
     return None
 
@@ -84,7 +87,9 @@ def _captor(final: Position, card: Card) -> int | None:
 def _trick_of(final: Position, index: int) -> int:
     """The side that wins the trick of ``final.play[index]``."""
     n = final.deal.players
-    return final.deal.side_of(final.completed[index // n].winner)
+    winner = final.completed[index // n].winner
+    assert winner is not None
+    return final.deal.side_of(winner)
 
 
 class _Reading:
