@@ -6,7 +6,7 @@ import typer
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from solver.analysis import CardPlayed, analyze_play, given_away, unjudged
+from solver.analysis import CardPlayed, analyze_play, given_away, in_part, unjudged
 from solver.deal import Position
 from solver.errors import AllFivesError, counted
 from solver.pegging import match_after, pegs
@@ -32,6 +32,11 @@ def span(lower: int | None, upper: int | None) -> str:
 
 def judgement(play: CardPlayed, pretty: bool, trump: int) -> tuple[str, str, Text, Text]:
     """The before, after, cost and note cells of one card."""
+    if play.in_part:        # (its value below the least the side could be sure of before)
+        least = f"{'≥' if pretty else '>='}{play.least_cost}"
+        return (span(play.lower, play.upper), str(play.after),
+                Text().append(least, style=f"bold {BAD}"),
+                Text().append("mistake", style=f"bold {BAD}").append("; best not found"))
     if not play.complete:
         return (span(play.lower, play.upper), span(play.after, play.after), Text("?"),
                 Text("not judged", style=QUIET))
@@ -88,6 +93,27 @@ def side_words(plays: list[CardPlayed], side: int) -> str:
     return f" ({words})"
 
 
+def away_words(points: int, unit: str, at_least: bool) -> str:
+    """``2 points``, ``1 point``, ``at least 7 points`` (a mistake's cost known in part)."""
+    return ("at least " if at_least else "") + (f"{points} {unit}" if points != 1 else
+                                                f"1 {unit[:-1]}")
+
+
+def limit_words(plays: list[CardPlayed]) -> str | None:
+    """What a limit left undone, or None: ``5 of 12 cards not judged``, ``1 mistake's cost
+    known only in part``, or both."""
+    left, part = unjudged(plays), in_part(plays)
+    words = [f"{left} of {counted(len(plays), 'card')} not judged"] if left else []
+    if part:
+        words.append(possessive(counted(part, 'mistake')) + " cost known only in part")
+    return "; ".join(words) or None
+
+
+def possessive(words: str) -> str:
+    """``1 mistake's``, ``2 mistakes'``."""
+    return words + ("'" if words.endswith("s") else "'s")
+
+
 def summary(position: Position, plays: list[CardPlayed], objective: str) -> Text:
     deal = position.deal
     unit = {"tricks": "tricks", "win": "wins"}.get(objective, "points")
@@ -96,13 +122,18 @@ def summary(position: Position, plays: list[CardPlayed], objective: str) -> Text
     for side in range(deal.sides):
         text.append("\n  ")
         text.append_text(side_face(deal, side))
-        text.append(f"  {away[side]} {unit}" if away[side] != 1 else f"  1 {unit[:-1]}")
+        text.append("  " + away_words(away[side], unit,
+                                      any(p.in_part for p in plays if p.side == side)))
         text.append(side_words(plays, side))
-    left = unjudged(plays)
+    left, part = unjudged(plays), in_part(plays)
     if left:
         text.append(f"\n{left} of {counted(len(plays), 'card')} not judged: the search "
                     f"stopped at its limit; what {'it' if left == 1 else 'they'} gave away is "
                     f"not counted")
+    if part:
+        text.append(f"\n{possessive(counted(part, 'mistake'))} cost known only in part, "
+                    f"the search stopped at its limit: the least "
+                    f"{'it' if part == 1 else 'each'} cost is counted")
     out = pegged_out_at(position)
     if objective == "points" and (position.is_over or out is not None):
         def points(totals) -> str:
@@ -152,9 +183,11 @@ def analysis_report(name: str, position: Position, plays: list[CardPlayed], obje
     sure = "1 if its side can be sure of winning the match, else 0," if objective == "win" \
         else f"the {objective} its side can be sure of"
     key = Text(f"before, after: {sure} before and after the card", style=QUIET)
-    if unjudged(plays):
+    if unjudged(plays) or in_part(plays):
         key.append("\na..b: somewhere between a and b; ?: not known (the search stopped at its "
                    "limit before the card was judged)")
+    if in_part(plays):
+        key.append(f"; {'≥' if pretty else '>='}n: at least n")
     return Group(heading(name, position, pretty), Text(),
                  diagram(start, pretty, show_to_move=False), Text(),
                  Text().append(f"The play, card by card ({counted(len(plays), 'card')})",
@@ -218,9 +251,8 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
             if number:
                 console.print()
             console.print(analysis_report(name, position, plays, objective, pretty), crop=False)
-        left = unjudged(plays)
-        if left:
+        undone = limit_words(plays)
+        if undone:
             stopped.append(name)
-            note(f"{name}: {left} of {counted(len(plays), 'card')} not judged: the search "
-                 f"stopped at its limit")
+            note(f"{name}: {undone}: the search stopped at its limit")
     return stopped

@@ -346,7 +346,7 @@ class Session:
                 plays = judge_cards(position, self.me, solve, ANALYSIS_NODES)
         if not plays:
             return Text("You played no card this deal.", style=QUIET)
-        away = sum(p.cost or 0 for p in plays)
+        away = sum(p.least_cost or 0 for p in plays)
         mistakes = sum(1 for p in plays if p.mistake)
         words = Text("Your cards, judged open-hand", style="bold")
         if by_match:
@@ -364,8 +364,9 @@ class Session:
             summary.append(f"Your {counted(mistakes, 'mistake')} made the match worse for your "
                            f"side, {against}.", style=BAD)
         elif mistakes:
-            summary.append(f"Your {counted(mistakes, 'mistake')} cost {counted(away, 'point')}, "
-                           f"{against}.", style=BAD)
+            least = "at least " if any(p.in_part for p in plays) else ""
+            summary.append(f"Your {counted(mistakes, 'mistake')} cost {least}"
+                           f"{counted(away, 'point')}, {against}.", style=BAD)
         else:
             summary.append("No mistakes.", style=GOOD)
         first = plays[0]
@@ -379,6 +380,9 @@ class Session:
             summary.append(f" {counted(left, 'card')} not judged: the search "
                            f"stopped at its limit (a..b: a value somewhere between a and b).",
                            style=QUIET)
+        elif any(p.in_part for p in plays):
+            summary.append(" The search stopped at its limit (a..b: a value somewhere between "
+                           "a and b).", style=QUIET)
         return Group(hanging(words), plays_table(position, plays, self.pretty), hanging(summary))
 
     # ---- the person's decision ------------------------------------------------------------------

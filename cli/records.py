@@ -54,7 +54,8 @@ def solution_record(name: str, position: Position, solution: Solution) -> str:
 
 def play_record(position: Position, play: CardPlayed) -> dict[str, Any]:
     """One card: ``before``, ``after``, ``cost`` and ``mistake`` are null when a limit left it
-    unjudged; ``before_lower`` .. ``before_upper`` and ``after_lower`` .. ``after_upper`` bound
+    unjudged (``mistake`` true and ``least_cost`` the least it cost where its value is below
+    ``before_lower``); ``before_lower`` .. ``before_upper`` and ``after_lower`` .. ``after_upper`` bound
     the two values (null where nothing is known)."""
     deal = position.deal
     return {
@@ -66,6 +67,7 @@ def play_record(position: Position, play: CardPlayed) -> dict[str, Any]:
         "before": play.before if play.complete else None,
         "after": play.after if play.complete else None,
         "cost": play.cost,
+        "least_cost": play.least_cost,
         "mistake": play.mistake,
         "best": [card_str(c) for c in play.best],
         "every_card": play.every_card,

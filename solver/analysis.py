@@ -17,7 +17,7 @@ from .scoring import capture_points, score_position
 from .solution import Solution, Solve
 
 __all__ = ["TrickPlayed", "play_out", "CardPlayed", "analyze_play",
-           "judge_for_match", "given_away", "unjudged", "cost_of", "judge_card"]
+           "judge_for_match", "given_away", "unjudged", "in_part", "cost_of", "judge_card"]
 
 
 # ---- a line, trick by trick ---------------------------------------------------------------------
@@ -79,9 +79,11 @@ class CardPlayed:
     A node or time limit may stop the solve before the card is judged (``complete`` False):
     ``before`` is then None and only its bounds ``lower`` .. ``upper`` are known, ``after`` is
     the card's value if the search finished it (else None), ``best`` is empty, ``cost`` and
-    ``mistake`` are None, and ``every_card`` is False.  A limit may also stop it once ``before`` is proved and the card's
-    own value found, but not every other card's: the card is judged, and ``best`` holds the
-    cards valued that keep ``before`` (``every_card`` False).
+    ``mistake`` are None, and ``every_card`` is False; but where the card's value is below
+    ``lower`` it is a mistake all the same, its cost at least ``least_cost`` (``in_part``).  A
+    limit may also stop it once ``before`` is proved and the card's own value found, but not
+    every other card's: the card is judged, and ``best`` holds the cards valued that keep
+    ``before`` (``every_card`` False).
     """
 
     index: int                  # its place in the play, from 0
@@ -116,9 +118,29 @@ class CardPlayed:
         return self.before - self.after
 
     @property
+    def least_cost(self) -> int | None:
+        """The cost where it is known, else the least it can be where that shows a mistake: a
+        card whose own value was found, below the least the side could be sure of before it
+        (``lower - after``, over 0); None where nothing shows a mistake."""
+        if self.cost is not None:
+            return self.cost
+        if self.after is None or self.lower is None or self.lower <= self.after:
+            return None
+        return self.lower - self.after
+
+    @property
+    def in_part(self) -> bool:
+        """Whether the card is a mistake whose cost a limit left known only in part (at least
+        ``least_cost``)."""
+        return self.cost is None and self.least_cost is not None
+
+    @property
     def mistake(self) -> bool | None:
-        cost = self.cost
-        return None if cost is None else cost > 0
+        """Whether the card gave something away; None where a limit left that unknown."""
+        cost = self.least_cost
+        if cost is None:
+            return None if self.cost is None else False
+        return cost > 0
 
 
 def values_found(before: Position, solution: Solution) -> bool:
@@ -194,14 +216,19 @@ def analyze_play(position: Position, solve: Solve, objective: str = "points",
 
 
 def unjudged(plays: Sequence[CardPlayed]) -> int:
-    """How many of ``plays`` a limit left unjudged."""
-    return sum(1 for play in plays if not play.complete)
+    """How many of ``plays`` a limit left unjudged: not known to be a mistake or not."""
+    return sum(1 for play in plays if play.mistake is None)
+
+
+def in_part(plays: Sequence[CardPlayed]) -> int:
+    """How many of ``plays`` are mistakes whose cost a limit left known only in part."""
+    return sum(1 for play in plays if play.in_part)
 
 
 def given_away(plays: Sequence[CardPlayed], sides: int) -> tuple[int, ...]:
-    """The total cost of each side's judged cards (a card a limit left unjudged counts
-    nothing)."""
+    """The total cost of each side's judged cards, a mistake known only in part counting the
+    least it cost (a card a limit left unjudged counts nothing)."""
     totals = [0] * sides
     for play in plays:
-        totals[play.side] += play.cost or 0
+        totals[play.side] += play.least_cost or 0
     return tuple(totals)

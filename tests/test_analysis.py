@@ -12,7 +12,7 @@ import pytest
 
 import solver
 from solver import reference
-from solver.analysis import analyze_play, cost_of, given_away, play_out, unjudged
+from solver.analysis import analyze_play, cost_of, given_away, in_part, play_out, unjudged
 from solver.cards import parse_card, parse_cards, parse_suit
 from solver.deal import Deal, Position, load
 from solver.shuffle import random_deal
@@ -241,19 +241,27 @@ def test_a_card_a_limit_cut_short_is_not_judged():
     exact = analyze_play(position, reference.solve)
     plays = analyze_play(position, cut_short(3))
     assert [p.complete for p in plays] == [i % 3 != 2 for i in range(12)]
-    assert unjudged(plays) == 4
+    part = [p for p in plays if p.in_part]
+    assert unjudged(plays) == 4 - len(part) and in_part(plays) == len(part) == 1
     for play, check in zip(plays, exact):
         if play.complete:
             assert play == replace(check, seconds=play.seconds)
             continue
-        assert play.before is None and play.cost is None and play.mistake is None
+        assert play.before is None and play.cost is None
         assert play.best == ()
         assert (play.lower, play.upper) == (check.before - 1, check.before + 2)
         # the card's own value, when it was finished, is known exactly
         assert play.after in (None, check.after)
-    # what each side gave away counts only the cards judged
+        # and where it is below the least the side could be sure of: a mistake all the same,
+        # its cost at least the difference
+        if play.after is not None and play.lower > play.after:
+            assert play.mistake and play.least_cost == play.lower - play.after <= check.cost
+        else:
+            assert play.mistake is None and play.least_cost is None and not play.in_part
+    # what each side gave away counts the cards judged, a mistake known in part at its least
     assert given_away(plays, 2) == tuple(
-        sum(p.cost for p in plays if p.complete and p.side == side) for side in (0, 1))
+        sum(p.cost if p.complete else p.least_cost or 0 for p in plays if p.side == side)
+        for side in (0, 1))
 
 
 def test_values_found_before_the_limit_judge_the_card():

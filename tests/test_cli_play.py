@@ -20,6 +20,7 @@ from cli.table import peg_words, scores_text
 from clirun import EXAMPLES, console, run
 from solver.cards import card_str, parse_card
 from solver.deal import Position
+from solver.errors import counted
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match
 from solver.records import read_records, replay
 from solver.rules import Rules
@@ -155,6 +156,37 @@ def test_near_the_target_the_cards_are_judged_by_the_match(tmp_path):
     mistakes = sum(1 for *_, cost in rows if cost != "·")
     assert ("Your 2 mistakes made the match worse for your side, each against the best card "
             "at its turn." in " ".join(first.split())) == (mistakes == 2)
+
+
+def test_a_mistake_known_only_in_part_is_counted_at_its_least(tmp_path, monkeypatch):
+    """A card the limit left unjudged, but whose own value was found below the least its side
+    could be sure of before it, is a mistake: counted, at the least it cost (it was left out
+    of 'Your 3 mistakes cost 5 points', where its bounds showed it cost at least 2)."""
+    import cli.playing
+
+    judge = cli.playing.judge_cards
+    judged = []
+
+    def cut_short(*args, **kwargs):     # the first card: before known only as after+2 .. +5
+        plays = judge(*args, **kwargs)
+        first = plays[0]
+        plays[0] = replace(first, before=None, best=(), lower=first.after + 2,
+                           upper=first.after + 5, every_card=False)
+        judged.append(plays)
+        return plays
+
+    monkeypatch.setattr(cli.playing, "judge_cards", cut_short)
+    result = run("play", "--seed", 7, "--record", tmp_path / "r.jsonl", "--opponents",
+                 "heuristic", input="1\n" * 8 + "quit\n")
+    assert result.exit_code == 0, result.stderr
+    text = " ".join(result.stdout.split())
+    plays = judged[0]
+    after = plays[0].after
+    assert f"{after + 2}..{after + 5} {after} ≥2 mistake; best not found" in text
+    mistakes = 1 + sum(1 for p in plays[1:] if p.mistake)
+    cost = 2 + sum(p.cost for p in plays[1:])
+    assert f"Your {counted(mistakes, 'mistake')} cost at least {counted(cost, 'point')}, " in text
+    assert "The search stopped at its limit (a..b: a value somewhere between a and b)." in text
 
 
 def test_the_same_seed_plays_the_same_match(tmp_path):
