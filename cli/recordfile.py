@@ -6,7 +6,8 @@ record (a deal file named by mistake) is not written over.  ``match`` writes int
 a file (another program reads the records as they come); ``play``, which may write its record
 again from the start, takes none.  ``play``'s record grows as the match goes on: the records of
 a deal more are added at its end, so that a run killed as it saves leaves the deals before whole
-(the whole file is written again only after an ``undo`` took a finished deal back).
+(the whole file is written again only after an ``undo`` took a finished deal back, or where
+the file was removed or replaced while the game went on: it is made again).
 """
 
 from __future__ import annotations
@@ -83,6 +84,10 @@ class PlayRecord:
         """The record's whole text, written: what is added after what was written before, at
         its end; anything else in place of the file's text."""
         data = text.encode("utf-8")
+        if self.out is not None and self.regular and not self._still_named():
+            # removed or replaced while the game went on: made again, the whole record
+            self.close()
+            self.written = b""
         if self.out is None:
             self.out = self._open()
             self.regular = os.path.isfile(self.path)
@@ -94,6 +99,15 @@ class PlayRecord:
         if self.regular:
             out.truncate()
         self.written = data
+
+    def _still_named(self) -> bool:
+        """Whether the path still names the file this run opened."""
+        assert self.out is not None
+        try:
+            there, held = os.stat(self.path), os.fstat(self.out.fileno())
+        except OSError:
+            return False
+        return (there.st_dev, there.st_ino) == (held.st_dev, held.st_ino)
 
     def _open(self) -> BinaryIO:
         """The file, opened and locked: a named one as it is (written over by the first

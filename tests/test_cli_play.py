@@ -20,7 +20,7 @@ from cli.table import peg_words, scores_text
 from clirun import EXAMPLES, console, run
 from solver.cards import card_str, parse_card
 from solver.deal import Position
-from solver.errors import counted
+from solver.errors import AllFivesError, counted
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match
 from solver.records import read_records, replay
 from solver.rules import Rules
@@ -1173,6 +1173,52 @@ def test_the_record_grows_at_its_end_and_is_written_whole_after_an_undo(tmp_path
     record.write("c\n")
     assert path.read_text(encoding="utf-8") == "c\n"
     record.close()
+
+
+@pytest.mark.parametrize("named", [True, False])
+def test_a_record_removed_while_the_game_goes_on_is_made_again(tmp_path, monkeypatch, named):
+    """The record was removed (or replaced) between deals: the later deals went into the file
+    removed, nothing was said, and the last line named a record that was not there. It is made
+    again, whole; a folder put in its place is said, in one line."""
+    from cli.recordfile import PlayRecord
+
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "r.jsonl" if named else Path("allfives-1.jsonl")
+    record = PlayRecord(path, named, 1)
+    record.write("a\n")
+    path.unlink()
+    record.write("a\nb\n")
+    assert path.read_text(encoding="utf-8") == "a\nb\n"
+    path.unlink()
+    path.write_text("z\n", encoding="utf-8")       # (another file in its place: kept)
+    if named:
+        with pytest.raises(AllFivesError, match="holds something other than a game record"):
+            record.write("a\nb\nc\n")
+    else:
+        record.write("a\nb\nc\n")
+        assert str(record) == "allfives-1-2.jsonl"
+        assert Path(str(record)).read_text(encoding="utf-8") == "a\nb\nc\n"
+    assert path.read_text(encoding="utf-8") == "z\n"
+    record.close()
+    # in a session: the folder in the record's place is said when the next deal ends
+    folder = tmp_path / "held.jsonl"
+    calls = {"n": 0}
+    import cli.playing
+
+    save = cli.playing.Session.save
+
+    def removed_after_the_first(self) -> bool:
+        if calls["n"] == 1:
+            folder.unlink()
+            folder.mkdir()
+        calls["n"] += 1
+        return save(self)
+
+    monkeypatch.setattr(cli.playing.Session, "save", removed_after_the_first)
+    result = run("play", "--seed", 7, "--record", folder, "--opponents", "heuristic",
+                 input="1\n" * 40 + "quit\n")
+    assert result.exit_code == 2 and calls["n"] == 2      # (a folder named as a file: 2)
+    assert result.stderr == f"allfives: error: {folder}: Is a directory\n"
 
 
 def test_a_record_another_run_is_writing_or_a_pipe_is_refused(tmp_path):
