@@ -13,7 +13,7 @@ from solver.cards import RANKS, SUIT_NAMES, CardError, card_str, parse_card, par
     rank_of, sort_cards, suit_of
 from solver.clock import when_stopped
 from solver.errors import counting_number, is_number, lower, number_words, upper
-from solver.game import CALLS, RUN, Observation
+from solver.game import BEG, CALLS, RUN, STAND, TAKE_ONE, Observation
 from solver.tricks import follow_rule
 
 #: Rank names for messages, capitalised as the program writes them elsewhere: "you hold no Ten".
@@ -167,14 +167,21 @@ def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
     raise AnswerError(f"unknown answer '{shown(word)}': type a card (TH, 10h, T), its number, or help")
 
 
+#: The words the table says of each call, which name it too: ``gives one``, ``runs the cards``.
+CALL_SAYINGS = {STAND: ("stands",), BEG: ("begs",), TAKE_ONE: ("give-one", "gives-one"),
+                RUN: ("runs", "run-the-cards", "runs-the-cards")}
+
+
 def _call_named(low: str) -> list[int]:
-    """The calls ``low`` begins to name: ``t``, ``take one``, ``take_one``, ``takeone``; a space
-    only where the call's name has its hyphen (``r u n`` names none)."""
+    """The calls ``low`` begins to name: ``t``, ``take one``, ``take_one``, ``takeone``, ``give
+    one``; a space only where the call's name has its hyphen (``r u n`` names none)."""
     key = re.sub(r"[\s_-]+", "-", low.strip())
     if not key.strip("-"):
         return []
     return [a for a, name in CALLS.items()
-            if name.startswith(key) or "-" not in key and name.replace("-", "").startswith(key)]
+            if any(said.startswith(key) or "-" not in key and
+                   said.replace("-", "").startswith(key)
+                   for said in (name, *CALL_SAYINGS[a]))]
 
 
 def _call(word: str, obs: Observation) -> int:

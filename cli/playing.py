@@ -64,7 +64,7 @@ HELP = (
     "Type a card as deal files spell it (TH, th, 10h, T♥), a rank or suit alone when it picks "
     "one legal card (T, k, h), or the card's number in the list (a digit is always the "
     "number: type 6h for the Six of hearts); Enter plays a lone legal card. Calls: stand, beg, "
-    "take-one, run, or their first letter.",
+    "take-one (or give one), run, or their first letter.",
     "Commands (whole words): hint (what each choice is worth from what you can see), undo "
     "(back to your previous decision), score (the match score), help, quit or exit (save "
     "the record, stop).",

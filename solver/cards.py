@@ -101,7 +101,9 @@ def parse_card(token: str) -> Card:
     """Read one card in any spelling deal files accept."""
     if not isinstance(token, str):
         raise CardError(f"unknown card {quoted(token)} (a card to read is text: 'TH', '10h')")
-    t = upper(token.strip())
+    # (a suit sign may carry the selector that asks for it drawn as an emoji, U+FE0F, as a
+    # phone's keyboard or an emoji picker puts it: ``A♠️``; or U+FE0E, drawn as text)
+    t = upper(token.strip().replace("\ufe0f", "").replace("\ufe0e", ""))
     if len(t) >= 2:
         # rank first (``TH``, ``10H``, ``T♥``), then suit first (``HT``, ``H10``)
         rank, suit = _rank(t[:-1]), _SUIT_CHARS.get(t[-1])

@@ -12,9 +12,18 @@ TEN_OF_HEARTS = make_card(1, 8)
 
 
 @pytest.mark.parametrize("token", ["TH", "th", "Th", "tH", "10h", "10H", "HT", "ht", "H10",
-                                   "h10", "T♥", "t♥", "10♥", "♥T", "♥10", " TH ", "T♡"])
+                                   "h10", "T♥", "t♥", "10♥", "♥T", "♥10", " TH ", "T♡",
+                                   # the suit sign asked for as an emoji (a phone's keyboard
+                                   # puts U+FE0F after it), or as text
+                                   "T♥\ufe0f", "♥\ufe0fT", "10♥\ufe0e"])
 def test_every_spelling_of_the_ten_of_hearts(token):
     assert parse_card(token) == TEN_OF_HEARTS
+
+
+@pytest.mark.parametrize("token", ["\ufe0f", "T\ufe0f", "♥\ufe0f", "TH\ufe0fX"])
+def test_a_selector_is_no_card(token):
+    with pytest.raises(CardError, match="unknown card"):
+        parse_card(token)
 
 
 @pytest.mark.parametrize("suit, letter, symbol", [(0, "S", "♠"), (1, "H", "♥"), (2, "D", "♦"),

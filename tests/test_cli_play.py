@@ -764,7 +764,7 @@ def test_calls_by_name_prefix_and_number():
     obs = state.observation(state.current_player())
     assert obs.phase == "elder"
     for text, action in (("stand", STAND), ("s", STAND), ("B", BEG), ("beg", BEG), ("1", STAND),
-                         ("2", BEG)):
+                         ("2", BEG), ("stands", STAND), ("begs", BEG)):
         assert read_answer(text, obs) == action
     with pytest.raises(AnswerError, match="not your call now"):
         read_answer("run", obs)
@@ -779,10 +779,14 @@ def test_calls_by_name_prefix_and_number():
     obs = state.observation(state.current_player())
     for text, action in (("t", TAKE_ONE), ("take one", TAKE_ONE), ("take-one", TAKE_ONE),
                          ("take_one", TAKE_ONE), ("TakeOne", TAKE_ONE), ("take  o", TAKE_ONE),
-                         ("r", RUN), ("run", RUN)):
+                         ("r", RUN), ("run", RUN),
+                         # as the table says them: 'gives one (take-one)', 'runs the cards'
+                         ("give one", TAKE_ONE), ("Gives one", TAKE_ONE), ("g", TAKE_ONE),
+                         ("giveone", TAKE_ONE), ("runs", RUN), ("runs the cards", RUN),
+                         ("run the cards", RUN)):
         assert read_answer(text, obs) == action
     # a space only where the call's name has its hyphen: 'r u n' was read as run
-    for text in ("r u n", "ru n", "t ake", "-", "take one more"):
+    for text in ("r u n", "ru n", "t ake", "-", "take one more", "give two", "runs the card s"):
         with pytest.raises(AnswerError, match=f"^unknown answer '{text}'"):
             read_answer(text, obs)
 
