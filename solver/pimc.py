@@ -729,8 +729,11 @@ class PimcPlayer:
     def _advice(self, observation: Observation, objective: str, weights: Sequence[float],
                 exact: bool, complete: bool, actions: tuple[ActionValue, ...], budget: Budget,
                 method: str = SOLVED) -> Advice:
-        """The Advice on the actions valued over worlds of these ``weights``."""
+        """The Advice on the actions valued over worlds of these ``weights`` (an interval of
+        ``points``, which are never below 0, kept to 0 and above)."""
         complete = complete and not budget.drawn_short
+        if objective == "points":
+            actions = tuple(replace(a, low=0.0) if a.low < 0 else a for a in actions)
         if not complete:
             self.stopped += 1
         return Advice(observation.seat, observation.phase, objective, len(weights), exact,

@@ -218,6 +218,29 @@ def test_one_true_world_gives_the_engines_values_and_a_best_card(players, preset
     assert checked
 
 
+def test_an_interval_of_points_is_never_below_0():
+    """With three players the objective is points, which are never below 0: an interval of a
+    mean near 0 reached below it (a hint showed '-0.02 to 0.02'); it is kept to 0 and above,
+    where the interval about the mean would reach below."""
+    kept = 0
+    for seed in range(12):
+        state = to_play(3, seed)
+        player = PimcPlayer(seed=seed, worlds=16, time_limit=None, node_limit=2_000_000)
+        heuristic = make_player("heuristic")
+        while state.phase == PLAY and state.deal_number == 1:
+            obs = state.observation(state.current_player())
+            if len(obs.legal_actions) > 1:
+                advice = player.advise(obs)
+                assert advice.objective == "points"
+                for a in advice.actions:
+                    assert not a.low < 0 and not a.mean < a.low
+                    kept += a.low == 0 and a.high - a.mean > a.mean > 0
+            state.apply_action(decide(heuristic, state))
+        if kept:
+            break
+    assert kept
+
+
 def test_weighted_worlds_choose_by_the_weighted_mean():
     """Two worlds of weights 1 and 3: each card's mean is (v1 + 3 v2) / 4 of the engine's
     values in each.  (This test once gave the same world twice, where any weighting, or none,
