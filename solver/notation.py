@@ -587,8 +587,11 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
                 shown = _toml_value(value) if isinstance(value, bool) else quoted(value)
                 raise _fail(source, f"score.{key}", f"expected a whole number, not {shown}")
             seat = upper(key.strip())
+            named = seat if len(seat) == 1 and seat in COMPASS else key
+            if named in score:      # (N and n: one seat, written in two cases)
+                raise _fail(source, f"score.{key}", f"seat {named} is given twice")
             # (a key that is no seat is told with the table's seats, once the hands make it)
-            score[seat if len(seat) == 1 and seat in COMPASS else key] = value
+            score[named] = value
         parts.score = score
     return parts.layout()
 

@@ -356,6 +356,9 @@ MALFORMED = [
     (BASE + "[score]\nN = 3\n", "deal.toml: score: no score for S"),
     (BASE + "[score]\nN = 3\nS = 'ten'\n", "deal.toml: score.S: expected a whole number"),
     (BASE + "[score]\nN = 3\nE = 4\nS = 1\n", "deal.toml: score.E: no seat 'E'"),
+    # one seat in two cases: the later was taken, the earlier unseen (N 61 hidden by n 1)
+    (BASE + "[score]\nN = 61\nn = 1\nS = 0\n", "deal.toml: score.n: seat N is given twice"),
+    (BASE + "[score]\ns = 1\nN = 3\nS = 1\n", "deal.toml: score.S: seat S is given twice"),
     # a key that is no seat at all is told with this table's seats, as [hands]'s E is
     (BASE + "[score]\nN = 3\nX = 1\n",
      "deal.toml: score.X: no seat 'X' at a 2-player table (seats N S)"),
