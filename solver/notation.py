@@ -880,15 +880,20 @@ def named_layouts(text: str, source: str = "<string>", toml: bool | None = None,
     if toml:
         yield from _named_documents(text, source, one, hidden)
         return
-    lines = [(number, line.split("#", 1)[0].strip())
-             for number, line in enumerate(text_lines(text), 1)]
-    lines = [(number, line) for number, line in lines if line]
+    lines = [(number, line) for number, line in enumerate(text_lines(text), 1)
+             if line.split("#", 1)[0].strip()]
     if one and len(lines) > 1:
         raise _fail(source, None, f"{len(lines)} positions, one on each line, not one "
                                   f"(load_positions reads them all)")
     for number, line in lines:
-        yield f"{source}:{number}", functools.partial(parse_line, line, f"{source}:{number}",
+        yield f"{source}:{number}", functools.partial(_line_layout, line, f"{source}:{number}",
                                                       hidden)
+
+
+def _line_layout(line: str, source: str, hidden: bool) -> Layout:
+    """A file's line of one position, its comment and spaces counted in its size."""
+    check_deal_size(line, source)
+    return parse_line(line.split("#", 1)[0].strip(), source, hidden)
 
 
 def read_layouts(text: str, source: str = "<string>", toml: bool | None = None,

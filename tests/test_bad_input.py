@@ -1025,6 +1025,21 @@ def test_a_position_to_advise_on_with_no_seat_first_names_the_seat():
                             "or W:)\n"
 
 
+@pytest.mark.parametrize("padding", [" " * 2**20, "# " + "x" * 2**20])
+def test_a_one_line_position_of_megabytes_is_refused_with_its_comment(tmp_path, padding):
+    """A line padded with spaces or a comment past the megabyte was read (its spaces and
+    comment left out before the size was told), where a TOML deal so padded is refused; a
+    line picked by its name is read alone, another's size none of its own."""
+    line = "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H"
+    path = tmp_path / "deals.txt"
+    path.write_text(f"{line}\n{line} {padding}\n", encoding="utf-8")
+    result = run("solve", path)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"allfives: error: {path}:2: {len(line) + 1 + len(padding):,} " \
+                            f"characters, more than 1,048,576: too large for one deal\n"
+    assert run("solve", f"{path}:1", "--json").exit_code == 0
+
+
 @pytest.mark.parametrize("command", [["solve"], ["puzzle", "check"], ["puzzle", "show"]])
 def test_a_deal_of_megabytes_is_refused_before_it_is_read(tmp_path: Path, command: list[str]):
     """A deal (or puzzle) of 60 MB, its play a long list, took TOML's reader 38 s and 1.2 GB
