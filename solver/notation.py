@@ -486,6 +486,17 @@ def _unparted(text: str, error: str) -> int | None:
                  and not _SEPARATOR_LINE.match(lines[i])), None)
 
 
+def _key_at(text: str, error: str) -> str | None:
+    """The key written at the start of the line of tomllib's ``error`` (``dealer`` of
+    ``dealer = "N"``), where the line has one."""
+    at = _TOML_LINE.search(error)
+    lines = text_lines(text)
+    if not at or not 0 < int(at[1]) <= len(lines):
+        return None
+    key = lines[int(at[1]) - 1].partition("=")[0].strip()
+    return key if key and "=" in lines[int(at[1]) - 1] and len(key) <= 40 else None
+
+
 def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False) -> Layout:
     """``parse_toml`` of a text that starts after ``lines_before`` lines of a larger one: TOML's
     line numbers are given as lines of the whole."""
@@ -499,6 +510,9 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
                                   f"{max(1, len(text_lines(text))) + lines_before})")
         message = _TWICE.sub(lambda m: f"[{'.'.join(_TABLE_NAME.findall(m[1]))}] is declared "
                                        f"twice", message)
+        key = _key_at(text, str(error)) if "Cannot overwrite a value" in message else None
+        if key:     # (a key given twice: named, as a table given twice is)
+            message = message.replace("Cannot overwrite a value", f"{key} is given twice")
         # a key or table given twice: two deals, maybe, not parted
         near = _unparted(text, str(error)) \
             if "declared twice" in message or "Cannot overwrite" in message else None

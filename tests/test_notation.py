@@ -327,7 +327,11 @@ MALFORMED = [
     (swap('trump = "H"\n', ''), "deal.toml: no trumps"),
     # not TOML, and wrong types
     (BASE + "this is not toml\n", "deal.toml: not TOML: "),
-    ("dealer = 'S'\ndealer = 'N'\n" + BASE, "deal.toml: not TOML: "),
+    # a key given twice, named (it was 'Cannot overwrite a value')
+    ("dealer = 'S'\ndealer = 'N'\n" + BASE,
+     "deal.toml: not TOML: dealer is given twice (at line 2, column 13)"),
+    (BASE.replace("[hands]\n", "[hands]\nS = 'QS'\n"),
+     "deal.toml: not TOML: S is given twice (at line 7, column 24)"),
     # a table given twice, in Python's words no longer; and a line meant to part two deals
     (BASE + "[hands]\n", "deal.toml: not TOML: [hands] is declared twice (at line 7, column 7)"),
     (BASE + "#---\n" + BASE,
