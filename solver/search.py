@@ -140,9 +140,16 @@ class Solver:
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
         check_table_bits(table_bits)
         self.engine = Engine(table_bits)
+        self._table_bits = table_bits
         self._settled = 0
         self._since: int | None = None     # the engine's loads as the solve under way began
         self._final: tuple[int, int, int] | None = None     # the last solve's progress
+
+    def __reduce__(self) -> tuple:
+        """Pickled (or copied) as a new Solver of the same table size: the table, a cache of
+        what was solved, is not carried, and the values solved are the same without it (a
+        player holding a Solver may be pickled, to send to another process)."""
+        return (Solver, (self._table_bits,))
 
     @property
     def table_bytes(self) -> int:

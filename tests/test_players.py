@@ -441,3 +441,26 @@ def test_an_option_given_in_the_spec_and_beside_it_is_given_twice():
     assert str(spec) == "pimc:worlds=8,draws=2" and player_spec(str(spec)) == spec
     with pytest.raises(PlayerError, match=r"^player 'pimc' has no option 'seed'"):
         player_spec("pimc:worlds=8", seed=3)      # (the seed is make's)
+
+
+@pytest.mark.parametrize("spec", ["pimc:worlds=8,time_limit=none", "cheater", "heuristic",
+                                  "random"])
+def test_a_player_that_has_decided_pickles_and_plays_on_alike(spec):
+    """A Monte Carlo player or cheater that had decided could not be pickled (its engine
+    cannot be), so not sent to another process: its Solver pickles as a new one of the same
+    size, and the copy plays on as the player does."""
+    import copy
+    import pickle
+
+    pytest.importorskip("solver.search")
+    player = player_spec(spec).make(seed=1)
+    state = Match(players=2).new_initial_state(seed=3)
+    for _ in range(5):
+        state.apply_action(decide(player, state))
+    copies = [pickle.loads(pickle.dumps(player)), copy.deepcopy(player)]
+    for _ in range(4):
+        if state.is_terminal():
+            break
+        action = decide(player, state)
+        assert all(decide(other, state) == action for other in copies)
+        state.apply_action(action)
