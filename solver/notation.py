@@ -51,7 +51,7 @@ from typing import Any, Literal, NamedTuple
 
 from .cards import (SUIT_NAMES, Card, card_str, hand_str, holding_str, parse_card, parse_hand,
                     parse_suit, sort_cards, suit_of, suit_str)
-from .errors import AllFivesError, counted, lower, quoted, shown_path, upper, whole_number
+from .errors import AllFivesError, counted, lower, quoted, shown_path, upper, whole, whole_number
 from .rules import OPTION_TYPES, PRESETS, Rules, option_text, spelled_as
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
@@ -463,7 +463,11 @@ def parse_toml(text: str, source: str = "<string>", hidden: bool = False,
     """Read the TOML form of one position; ``source`` names it in error messages.  With
     ``hidden`` a hand may be ``"?"``: hidden (``Layout.hidden``).  ``lines_before``: the lines
     of a larger text above it (``toml_parts``), which the messages' line numbers count."""
-    return _parse_toml(text, source, lines_before, hidden)
+    before = whole(lines_before)
+    if before is None or before < 0:
+        raise DealFileError(f"lines_before: {quoted(lines_before)} is not a whole number of "
+                            f"lines, 0 or more")
+    return _parse_toml(text, source, before, hidden)
 
 
 _TOML_LINE = re.compile(r"\(at line (\d+),")

@@ -57,6 +57,10 @@ def _calls():
         (lambda: Position.from_line(None), "<line>: expected the text of a position, not None"),
         (lambda: Position.from_toml(5, "x.toml"), "x.toml: expected the text of a position, "
                                                   "not 5"),
+        (lambda: Position.from_toml("x =\n", lines_before="2"),
+         "lines_before: '2' is not a whole number of lines, 0 or more"),
+        (lambda: Position.from_toml("x =\n", lines_before=-1),
+         "lines_before: -1 is not a whole number of lines, 0 or more"),
         (lambda: load(None), "path: expected a file's name, not None"),
         (lambda: Solver(table_bits="21"), "table_bits: '21' is not a whole number from 8 to 26"),
         (lambda: Solver(table_bits=100), "table_bits: 100 is not a whole number from 8 to 26"),
