@@ -58,8 +58,10 @@ def make_console(color: bool | None = None, stderr: bool = False) -> Console:
         # its live lines and bars show on a terminal alone: not into a file under
         # FORCE_COLOR (or TTY_COMPATIBLE), which Rich takes for a terminal
         options["force_terminal"] = False
-    elif color is True:
-        options["force_terminal"] = True
+    elif color is True or color is None and os.environ.get("FORCE_COLOR"):
+        if color is True:
+            # asked for: over NO_COLOR too, as the convention has a flag overrule it
+            options["force_terminal"], options["no_color"] = True, False
         if os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
             options["color_system"] = "standard"    # (asked for: Rich gives such a one none)
     if color is False:

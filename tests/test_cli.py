@@ -294,6 +294,13 @@ def test_no_color_and_color(tmp_path: Path):
     dumb = RUNNER.invoke(app, ["solve", str(TWO), "--color"], env={"TERM": "dumb"}).stdout
     assert "\x1b[31m" in dumb
     assert "\x1b[" not in RUNNER.invoke(app, ["solve", str(TWO)], env={"TERM": "dumb"}).stdout
+    # and over NO_COLOR, as the convention has a flag overrule it (the red was lost: bold alone)
+    over = RUNNER.invoke(app, ["solve", str(TWO), "--color"], env={"NO_COLOR": "1"}).stdout
+    assert "\x1b[1;31m" in over
+    # FORCE_COLOR under TERM=dumb colours too, as --color does (it gave none)
+    forced = RUNNER.invoke(app, ["solve", str(TWO)], env={"TERM": "dumb", "FORCE_COLOR": "1",
+                                                          "NO_COLOR": ""}).stdout
+    assert "\x1b[31m" in forced or "\x1b[1;31m" in forced
 
 
 @pytest.mark.parametrize("setting", ["FORCE_COLOR", "TTY_COMPATIBLE"])
