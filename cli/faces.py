@@ -88,6 +88,12 @@ def game_name(preset: str) -> str:
     return GAME_NAMES.get(preset, "All Fives")
 
 
+def spelled_here(text: str, pretty: bool) -> str:
+    """A help's text as this output shows it: where the suit signs are not shown, without its
+    example of a card spelled with one (``T♥``), which would read as ``TH`` again."""
+    return text if pretty else text.replace(", T♥)", ")")
+
+
 def hanging(text: Text, step: int = 2):
     """``text`` to print with each of its lines indented as it begins, ``  Score: ...`` by two,
     and the parts a line is wrapped into ``step`` further: a hanging indent, so that a wrapped

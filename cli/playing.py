@@ -41,7 +41,7 @@ from solver.tricks import parse_seat, seat_names, side_name, side_of
 
 from .answers import AnswerError, ask_line, choices, is_interactive, read_answer, reason
 from .errors import option, say_stopped, stop_status
-from .faces import BAD, GOOD, KEEP, QUIET, game_name, hanging, rules_words
+from .faces import BAD, GOOD, KEEP, QUIET, game_name, hanging, rules_words, spelled_here
 from .inputs import STDIN, is_standard_output, named, read_rules
 from .recordfile import PlayRecord, check_target, first_free
 from .table import choices_line, deal_line, deal_over_line, score_lines, scores_text, \
@@ -316,7 +316,7 @@ class Session:
             raise Undo()
         if word in ("help", "?"):
             for paragraph in HELP if done is None else PAUSE_HELP:
-                self.console.print(paragraph)
+                self.console.print(spelled_here(paragraph, self.pretty))
             return True
         if word == "score":
             self.console.print(score_lines(obs, self.target, self.finish, self.pretty,

@@ -25,7 +25,7 @@ from solver.deal import Position
 from solver.errors import counted, lower
 
 from .answers import AnswerError, ask_line, read_answer, reason
-from .faces import BAD, GOOD, KEEP, QUIET, card_face, hanging
+from .faces import BAD, GOOD, KEEP, QUIET, card_face, hanging, spelled_here
 from .sheet import about, facts_of, goal_reached, heading, seat_word
 from .table import choices_line
 
@@ -196,7 +196,7 @@ class PuzzleSession:
                 self.result.quit = True
                 return None
             if word in ("help", "?"):
-                self.console.print(HELP, crop=False)
+                self.console.print(spelled_here(HELP, self.pretty), crop=False)
                 continue
             if word == "goal":
                 self.goal()

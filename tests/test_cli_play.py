@@ -1569,3 +1569,15 @@ def test_a_narrow_screen_keeps_each_score_with_its_side_and_the_seed_with_its_nu
     for line in lines[over:over + 3]:
         assert not re.search(r"\b[NES]$", line.rstrip()), line
         assert not re.match(r"\s*[+-]?\d", line), line
+
+
+def test_help_in_ascii_leaves_out_its_example_spelled_with_a_suit_sign():
+    """Where the suit signs are not shown, 'TH, th, 10h, T♥' read 'TH, th, 10h, TH': the
+    example spelled with a sign is left out there, from play's help and puzzle play's."""
+    from cli.faces import spelled_here
+    from cli.puzzleplay import HELP as PUZZLE_HELP
+
+    for text in (HELP[0], PUZZLE_HELP):
+        assert "(TH, th, 10h, T♥)" in spelled_here(text, True)
+        assert "(TH, th, 10h)" in spelled_here(text, False) and "♥" not in spelled_here(
+            text, False)
