@@ -64,6 +64,11 @@ def rate_words(per_second: float) -> str:
     return f"{per_second:.0f}"
 
 
+def ratio_words(ratio: float) -> str:
+    """``26.7x``; below 1, two figures (``0.043x``: one place showed 0.0x)."""
+    return f"{ratio:.1f}x" if ratio >= 1 else f"{ratio:.2g}x"
+
+
 def bench_table(timings: list[ClassTiming], pretty: bool):
     from .report import table
 
@@ -79,7 +84,7 @@ def bench_table(timings: list[ClassTiming], pretty: bool):
                f"{t.median_nodes:,}" if t.median_nodes < 100_000 else rate_words(t.median_nodes)]
         if dds:
             row += [seconds_short(t.dds_median, pretty),
-                    f"{t.dds_ratio:.1f}x" if t.dds_ratio is not None else ""]
+                    ratio_words(t.dds_ratio) if t.dds_ratio is not None else ""]
         grid.add_row(*row)
     return grid
 

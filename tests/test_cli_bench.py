@@ -200,3 +200,11 @@ def test_the_table_keeps_to_80_columns_whatever_the_times(seconds):
     assert lines[0].split() == ["class", "deals", "median", "p90", "p99", "median", "nodes",
                                 "DDS", "median", "vs", "DDS"]
     assert len(lines) == 3 and seconds_short(seconds) in lines[2]
+
+
+def test_a_ratio_to_dds_below_one_keeps_two_figures():
+    """The engine 25 times faster than DDS showed '0.0x'."""
+    from cli.benching import ratio_words
+
+    assert [ratio_words(r) for r in (0.043, 0.2, 0.96, 1.0, 26.73, 1225.4)] == \
+        ["0.043x", "0.2x", "0.96x", "1.0x", "26.7x", "1225.4x"]
