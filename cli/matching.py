@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from solver import clock
-from solver.errors import AllFivesError, WorkersLost, counted, quoted
+from solver.errors import AllFivesError, WorkersLost, counted, quoted, shown_path
 from solver.registry import PlayerSpec, player_spec
 from solver.signals import signals_held
 
@@ -435,7 +435,7 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
         out = open(named(path, "--record"), "a" if os.path.isfile(path) else "w",
                    encoding="utf-8")
     except OSError as error:
-        raise AllFivesError(f"--record: {path}: {error.strerror or error}") from None
+        raise AllFivesError(f"--record: {shown_path(path)}: {error.strerror or error}") from None
     if not locked(out):
         out.close()
         raise AllFivesError(f"--record: {path}: {HELD}")

@@ -31,7 +31,7 @@ from rich.text import Text
 from solver.analysis import CardPlayed, judge_card, judge_for_match, unjudged
 from solver.cards import card_str, rank_of
 from solver.deal import Position
-from solver.errors import AllFivesError, EngineMissing, counted, lower, quoted
+from solver.errors import AllFivesError, EngineMissing, counted, lower, quoted, shown_path
 from solver.game import DealLog, Match, MatchState
 from solver.players import Player, decide, within_reach
 from solver.registry import PlayerSpec, player_spec
@@ -140,10 +140,13 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
         raise AllFivesError(f"--record: {quoted(record)} names no file of its own (standard "
                             f"output is the game's: give the record a file)")
     path = Path(named(record, "--record")) if record is not None else first_free(seed)
-    if path.is_dir():
-        raise AllFivesError(f"--record: {path} is a folder, not a file")
-    if not path.absolute().parent.is_dir():
-        raise AllFivesError(f"--record: no folder {path.parent} to write {path.name} in")
+    try:
+        if path.is_dir():
+            raise AllFivesError(f"--record: {path} is a folder, not a file")
+        if not path.absolute().parent.is_dir():
+            raise AllFivesError(f"--record: no folder {path.parent} to write {path.name} in")
+    except OSError as error:    # (a name too long to ask of: named, as match names it)
+        raise AllFivesError(f"--record: {shown_path(str(path))}: {error.strerror}") from None
     check_target(path)
     _check_writable(path, record is not None)
     kept = PlayRecord(path, record is not None, seed)

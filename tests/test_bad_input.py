@@ -1002,6 +1002,17 @@ def test_a_file_name_of_thousands_of_characters_is_shortened(tmp_path, command):
     assert "(3" in line and " characters)" in line and len(line) < 200
 
 
+@pytest.mark.parametrize("command", [["play", "--seed", "7"], ["match", "heuristic", "random",
+                                                                 "--deals", "2"]])
+def test_a_record_name_too_long_is_named_by_its_option_and_shortened(tmp_path, command):
+    """play said the name without --record (an error of the file system, as the first check
+    asked the name); match named the option but printed the whole name."""
+    name = str(tmp_path / ("x" * 300 + ".jsonl"))
+    line = one_error_line(run(*command, "--record", name, input="quit\n"))
+    assert line.startswith("allfives: error: --record: '") and line.endswith(
+        " characters): File name too long") and len(line) < 200
+
+
 @pytest.mark.parametrize("command", ["solve", "analyze"])
 def test_a_one_line_position_with_no_seat_first_says_so(command, tmp_path):
     """'X:AK.5.-.- ...' was read as a file name: 'No such file or directory'."""
