@@ -10,7 +10,7 @@ import re
 import sys
 
 from solver.cards import RANKS, SUIT_NAMES, CardError, card_str, parse_card, parse_suit, \
-    rank_of, sort_cards, suit_of
+    rank_of, sort_cards, suit_of, without_selectors
 from solver.clock import when_stopped
 from solver.errors import counting_number, is_number, lower, number_words, upper
 from solver.game import BEG, CALLS, RUN, STAND, TAKE_ONE, Observation
@@ -113,7 +113,7 @@ def _one_of(matches: list[int], what: str, pretty: bool) -> int:
 def read_answer(text: str, obs: Observation, pretty: bool = True) -> int:
     """The legal action ``text`` names for the seat of ``obs``; an ``AnswerError`` if none."""
     legal = choices(obs)
-    word = text.strip()
+    word = without_selectors(text).strip()      # (♥️: a suit sign typed as an emoji)
     low = lower(word)
     if not word:
         if len(legal) == 1:

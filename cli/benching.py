@@ -65,8 +65,9 @@ def rate_words(per_second: float) -> str:
 
 
 def ratio_words(ratio: float) -> str:
-    """``26.7x``; below 1, two figures (``0.043x``: one place showed 0.0x)."""
-    return f"{ratio:.1f}x" if ratio >= 1 else f"{ratio:.2g}x"
+    """``26.7x``; below 1, two places (``0.04x``: one showed 0.0x), and below a hundredth
+    ``<0.01x``."""
+    return f"{ratio:.1f}x" if ratio >= 0.95 else f"{ratio:.2f}x" if ratio >= 0.01 else "<0.01x"
 
 
 def bench_table(timings: list[ClassTiming], pretty: bool):

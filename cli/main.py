@@ -112,16 +112,17 @@ NodeLimitOption = Annotated[Optional[int], typer.Option(
     "--node-limit", metavar="N", min=1,
     help="Stop each search after at most N nodes; one stopped without a value shows the bounds "
          "it reached. The exit status is 1 where a search was stopped (analyze: where a card "
-         "was left unjudged).")]
+         "was left unjudged, or a mistake's cost known only in part).")]
 TimeLimitOption = Annotated[Optional[float], typer.Option(
     "--time-limit", metavar="SECONDS",
     help="Stop each search after SECONDS; one stopped without a value shows the bounds it "
          "reached. The exit status is 1 where a search was stopped (analyze: where a card was "
-         "left unjudged).")]
+         "left unjudged, or a mistake's cost known only in part).")]
 ColorFlag = Annotated[Optional[bool], typer.Option(
     "--color/--no-color",
-    help="Colour the output even into a pipe, or print plain text even on a terminal. "
-         "Default: colour on a terminal only (none where NO_COLOR is set).")]
+    help="Colour the output even into a pipe (NO_COLOR notwithstanding), or print plain "
+         "text even on a terminal. Default: colour on a terminal only (none where NO_COLOR is "
+         "set).")]
 JobsOption = Annotated[Optional[int], typer.Option(
     "--jobs", metavar="J", min=0,
     help="Worker processes on this machine (0: one per CPU). Default: 1, in this process.")]

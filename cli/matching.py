@@ -438,7 +438,7 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
         raise AllFivesError(f"--record: {shown_path(path)}: {error.strerror or error}") from None
     if not locked(out):
         out.close()
-        raise AllFivesError(f"--record: {path}: {HELD}")
+        raise AllFivesError(f"--record: {shown_path(path)}: {HELD}")
     return out
 
 

@@ -174,7 +174,7 @@ def _check_writable(path: Path, named: bool) -> None:
         pass
     except OSError as error:
         why = error.strerror or str(error)
-        raise AllFivesError(f"--record: {path}: {why}" if named else
+        raise AllFivesError(f"--record: {shown_path(str(path))}: {why}" if named else
                             f"the record {path} cannot be written here: {why} (name another "
                             f"with --record FILE)") from None
 

@@ -6,7 +6,7 @@ import json
 import os
 from typing import Any, cast, overload
 
-from solver.analysis import CardPlayed, given_away, unjudged
+from solver.analysis import CardPlayed, given_away
 from solver.cards import card_str, sort_cards
 from solver.deal import Position
 from solver.solution import Solution
@@ -81,7 +81,8 @@ def play_record(position: Position, play: CardPlayed) -> dict[str, Any]:
 
 def analysis_record(name: str, position: Position, objective: str,
                     plays: list[CardPlayed]) -> str:
-    """``complete`` is false when a limit left any card unjudged."""
+    """``complete`` is false when a limit left any card unjudged, or a mistake's cost known
+    only in part."""
     deal = position.deal
     record: dict[str, Any] = {
         "file": file_text(name),
@@ -91,7 +92,7 @@ def analysis_record(name: str, position: Position, objective: str,
                        for s, points in enumerate(given_away(plays, deal.sides))},
         "nodes": sum(p.nodes for p in plays),
         "seconds": round(sum(p.seconds for p in plays), 6),
-        "complete": not unjudged(plays),
+        "complete": all(p.complete for p in plays),
     }
     return json.dumps(record)
 

@@ -138,9 +138,7 @@ class CardPlayed:
     def mistake(self) -> bool | None:
         """Whether the card gave something away; None where a limit left that unknown."""
         cost = self.least_cost
-        if cost is None:
-            return None if self.cost is None else False
-        return cost > 0
+        return None if cost is None else cost > 0
 
 
 def values_found(before: Position, solution: Solution) -> bool:

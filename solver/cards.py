@@ -21,7 +21,7 @@ __all__ = [
     "SPADES", "HEARTS", "DIAMONDS", "CLUBS",
     "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "JACK", "QUEEN",
     "KING", "ACE",
-    "make_card", "suit_of", "rank_of", "parse_card", "card_str", "parse_suit", "suit_str",
+    "make_card", "suit_of", "rank_of", "parse_card", "card_str", "parse_suit", "suit_str", "without_selectors",
     "parse_cards", "parse_hand", "hand_str", "parse_holding", "holding_str", "sort_cards",
     "mask_of", "cards_of", "pip_value", "is_card", "ALL_CARDS", "FULL_PACK", "Card",
 ]
@@ -77,14 +77,22 @@ FULL_PACK: int = sum(1 << c for c in ALL_CARDS)
 
 
 def parse_suit(token: str) -> int:
-    """``"H"``, ``"h"`` or ``"♥"`` -> 1."""
-    t = upper(token.strip())
+    """``"H"``, ``"h"`` or ``"♥"`` (``"♥"`` and the emoji selector too, as ``parse_card``
+    reads it) -> 1."""
+    t = upper(without_selectors(token.strip()))
     if t in _SUIT_CHARS:
         return _SUIT_CHARS[t]
     names = {n: i for i, n in enumerate(SUIT_NAMES)}
     if lower(t) in names:
         return names[lower(t)]
     raise CardError(f"unknown suit {quoted(token)} (expected one of S H D C)")
+
+
+def without_selectors(text: str) -> str:
+    """``text`` without the selectors a suit sign may carry: U+FE0F, which asks for it drawn
+    as an emoji (a phone's keyboard or an emoji picker puts it: ``A♠️``), or U+FE0E, as
+    text."""
+    return text.replace("\ufe0f", "").replace("\ufe0e", "")
 
 
 def suit_str(suit: int, pretty: bool = False) -> str:
@@ -101,9 +109,7 @@ def parse_card(token: str) -> Card:
     """Read one card in any spelling deal files accept."""
     if not isinstance(token, str):
         raise CardError(f"unknown card {quoted(token)} (a card to read is text: 'TH', '10h')")
-    # (a suit sign may carry the selector that asks for it drawn as an emoji, U+FE0F, as a
-    # phone's keyboard or an emoji picker puts it: ``A♠️``; or U+FE0E, drawn as text)
-    t = upper(token.strip().replace("\ufe0f", "").replace("\ufe0e", ""))
+    t = upper(without_selectors(token.strip()))
     if len(t) >= 2:
         # rank first (``TH``, ``10H``, ``T♥``), then suit first (``HT``, ``H10``)
         rank, suit = _rank(t[:-1]), _SUIT_CHARS.get(t[-1])

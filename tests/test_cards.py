@@ -20,6 +20,10 @@ def test_every_spelling_of_the_ten_of_hearts(token):
     assert parse_card(token) == TEN_OF_HEARTS
 
 
+def test_a_suit_sign_with_its_selector_is_the_suit():
+    assert parse_suit("♥\ufe0f") == parse_suit("♥\ufe0e") == parse_suit("H") == 1
+
+
 @pytest.mark.parametrize("token", ["\ufe0f", "T\ufe0f", "♥\ufe0f", "TH\ufe0fX"])
 def test_a_selector_is_no_card(token):
     with pytest.raises(CardError, match="unknown card"):

@@ -12,6 +12,7 @@ import pytest
 import solver
 from clirun import PROGRAM, assert_one_error_line, records, run
 from solver import reference
+from solver.analysis import analyze_play
 from solver.cards import card_str, parse_card
 from solver.deal import Position, load
 from solver.game import DealLog
@@ -304,6 +305,24 @@ def test_a_node_limit_leaves_cards_unjudged_with_bounds(limit: str):
     for side in "NS":
         assert record["given_away"][side] == sum(
             p["least_cost"] or 0 for p in plays if p["for"] == side)
+
+
+def test_a_record_whose_only_card_cut_short_is_a_mistake_known_in_part_is_not_complete():
+    """The record's complete followed the cards not judged alone, so that where the one card
+    a limit cut short was a mistake known in part it said true, while the card's own said
+    false and the command exited 1."""
+    from functools import partial
+
+    from cli.records import analysis_record
+
+    search = pytest.importorskip("solver.search")
+    position = load(PLAYED)
+    plays = analyze_play(position, partial(search.solve, node_limit=120))
+    kept = [p for p in plays if p.mistake is not None]
+    assert any(p.in_part for p in kept) and not all(p.complete for p in kept)
+    assert json.loads(analysis_record("x", position, "points", kept))["complete"] is False
+    whole = analyze_play(position, search.solve)
+    assert json.loads(analysis_record("x", position, "points", whole))["complete"] is True
 
 
 def test_plain_output_of_a_mistake_known_only_in_part():

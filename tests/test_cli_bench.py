@@ -206,5 +206,5 @@ def test_a_ratio_to_dds_below_one_keeps_two_figures():
     """The engine 25 times faster than DDS showed '0.0x'."""
     from cli.benching import ratio_words
 
-    assert [ratio_words(r) for r in (0.043, 0.2, 0.96, 1.0, 26.73, 1225.4)] == \
-        ["0.043x", "0.2x", "0.96x", "1.0x", "26.7x", "1225.4x"]
+    assert [ratio_words(r) for r in (0.043, 0.2, 0.94, 0.996, 1.0, 26.73, 1225.4, 4e-5, 0)] \
+        == ["0.04x", "0.20x", "0.94x", "1.0x", "1.0x", "26.7x", "1225.4x", "<0.01x", "<0.01x"]

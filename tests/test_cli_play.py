@@ -709,6 +709,10 @@ def test_bad_answers_each_say_why():
         read_answer("h", obs)
     assert read_answer("K", obs) == kh
     assert read_answer("d", obs) == ad
+    # a suit sign typed as an emoji (U+FE0F after it), alone or in a card
+    assert read_answer("♦\ufe0f", obs) == ad and read_answer("K♥\ufe0f", obs) == kh
+    with pytest.raises(AnswerError, match=r"which heart\? A♥ and K♥ are legal"):
+        read_answer("♥\ufe0f", obs)
     with pytest.raises(AnswerError, match="there is no number 4: choose 1 to 3$"):
         read_answer("4", obs)
     nine = replace(obs, hand=(ah, kh, parse_card("9D")), legal_actions=(ah, kh, parse_card("9D")))
