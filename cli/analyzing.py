@@ -99,14 +99,17 @@ def away_words(points: int, unit: str, at_least: bool) -> str:
                                                 f"1 {unit[:-1]}")
 
 
-def limit_words(plays: list[CardPlayed]) -> str | None:
-    """What a limit left undone, or None: ``5 of 12 cards not judged``, ``1 mistake's cost
-    known only in part``, or both."""
+def limit_parts(plays: list[CardPlayed]) -> tuple[str | None, str | None]:
+    """What a limit left undone: ``5 of 12 cards not judged`` and ``1 mistake's cost known
+    only in part``, each None where there is none."""
     left, part = unjudged(plays), in_part(plays)
-    words = [f"{left} of {counted(len(plays), 'card')} not judged"] if left else []
-    if part:
-        words.append(possessive(counted(part, 'mistake')) + " cost known only in part")
-    return "; ".join(words) or None
+    return (f"{left} of {counted(len(plays), 'card')} not judged" if left else None,
+            possessive(counted(part, 'mistake')) + " cost known only in part" if part else None)
+
+
+def limit_words(plays: list[CardPlayed]) -> str | None:
+    """What a limit left undone, in one line, or None."""
+    return "; ".join(words for words in limit_parts(plays) if words) or None
 
 
 def possessive(words: str) -> str:
@@ -125,15 +128,13 @@ def summary(position: Position, plays: list[CardPlayed], objective: str) -> Text
         text.append("  " + away_words(away[side], unit,
                                       any(p.in_part for p in plays if p.side == side)))
         text.append(side_words(plays, side))
-    left, part = unjudged(plays), in_part(plays)
+    left, part = limit_parts(plays)
     if left:
-        text.append(f"\n{left} of {counted(len(plays), 'card')} not judged: the search "
-                    f"stopped at its limit; what {'it' if left == 1 else 'they'} gave away is "
-                    f"not counted")
+        text.append(f"\n{left}: the search stopped at its limit; what "
+                    f"{'it' if unjudged(plays) == 1 else 'they'} gave away is not counted")
     if part:
-        text.append(f"\n{possessive(counted(part, 'mistake'))} cost known only in part, "
-                    f"the search stopped at its limit: the least "
-                    f"{'it' if part == 1 else 'each'} cost is counted")
+        text.append(f"\n{part}, the search stopped at its limit: the least "
+                    f"{'it' if in_part(plays) == 1 else 'each'} cost is counted")
     out = pegged_out_at(position)
     if objective == "points" and (position.is_over or out is not None):
         def points(totals) -> str:

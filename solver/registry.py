@@ -6,9 +6,10 @@ them to its workers; ``player_spec("pimc:worlds=64")`` reads one from its text.
 """
 from __future__ import annotations
 
+import contextlib
 import inspect
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,10 +56,15 @@ def _check_option_names(name: str, keys) -> None:
             raise PlayerError(f"player {quoted(name)} has no option {quoted(key)} ({takes})")
 
 
+def _parameters(name: str) -> Mapping[str, inspect.Parameter]:
+    """The parameters of the factory of the kind of player ``name``."""
+    factory: Any = _REGISTRY[name]
+    return inspect.signature(factory).parameters
+
+
 def player_options(name: str) -> list[str] | None:
     """The options a kind of player takes by name (None: a factory that takes any)."""
-    factory: Any = _REGISTRY[name]
-    parameters = inspect.signature(factory).parameters.values()
+    parameters = _parameters(name).values()
     if any(p.kind is p.VAR_KEYWORD for p in parameters):
         return None
     return [p.name for p in parameters if p.name not in ("self", "seed", "name")
@@ -68,11 +74,9 @@ def player_options(name: str) -> list[str] | None:
 def set_options(spec: PlayerSpec) -> dict[str, Any]:
     """A spec's options less those given the value they have by default (``pimc:infer=1`` sets
     what ``pimc`` does): two specs of one kind make the same player where these are equal."""
-    factory: Any = _REGISTRY.get(spec.name)
-    try:
-        parameters = inspect.signature(factory).parameters if factory else {}
-    except (TypeError, ValueError):    # (a factory whose signature cannot be read)
-        parameters = {}
+    parameters: Mapping[str, inspect.Parameter] = {}
+    with contextlib.suppress(LookupError, TypeError, ValueError):  # (unknown, or unreadable)
+        parameters = _parameters(spec.name)
     unset = inspect.Parameter.empty
     return {key: value for key, value in spec.options
             if key not in parameters or parameters[key].default is unset
