@@ -107,11 +107,25 @@ def on_stop_signal(signum: int, frame: Any) -> NoReturn:
     raise HungUp() if signum == getattr(signal, "SIGHUP", None) else Terminated()
 
 
+class Unwritten(OSError):
+    """A record that could not be written (a full disk): said with the option that named
+    it, ``--record: NAME: why``, as the checks before the run say it."""
+
+
+def unwritten(error: OSError, name: str) -> OSError:
+    """``error`` of a write, which names no file, naming the record ``name`` (a pipe whose
+    reader went away stays a broken pipe, which ends the run quietly)."""
+    kind = BrokenPipeError if isinstance(error, BrokenPipeError) else Unwritten
+    return kind(error.errno, error.strerror, name)
+
+
 def message_of(error: BaseException) -> str:
     """One line saying what went wrong, and where."""
     if isinstance(error, OSError) and error.strerror:
         text = f"{shown_path(error.filename)}: {error.strerror}" if error.filename else \
             error.strerror
+        if isinstance(error, Unwritten):
+            text = f"--record: {text}"
     else:
         text = str(error) or type(error).__name__
     return " ".join(text.splitlines())

@@ -29,7 +29,7 @@ from solver.errors import AllFivesError, WorkersLost, counted, quoted, shown_pat
 from solver.registry import PlayerSpec, player_spec
 from solver.signals import signals_held
 
-from .errors import note, stopped_by
+from .errors import note, stopped_by, unwritten
 from .recordfile import HELD, check_target, locked
 from .records import file_text
 from .workers import check_jobs, chunk_size, executor_of, workers_for
@@ -262,7 +262,7 @@ class Keeper:
             if size is not None:
                 with contextlib.suppress(OSError):
                     os.truncate(self.out.name, size)
-            raise OSError(error.errno, error.strerror, self.out.name) from None
+            raise unwritten(error, self.out.name) from None
 
     def settle(self) -> None:
         """At the end of a run that wrote no chunk (every group read back): the cut the first
@@ -599,14 +599,14 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         raise
     finally:
         if out is not None:
-            unwritten = _made_for_nothing(out)
-            if unwritten is not None:       # (taken away while its lock is still held)
+            made = _made_for_nothing(out)
+            if made is not None:       # (taken away while its lock is still held)
                 with contextlib.suppress(OSError):
-                    os.remove(unwritten)
+                    os.remove(made)
             try:
                 out.close()
             except OSError as error:  # what was left to write: a full disk names no file
-                raise OSError(error.errno, error.strerror, out.name) from None
+                raise unwritten(error, out.name) from None
     try:
         # (the bootstrap of a large run takes a while: a line says so on a terminal, and
         # elsewhere a note, where the groups are many)

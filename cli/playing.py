@@ -40,7 +40,7 @@ from solver.scoring import score_position
 from solver.tricks import parse_seat, seat_names, side_name, side_of
 
 from .answers import AnswerError, ask_line, choices, is_interactive, read_answer, reason
-from .errors import option, say_stopped, stop_status
+from .errors import option, say_stopped, stop_status, unwritten
 from .faces import BAD, GOOD, KEEP, QUIET, game_name, hanging, rules_words, spelled_here
 from .inputs import STDIN, is_standard_output, named, read_rules
 from .recordfile import PlayRecord, check_target, first_free
@@ -515,7 +515,7 @@ class Session:
         try:
             self.setup.record.write(text)
         except OSError as error:  # a write's error (a full disk) names no file: name it
-            raise OSError(error.errno, error.strerror, str(self.setup.record)) from None
+            raise unwritten(error, str(self.setup.record)) from None
         self.saved = True
         return True
 

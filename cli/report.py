@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import ConsoleOptions, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -57,8 +57,21 @@ def heading(name: str, position: Position, pretty: bool) -> Group:
     return Group(title, text)
 
 
+class _SimpleHead(box.Box):
+    """Rich's SIMPLE_HEAD, a rule under the titles and no walls between the columns, keeping
+    its shape in ASCII (where Rich would wall every cell in) with a rule of hyphens."""
+
+    def substitute(self, options: ConsoleOptions, safe: bool = True) -> box.Box:
+        return _ASCII_HEAD if options.ascii_only else self
+
+
+_HEAD = "    \n    \n {rule}{rule} \n    \n    \n    \n    \n    \n"
+SIMPLE_HEAD = _SimpleHead(_HEAD.format(rule="\u2500"))
+_ASCII_HEAD = box.Box(_HEAD.format(rule="-"), ascii=True)
+
+
 def table(*columns: str, right: tuple[int, ...] = ()) -> Table:
-    grid = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),
+    grid = Table(box=SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),
                  header_style="bold")
     for i, title in enumerate(columns):
         grid.add_column(title, justify="right" if i in right else "left")

@@ -45,8 +45,8 @@ class EngineMissing(ModuleNotFoundError):
                        f"shadows any installed copy: run from another folder, or build it in "
                        f"place with 'pip install -e .'")
         else:
-            message = ("the compiled engine is not part of this install: reinstall with a C "
-                       "compiler at hand ('pip install .')")
+            message = ("the compiled engine is not part of this install: reinstall from the "
+                       "source with a C compiler at hand ('pip install .' in the checkout)")
         return cls(message, name=f"{__package__}._search")
 
 

@@ -648,7 +648,9 @@ def test_a_record_on_a_full_disk_is_one_line_naming_it(args: list[str]):
     # a write's OSError names no file: it once escaped as a traceback
     result = run(*args, input="1\n" * 200)
     assert result.exit_code == 1 and "Traceback" not in result.stderr  # nobody's mistake
-    assert result.stderr.splitlines() == ["allfives: error: /dev/full: No space left on device"]
+    # (named by the option, as the checks before the run name it)
+    assert result.stderr.splitlines() == [
+        "allfives: error: --record: /dev/full: No space left on device"]
 
 
 @pytest.mark.skipif(not Path("/dev/null").exists(), reason="no /dev/null here")

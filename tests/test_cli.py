@@ -804,6 +804,20 @@ def test_a_c_locale_without_utf8_mode_prints_the_table_in_ascii():
     assert done.stdout.isascii() and b"4 players - all-fives - rating" in done.stdout
 
 
+def test_a_table_in_ascii_keeps_its_shape_a_rule_under_the_titles():
+    """In ASCII a table was walled in cell by cell (Rich's substitute for the rule under the
+    titles): 'card | value for N | cost to N |', the last column with a wall and no title."""
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run([str(PROGRAM), "solve", str(EXAMPLES / "two-player.toml")],
+                          capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    at = lines.index("card   value for N   cost to N")
+    assert set(lines[at + 1]) == {"-"} and lines[at + 2].split() == ["9H", "19", "-", "best"]
+    rows = lines[at:lines.index("", at)]
+    assert len(rows) == 8 and not any("|" in row for row in rows)
+
+
 def test_an_answer_not_text_in_the_inputs_encoding_is_asked_again():
     """A Latin-1 byte typed where the input is read as strict UTF-8 (as PYTHONIOENCODING=utf-8
     sets it) was a UnicodeDecodeError and a traceback: now the answer is refused, its byte

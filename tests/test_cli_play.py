@@ -1226,7 +1226,7 @@ def test_a_record_removed_while_the_game_goes_on_is_made_again(tmp_path, monkeyp
     result = run("play", "--seed", 7, "--record", folder, "--opponents", "heuristic",
                  input="1\n" * 40 + "quit\n")
     assert result.exit_code == 2 and calls["n"] == 2      # (a folder named as a file: 2)
-    assert result.stderr == f"allfives: error: {folder}: Is a directory\n"
+    assert result.stderr == f"allfives: error: --record: {folder}: Is a directory\n"
 
 
 def test_a_record_another_run_is_writing_or_a_pipe_is_refused(tmp_path):
