@@ -7,8 +7,8 @@ Typer's own Rich help shows a type beside every parameter (``--json <bool>``, ``
 that each help sentence is squeezed into a strip a few words wide.  Here a flag shows no
 metavar, an option the metavar it declares (``--for SEAT``, ``--objective
 points|margin|tricks``), the usage line reads ``allfives solve [OPTIONS] POSITION...``, and the
-help text takes the whole width beside a column of names.  An epilog (a command's examples) is
-printed as written, line by line, never re-wrapped.
+help text takes the whole width beside a column of names.  An epilog's examples are printed as
+written, line by line, never re-wrapped (to be copied whole); its prose is wrapped to the width.
 
 Rich is imported only when a help screen is drawn.
 """
@@ -261,8 +261,14 @@ def render_help(command: Any, ctx: Context, stderr: bool = False) -> str:
 
     if command.epilog:
         console.print()
-        epilog = textwrap.dedent(command.epilog).strip("\n")
-        console.print(Text(epilog), no_wrap=True, overflow="ignore", crop=False)
+        for at, block in enumerate(textwrap.dedent(command.epilog).strip("\n").split("\n\n")):
+            if at:
+                console.print()
+            lines = block.splitlines()
+            if any(line[:1].isspace() for line in lines):    # examples: each whole
+                console.print(Text(block), no_wrap=True, overflow="ignore", crop=False)
+            else:                                           # prose, wrapped to the width
+                console.print(Text(" ".join(lines)))
     text = "\n".join(line.rstrip() for line in page.getvalue().splitlines())
     try:        # what the stream's encoding lacks, in ASCII (``T♥`` as ``TH``: cli.streams)
         return text.encode(page.encoding, PLAIN).decode(page.encoding)

@@ -158,10 +158,14 @@ def test_examples_are_printed_as_written_even_on_a_narrow_screen(command):
     assert example[0] == "Examples:"
     block = example[1:example.index("")] if "" in example else example[1:]
     assert block and all(line.startswith("  allfives ") for line in block)
+    prose = " ".join(example[len(block) + 2:])     # (after a blank line: the exit statuses)
     for columns in (80, 50):
         lines = screen(command, columns).splitlines()
         start = lines.index("Examples:")
-        assert lines[start:start + len(example)] == example
+        assert lines[start:start + len(block) + 1] == example[:len(block) + 1]
+        # the prose after them is wrapped to the screen, the words as written
+        after = lines[start + len(block) + 2:]
+        assert " ".join(after) == prose and all(len(line) <= columns for line in after)
 
 
 def examples() -> list[str]:
