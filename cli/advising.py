@@ -31,7 +31,6 @@ from solver.pimc import GAME_ASIDE, MAX_WORLDS, PLAYED_OUT, PimcPlayer
 from solver.seen import CallError, SeenPosition, call_observation, read_seen
 from solver.tricks import SeatError, parse_seat, seat_names, side_count, side_name, side_of
 
-from .errors import note
 from .faces import GOOD, QUIET, card_face, cards_face, hanging, rules_words, suit_face
 from .fitted import Fitted
 from .inputs import ARGUMENT, STDIN, is_file, is_record_text, link_trouble, named, \
@@ -663,11 +662,11 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
                    turnup: str | None, players: int, dealer: str | None, score: str | None,
                    preset: str, target: int | None, worlds: int | None, seed: int,
                    json: bool, color: bool | None, given: set[str] | frozenset[str] = frozenset(),
-                   console: Console | None = None, node_limit: int | None = None) -> bool:
+                   console: Console | None = None, node_limit: int | None = None) -> None:
     """Advise the seat and print the advice; ``given``: the options named on the command
     line (a position describes the table itself, so the call's options do not go with it);
-    ``node_limit``: the engine nodes a card's advice may search (``ADVICE_NODES`` by default).
-    True when the node budget left no deal valued (the status is then 1)."""
+    ``node_limit``: the engine nodes a card's advice may search (``ADVICE_NODES`` by default;
+    where too few deals are solved within it, the deals are played out instead)."""
     if position is None and node_limit is not None:
         raise AllFivesError("--nodes: bounds the engine's search for a card's advice; a call is "
                             "valued by playing its deals out, which searches nothing (give a "
@@ -691,7 +690,7 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
     if json:
         advice = advice_for(observation, worlds, seed, seen, node_limit)
         typer.echo(json_module.dumps(advice_record(name, observation, advice, seed)))
-        return stopped(advice, node_limit)
+        return
     from .console import can_show_suits, make_console
     from .status import searching
 
@@ -705,13 +704,3 @@ def advise_command(position: str | None, seat: str | None, hand: str | None,
     else:
         advice = advice_for(observation, worlds, seed, seen, node_limit)
     console.print(advice_report(name, observation, seen, advice, pretty), crop=False)
-    return stopped(advice, node_limit)
-
-
-def stopped(advice, node_limit: int) -> bool:
-    """Whether the budget left a choice to weigh with no deal valued (said on stderr)."""
-    if advice.worlds or len(advice.actions) < 2:
-        return False
-    note(f"no advice: not one deal of the unseen cards could be solved within "
-         f"{node_limit:,} nodes")
-    return True

@@ -728,10 +728,8 @@ def advise(
     # the options typed (a position brings its own table, and no call's option goes with it)
     given = typed(ctx, CALL_OPTIONS)
     with user_errors():
-        stopped = advise_command(position, seat, hand, turnup, players, dealer, score, rules,
-                                 target, worlds, seed, json, color, given, node_limit=nodes)
-    if stopped:
-        raise typer.Exit(1)
+        advise_command(position, seat, hand, turnup, players, dealer, score, rules, target,
+                       worlds, seed, json, color, given, node_limit=nodes)
 
 
 def main() -> None:

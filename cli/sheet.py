@@ -182,7 +182,8 @@ def goal_words(position: Position, side: int, objective: str, target: int) -> st
 
 def end_point_cards(position: Position) -> list[tuple[str, Card]]:
     """The cards whose captor scores an end point under the deal's rules, with its name: the
-    Jack, Low where it goes to its captor, the Five under five-for-five."""
+    Jack, Low where it goes to its captor, the Five under five-for-five; the Jack and the
+    Five dealt or not (the page says which are not)."""
     deal = position.deal
     rules = deal.rules
     trump = deal.trump

@@ -25,9 +25,11 @@ to add tables to it).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import math
+import os
 import random
 import sys
 from collections.abc import Iterable, Sequence
@@ -264,21 +266,39 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     try:
         new = make_cells(presets, players, args.deals, seed, args.jobs)
+        parts.append({"presets": presets, "players": players, "deals": args.deals,
+                      "seed": seed})
+        _write_whole(args.out, table_text(table_data(merge([cells, new]), parts)))
     except KeyboardInterrupt:
         print("interrupted: no table written", file=sys.stderr)
         return 130
-    parts.append({"presets": presets, "players": players, "deals": args.deals, "seed": seed})
-    with _open(args.out, "wt") as out:
-        out.write(table_text(table_data(merge([cells, new]), parts)))
+    except OSError as error:
+        print(f"error: --out: {args.out}: {error.strerror or error}", file=sys.stderr)
+        return 1
     return 0
 
 
-def _open(path: str, mode: str):
+def _open(path: str, mode: str, compressed: bool | None = None):
     """The table's file: gzip-compressed when its name ends in ``.gz`` (the shipped one: a
     cell a line, some 3 MB of text, compresses to about 0.4 MB), else plain."""
-    if path.endswith(".gz"):
+    if path.endswith(".gz") if compressed is None else compressed:
         return gzip.open(path, mode, encoding="utf-8")
     return open(path, mode, encoding="utf-8")
+
+
+def _write_whole(path: str, text: str) -> None:
+    """``text`` into the table's file whole or not at all: written beside it, then put in
+    its place, so that Ctrl-C or a full disk leaves the table as it was (``--add`` reads the
+    table it writes)."""
+    part = f"{path}.part"
+    try:
+        with _open(part, "wt", compressed=path.endswith(".gz")) as out:
+            out.write(text)
+        os.replace(part, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(part)
+        raise
 
 
 def table_text(data: dict) -> str:

@@ -62,13 +62,6 @@ def prize_trumps(trump: int, rules: Rules) -> tuple[Card, ...]:
                          if values[make_card(trump, r)] >= 1), key=lambda c: -values[c]))
 
 
-def _beats(card: Card, best: Card, trump: int) -> bool:
-    """Whether ``card`` played to a trick now won by ``best`` takes it over."""
-    if suit_of(card) == suit_of(best):
-        return rank_of(card) > rank_of(best)
-    return suit_of(card) == trump
-
-
 @dataclass
 class TrickView:
     """What one observation tells about the trick and the cards still out, worked out once."""
@@ -128,7 +121,8 @@ class TrickView:
         could take it over (whoever holds it, if anyone)."""
         if self.seats_after == 0:
             return True
-        # (``_beats`` inlined: a higher card of its suit, or any trump when it is not one)
+        # (a card still out takes it over: a higher card of its suit, or any trump when it is
+        # not one)
         suit, rank, trump = card >> 4, card & 15, self.trump
         if suit == trump:
             return not any(c >> 4 == suit and c & 15 > rank for c in self.out)

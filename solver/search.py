@@ -19,10 +19,11 @@ from typing import cast
 
 from . import clock
 from .cardvalues import card_points, card_tables
-from .cards import FIVE, JACK, Card, make_card
+from .cards import Card
 from .deal import Position
 from .errors import EngineMissing
 from .pegging import match_after
+from .scoring import captor_points
 from .solution import Solution, check_limits, check_objective, check_table_bits, resolve_side
 from .tricks import side_of
 
@@ -96,18 +97,11 @@ def _win(position: Position, side: int, points: bytes) -> Win | int:
             won[s] |= 1 << c
     trumps = deal.trumps_dealt()
     high = deal.side_of(cast(int, deal.holder(trumps[-1]))) if trumps and rules.high else -1
-    low = -1
-    specials = [-1, -1, -1]
-    if trumps and rules.low:
-        if rules.low_to == "holder":
-            low = deal.side_of(cast(int, deal.holder(trumps[0])))
-        else:
-            specials[0] = trumps[0]
-    jack, five = make_card(deal.trump, JACK), make_card(deal.trump, FIVE)
-    if rules.jack and jack in trumps:
-        specials[1] = jack
-    if rules.five_for_five and five in trumps:
-        specials[2] = five
+    low = deal.side_of(cast(int, deal.holder(trumps[0]))) \
+        if trumps and rules.low and rules.low_to == "holder" else -1
+    # (the engine's three places: Low to its captor, the Jack, the Five; -1 where none)
+    captured = {name: card for name, card, _ in captor_points(deal)}
+    specials = [captured.get(name, -1) for name in ("low", "jack", "five")]
     return Win(rules.target, rules.finish == "peg-out", run, high, low, specials, [1, 1, 5], won)
 
 

@@ -124,8 +124,9 @@ def normal_quantile(p: float) -> float:
 
 def t_quantile(p: float, df: float) -> float:
     """The ``p`` quantile of Student's t with ``df`` degrees of freedom: the t with
-    ``t_cdf(t, df) == p``.  ``t_quantile(0.975, 10)`` is 2.228138851986...  Kept for the last
-    arguments asked (exactly those: an advice of equal worlds asks for the same every time)."""
+    ``t_cdf(t, df) == p``.  ``t_quantile(0.975, 10)`` is 2.228138851986...  The 256 pairs of
+    arguments asked most lately are kept (an advice of equal worlds asks for the same every
+    time)."""
     return _t_quantile(_check_confidence(p), _check_df(df))
 
 

@@ -436,6 +436,43 @@ def test_the_maker_writes_a_table_that_rebuilds_and_adds_to_it(tmp_path, name):
                if f"strict/4/elder|n{k}" in data["cells"]) == 20
 
 
+def test_a_write_of_the_table_cut_short_leaves_the_table_as_it_was(tmp_path, monkeypatch):
+    """``--add`` reads the table it writes: Ctrl-C or a full disk while it wrote left the
+    file cut short (the shipped table too, when it was the one named)."""
+    import solver.calltable as calltable
+
+    out = tmp_path / "calls.json.gz"
+    assert calltable.main(["--deals", "10", "--players", "2", "--out", str(out)]) == 0
+    before = out.read_bytes()
+    written = calltable.table_text
+
+    for stop in (KeyboardInterrupt(), OSError(28, "No space left on device")):
+        def cut(data, stop=stop):
+            raise stop
+
+        monkeypatch.setattr(calltable, "table_text", cut)
+        status = calltable.main(["--deals", "10", "--players", "2", "--add", "--out",
+                                 str(out)])
+        assert status == (130 if isinstance(stop, KeyboardInterrupt) else 1)
+        assert out.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == [out.name]
+    # and one cut off inside the write itself, past the first bytes
+    monkeypatch.setattr(calltable, "table_text", written)
+    real_open = calltable._open
+
+    def failing_open(path, mode, compressed=None):
+        file = real_open(path, mode, compressed)
+        if "w" in mode:
+            def write(text):
+                file.__class__.write(file, text[:100])
+                raise KeyboardInterrupt
+            file.write = write
+        return file
+
+    monkeypatch.setattr(calltable, "_open", failing_open)
+    assert calltable.main(["--deals", "10", "--players", "2", "--add", "--out", str(out)]) == 130
+    assert out.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == [out.name]
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_no_deal_pegs_more_for_a_side_than_the_rules_allow(preset):
     """The bound behind the "near the target" notes: in 300 random deals of each table no side

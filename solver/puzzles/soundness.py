@@ -31,13 +31,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..cards import FIVE, JACK, Card, card_str, make_card, rank_of, suit_of
+from ..cards import Card, card_str, rank_of, suit_of
 from ..deal import Deal, Position
 from ..errors import AllFivesError, counted, quoted, whole
 from ..game import observation_of
 from ..players import HeuristicPlayer
 from ..reference import final_value
-from ..scoring import game_pips
+from ..scoring import captor_points, game_pips
 from ..search import Solver, card_points
 from ..solution import Solution
 from .evidence import LADDER, RATING_KEYS, evidence_key, rating_of, solved_of
@@ -56,17 +56,7 @@ def _special_cards(position: Position, objective: str) -> set[Card]:
     """For objective ``win``: the cards whose captor pegs an end point as the trick closes."""
     if objective != "win":
         return set()
-    deal = position.deal
-    rules = deal.rules
-    trumps = deal.trumps_dealt()
-    special: set[Card] = set()
-    if trumps and rules.low and rules.low_to == "captor":
-        special.add(trumps[0])
-    if rules.jack:
-        special.add(make_card(deal.trump, JACK))
-    if rules.five_for_five:
-        special.add(make_card(deal.trump, FIVE))
-    return special
+    return {card for _, card, _ in captor_points(position.deal)}
 
 
 def play_alike(position: Position, a: Card, b: Card, objective: str = "points") -> bool:
