@@ -290,7 +290,7 @@ def test_rate_gathers_evidence(puzzles, solver):
     assert rate(puzzle, solver) == assessment.rating == rating_of(evidence)
     assert puzzle.rating == assessment.rating       # examine filled it in
     # a puzzle file takes exactly the evidence the rating gathers
-    from solver.puzzles.format import EVIDENCE_KEYS
+    from solver.notation import EVIDENCE_KEYS
 
     assert [key for key, _ in assessment.evidence] == list(EVIDENCE_KEYS)
 

@@ -36,7 +36,7 @@ from typing import Any, cast
 from ..cards import Card, card_str, is_card, parse_card
 from ..deal import Position
 from ..errors import AllFivesError, control_problem, is_number, quoted, upper
-from ..notation import (BOM, EVIDENCE_KEYS, PUZZLE_KEYS, SEPARATOR, check_deal_size,
+from ..notation import (BOM, PUZZLE_KEYS, SEPARATOR, check_deal_size,
                         check_puzzle_table, is_blank, read_file, text_lines, value_kind)
 from ..solution import OBJECTIVES, check_objective
 from ..tricks import seat_names, side_name, side_seats
@@ -358,14 +358,9 @@ def _read_table(position: Position, table: Any, source: str) -> Puzzle:
                                           f"{', '.join(names)})")
     evidence: dict[str, int] = {}
     if "evidence" in table:
-        value = table["evidence"]
-        if not isinstance(value, dict):
-            raise fail("evidence", f"expected a table, not {value_kind(value)} ({quoted(value)})")
+        value = table["evidence"]       # (a table of known keys: check_puzzle_table)
         tries = value.get("pimc_tries", 1)      # (checked first: the pimc counts are of it)
         for key, item in sorted(value.items(), key=lambda pair: pair[0] != "pimc_tries"):
-            if key not in EVIDENCE_KEYS:
-                raise fail("evidence", f"unknown key {quoted(key)} (expected "
-                                       f"{', '.join(EVIDENCE_KEYS)})")
             if isinstance(item, bool) or not isinstance(item, int):
                 raise fail(f"evidence.{key}", f"expected a whole number, not {value_kind(item)} "
                                               f"({quoted(item)})")
