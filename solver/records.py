@@ -378,7 +378,7 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
         if not isinstance(actions, list):
             raise fail(f"actions: {as_json(actions)} is not a list")
         logged = len(state.deals)
-        for index, step in enumerate(actions):
+        for at, step in enumerate(actions):
             try:
                 if len(state.deals) > logged:
                     over = state.deals[-1]
@@ -395,7 +395,7 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
                 else:
                     state.apply_action(action)
             except GameError as error:
-                raise fail(f"action {index} {as_json(step)}: {error}") from None
+                raise fail(f"action {at} {as_json(step)}: {error}") from None
         if len(state.deals) == logged:
             raise fail(f"action {len(actions)}: the actions end before the deal does "
                        f"({state._who_acts()})")
