@@ -122,14 +122,16 @@ class PlayerSpec:
 
 def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
     """A ``PlayerSpec`` from a spec, a name, or ``"name:key=value,key=value"`` (values read as
-    numbers where they are numbers, ``none`` as None)."""
+    numbers where they are numbers, ``none`` as None, but for the options whose values are
+    words, read as written)."""
     if isinstance(value, PlayerSpec):
         spec = value
     elif isinstance(value, str):
-        name = value.partition(":")[0]
+        name = value.partition(":")[0].strip()
         written = spec_options(value, "player option", PlayerError, named=False)
-        spec = PlayerSpec(name.strip(), tuple((key, _read_value(text))
-                                             for key, text in written.items()))
+        words = _word_options(name)
+        spec = PlayerSpec(name, tuple((key, text if key in words else _read_value(text))
+                                      for key, text in written.items()))
     else:
         raise PlayerError(f"{quoted(value)} is not a player name")
     if spec.name not in _REGISTRY:
@@ -144,6 +146,17 @@ def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
             raise PlayerError(f"player option {quoted(twice[0])} is given twice")
         spec = PlayerSpec(spec.name, spec.options + tuple(options.items()))
     return spec
+
+
+def _word_options(name: str) -> set[str]:
+    """The options of the kind of player ``name`` whose values are words (their default is
+    one): read as written, so that ``fusion=none`` is the word and a message names what was
+    typed (``replies=TRUE``, not True)."""
+    try:
+        parameters = _parameters(name)
+    except (LookupError, TypeError, ValueError):     # (unknown: named as such below)
+        return set()
+    return {key for key, p in parameters.items() if isinstance(p.default, str)}
 
 
 def _value_text(value: Any) -> str:

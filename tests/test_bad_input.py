@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -908,6 +909,8 @@ def test_out_of_memory_for_the_engines_table_says_so(monkeypatch):
             raise MemoryError("no memory for the transposition table")
 
     monkeypatch.setattr("solver.search.Solver", NoRoom)
+    # (and no table made by a test before in this process, which the cheater would share)
+    monkeypatch.setattr("solver.players._local", threading.local())
     result = run("match", "cheater", "heuristic", "--deals", "1")
     assert result.exit_code == 1
     assert result.stderr == "allfives: error: out of memory: no memory for the transposition table\n"

@@ -432,6 +432,22 @@ def test_a_spec_is_written_as_it_is_read():
         assert str(spec) == text and player_spec(str(spec)) == spec
 
 
+def test_an_option_whose_values_are_words_reads_them_as_written():
+    """``fusion=none``, the default's own word, was read as None and refused ('None is not
+    'none', ...'), and a word option's message named what Python made of the text."""
+    from solver.registry import player_spec, set_options
+
+    spec = player_spec("pimc:fusion=none,worlds=8")
+    assert spec.options == (("fusion", "none"), ("worlds", 8))
+    assert spec.make().fusion == "none" and set_options(spec) == {"worlds": 8}
+    assert str(spec) == "pimc:fusion=none,worlds=8" and player_spec(str(spec)) == spec
+    for text, message in [("cheater:replies=TRUE", "replies: 'TRUE' is not"),
+                          ("heuristic:calls=1e3", "calls: '1e3' is not one of"),
+                          ("heuristic:calls=none", "calls: 'none' is not one of")]:
+        with pytest.raises(AllFivesError, match=f"^{message}"):
+            player_spec(text).make()
+
+
 def test_an_option_given_in_the_spec_and_beside_it_is_given_twice():
     """It was kept twice, the last winning silently, and the spec written out was one that
     player_spec refuses."""
