@@ -30,7 +30,7 @@ import typer
 from typer.core import TyperGroup
 
 from solver.clock import count_stops
-from solver.errors import AllFivesError, control_problem
+from solver.errors import AllFivesError, as_typed, control_problem
 from solver.signals import hangup_signal
 from solver.solution import OBJECTIVES
 
@@ -648,6 +648,7 @@ def puzzle_show(
     with user_errors():
         if typed(ctx, ("title",)) and format is not SheetForm.html:
             raise AllFivesError("--title: only with --format html (the title of a sheet)")
+        title = None if title is None else as_typed(title)   # (the C locale: as_typed)
         if title is not None and control_problem(title, "title"):
             raise AllFivesError(f"--title: {control_problem(title, 'title')}")
         show_command(paths, format.value, solution, title, color, titled=not no_titles)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .errors import AllFivesError, lower, quoted, upper
+from .errors import AllFivesError, as_typed, lower, quoted, upper
 
 __all__ = [
     "CardError", "SUITS", "RANKS", "SUIT_SYMBOLS", "SUIT_NAMES", "PIPS",
@@ -79,7 +79,7 @@ FULL_PACK: int = sum(1 << c for c in ALL_CARDS)
 def parse_suit(token: str) -> int:
     """``"H"``, ``"h"`` or ``"♥"`` (``"♥"`` and the emoji selector too, as ``parse_card``
     reads it) -> 1."""
-    t = upper(without_selectors(token.strip()))
+    t = _typed(token)
     if t in _SUIT_CHARS:
         return _SUIT_CHARS[t]
     names = {n: i for i, n in enumerate(SUIT_NAMES)}
@@ -93,6 +93,12 @@ def without_selectors(text: str) -> str:
     as an emoji (a phone's keyboard or an emoji picker puts it: ``A♠️``), or U+FE0E, as
     text."""
     return text.replace("\ufe0f", "").replace("\ufe0e", "")
+
+
+def _typed(token: str) -> str:
+    """A card or suit as typed, in capitals: its suit sign without a selector, and read as
+    UTF-8 where the locale could not read it (``as_typed``)."""
+    return upper(without_selectors(as_typed(token.strip())))
 
 
 def suit_str(suit: int, pretty: bool = False) -> str:
@@ -109,7 +115,7 @@ def parse_card(token: str) -> Card:
     """Read one card in any spelling deal files accept."""
     if not isinstance(token, str):
         raise CardError(f"unknown card {quoted(token)} (a card to read is text: 'TH', '10h')")
-    t = upper(without_selectors(token.strip()))
+    t = _typed(token)
     if len(t) >= 2:
         # rank first (``TH``, ``10H``, ``T♥``), then suit first (``HT``, ``H10``)
         rank, suit = _rank(t[:-1]), _SUIT_CHARS.get(t[-1])

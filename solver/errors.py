@@ -15,7 +15,7 @@ import string
 from numbers import Integral
 from pathlib import Path
 
-__all__ = ["AllFivesError", "EngineMissing", "WorkersLost", "quoted", "counted",
+__all__ = ["AllFivesError", "EngineMissing", "WorkersLost", "quoted", "as_typed", "counted",
            "QUOTE_CHARACTERS", "whole_number", "written_as_number", "is_number", "spec_options",
            "counting_number", "number_words", "MOST_DIGITS", "shown_path",
            "whole", "seeded", "control_problem", "without_controls", "spelled", "upper", "lower"]
@@ -61,11 +61,27 @@ def counted(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
 
 
+_ESCAPED = re.compile("[\udc80-\udcff]")
+
+
+def as_typed(text: str) -> str:
+    """``text`` with the bytes the locale's encoding could not read (which Python keeps as
+    surrogate escapes: a ``♥`` in an argument under the C locale without UTF-8 mode) read as
+    the UTF-8 they were typed in; as it is where they are no UTF-8."""
+    if not _ESCAPED.search(text):
+        return text
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8")
+    except UnicodeError:
+        return text
+
+
 def quoted(value: object) -> str:
     """``repr(value)`` for a message, at most about ``QUOTE_CHARACTERS`` characters of it: a 9 MB
     hand is quoted ``'AH AH AH AH A...H AH AH AH AH' (9000000 characters)``, a table nested
-    deeply as ``{'a': {'a': {'a': {...}}}}``."""
-    text = _REPR.repr(value)
+    deeply as ``{'a': {'a': {'a': {...}}}}``; text typed in UTF-8 that the locale could not
+    read, as typed (``as_typed``)."""
+    text = _REPR.repr(as_typed(value) if isinstance(value, str) else value)
     if isinstance(value, str) and len(value) > QUOTE_CHARACTERS:
         text += f" ({len(value)} characters)"
     return text

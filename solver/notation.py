@@ -51,7 +51,7 @@ from typing import Any, Literal, NamedTuple
 
 from .cards import (SUIT_NAMES, Card, card_str, hand_str, holding_str, parse_card, parse_hand,
                     parse_suit, sort_cards, suit_of, suit_str)
-from .errors import AllFivesError, counted, lower, quoted, shown_path, upper, whole, whole_number
+from .errors import AllFivesError, as_typed, counted, lower, quoted, shown_path, upper, whole, whole_number
 from .rules import OPTION_TYPES, PRESETS, Rules, option_text, spelled_as
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
@@ -692,6 +692,7 @@ def parse_line(text: str, source: str = "<line>", hidden: bool = False) -> Layou
     """Read the one-line form: ``N:<hand> <hand> ... key=value ...``.  With ``hidden`` a hand
     may be ``-`` (or ``?``): hidden (``Layout.hidden``)."""
     _check_text(text, source)
+    text = as_typed(text)       # (``♥`` in an argument under the C locale: ``as_typed``)
     words = text.split()
     if not words or len(words[0]) < 2 or words[0][1] != ":" or \
             upper(words[0][0]) not in COMPASS:

@@ -804,6 +804,29 @@ def test_a_c_locale_without_utf8_mode_prints_the_table_in_ascii():
     assert done.stdout.isascii() and b"4 players - all-fives - rating" in done.stdout
 
 
+def test_a_c_locale_without_utf8_mode_reads_suit_signs_in_arguments():
+    """There the arguments' bytes beyond ASCII come as surrogate escapes: a turn-up of '6♥'
+    was an 'unknown card' named in escapes, and a title 'Été' a control character."""
+    env = {**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    env.pop("PYTHONIOENCODING", None)
+
+    def run_here(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(PROGRAM), *args], capture_output=True, timeout=300, env=env)
+
+    done = run_here("solve", "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6\u2665", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["value"] == 19
+    done = run_here("advise", "--hand", "9\u2665 4C 3C 8D 2S QS", "--turnup", "7\u2665",
+                    "--seat", "S", "--json", "--worlds", "8")
+    assert done.returncode == 0, done.stderr
+    done = run_here("puzzle", "show", str(PUZZLES / "001-save-the-ten.toml"), "--format", "html",
+                    "--title", "\u00c9t\u00e9")
+    assert done.returncode == 0 and "<title>\u00c9t\u00e9</title>" in done.stdout.decode()
+    # a message quotes what was typed, not its escapes
+    done = run_here("solve", "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6\u2665\u2665")
+    assert done.returncode == 2 and b"\\udc" not in done.stderr, done.stderr
+
+
 def test_a_table_in_ascii_keeps_its_shape_a_rule_under_the_titles():
     """In ASCII a table was walled in cell by cell (Rich's substitute for the rule under the
     titles): 'card | value for N | cost to N |', the last column with a wall and no title."""
