@@ -153,6 +153,8 @@ def _one_of_several(name: str) -> Path | None:
     if count == 1 and _put_together(Path(found[1])):
         return Path(found[1])       # loading it says how its puzzles are to be parted
     if number is None or not 1 <= number <= count:
+        for each in _puzzles_in(Path(found[1])):   # (what holds no puzzles says what it holds)
+            load_named(each)
         said = number_words(found[2])
         raise AllFivesError(f"{found[1]}#{said}: no puzzle {said}: the file holds "
                             f"{counted(count, 'puzzle')}")

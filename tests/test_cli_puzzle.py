@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from clirun import PUZZLES, assert_one_error_line, console, run
+from clirun import EXAMPLES, PUZZLES, assert_one_error_line, console, run
 
 pytest.importorskip("solver.search")  # puzzles are solved by the engine
 
@@ -1000,8 +1000,6 @@ def test_an_empty_file_says_so(tmp_path):
 
 def test_check_counts_no_file_that_is_no_puzzle_as_a_puzzle_checked():
     """Deal files without a [puzzle] table were '5 puzzles checked: 5 problems in 5.'"""
-    from clirun import EXAMPLES
-
     files = sorted(EXAMPLES.glob("*.toml"))
     result = run("puzzle", "check", *files)
     assert result.exit_code == 1
@@ -1163,6 +1161,14 @@ def test_generate_is_seeded_and_numbers_its_files(tmp_path):
         run("puzzle", "show", paths[0]).stdout      # its number and title too
     assert_one_error_line(run("puzzle", "show", f"{paths[0]}#2"),
                           f"{paths[0]}#2: no puzzle 2: the file holds 1 puzzle")
+    # a file that holds no puzzles says what it holds, not a count of puzzles it has not
+    deals = tmp_path / "deals.toml"
+    deals.write_text(run("deal", "--players", "2", "--count", "3").stdout, encoding="utf-8")
+    record = EXAMPLES / "match.jsonl"
+    for name, said in [(f"{deals}#4", f"{deals}#1: no [puzzle] table"),
+                       (f"{record}#2", f"{record}: not TOML: Invalid statement (at line 1, "
+                                       f"column 1); it starts like JSON")]:
+        assert run("puzzle", "show", name).stderr.startswith(f"allfives: error: {said}")
     assert_one_error_line(run("puzzle", "play", several, input="quit\n"),
                           f"{several}: a file of 2 puzzles: name one, as {several}#1")
     # a '# ---' line too many leaves a puzzle that is none
