@@ -229,10 +229,10 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
     if len(unplayed) == len(jobs):
         raise AllFivesError(f"{first_names(unplayed)}: none of the {len(jobs):,} positions has a card played: "
                             f"nothing to analyze")
+    run = solver_for(engine, node_limit, time_limit)   # (options that clash: before the notes)
     for name in unplayed:
         note(f"{name}: no cards played, left out")
     jobs = [(name, position) for name, position in jobs if position.play]
-    run = solver_for(engine, node_limit, time_limit)
     if json:
         from .records import analysis_record
     else:

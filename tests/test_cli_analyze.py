@@ -668,3 +668,13 @@ def test_a_deal_a_side_pegged_out_in_mid_play_says_so_and_where_the_count_stoppe
     assert f"{winner} pegged out at {trick}, the count stopping at N {pegged[0]}, " \
            f"S {pegged[1]}; with best play from the start " in shown, shown
     assert "counted to the end" not in shown
+
+
+def test_options_that_clash_are_said_before_a_deal_left_out():
+    """A limit with the reference solver was refused after the note that a deal without play
+    was left out: two lines for one mistake."""
+    deal = "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H"
+    result = run("analyze", "--engine", "reference", "--node-limit", "5", deal,
+                 f"{deal} play=TH")
+    assert_one_error_line(result, "--node-limit and --time-limit limit the engine, not "
+                                  "--engine reference")
