@@ -955,7 +955,9 @@ def read_limited(stream: Any, source: str, limit: int | None = MAX_TEXT_BYTES,
                 limit = None
             else:
                 most = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit:,} bytes"
-                raise _fail(source, None, f"more than {most}: too large for a file of deals")
+                record = " (and no game record, whose lines start with '{')" if records else ""
+                raise _fail(source, None,
+                            f"more than {most}: too large for a file of deals{record}")
         chunks.append(chunk)
     data = b"".join(chunks)
     try:

@@ -834,6 +834,16 @@ def test_a_file_of_deals_too_large_is_refused_not_read_without_end(tmp_path: Pat
         assert time.monotonic() - started < 30
 
 
+def test_a_stream_too_large_for_deals_and_no_record_says_so():
+    """replay reads records (without a limit but memory): what is neither was refused as 'too
+    large for a file of deals' alone."""
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero here")
+    assert one_error_line(run("replay", "/dev/zero")) == (
+        "allfives: error: /dev/zero: more than 64 MiB: too large for a file of deals (and no "
+        "game record, whose lines start with '{')")
+
+
 def test_a_stream_without_end_on_standard_input_is_refused():
     from solver.notation import read_limited
 
