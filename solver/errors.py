@@ -62,6 +62,9 @@ def counted(count: int, noun: str, nouns: str | None = None) -> str:
 
 
 _ESCAPED = re.compile("[\udc80-\udcff]")
+#: Such a byte as ``repr`` writes it (``\udcff``), after an even number of backslashes (a
+#: backslash typed is written doubled).
+_KEPT_BYTE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
 
 
 def as_typed(text: str) -> str:
@@ -80,8 +83,10 @@ def quoted(value: object) -> str:
     """``repr(value)`` for a message, at most about ``QUOTE_CHARACTERS`` characters of it: a 9 MB
     hand is quoted ``'AH AH AH AH A...H AH AH AH AH' (9000000 characters)``, a table nested
     deeply as ``{'a': {'a': {'a': {...}}}}``; text typed in UTF-8 that the locale could not
-    read, as typed (``as_typed``)."""
+    read, as typed (``as_typed``), and a byte that is no UTF-8 as ``\\xff``."""
     text = _REPR.repr(as_typed(value) if isinstance(value, str) else value)
+    # a byte that is no UTF-8 as a file's name shows it (``\xff``), not as Python keeps it
+    text = _KEPT_BYTE.sub(r"\1\\x\2", text)
     if isinstance(value, str) and len(value) > QUOTE_CHARACTERS:
         text += f" ({len(value)} characters)"
     return text

@@ -247,6 +247,18 @@ def test_quoted_is_short_and_exact_when_short():
     assert quoted(deep) == "{'a': {'a': {'a': {...}}}}"
 
 
+def test_quoted_gives_bytes_the_locale_could_not_read_as_typed():
+    """Python keeps an argument's bytes that the locale's encoding cannot read as surrogate
+    escapes: quoted named them so ('6\\udce2\\udc99\\udca5'), where they are the UTF-8 of
+    '6♥', and a byte that is no UTF-8 as '\\udcff' where a file's name shows '\\xff'."""
+    assert quoted("6\udce2\udc99\udca5") == "'6\u2665'"
+    assert quoted("a\udcffb") == "'a\\xffb'"
+    # a backslash typed before 'udcff' is no such byte
+    assert quoted("\\udcff") == "'\\\\udcff'" and quoted("\\\udcff") == "'\\\\\\xff'"
+    from solver.errors import as_typed
+    assert as_typed("A\udce2\udc99\udca5") == "A\u2665" and as_typed("\udcff") == "\udcff"
+
+
 @pytest.mark.parametrize("target", ["1000000", "1000", "0"])
 def test_a_target_beyond_any_match_is_refused_at_once(target: str):
     start = time.perf_counter()
