@@ -505,6 +505,42 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
     """``parse_toml`` of a text that starts after ``lines_before`` lines of a larger one: TOML's
     line numbers are given as lines of the whole."""
     _check_text(text, source)
+    data = _toml_data(text, source, lines_before)
+    parts = _Parts(source, hidden)
+    for key in data:
+        if key not in TOP_KEYS:
+            hint = f" (a hand goes in the [hands] table: [hands] on a line, then {key} = ...)" \
+                if upper(key.strip()) in COMPASS and len(key.strip()) == 1 else ""
+            raise _fail(source, None, f"unknown key {quoted(key)}{hint}")
+    if "puzzle" in data:
+        check_puzzle_table(data["puzzle"], source)
+    if "rules" in data:
+        parts.rules = _text(source, "rules", data["rules"]).strip()
+    if "dealer" in data:
+        parts.dealer = _text(source, "dealer", data["dealer"])
+    if "trump" in data:
+        parts.trump = _text(source, "trump", data["trump"])
+    if "turnup" in data:
+        parts.turnup = _text(source, "turnup", data["turnup"])
+    if "aside" in data:
+        parts.aside = _cards(source, "aside", data["aside"], ordered=True)
+    if "calls" in data:
+        parts.read_calls("calls", data["calls"])
+    if "hands" not in data:
+        raise _fail(source, None, "no [hands]")
+    data = _read_hands(parts, data)
+    if "play" in data:
+        parts.play = _cards(source, "play", data["play"], ordered=True)
+    if "options" in data:
+        _read_options(parts, data["options"])
+    if "score" in data:
+        parts.score = _score_table(source, data["score"])
+    return parts.layout()
+
+
+def _toml_data(text: str, source: str, lines_before: int) -> dict[str, Any]:
+    """The TOML of a deal's text, or a ``DealFileError`` that says what is wrong with it in the
+    whole file's lines, and what it looks like instead."""
     try:
         data = tomllib.loads(text.removeprefix(BOM))
     except tomllib.TOMLDecodeError as error:
@@ -533,28 +569,13 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
         raise _fail(source, None, "not TOML: arrays or tables nested too deeply") from None
     except ValueError:  # the one other thing tomllib lets through: Python's cap on int digits
         raise _fail(source, None, "not TOML: a number of more than 4,300 digits") from None
-    parts = _Parts(source, hidden)
-    for key in data:
-        if key not in TOP_KEYS:
-            hint = f" (a hand goes in the [hands] table: [hands] on a line, then {key} = ...)" \
-                if upper(key.strip()) in COMPASS and len(key.strip()) == 1 else ""
-            raise _fail(source, None, f"unknown key {quoted(key)}{hint}")
-    if "puzzle" in data:
-        check_puzzle_table(data["puzzle"], source)
-    if "rules" in data:
-        parts.rules = _text(source, "rules", data["rules"]).strip()
-    if "dealer" in data:
-        parts.dealer = _text(source, "dealer", data["dealer"])
-    if "trump" in data:
-        parts.trump = _text(source, "trump", data["trump"])
-    if "turnup" in data:
-        parts.turnup = _text(source, "turnup", data["turnup"])
-    if "aside" in data:
-        parts.aside = _cards(source, "aside", data["aside"], ordered=True)
-    if "calls" in data:
-        parts.read_calls("calls", data["calls"])
-    if "hands" not in data:
-        raise _fail(source, None, "no [hands]")
+    return data
+
+
+def _read_hands(parts: _Parts, data: dict[str, Any]) -> dict[str, Any]:
+    """The ``[hands]`` table into ``parts``; ``data`` with a ``play`` written below
+    ``[hands]`` (where TOML puts it in that table) taken out of it."""
+    source = parts.source
     hands = dict(_table(source, "hands", data["hands"]))
     if "play" in hands:
         # ``play = [...]`` written after ``[hands]`` lands in that table (as the README allows)
@@ -581,37 +602,42 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
                                                     f"hand is \"{HIDDEN}\"")
             continue
         parts.hands[seat] = _cards(source, f"hands.{key}", value)
-    if "play" in data:
-        parts.play = _cards(source, "play", data["play"], ordered=True)
-    if "options" in data:
-        for name, value in _table(source, "options", data["options"]).items():
-            kind = OPTION_TYPES.get(name)
-            if kind is None:        # an unknown name is told as such (by Rules), whatever its value
-                parts.options[name] = value
-                continue
-            expected = _OPTION_VALUES[kind]
-            if isinstance(value, float):
-                raise _fail(source, f"options.{name}",
-                            f"expected {expected}, not the decimal number {value!r}")
-            if isinstance(value, (list, dict)):
-                raise _fail(source, f"options.{name}",
-                            f"expected {expected}, not {value_kind(value)} ({quoted(value)})")
-            _check_option_type(source, name, value)
+    return data
+
+
+def _read_options(parts: _Parts, table: Any) -> None:
+    """The ``[options]`` table into ``parts``, each value of its option's type."""
+    source = parts.source
+    for name, value in _table(source, "options", table).items():
+        kind = OPTION_TYPES.get(name)
+        if kind is None:        # an unknown name is told as such (by Rules), whatever its value
             parts.options[name] = value
-    if "score" in data:
-        score: dict[str, int] = {}
-        for key, value in _table(source, "score", data["score"]).items():
-            if isinstance(value, bool) or not isinstance(value, int):
-                shown = _toml_value(value) if isinstance(value, bool) else quoted(value)
-                raise _fail(source, f"score.{key}", f"expected a whole number, not {shown}")
-            seat = upper(key.strip())
-            named = seat if len(seat) == 1 and seat in COMPASS else key
-            if named in score:      # (N and n: one seat, written in two cases)
-                raise _fail(source, f"score.{key}", f"seat {named} is given twice")
-            # (a key that is no seat is told with the table's seats, once the hands make it)
-            score[named] = value
-        parts.score = score
-    return parts.layout()
+            continue
+        expected = _OPTION_VALUES[kind]
+        if isinstance(value, float):
+            raise _fail(source, f"options.{name}",
+                        f"expected {expected}, not the decimal number {value!r}")
+        if isinstance(value, (list, dict)):
+            raise _fail(source, f"options.{name}",
+                        f"expected {expected}, not {value_kind(value)} ({quoted(value)})")
+        _check_option_type(source, name, value)
+        parts.options[name] = value
+
+
+def _score_table(source: str, table: Any) -> dict[str, int]:
+    """The ``[score]`` table: points by seat, each seat once."""
+    score: dict[str, int] = {}
+    for key, value in _table(source, "score", table).items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            shown = _toml_value(value) if isinstance(value, bool) else quoted(value)
+            raise _fail(source, f"score.{key}", f"expected a whole number, not {shown}")
+        seat = upper(key.strip())
+        named = seat if len(seat) == 1 and seat in COMPASS else key
+        if named in score:      # (N and n: one seat, written in two cases)
+            raise _fail(source, f"score.{key}", f"seat {named} is given twice")
+        # (a key that is no seat is told with the table's seats, once the hands make it)
+        score[named] = value
+    return score
 
 
 #: What a TOML file writes for each type of rule option.
