@@ -394,8 +394,9 @@ def grouped_share_interval(groups: Sequence[Sequence[float]],
     totals (the ratio estimator: Σ (S_g - p·m_g)² / (G (G-1) m̄²)), and Student's t of G - 1
     degrees of freedom for z; from fewer than ``MEASURED_GROUPS`` groups never more than the
     outcomes counted (a small spread from a few groups is no evidence of outcomes more telling
-    than independent ones); with fewer than two groups, or a share of none or all, the plain
-    Wilson interval.  Coverage, computed exactly for pairs (50 to 400 groups: at least some 93%
+    than independent ones), a share of none or all too (no spread: as many as counted, with
+    t's quantile, so that one outcome the other way does not widen the interval by a step);
+    with fewer than two groups, the plain Wilson interval.  Coverage, computed exactly for pairs (50 to 400 groups: at least some 93%
     wherever the shares lie, its least, 92.9%, at 50 to 100 groups where one player won both
     matches of no group and the other of some 7 to 8%; where Newcombe's interval for paired
     outcomes, used before, fell to 87%) and
@@ -418,7 +419,7 @@ def grouped_share_interval(groups: Sequence[Sequence[float]],
         return Proportion(successes, n, min(0.5 + low / 2, share), max(0.5 + high / 2, share),
                           confidence, None, PAIRED)
     p, count = successes / n, len(sizes)
-    if count < 2 or p in (0.0, 1.0):
+    if count < 2:
         return plain
     mean_size = n / count
     variance = math.fsum((math.fsum(group) - p * len(group)) ** 2 for group in groups) \

@@ -229,9 +229,18 @@ def test_grouped_shares_by_hand():
     few = grouped_share_interval([[1, 0]] * 19 + [[1, 0.5]])
     assert few.effective == few.n == 40
     assert (few.low, few.high) == pytest.approx(wilson_bounds(20.5 / 40, 40, df=19))
-    # all won or all lost, or one group: nothing to estimate a design effect from
-    assert grouped_share_interval([[1, 1, 1], [1, 1, 1]]) == wilson_interval(6, 6)
+    # one group: no design effect to estimate; the plain interval
     assert grouped_share_interval([[1, 0, 1]]) == wilson_interval(2, 3)
+    # all won or all lost: no spread, as where every group went alike, the outcomes counted
+    # with t's quantile; the plain interval's z made two groups of six won 75.8% .. 100%,
+    # where one of the twelve lost made it 5.4% .. 100%: a step at the last outcome
+    for won_all in ([[1] * 6] * 2, [[0] * 6] * 2, [[1] * 6] * 5):
+        whole = grouped_share_interval(won_all)
+        assert (whole.low, whole.high) == pytest.approx(
+            wilson_bounds(whole.share, whole.n, df=len(won_all) - 1))
+        one_off = [[1 - won_all[0][0]] + won_all[0][1:]] + won_all[1:]
+        other = grouped_share_interval(one_off)
+        assert abs(whole.low - other.low) < 0.1 and abs(whole.high - other.high) < 0.1
 
 
 @pytest.mark.parametrize("groups", [10, 30, 100])
