@@ -200,11 +200,18 @@ def _is_number(x: object) -> bool:
     return isinstance(x, Real) and not isinstance(x, bool) and not math.isnan(x)
 
 
+#: The largest value in size whose spread is taken (its square, and their sum, a float).
+LARGEST_VALUE = 1e150
+
+
 def _values(values: Sequence[float]) -> list[float]:
     out = _listed(values, "values", "numbers")
     bad = [v for v in out if not _is_number(v) or math.isinf(v)]
     if bad:
         raise StatsError(f"values: {quoted(bad[0])} is not a finite number")
+    huge = [v for v in out if abs(v) > LARGEST_VALUE]
+    if huge:        # (their squares, of which a spread is taken, would be past a float's reach)
+        raise StatsError(f"values: {quoted(huge[0])} is larger than {LARGEST_VALUE:g} in size")
     if not out:
         raise StatsError("no values to take a mean of")
     return [float(v) for v in out]

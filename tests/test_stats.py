@@ -308,6 +308,8 @@ def test_time_summaries_use_the_nearest_rank():
     lambda: paired_difference_bounds(5, 2, 20, 0),
     lambda: paired_difference_bounds(5, 2, 20, 1.5),
     lambda: paired_difference_bounds(5, 2, 20, "x"),
+    # (values whose squares are past a float's reach: an OverflowError)
+    lambda: mean_interval([1e200, 2e200]), lambda: bootstrap_interval([1, -1e155]),
 ])
 def test_bad_arguments_are_stats_errors(call):
     with pytest.raises(StatsError):
