@@ -417,7 +417,8 @@ def match(
     seed: Annotated[Optional[int], typer.Option(
         "--seed", metavar="S", min=0,
         help="Seed of every pack and player: the same seed plays the same games, whatever "
-             "runs them. Default: 0.")] = None,
+             "runs them, as long as no decision is cut short by a time limit "
+             "(time_limit=none,node_limit=N repeats exactly). Default: 0.")] = None,
     jobs: JobsOption = None,
     scheduler: SchedulerOption = None,
     record: Annotated[Optional[str], typer.Option(
