@@ -70,12 +70,12 @@ _KEPT_BYTE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
 def as_typed(text: str) -> str:
     """``text`` with the bytes the locale's encoding could not read (which Python keeps as
     surrogate escapes: a ``♥`` in an argument under the C locale without UTF-8 mode) read as
-    the UTF-8 they were typed in; as it is where they are no UTF-8."""
+    the UTF-8 they were typed in; a byte that is no part of UTF-8 stays an escape."""
     if not _ESCAPED.search(text):
         return text
     try:
-        return text.encode("utf-8", "surrogateescape").decode("utf-8")
-    except UnicodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    except UnicodeError:    # (another surrogate alone, which no bytes were read as)
         return text
 
 

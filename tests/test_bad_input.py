@@ -257,6 +257,9 @@ def test_quoted_gives_bytes_the_locale_could_not_read_as_typed():
     assert quoted("\\udcff") == "'\\\\udcff'" and quoted("\\\udcff") == "'\\\\\\xff'"
     from solver.errors import as_typed
     assert as_typed("A\udce2\udc99\udca5") == "A\u2665" and as_typed("\udcff") == "\udcff"
+    # a stray byte leaves the rest read as typed
+    assert as_typed("6\udce2\udc99\udca5\udcff") == "6\u2665\udcff"
+    assert as_typed("\ud800\udcff") == "\ud800\udcff"     # (no bytes were read so)
 
 
 @pytest.mark.parametrize("target", ["1000000", "1000", "0"])
