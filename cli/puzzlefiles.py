@@ -153,12 +153,23 @@ def _one_of_several(name: str) -> Path | None:
     if count == 1 and _put_together(Path(found[1])):
         return Path(found[1])       # loading it says how its puzzles are to be parted
     if number is None or not 1 <= number <= count:
-        for each in _puzzles_in(Path(found[1])):   # (what holds no puzzles says what it holds)
-            load_named(each)
+        if not _holds_puzzles(Path(found[1])):     # (it says what it holds instead)
+            load_named(_puzzles_in(Path(found[1]))[0])
         said = number_words(found[2])
         raise AllFivesError(f"{found[1]}#{said}: no puzzle {said}: the file holds "
                             f"{counted(count, 'puzzle')}")
     return Path(found[1]) if count == 1 else Path(f"{found[1]}#{number}")
+
+
+def _holds_puzzles(path: Path) -> bool:
+    """Whether any TOML document of a file holds a ``[puzzle]`` table (a game record, or a
+    file of deals, holds none)."""
+    from solver.puzzles.format import puzzle_tables
+
+    try:
+        return any(puzzle_tables(text) for text, _ in _documents(path))
+    except (AllFivesError, OSError):
+        return False
 
 
 def _put_together(path: Path) -> bool:

@@ -1169,6 +1169,13 @@ def test_generate_is_seeded_and_numbers_its_files(tmp_path):
                        (f"{record}#2", f"{record}: not TOML: Invalid statement (at line 1, "
                                        f"column 1); it starts like JSON")]:
         assert run("puzzle", "show", name).stderr.startswith(f"allfives: error: {said}")
+    # where it holds puzzles, one of them bad, the count is said still, not that one's mistake
+    bad = tmp_path / "bad.toml"
+    bad.write_text(paths[0].read_text(encoding="utf-8") + "# ---\n" + re.sub(
+        r'objective = ".*"', 'objective = "bogus"', paths[1].read_text(encoding="utf-8")),
+        encoding="utf-8")
+    assert_one_error_line(run("puzzle", "show", f"{bad}#5"),
+                          f"{bad}#5: no puzzle 5: the file holds 2 puzzles")
     assert_one_error_line(run("puzzle", "play", several, input="quit\n"),
                           f"{several}: a file of 2 puzzles: name one, as {several}#1")
     # a '# ---' line too many leaves a puzzle that is none
