@@ -130,7 +130,8 @@ def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
         name = value.partition(":")[0].strip()
         written = spec_options(value, "player option", PlayerError, named=False)
         words = _word_options(name)
-        spec = PlayerSpec(name, tuple((key, text if key in words else _read_value(text))
+        spec = PlayerSpec(name, tuple((key, _read_value(text) if key not in words else
+                                       None if words[key] and lower(text) == "none" else text)
                                       for key, text in written.items()))
     else:
         raise PlayerError(f"{quoted(value)} is not a player name")
@@ -148,15 +149,17 @@ def player_spec(value: str | PlayerSpec, **options: Any) -> PlayerSpec:
     return spec
 
 
-def _word_options(name: str) -> set[str]:
-    """The options of the kind of player ``name`` whose values are words (their default is
-    one): read as written, so that ``fusion=none`` is the word and a message names what was
-    typed (``replies=TRUE``, not True)."""
+def _word_options(name: str) -> dict[str, bool]:
+    """The options of the kind of player ``name`` whose values are words (a word by default,
+    or none): read as written, so that ``fusion=none`` is the word and a message names what
+    was typed (``replies=TRUE``, not True); each with whether ``none`` is None there (an
+    option of none by default, as ``trust``)."""
     try:
         parameters = _parameters(name)
     except (LookupError, TypeError, ValueError):     # (unknown: named as such below)
-        return set()
-    return {key for key, p in parameters.items() if isinstance(p.default, str)}
+        return {}
+    return {key: p.default is None for key, p in parameters.items()
+            if isinstance(p.default, str) or p.default is None and p.annotation == "str | None"}
 
 
 def _value_text(value: Any) -> str:

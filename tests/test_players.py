@@ -441,9 +441,14 @@ def test_an_option_whose_values_are_words_reads_them_as_written():
     assert spec.options == (("fusion", "none"), ("worlds", 8))
     assert spec.make().fusion == "none" and set_options(spec) == {"worlds": 8}
     assert str(spec) == "pimc:fusion=none,worlds=8" and player_spec(str(spec)) == spec
+    # where the default is none, none is None still
+    assert player_spec("pimc:trust=none,partner=NONE").options == (("trust", None),
+                                                                   ("partner", None))
     for text, message in [("cheater:replies=TRUE", "replies: 'TRUE' is not"),
                           ("heuristic:calls=1e3", "calls: '1e3' is not one of"),
-                          ("heuristic:calls=none", "calls: 'none' is not one of")]:
+                          ("heuristic:calls=none", "calls: 'none' is not one of"),
+                          ("pimc:trust=TRUE", "trust: 'TRUE' is not"),
+                          ("pimc:partner=1e3", "partner: '1e3' is not")]:
         with pytest.raises(AllFivesError, match=f"^{message}"):
             player_spec(text).make()
 
