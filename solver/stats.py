@@ -200,8 +200,8 @@ def _is_number(x: object) -> bool:
     return isinstance(x, Real) and not isinstance(x, bool) and not math.isnan(x)
 
 
-#: The largest value in size whose spread is taken (its square, and their sum, a float).
-LARGEST_VALUE = 1e150
+#: Values whose spread is past a float's reach (their squares overflow).
+_TOO_LARGE = "values: too large to take their spread (their squares are past a float's reach)"
 
 
 def _values(values: Sequence[float]) -> list[float]:
@@ -209,9 +209,6 @@ def _values(values: Sequence[float]) -> list[float]:
     bad = [v for v in out if not _is_number(v) or math.isinf(v)]
     if bad:
         raise StatsError(f"values: {quoted(bad[0])} is not a finite number")
-    huge = [v for v in out if abs(v) > LARGEST_VALUE]
-    if huge:        # (their squares, of which a spread is taken, would be past a float's reach)
-        raise StatsError(f"values: {quoted(huge[0])} is larger than {LARGEST_VALUE:g} in size")
     if not out:
         raise StatsError("no values to take a mean of")
     return [float(v) for v in out]
@@ -241,7 +238,10 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Interval
     mean = math.fsum(xs) / n
     if n == 1:
         return Interval(mean, -math.inf, math.inf, 1, math.nan, confidence, "t")
-    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1))
+    try:
+        sd = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1))
+    except OverflowError:
+        raise StatsError(_TOO_LARGE) from None
     half = t_quantile(1 - (1 - confidence) / 2, n - 1) * sd / math.sqrt(n)
     return Interval(mean, mean - half, mean + half, n, sd, confidence, "t")
 
@@ -277,8 +277,12 @@ def bootstrap_interval(values: Sequence[float], confidence: float = 0.95,
     # the jackknife's means leave one value out each: they differ from the mean by
     # (mean - x) / (n - 1), so the acceleration is that of the values themselves
     spread = [x - mean for x in xs]
-    squares = math.fsum(d * d for d in spread)
-    acceleration = math.fsum(d ** 3 for d in spread) / (6 * squares ** 1.5) if squares else 0.0
+    try:
+        squares = math.fsum(d ** 2 for d in spread)
+        acceleration = math.fsum(d ** 3 for d in spread) / (6 * squares ** 1.5) if squares \
+            else 0.0
+    except OverflowError:
+        raise StatsError(_TOO_LARGE) from None
     alpha = (1 - confidence) / 2
 
     def moved(p: float) -> float:
