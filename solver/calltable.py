@@ -31,6 +31,7 @@ import json
 import math
 import os
 import random
+import shutil
 import sys
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -268,13 +269,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         new = make_cells(presets, players, args.deals, seed, args.jobs)
         parts.append({"presets": presets, "players": players, "deals": args.deals,
                       "seed": seed})
-        _write_whole(args.out, table_text(table_data(merge([cells, new]), parts)))
+        text = table_text(table_data(merge([cells, new]), parts))
+        try:
+            _write_whole(args.out, text)
+        except OSError as error:
+            print(f"error: --out: {args.out}: {error.strerror or error}", file=sys.stderr)
+            return 1
     except KeyboardInterrupt:
         print("interrupted: no table written", file=sys.stderr)
         return 130
-    except OSError as error:
-        print(f"error: --out: {args.out}: {error.strerror or error}", file=sys.stderr)
-        return 1
     return 0
 
 
@@ -290,10 +293,13 @@ def _write_whole(path: str, text: str) -> None:
     """``text`` into the table's file whole or not at all: written beside it, then put in
     its place, so that Ctrl-C or a full disk leaves the table as it was (``--add`` reads the
     table it writes)."""
+    path = os.path.realpath(path)       # (a link's file is written, the link kept)
     part = f"{path}.part"
     try:
         with _open(part, "wt", compressed=path.endswith(".gz")) as out:
             out.write(text)
+        with contextlib.suppress(OSError):      # (the table's own mode, where it has one)
+            shutil.copymode(path, part)
         os.replace(part, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -444,33 +444,30 @@ def test_a_write_of_the_table_cut_short_leaves_the_table_as_it_was(tmp_path, mon
     out = tmp_path / "calls.json.gz"
     assert calltable.main(["--deals", "10", "--players", "2", "--out", str(out)]) == 0
     before = out.read_bytes()
-    written = calltable.table_text
-
-    for stop in (KeyboardInterrupt(), OSError(28, "No space left on device")):
-        def cut(data, stop=stop):
-            raise stop
-
-        monkeypatch.setattr(calltable, "table_text", cut)
-        status = calltable.main(["--deals", "10", "--players", "2", "--add", "--out",
-                                 str(out)])
-        assert status == (130 if isinstance(stop, KeyboardInterrupt) else 1)
-        assert out.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == [out.name]
-    # and one cut off inside the write itself, past the first bytes
-    monkeypatch.setattr(calltable, "table_text", written)
+    add = ["--deals", "10", "--players", "2", "--add", "--out", str(out)]
     real_open = calltable._open
 
-    def failing_open(path, mode, compressed=None):
-        file = real_open(path, mode, compressed)
-        if "w" in mode:
-            def write(text):
-                file.__class__.write(file, text[:100])
-                raise KeyboardInterrupt
-            file.write = write
-        return file
+    for stop, status in ((KeyboardInterrupt(), 130), (OSError(28, "No space left"), 1)):
+        def failing_open(path, mode, compressed=None, stop=stop):
+            file = real_open(path, mode, compressed)
+            if "w" in mode:
+                def write(text):      # (the first bytes written, then the stop)
+                    file.__class__.write(file, text[:100])
+                    raise stop
+                file.write = write
+            return file
 
-    monkeypatch.setattr(calltable, "_open", failing_open)
-    assert calltable.main(["--deals", "10", "--players", "2", "--add", "--out", str(out)]) == 130
-    assert out.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == [out.name]
+        monkeypatch.setattr(calltable, "_open", failing_open)
+        assert calltable.main(add) == status
+        assert out.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == [out.name]
+    # written whole through a link, the link stays one, and the table keeps its mode
+    monkeypatch.setattr(calltable, "_open", real_open)
+    out.chmod(0o640)
+    link = tmp_path / "link.json.gz"
+    link.symlink_to(out.name)
+    assert calltable.main(add[:-1] + [str(link)]) == 0
+    assert link.is_symlink() and out.read_bytes() != before
+    assert out.stat().st_mode & 0o777 == 0o640
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
