@@ -266,7 +266,8 @@ def play(
     seed: Annotated[Optional[int], typer.Option(
         "--seed", metavar="S", min=0,
         help="Seed of the match: the same seed deals the same packs and the bots play the "
-             "same. Default: a fresh seed, shown at the start.")] = None,
+             "same, as long as no decision of theirs is cut short by a time limit. Default: a "
+             "fresh seed, shown at the start.")] = None,
     record: Annotated[Optional[str], typer.Option(
         metavar="FILE",
         help="Where the record goes (written over if it is there). Default: "
