@@ -51,7 +51,8 @@ from typing import Any, Literal, NamedTuple
 
 from .cards import (SUIT_NAMES, Card, card_str, hand_str, holding_str, parse_card, parse_hand,
                     parse_suit, sort_cards, suit_of, suit_str)
-from .errors import AllFivesError, as_typed, counted, lower, quoted, shown_path, upper, whole, whole_number
+from .errors import AllFivesError, as_typed, counted, lower, quoted, shown_path, upper, whole, \
+    whole_number
 from .rules import OPTION_TYPES, PRESETS, Rules, option_text, spelled_as
 from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
 

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .notation import Layout
 
 __all__ = ["DealScore", "capture_points", "game_pips", "score_position", "END_POINTS", "EndPoint",
-           "end_points", "captor_points"]
+           "end_points", "captor_cards"]
 
 #: End-of-deal points in the order they are counted.
 END_POINTS = ("high", "low", "jack", "game", "five")
@@ -136,17 +136,16 @@ def _trick_of(card: Card, position: Played) -> int | None:
     return None
 
 
-def captor_points(deal: Deal) -> list[tuple[str, Card, int]]:
+def captor_cards(deal: Deal) -> list[tuple[str, Card]]:
     """The cards dealt whose captor scores an end point under the deal's rules, each with its
-    name and points, in the order they are pegged: Low where it goes to its captor, the Jack,
-    the Five under five-for-five."""
+    name, in the order they are pegged: Low where it goes to its captor, the Jack, the Five
+    under five-for-five."""
     rules, trumps = deal.rules, deal.trumps_dealt()
-    out = [("low", trumps[0], 1)] if trumps and rules.low and rules.low_to == "captor" else []
-    for wanted, name, rank, points in ((rules.jack, "jack", JACK, 1),
-                                       (rules.five_for_five, "five", FIVE, 5)):
+    out = [("low", trumps[0])] if trumps and rules.low and rules.low_to == "captor" else []
+    for wanted, name, rank in ((rules.jack, "jack", JACK), (rules.five_for_five, "five", FIVE)):
         card = make_card(deal.trump, rank)
         if wanted and card in trumps:
-            out.append((name, card, points))
+            out.append((name, card))
     return out
 
 

@@ -23,7 +23,7 @@ from .cards import Card
 from .deal import Position
 from .errors import EngineMissing
 from .pegging import match_after
-from .scoring import captor_points
+from .scoring import captor_cards
 from .solution import Solution, check_limits, check_objective, check_table_bits, resolve_side
 from .tricks import side_of
 
@@ -100,7 +100,7 @@ def _win(position: Position, side: int, points: bytes) -> Win | int:
     low = deal.side_of(cast(int, deal.holder(trumps[0]))) \
         if trumps and rules.low and rules.low_to == "holder" else -1
     # (the engine's three places: Low to its captor, the Jack, the Five; -1 where none)
-    captured = {name: card for name, card, _ in captor_points(deal)}
+    captured = dict(captor_cards(deal))
     specials = [captured.get(name, -1) for name in ("low", "jack", "five")]
     return Win(rules.target, rules.finish == "peg-out", run, high, low, specials, [1, 1, 5], won)
 

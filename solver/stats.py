@@ -407,12 +407,12 @@ def grouped_share_interval(groups: Sequence[Sequence[float]],
     outcomes counted (a small spread from a few groups is no evidence of outcomes more telling
     than independent ones), a share of none or all too (no spread: as many as counted, with
     t's quantile, so that one outcome the other way does not widen the interval by a step);
-    with fewer than two groups, the plain Wilson interval.  Coverage, computed exactly for pairs (50 to 400 groups: at least some 93%
-    wherever the shares lie, its least, 92.9%, at 50 to 100 groups where one player won both
-    matches of no group and the other of some 7 to 8%; where Newcombe's interval for paired
-    outcomes, used before, fell to 87%) and
-    simulated for the rest (at 100 and 200 groups: duplicate pairs, 3% of the matches a shared
-    win, some 92% to 95%, the least near an empty cell; three players' six seatings some 96%)."""
+    with fewer than two groups, the plain Wilson interval.  Coverage, computed exactly for
+    pairs (50 to 400 groups: at least some 93% wherever the shares lie, its least, 92.9%, at
+    50 to 100 groups where one player won both matches of no group and the other of some 7 to
+    8%; where Newcombe's interval for paired outcomes, used before, fell to 87%) and simulated
+    for the rest (at 100 and 200 groups: duplicate pairs, 3% of the matches a shared win, some
+    92% to 95%, the least near an empty cell; three players' six seatings some 95%)."""
     confidence = _check_confidence(confidence)
     groups = _outcome_groups(groups)
     sizes = [len(group) for group in groups]

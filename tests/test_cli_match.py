@@ -1274,7 +1274,8 @@ def test_a_record_that_cannot_be_written_keeps_the_groups_before_it(tmp_path):
     done = subprocess.run(["bash", "-c", f"ulimit -f 20; {command}"], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 1
-    assert done.stderr.strip().splitlines()[-1] == f"allfives: error: --record: {record}: File too large"
+    assert done.stderr.strip().splitlines()[-1] == \
+        f"allfives: error: --record: {record}: File too large"
     kept = int(re.search(r"these are the first (\d+) of the 40", done.stdout)[1])
     data = record.read_bytes()
     assert data.endswith(b"\n") and len(data.splitlines()) == 2 * kept

@@ -37,7 +37,7 @@ from ..errors import AllFivesError, counted, quoted, whole
 from ..game import observation_of
 from ..players import HeuristicPlayer
 from ..reference import final_value
-from ..scoring import captor_points, game_pips
+from ..scoring import captor_cards, game_pips
 from ..search import Solver, card_points
 from ..solution import Solution
 from .evidence import LADDER, RATING_KEYS, evidence_key, rating_of, solved_of
@@ -56,7 +56,7 @@ def _special_cards(position: Position, objective: str) -> set[Card]:
     """For objective ``win``: the cards whose captor pegs an end point as the trick closes."""
     if objective != "win":
         return set()
-    return {card for _, card, _ in captor_points(position.deal)}
+    return {card for _, card in captor_cards(position.deal)}
 
 
 def play_alike(position: Position, a: Card, b: Card, objective: str = "points") -> bool:
