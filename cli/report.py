@@ -66,12 +66,12 @@ class _SimpleHead(box.Box):
 
 
 _HEAD = "    \n    \n {rule}{rule} \n    \n    \n    \n    \n    \n"
-SIMPLE_HEAD = _SimpleHead(_HEAD.format(rule="\u2500"))
+_SIMPLE_HEAD = _SimpleHead(_HEAD.format(rule="\u2500"))
 _ASCII_HEAD = box.Box(_HEAD.format(rule="-"), ascii=True)
 
 
 def table(*columns: str, right: tuple[int, ...] = ()) -> Table:
-    grid = Table(box=SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),
+    grid = Table(box=_SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1),
                  header_style="bold")
     for i, title in enumerate(columns):
         grid.add_column(title, justify="right" if i in right else "left")
