@@ -84,9 +84,10 @@ def quoted(value: object) -> str:
     hand is quoted ``'AH AH AH AH A...H AH AH AH AH' (9000000 characters)``, a table nested
     deeply as ``{'a': {'a': {'a': {...}}}}``; text typed in UTF-8 that the locale could not
     read, as typed (``as_typed``), and a byte that is no UTF-8 as ``\\xff``."""
-    text = _REPR.repr(as_typed(value) if isinstance(value, str) else value)
+    if isinstance(value, str):
+        value = as_typed(value)
     # a byte that is no UTF-8 as a file's name shows it (``\xff``), not as Python keeps it
-    text = _KEPT_BYTE.sub(r"\1\\x\2", text)
+    text = _KEPT_BYTE.sub(r"\1\\x\2", _REPR.repr(value))
     if isinstance(value, str) and len(value) > QUOTE_CHARACTERS:
         text += f" ({len(value)} characters)"
     return text

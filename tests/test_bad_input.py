@@ -260,6 +260,8 @@ def test_quoted_gives_bytes_the_locale_could_not_read_as_typed():
     # a stray byte leaves the rest read as typed
     assert as_typed("6\udce2\udc99\udca5\udcff") == "6\u2665\udcff"
     assert as_typed("\ud800\udcff") == "\ud800\udcff"     # (no bytes were read so)
+    # a long one counted as typed: 200 hearts, not their 600 bytes
+    assert quoted("\udce2\udc99\udca5" * 200).endswith(" (200 characters)")
 
 
 @pytest.mark.parametrize("target", ["1000000", "1000", "0"])
