@@ -6,10 +6,12 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -88,3 +90,19 @@ def workers_of(program: subprocess.Popen, within: float = 60.0) -> list:
         time.sleep(0.1)
     assert len(workers) >= 2, "the program did not start its workers"
     return workers
+
+
+def reaches(signum: int) -> pytest.MarkDecorator:
+    """Skip where the tests run with ``signum`` ignored (SIGHUP under ``nohup``, SIGQUIT in a
+    shell's background job): the program keeps a signal ignored as it found it, so that one
+    sent to it does nothing there."""
+    name = signal.Signals(signum).name
+    return pytest.mark.skipif(signal.getsignal(signum) == signal.SIG_IGN,
+                              reason=f"{name} is ignored where the tests run (nohup, a "
+                                     f"background job), and the program keeps it so")
+
+
+def signal_params(*signums: int) -> list:
+    """``signums`` for ``parametrize``, each named and skipped where it is ignored."""
+    return [pytest.param(s, id=signal.Signals(s).name, marks=reaches(s)) for s in signums]
+

@@ -14,7 +14,8 @@ from dataclasses import replace
 
 import pytest
 
-from clirun import EXAMPLES, PROGRAM, assert_one_error_line, records, run, workers_of
+from clirun import EXAMPLES, PROGRAM, assert_one_error_line, reaches, records, run, \
+    workers_of
 from cli.errors import Terminated
 from solver.batch import run_duplicate, run_matches
 from solver.executors import usable_cpus
@@ -690,7 +691,9 @@ def test_ctrl_c_ends_a_match_and_its_workers(group: bool):
     assert alive == []
 
 
-@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGHUP], ids=["kill", "hangup"])
+@pytest.mark.parametrize("signum", [pytest.param(signal.SIGKILL, id="kill"),
+                                    pytest.param(signal.SIGHUP, id="hangup",
+                                                 marks=reaches(signal.SIGHUP))])
 def test_workers_whose_parent_is_gone_end_quietly(signum):
     """The main process killed (or hung up, its workers with it where the terminal closed:
     here the main process alone): a worker that finished its chunk wrote to a parent gone,

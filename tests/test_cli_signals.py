@@ -11,7 +11,7 @@ import sys
 import time
 import pytest
 
-from clirun import EXAMPLES, PROGRAM, run
+from clirun import EXAMPLES, PROGRAM, reaches, run, signal_params
 from solver.errors import AllFivesError
 
 TWO = EXAMPLES / "two-player.toml"
@@ -275,8 +275,7 @@ def test_the_long_deal_is_long(start):
         program.wait(timeout=3.5)
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
-                         ids=["SIGINT", "SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("signum", signal_params(signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
 def test_a_signal_ends_a_long_solve_at_once(start, signum):
     """SIGHUP (a terminal closed) too: it ended the program with no line and a status the
     exit codes did not list."""
@@ -307,8 +306,7 @@ def test_sighup_ignored_as_nohup_ignores_it_stays_ignored():
 
 
 @pytest.mark.parametrize("form", [["--json"], []], ids=["json", "report"])
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
-                         ids=["SIGINT", "SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("signum", signal_params(signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
 def test_what_was_printed_before_the_signal_stays_printed_whole(start, signum, form):
     whole = run("solve", TWO, "--engine", "reference", *form)
     assert whole.exit_code == 0
@@ -379,7 +377,7 @@ def test_ctrl_c_pressed_again_as_the_workers_stop_is_still_one_line(tmp_path):
         assert errors == "allfives: interrupted\n"
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("signum", signal_params(signal.SIGTERM, signal.SIGHUP))
 def test_a_stop_signal_while_the_modules_load_is_one_line(signum):
     """SIGTERM or SIGHUP before ``main`` had set its handlers (the modules take a fraction of
     a second to load) ended the program without a word."""
@@ -530,6 +528,7 @@ def test_ctrl_z_under_a_live_line_shows_the_cursor_and_fg_hides_it_again(screen,
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGQUIT"), reason="no SIGQUIT here")
+@reaches(getattr(signal, "SIGQUIT", signal.SIGTERM))
 def test_a_signal_that_ends_the_program_under_a_live_line_shows_the_cursor_first(screen,
                                                                                  monkeypatch):
     """Ctrl-backslash (SIGQUIT), SIGUSR1 and the like end the program without Python's
