@@ -12,6 +12,7 @@ from rich.live import Live
 from rich.text import Text
 
 from solver import clock
+from solver.errors import without_controls
 
 from .faces import QUIET
 
@@ -26,7 +27,7 @@ class _Line:
     """The line's text, read afresh at every refresh of the live display."""
 
     def __init__(self, what: str, progress: Progress | None) -> None:
-        self.what = what
+        self.what = without_controls(what)  # (a file's name, say, as the messages write it)
         self.progress = progress
         self.start = clock.now()
 

@@ -756,6 +756,27 @@ def test_a_record_read_has_a_live_line_and_its_notes_after_it(tmp_path, monkeypa
     assert lines == [f"reading {record}"]
 
 
+def test_the_live_line_writes_a_file_names_control_characters_as_escapes(tmp_path):
+    """A record's name went into the terminal's live line as it was: a name holding ESC
+    sequences set the window's title, cleared the screen and turned the text red.  It is
+    written as the messages write it."""
+    import io
+
+    from rich.console import Console
+
+    from cli import status
+
+    name = "rec\x1b]0;PWNED\x1b\\\x1b[2J\x1b[31mRED\u202e.jsonl"
+    line = status._Line(f"reading {name}", None)
+    line.start -= 2 * status.DELAY
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=200, color_system=None)
+    console.print(line)
+    shown, _, seconds = screen.getvalue().rpartition(": ")
+    assert shown == "reading rec\\x1b]0;PWNED\\x1b\\\\x1b[2J\\x1b[31mRED\\u202e.jsonl"
+    assert seconds.endswith(" s\n")
+
+
 def test_replay_keeps_a_matchs_state_only_where_its_deals_are_told():
     """Every match's whole state was held to the end (some 40 KB a match: a 190 MB record took
     1.1 GB); what replay tells of a match is kept as it comes, and its state only with
