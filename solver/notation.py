@@ -985,6 +985,10 @@ def read_layouts(text: str, source: str = "<string>", toml: bool | None = None,
 MAX_TEXT_BYTES = 64 * 2**20
 #: Bytes read at a time, so that an interrupt is felt at once however large the input.
 READ_CHUNK = 2**20
+#: The longest line of a game record that is read: a record's line, one game, takes some
+#: kilobytes, and a record may be larger than ``MAX_TEXT_BYTES``, so that a stream of one
+#: endless line would otherwise be read until the memory ran out.
+MAX_RECORD_LINE = 16 * 2**20
 
 
 def read_limited(stream: Any, source: str, limit: int | None = MAX_TEXT_BYTES,
@@ -992,23 +996,32 @@ def read_limited(stream: Any, source: str, limit: int | None = MAX_TEXT_BYTES,
     """A binary stream's text, read a chunk at a time (a UTF-8 byte-order mark dropped): more
     than ``limit`` bytes, or bytes that are not UTF-8, are a ``DealFileError`` naming
     ``source``.  With ``records``, a text that starts as JSON lines do (game records, which
-    may be far larger than any file of deals) has no limit."""
+    may be far larger than any file of deals) has no limit but ``MAX_RECORD_LINE`` a line."""
     chunks: list[bytes] = []
-    size = 0
+    size = lines = line_size = 0
+    record = None           # (whether the text starts as a game record's, with ``records``)
     # read1 where there is one: a terminal's end of input (Ctrl-D) then ends the text at once,
     # where read waits for an end of input to each chunk
     read = getattr(stream, "read1", stream.read)
     while chunk := read(READ_CHUNK):
         size += len(chunk)
+        if records and record is None and (start := chunk.lstrip(BOM.encode() + b" \t\r\n")):
+            record = start.startswith(b"{")
         if limit is not None and size > limit:
-            head = chunks[0] if chunks else chunk
-            if records and head.lstrip(BOM.encode() + b" \t\r\n").startswith(b"{"):
+            if record:
                 limit = None
             else:
                 most = f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit:,} bytes"
-                record = " (and no game record, whose lines start with '{')" if records else ""
+                hint = " (and no game record, whose lines start with '{')" if records else ""
                 raise _fail(source, None,
-                            f"more than {most}: too large for a file of deals{record}")
+                            f"more than {most}: too large for a file of deals{hint}")
+        end = chunk.rfind(b"\n")
+        line_size = line_size + len(chunk) if end < 0 else len(chunk) - end - 1
+        if record and line_size > MAX_RECORD_LINE:
+            raise _fail(source, None, f"line {lines + 1}: more than "
+                                      f"{MAX_RECORD_LINE // 2**20} MiB without a line's end: no "
+                                      f"game record has a line so long")
+        lines += chunk.count(b"\n")
         chunks.append(chunk)
     data = b"".join(chunks)
     try:

@@ -3,6 +3,7 @@ clear line naming what and where, or is read as the text it is."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import threading
@@ -902,6 +903,34 @@ def test_a_stream_without_end_on_standard_input_is_refused():
 
     with pytest.raises(DealFileError, match=r"^<stdin>: more than 1 MiB: too large"):
         read_limited(Endless(), "<stdin>", 2**20)
+
+
+@pytest.mark.parametrize("head", [b"", b'{"match": "1"}\n' * 3])
+def test_a_record_without_end_on_one_line_is_refused_at_its_longest_line(head: bytes):
+    """A record past the size of any file of deals is read on (a run's may be far larger), but
+    one line without end (``{"match": "xxx...`` from a program gone wrong) was read until the
+    memory ran out (3 GB in 19 s under a limit): a line of more than 16 MiB is refused, named,
+    as soon as it is read."""
+    from solver.notation import MAX_RECORD_LINE, MAX_TEXT_BYTES, READ_CHUNK, read_limited
+
+    class Endless:
+        def __init__(self) -> None:
+            self.chunks = [head + b'{"match": "']
+            self.size = 0
+
+        def read(self, size: int) -> bytes:
+            chunk = self.chunks.pop() if self.chunks else b"x" * size
+            self.size += len(chunk)
+            return chunk
+
+    stream = Endless()
+    with pytest.raises(DealFileError, match=rf"^<stdin>: line {head.count(b'{') + 1}: more than "
+                                            r"16 MiB without a line's end: no game record has a "
+                                            r"line so long$"):
+        read_limited(stream, "<stdin>", records=True)
+    assert MAX_RECORD_LINE < stream.size <= MAX_RECORD_LINE + 2 * READ_CHUNK < MAX_TEXT_BYTES
+    lines = b'{"match": "1"}\n' * (MAX_RECORD_LINE // 15 + 1)
+    assert len(read_limited(io.BytesIO(lines * 5), "x", records=True)) == len(lines) * 5
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
