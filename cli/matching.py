@@ -11,6 +11,7 @@ a group is one deal (or match) played once, A and B taking the seats in turn fro
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
@@ -431,6 +432,7 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
                             f"a record written to a file")
     if not resume:
         check_target(Path(named(path, "--record")), pipe=True)
+        _waiting_for_a_reader(path)
     try:
         out = open(named(path, "--record"), "a" if os.path.isfile(path) else "w",
                    encoding="utf-8")
@@ -440,6 +442,20 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
         out.close()
         raise AllFivesError(f"--record: {shown_path(path)}: {HELD}")
     return out
+
+
+def _waiting_for_a_reader(path: str) -> None:
+    """Where ``path`` is a pipe that no program reads yet, say that the run waits for one (to
+    open it for writing waits until one does)."""
+    with contextlib.suppress(OSError):
+        if not stat.S_ISFIFO(os.stat(path).st_mode):
+            return
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError as error:
+        if error.errno == errno.ENXIO:
+            note(f"--record: {shown_path(path)} is a pipe that nothing reads yet: waiting for "
+                 f"a reader (Ctrl-C stops)")
 
 
 def _made_for_nothing(out: TextIO) -> str | None:

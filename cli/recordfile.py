@@ -46,10 +46,16 @@ HELD = "another run is writing this record (two runs would write over each other
 def check_target(path: Path, option: str = "--record", pipe: bool = False) -> None:
     """Refuse as ``option``'s file one there already that holds something other than a game
     record (one of blank lines alone, or that this run cannot read, is left to be written
-    over), and (unless ``pipe``) a pipe."""
+    over), a link to no file (a name planted in a shared folder would have the record made
+    where it points), and (unless ``pipe``) a pipe."""
     try:
         found = path.stat()
-    except OSError:         # (not there, or a link to nothing: opening it says what is wrong)
+    except FileNotFoundError:
+        if path.is_symlink():   # (writing through it would make a file where the link points)
+            raise AllFivesError(f"{option}: {path} is a link to no file "
+                                f"({os.readlink(path)}): name the record's file itself") from None
+        return
+    except OSError:         # (a loop of links, a folder unread: opening it says what is wrong)
         return
     if stat.S_ISFIFO(found.st_mode) and not pipe:
         raise AllFivesError(f"{option}: {path} is a pipe, not a file: a record is written to "

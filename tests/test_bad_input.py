@@ -406,12 +406,13 @@ def test_play_refuses_a_record_without_leave_to_write_it_before_the_first_deal(
 def test_play_tries_its_record_before_the_first_deal_and_leaves_it_as_it_was(tmp_path: Path,
                                                                           exists):
     record = tmp_path / "match.jsonl"
-    if exists == "link":        # a link to nothing yet: it stays, and nothing is made
+    if exists == "link":        # a link to nothing yet: refused; it stays, and nothing is made
         record.symlink_to(tmp_path / "target.jsonl")
     elif exists:
         kept = (EXAMPLES / "match.jsonl").read_text(encoding="utf-8").splitlines()[0] + "\n"
         record.write_text(kept, encoding="utf-8")
-    assert run("play", "--seed", "1", "--record", record, input="quit\n").exit_code == 0
+    assert run("play", "--seed", "1", "--record", record, input="quit\n").exit_code == \
+        (2 if exists == "link" else 0)
     if exists == "link":
         assert record.is_symlink() and not (tmp_path / "target.jsonl").exists()
     else:
@@ -741,6 +742,36 @@ def test_a_record_written_to_a_pipe_whose_reader_goes_ends_quietly(tmp_path: Pat
     result = shell("mkfifo records; head -1 records >/dev/null & allfives match heuristic "
                    "random --deals 20 --record records >/dev/null; echo status $?", tmp_path)
     assert result.stdout == "status 141\n"
+
+
+def test_a_record_to_a_pipe_nothing_reads_says_it_waits_for_a_reader(tmp_path: Path):
+    """A pipe with no reader left the run waiting without a word (opening it to write waits for
+    one): it says so, and goes on when a reader comes."""
+    result = shell("mkfifo records; (until [ -s said ]; do sleep 0.1; done; head -c 9 records) & "
+                   "allfives match heuristic random --deals 2 --record records >/dev/null "
+                   "2>said; echo; cat said", tmp_path, timeout=60)
+    assert result.stdout == '{"match":\nallfives: --record: records is a pipe that nothing reads ' \
+                            'yet: waiting for a reader (Ctrl-C stops)\n'
+    read = shell("mkfifo read; cat read > /dev/null & sleep 0.5; allfives match heuristic random "
+                 "--deals 2 --record read >/dev/null; echo status $?", tmp_path)
+    assert read.stdout == "status 0\n"     # (and nothing said: it had a reader)
+
+
+@pytest.mark.parametrize("command", [["play", "--seed", "7"],
+                                     ["match", "heuristic", "random", "--deals", "2"]])
+def test_a_record_named_by_a_link_to_no_file_is_refused(tmp_path: Path, command: list[str]):
+    """A link to nothing as the record made a file where it pointed: a name planted in a shared
+    folder put the record, or an empty file of the planter's choosing, elsewhere."""
+    link = tmp_path / "run.jsonl"
+    link.symlink_to(tmp_path / "elsewhere" / "made")
+    result = run(*command, "--record", link, input="quit\n")
+    assert one_error_line(result) == (f"allfives: error: --record: {link} is a link to no file "
+                                      f"({tmp_path}/elsewhere/made): name the record's file "
+                                      f"itself")
+    (tmp_path / "elsewhere").mkdir()
+    assert one_error_line(run(*command, "--record", link, input="quit\n")) == \
+        one_error_line(result)
+    assert not (tmp_path / "elsewhere" / "made").exists()
 
 
 @pytest.mark.parametrize("command, when", [("play", "."), ("match", ", with --matches."),
