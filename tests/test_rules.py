@@ -174,6 +174,13 @@ def test_a_spec_as_typed():
     ("classic: , ", "'classic: , ' names no rule option after the colon"),
     ("classic skunk=true", "'classic skunk=true' names no preset (options go after one and a "
                            "colon: classic:skunk=true)"),
+    ("classic skunk=true finish=hand-end", "'classic skunk=true finish=hand-end' names no "
+                                           "preset (options go after one and a colon: "
+                                           "classic:skunk=true finish=hand-end)"),
+    ("nosuch skunk=true", "'nosuch skunk=true' names no preset (options go after one and a "
+                          "colon: all-fives:nosuch skunk=true)"),
+    ("all-fives:Foo=1", "unknown option 'Foo' (the options: follow, capture, high, low,"),
+    ("all-fives:Max-Runs=1", "unknown option 'Max_Runs' (it is spelled max_runs)"),
     ("classic:skunk", "rule option 'skunk' is not key=value"),
     ("classic:skunk=true,skunk=false", "rule option 'skunk' is given twice"),
     ("euchre:skunk=true", "unknown preset 'euchre'"),

@@ -812,3 +812,40 @@ def test_world_positions_are_world_position_of_each_world(players):
             state.apply_action(decide(heuristic, state))
     assert compared > 100
     assert world_positions(seen, []) == []
+
+
+def test_a_world_whose_hidden_hand_holds_a_card_seen_or_held_twice_does_not_agree():
+    """``Constraints.agrees`` (the check of a chain's first world) let a hidden hand hold the
+    observer's own card, or the card of another hidden hand."""
+    from solver.seen import read_seen
+
+    two = constraints(read_seen("N:A.-.-.- - trump=S").observation())
+    assert two.agrees([parse_cards("AS"), parse_cards("KS")])
+    assert not two.agrees([parse_cards("AS"), parse_cards("AS")])
+    three = constraints(read_seen("N:A.-.-.- - - trump=S").observation())
+    assert three.agrees([parse_cards("AS"), parse_cards("KS"), parse_cards("QS")])
+    assert not three.agrees([parse_cards("AS"), parse_cards("KS"), parse_cards("KS")])
+
+
+def test_hidden_hands_that_take_every_unseen_card_are_one_world():
+    """A position whose hidden hand holds all the cards not seen is one world, not refused."""
+    from solver.seen import read_seen
+
+    full = read_seen("N:AKQJT98765432.AKQJT98765432.-.- - trump=S").observation()
+    assert count_worlds(full) == 1
+    [world] = sample_worlds(full, 5, random.Random(0))
+    assert set(world.hands[1]) == set(ALL_CARDS) - set(full.hand)
+
+
+def test_more_worlds_asked_than_there_are_past_the_exact_limit_come_with_repeats():
+    """Past ``exact_limit`` worlds, more than half of them asked for are drawn with repeats
+    (as many as asked), never sought as distinct worlds there are too few of."""
+    from solver.seen import read_seen
+
+    observation = read_seen("N:A.-.-.- - trump=S").observation()
+    assert count_worlds(observation) == 51
+    worlds = sample_worlds(observation, 60, random.Random(1), exact_limit=10)
+    assert len(worlds) == 60 and not worlds.exact
+    assert 1 < len({w.hands for w in worlds}) < 51 + 1
+    checker = constraints(observation)
+    assert all(checker.agrees(w.hands) for w in worlds)

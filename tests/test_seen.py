@@ -440,3 +440,8 @@ def test_the_true_hands_of_a_hidden_position_give_it_back():
         assert again.play == position.play and again.deal.score == expected
         checked += 1
     assert checked > 300
+
+
+def test_a_seen_positions_observation_is_the_first_deal_of_a_match_of_one_game():
+    observation = read_seen("N:A.-.-.- 2.-.-.- trump=S").observation()
+    assert (observation.best_of, observation.deal) == (1, 1)
