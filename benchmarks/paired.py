@@ -45,11 +45,12 @@ from solver.records import RECORD_START, Records, cut_short, deal_opening, numbe
 from solver.rules import MAX_TARGET
 from solver.stats import mean_interval
 
-# sighted.py's yardstick is a player of that script alone: its runs are read as any run's
+# sighted.py's yardsticks are players of that script alone: their runs are read as any run's
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sighted import sighted  # noqa: E402
+from sighted import foresight, sighted  # noqa: E402
 
 register_player("sighted", sighted)
+register_player("foresight", foresight)
 
 KEYS = ("match", "players", "rules", "pack", "actions", "score")
 

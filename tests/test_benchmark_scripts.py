@@ -410,21 +410,106 @@ def test_the_sighted_player_plays_alike_in_one_process_and_in_two_workers(tmp_pa
     assert reports[0] == reports[1]
 
 
-def test_paired_reads_a_run_of_the_sighted_player(tmp_path, capsys):
+@pytest.mark.parametrize("spec", ["sighted:worlds=4,time_limit=none,node_limit=100000",
+                                  "foresight:play=heuristic,see=hands,packs=2"])
+def test_paired_reads_a_run_of_the_sighted_player(tmp_path, capsys, spec):
     """The README compares sighted.py's runs with paired.py: it said 'unknown player'."""
     import subprocess
     import sys
 
     sighted = tmp_path / "sighted.jsonl"
-    subprocess.run([sys.executable, str(SCRIPTS / "sighted.py"), "match",
-                    "sighted:worlds=4,time_limit=none,node_limit=100000", "heuristic",
+    subprocess.run([sys.executable, str(SCRIPTS / "sighted.py"), "match", spec, "heuristic",
                     "--duplicate", "--deals", "3", "--players", "4", "--record", str(sighted)],
                    capture_output=True, check=True, cwd=tmp_path)
     plain, _ = duplicate_run(tmp_path, "random", "heuristic", 4, groups=3)
     script("paired.py")["main"]([str(sighted), str(plain), "--by-calls"])
     out = capsys.readouterr().out
-    assert out.startswith("sighted:worlds=4,time_limit=none,node_limit=100000 (") and \
-        "first less second, group by group:" in out, out
+    assert out.startswith(f"{spec} (") and "first less second, group by group:" in out, out
+
+
+def _called(state, players):
+    """The deal in ``state`` (made with ``auto_deal=False``) played on to its end by
+    ``players`` (one a seat); its result for every side, by the points pegged in it."""
+    from solver.game import ELDER, DEALER, PLAY
+
+    while state.phase in (ELDER, DEALER, PLAY):
+        seat = state.current_player()
+        state.apply_action(players[seat].act(state.observation(seat)))
+    log = state.deals[-1]
+    sides = 3 if state.players == 3 else 2
+    points = [sum(p.points for p in log.pegs if p.side == s) for s in range(sides)]
+    return [p - sum(points[:s] + points[s + 1:]) / (sides - 1) for s, p in enumerate(points)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_foresight_calls_what_the_deal_it_will_be_dealt_pays_best(players):
+    """Each call of ``foresight`` (seeing the pack) is one that, the deal played on from a copy
+    of the state by the heuristic at every seat, brings its side as much as any other; its own
+    player's call where that does."""
+    import random
+
+    from solver.game import DEALER, ELDER, Match
+    from solver.players import HeuristicPlayer, decide
+    from solver.shuffle import shuffled_pack
+    from solver.tricks import side_of
+
+    foresight = script("sighted.py")["foresight"]
+    heuristic = HeuristicPlayer()
+    checked = overruled = 0
+    for seed in range(60):
+        state = Match(players).new_initial_state(dealer=seed % players, auto_deal=False)
+        state.deal_pack(shuffled_pack(random.Random(seed)))
+        player = foresight(seed=seed, play="heuristic")
+        while state.phase in (ELDER, DEALER):
+            seat = state.current_player()
+            value = {}
+            for call in state.legal_actions():
+                branch = state.clone()
+                branch.apply_action(call)
+                value[call] = _called(branch, [heuristic] * players)[side_of(seat, players)]
+            chosen = decide(player, state)
+            own = heuristic.act(state.observation(seat))
+            assert value[chosen] == max(value.values()), (seed, value, chosen)
+            assert chosen == own or value[chosen] > value[own]
+            overruled += chosen != own
+            checked += 1
+            state.apply_action(chosen)
+    assert checked >= 60 and overruled > 0
+
+
+def test_foresight_seeing_the_hands_values_its_calls_on_packs_that_deal_them(monkeypatch):
+    """With ``see=hands`` every pack a call is played out from deals the hands and the turn-up
+    as they are, and the calls' values are their means over ``packs`` packs."""
+    from solver import calling
+    from solver.cards import ALL_CARDS
+    from solver.game import ELDER, Match
+    from solver.players import decide
+    from solver.shuffle import deal_pack
+
+    foresight = script("sighted.py")["foresight"]
+    packs, real = [], calling.branch_results
+
+    def recording(observation, pack):
+        packs.append(list(pack))
+        return real(observation, pack)
+
+    monkeypatch.setattr(calling, "branch_results", recording)
+    for players in (2, 4):
+        state = Match(players).new_initial_state(seed=players)
+        assert state.phase == ELDER
+        player = foresight(seed=1, play="heuristic", see="hands", packs=5)
+        packs.clear()
+        observation = state.observation(state.current_player())
+        values = player.call_values(observation, state)
+        assert len(packs) == 5 and len({tuple(p) for p in packs}) == 5
+        for pack in packs:
+            hands, turnups = deal_pack(pack, players, state.dealer)
+            assert sorted(pack) == sorted(ALL_CARDS)
+            assert [sorted(h) for h in hands] == [sorted(h) for h in state.hands]
+            assert turnups == state.turnups
+        means = {call: sum(real(observation, p)[call] for p in packs) / 5 for call in values}
+        assert values == pytest.approx(means)
+        decide(player, state)
 
 
 def test_the_sighted_player_is_refused_a_cluster_in_one_line(tmp_path):
@@ -437,8 +522,9 @@ def test_the_sighted_player_is_refused_a_cluster_in_one_line(tmp_path):
                            "heuristic", "--scheduler", "127.0.0.1:1"], capture_output=True,
                           text=True, cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr == "allfives: error: --scheduler: the sighted player is known to this " \
-                          "script and its --jobs workers only, not to a cluster's\n"
+    assert done.stderr == "allfives: error: --scheduler: the sighted and foresight players " \
+                          "are known to this script and its --jobs workers only, not to a " \
+                          "cluster's\n"
 
 
 @pytest.mark.parametrize("solved", [[], ["--solved", "2"]])
