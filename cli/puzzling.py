@@ -254,9 +254,10 @@ def cell(text: str) -> str:
 
 def link(name: str) -> str:
     """A file name as a Markdown link's target: each character that could end it, the
-    table's cell or the file's part of a URL (``#``, ``?``), or begin a tag or an entity,
-    written as its percent escape (as a URL writes it; the rest as it is)."""
-    return re.sub(r"[\x00-\x20\x7f-\x9f()<>|%#?&\\\"'`\[\]]|[^\x00-\x7f]", _escaped, name)
+    table's cell or the file's part of a URL (``#``, ``?``), begin a tag or an entity, or make
+    the name a URL of its own (``:``, as in ``javascript:``), written as its percent escape (as
+    a URL writes it; the rest as it is)."""
+    return re.sub(r"[\x00-\x20\x7f-\x9f()<>|%#?&:\\\"'`\[\]]|[^\x00-\x7f]", _escaped, name)
 
 
 def _escaped(found: re.Match) -> str:
