@@ -15,17 +15,18 @@ dealt from the cards left, the pack not dealt among them).
     python benchmarks/paired.py sighted.jsonl pimc.jsonl
 
 ``foresight`` plays its cards as another player does (``play``: ``pimc`` by default, or
-``heuristic``, ``cheater``..., with that player's options after the colon) but makes its calls, stand or beg and take one or
-run, seeing what no caller sees: each call it may make is played out by the heuristic
-(``solver.calling.branch_results``, the dealer answering a beg by its rule 2) and it makes the
-one worth most to its side, its player's own call where that is as good.  With ``see=pack``
-(the default) the calls are played out from the very pack the deal is dealt from, runs and
-all; with ``see=hands``, from every hand dealt, the rest of the pack shuffled ``packs`` times
-(64 by default) and the values averaged: what the calls could gain from reading the other
-hands perfectly, the pack's luck left out.
+``heuristic``, ``cheater``..., with that player's options after the colon) but makes its
+calls, stand or beg and take one or run, seeing what no caller sees: each call it may make is
+played out by the heuristic (``solver.calling.branch_results``, the dealer answering a beg by
+its rule 2) and it makes the one worth most to its side, its player's own call where that is
+as good.  With ``see=pack`` (the default) the calls are played out from the very pack the deal
+is dealt from, runs and all; with ``see=hands``, from every hand dealt, the rest of the pack
+shuffled ``packs`` times (64 by default) and the values averaged: what the calls could gain
+from reading the other hands perfectly, the pack's luck left out.
 
-    python benchmarks/sighted.py match foresight:see=hands heuristic --duplicate --deals 2000 \
-        --players 2 --jobs 2
+    python benchmarks/sighted.py match foresight:see=hands heuristic --duplicate --deals 2000 \\
+        --players 2 --jobs 2 --record foresight.jsonl
+    python benchmarks/paired.py foresight.jsonl pimc.jsonl --by-calls
 """
 import multiprocessing
 import random

@@ -447,11 +447,9 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
 def _waiting_for_a_reader(path: str) -> None:
     """Where ``path`` is a pipe that no program reads yet, say that the run waits for one (to
     open it for writing waits until one does)."""
-    with contextlib.suppress(OSError):
-        if not stat.S_ISFIFO(os.stat(path).st_mode):
-            return
     try:
-        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        if stat.S_ISFIFO(os.stat(path).st_mode):
+            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
     except OSError as error:
         if error.errno == errno.ENXIO:
             note(f"--record: {shown_path(path)} is a pipe that nothing reads yet: waiting for "
