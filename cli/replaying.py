@@ -288,14 +288,13 @@ def _is_position_text(text: str) -> bool:
     import tomllib
 
     from solver.deal import read_positions
-    from solver.notation import check_deal_size, check_dotted_keys
+    from solver.notation import check_toml_text
 
     try:
         next(iter(read_positions(text, "<text>")))
     except (AllFivesError, StopIteration):
         try:
-            check_deal_size(text, "<text>")
-            check_dotted_keys(text, "<text>")
+            check_toml_text(text, "<text>")
         except AllFivesError:       # (more than TOML's reader should be given)
             return False
         try:

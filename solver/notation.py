@@ -60,7 +60,7 @@ __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse
            "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR",
            "toml_parts", "PUZZLE_KEYS", "EVIDENCE_KEYS", "check_puzzle_table", "value_kind",
            "named_layouts", "MAX_TEXT_BYTES", "read_limited", "BOM", "is_blank", "COMPASS",
-           "text_lines", "MAX_DEAL_CHARACTERS", "check_deal_size", "check_dotted_keys"]
+           "text_lines", "MAX_DEAL_CHARACTERS", "check_deal_size", "check_toml_text"]
 
 #: ``puzzle``: a puzzle file's own table, read by ``solver.puzzles``; the deal checks only its
 #: shape and its keys, ``PUZZLE_KEYS``.
@@ -166,11 +166,13 @@ _DOTTED_KEY = re.compile(rf"(?:{_KEY_PART}[ \t]*\.[ \t]*)+{_KEY_PART}")
 _PART = re.compile(_KEY_PART)
 
 
-def check_dotted_keys(text: str, source: str, lines_before: int = 0,
-                      error: type[AllFivesError] = DealFileError) -> None:
-    """An ``error`` naming ``source`` and the line where ``text`` holds words parted by more
-    than ``MAX_KEY_PARTS`` - 1 dots (a dotted key of TOML, or what would read as one), before
-    TOML's reader is given it."""
+def check_toml_text(text: str, source: str, lines_before: int = 0,
+                    error: type[AllFivesError] = DealFileError) -> None:
+    """An ``error`` naming ``source`` where ``text`` is more than TOML's reader is to be given:
+    longer than one deal (``check_deal_size``), or holding words parted by more than
+    ``MAX_KEY_PARTS`` - 1 dots (a dotted key of TOML, or what would read as one: the line is
+    named)."""
+    check_deal_size(text, source, error)
     for run in _DOTTED_KEY.finditer(text):
         if len(_PART.findall(run.group())) > MAX_KEY_PARTS:
             line = text.count("\n", 0, run.start()) + 1 + lines_before
@@ -565,7 +567,7 @@ def _parse_toml(text: str, source: str, lines_before: int, hidden: bool = False)
 def _toml_data(text: str, source: str, lines_before: int) -> dict[str, Any]:
     """The TOML of a deal's text, or a ``DealFileError`` that says what is wrong with it in the
     whole file's lines, and what it looks like instead."""
-    check_dotted_keys(text, source, lines_before)
+    check_toml_text(text, source, lines_before)
     try:
         data = tomllib.loads(text.removeprefix(BOM))
     except tomllib.TOMLDecodeError as error:

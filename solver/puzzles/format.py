@@ -36,8 +36,8 @@ from typing import Any, cast
 from ..cards import Card, card_str, is_card, parse_card
 from ..deal import Position
 from ..errors import AllFivesError, control_problem, is_number, quoted, upper
-from ..notation import (BOM, PUZZLE_KEYS, SEPARATOR, check_deal_size, check_dotted_keys,
-                        check_puzzle_table, is_blank, read_file, text_lines, value_kind)
+from ..notation import (BOM, PUZZLE_KEYS, SEPARATOR, check_puzzle_table, check_toml_text,
+                        is_blank, read_file, text_lines, value_kind)
 from ..solution import OBJECTIVES, check_objective
 from ..tricks import seat_names, side_name, side_seats
 from .evidence import LADDER, RANDOM_TRIES
@@ -145,8 +145,7 @@ class Puzzle:
         numbers)."""
         if is_blank(text):
             raise PuzzleError(f"{source}: empty: no puzzle in it")
-        check_deal_size(text, source, PuzzleError)
-        check_dotted_keys(text, source, lines_before, PuzzleError)
+        check_toml_text(text, source, lines_before, PuzzleError)
         try:
             data = tomllib.loads(text.removeprefix(BOM))
         except (ValueError, RecursionError):     # TOMLDecodeError is a ValueError
