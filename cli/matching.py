@@ -432,28 +432,34 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
                             f"a record written to a file")
     if not resume:
         check_target(Path(named(path, "--record")), pipe=True)
-        _waiting_for_a_reader(path)
+    held = None if resume else _pipe_held(path)
     try:
         out = open(named(path, "--record"), "a" if os.path.isfile(path) else "w",
                    encoding="utf-8")
     except OSError as error:
         raise AllFivesError(f"--record: {shown_path(path)}: {error.strerror or error}") from None
+    finally:
+        if held is not None:
+            os.close(held)
     if not locked(out):
         out.close()
         raise AllFivesError(f"--record: {shown_path(path)}: {HELD}")
     return out
 
 
-def _waiting_for_a_reader(path: str) -> None:
-    """Where ``path`` is a pipe that no program reads yet, say that the run waits for one (to
-    open it for writing waits until one does)."""
+def _pipe_held(path: str) -> int | None:
+    """Where ``path`` is a pipe that a program reads already, a writer's end of it, to hold
+    until the record's own is open: a reader that saw a writer come and go between the two
+    would take it for the record's end.  Where nothing reads it yet, the run says that it waits
+    for a reader (to open it for writing waits until one comes)."""
     try:
         if stat.S_ISFIFO(os.stat(path).st_mode):
-            os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+            return os.open(path, os.O_WRONLY | os.O_NONBLOCK)
     except OSError as error:
         if error.errno == errno.ENXIO:
             note(f"--record: {shown_path(path)} is a pipe that nothing reads yet: waiting for "
                  f"a reader (Ctrl-C stops)")
+    return None
 
 
 def _made_for_nothing(out: TextIO) -> str | None:

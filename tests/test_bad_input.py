@@ -759,6 +759,40 @@ def test_a_record_to_a_pipe_nothing_reads_says_it_waits_for_a_reader(tmp_path: P
     assert read.stdout == "status 0\n"     # (and nothing said: it had a reader)
 
 
+def test_a_pipe_read_already_is_held_open_until_the_record_is(tmp_path: Path, monkeypatch):
+    """The run looked for a reader by opening the pipe and closing it again: a reader already
+    there saw a writer come and go, took it for the record's end, and left, and the run waited
+    for a reader ever after (on a loaded machine).  A reader that opened the pipe first reads
+    the record."""
+    from cli import matching
+
+    fifo = tmp_path / "records"
+    os.mkfifo(fifo)
+    said: list[str] = []
+    monkeypatch.setattr(matching, "note", said.append)
+
+    def slow_open(*args, **kwargs):     # (the reader has time to see the end, were it shown one)
+        time.sleep(0.3)
+        assert reader.is_alive(), f"the reader saw the pipe's end before the record: {read}"
+        return open(*args, **kwargs)
+
+    monkeypatch.setattr(matching, "open", slow_open, raising=False)
+    for attempt in range(20):           # (until the reader is waiting when the run looks)
+        read: list[bytes] = []
+        reader = threading.Thread(target=lambda: read.append(fifo.read_bytes()), daemon=True)
+        reader.start()
+        time.sleep(0.1 * (attempt + 1))
+        out = matching.open_record(str(fifo))
+        with out:
+            out.write("a record\n")
+        reader.join(10)
+        assert read == [b"a record\n"]
+        if not said:
+            break
+        said.clear()
+    assert attempt < 19
+
+
 @pytest.mark.parametrize("command", [["play", "--seed", "7"],
                                      ["match", "heuristic", "random", "--deals", "2"]])
 def test_a_record_named_by_a_link_to_no_file_is_refused(tmp_path: Path, command: list[str]):
