@@ -451,6 +451,13 @@ def code_digest(package: str | None = None) -> str:
 #: The stop check of the chunk this thread runs (``cluster_chunk``).
 _chunk = threading.local()
 
+#: Seconds a thread may hold Python's lock while another waits for it, on a worker that runs
+#: a chunk (``sys.setswitchinterval``; Python's own is 0.005).  The worker's messages share the
+#: process, and the lock, with the chunk: at each of its steps the worker's thread waits this
+#: long, so that at Python's interval a stopped run's chunk ran on for seconds (tens, on a
+#: loaded machine) before the worker heard that it was stopped.
+WORKER_SWITCH_INTERVAL = 0.0005
+
 
 def check_stop() -> None:
     """A ``WorkersLost`` where the run of the chunk this thread runs on a cluster was stopped
@@ -485,7 +492,8 @@ def cluster_chunk(version: str, fn: Callable[..., Any], *args: Any) -> Any:
     work goes out: this finds one that joined later); and where Dask lets go of the task (the
     run stopped, its client gone), the chunk stops at its next deal, and a solve under way
     stops within a hundredth of a second or so (the engine asks), Dask having no way to stop a
-    task midway."""
+    task midway.  On a Dask worker, Python's switch interval is made
+    ``WORKER_SWITCH_INTERVAL`` for the worker's process, so that the worker hears soon."""
     found = worker_version()
     if found != version:
         try:
@@ -498,6 +506,8 @@ def cluster_chunk(version: str, fn: Callable[..., Any], *args: Any) -> Any:
                           f"{found}, this is {version}: a cluster plays with the allfives its "
                           f"scheduler and workers run")
     _chunk.stop = _task_cancelled()
+    if _chunk.stop is not None and sys.getswitchinterval() > WORKER_SWITCH_INTERVAL:
+        sys.setswitchinterval(WORKER_SWITCH_INTERVAL)
     engine_checks(check_stop if _chunk.stop is not None else None)
     try:
         return fn(*args)

@@ -3,6 +3,7 @@ input is one line, the records replay, Ctrl-C ends it cleanly; and ``solve --job
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -315,12 +316,15 @@ def test_a_stopped_run_stops_the_chunks_its_workers_started(how):
     distributed = pytest.importorskip("distributed")
     from cli import workers
     from solver.batch import _duplicate_chunk
+    from solver.executors import WORKER_SWITCH_INTERVAL
     from solver.game import Match
     from solver.registry import player_spec
 
     a, b = player_spec("heuristic"), player_spec("random")
+    switch = sys.getswitchinterval()    # (the worker, in this process, makes it shorter)
     with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) \
-            as cluster:
+            as cluster, contextlib.ExitStack() as stack:
+        stack.callback(sys.setswitchinterval, switch)
         worker = next(iter(cluster.workers.values()))
         client = distributed.Client(cluster, set_as_default=False)
         # hours of play in one chunk
@@ -342,6 +346,7 @@ def test_a_stopped_run_stops_the_chunks_its_workers_started(how):
         # (seconds, not the hours the chunk holds: the worker's messages share the process,
         # and its lock, with the chunk, and on a loaded machine come late)
         assert time.monotonic() - asked < 15
+        assert sys.getswitchinterval() == WORKER_SWITCH_INTERVAL
         client.close()
 
 
