@@ -445,3 +445,17 @@ def test_the_true_hands_of_a_hidden_position_give_it_back():
 def test_a_seen_positions_observation_is_the_first_deal_of_a_match_of_one_game():
     observation = read_seen("N:A.-.-.- 2.-.-.- trump=S").observation()
     assert (observation.best_of, observation.deal) == (1, 1)
+
+
+@pytest.mark.parametrize("count", [10, 11])
+def test_the_positions_of_a_file_are_named_all_up_to_ten(count):
+    """A text of several positions is refused, naming them to choose from: every one up to
+    ten, and beyond ten the first three and the last."""
+    rng = random.Random(count)
+    text = "".join(f"{notation_position(rng).to_line()}\n" for _ in range(count))
+    with pytest.raises(DealFileError) as raised:
+        read_seen(text, "deals.txt")
+    named = [f"deals.txt:{n}" for n in range(1, count + 1)]
+    shown = f"{', '.join(named[:-1])} or {named[-1]}" if count <= 10 else \
+        f"{', '.join(named[:3])}, ... {named[-1]}"
+    assert str(raised.value).endswith(f"(name one: {shown})")
