@@ -12,7 +12,8 @@ from handmade import make_position
 
 from solver.cards import parse_card, parse_cards
 from solver.deal import Position
-from solver.scoring import END_POINTS, capture_points, game_pips, score_position
+from solver.scoring import (END_POINTS, EndPoint, capture_points, captor_cards, end_points,
+                            game_pips, score_position)
 
 
 def played(hands: list[str], trump: str, dealer: str, play: str, rules: str = "all-fives",
@@ -160,3 +161,19 @@ def test_capture_points_and_game_pips():
 @pytest.mark.parametrize("name", END_POINTS)
 def test_end_point_names(name):
     assert hasattr(score_position(played(*TWO)), name)
+
+
+def test_the_cards_whose_captor_pegs_and_where_each_end_point_was_settled():
+    """Low to its captor is the lowest trump dealt, pegged first, with the trick it fell in;
+    to its holder, the seat dealt it.  (TWO: the 2H dealt to N, won by S in trick 2; the Jack
+    won by N in trick 1; the Five by S in trick 2.)"""
+    low, jack, five = parse_card("2H"), parse_card("JH"), parse_card("5H")
+    holder, captor = played(*TWO), played(*TWO, low_to="captor")
+    assert captor_cards(holder.deal) == [("jack", jack)]
+    assert captor_cards(captor.deal) == [("low", low), ("jack", jack)]
+    assert captor_cards(played(*TWO, rules="five-for-five", low_to="captor").deal) == \
+        [("low", low), ("jack", jack), ("five", five)]
+    assert [p for p in end_points(holder) if p.name in ("low", "jack")] == \
+        [EndPoint("low", 0, 1, low, holder=0), EndPoint("jack", 0, 1, jack, trick=1)]
+    assert [p for p in end_points(captor) if p.name in ("low", "jack")] == \
+        [EndPoint("low", 1, 1, low, trick=2), EndPoint("jack", 0, 1, jack, trick=1)]
