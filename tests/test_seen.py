@@ -112,6 +112,11 @@ def test_solve_refuses_a_hidden_hand_in_one_line(tmp_path, text):
     # exactly at the target (51 + 10) is over too, not only past it
     ("N:TK.-.-.- - dealer=S trump=S score=51,3 play=TS,2S",
      "play[1]: N reaches the target 61 with trick 1: the match is over"),
+    # the captures of the play so far added up; the other side's too
+    ("N:TA.-.-.- - dealer=S trump=S score=47,3 play=TS,2S,AS,3S",
+     "play[3]: N reaches the target 61 with trick 2: the match is over"),
+    ("N:32.-.-.- - dealer=S trump=S score=3,55 play=2S,TS",
+     "play[1]: S reaches the target 61 with trick 1: the match is over"),
     ("N:AKQJT9876.-.-.- - dealer=S turnup=2H aside=7C play=AS,7C",
      "play[1]: '7C' was set aside by a run, and is in no hand"),
     ("N:AK.-.-.- - dealer=S turnup=2H aside=7C,7C", "aside[1]: '7C' is set aside twice"),
@@ -163,6 +168,10 @@ def test_a_trick_that_leaves_a_side_short_of_the_target_lets_the_play_go_on():
     """The other side of the boundary above: 50 + 10 is 60, one short of 61, and play goes on
     (51 + 10, exactly 61, ends the match)."""
     seen = read_seen("N:TK.-.-.- - dealer=S trump=S score=50,3 play=TS,2S", "<line>", toml=False)
+    assert seen.pegs == (Peg(0, 10, "trick 1"),) and seen.to_move == 0
+    # nor does the match end mid-play where it ends only with the hand
+    seen = read_seen("N:TK.-.-.- - dealer=S trump=S score=55,3 finish=hand-end play=TS,2S",
+                     "<line>", toml=False)
     assert seen.pegs == (Peg(0, 10, "trick 1"),) and seen.to_move == 0
 
 
