@@ -468,3 +468,19 @@ def test_the_positions_of_a_file_are_named_all_up_to_ten(count):
     shown = f"{', '.join(named[:-1])} or {named[-1]}" if count <= 10 else \
         f"{', '.join(named[:3])}, ... {named[-1]}"
     assert str(raised.value).endswith(f"(name one: {shown})")
+
+
+def test_every_world_is_dealt_once_up_to_ten_thousand_of_them():
+    """Every world, once each, is dealt where no more than 10,000 agree (``exact_limit``);
+    beyond that, asked for all of them, the worlds are drawn with repeats: here 12,341, the 3
+    cards S holds after three tricks out of the 43 N has not seen."""
+    seen = read_seen("N:AKQ.2.3.4 - dealer=S trump=H play=AS,2S,KS,3S,QS,4S", "<line>",
+                     toml=False)
+    total = seen.worlds(0, 1, random.Random(1)).total
+    assert total == 12_341
+    for worlds in (seen.worlds(0, total, random.Random(1)),
+                   sample_worlds(seen.observation(0), total, random.Random(1))):
+        assert not worlds.exact and len(worlds) == total > len({w.hands for w in worlds})
+    # a limit above them: each once
+    worlds = seen.worlds(0, total, random.Random(1), exact_limit=total)
+    assert worlds.exact and len({w.hands for w in worlds}) == total
