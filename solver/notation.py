@@ -54,7 +54,7 @@ from .cards import (SUIT_NAMES, Card, card_str, hand_str, holding_str, parse_car
 from .errors import AllFivesError, as_typed, counted, lower, quoted, shown_path, upper, whole, \
     whole_number
 from .rules import OPTION_TYPES, PRESETS, Rules, option_text, spelled_as
-from .tricks import parse_seat, seat_names, side_count, side_name, side_of, side_seats
+from .tricks import SEAT_NAMES, parse_seat, seat_names, side_count, side_name, side_of, side_seats
 
 __all__ = ["DealFileError", "Layout", "HIDDEN", "parse_toml", "toml_str", "parse_line", "line_str",
            "read_layouts", "read_file", "is_toml_name", "is_line_form", "SEPARATOR",
@@ -74,7 +74,8 @@ PUZZLE_KEYS = ("side", "objective", "target", "line", "title", "themes", "rating
 EVIDENCE_KEYS = ("solved_random", "solved_heuristic", "solved_search_200", "solved_pimc_2",
                  "solved_search_2000", "solved_pimc_8", "solved_cheater", "pimc_tries",
                  "real_choices", "wrong", "tempting", "nodes")
-COMPASS = "NESW"
+#: The four seats, in the order of play: a one-line position starts at one of them.
+COMPASS = SEAT_NAMES[4]
 #: The calls a deal may have had before its play, as a record spells them: the elder hand's
 #: and, to a beg, the dealer's.
 CALL_WORDS = (("stand",), ("beg", "take-one"), ("beg", "run"))

@@ -37,7 +37,7 @@ def parse_seat(name: str, players: int) -> int:
     """``"E"`` -> 1 at a 3- or 4-player table; ``"S"`` -> 1 with two players."""
     names = seat_names(players)
     key = upper(name.strip())
-    if len(key) == 1 and key in "NESW" and key not in names:     # a seat, not at this table
+    if len(key) == 1 and key in SEAT_NAMES[4] and key not in names:  # a seat, not at this table
         raise SeatError(f"no seat {quoted(name)} at a {players}-player table (seats here: "
                         f"{' '.join(names)})")
     if len(key) != 1 or key not in names:
