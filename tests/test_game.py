@@ -30,8 +30,8 @@ from solver.cards import card_str, parse_card
 from solver.deal import Deal, Position
 from solver.errors import AllFivesError
 from solver.game import (BEG, CHANCE, REVOKE, RUN, STAND, TAKE_ONE, TERMINAL, GameError, Match,
-                         Observation, action_name, cut_for_deal, parse_action, parse_step,
-                         step_name)
+                         Observation, action_name, cut_for_deal, observation_of, parse_action,
+                         parse_step, step_name)
 from solver.records import (RecordError, match_records, numbered_records, read_records,
                             records_text, replay, replay_matches, replay_text, replayed_matches)
 from solver.rules import PRESETS, Rules
@@ -295,6 +295,7 @@ def lockstep(n: int, rules: Rules, seed: int | str, best_of: int = 1,
         assert list(seen.revokes) == table.revokes
         for other in range(n):
             assert state.legal_actions(other) == (state.legal_actions() if other == seat else [])
+        assert state.returns() == [0] * n       # (until the match is over)
         if check is not None:
             check(state)
         if revocable and len(state.deals) < REVOKING_DEALS and rng.random() < revoke:
@@ -314,6 +315,7 @@ def lockstep(n: int, rules: Rules, seed: int | str, best_of: int = 1,
     assert state.score == tuple(score)
     ends = [(list(d.score), list(d.winners), d.double) for d in state.deals if d.winners]
     assert ends == finals
+    assert state.deals[-1].winners and not state.deals[-1].thrown_in
     value = 2 if double and best_of == 1 else 1
     assert state.returns() == [value if side(s, n) in winners else -value for s in range(n)]
     return state
@@ -358,6 +360,17 @@ def test_engine_follows_the_replay_under_rules_drawn_at_random(players):
         rules = random_rules(rng)
         lockstep(players, rules, f"{players} {seed}", best_of=rng.choice([1, 1, 3]),
                  revoke=rng.choice([0, 0.05]))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("best_of", [4, 5])
+def test_a_match_of_more_games_ends_once_a_side_has_won_more_than_half(players, best_of):
+    """3 games won of 5, and 3 of 4, end the match (a double game counting two), as the replay
+    of the rules has it: best of 1 and 3 cannot tell more than half from a third and more."""
+    for seed in range(4):
+        state = lockstep(players, Rules(target=11, skunk=seed % 2 == 1),
+                         f"best of {best_of} {seed}", best_of=best_of)
+        assert max(state.games_won) > best_of // 2 or state.game == best_of
 
 
 @pytest.mark.slow
@@ -781,6 +794,41 @@ def test_actions_that_are_not_legal_are_refused():
         strict.apply_revoke("2S")   # legal: no revoke
 
 
+def test_an_action_of_any_whole_number_type_is_taken_and_a_bool_is_not():
+    """An action may be numpy's whole number (``np.random.choice`` of the legal actions gives
+    one), taken as the int it holds; True and False are no actions, though they equal 1 (the
+    3S, N's to play here) and 0 (the 2S)."""
+    np = pytest.importorskip("numpy")
+    state, twin = new_state(), new_state()
+    for s in (state, twin):
+        s.deal_pack(stacked("2H", {"N": "AH KH QH 2S 3S 7S", "S": "3H 4H 6H 2C 3C 4C"}))
+    state.apply_action(np.int64(STAND))
+    twin.apply_action(STAND)
+    assert state.observation(0) == twin.observation(0)
+    assert {parse_card("2S"), parse_card("3S")} <= set(state.legal_actions()) and \
+        parse_card("3S") == True     # noqa: E712 (what is refused is a bool that equals it)
+    for action in (True, False):
+        with pytest.raises(GameError, match="not an action"):
+            state.apply_action(action)
+    state.apply_action(np.uint8(parse_card("3S")))
+    twin.apply_action(parse_card("3S"))
+    assert state.observation(1) == twin.observation(1) and state.current_player() == 1
+
+
+def test_the_observation_of_a_position_outside_a_match():
+    """A deal in play outside a match is the first deal of a match of one game, no game won,
+    its score the position's or none, the turn-up seen by every seat."""
+    for line, seat, score, turnups in (("N:A.-.-.- 2.-.-.- dealer=S turnup=5S", 1, (0, 0), "5S"),
+                                       ("N:A.-.-.- 2.-.-.- dealer=S trump=S score=3,7", 0,
+                                        (3, 7), "")):
+        seen = observation_of(Position.from_line(line), seat)
+        assert (seen.best_of, seen.game, seen.deal, seen.games_won) == (1, 1, 1, (0, 0))
+        assert (seen.seat, seen.dealer, seen.current_player, seen.phase) == (seat, 1, 0, "play")
+        assert seen.score == score and seen.turnups == tuple(map(parse_card, turnups.split()))
+        assert seen.hand == (parse_card("AS" if seat == 0 else "2S"),)
+        assert seen.legal_actions == ((parse_card("AS"),) if seat == 0 else ())
+
+
 def test_trump_anytime_and_strict_follow():
     # S holds a spade and trumps: to a spade lead trump-anytime lets S trump, strict does not
     hands = {"N": "AH KH QH 9S 8S 7S", "S": "3H 4H 6H 2C 3C 2S"}
@@ -844,8 +892,17 @@ def test_match_arguments_are_checked():
                        (dict(rules="all-fives"), "rules must be a Rules, not 'all-fives'")):
         with pytest.raises(AllFivesError, match=words):
             Match(**bad)
-    with pytest.raises(GameError):
-        Match().new_initial_state(dealer=2)
+    for seat in (2, -1):
+        with pytest.raises(GameError, match=f"^dealer seat {seat} is not at a 2-player table"):
+            Match().new_initial_state(dealer=seat)
+        state = Match().new_initial_state(seed=1)
+        with pytest.raises(GameError, match=f"^seat {seat} is not at a 2-player table"):
+            state.observation(seat)
+    with pytest.raises(GameError, match="^seat 2 is not at a 2-player table"):
+        state.legal_actions(2)
+    assert state.legal_actions(CHANCE) == state.legal_actions(TERMINAL) == []  # (ids that act not)
+    with pytest.raises(GameError, match="^'E-beg' is not SEAT:ACTION"):
+        parse_step("E-beg", 2)
     with pytest.raises(GameError):
         Match().new_initial_state(score=(61, 0))
     with pytest.raises(GameError):
