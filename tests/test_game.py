@@ -16,6 +16,7 @@ pack in a fixed order).  Two players, dealer S unless said: N is the elder hand 
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import json
 import random
@@ -296,6 +297,7 @@ def lockstep(n: int, rules: Rules, seed: int | str, best_of: int = 1,
         for other in range(n):
             assert state.legal_actions(other) == (state.legal_actions() if other == seat else [])
         assert state.returns() == [0] * n       # (until the match is over)
+        assert state.trick == state.play[len(state.tricks) * n:]     # (the trick under way)
         if check is not None:
             check(state)
         if revocable and len(state.deals) < REVOKING_DEALS and rng.random() < revoke:
@@ -903,6 +905,8 @@ def test_match_arguments_are_checked():
     assert state.legal_actions(CHANCE) == state.legal_actions(TERMINAL) == []  # (ids that act not)
     with pytest.raises(GameError, match="^'E-beg' is not SEAT:ACTION"):
         parse_step("E-beg", 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Match().best_of = 3     # type: ignore[misc]
     with pytest.raises(GameError):
         Match().new_initial_state(score=(61, 0))
     with pytest.raises(GameError):
