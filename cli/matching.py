@@ -430,9 +430,10 @@ def open_record(path: str | None, resume: bool = False) -> TextIO | None:
     if resume and not os.path.isfile(path):
         raise AllFivesError(f"--resume: {quoted(path)} is not a file: a run goes on only from "
                             f"a record written to a file")
+    held = None
     if not resume:
         check_target(Path(named(path, "--record")), pipe=True)
-    held = None if resume else _pipe_held(path)
+        held = _pipe_held(path)
     try:
         out = open(named(path, "--record"), "a" if os.path.isfile(path) else "w",
                    encoding="utf-8")
