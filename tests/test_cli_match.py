@@ -200,7 +200,7 @@ def test_matches_won_in_the_thousands_are_counted_with_separators():
                                        (0.999, "1")])
 def test_matches_won_are_written_as_the_other_counts_are(won, said):
     """'12904 of 15000' beside '15,000 matches': the counts of a report alike."""
-    from cli.matching import _count
+    from cli.matchreport import _count
 
     assert _count(won) == said
 
