@@ -701,6 +701,24 @@ def test_peg_out_in_the_middle_of_the_end_of_deal_points():
     assert len(state.deals[-1].actions) == 1 + 2
 
 
+@pytest.mark.parametrize("best_of", [1, 3])
+def test_a_peg_out_on_the_last_tricks_capture_ends_the_deal_there(best_of):
+    """S takes the five of trumps with the last trick and goes out: the deal's end points are
+    not pegged after the game is won (High, Low and Game would follow it)."""
+    state = new_state(score=(30, 56), best_of=best_of)
+    assert not state.double and state.winners == ()     # (no game won yet)
+    state.deal_pack(stacked("2H", {"N": "AH KH QH 9S 8S 7S", "S": "3H 4H 6H 5H 2C 3C"}))
+    act(state, "N:stand", "N:AH", "S:3H", "N:KH", "S:4H", "N:QH", "S:6H", "N:9S", "S:2C",
+        "N:8S", "S:3C", "N:7S", "S:5H")
+    log = state.deals[-1]
+    assert log.winners == (1,) and log.score == (39, 61)
+    assert [(p.side, p.points, p.what) for p in log.pegs][-1] == (1, 5, "trick 6")
+    if best_of == 1:
+        assert state.is_terminal() and state.winners == (1,) and state.score == (39, 61)
+    else:
+        assert state.phase == "shuffle" and state.score == (0, 0) and state.game == 2
+
+
 def test_hand_end_compares_totals_after_the_deal():
     # N's 9 + High + Game = 11, S's Low = 1
     state = play_all_to_n(Rules(finish="hand-end"), (58, 60))   # 69 against 61
