@@ -806,6 +806,13 @@ def test_actions_that_are_not_legal_are_refused():
     act(strict, "N:stand", "N:9S")
     with pytest.raises(GameError, match=r"S may not play 3H to 9S led \(follow suit\)"):
         strict.apply_action(parse_card("3H"))
+    # the card led is named, not the last played to the trick
+    three = new_state(Rules.preset("strict"), n=3)
+    three.deal_pack(stacked("2H", {"N": "AH KH QH 9S 8S 7S", "E": "2S 5C 6C 7C 8C 9C",
+                                   "S": "3S 4H 2D 3D 4D 5D"}, n=3))
+    act(three, "N:stand", "N:9S", "E:2S")
+    with pytest.raises(GameError, match=r"S may not play 4H to 9S led \(follow suit\)"):
+        three.apply_action(parse_card("4H"))
     with pytest.raises(GameError, match="not an action now"):
         strict.apply_action(BEG)
     with pytest.raises(GameError, match="not an action"):
