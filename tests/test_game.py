@@ -651,6 +651,12 @@ def test_a_turned_up_jack_scores_the_dealer_once_it_fixes_trumps():
     state.deal_pack(stacked("JH"))
     act(state, "N:beg", "S:take-one")
     assert state.is_terminal() and state.winners == (0,)   # the take-one came first
+    assert not state.deals[-1].cards_played
+    # ... as can the Jack itself, after a stand
+    state = new_state(fours, score=(0, 6))
+    state.deal_pack(stacked("JH"))
+    act(state, "N:stand")
+    assert state.is_terminal() and state.winners == (1,) and not state.deals[-1].cards_played
 
 
 # A two-player deal, hearts trumps (2H turned up): N holds AH KH QH 9S 8S 7S, S 3H 4H 6H 2C 3C 4C.
@@ -683,6 +689,7 @@ def test_capture_is_pegged_at_every_trick_then_the_end_of_deal_points_in_order()
     act(state, *PLAY_ALL_TO_N[4:])
     log = state.deals[-1]
     assert log.score == (10 + 9 + 1 + 1, 10 + 1) and not log.winners
+    assert not log.double and not log.thrown_in and log.cards_played
     assert state.dealer == 0 and state.phase == "shuffle"   # the deal passes to the left
 
 
