@@ -19,7 +19,7 @@ from solver.players import HeuristicPlayer
 from solver.puzzles import (Oracle, Puzzle, PuzzleError, candidate, card_classes, check_puzzle,
                             examine, generate, load_puzzle, main_line, observation_of,
                             play_alike, refutation, toughest_reply, winning_cards)
-from solver.puzzles.soundness import oracle_for
+from solver.puzzles.soundness import engine_of, oracle_for
 from solver.rules import Rules
 from solver.scoring import game_pips
 from solver.search import Solver, card_points
@@ -601,6 +601,53 @@ def test_check_finds_each_broken_rule(solver):
     # the side not to play
     bad = dataclasses.replace(good, side=1)
     assert check_puzzle(bad, solver)[0].startswith("the solver's side S is not to play")
+
+
+def test_check_counts_the_real_choices_and_faults_a_line_made_in_code(solver):
+    """What ``load_puzzle`` refuses before the check (an illegal card, an empty line, a deal
+    played out) is faulted by the check too, for a puzzle made in code; and the real choices
+    are counted, the main line's still to come with those of a line that stops short."""
+    c = parse_card
+    by_hand = dataclasses.replace(Puzzle.from_toml(SAMPLE), rating=None, solved_by=(),
+                                  evidence=())
+    assert check_puzzle(by_hand, solver, min_turns=3) == [
+        "2 solver turn(s) with a real choice; a puzzle needs at least 3"]
+    assert check_puzzle(dataclasses.replace(by_hand, line=by_hand.line[:1]), solver) == [
+        "the line stops before the solver's last real choice: the main line goes on with "
+        "5H QH AH"]
+    assert check_puzzle(dataclasses.replace(by_hand, line=()), solver) == [
+        "0 solver turn(s) with a real choice; a puzzle needs at least 2"]
+    assert check_puzzle(dataclasses.replace(by_hand, line=(c("3C"),)), solver) == [
+        "line[0] 3C: not a legal card here"]
+    over = by_hand.position
+    for card in by_hand.line + (c("TH"), c("3C")):
+        over = over.after(card)
+    assert check_puzzle(dataclasses.replace(by_hand, position=over, line=()), solver) == [
+        "the position has no card left to play"]
+    # a line of forced cards alone: no real choice to trim it to
+    last = by_hand.position
+    for card in by_hand.line:
+        last = last.after(card)
+    assert check_puzzle(dataclasses.replace(by_hand, position=last, line=(c("TH"),)),
+                        solver) == [
+        "0 solver turn(s) with a real choice; a puzzle needs at least 2",
+        "no swing: the heuristic player reaches the target (18 >= 18) against best defence"]
+
+
+def test_cards_of_another_hand_never_play_alike_and_an_oracle_is_made_for_its_puzzle(solver):
+    position = Puzzle.from_toml(SAMPLE).position        # N to play: AH TH 2C
+    c = parse_card
+    assert play_alike(position, c("2C"), c("3C")) is False      # (3C is S's)
+    assert play_alike(position, c("3C"), c("2C")) is False
+    assert play_alike(position, c("2C"), c("2C")) is True
+    # an oracle is reused only for its own side, objective and target, over the same engine
+    oracle = oracle_for(0, "points", 18, solver)
+    assert oracle_for(0, "points", 18, oracle) is oracle and engine_of(oracle) is solver
+    for side, objective, target in ((1, "points", 18), (0, "margin", 18), (0, "points", 17)):
+        other = oracle_for(side, objective, target, oracle)
+        assert (other.side, other.objective, other.target) == (side, objective, target)
+        assert other.solver is solver
+    assert engine_of(solver) is solver and isinstance(engine_of(None), Solver)
 
 
 def test_a_line_played_on_to_the_end_is_told_how_much_to_trim_in_one_step(solver):
