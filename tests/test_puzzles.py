@@ -8,6 +8,7 @@ import itertools
 import random
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -109,6 +110,15 @@ def test_a_rating_its_evidence_does_not_give_is_a_problem():
     assert puzzle.rating == 1370 and record_problems(puzzle) == []
     assert record_problems(dataclasses.replace(puzzle, rating=1360)) == [
         "puzzle.rating: 1360, where its evidence gives 1370"]
+    # evidence cut: the first key missing named, and how many others
+    evidence = dict(puzzle.evidence)
+    for cut, said in ((("nodes",), "no nodes: rating"),
+                      (("tempting", "nodes"), "no tempting (nor 1 other): rating"),
+                      (("solved_random", "solved_cheater", "nodes"),
+                       "no solved_random (nor 1 other): rating and solved_by")):
+        kept = tuple((k, v) for k, v in evidence.items() if k not in cut)
+        assert record_problems(dataclasses.replace(puzzle, evidence=kept)) == [
+            f"puzzle.evidence: {said} cannot be held to it"]
 
 
 @pytest.mark.parametrize("players, cards", SMALL)
@@ -766,6 +776,26 @@ def tie_breaks_by_the_reference(puzzle: Puzzle) -> int:
     solver_cards = len(puzzle.solver_turns())
     assert turns[solver_cards - 1] and not any(turns[solver_cards:]), puzzle
     return broken
+
+
+@pytest.mark.parametrize("line, side, target", [
+    # the lines after both replies hold as many real choices: the first card in hand order
+    ("N:J.5.-.Q 4.-.Q.6 76.J.-.- 8.98.-.- dealer=N turnup=4H play=6C,7S,9H,5H", 0, 5),
+    ("N:2.T98.-.- 75.2.K.- rules=strict dealer=S turnup=QC play=2S", 0, 1),
+    ("N:T.-.A.7 94.-.-.A -.6.-.KQ J2.J.-.- dealer=E turnup=4C play=KC", 0, 4),
+])
+def test_the_toughest_reply_where_the_tie_break_ties_too_is_the_references(line, side, target,
+                                                                           solver):
+    """Replies that leave as few winning classes and as long a line: the first in the hand's
+    order, as the reference has it, with the tie-break by the line and without it (found by
+    a search of random positions)."""
+    position = Position.from_line(line)
+    puzzle = SimpleNamespace(side=side, objective="points", target=target)
+    oracle = oracle_for(side, "points", target, solver)
+    assert len(oracle.best_replies(position)) > 1
+    for lookahead in (True, False):
+        assert oracle.toughest(position, lookahead) == \
+            reference_toughest(position, puzzle, lookahead)
 
 
 @pytest.mark.parametrize("players, cards", SMALL)
