@@ -634,6 +634,11 @@ def test_check_counts_the_real_choices_and_faults_a_line_made_in_code(solver):
         over = over.after(card)
     assert check_puzzle(dataclasses.replace(by_hand, position=over, line=()), solver) == [
         "the position has no card left to play"]
+    # a line past the main line's end whose one real choice is its first card: trimmed to it
+    first = Position.from_line("N:Q.A3.2.- 8.9.Q.J dealer=N turnup=9S play=QD,QS,AH")
+    assert check_puzzle(Puzzle(first, 1, "points", 2, (c("8S"), c("9H"))), solver) == [
+        "line[1] 9H: 2 different cards reach the target here (9H, JC), where the main line "
+        "ends: trim the 1 card(s) after the last real choice (line[0])"]
     # a line of forced cards alone: no real choice to trim it to
     last = by_hand.position
     for card in by_hand.line:
