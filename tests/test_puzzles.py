@@ -639,6 +639,11 @@ def test_check_counts_the_real_choices_and_faults_a_line_made_in_code(solver):
     assert check_puzzle(Puzzle(first, 1, "points", 2, (c("8S"), c("9H"))), solver) == [
         "line[1] 9H: 2 different cards reach the target here (9H, JC), where the main line "
         "ends: trim the 1 card(s) after the last real choice (line[0])"]
+    # ... and one that goes on with forced cards after it: trimmed to it too
+    forced = Position.from_line("N:-.K.T5.- -.82.-.Q dealer=N turnup=3H play=2H,KH,TD")
+    assert check_puzzle(Puzzle(forced, 1, "points", 2, (c("8H"), c("QC"), c("5D"))),
+                        solver)[0] == ("the line does not end on the solver's last real choice "
+                                       "(line[0]): trim the 2 card(s) after it")
     # a line of forced cards alone: no real choice to trim it to
     last = by_hand.position
     for card in by_hand.line:
@@ -858,7 +863,7 @@ def test_under_win_a_card_pegging_an_end_point_as_the_trick_closes_never_plays_a
     position = make_position(hands, "H", "S", **options)
     a, b = position.hands[0]
     assert card_points(position.deal, "win")[a] == card_points(position.deal, "win")[b]
-    assert not play_alike(position, a, b, "win")
+    assert play_alike(position, a, b, "win") is False
     assert not independent_alike(position, a, b, "win")
     plain = make_position(hands, "H", "S", **off)
     assert play_alike(plain, a, b, "win") and independent_alike(plain, a, b, "win")
