@@ -1519,6 +1519,15 @@ def test_a_tampered_record_fails_with_one_line_naming_the_deal_and_action():
         records[0]["tricks"] = []
     assert tampered(state, unknown_key) == "games.jsonl: deal 1: unknown key 'tricks'"
 
+    def no_pack(records):
+        del records[1]["pack"]
+    assert tampered(state, no_pack) == "games.jsonl: deal 2: missing key 'pack'"
+
+    def rules_no_object(records):
+        records[1]["rules"] = "all-fives"
+    assert tampered(state, rules_no_object).startswith(
+        "games.jsonl: deal 2, rules: 'all-fives' differs from deal 1's {\"preset\": ")
+
     def other_rules(records):
         records[1]["rules"]["target"] = 31
     assert tampered(state, other_rules) == ("games.jsonl: deal 2, rules.target: 31 differs "
@@ -1544,6 +1553,9 @@ def test_bad_record_text():
         read_records('{"mat', "x.jsonl")
     with pytest.raises(RecordError, match=r"^x.jsonl:1: a record is a JSON object"):
         read_records("[1, 2]\n", "x.jsonl")
+    with pytest.raises(RecordError, match=r"^x.jsonl:1: not a record that can be read \(the "
+                                          r"key 'deal' is given twice in one object\)$"):
+        read_records('{"match": 1, "deal": 1, "deal": 2}\n', "x.jsonl")
     with pytest.raises(RecordError, match="no records"):
         replay([])
     with pytest.raises(RecordError, match="^not a game record \\(an object of match; a record "
@@ -1577,6 +1589,9 @@ def test_bad_record_text():
     (lambda state: match_records(state, match=True), "match: True is not a match's name"),
     (lambda state: records_module.deal_record(state, len(state.deals)), "index: "),
     (lambda state: records_module.deal_record(state, -1), "index: -1 is not a deal the state"),
+    (lambda state: records_module.deal_record(state, 0, match=None), "match: None is not a"),
+    (lambda state: match_records(Match(2, Rules()).new_initial_state(auto_deal=False),
+                                 names={"N": "a"}), "names: one name (a text) per seat N S"),
 ])
 def test_what_match_records_are_given_is_checked_in_one_line(call, what):
     """``match_records(None)`` was an AttributeError and ``names=5`` a TypeError; a ``match``
