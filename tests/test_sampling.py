@@ -556,6 +556,9 @@ def test_a_revoke_shows_no_void_but_a_card_still_held():
     # made good: the revoking seat has played a spade since
     later = observation("AS KC QS 3S", STRICT, revokes=(1,))
     assert not constraints(later).holds[1] and not constraints(later).voids[1]
+    # ... at once: S trumped in, won the trick and led a spade to the next
+    led = observation("AS 3H 3S QS", STRICT, revokes=(1,))
+    assert not constraints(led).holds[1] and count_worlds(led) == 123_410
 
 
 def test_an_observation_no_world_fits_is_refused():
@@ -563,6 +566,11 @@ def test_an_observation_no_world_fits_is_refused():
     obs = observation("AS KC QS 2C", STRICT, revokes=(3,))
     assert constraints(obs).voids[1] == {S} and constraints(obs).holds[1] == {S}
     assert count_worlds(obs) == 0
+    # a seat that has played one card more than the observer's hand and play allow
+    two = observation("AS KS", STRICT)
+    more = replace(two, hand=(), play=two.play + ((1, parse_cards("QS")[0]),))
+    with pytest.raises(SamplingError, match="played more cards"):
+        constraints(more)
     with pytest.raises(SamplingError, match="no deal"):
         sample_worlds(obs, 4, random.Random(1))
     with pytest.raises(SamplingError, match="count"):
