@@ -600,8 +600,8 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
             seconds = clock.now() - start
             with signals_held():    # (a second Ctrl-C, close behind the first, waits for it)
                 show(summary(plan, keeper.result(seconds), seconds, keeper.resumed, record,
-                              times=keeper.time_summaries(),
-                              bootstrap=False), as_json, word)
+                             times=keeper.time_summaries(),
+                             bootstrap=False), as_json, word)
         elif not as_json and isinstance(error, KeyboardInterrupt):
             from rich.text import Text
 
@@ -638,8 +638,8 @@ def match_command(a: str, b: str, players: int, deals: int | None, matches: int 
         # every group was played: the report without the bootstrap, then the interrupt
         with signals_held():
             show(summary(plan, result, seconds, keeper.resumed, record, bootstrap=False,
-                          times=keeper.time_summaries()),
-                  as_json, stopped_by(stop))
+                         times=keeper.time_summaries()),
+                 as_json, stopped_by(stop))
         raise
     show(found, as_json)
 
