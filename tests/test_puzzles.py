@@ -629,9 +629,8 @@ def test_check_counts_the_real_choices_and_faults_a_line_made_in_code(solver):
         "0 solver turn(s) with a real choice; a puzzle needs at least 2"]
     assert check_puzzle(dataclasses.replace(by_hand, line=(c("3C"),)), solver) == [
         "line[0] 3C: not a legal card here"]
-    over = by_hand.position
-    for card in by_hand.line + (c("TH"), c("3C")):
-        over = over.after(card)
+    last = by_hand.positions[-1]            # (after the line: N's TH and S's 3C left)
+    over = last.after(c("TH")).after(c("3C"))
     assert check_puzzle(dataclasses.replace(by_hand, position=over, line=()), solver) == [
         "the position has no card left to play"]
     # a line past the main line's end whose one real choice is its first card: trimmed to it
@@ -645,9 +644,6 @@ def test_check_counts_the_real_choices_and_faults_a_line_made_in_code(solver):
                         solver)[0] == ("the line does not end on the solver's last real choice "
                                        "(line[0]): trim the 2 card(s) after it")
     # a line of forced cards alone: no real choice to trim it to
-    last = by_hand.position
-    for card in by_hand.line:
-        last = last.after(card)
     assert check_puzzle(dataclasses.replace(by_hand, position=last, line=(c("TH"),)),
                         solver) == [
         "0 solver turn(s) with a real choice; a puzzle needs at least 2",
