@@ -5,6 +5,7 @@ position with hidden hands checked against the game engine's own at real tables.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import random
 import re
 
@@ -100,12 +101,18 @@ def test_solve_refuses_a_hidden_hand_in_one_line(tmp_path, text):
     ("N:AK.-.-.- - dealer=S trump=H play=AS,KS", "play[1]: 'KS' is in N's hand, but S plays it"),
     ("N:AK.-.-.- - dealer=N trump=H play=AS", "play[0]: 'AS' is in N's hand, but S plays it"),
     ("N:AK.-.-.- - dealer=S trump=H play=QS", "play[0]: 'QS' is not in N's hand"),
+    # the follow rule named is the card led's, not the last card played's (a trump)
+    ("N:AQ.-.-.- -.2.3.- K.-.-.2 trump=H play=AS,2H,2C",
+     "play[2]: S may not play '2C' to 'AS' led (follow suit or trump)"),
     ("N:AK.-.-.- - dealer=S trump=H play=AS,2C,KS,3S",
      "play[3]: S plays '3S', but showed no spades at play[1]"),
     ("N:AK.-.-.- - dealer=S trump=H play=AS,2D,KS,2C,QS",
      "play[4]: 'QS' is played after the last trick"),
     ("N:AKQJT98765432.-.-.- - - - turnup=2H",
      "hands: 4 hands of 13 cards and the turn-up do not fit in a pack"),
+    ("N:AKQJT98765432.-.AKQJT987654.- - dealer=S turnup=4C aside=2H,3H,4H,5H,6H,7H "
+     "max_runs=none",
+     "hands: 2 hands of 24 cards and the turn-up and 6 cards set aside do not fit in a pack"),
     ("N:AK.-.-.- - dealer=S trump=H score=61,3", "score: N has 61, already at the target 61"),
     ("N:TK.-.-.- - dealer=S trump=S score=55,3 play=TS,2S",
      "play[1]: N reaches the target 61 with trick 1: the match is over"),
@@ -192,6 +199,10 @@ def test_the_turnups_set_aside_are_seen_by_every_seat_and_dealt_to_no_hand():
     worlds = seen.worlds(observation.seat, 300, random.Random(3))
     assert len(worlds) == 300
     assert all(not set(aside) & {c for hand in world.hands for c in hand} for world in worlds)
+    # the beg and the run the turn-ups set aside tell weigh the worlds only when asked to
+    assert set(worlds.weights) == {1.0}
+    weighed = seen.worlds(observation.seat, 300, random.Random(3), bidding=True)
+    assert len(set(weighed.weights)) > 1
 
 
 def test_a_take_one_near_the_target_is_weighed_as_at_the_table():
@@ -273,6 +284,9 @@ def test_the_seat_advised():
     hidden_mover = read_seen("N:- Q.AK5.7.4 dealer=S turnup=6H")
     with pytest.raises(DealFileError, match="hands.N: N is to play, but the hand is hidden"):
         hidden_mover.observation()
+    for seat in (-1, 2, True, 0.5):
+        with pytest.raises(DealFileError, match=f"seat {seat!r} is not at a 2-player table"):
+            seen.observation(seat)
     over = read_seen("N:A.-.-.- - dealer=S trump=S play=AS,2C")
     with pytest.raises(DealFileError, match="play: the play is over"):
         over.observation()
@@ -401,6 +415,9 @@ def test_a_call_observation_is_the_tables(players):
             assert obs.phase == phase and obs.seat == obs.current_player == seat
             assert set(obs.hand) == set(hand) and obs.turnups == (turnup,)
             assert obs.dealer == dealer and obs.score == score and obs.play == ()
+            if seat == dealer:      # with no score given, 0 a side
+                assert call_observation(hand, turnup, seat, players, dealer, rules).score == \
+                    (0,) * len(score)
             assert obs.calls == (() if phase == "elder" else ((elder, BEG),))
             assert obs.legal_actions == ((STAND, BEG) if phase == "elder" else
                                          (TAKE_ONE,) if rules.max_runs == 0 else (TAKE_ONE, RUN))
@@ -416,6 +433,10 @@ def test_a_call_observation_is_the_tables(players):
     (dict(turnup="AH"), "the turn-up AH is also in the hand"),
     (dict(score=(3,)), "the score takes 2 entries, one a side (N S), not 1"),
     (dict(score=(61, 0)), "N has 61, already at the target 61"),
+    (dict(seat=0, players=4, dealer=4), "a seat of a 4-player table is one of N E S W"),
+    (dict(seat=1, players=3, dealer=-1), "a seat of a 3-player table is one of N E S"),
+    (dict(seat=2, dealer=1), "a seat of a 2-player table is one of N S"),
+    (dict(seat=-1, dealer=0), "a seat of a 2-player table is one of N S"),
 ])
 def test_a_call_that_cannot_be(args, message):
     given = dict(hand="AH KH 5H 9C 2D 3S", turnup="7H", seat=0, players=2, dealer=1)
@@ -453,7 +474,17 @@ def test_the_true_hands_of_a_hidden_position_give_it_back():
 
 def test_a_seen_positions_observation_is_the_first_deal_of_a_match_of_one_game():
     observation = read_seen("N:A.-.-.- 2.-.-.- trump=S").observation()
-    assert (observation.best_of, observation.deal) == (1, 1)
+    assert (observation.best_of, observation.game, observation.deal) == (1, 1, 1)
+    assert observation.games_won == observation.score == (0, 0)
+    four = read_seen("N:A.-.-.- - - - trump=S").observation()
+    assert four.games_won == four.score == (0, 0)
+
+
+def test_a_seen_position_is_a_frozen_value():
+    seen = read_seen("N:A.-.-.- 2.-.-.- trump=S")
+    assert hash(seen) == hash(read_seen("N:A.-.-.- 2.-.-.- trump=S"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        seen.counts = (0, 0)
 
 
 @pytest.mark.parametrize("count", [10, 11])
@@ -481,6 +512,11 @@ def test_every_world_is_dealt_once_up_to_ten_thousand_of_them():
     for worlds in (seen.worlds(0, total, random.Random(1)),
                    sample_worlds(seen.observation(0), total, random.Random(1))):
         assert not worlds.exact and len(worlds) == total > len({w.hands for w in worlds})
+    # by default as sample_worlds's: exact up to 10,000, the calls not weighed
+    for function in (seen.worlds, sample_worlds):
+        parameters = inspect.signature(function).parameters
+        assert (parameters["exact_limit"].default, parameters["bidding"].default) == \
+            (10_000, False)
     # a limit above them: each once
     worlds = seen.worlds(0, total, random.Random(1), exact_limit=total)
     assert worlds.exact and len({w.hands for w in worlds}) == total
