@@ -30,9 +30,9 @@ from solver import reference
 from solver.cards import card_str, parse_card
 from solver.deal import Deal, Position
 from solver.errors import AllFivesError
-from solver.game import (BEG, CHANCE, REVOKE, RUN, STAND, TAKE_ONE, TERMINAL, GameError, Match,
-                         Observation, action_name, cut_for_deal, observation_of, parse_action,
-                         parse_step, step_name)
+from solver.game import (BEG, CHANCE, REVOKE, RUN, STAND, TAKE_ONE, TERMINAL, DealLog, GameError,
+                         Match, Observation, action_name, cut_for_deal, observation_of,
+                         parse_action, parse_step, step_name)
 from solver.records import (RecordError, match_records, numbered_records, read_records,
                             records_text, replay, replay_matches, replay_text, replayed_matches)
 from solver.rules import PRESETS, Rules
@@ -939,6 +939,8 @@ def test_match_arguments_are_checked():
         parse_step("E-beg", 2)
     with pytest.raises(dataclasses.FrozenInstanceError):
         Match().best_of = 3     # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        DealLog(1, 1, 0, (), (), (0, 0)).score = (1, 0)     # type: ignore[misc]
     with pytest.raises(GameError):
         Match().new_initial_state(score=(61, 0))
     with pytest.raises(GameError):
@@ -1590,6 +1592,9 @@ def test_bad_record_text():
     (lambda state: records_module.deal_record(state, len(state.deals)), "index: "),
     (lambda state: records_module.deal_record(state, -1), "index: -1 is not a deal the state"),
     (lambda state: records_module.deal_record(state, 0, match=None), "match: None is not a"),
+    (lambda state: records_module.deal_record(None, 0), "state: None is not a MatchState"),
+    (lambda state: match_records(Match(2, Rules()).new_initial_state(auto_deal=False),
+                                 match=None), "match: None is not a match's name"),
     (lambda state: match_records(Match(2, Rules()).new_initial_state(auto_deal=False),
                                  names={"N": "a"}), "names: one name (a text) per seat N S"),
 ])
