@@ -1535,6 +1535,16 @@ def test_a_tampered_record_fails_with_one_line_naming_the_deal_and_action():
     assert tampered(state, other_rules) == ("games.jsonl: deal 2, rules.target: 31 differs "
                                             "from deal 1's 61")
 
+    def option_added(records):
+        records[1]["rules"]["nosuch"] = 1
+    assert tampered(state, option_added) == ("games.jsonl: deal 2, rules.nosuch: 1, where "
+                                             "deal 1 has none")
+
+    def option_left_out(records):
+        del records[1]["rules"]["target"]
+    assert tampered(state, option_left_out) == ("games.jsonl: deal 2, rules.target: missing, "
+                                                "where deal 1 has 61")
+
     def bad_option(records):
         records[0]["rules"]["follow"] = "loose"
     assert tampered(state, bad_option).startswith("games.jsonl: deal 1, rules: option 'follow'")
@@ -1543,6 +1553,64 @@ def test_a_tampered_record_fails_with_one_line_naming_the_deal_and_action():
         records[-1]["winners"] = ["S" if records[-1]["winners"] == ["N"] else "N"]
     assert tampered(state, wrong_winner).startswith(
         f"games.jsonl: deal {len(state.deals)}, winners: ")
+
+
+def test_what_a_record_holds_is_quoted_as_json_spells_it():
+    """Values quoted from records as JSON has them, in the letters they were written in, and
+    cut short past 80 characters (as ``quoted`` cuts a text); a deal number that is no number,
+    or one not played yet, is no line given twice."""
+    state = random_match(2, Rules(), 4)
+
+    def score_of_letters(records):
+        records[1]["score"] = {"N": "é"}
+    assert tampered(state, score_of_letters).startswith(
+        'games.jsonl: deal 2, score: recorded {"N": "é"}, the play gives ')
+    for size, cut in ((80, False), (81, True)):
+        long = ["x" * (size - 4)]         # (["..."] in JSON)
+        text = json.dumps(long)
+        assert len(text) == size
+
+        def long_score(records):
+            records[1]["score"] = long
+        said = tampered(state, long_score)
+        shown = f"{text[:40]}...{text[-20:]}" if cut else text
+        assert said.startswith(f"games.jsonl: deal 2, score: recorded {shown}, the play gives")
+    for deal, said in (("x", "'x', expected 2"), (9, "9, expected 2"),
+                       (1, "1, expected 2 (deal 1 again: a line given twice?)")):
+        def wrong_deal(records):
+            records[1]["deal"] = deal
+        assert tampered(state, wrong_deal) == f"games.jsonl: deal 2, deal: {said}"
+
+    records = match_records(state)
+    records[1]["score"] = {1, 2}            # (no JSON value: records given from Python)
+    with pytest.raises(RecordError, match=re.escape("deal 2, score: recorded {1, 2}, the play")):
+        replay(records)
+    records = match_records(state)
+    records[0]["match"] = ["é"]
+    with pytest.raises(RecordError, match=re.escape('games.jsonl:1: match: ["é"] is not a')):
+        replay_text(records_text(records), "games.jsonl")
+    lines = records_text(match_records(state, names={"N": "José", "S": "Zoë"}))
+    assert '"players": {"N": "José", "S": "Zoë"}' in lines
+
+
+def test_an_action_after_a_deal_that_won_a_game_says_so():
+    """Best of three: an action after the deal that won the first game is refused for that
+    deal's end (a game won), not the first deal's (its last trick played)."""
+    state = random_match(2, Rules(target=21), 0, best_of=3)
+    won = next(log for log in state.deals if log.winners)
+    assert won.number > 1 and not state.deals[0].winners and won is not state.deals[-1]
+
+    def one_more(records):
+        records[won.number - 1]["actions"].append("N:stand")
+    assert tampered(state, one_more) == (
+        f"games.jsonl: deal {won.number}, action {len(won.actions)} 'N:stand': the deal is "
+        f"over before it (a game was won in it)")
+
+
+@pytest.mark.parametrize("keys, shown", [(4, "k0, k1, k2, k3"), (5, "k0, k1, k2, k3, ...")])
+def test_a_line_that_is_no_game_record_names_its_first_four_keys(keys, shown):
+    with pytest.raises(RecordError, match=re.escape(f"not a game record (an object of {shown};")):
+        replay([{f"k{i}": i for i in range(keys)}])
 
 
 def test_bad_record_text():
