@@ -346,6 +346,7 @@ def replay(records: Iterable[Mapping[str, Any]], source: str | None = None,
         if START_KEY in record and state is not None:
             raise fail(f"{START_KEY}: the score a match starts from is on its first record only")
         if state is None:
+            _check_match_name(record["match"], located)
             first = record
             state = _start(record, fail)
         else:

@@ -1558,7 +1558,8 @@ def test_a_tampered_record_fails_with_one_line_naming_the_deal_and_action():
 def test_what_a_record_holds_is_quoted_as_json_spells_it():
     """Values quoted from records as JSON has them, in the letters they were written in, and
     cut short past 80 characters (as ``quoted`` cuts a text); a deal number that is no number,
-    or one not played yet, is no line given twice."""
+    or one not played yet, is no line given twice.  ``replay`` refuses a first record's match
+    name that is none, as ``replay_text`` does (it had replayed it)."""
     state = random_match(2, Rules(), 4)
 
     def score_of_letters(records):
@@ -1587,8 +1588,11 @@ def test_what_a_record_holds_is_quoted_as_json_spells_it():
         replay(records)
     records = match_records(state)
     records[0]["match"] = ["é"]
-    with pytest.raises(RecordError, match=re.escape('games.jsonl:1: match: ["é"] is not a')):
-        replay_text(records_text(records), "games.jsonl")
+    for read in (lambda text: replay_text(text, "games.jsonl"),
+                 lambda text: replay(read_records(text, "games.jsonl"), "games.jsonl",
+                                     read_records(text).lines)):
+        with pytest.raises(RecordError, match=re.escape('games.jsonl:1: match: ["é"] is not a')):
+            read(records_text(records))
     lines = records_text(match_records(state, names={"N": "José", "S": "Zoë"}))
     assert '"players": {"N": "José", "S": "Zoë"}' in lines
 
