@@ -75,7 +75,8 @@ class Deal(Seated):
 
     def __post_init__(self) -> None:
         if type(self.hands) is not tuple or type(self.trump) is not int or \
-                type(self.dealer) not in (int, type(None)):     # (else as a deal is made)
+                type(self.dealer) not in (int, type(None)) or \
+                any(type(hand) is not tuple for hand in self.hands):  # (else as a deal is made)
             self._check_kinds()
         if not isinstance(self.rules, Rules):
             raise DealError(f"rules: {quoted(self.rules)} is not a Rules (Rules.preset(name) "
