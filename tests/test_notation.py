@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from clirun import EXAMPLES
 from solver.cards import ALL_CARDS, card_str, parse_card, parse_cards, parse_suit, sort_cards
 from solver.deal import Deal, DealFileError, Position, load, load_positions, read_positions
-from solver.notation import SEPARATOR
+from solver.notation import SEPARATOR, check_deal_size, check_toml_text, parse_line, parse_toml, \
+    read_layouts
 from solver.rules import PRESETS, Rules
 
 FORMAT_EXAMPLE = '''\
@@ -688,3 +690,19 @@ def test_load_reads_a_file_of_one_position_on_one_line(tmp_path: Path):
     named.write_text(line, encoding="utf-8")
     with pytest.raises(DealFileError, match=r"one.toml: not TOML"):
         load(named)
+
+
+def test_one_deal_is_at_most_a_mebibyte_of_characters():
+    """Each reader of a deal's text refuses it past 2**20 characters, before TOML's reader or
+    the line's is given it, and reads a deal of exactly 2**20."""
+    big = "#" + "x" * 2**20
+    said = "big: 1,048,577 characters, more than 1,048,576: too large for one deal"
+    for read in (parse_toml, parse_line, check_toml_text, check_deal_size):
+        with pytest.raises(DealFileError, match=f"^{re.escape(said)}$"):
+            read(big, "big")
+    with pytest.raises(DealFileError, match=re.escape("big:1: 1,048,579 characters, more")):
+        list(read_layouts("N:" + big, "big", toml=False))
+    line = "N:T.QJT92.-.- Q.AK5.7.4 dealer=S turnup=6H"
+    toml = (EXAMPLES / "two-player.toml").read_text(encoding="utf-8")
+    assert parse_line(line + " " * (2**20 - len(line))).turnup == parse_card("6H")
+    assert parse_toml(toml + "#" * (2**20 - len(toml))) == parse_toml(toml)
