@@ -502,7 +502,10 @@ MALFORMED_LINES = [
     ("N:AK.-.-.- QJ.-.-.- trump=S dealer=S rules=strict:skunk=true",
      "<line>: rules: 'strict:skunk=true': here rules name a preset alone; its options are words "
      "of their own on the line (skunk=true)"),
-    ("N:AK.-.-.- QJ.-.-.- trump=S score=1", "<line>: score: 1 entry given"),
+    ("N:AK.-.-.- QJ.-.-.- trump=S score=1",
+     "<line>: score: 1 entry given, but the table has 2 sides (N S)"),
+    ("N:AK.-.-.- QJ.-.-.- 32.-.-.- T9.-.-.- trump=S score=1,2,3",
+     "<line>: score: 3 entries given, but the table has 2 sides (NS EW)"),
     ("N:AK.-.-.- QJ.-.-.- trump=S score=1,x", "<line>: score: expected whole numbers, not 'x'"),
     ("N:AK.-.-.- QJ.-.-.- trump=S strict", "<line>: expected key=value, not 'strict'"),
     ("", "<line>: expected 'N:'"),
