@@ -709,3 +709,18 @@ def test_one_deal_is_at_most_a_mebibyte_of_characters():
     toml = (EXAMPLES / "two-player.toml").read_text(encoding="utf-8")
     assert parse_line(line + " " * (2**20 - len(line))).turnup == parse_card("6H")
     assert parse_toml(toml + "#" * (2**20 - len(toml))) == parse_toml(toml)
+
+
+def test_hidden_hands_are_read_only_where_asked_for():
+    text = (EXAMPLES / "hidden" / "south.toml").read_text(encoding="utf-8")
+    line = "N:AK.-.-.- - trump=S"
+    for read, given in ((parse_toml, text), (parse_line, line)):
+        with pytest.raises(DealFileError, match="the hand is hidden, but this needs every hand"):
+            read(given, "x")
+    assert parse_toml(text, "x", hidden=True).hidden == (0, 1, 3)
+    assert parse_line(line, "x", hidden=True).hidden == (1,)
+    for before in (-1, None, 1.5, True):
+        with pytest.raises(DealFileError, match=re.escape(
+                f"lines_before: {before!r} is not a whole number of lines, 0 or more")):
+            parse_toml(text, "x", True, before)
+    assert parse_toml(text, "x", True, 1) == parse_toml(text, "x", True)
