@@ -3,6 +3,7 @@ and every malformed file rejected with a message that says where and quotes the 
 
 from __future__ import annotations
 
+import io
 import re
 
 import random
@@ -13,8 +14,8 @@ import pytest
 from clirun import EXAMPLES
 from solver.cards import ALL_CARDS, card_str, parse_card, parse_cards, parse_suit, sort_cards
 from solver.deal import Deal, DealFileError, Position, load, load_positions, read_positions
-from solver.notation import SEPARATOR, check_deal_size, check_toml_text, parse_line, parse_toml, \
-    read_layouts
+from solver.notation import BOM, MAX_RECORD_LINE, SEPARATOR, check_deal_size, check_toml_text, \
+    parse_line, parse_toml, read_layouts, read_limited
 from solver.rules import PRESETS, Rules
 
 FORMAT_EXAMPLE = '''\
@@ -724,3 +725,26 @@ def test_hidden_hands_are_read_only_where_asked_for():
                 f"lines_before: {before!r} is not a whole number of lines, 0 or more")):
             parse_toml(text, "x", True, before)
     assert parse_toml(text, "x", True, 1) == parse_toml(text, "x", True)
+
+
+def test_a_stream_read_within_its_limits_and_its_faults_placed():
+    """``read_limited``: as many bytes as the limit, not one more (the limit said in MiB where
+    it is whole MiB); bytes that are no UTF-8 placed by line and byte, a byte-order mark
+    counted; a game record's line of 16 MiB and not a byte more, its line named."""
+    def read(data: bytes, *args, **options):
+        return read_limited(io.BytesIO(data), "s", *args, **options)
+
+    assert read(b"x" * 1000, 1000) == "x" * 1000
+    for size, limit, most in ((1001, 1000, "1,000 bytes"), (2**20 + 1, 2**20, "1 MiB"),
+                              (2**20, 2**20 - 1, "1,048,575 bytes")):
+        with pytest.raises(DealFileError,
+                           match=f"^s: more than {most}: too large for a file of deals$"):
+            read(b"x" * size, limit)
+    for data, byte in ((b"ab\ncd\xff", 5), (BOM.encode() + b"ab\ncd\xff", 8)):
+        with pytest.raises(DealFileError, match=f"^s: not UTF-8 text \\(line 2, byte {byte}\\)$"):
+            read(data)
+    assert len(read(b"{}\n" + b"x" * MAX_RECORD_LINE, records=True)) == 3 + MAX_RECORD_LINE
+    for first in (b"{}\n", b"{}\n" * 2):
+        with pytest.raises(DealFileError, match=f"^s: line {first.count(b'{') + 1}: more than "
+                                                f"16 MiB without a line's end"):
+            read(first + b"x" * (MAX_RECORD_LINE + 1), records=True)
