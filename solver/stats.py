@@ -103,23 +103,17 @@ def _log_half_ratio(n: float) -> float:
     return 0.5 * math.log(n) + (n * math.log1p(0.5 / n) - 0.5) + series(n + 0.5) - series(n)
 
 
-def _log_beta_front(a: float, b: float) -> float:
-    """ln Γ(a + b) - ln Γ(a) - ln Γ(b), a or b being ½ in every use here (Student's t)."""
-    if a == 0.5 or b == 0.5:
-        return _log_half_ratio(b if a == 0.5 else a) - math.lgamma(0.5)
-    return math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-
-
-def _beta_regularized(a: float, b: float, x: float, y: float) -> float:
-    """I_x(a, b), ``y`` being 1 - x as the caller has it: exactly, where x is within a
-    rounding of 1 (and 1 - x would be 0, or all rounding)."""
+def _beta_regularized(a: float, x: float, y: float) -> float:
+    """I_x(a, ½), Student's t's, ``y`` being 1 - x as the caller has it: exactly, where x is
+    within a rounding of 1 (and 1 - x would be 0, or all rounding)."""
+    b = 0.5
     if x <= 0.0:
         return 0.0
     if y <= 0.0:
         return 1.0
     log_x = math.log1p(-y) if y < 0.5 else math.log(x)
     log_y = math.log1p(-x) if x < 0.5 else math.log(y)
-    log_front = _log_beta_front(a, b) + a * log_x + b * log_y
+    log_front = _log_half_ratio(a) - math.lgamma(b) + a * log_x + b * log_y
     if x < (a + 1.0) / (a + b + 2.0):
         return math.exp(log_front) * _beta_fraction(a, b, x) / a
     return 1.0 - math.exp(log_front) * _beta_fraction(b, a, y) / b
@@ -137,7 +131,7 @@ def t_cdf(t: float, df: float) -> float:
     if math.isinf(df):
         return statistics.NormalDist().cdf(t)
     square = t * t      # (its share of df + t² passed as it is: 1 - df/(df + t²) loses it)
-    tail = 0.5 * _beta_regularized(df / 2.0, 0.5, df / (df + square), square / (df + square))
+    tail = 0.5 * _beta_regularized(df / 2.0, df / (df + square), square / (df + square))
     return 1.0 - tail if t > 0 else tail
 
 
