@@ -29,6 +29,12 @@ def answers(text: str, stream=None) -> tuple[list[str | None], str]:
     return read, out.getvalue()
 
 
+def elder() -> Observation:
+    """The elder hand to stand or beg, two players."""
+    state = Match(2).new_initial_state(seed=4)
+    return state.observation(state.current_player())
+
+
 def test_a_stream_that_is_no_terminal_or_none_is_not_interactive(monkeypatch):
     closed = io.StringIO()
     closed.close()
@@ -88,9 +94,8 @@ def test_an_answer_is_printed_back_whole_up_to_24_cells():
 
 
 def test_a_call_by_its_first_letter_or_without_its_hyphen():
+    assert (read_answer("s", elder()), read_answer("b", elder())) == (STAND, BEG)
     state = Match(2).new_initial_state(seed=4)
-    elder = state.observation(state.current_player())
-    assert (read_answer("s", elder), read_answer("b", elder)) == (STAND, BEG)
     state.apply_action(BEG)
     dealer = state.observation(state.current_player())
     for typed in ("takeone", "take one", "t", "give one", "giveone"):
@@ -99,11 +104,9 @@ def test_a_call_by_its_first_letter_or_without_its_hyphen():
 
 
 def test_a_number_counts_from_1():
-    state = Match(2).new_initial_state(seed=4)
-    elder = state.observation(state.current_player())
-    assert read_answer("1", elder) == STAND
+    assert read_answer("1", elder()) == STAND
     with pytest.raises(AnswerError, match="^there is no number 0: choose 1 or 2$"):
-        read_answer("0", elder)
+        read_answer("0", elder())
 
 
 def test_three_cards_that_may_not_be_played_are_named_in_a_row():
@@ -122,12 +125,11 @@ def test_three_cards_that_may_not_be_played_are_named_in_a_row():
 
 
 def test_a_card_typed_at_a_call_is_no_card_to_play_yet():
-    state = Match(2).new_initial_state(seed=4)
-    elder = state.observation(state.current_player())
-    assert elder.phase == "elder"
+    asked = elder()
+    assert asked.phase == "elder"
     for typed in ("TH", "10h", "K"):
         with pytest.raises(AnswerError, match="^no card is played yet: stand or beg$"):
-            read_answer(typed, elder)
+            read_answer(typed, asked)
     for typed in ("xyz", "x"):
         with pytest.raises(AnswerError, match=f"^unknown answer '{typed}': type stand"):
-            read_answer(typed, elder)
+            read_answer(typed, asked)
