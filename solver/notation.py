@@ -1018,12 +1018,13 @@ def read_limited(stream: Any, source: str, limit: int | None = MAX_TEXT_BYTES,
                 hint = " (and no game record, whose lines start with '{')" if records else ""
                 raise _fail(source, None,
                             f"more than {most}: too large for a file of deals{hint}")
-        end = chunk.rfind(b"\n")
-        line_size = line_size + len(chunk) if end < 0 else len(chunk) - end - 1
-        if record and line_size > MAX_RECORD_LINE:
+        # the line running on into this chunk, to its end here or to the chunk's end
+        first = chunk.find(b"\n")
+        if record and line_size + (len(chunk) if first < 0 else first) > MAX_RECORD_LINE:
             raise _fail(source, None, f"line {lines + 1}: more than "
                                       f"{MAX_RECORD_LINE // 2**20} MiB without a line's end: no "
                                       f"game record has a line so long")
+        line_size = line_size + len(chunk) if first < 0 else len(chunk) - chunk.rfind(b"\n") - 1
         lines += chunk.count(b"\n")
         chunks.append(chunk)
     data = b"".join(chunks)

@@ -748,3 +748,24 @@ def test_a_stream_read_within_its_limits_and_its_faults_placed():
         with pytest.raises(DealFileError, match=f"^s: line {first.count(b'{') + 1}: more than "
                                                 f"16 MiB without a line's end"):
             read(first + b"x" * (MAX_RECORD_LINE + 1), records=True)
+
+
+def test_a_record_line_ended_by_the_first_byte_of_a_chunk():
+    """A line's end that is the first byte of a chunk read starts the next line there: the
+    line before it, nearly 16 MiB, and the one after, are not counted as one; a line that
+    runs past 16 MiB is refused where it ends as where it does not."""
+    class Chunks:
+        def __init__(self, *chunks: bytes):
+            self.chunks = list(chunks)
+
+        def read1(self, size: int) -> bytes:
+            return self.chunks.pop(0) if self.chunks else b""
+
+        read = read1
+
+    long = b"{" + b"x" * (MAX_RECORD_LINE - 10)
+    after = b"\n{" + b"y" * 100
+    text = read_limited(Chunks(long, after, b"y" * 100, b"\n" * 2), "s", records=True)
+    assert len(text) == len(long) + len(after) + 102
+    with pytest.raises(DealFileError, match="^s: line 1: more than 16 MiB"):
+        read_limited(Chunks(long, b"z" * 100 + after), "s", records=True)
