@@ -15,7 +15,7 @@ from clirun import EXAMPLES
 from solver.cards import ALL_CARDS, card_str, parse_card, parse_cards, parse_suit, sort_cards
 from solver.deal import Deal, DealFileError, Position, load, load_positions, read_positions
 from solver.notation import BOM, MAX_RECORD_LINE, SEPARATOR, check_deal_size, check_toml_text, \
-    parse_line, parse_toml, read_layouts, read_limited
+    line_str, parse_line, parse_toml, read_layouts, read_limited, toml_str
 from solver.rules import PRESETS, Rules
 
 FORMAT_EXAMPLE = '''\
@@ -769,3 +769,53 @@ def test_a_record_line_ended_by_the_first_byte_of_a_chunk():
     assert len(text) == len(long) + len(after) + 102
     with pytest.raises(DealFileError, match="^s: line 1: more than 16 MiB"):
         read_limited(Chunks(long, b"z" * 100 + after), "s", records=True)
+
+
+def test_a_key_of_too_many_parts_named_by_its_line_of_the_text_alone():
+    """``check_toml_text`` counts lines from the text's first when given no lines above it."""
+    key = ".".join(["a"] * 65)
+    for above in (0, 2):
+        with pytest.raises(DealFileError, match=f"^s: line {above + 1}: a key of more than 64 "
+                                                f"parts parted by dots"):
+            check_toml_text("\n" * above + key + " = 1\n", "s")
+
+
+def test_a_key_given_twice_named_up_to_40_characters():
+    """A key written twice is named in the message where it is 40 characters or fewer; a longer
+    one is left as TOML's reader words it."""
+    for size, said in ((40, "k" * 40 + " is given twice"), (41, "Cannot overwrite a value")):
+        key = "k" * size
+        with pytest.raises(DealFileError, match=f"^s: not TOML: {said} \\(at line 2,"):
+            parse_toml(f"{key} = 1\n{key} = 2\n", "s")
+
+
+def test_a_near_separator_above_the_first_key_is_no_deal_unparted():
+    """A ``# --`` comment above a text's first key (under another comment) is a heading, not a
+    separator mistyped; one after a key is named as one."""
+    twice = "[hands]\nN = \"AH\"\nS = \"KH\"\n"
+    with pytest.raises(DealFileError,
+                       match=r"^s: not TOML: \[hands\] is declared twice \(at line 6, column 7\)$"):
+        parse_toml("# a title\n# -- a heading\n" + twice + "[hands]\n", "s")
+    with pytest.raises(DealFileError, match=r"\(at line 6, column 7\); line 5 does not part "
+                                            r"two deals: a separator is '# ---' alone"):
+        parse_toml("# a title\n" + twice + "# -- next\n[hands]\n", "s")
+
+
+def test_a_position_without_a_dealer_is_written_with_the_last_seat_dealing():
+    """The dealer not given is the last seat (S, S, W for 2, 3, 4 players), as both forms write
+    the position out."""
+    for hands, last in (("AK.-.-.- QJ.-.-.-", "S"), ("A.-.-.- K.-.-.- Q.-.-.-", "S"),
+                        ("A.-.-.- K.-.-.- Q.-.-.- J.-.-.-", "W")):
+        layout = parse_line(f"N:{hands} trump=S")
+        assert layout.dealer is None
+        assert f" dealer={last} " in line_str(layout)
+        assert f'\ndealer = "{last}"\n' in "\n" + toml_str(layout)
+
+
+def test_a_score_key_that_is_no_seat_quoted_as_written():
+    """A ``[score]`` key that is no seat is quoted as it is written (``x``, not ``X``)."""
+    text = ('trump = "H"\n[hands]\nN = "AH KH QH JH TH 9H"\nS = "AS KS QS JS TS 9S"\n'
+            "[score]\nx = 3\n")
+    with pytest.raises(DealFileError,
+                       match=r"^s: score\.x: no seat 'x' at a 2-player table \(seats N S\)$"):
+        parse_toml(text, "s")
