@@ -578,12 +578,12 @@ def _toml_data(text: str, source: str, lines_before: int) -> dict[str, Any]:
                                   f"{max(1, len(text_lines(text))) + lines_before})")
         message = _TWICE.sub(lambda m: f"[{'.'.join(_TABLE_NAME.findall(m[1]))}] is declared "
                                        f"twice", message)
+        # a key or table given twice: two deals, maybe, not parted
+        twice = "declared twice" in message or "Cannot overwrite" in message
         key = _key_at(text, str(error)) if "Cannot overwrite a value" in message else None
         if key:     # (a key given twice: named, as a table given twice is)
             message = message.replace("Cannot overwrite a value", f"{key} is given twice")
-        # a key or table given twice: two deals, maybe, not parted
-        near = _unparted(text, str(error)) \
-            if "declared twice" in message or "Cannot overwrite" in message else None
+        near = _unparted(text, str(error)) if twice else None
         if near is not None:
             message += (f"; line {near + lines_before} does not part two deals: a separator "
                         f"is '{SEPARATOR}' alone on its line")

@@ -15,7 +15,8 @@ from clirun import EXAMPLES
 from solver.cards import ALL_CARDS, card_str, parse_card, parse_cards, parse_suit, sort_cards
 from solver.deal import Deal, DealFileError, Position, load, load_positions, read_positions
 from solver.notation import BOM, MAX_RECORD_LINE, SEPARATOR, check_deal_size, check_toml_text, \
-    line_str, parse_line, parse_toml, read_layouts, read_limited, toml_str
+    is_line_form, line_str, named_layouts, parse_line, parse_toml, read_layouts, read_limited, \
+    text_lines, toml_str
 from solver.rules import PRESETS, Rules
 
 FORMAT_EXAMPLE = '''\
@@ -778,6 +779,8 @@ def test_a_key_of_too_many_parts_named_by_its_line_of_the_text_alone():
         with pytest.raises(DealFileError, match=f"^s: line {above + 1}: a key of more than 64 "
                                                 f"parts parted by dots"):
             check_toml_text("\n" * above + key + " = 1\n", "s")
+    with pytest.raises(DealFileError, match="^s: line 13: a key of more than 64 parts"):
+        check_toml_text("\n" * 2 + key + " = 1\n", "s", 10)
 
 
 def test_a_key_given_twice_named_up_to_40_characters():
@@ -787,11 +790,14 @@ def test_a_key_given_twice_named_up_to_40_characters():
         key = "k" * size
         with pytest.raises(DealFileError, match=f"^s: not TOML: {said} \\(at line 2,"):
             parse_toml(f"{key} = 1\n{key} = 2\n", "s")
+    with pytest.raises(DealFileError, match="^s: not TOML: k is given twice \\(at line 3,"):
+        parse_toml("k = 1\n\nk = 2\n", "s")
 
 
 def test_a_near_separator_above_the_first_key_is_no_deal_unparted():
     """A ``# --`` comment above a text's first key (under another comment) is a heading, not a
-    separator mistyped; one after a key is named as one."""
+    separator mistyped; one after a key is named as one, before a table or a key (named)
+    given twice."""
     twice = "[hands]\nN = \"AH\"\nS = \"KH\"\n"
     with pytest.raises(DealFileError,
                        match=r"^s: not TOML: \[hands\] is declared twice \(at line 6, column 7\)$"):
@@ -799,6 +805,10 @@ def test_a_near_separator_above_the_first_key_is_no_deal_unparted():
     with pytest.raises(DealFileError, match=r"\(at line 6, column 7\); line 5 does not part "
                                             r"two deals: a separator is '# ---' alone"):
         parse_toml("# a title\n" + twice + "# -- next\n[hands]\n", "s")
+    # a key given twice, named, as well as a table
+    with pytest.raises(DealFileError, match=r"^s: not TOML: N is given twice \(at line 5, "
+                                            r"column 9\); line 4 does not part two deals"):
+        parse_toml(twice + '# -- next\nN = "QH"\n', "s")
 
 
 def test_a_position_without_a_dealer_is_written_with_the_last_seat_dealing():
@@ -819,3 +829,49 @@ def test_a_score_key_that_is_no_seat_quoted_as_written():
     with pytest.raises(DealFileError,
                        match=r"^s: score\.x: no seat 'x' at a 2-player table \(seats N S\)$"):
         parse_toml(text, "s")
+
+
+def test_hidden_hands_read_only_where_asked_for_by_every_reader_of_texts():
+    """``named_layouts`` and ``read_layouts`` refuse a hidden hand unless asked to take one;
+    ``is_line_form`` of a text of nothing but blanks and comments is False."""
+    text = 'trump = "H"\n[hands]\nN = "AH KH QH JH TH 9H"\nS = "?"\n'
+    refused = "^s: hands.S: the hand is hidden, but this needs every hand"
+    with pytest.raises(DealFileError, match=refused):
+        [read() for _, read in named_layouts(text, "s")]
+    with pytest.raises(DealFileError, match=refused):
+        list(read_layouts(text, "s"))
+    assert [read().hidden for _, read in named_layouts(text, "s", hidden=True)] == [(1,)]
+    for blank in ("", "# a comment\n\n", BOM + "  \n"):
+        assert is_line_form(blank) is False
+    assert is_line_form("# a comment\nN:A.-.-.- K.-.-.-") is True
+
+
+def test_the_lines_of_a_text_as_an_editor_counts_them():
+    """A text's last line end ends a line, not one more that is empty; a blank line before it
+    is a line."""
+    assert text_lines("a\nb\n") == ["a", "b"]
+    assert text_lines("a\n\n") == ["a", ""]
+    assert text_lines("a\r\nb") == ["a", "b"]
+    assert text_lines("") == []
+
+
+def test_a_one_line_position_that_does_not_start_with_a_seat_quotes_its_first_word():
+    """A one-line position starts ``N:`` (a seat and a colon); what it starts with instead is
+    quoted; ``is_line_form`` takes a seat and a colon alone as the start of one."""
+    for text, first in (("N", "N"), ("N K.-.-.- Q.-.-.-", "N"), ("X: A.-.-.- K.-.-.-", "X:"),
+                        ("N;A.-.-.- K.-.-.-", "N;A.-.-.-")):
+        with pytest.raises(DealFileError, match=re.escape(
+                f"s: expected 'N:', 'E:', 'S:' or 'W:' and the hands, not '{first}'")):
+            parse_line(text, "s")
+    assert (is_line_form("N:"), is_line_form("N"), is_line_form("N;")) == (True, False, False)
+
+
+def test_a_hand_given_outside_its_table_gets_a_hint():
+    """A top-level key that is a seat's letter is told to go in ``[hands]``; any other unknown
+    key, of one letter too, is not."""
+    with pytest.raises(DealFileError, match=re.escape(
+            "s: unknown key 'N' (a hand goes in the [hands] table: [hands] on a line, then "
+            "N = ...)")):
+        parse_toml('N = "AH"\n', "s")
+    with pytest.raises(DealFileError, match="^s: unknown key 'x'$"):
+        parse_toml('x = "AH"\n', "s")
