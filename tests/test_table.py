@@ -3,10 +3,19 @@ say what a seat can see, each checked against the state it comes from."""
 
 from __future__ import annotations
 
+import random
+import re
+
+import pytest
+from rich.text import Text
+
 from solver.cards import SUIT_NAMES, card_str, suit_of
 from solver.game import BEG, RUN, TAKE_ONE, Match
+from solver.tricks import seat_names, side_count, side_name
 
-from cli.table import WIDTH, fit, pegged_this_deal, table_screen
+from cli.answers import choices
+from cli.table import CALL_WORDS, WIDTH, choices_line, deal_over_line, fit, pegged_this_deal, \
+    scores_text, table_screen, trick_line, what_happened
 
 
 def screen_lines(obs, pretty: bool = False, **options) -> list[str]:
@@ -62,8 +71,8 @@ def test_the_calls_made_are_listed_in_order():
 
 
 def test_this_deals_points_are_marked_apart_on_the_pegboard():
-    """The take-one's point, pegged this deal, is counted as this deal's (N 1, S 0) and shown
-    as this deal's hole; a later game of a best-of names the games won."""
+    """The take-one's point, pegged this deal, is counted as this deal's (N 1, S 0), shown as
+    this deal's hole and said; a game of a best-of names the games won."""
     state, _ = begun(BEG, TAKE_ONE, best_of=3)
     obs = state.observation(0)
     assert pegged_this_deal(obs) == [1, 0]
@@ -72,5 +81,74 @@ def test_this_deals_points_are_marked_apart_on_the_pegboard():
     assert rows["N"].startswith("N   1 ◆····") and rows["S"].startswith("S   0 ·····")
     assert lines[1].startswith("Deal 1, game 1 of best of 3 · you are N · S deals")
     assert "Games won: N 0, S 0" in lines
+    assert "This deal: N +1 (take-one)" in lines
+    assert "This deal: nothing pegged yet" in screen_lines(begun()[0].observation(0))
     assert not any("best of" in line or "Games won" in line
                    for line in screen_lines(begun(BEG, TAKE_ONE)[0].observation(0)))
+
+
+def test_the_trick_under_way_says_what_was_led_and_who_is_to_play():
+    """``Trick 1: you to lead`` to the seat on lead, nothing more to the other; once a card is
+    led both see it, and the seat to play is told so."""
+    state, _ = begun(BEG, TAKE_ONE)
+    assert [trick_line(state.observation(s), False).plain for s in (0, 1)] == \
+        ["Trick 1: you to lead", "Trick 1: "]
+    led = choices(state.observation(0))[0]
+    state.apply_action(led)
+    assert [trick_line(state.observation(s), False).plain for s in (0, 1)] == \
+        [f"Trick 1: N led {card_str(led)}", f"Trick 1: N led {card_str(led)}; you to play"]
+
+
+def test_the_choices_numbered_on_one_line_without_a_width():
+    """Each legal action numbered from 1, two spaces apart, after what comes first."""
+    state, _ = begun()
+    obs = state.observation(0)
+    assert choices_line(obs, False).plain == "1 stand  2 beg"
+    assert choices_line(obs, False, first=Text("Call: ")).plain == "Call: 1 stand  2 beg"
+    state, _ = begun(BEG, TAKE_ONE)
+    obs = state.observation(0)
+    assert choices_line(obs, False).plain == \
+        "  ".join(f"{k} {card_str(card)}" for k, card in enumerate(choices(obs), 1))
+
+
+PEGGED = re.compile(r"^  (\S+) (pegs|loses) (\d+) \(")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_lines_of_a_match_played_at_random_replay_its_tricks_and_points(players):
+    """Each action's lines, for a match played by random choices: the move by the seat to act,
+    the trick's winner the seat that then leads, the points pegged summing to the score's
+    change, the score after them, and each deal's end giving its points and the score."""
+    rng = random.Random(players)
+    state = Match(players).new_initial_state(seed=players)
+    names, n_sides = seat_names(players), side_count(players)
+    sides = [side_name(s, players) for s in range(n_sides)]
+    start = state.score    # at the deal's start
+    while not state.is_terminal():
+        seat, deals, score = state.current_player(), len(state.deals), state.score
+        tricks = len(state.observation(seat).play) // players if state.phase == "play" else 0
+        action = rng.choice(state.legal_actions())
+        lines = [line.plain for line in what_happened(state, action, False)[0]]
+        said = CALL_WORDS[action] if action in CALL_WORDS else f"plays {card_str(action)}"
+        assert lines[0].startswith(f"{names[seat]} {said}")
+        ended = len(state.deals) > deals
+        after = state.deals[-1].score if ended else state.score
+        pegged = [0] * n_sides
+        for line in lines:
+            if found := PEGGED.match(line):
+                sign = 1 if found[2] == "pegs" else -1
+                pegged[sides.index(found[1])] += sign * int(found[3])
+        assert pegged == [a - b for a, b in zip(after, score)]
+        won = [line for line in lines if " wins trick " in line]
+        if state.phase == "play" and not ended and \
+                len(state.observation(seat).play) // players > tricks:
+            assert won == [f"  {names[state.current_player()]} wins trick {tricks + 1}"]
+        if any(pegged) and not ended:
+            assert lines[-1] == f"  Score: {scores_text(players, state.score)}"
+        if ended:
+            log = state.deals[-1]
+            change = ", ".join(f"{side} {a - b:+d}" for side, a, b in zip(sides, log.score, start))
+            assert deal_over_line(log, players).plain.replace("\xa0", " ").startswith(
+                f"Deal {log.number} is over: {change}; the score is "
+                f"{scores_text(players, log.score)}.")
+            start = log.score
