@@ -368,8 +368,9 @@ def sides_within_reach(position) -> list[int]:
     rules = deal.rules
     points = card_tables(deal, "points")[0]     # (card_points, kept per rules and trumps)
     left = sum(points[c] for hand in position.hands for c in hand)
-    left += sum(points[c] for c in position.current.cards) + sum((rules.high, rules.low,
-                                                                   rules.game))
+    # (Low to the captor is in the lowest trump's points already, as the Jack is in its own)
+    low = rules.low and rules.low_to != "captor"
+    left += sum(points[c] for c in position.current.cards) + sum((rules.high, low, rules.game))
     won = [0] * deal.sides
     for trick in position.completed:
         won[deal.side_of(trick.winner)] += sum(points[c] for c in trick.cards)
