@@ -15,7 +15,7 @@ from solver.tricks import seat_names, side_count, side_name
 
 from cli.answers import choices
 from cli.table import CALL_WORDS, WIDTH, choices_line, deal_over_line, fit, pegged_this_deal, \
-    scores_text, table_screen, trick_line, what_happened
+    played_lines, scores_text, table_screen, trick_line, what_happened
 
 
 def screen_lines(obs, pretty: bool = False, **options) -> list[str]:
@@ -152,3 +152,37 @@ def test_the_lines_of_a_match_played_at_random_replay_its_tricks_and_points(play
                 f"Deal {log.number} is over: {change}; the score is "
                 f"{scores_text(players, log.score)}.")
             start = log.score
+
+
+@pytest.mark.parametrize("players, width", [(2, 80), (2, 40), (3, 60), (4, 40)])
+def test_the_grid_of_tricks_shows_each_card_by_seat_and_marks_the_winner(players, width):
+    """The tricks so far, after a run (9 cards a hand): one column a trick, numbered, with the
+    seat that led it and each seat's card; the card that won marked ``*``, the winner being the
+    seat that leads the next trick; the columns that do not fit go on in another block."""
+    rng = random.Random(width)
+    state, _ = begun(BEG, RUN, players=players)
+    for _ in range(players * 8 + 1):
+        state.apply_action(rng.choice(state.legal_actions()))
+    obs = state.observation(0)
+    tricks = [obs.play[k:k + players] for k in range(0, len(obs.play), players)]
+    assert len(tricks) == 9
+    blocks = played_lines(obs, False, width).plain.split("\nTrick")
+    assert (len(blocks) > 1) == (width < 7 + 9 * 5) and max(
+        len(line) for line in "\n".join(blocks).split("\n")) <= width
+    columns: dict[str, list[str]] = {}
+    for block in blocks:
+        head, led, *rows = block.removeprefix("Trick").split("\n")
+        numbers = [int(k) for k in head.split()]
+        assert led.split()[0] == "led" and len(led.split()) == len(numbers) + 1
+        columns.setdefault("led", []).extend(led.split()[1:])
+        columns.setdefault("number", []).extend(map(str, numbers))
+        for row in rows:
+            seat, *cards = row.split()
+            columns.setdefault(seat, []).extend(cards)
+    names = seat_names(players)
+    assert columns["number"] == [str(k) for k in range(1, 10)]
+    assert columns["led"] == [names[trick[0][0]] for trick in tricks]
+    for k, trick in enumerate(tricks):
+        winner = tricks[k + 1][0][0] if k + 1 < len(tricks) else None
+        for seat, card in trick:
+            assert columns[names[seat]][k] == card_str(card) + "*" * (seat == winner)
