@@ -191,6 +191,15 @@ def _late_states(n: int, games: int, cards: int = 3, target: int = 999, score: i
             yield state
 
 
+def _choices(n: int, games: int, **options):
+    """``_late_states`` where the seat to act has two legal cards or more, with its
+    observation."""
+    for state in _late_states(n, games, **options):
+        observation = state.observation(state.current_player())
+        if len(observation.legal_actions) >= 2:
+            yield state, observation
+
+
 @pytest.mark.parametrize("n", [2, 4])
 def test_among_equal_best_cards_the_cheater_plays_the_heuristics(n):
     """The cheater plays a card of the best double-dummy value (the reference solver's), the
@@ -200,10 +209,7 @@ def test_among_equal_best_cards_the_cheater_plays_the_heuristics(n):
 
     heuristic = HeuristicPlayer()
     ties = 0
-    for state in _late_states(n, 30):
-        observation = state.observation(state.current_player())
-        if len(observation.legal_actions) < 2:
-            continue
+    for state, observation in _choices(n, 30):
         position = state.position()
         truth = reference.solve(position, position.deal.side_of(position.to_move), "margin")
         best = [c for c in observation.legal_actions if truth.moves[c] == truth.value]
@@ -258,10 +264,9 @@ def test_near_the_target_the_cheater_keeps_the_winning_cards_then_the_safest_the
 
     heuristic = HeuristicPlayer()
     checked = narrowed = 0
-    for state in _late_states(n, 80 if n == 3 else 40, target=21, score=15):
-        observation = state.observation(state.current_player())
+    for state, observation in _choices(n, 80 if n == 3 else 40, target=21, score=15):
         position = state.position()
-        if len(observation.legal_actions) < 2 or not within_reach(position):
+        if not within_reach(position):
             continue
         side = position.deal.side_of(position.to_move)
         preferred = heuristic.act(observation)
@@ -298,10 +303,7 @@ def test_the_cheater_replying_with_a_time_limit_plays_the_best_reply_heuristics_
 
     heuristic = HeuristicPlayer()
     ties = 0
-    for state in _late_states(n, 20):
-        observation = state.observation(state.current_player())
-        if len(observation.legal_actions) < 2:
-            continue
+    for state, observation in _choices(n, 20):
         position = state.position()
         side = position.deal.side_of(position.to_move)
         values = {c: slow_reply(position.after(c), side, "margin")
