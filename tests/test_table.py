@@ -9,8 +9,8 @@ import re
 import pytest
 from rich.text import Text
 
-from solver.cards import SUIT_NAMES, card_str, suit_of
-from solver.game import BEG, RUN, TAKE_ONE, Match
+from solver.cards import JACK, SUIT_NAMES, card_str, make_card, suit_of
+from solver.game import BEG, RUN, TAKE_ONE, Match, MatchState
 from solver.tricks import seat_names, side_count, side_name
 
 from cli.answers import choices
@@ -114,18 +114,43 @@ def test_the_choices_numbered_on_one_line_without_a_width():
 PEGGED = re.compile(r"^  (\S+) (pegs|loses) (\d+) \(")
 
 
+def played_at_random(players: int, seed: int) -> MatchState:
+    """A match played to its end by random choices, ``random.Random(seed)``'s, as the test below
+    plays it."""
+    rng = random.Random(seed)
+    state = Match(players).new_initial_state(seed=seed)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def a_tie_for_game(players: int) -> int:
+    """The first seed of a match played at random with a deal played out in which nobody pegs
+    Game (a tie), and nobody pegged out."""
+    def tied(state):
+        return any(not log.thrown_in and not log.winners
+                   and "game" not in {peg.what for peg in log.pegs} for log in state.deals)
+    return next(seed for seed in range(1000) if tied(played_at_random(players, seed)))
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_lines_of_a_match_played_at_random_replay_its_tricks_and_points(players):
     """Each action's lines, for a match played by random choices: the move by the seat to act,
     the trick's winner the seat that then leads, the points pegged summing to the score's
-    change, the score after them, and each deal's end giving its points and the score."""
-    rng = random.Random(players)
-    state = Match(players).new_initial_state(seed=players)
+    change, the score after them, the end points nobody pegs (a Jack not dealt, Game tied),
+    and each deal's end giving its points and the score."""
+    seed = a_tie_for_game(players)
+    rng = random.Random(seed)
+    state = Match(players).new_initial_state(seed=seed)
     names, n_sides = seat_names(players), side_count(players)
     sides = [side_name(s, players) for s in range(n_sides)]
     start = state.score    # at the deal's start
+    jacks = ties = 0        # deals played out without the trump Jack, with Game tied
     while not state.is_terminal():
         seat, deals, score = state.current_player(), len(state.deals), state.score
+        if state.phase == "play" and not state.observation(seat).play:
+            dealt = {card for hand in state.hands for card in hand}
+            jack = make_card(state.trump, JACK)
         tricks = len(state.observation(seat).play) // players if state.phase == "play" else 0
         action = rng.choice(state.legal_actions())
         lines = [line.plain for line in what_happened(state, action, False)[0]]
@@ -147,11 +172,20 @@ def test_the_lines_of_a_match_played_at_random_replay_its_tricks_and_points(play
             assert lines[-1] == f"  Score: {scores_text(players, state.score)}"
         if ended:
             log = state.deals[-1]
+            # the Jack nobody pegs, said where the deal is played out and nobody pegged out
+            said = f"  Nobody pegs Jack: {card_str(jack)} was in no hand"
+            if not log.thrown_in and not log.winners:
+                assert (said in lines) == (jack not in dealt)
+                jacks += jack not in dealt
+                tied = "game" not in {peg.what for peg in log.pegs}
+                assert any(line.startswith("  Nobody pegs Game: a tie") for line in lines) == tied
+                ties += tied
             change = ", ".join(f"{side} {a - b:+d}" for side, a, b in zip(sides, log.score, start))
             assert deal_over_line(log, players).plain.replace("\xa0", " ").startswith(
                 f"Deal {log.number} is over: {change}; the score is "
                 f"{scores_text(players, log.score)}.")
             start = log.score
+    assert jacks >= 1 and ties >= 1
 
 
 @pytest.mark.parametrize("players, width", [(2, 80), (2, 40), (3, 60), (4, 40)])
