@@ -14,8 +14,8 @@ from solver.game import BEG, RUN, TAKE_ONE, Match, MatchState
 from solver.tricks import seat_names, side_count, side_name
 
 from cli.answers import choices
-from cli.table import CALL_WORDS, WIDTH, choices_line, deal_over_line, fit, pegged_this_deal, \
-    played_lines, scores_text, table_screen, trick_line, what_happened
+from cli.table import CALL_WORDS, WIDTH, choices_line, deal_line, deal_over_line, fit, \
+    pegged_this_deal, played_lines, scores_text, table_screen, trick_line, what_happened
 
 
 def screen_lines(obs, pretty: bool = False, **options) -> list[str]:
@@ -220,3 +220,10 @@ def test_the_grid_of_tricks_shows_each_card_by_seat_and_marks_the_winner(players
         winner = tricks[k + 1][0][0] if k + 1 < len(tricks) else None
         for seat, card in trick:
             assert columns[names[seat]][k] == card_str(card) + "*" * (seat == winner)
+
+
+def test_a_deal_starts_with_its_number_the_dealer_and_the_turn_up():
+    """``Deal 1 · S deals · turn-up KS``; in a match of several games the game is named too."""
+    for best_of, game in ((1, ""), (3, ", game 1")):
+        state, first = begun(best_of=best_of)
+        assert deal_line(state, False).plain == f"Deal 1{game} · S deals · turn-up {card_str(first)}"
