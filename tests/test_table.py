@@ -9,7 +9,7 @@ import re
 import pytest
 from rich.text import Text
 
-from solver.cards import JACK, SUIT_NAMES, card_str, make_card, suit_of
+from solver.cards import JACK, SUIT_NAMES, card_str, make_card, parse_card, suit_of
 from solver.game import BEG, RUN, TAKE_ONE, Match, MatchState
 from solver.tricks import seat_names, side_count, side_name
 
@@ -73,6 +73,11 @@ def test_the_calls_made_are_listed_in_order():
 def test_this_deals_points_are_marked_apart_on_the_pegboard():
     """The take-one's point, pegged this deal, is counted as this deal's (N 1, S 0), shown as
     this deal's hole and said; a game of a best-of names the games won."""
+    for best_of in (2, 3):
+        state, _ = begun(BEG, TAKE_ONE, best_of=best_of)
+        lines = screen_lines(state.observation(0), pretty=True)
+        assert lines[1].startswith(f"Deal 1, game 1 of best of {best_of} · you are N · S deals")
+        assert "Games won: N 0, S 0" in lines
     state, _ = begun(BEG, TAKE_ONE, best_of=3)
     obs = state.observation(0)
     assert pegged_this_deal(obs) == [1, 0]
@@ -191,8 +196,9 @@ def test_the_lines_of_a_match_played_at_random_replay_its_tricks_and_points(play
 @pytest.mark.parametrize("players, width", [(2, 80), (2, 40), (3, 60), (4, 40)])
 def test_the_grid_of_tricks_shows_each_card_by_seat_and_marks_the_winner(players, width):
     """The tricks so far, after a run (9 cards a hand): one column a trick, numbered, with the
-    seat that led it and each seat's card; the card that won marked ``*``, the winner being the
-    seat that leads the next trick; the columns that do not fit go on in another block."""
+    seat that led it and each seat's card under its number; the card that won marked ``*`` and
+    bold, the winner being the seat that leads the next trick; the columns that do not fit go
+    on in another block."""
     rng = random.Random(width)
     state, _ = begun(BEG, RUN, players=players)
     for _ in range(players * 8 + 1):
@@ -200,19 +206,31 @@ def test_the_grid_of_tricks_shows_each_card_by_seat_and_marks_the_winner(players
     obs = state.observation(0)
     tricks = [obs.play[k:k + players] for k in range(0, len(obs.play), players)]
     assert len(tricks) == 9
-    blocks = played_lines(obs, False, width).plain.split("\nTrick")
-    assert (len(blocks) > 1) == (width < 7 + 9 * 5) and max(
-        len(line) for line in "\n".join(blocks).split("\n")) <= width
+    grid = played_lines(obs, False, width)
+    bold = {i for span in grid.spans if "bold" in str(span.style)
+            for i in range(span.start, span.end)}
+    lines, offset, words = grid.plain.split("\n"), 0, []
+    for line in lines:      # each line's words, with where each starts in it and in the grid
+        words.append([(found.group(), found.start(), offset + found.start())
+                      for found in re.finditer(r"\S+", line)])
+        offset += len(line) + 1
+    assert max(map(len, lines)) <= width
+    heads = [k for k, line in enumerate(lines) if line.startswith("Trick")]
+    assert (len(heads) > 1) == (width < 7 + 9 * 5) and heads == \
+        list(range(0, len(lines), players + 2))
+    for k in heads[:-1]:    # a block holds as many columns as fit: one more, of 5, does not
+        assert max(len(line) for line in lines[k:k + players + 2]) + 5 > width
     columns: dict[str, list[str]] = {}
-    for block in blocks:
-        head, led, *rows = block.removeprefix("Trick").split("\n")
-        numbers = [int(k) for k in head.split()]
-        assert led.split()[0] == "led" and len(led.split()) == len(numbers) + 1
-        columns.setdefault("led", []).extend(led.split()[1:])
-        columns.setdefault("number", []).extend(map(str, numbers))
-        for row in rows:
-            seat, *cards = row.split()
-            columns.setdefault(seat, []).extend(cards)
+    for k in heads:
+        head, led, *rows = words[k:k + players + 2]
+        at = [start for _, start, _ in head[1:]]        # where each trick's column starts
+        columns.setdefault("number", []).extend(word for word, _, _ in head[1:])
+        for name, row in [("led", led)] + [(row[0][0], row) for row in rows]:
+            assert [start for _, start, _ in row[1:]] == at[:len(row) - 1]
+            columns.setdefault(name, []).extend(word for word, _, _ in row[1:])
+            for word, _, place in row[1:] if name != "led" else ():   # (trumps are bold)
+                trump = suit_of(parse_card(word.rstrip("*"))) == obs.trump
+                assert (place in bold) == (word.endswith("*") or trump)
     names = seat_names(players)
     assert columns["number"] == [str(k) for k in range(1, 10)]
     assert columns["led"] == [names[trick[0][0]] for trick in tricks]
