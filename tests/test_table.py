@@ -15,7 +15,8 @@ from solver.tricks import seat_names, side_count, side_name
 
 from cli.answers import choices
 from cli.table import CALL_WORDS, WIDTH, choices_line, deal_line, deal_over_line, fit, \
-    pegged_this_deal, played_lines, scores_text, table_screen, trick_line, what_happened
+    hand_lines, pegged_this_deal, played_lines, scores_text, table_screen, trick_line, \
+    what_happened
 
 
 def screen_lines(obs, pretty: bool = False, **options) -> list[str]:
@@ -245,3 +246,31 @@ def test_a_deal_starts_with_its_number_the_dealer_and_the_turn_up():
     for best_of, game in ((1, ""), (3, ", game 1")):
         state, first = begun(best_of=best_of)
         assert deal_line(state, False).plain == f"Deal 1{game} · S deals · turn-up {card_str(first)}"
+
+
+def test_the_hand_says_which_cards_are_trumps_if_the_turn_up_stands():
+    """Before trumps are fixed the hand's note says whose call keeps the turn-up's suit: the
+    elder hand's stand, the dealer's take-one, or, to a seat not calling, the turn-up standing."""
+    def note(state, seat):
+        return hand_lines(state.observation(seat), False).plain.split("\n")[0]
+
+    state, _ = begun()
+    assert [note(state, 0), note(state, 1)] == [
+        "Your hand  (< trumps if you stand)", "Your hand  (< trumps if the turn-up stands)"]
+    state.apply_action(BEG)
+    assert [note(state, 0), note(state, 1)] == [
+        "Your hand  (< trumps if the turn-up stands)", "Your hand  (< trumps if you give one)"]
+
+
+def test_a_revoke_is_said_with_the_points_it_loses():
+    """A card that does not follow, played as a record may hold one: the move says so, and the
+    offender's side loses the penalty's points, as the state pegs them."""
+    state, _ = begun(BEG, TAKE_ONE)
+    state.apply_action(choices(state.observation(0))[0])
+    revoke = next(card for card in state.hands[1] if card not in state.legal_actions())
+    pegs = len(state.pegs)
+    lines = [line.plain for line in what_happened(state, revoke, False, revoke=True)[0]]
+    assert lines[0] == f"S plays {card_str(revoke)}, a revoke"
+    (lost,) = [peg for peg in state.pegs[pegs:] if peg.what == "revoke"]
+    assert lost.side == 1 and lost.points < 0
+    assert f"  S loses {-lost.points} (revoke)" in lines
