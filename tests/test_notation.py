@@ -716,10 +716,13 @@ def test_one_deal_is_at_most_a_mebibyte_of_characters():
 def test_hidden_hands_are_read_only_where_asked_for():
     text = (EXAMPLES / "hidden" / "south.toml").read_text(encoding="utf-8")
     line = "N:AK.-.-.- - trump=S"
-    for read, given in ((parse_toml, text), (parse_line, line)):
+    readers = (parse_toml, parse_line, lambda given, source: list(read_layouts(given, source)),
+               lambda given, source: [read() for _, read in named_layouts(given, source)])
+    for read, given in zip(readers, (text, line, text, line)):
         with pytest.raises(DealFileError, match="the hand is hidden, but this needs every hand"):
             read(given, "x")
     assert parse_toml(text, "x", hidden=True).hidden == (0, 1, 3)
+    assert [read().hidden for _, read in named_layouts(line, "x", hidden=True)] == [(1,)]
     assert parse_line(line, "x", hidden=True).hidden == (1,)
     for before in (-1, None, 1.5, True):
         with pytest.raises(DealFileError, match=re.escape(
@@ -831,21 +834,6 @@ def test_a_score_key_that_is_no_seat_quoted_as_written():
         parse_toml(text, "s")
 
 
-def test_hidden_hands_read_only_where_asked_for_by_every_reader_of_texts():
-    """``named_layouts`` and ``read_layouts`` refuse a hidden hand unless asked to take one;
-    ``is_line_form`` of a text of nothing but blanks and comments is False."""
-    text = 'trump = "H"\n[hands]\nN = "AH KH QH JH TH 9H"\nS = "?"\n'
-    refused = "^s: hands.S: the hand is hidden, but this needs every hand"
-    with pytest.raises(DealFileError, match=refused):
-        [read() for _, read in named_layouts(text, "s")]
-    with pytest.raises(DealFileError, match=refused):
-        list(read_layouts(text, "s"))
-    assert [read().hidden for _, read in named_layouts(text, "s", hidden=True)] == [(1,)]
-    for blank in ("", "# a comment\n\n", BOM + "  \n"):
-        assert is_line_form(blank) is False
-    assert is_line_form("# a comment\nN:A.-.-.- K.-.-.-") is True
-
-
 def test_the_lines_of_a_text_as_an_editor_counts_them():
     """A text's last line end ends a line, not one more that is empty; a blank line before it
     is a line."""
@@ -857,13 +845,17 @@ def test_the_lines_of_a_text_as_an_editor_counts_them():
 
 def test_a_one_line_position_that_does_not_start_with_a_seat_quotes_its_first_word():
     """A one-line position starts ``N:`` (a seat and a colon); what it starts with instead is
-    quoted; ``is_line_form`` takes a seat and a colon alone as the start of one."""
+    quoted; ``is_line_form`` takes a seat and a colon alone as the start of one, and a text of
+    nothing but blanks and comments as none (False)."""
     for text, first in (("N", "N"), ("N K.-.-.- Q.-.-.-", "N"), ("X: A.-.-.- K.-.-.-", "X:"),
                         ("N;A.-.-.- K.-.-.-", "N;A.-.-.-")):
         with pytest.raises(DealFileError, match=re.escape(
                 f"s: expected 'N:', 'E:', 'S:' or 'W:' and the hands, not '{first}'")):
             parse_line(text, "s")
     assert (is_line_form("N:"), is_line_form("N"), is_line_form("N;")) == (True, False, False)
+    assert is_line_form("# a comment\nN:A.-.-.- K.-.-.-") is True
+    for blank in ("", "# a comment\n\n", BOM + "  \n"):
+        assert is_line_form(blank) is False
 
 
 def test_a_hand_given_outside_its_table_gets_a_hint():
