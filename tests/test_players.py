@@ -256,19 +256,35 @@ def test_card_values_follow_the_rules():
 # ---- the cheater ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_the_cheater_plays_a_double_dummy_best_card_late_in_a_deal(n):
-    rng = random.Random(n)
-    checked = 0
-    objective = "points" if n == 3 else "margin"
-    for game in range(40):
-        state = Match(n, Rules().replace(target=999)).new_initial_state(seed=100 * n + game)
-        cheater = CheaterPlayer(time_limit=None)
-        while state.phase != "play" or max(len(h) for h in state.hands) > 3:
+def late_states(n: int, seeds, rng: random.Random, cards: int = 3, target: int = 999,
+                score: int = 0, into_trick: bool = False):
+    """Matches of ``seeds`` from ``score`` each, played (calls by the heuristic, cards by
+    ``rng``) until each hand holds ``cards`` cards or fewer (with ``into_trick``, then up to
+    ``n - 1`` cards more into the trick, so that some seats follow), those still in card play."""
+    heuristic = HeuristicPlayer()
+    for seed in seeds:
+        state = Match(n, Rules().replace(target=target)).new_initial_state(
+            seed=seed, score=[score] * (2 if n == 4 else n))
+        while not state.is_terminal() and (state.phase != "play"
+                                           or max(len(h) for h in state.hands) > cards):
             if state.phase == "play":
                 state.apply_action(rng.choice(state.legal_actions()))
             else:
-                state.apply_action(decide(make_player("heuristic"), state))
+                state.apply_action(decide(heuristic, state))
+        for _ in range(rng.randrange(n) if into_trick else 0):
+            if state.is_terminal() or state.phase != "play":
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal() and state.phase == "play":
+            yield state
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_cheater_plays_a_double_dummy_best_card_late_in_a_deal(n):
+    checked = 0
+    objective = "points" if n == 3 else "margin"
+    for state in late_states(n, range(100 * n, 100 * n + 40), random.Random(n)):
+        cheater = CheaterPlayer(time_limit=None)
         position = state.position()
         if len(position.legal_moves()) < 2:
             continue
@@ -395,21 +411,10 @@ def test_every_rule_the_heuristic_gives_is_numbered_in_its_docstring_and_each_is
 def test_near_the_target_the_cheater_plays_a_card_that_wins_the_match(n):
     """With the match within reach in this deal, the cheater's card keeps the best value of
     objective win, by the reference solver."""
-    rng = random.Random(n)
     checked = 0
-    for game in range(30):
-        score = [15] * (2 if n == 4 else n)
-        state = Match(n, Rules().replace(target=21)).new_initial_state(seed=1000 * n + game,
-                                                                      score=score)
+    for state in late_states(n, range(1000 * n, 1000 * n + 30), random.Random(n), target=21,
+                             score=15):
         cheater = CheaterPlayer(time_limit=None)
-        while not state.is_terminal() and (state.phase != "play"
-                                           or max(len(h) for h in state.hands) > 3):
-            if state.phase == "play":
-                state.apply_action(rng.choice(state.legal_actions()))
-            else:
-                state.apply_action(decide(make_player("heuristic"), state))
-        if state.is_terminal() or state.phase != "play":
-            continue
         position = state.position()
         if position.deal.score is None or len(position.legal_moves()) < 2 \
                 or not within_reach(position):

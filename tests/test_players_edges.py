@@ -8,6 +8,8 @@ the reference solver (or the plain search of ``test_replies``).
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from solver.cards import parse_cards
@@ -17,7 +19,7 @@ from solver.game import Match
 from solver.players import (CheaterPlayer, HeuristicPlayer, PlayerError, check_switch, decide,
                             deal_objective, sides_within_reach, within_reach)
 from solver.rules import Rules
-from test_players import seen
+from test_players import late_states, seen
 
 
 # ---- decide ---------------------------------------------------------------------------------
@@ -166,35 +168,12 @@ def test_the_cheater_refuses_a_limit_that_is_no_limit_and_sizes_its_table_as_doc
     assert CheaterPlayer(node_limit=1, time_limit=None).node_limit == 1
 
 
-def _late_states(n: int, games: int, cards: int = 3, target: int = 999, score: int = 0):
-    """Seeded matches from ``score`` each, played (calls by the heuristic, cards at random)
-    until each hand holds ``cards`` cards or fewer, then up to ``n - 1`` cards more into the
-    trick (so that some seats follow), in card play."""
-    import random
-
-    heuristic = HeuristicPlayer()
-    rng = random.Random(f"late{n}")
-    for game in range(games):
-        state = Match(n, Rules().replace(target=target)).new_initial_state(
-            seed=300 * n + game, score=[score] * (2 if n == 4 else n))
-        while not state.is_terminal() and (state.phase != "play"
-                                           or max(len(h) for h in state.hands) > cards):
-            if state.phase == "play":
-                state.apply_action(rng.choice(state.legal_actions()))
-            else:
-                state.apply_action(decide(heuristic, state))
-        for _ in range(rng.randrange(n)):
-            if state.is_terminal() or state.phase != "play":
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
-        if not state.is_terminal() and state.phase == "play":
-            yield state
-
-
 def _choices(n: int, games: int, **options):
-    """``_late_states`` where the seat to act has two legal cards or more, with its
-    observation."""
-    for state in _late_states(n, games, **options):
+    """``late_states`` of ``games`` matches (seeds from 300 n, cards a little into a trick) where
+    the seat to act has two legal cards or more, with its observation."""
+    rng = random.Random(f"late{n}")
+    for state in late_states(n, range(300 * n, 300 * n + games), rng, into_trick=True,
+                             **options):
         observation = state.observation(state.current_player())
         if len(observation.legal_actions) >= 2:
             yield state, observation
@@ -230,7 +209,8 @@ def test_a_cheater_counts_the_decisions_a_limit_cut_short_once_each():
     free = CheaterPlayer(time_limit=None)
     limited = CheaterPlayer(time_limit=None, node_limit=1)
     cut = lone = 0
-    for state in _late_states(3, 12, cards=4, target=21, score=15):
+    for state in late_states(3, range(900, 912), random.Random("late3"), cards=4, target=21,
+                             score=15, into_trick=True):
         observation = state.observation(state.current_player())
         before = limited.stopped
         free.act(observation, state)
