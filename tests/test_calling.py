@@ -95,6 +95,19 @@ def test_outcomes_are_the_deal_the_runner_plays(players, preset):
                 assert values == tuple(margin(points, s) for s in range(len(points)))
 
 
+def test_play_out_gives_the_deal_it_plays_and_outcomes_leave_out_a_run_not_allowed():
+    rng = random.Random(5)
+    state = Match(2, Rules(target=MAX_TARGET)).new_initial_state(dealer=0, auto_deal=False)
+    logs = []
+    for _ in range(2):
+        state.deal_pack(shuffled_pack(rng))
+        logs.append(play_out(state))
+    assert logs == state.deals and logs[0] is not logs[1]
+    pack = shuffled_pack(rng)
+    for runs, calls in ((0, {STAND, TAKE_ONE}), (1, {STAND, TAKE_ONE, RUN})):
+        assert set(outcomes(Match(2, Rules(max_runs=runs)), 0, pack)) == calls
+
+
 def test_a_thrown_in_deal_is_worth_nothing_and_a_game_won_the_win_value():
     rules = Rules(max_runs=1)
     match = Match(2, rules)
@@ -156,6 +169,9 @@ def test_hand_features_and_cells():
     features = hand_features(parse_cards("KD QD 5D JC 2H 3H"), parse_card("AD"))
     assert features == {"trumps": 3, "held": "KQ5", "turnup": "A", "side": 0}
     assert cell_keys(features)[1:4] == ["n3 top:AT", "n3 scoring:K5", "n3 held:KQ5 up:A"]
+    # the aces and tens of the other suits: one, and three counted as two
+    assert hand_features(parse_cards("AS 2H 3H 4H 5H 6D"), parse_card("9H"))["side"] == 1
+    assert hand_features(parse_cards("AS TS TD 3H 4H 6D"), parse_card("9H"))["side"] == 2
 
 
 def test_the_estimate_shrinks_each_cell_toward_the_coarser():
@@ -192,6 +208,43 @@ def test_table_call_follows_the_sign_and_falls_back_to_the_rule():
     assert table_call(dealer, CallTable({key: [10, 50.0, 0.0]}, {})) == RUN
     no_runs = _observation(2, 3, "dealer", Rules(max_runs=0))
     assert table_call(no_runs, CallTable({}, {})) == TAKE_ONE
+    # an estimate of 0 keeps the turn-up's suit, as does a dealer's of a half
+    for estimate, phase, call in ((0.0, "elder", STAND), (0.0, "dealer", TAKE_ONE),
+                                  (0.5, "dealer", TAKE_ONE), (-0.5, "dealer", RUN)):
+        obs = _observation(2, 3, phase)
+        key = f"all-fives/2/{phase}|{cell_keys(hand_features(obs.hand, obs.turnups[0]))[0]}"
+        assert table_call(obs, CallTable({key: [10, estimate, 0.0]}, {})) == call
+    # with three players the elder hand is the dealer's left (its own side): at 60 the
+    # dealer runs, and not for another side's 60
+    for dealer in range(3):
+        for at_60, call in (((dealer + 1) % 3, RUN), ((dealer + 2) % 3, TAKE_ONE)):
+            score = tuple(60 if side == at_60 else 0 for side in range(3))
+            state = Match(3).new_initial_state(seed=5, dealer=dealer, score=score)
+            state.apply_action(BEG)
+            obs = state.observation(dealer)
+            key = f"all-fives/3/dealer|{cell_keys(hand_features(obs.hand, obs.turnups[0]))[0]}"
+            assert table_call(obs, CallTable({key: [10, 50.0, 0.0]}, {})) == call
+    # rules that are no preset's deals (Low to its captor): the rule, not the all-fives cell
+    obs = _observation(2, 3, "elder", Rules(low_to="captor"))
+    assert deal_preset(obs.rules) is None
+    key = f"all-fives/2/elder|{cell_keys(hand_features(obs.hand, obs.turnups[0]))[0]}"
+    for estimate in (50.0, -50.0):
+        assert table_call(obs, CallTable({key: [10, estimate, 0.0]}, {})) == stand_or_beg(obs)
+
+
+def test_the_most_a_deal_pegs_is_counted_from_the_rules():
+    """``deal_most`` by hand: the trumps captured (A 4, K 3, Q 2, J 1, 10 10, 5 5), High,
+    Low, Jack and Game, five for five's 5, the take-one's point and a turned-up Jack, as each
+    preset counts them."""
+    captures = 4 + 3 + 2 + 1 + 10 + 5
+    assert deal_most(PRESETS["all-fives"]) == deal_most(PRESETS["strict"]) == captures + 4 + 1
+    assert deal_most(PRESETS["classic"]) == captures + 1
+    assert deal_most(PRESETS["five-for-five"]) == captures + 4 + 5 + 1
+    assert deal_most(PRESETS["all-fours"]) == 4 + 1 + 1
+    # a side exactly that far from the target is near it, one point farther is not
+    observation = Match(2).new_initial_state(seed=1).observation(1)
+    assert near_target(replace(observation, score=(61 - 30, 0)))
+    assert not near_target(replace(observation, score=(61 - 31, 61 - 31)))
 
 
 def test_deal_preset_reads_the_deal_options_only():
@@ -319,6 +372,21 @@ def test_rollout_call_on_equal_means_is_the_heuristics_rule(monkeypatch):
         assert rollout_call(obs, random.Random(1), worlds=2) == other
 
 
+def test_rollout_call_weighs_its_worlds_by_the_calls_made(monkeypatch):
+    import solver.calling as calling
+
+    asked = []
+    draw = calling.sampling.sample_worlds
+
+    def spy(observation, count, rng, **options):
+        asked.append(options)
+        return draw(observation, count, rng, **options)
+
+    monkeypatch.setattr(calling.sampling, "sample_worlds", spy)
+    rollout_call(_observation(2, 11, "dealer"), random.Random(4), worlds=4)
+    assert asked == [{"bidding": True}]
+
+
 def test_rollout_advice_over_the_true_deal_is_its_play_out():
     for players in (2, 3, 4):
         state = Match(players).new_initial_state(seed=21)
@@ -328,6 +396,21 @@ def test_rollout_advice_over_the_true_deal_is_its_play_out():
         stand = next(a for a in advice.actions if a.action == STAND)
         # a stand does not reach the rest of the pack: the true pack's play-out
         assert stand.mean == branch_results(obs, list(state.pack))[STAND]
+
+
+def test_rollout_advice_is_exact_only_when_asked_and_every_world_is_played():
+    from solver.advice import MIN_WORLDS, Budget
+
+    state = Match(2).new_initial_state(seed=21)
+    obs = state.observation(state.current_player())
+    player = PimcPlayer(seed=1, calls="rollout")
+    worlds = [state.hands] * (MIN_WORLDS + 2)
+    weights = [1.0] * len(worlds)
+    assert advise_rollout(player, obs, worlds, weights, exact=True).exact
+    assert not advise_rollout(player, obs, worlds, weights).exact
+    # a budget spent from the start: MIN_WORLDS worlds played, so not exact, nor complete
+    cut = advise_rollout(player, obs, worlds, weights, exact=True, budget=Budget(None, 0, 6))
+    assert cut.worlds == MIN_WORLDS and not cut.exact and not cut.complete
 
 
 def test_near_the_target_a_calls_advice_is_its_chance_to_win_the_match():

@@ -402,6 +402,13 @@ def test_world_pack_deals_the_world_and_its_turnup():
         hands, turnups = deal_pack(pack, players, state.dealer)
         assert [sorted(h) for h in hands] == [sorted(h) for h in state.hands]
         assert turnups == state.turnups and sorted(pack) == sorted(set(pack)) and len(pack) == 52
+        # the cards left after the turn-up (a run deals from them) come in an order the RNG
+        # shuffles: not the pack's own order, and another for another RNG
+        dealt = 6 * players + 1
+        rest = pack[dealt:]
+        assert rest != sorted(rest)
+        assert world_pack(state.hands, state.dealer, state.turnups[0],
+                          random.Random(4))[dealt:] != rest
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
