@@ -15,7 +15,8 @@ from dataclasses import replace
 import pytest
 
 from solver.game import PLAY, Match, turn_view
-from solver.inference import FULL, PARTNER_SLIP, TEMPERED, PlayWeigher, play_weight
+from solver.heuristic import TrickView
+from solver.inference import FULL, PARTNER_SLIP, TEMPERED, PlayWeigher, _Sight, play_weight
 from solver.players import HeuristicPlayer, decide
 from solver.registry import make_player
 from solver.rules import PRESETS, Rules
@@ -155,6 +156,45 @@ def test_weigher_chooses_the_heuristics_card_under_every_preset(preset):
                         held[seat].remove(card)
                         played.append((seat, card))
     assert asked > 100
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_worlds_sight_of_a_past_turn_is_the_heuristics_own_view(players):
+    """``_Sight``, built from what the worlds share, tells the heuristic's rules what
+    ``TrickView.of`` tells them from the seat's own observation at that turn: the cards out
+    (the trumps among them), the trick, the seats after, the partner, and per legal card its
+    value, whether it holds the trick and who then wins it."""
+    rng = random.Random(players)
+    asked = 0
+    for seed in range(3):
+        for obs, _ in observations(players, Rules(), seed, stray=0.5):
+            if obs.revokes or not obs.play or rng.random() < 0.7:
+                continue
+            weigher = PlayWeigher(obs, FULL)
+            for world in sample_worlds(obs, 2, rng):
+                held = [list(h) for h in world.hands]
+                for seat, card in obs.play:
+                    held[seat].append(card)
+                played = []
+                for index, (seat, card) in enumerate(obs.play):
+                    k = index % players
+                    trick = [c for _, c in played[len(played) - k:]] if k else []
+                    legal = legal_plays(held[seat], trick, obs.trump, obs.rules.strict_follow)
+                    view = TrickView.of(turn_view(obs, seat, held[seat], played, legal))
+                    sight = _Sight(weigher._turn(index), held[seat], weigher.values,
+                                   weigher.prize)
+                    assert sorted(sight.out) == sorted(view.out)
+                    assert sorted(sight.out_trumps()) == sorted(view.out_trumps())
+                    assert (sight.trick, sight.seats_after, sight.partner, sight.prize) == \
+                        (view.trick, view.seats_after, view.partner, view.prize)
+                    for c in legal:
+                        assert sight.value(c) == view.value(c)
+                        assert sight.holds(c) == view.holds(c)
+                        assert sight.winner_after(c) == view.winner_after(c)
+                    asked += 1
+                    held[seat].remove(card)
+                    played.append((seat, card))
+    assert asked > 150
 
 
 def test_the_model_gives_the_heuristics_card_0_9_and_the_others_0_1_shared_tempered_at_8():
