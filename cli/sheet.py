@@ -191,7 +191,7 @@ def end_point_cards(position: Position) -> list[tuple[str, Card]]:
     if rules.jack:
         out.append(("Jack", make_card(trump, RANKS.index("J"))))
     trumps = deal.trumps_dealt()
-    if rules.low and rules.low_to == "captor" and trumps:
+    if rules.low_to_captor and trumps:
         out.append(("Low", trumps[0]))
     if rules.five_for_five:
         out.append(("Five", make_card(trump, RANKS.index("5"))))
@@ -207,7 +207,7 @@ def scoring_words(rules) -> str:
         parts.append("trumps taken (A 4, K 3, Q 2, J 1, 10 10, 5 5)")
     ends = [name for name, on in (("High", rules.high), ("Low", rules.low),
                                   ("Jack", rules.jack), ("Game", rules.game)) if on]
-    if rules.low and rules.low_to == "captor":
+    if rules.low_to_captor:
         ends[ends.index("Low")] = "Low (to its taker)"
     if rules.game and not rules.game_counts_fives:
         ends[-1] = "Game (fives not counted)"
@@ -257,7 +257,7 @@ def situation_words(position: Position, objective: str = "points") -> list[str]:
     if trumps and deal.rules.high:
         high = trumps[-1]
         held.append(f"High {card_str(high, True)} {deal.side_name(deal.side_of(cast(int, deal.holder(high))))}")
-    if trumps and deal.rules.low and deal.rules.low_to == "holder":
+    if trumps and deal.rules.low_to_holder:
         low = trumps[0]
         held.append(f"Low {card_str(low, True)} {deal.side_name(deal.side_of(cast(int, deal.holder(low))))}")
     held += [f"no {name} ({card_str(card, True)})" for name, card in marked

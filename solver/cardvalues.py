@@ -14,8 +14,7 @@ __all__ = ["card_points", "card_tables"]
 
 def _low_captured(deal: Deal) -> Card | None:
     """The trump whose winner scores Low, when Low goes to the captor (the lowest in play)."""
-    rules = deal.rules
-    if not (rules.low and rules.low_to == "captor"):
+    if not deal.rules.low_to_captor:
         return None
     trumps = deal.trumps_dealt()
     return trumps[0] if trumps else None

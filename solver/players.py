@@ -369,7 +369,7 @@ def sides_within_reach(position) -> list[int]:
     points = card_tables(deal, "points")[0]     # (card_points, kept per rules and trumps)
     left = sum(points[c] for hand in position.hands for c in hand)
     # (Low to the captor is in the lowest trump's points already, as the Jack is in its own)
-    low = rules.low and rules.low_to != "captor"
+    low = rules.low_to_holder
     left += sum(points[c] for c in position.current.cards) + sum((rules.high, low, rules.game))
     won = [0] * deal.sides
     for trick in position.completed:

@@ -148,6 +148,16 @@ class Rules:
     def strict_follow(self) -> bool:
         return self.follow == "strict"
 
+    @property
+    def low_to_holder(self) -> bool:
+        """Low is scored, and goes to the side dealt it."""
+        return self.low and self.low_to == "holder"
+
+    @property
+    def low_to_captor(self) -> bool:
+        """Low is scored, and goes to the side that wins it in a trick."""
+        return self.low and self.low_to == "captor"
+
 
 def read_spec(text: str) -> tuple[str, dict[str, str]]:
     """A rules spec's preset and the options it names, as written (``Rules.from_spec`` reads

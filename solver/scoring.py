@@ -141,7 +141,7 @@ def captor_cards(deal: Deal) -> list[tuple[str, Card]]:
     name, in the order they are pegged: Low where it goes to its captor, the Jack, the Five
     under five-for-five."""
     rules, trumps = deal.rules, deal.trumps_dealt()
-    out = [("low", trumps[0])] if trumps and rules.low and rules.low_to == "captor" else []
+    out = [("low", trumps[0])] if trumps and rules.low_to_captor else []
     for wanted, name, rank in ((rules.jack, "jack", JACK), (rules.five_for_five, "five", FIVE)):
         card = make_card(deal.trump, rank)
         if wanted and card in trumps:

@@ -70,7 +70,7 @@ def settled_before(position: Position, side: int, objective: str, points: bytes,
             high = 1 << (in_play.bit_length() - 1)
             low = in_play & -in_play
             for wanted, card in ((rules.high, high),
-                                 (rules.low and rules.low_to == "holder", low)):
+                                 (rules.low_to_holder, low)):
                 if wanted:
                     s = sides[next(i for i, lane in enumerate(lanes) if lane & card)]
                     settled += 1 if s == side else (-1 if margin else 0)
@@ -98,7 +98,7 @@ def _win(position: Position, side: int, points: bytes) -> Win | int:
     trumps = deal.trumps_dealt()
     high = deal.side_of(cast(int, deal.holder(trumps[-1]))) if trumps and rules.high else -1
     low = deal.side_of(cast(int, deal.holder(trumps[0]))) \
-        if trumps and rules.low and rules.low_to == "holder" else -1
+        if trumps and rules.low_to_holder else -1
     # (the engine's three places: Low to its captor, the Jack, the Five; -1 where none)
     captured = dict(captor_cards(deal))
     specials = [captured.get(name, -1) for name in ("low", "jack", "five")]
