@@ -590,15 +590,18 @@ def test_the_options_defaults_and_bounds_are_the_readmes():
     plain, full = PimcPlayer(seed=1), PimcPlayer(seed=1, trust="full")
     assert [plain.worlds_for(n) for n in (2, 3, 4)] == [128, 128, 64]
     assert (plain.draws, full.draws, plain.chain, plain.time_limit) == (2, 16, 0, 0.5)
+    assert (plain.exact_limit, plain.table_bits, plain.aside) == (10_000, 20, False)
+    assert (plain.partner, plain.fusion, plain.replies) == ("best", "none", "double-dummy")
     assert PimcPlayer(calls="pimc").call_worlds == 16
     assert PimcPlayer(calls="pimc", worlds=8).call_worlds == 8
     assert PimcPlayer(calls="rollout").rollout_worlds == 64
     # worlds 1 to 100,000; draws times worlds (or 128) at most 100,000; chain 0 to 64
     for good in ({"worlds": 100_000}, {"call_worlds": 100_000}, {"draws": 781},
-                 {"worlds": 1000, "draws": 100}, {"chain": 64}):
+                 {"worlds": 1000, "draws": 100}, {"chain": 64}, {"exact_limit": 0},
+                 {"replies": "heuristic", "partner": "best"}):
         PimcPlayer(seed=1, **good)
     for bad in ({"worlds": 100_001}, {"call_worlds": 100_001}, {"draws": 782},
-                {"worlds": 1000, "draws": 101}, {"chain": 65}):
+                {"worlds": 1000, "draws": 101}, {"chain": 65}, {"exact_limit": -1}):
         with pytest.raises(PlayerError):
             PimcPlayer(seed=1, **bad)
 
