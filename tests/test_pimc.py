@@ -18,6 +18,7 @@ import pytest
 from solver.batch import play_deals, run_duplicate, run_matches
 from solver.bidding import _branches, call_advice
 from solver.calling import world_pack
+from solver.errors import AllFivesError
 from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
 from solver import reference
 from solver.pimc import PLAYED_OUT, PLAYED_OUT_WORLDS, Advice, PimcPlayer, summarize
@@ -596,13 +597,23 @@ def test_the_options_defaults_and_bounds_are_the_readmes():
     assert PimcPlayer(calls="pimc", worlds=8).call_worlds == 8
     assert PimcPlayer(calls="rollout").rollout_worlds == 64
     # worlds 1 to 100,000; draws times worlds (or 128) at most 100,000; chain 0 to 64
+    # (and the options' other checks: limits, replies, table_bits, what needs what)
     for good in ({"worlds": 100_000}, {"call_worlds": 100_000}, {"draws": 781},
                  {"worlds": 1000, "draws": 100}, {"chain": 64}, {"exact_limit": 0},
-                 {"replies": "heuristic", "partner": "best"}):
+                 {"worlds": 1}, {"call_worlds": 1}, {"draws": 1}, {"chain": 0},
+                 {"replies": "heuristic", "partner": "best"},
+                 {"replies": "heuristic", "fusion": "shared"},
+                 {"trust": "full", "full_calls": 1}, {"table_bits": 8}):
         PimcPlayer(seed=1, **good)
     for bad in ({"worlds": 100_001}, {"call_worlds": 100_001}, {"draws": 782},
-                {"worlds": 1000, "draws": 101}, {"chain": 65}, {"exact_limit": -1}):
-        with pytest.raises(PlayerError):
+                {"worlds": 1000, "draws": 101}, {"chain": 65}, {"exact_limit": -1},
+                {"worlds": 0}, {"call_worlds": 0}, {"draws": 0}, {"chain": -1},
+                {"call_worlds": 1.5}, {"chain": 1.5}, {"exact_limit": 1.5},
+                {"time_limit": -1}, {"node_limit": 0}, {"replies": "never"},
+                {"table_bits": 7}, {"fusion": "shared"},
+                {"replies": "heuristic", "fusion": "shared", "partner": "best"},
+                {"full_calls": 1}, {"trust": "full", "full_calls": 1, "bidding": 0}):
+        with pytest.raises(AllFivesError):      # (a PlayerError, or the limits' own)
             PimcPlayer(seed=1, **bad)
 
 
