@@ -791,6 +791,46 @@ def test_postponed_values_cut_short_by_the_budget_say_so():
     assert kept == [1.0] and not complete and all(len(values[c]) == 1 for c in legal)
 
 
+def test_plain_values_are_the_engines_and_say_when_the_budget_cut_them():
+    """``value_play``: each world's values are the engine's own solve's; a budget spent once
+    the first world is valued keeps that one and says cut short; a world whose solve is cut
+    short (one node, by an engine whose table has not seen it) is left out and counted, the
+    worlds after it valued."""
+    from solver.advice import Budget
+    from solver.pimc import value_play
+
+    class CutThird(Budget):
+        def solve(self, solver, position, side, objective, done, most_nodes=None, **options):
+            return super().solve(solver, position, side, objective, done,
+                                 1 if done == 2 else most_nodes, **options)
+
+    state = to_play(2, 1)   # (six legal cards; no world settled without a search)
+    state.apply_action(decide(make_player("heuristic"), state))
+    seat = state.current_player()
+    obs = state.observation(seat)
+    legal = list(obs.legal_actions)
+    me = side(seat, 2)
+    worlds = sampling_worlds(obs, 6)
+    solver = Solver(16)
+    kept_at: list[int] = []
+    values, kept, complete = value_play(solver, worlds, [1.0] * 6, legal, me, "margin",
+                                        Budget(None, None, 6), kept_at)
+    assert complete and kept == [1.0] * 6 and kept_at == list(range(6))
+    for i, world in enumerate(worlds):
+        truth = Solver(16).solve(world, me, "margin", line=False).moves
+        assert {c: values[c][i] for c in legal} == {c: float(truth[c]) for c in legal}
+    budget = Budget(None, None, 6)
+    budget.spent = lambda: True         # spent once the first world is valued
+    values, kept, complete = value_play(solver, worlds, [1.0] * 6, legal, me, "margin", budget)
+    assert kept == [1.0] and not complete and all(len(values[c]) == 1 for c in legal)
+    budget, kept_at = CutThird(None, None, 6), []
+    values, kept, complete = value_play(Solver(16), worlds, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+                                        legal, me, "margin", budget, kept_at)
+    assert not complete and budget.left_out == 1
+    assert kept == [1.0, 2.0, 4.0, 5.0, 6.0] and kept_at == [0, 1, 3, 4, 5]
+    assert all(len(values[c]) == 5 for c in legal)
+
+
 def sampling_worlds(obs, count):
     from solver.sampling import sample_worlds, world_position
 
