@@ -629,6 +629,12 @@ def test_a_partners_option_is_for_four_players(players):
             run_duplicate(spec, "heuristic", players, 1)
         with pytest.raises(PlayerError, match=f"a table of {players} has no partners"):
             run_matches("heuristic", spec, players, 1)
+        # and asked for a call, a card or advice at such a table (as from Python)
+        for state in (Match(players).new_initial_state(seed=0), to_play(players, 0)):
+            observation = state.observation(state.current_player())
+            for ask in ("act", "advise"):
+                with pytest.raises(PlayerError, match=f"a table of {players} has no partners"):
+                    getattr(player_spec(spec).make(seed=1), ask)(observation)
     # made without a table, as from Python, a player is not checked
     assert player_spec("pimc:infer_partner=1").make(seed=1).infer_partner
 
@@ -829,6 +835,50 @@ def test_plain_values_are_the_engines_and_say_when_the_budget_cut_them():
     assert not complete and budget.left_out == 1
     assert kept == [1.0, 2.0, 4.0, 5.0, 6.0] and kept_at == [0, 1, 3, 4, 5]
     assert all(len(values[c]) == 5 for c in legal)
+
+
+def test_values_against_the_replies_are_the_searches_own_and_stop_with_the_budget():
+    """``value_replies`` and ``value_shared_replies`` over worlds: each world's values are
+    ``solver.replies``' own search's; the budget spent once the first world is valued keeps
+    that one and says cut short; the worlds searched together keep nothing when they do not
+    finish in their share."""
+    from solver.advice import Budget
+    from solver.pimc import value_replies, value_shared_replies
+    from solver.replies import REPLY_NODES, reply_values, shared_reply_values
+
+    heuristic = make_player("heuristic")
+    state = to_play(2, 1)
+    state.apply_action(decide(heuristic, state))
+    seat = state.current_player()
+    obs = state.observation(seat)
+    legal = list(obs.legal_actions)
+    me = side(seat, 2)
+    worlds = sampling_worlds(obs, 4)
+    weights = [1.0, 2.0, 3.0, 4.0]
+    budget = Budget(60.0, None, 4)      # (a time limit, not reached)
+    values, kept, complete = value_replies(worlds, weights, legal, me, "margin", heuristic,
+                                           budget)
+    assert complete and kept == weights
+    assert budget.nodes > 0 and budget.nodes % REPLY_NODES == 0     # (positions counted)
+    for i, world in enumerate(worlds):
+        truth = reply_values(world, me, "margin", heuristic)
+        assert {c: values[c][i] for c in legal} == {c: float(truth[c]) for c in legal}
+    budget = Budget(None, None, 4)
+    budget.spent = lambda: True         # spent once the first world is valued
+    values, kept, complete = value_replies(worlds, weights, legal, me, "margin", heuristic,
+                                           budget)
+    assert kept == [1.0] and not complete and all(len(values[c]) == 1 for c in legal)
+    # no node left for the first world's search: nothing kept
+    assert value_replies(worlds, weights, legal, me, "margin", heuristic,
+                         Budget(None, 1, 4)) == ({c: [] for c in legal}, [], False)
+    values, kept, complete = value_shared_replies(worlds, weights, legal, "margin", heuristic,
+                                                  Budget(60.0, None, 4))
+    truth = shared_reply_values(worlds, weights, "margin", heuristic)
+    assert complete and kept == weights
+    assert values == {c: [float(v) for v in truth[c]] for c in legal}
+    values, kept, complete = value_shared_replies(worlds, weights, legal, "margin", heuristic,
+                                                  Budget(None, 1, 4))
+    assert (values, kept, complete) == ({c: [] for c in legal}, [], False)
 
 
 def sampling_worlds(obs, count):
