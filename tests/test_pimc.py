@@ -310,6 +310,8 @@ def test_near_the_target_the_match_comes_first():
             points = Solver(16).solve(state.position(), me, "margin", line=False)
             for a in advice.actions:
                 assert a.mean == win.moves[a.action] and a.points == points.moves[a.action]
+                assert a.others_win is None     # (a third seat's chance: three players only)
+            assert advice.complete
             assert win.moves[advice.best] == max(win.moves.values())
             best = [c for c in win.moves if win.moves[c] == win.moves[advice.best]]
             assert points.moves[advice.best] == max(points.moves[c] for c in best)
@@ -360,6 +362,7 @@ def test_with_three_players_near_the_target_the_others_are_kept_from_winning():
                                                                       exact=True)
         assert [(a.mean, a.others_win, a.points) for a in advice.actions] == \
             [(win[c], lost[c], points[c]) for c in order]
+        assert advice.complete and advice.exact      # (no limit: every solve finished)
         assert advice.best in best
         assert CheaterPlayer(time_limit=None).act(obs, state) in best
         by_points = max((c for c in win if win[c] == win[order[0]]), key=lambda c: points[c])
