@@ -311,7 +311,7 @@ def test_near_the_target_the_match_comes_first():
             for a in advice.actions:
                 assert a.mean == win.moves[a.action] and a.points == points.moves[a.action]
                 assert a.others_win is None     # (a third seat's chance: three players only)
-            assert advice.complete
+            assert advice.complete and not advice.exact     # (one world, not every one)
             assert win.moves[advice.best] == max(win.moves.values())
             best = [c for c in win.moves if win.moves[c] == win.moves[advice.best]]
             assert points.moves[advice.best] == max(points.moves[c] for c in best)
@@ -798,6 +798,25 @@ def test_postponed_values_cut_short_by_the_budget_say_so():
                                                   [1.0] * 6, legal, seat, side(seat, 2),
                                                   "margin", budget)
     assert kept == [1.0] and not complete and all(len(values[c]) == 1 for c in legal)
+    # a solve that does not finish, the first world's or one after a card of it: nothing kept
+    # (the caller falls back to the plain values)
+
+    class Cut(Budget):
+        def solve(self, solver, position, side, objective, done, most_nodes=None, **options):
+            self.solves = getattr(self, "solves", 0) + 1
+            return super().solve(solver, position, side, objective, done,
+                                 1 if self.solves == self.cut else most_nodes, **options)
+
+    state = to_play(2, 1)       # (six legal cards; no world settled without a search)
+    state.apply_action(decide(make_player("heuristic"), state))
+    seat = state.current_player()
+    obs = state.observation(seat)
+    legal = list(obs.legal_actions)
+    for cut in (1, 2):
+        budget = Cut(None, None, 6)
+        budget.cut = cut
+        assert value_play_postponed(Solver(16), sampling_worlds(obs, 6), [1.0] * 6, legal,
+                                    seat, side(seat, 2), "margin", budget) == ({}, [], False)
 
 
 def test_plain_values_are_the_engines_and_say_when_the_budget_cut_them():
