@@ -779,6 +779,18 @@ def test_postponed_values_are_the_engines_in_one_world_and_never_above_plain_pim
         assert complete and len(kept) == 6
         for c in legal:
             assert sum(post[c]) <= sum(plain[c]) + 1e-9
+        # at this seat's last card, the deal ending before its next
+        while len(state.hands[state.current_player()]) > 1:
+            state.apply_action(decide(heuristic, state))
+        if state.phase != PLAY:
+            continue
+        seat = state.current_player()
+        me = side(seat, players)
+        legal = list(state.legal_actions())
+        one, kept, complete = value_play_postponed(solver, [state.position()], [1.0], legal,
+                                                   seat, me, "margin", Budget(None, None, 1))
+        truth = Solver(16).solve(state.position(), me, "margin", line=False)
+        assert complete and {c: v[0] for c, v in one.items()} == truth.moves
 
 
 def test_postponed_values_cut_short_by_the_budget_say_so():
