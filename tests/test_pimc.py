@@ -312,6 +312,7 @@ def test_near_the_target_the_match_comes_first():
                 assert a.mean == win.moves[a.action] and a.points == points.moves[a.action]
                 assert a.others_win is None     # (a third seat's chance: three players only)
             assert advice.complete and not advice.exact     # (one world, not every one)
+            assert advice.drawn == (1 if len(obs.legal_actions) > 1 else 0)
             assert win.moves[advice.best] == max(win.moves.values())
             best = [c for c in win.moves if win.moves[c] == win.moves[advice.best]]
             assert points.moves[advice.best] == max(points.moves[c] for c in best)
@@ -829,6 +830,34 @@ def test_postponed_values_cut_short_by_the_budget_say_so():
         budget.cut = cut
         assert value_play_postponed(Solver(16), sampling_worlds(obs, 6), [1.0] * 6, legal,
                                     seat, side(seat, 2), "margin", budget) == ({}, [], False)
+
+
+def test_a_lone_legal_card_is_advised_from_no_world():
+    """One legal card: advice valued in no world, not exact but complete, its value not
+    known, and the player plays it; two are valued in the worlds drawn."""
+    heuristic = make_player("heuristic")
+    found = twos = 0
+    for players in (2, 3, 4):
+        state = to_play(players, 2)
+        while state.phase == PLAY:
+            if len(state.legal_actions()) == 1:
+                obs = state.observation(state.current_player())
+                advice = PimcPlayer(seed=1).advise(obs)
+                assert (advice.phase, advice.worlds, advice.exact, advice.complete) == \
+                    ("play", 0, False, True)
+                assert (advice.drawn, advice.enumerated) == (0, False)
+                (action,) = advice.actions
+                assert action.action == obs.legal_actions[0] and action.best == 1.0
+                assert all(math.isnan(v) for v in (action.mean, action.low, action.high))
+                assert PimcPlayer(seed=1).act(obs) == obs.legal_actions[0]
+                found += 1
+            elif len(state.legal_actions()) == 2:      # (two: valued in the worlds drawn)
+                obs = state.observation(state.current_player())
+                advice = PimcPlayer(seed=1, worlds=4, time_limit=None).advise(obs)
+                assert advice.worlds == advice.drawn > 0 and len(advice.actions) == 2
+                twos += 1
+            state.apply_action(decide(heuristic, state))
+    assert found > 3 and twos
 
 
 def test_plain_values_are_the_engines_and_say_when_the_budget_cut_them():
