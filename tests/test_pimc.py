@@ -860,6 +860,33 @@ def test_a_lone_legal_card_is_advised_from_no_world():
     assert found > 3 and twos
 
 
+def test_after_a_revoke_the_advice_is_the_heuristics_card_unvalued():
+    """A deal holding a revoke has no position to solve: the heuristic's card, from no world,
+    neither exact nor complete."""
+    heuristic = make_player("heuristic")
+    advised = 0
+    for seed in range(12):
+        state = to_play(2, seed)
+        state.apply_action(decide(heuristic, state))        # the lead
+        seat = state.current_player()
+        illegal = [c for c in state.hands[seat] if c not in state.legal_actions()]
+        if not illegal:
+            continue
+        state.apply_revoke(illegal[0])
+        while state.phase == PLAY and len(state.legal_actions()) < 2:
+            state.apply_action(decide(heuristic, state))
+        if state.phase != PLAY:
+            continue
+        obs = state.observation(state.current_player())
+        assert obs.revokes
+        advice = PimcPlayer(seed=1).advise(obs)
+        assert (advice.worlds, advice.exact, advice.complete) == (0, False, False)
+        assert sorted(a.action for a in advice.actions) == sorted(obs.legal_actions)
+        assert advice.best == heuristic.act(obs) == PimcPlayer(seed=1).act(obs)
+        advised += 1
+    assert advised > 2
+
+
 def test_plain_values_are_the_engines_and_say_when_the_budget_cut_them():
     """``value_play``: each world's values are the engine's own solve's; a budget spent once
     the first world is valued keeps that one and says cut short; a world whose solve is cut
