@@ -884,7 +884,7 @@ def test_after_a_revoke_the_advice_is_the_heuristics_card_unvalued():
         assert sorted(a.action for a in advice.actions) == sorted(obs.legal_actions)
         assert advice.best == heuristic.act(obs) == PimcPlayer(seed=1).act(obs)
         advised += 1
-    assert advised > 2
+    assert advised > 5
 
 
 def test_plain_values_are_the_engines_and_say_when_the_budget_cut_them():
