@@ -887,6 +887,25 @@ def test_after_a_revoke_the_advice_is_the_heuristics_card_unvalued():
     assert advised > 5
 
 
+@pytest.mark.parametrize("options", [{}, {"infer": False}, {"trust": "full", "chain": 4}],
+                         ids=["inference", "uniform", "chain"])
+def test_advice_given_the_time_to_draw_every_world_is_complete(options):
+    """Without a time limit every world asked for is drawn (and weighed): the advice is
+    complete, exact only where every consistent world was enumerated."""
+    heuristic = make_player("heuristic")
+    state = to_play(2, 1)
+    state.apply_action(decide(heuristic, state))
+    seen = set()
+    while state.phase == PLAY:
+        obs = state.observation(state.current_player())
+        if len(obs.legal_actions) > 1:
+            advice = PimcPlayer(seed=1, time_limit=None, worlds=64, **options).advise(obs)
+            assert advice.complete and advice.worlds
+            seen.add(advice.exact)
+        state.apply_action(decide(heuristic, state))
+    assert seen == {False, True}        # (drawn early in the deal, enumerated late)
+
+
 def test_plain_values_are_the_engines_and_say_when_the_budget_cut_them():
     """``value_play``: each world's values are the engine's own solve's; a budget spent once
     the first world is valued keeps that one and says cut short; a world whose solve is cut
