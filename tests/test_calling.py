@@ -215,10 +215,11 @@ def test_table_call_follows_the_sign_and_falls_back_to_the_rule():
         key = f"all-fives/2/{phase}|{cell_keys(hand_features(obs.hand, obs.turnups[0]))[0]}"
         assert table_call(obs, CallTable({key: [10, estimate, 0.0]}, {})) == call
     # with three players the elder hand is the dealer's left (its own side): at 60 the
-    # dealer runs, and not for another side's 60
+    # dealer runs, and not for another side's 60, nor at 59
     for dealer in range(3):
-        for at_60, call in (((dealer + 1) % 3, RUN), ((dealer + 2) % 3, TAKE_ONE)):
-            score = tuple(60 if side == at_60 else 0 for side in range(3))
+        elder, other = (dealer + 1) % 3, (dealer + 2) % 3
+        for at, points, call in ((elder, 60, RUN), (other, 60, TAKE_ONE), (elder, 59, TAKE_ONE)):
+            score = tuple(points if side == at else 0 for side in range(3))
             state = Match(3).new_initial_state(seed=5, dealer=dealer, score=score)
             state.apply_action(BEG)
             obs = state.observation(dealer)
