@@ -138,24 +138,29 @@ def test_weigher_chooses_the_heuristics_card_under_every_preset(preset):
                 if obs.revokes or not obs.play or rng.random() < 0.7:
                     continue
                 weigher = PlayWeigher(obs, FULL)
-                n = obs.players
                 for world in sample_worlds(obs, 3, rng):
-                    held = [list(h) for h in world.hands]
-                    for seat, card in obs.play:
-                        held[seat].append(card)
-                    played = []
-                    for index, (seat, card) in enumerate(obs.play):
-                        k = index % n
-                        trick = [c for _, c in played[len(played) - k:]] if k else []
-                        legal = legal_plays(held[seat], trick, obs.trump, rules.strict_follow)
+                    for index, seat, hand, played, legal in past_turns(obs, world.hands):
                         if len(legal) > 1:
-                            seen = turn_view(obs, seat, held[seat], played, legal)
-                            assert weigher.choice(index, held[seat], legal) == \
-                                _HEURISTIC.act(seen)
+                            seen = turn_view(obs, seat, hand, played, legal)
+                            assert weigher.choice(index, hand, legal) == _HEURISTIC.act(seen)
                             asked += 1
-                        held[seat].remove(card)
-                        played.append((seat, card))
     assert asked > 100
+
+
+def past_turns(obs, hands):
+    """Each play of ``obs`` replayed in the world ``hands`` (each seat's cards still held):
+    its index, the seat, the seat's hand then, the cards played before it, its legal cards."""
+    held = [list(h) for h in hands]
+    for seat, card in obs.play:
+        held[seat].append(card)
+    played: list = []
+    for index, (seat, card) in enumerate(obs.play):
+        k = index % obs.players
+        trick = [c for _, c in played[len(played) - k:]] if k else []
+        legal = legal_plays(held[seat], trick, obs.trump, obs.rules.strict_follow)
+        yield index, seat, list(held[seat]), list(played), legal
+        held[seat].remove(card)
+        played.append((seat, card))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -172,17 +177,9 @@ def test_a_worlds_sight_of_a_past_turn_is_the_heuristics_own_view(players):
                 continue
             weigher = PlayWeigher(obs, FULL)
             for world in sample_worlds(obs, 2, rng):
-                held = [list(h) for h in world.hands]
-                for seat, card in obs.play:
-                    held[seat].append(card)
-                played = []
-                for index, (seat, card) in enumerate(obs.play):
-                    k = index % players
-                    trick = [c for _, c in played[len(played) - k:]] if k else []
-                    legal = legal_plays(held[seat], trick, obs.trump, obs.rules.strict_follow)
-                    view = TrickView.of(turn_view(obs, seat, held[seat], played, legal))
-                    sight = _Sight(weigher._turn(index), held[seat], weigher.values,
-                                   weigher.prize)
+                for index, seat, hand, played, legal in past_turns(obs, world.hands):
+                    view = TrickView.of(turn_view(obs, seat, hand, played, legal))
+                    sight = _Sight(weigher._turn(index), hand, weigher.values, weigher.prize)
                     assert sorted(sight.out) == sorted(view.out)
                     assert sorted(sight.out_trumps()) == sorted(view.out_trumps())
                     assert (sight.trick, sight.seats_after, sight.partner, sight.prize) == \
@@ -192,8 +189,6 @@ def test_a_worlds_sight_of_a_past_turn_is_the_heuristics_own_view(players):
                         assert sight.holds(c) == view.holds(c)
                         assert sight.winner_after(c) == view.winner_after(c)
                     asked += 1
-                    held[seat].remove(card)
-                    played.append((seat, card))
     assert asked > 150
 
 
