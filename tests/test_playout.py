@@ -147,18 +147,22 @@ def test_advice_on_hands_too_deep_to_solve_is_played_out():
     assert starved().act(obs) == advice.best
 
 
-@pytest.mark.parametrize("solved, use_win", [(1, False), (3, False), (4, False), (2, True)])
-def test_too_few_worlds_solved_are_played_out_over_sixteen(monkeypatch, solved, use_win):
+@pytest.mark.parametrize("solved, use_win, players",
+                         [(1, False, 2), (3, False, 2), (4, False, 2), (2, True, 2), (1, False, 3),
+                          (2, True, 3)])
+def test_too_few_worlds_solved_are_played_out_over_sixteen(monkeypatch, solved, use_win,
+                                                           players):
     """Two or three worlds solved of many (the first fitted its share, the others not: the
     easier deals) were the advice, ties and all; fewer than four solved are played out instead,
     over 16 worlds at the least, the budget spent; four stand.  Near the target too, where the
-    chance of winning is solved first."""
+    chance of winning is solved first (with three players, and another seat's chance).  Every
+    world listed (``exact``) but not all played out: not exact."""
     import solver.pimc as pimc_module
     from solver.advice import Budget
     from solver.game import PLAY
     from solver.players import decide
 
-    state = Match(players=2, rules=Rules()).new_initial_state(seed=3)
+    state = Match(players=players, rules=Rules()).new_initial_state(seed=3)
     while state.phase != PLAY:
         state.apply_action(decide(HEURISTIC, state))
     obs = state.observation(state.current_player())
@@ -174,12 +178,17 @@ def test_too_few_worlds_solved_are_played_out_over_sixteen(monkeypatch, solved, 
     monkeypatch.setattr(pimc_module, "value_play", few)
     monkeypatch.setattr(pimc_module, "within_reach", lambda position: use_win)
     advice = PimcPlayer(seed=1, time_limit=None, worlds=40).advise_positions(
-        obs, [truth] * 40, [1.0] * 40, budget=Budget(None, None, 40))
+        obs, [truth] * 40, [1.0] * 40, exact=True, budget=Budget(None, None, 40))
     if solved >= 4:
         assert (advice.method, advice.worlds, advice.solved) == (SOLVED, solved, 0)
     else:
         assert (advice.method, advice.worlds, advice.solved) == (PLAYED_OUT, 16, solved)
-        assert advice.objective == ("win" if use_win else "margin")
+        assert advice.objective == ("win" if use_win else "points" if players == 3
+                                    else "margin")
+        assert not advice.exact and not advice.complete and advice.left_out == 0
+        assert {a.others_win is None for a in advice.actions} == \
+            {not (use_win and players == 3)}
+        assert {a.points is None for a in advice.actions} == {not use_win}   # (ties' points)
 
 
 def test_advice_solved_in_time_says_so():
