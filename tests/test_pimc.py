@@ -887,11 +887,15 @@ def test_after_a_revoke_the_advice_is_the_heuristics_card_unvalued():
     assert advised > 5
 
 
-@pytest.mark.parametrize("options", [{}, {"infer": False}, {"trust": "full", "chain": 4}],
-                         ids=["inference", "uniform", "chain"])
+@pytest.mark.parametrize("options", [{}, {"infer": False}, {"trust": "full", "chain": 4},
+                                     {"replies": "heuristic"},
+                                     {"replies": "heuristic", "fusion": "shared"},
+                                     {"fusion": "postpone"}],
+                         ids=["inference", "uniform", "chain", "replies", "shared", "postpone"])
 def test_advice_given_the_time_to_draw_every_world_is_complete(options):
-    """Without a time limit every world asked for is drawn (and weighed): the advice is
-    complete, exact only where every consistent world was enumerated."""
+    """Without a time limit every world asked for is drawn (and weighed) and valued: the
+    advice is complete, exact only where every consistent world was enumerated; so too against
+    the heuristic's replies, searched together or not, and with the valuing postponed."""
     heuristic = make_player("heuristic")
     state = to_play(2, 1)
     state.apply_action(decide(heuristic, state))
@@ -988,6 +992,49 @@ def test_values_against_the_replies_are_the_searches_own_and_stop_with_the_budge
     values, kept, complete = value_shared_replies(worlds, weights, legal, "margin", heuristic,
                                                   Budget(None, 1, 4))
     assert (values, kept, complete) == ({c: [] for c in legal}, [], False)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_each_way_of_valuing_the_cards_gives_its_own_values(players):
+    """The player's advice over given worlds is the weighted mean of the values of the way
+    its options name: the engine's (``value_play``), the heuristic's replies (one world at a
+    time, or searched together), or the evaluation postponed; and says which way it was."""
+    from solver.advice import Budget
+    from solver.pimc import REPLIED, SOLVED, value_play, value_play_postponed, value_replies, \
+        value_shared_replies
+
+    heuristic = make_player("heuristic")
+    state = to_play(players, 1)
+    state.apply_action(decide(heuristic, state))
+    # (four cards left at most: the replies are searched in Python)
+    while len(state.legal_actions()) < 2 or len(state.hands[state.current_player()]) > 4:
+        state.apply_action(decide(heuristic, state))
+    seat = state.current_player()
+    obs = state.observation(seat)
+    legal = list(obs.legal_actions)
+    me = side(seat, players)
+    worlds = sampling_worlds(obs, 4)
+    weights = [1.0, 2.0, 3.0, 4.0]
+    budget = Budget(None, None, 4)
+    expected = {
+        (): (SOLVED, value_play(Solver(16), worlds, weights, legal, me, "margin", budget)),
+        (("fusion", "postpone"),): (SOLVED, value_play_postponed(
+            Solver(16), worlds, weights, legal, seat, me, "margin", budget)),
+        (("replies", "heuristic"),): (REPLIED, value_replies(
+            worlds, weights, legal, me, "margin", heuristic, budget)),
+        (("replies", "heuristic"), ("partner", "heuristic")): (REPLIED, value_replies(
+            worlds, weights, legal, me, "margin", heuristic, budget, partner=True)),
+        (("replies", "heuristic"), ("fusion", "shared")): (REPLIED, value_shared_replies(
+            worlds, weights, legal, "margin", heuristic, budget)),
+    }
+    for options, (method, (values, kept, complete)) in expected.items():
+        if ("partner", "heuristic") in options and players != 4:
+            continue
+        advice = PimcPlayer(seed=1, time_limit=None, **dict(options)).advise_positions(
+            obs, worlds, weights)
+        assert (advice.method, advice.worlds, advice.complete) == (method, 4, True), options
+        means = {c: sum(w * v for w, v in zip(kept, values[c])) / sum(kept) for c in legal}
+        assert {a.action: a.mean for a in advice.actions} == pytest.approx(means), options
 
 
 def sampling_worlds(obs, count):
