@@ -834,18 +834,21 @@ def test_postponed_values_cut_short_by_the_budget_say_so():
 
 def test_a_lone_legal_card_is_advised_from_no_world():
     """One legal card: advice valued in no world, not exact but complete, its value not
-    known, and the player plays it; two are valued in the worlds drawn."""
+    known (near the target too, where no chance of winning is said to be dropped), and the
+    player plays it; two are valued in the worlds drawn."""
     heuristic = make_player("heuristic")
     found = twos = 0
-    for players in (2, 3, 4):
-        state = to_play(players, 2)
+    for players, score in ((2, None), (3, None), (4, None), (2, (59, 59)), (3, (59, 59, 59))):
+        state = Match(players=players).new_initial_state(seed=2, score=score)
+        while state.phase != PLAY:
+            state.apply_action(decide(heuristic, state))
         while state.phase == PLAY:
             if len(state.legal_actions()) == 1:
                 obs = state.observation(state.current_player())
                 advice = PimcPlayer(seed=1).advise(obs)
                 assert (advice.phase, advice.worlds, advice.exact, advice.complete) == \
                     ("play", 0, False, True)
-                assert (advice.drawn, advice.enumerated) == (0, False)
+                assert (advice.drawn, advice.enumerated, advice.win_dropped) == (0, False, False)
                 (action,) = advice.actions
                 assert action.action == obs.legal_actions[0] and action.best == 1.0
                 assert all(math.isnan(v) for v in (action.mean, action.low, action.high))
