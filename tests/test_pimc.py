@@ -15,6 +15,7 @@ import statistics
 
 import pytest
 
+from solver.advice import Budget
 from solver.batch import play_deals, run_duplicate, run_matches
 from solver.bidding import _branches, call_advice
 from solver.calling import world_pack
@@ -176,7 +177,6 @@ def test_the_first_solve_may_use_a_quarter_of_the_nodes_however_many_worlds():
     """The budget is shared over the first MIN_WORLDS (4) solves, not over every world: of 100
     worlds the first solve gets 1000 // 4 nodes, not 1000 // 100, so that four worlds are
     sure to be valued; after those, each solve may use what is left."""
-    from solver.advice import Budget
 
     budget = Budget(None, 1000, 100)
     assert budget.limits(0) == (250, None)
@@ -480,7 +480,6 @@ def test_a_call_begins_no_batch_of_worlds_once_its_budget_is_spent():
     only while the budget lasts: before, every world's branches were solved, each solve given a
     tenth of a millisecond once the time was up (a hundred thousand call worlds under a
     0.1 s limit took 51 s)."""
-    from solver.advice import Budget
     from solver.bidding import WORLD_BATCH
 
     state = next(s for s in map(lambda seed: Match(players=2).new_initial_state(seed=seed),
@@ -754,7 +753,6 @@ def test_resample_draws_in_proportion():
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_postponed_values_are_the_engines_in_one_world_and_never_above_plain_pimc(players):
-    from solver.advice import Budget
     from solver.pimc import value_play, value_play_postponed
 
     for seed in range(3):
@@ -797,7 +795,6 @@ def test_postponed_values_are_the_engines_in_one_world_and_never_above_plain_pim
 def test_postponed_values_cut_short_by_the_budget_say_so():
     """The worlds valued before the budget ran out are kept, and the values are not complete
     (a player counts the decision as cut short)."""
-    from solver.advice import Budget
     from solver.pimc import value_play_postponed
 
     state = to_play(2, 0)
@@ -813,23 +810,10 @@ def test_postponed_values_cut_short_by_the_budget_say_so():
     assert kept == [1.0] and not complete and all(len(values[c]) == 1 for c in legal)
     # a solve that does not finish, the first world's or one after a card of it: nothing kept
     # (the caller falls back to the plain values)
-
-    class Cut(Budget):
-        def solve(self, solver, position, side, objective, done, most_nodes=None, **options):
-            self.solves = getattr(self, "solves", 0) + 1
-            return super().solve(solver, position, side, objective, done,
-                                 1 if self.solves == self.cut else most_nodes, **options)
-
-    state = to_play(2, 1)       # (six legal cards; no world settled without a search)
-    state.apply_action(decide(make_player("heuristic"), state))
-    seat = state.current_player()
-    obs = state.observation(seat)
-    legal = list(obs.legal_actions)
+    _, seat, obs, legal, me = a_choice()
     for cut in (1, 2):
-        budget = Cut(None, None, 6)
-        budget.cut = cut
-        assert value_play_postponed(Solver(16), sampling_worlds(obs, 6), [1.0] * 6, legal,
-                                    seat, side(seat, 2), "margin", budget) == ({}, [], False)
+        assert value_play_postponed(Solver(16), sampling_worlds(obs, 6), [1.0] * 6, legal, seat,
+                                    me, "margin", CutAt(cut, 6)) == ({}, [], False)
 
 
 def test_a_lone_legal_card_is_advised_from_no_world():
@@ -918,20 +902,9 @@ def test_plain_values_are_the_engines_and_say_when_the_budget_cut_them():
     the first world is valued keeps that one and says cut short; a world whose solve is cut
     short (one node, by an engine whose table has not seen it) is left out and counted, the
     worlds after it valued."""
-    from solver.advice import Budget
     from solver.pimc import value_play
 
-    class CutThird(Budget):
-        def solve(self, solver, position, side, objective, done, most_nodes=None, **options):
-            return super().solve(solver, position, side, objective, done,
-                                 1 if done == 2 else most_nodes, **options)
-
-    state = to_play(2, 1)   # (six legal cards; no world settled without a search)
-    state.apply_action(decide(make_player("heuristic"), state))
-    seat = state.current_player()
-    obs = state.observation(seat)
-    legal = list(obs.legal_actions)
-    me = side(seat, 2)
+    _, _, obs, legal, me = a_choice()
     worlds = sampling_worlds(obs, 6)
     solver = Solver(16)
     kept_at: list[int] = []
@@ -945,7 +918,7 @@ def test_plain_values_are_the_engines_and_say_when_the_budget_cut_them():
     budget.spent = lambda: True         # spent once the first world is valued
     values, kept, complete = value_play(solver, worlds, [1.0] * 6, legal, me, "margin", budget)
     assert kept == [1.0] and not complete and all(len(values[c]) == 1 for c in legal)
-    budget, kept_at = CutThird(None, None, 6), []
+    budget, kept_at = CutAt(3, 6), []
     values, kept, complete = value_play(Solver(16), worlds, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
                                         legal, me, "margin", budget, kept_at)
     assert not complete and budget.left_out == 1
@@ -958,17 +931,11 @@ def test_values_against_the_replies_are_the_searches_own_and_stop_with_the_budge
     ``solver.replies``' own search's; the budget spent once the first world is valued keeps
     that one and says cut short; the worlds searched together keep nothing when they do not
     finish in their share."""
-    from solver.advice import Budget
     from solver.pimc import value_replies, value_shared_replies
     from solver.replies import REPLY_NODES, reply_values, shared_reply_values
 
     heuristic = make_player("heuristic")
-    state = to_play(2, 1)
-    state.apply_action(decide(heuristic, state))
-    seat = state.current_player()
-    obs = state.observation(seat)
-    legal = list(obs.legal_actions)
-    me = side(seat, 2)
+    _, _, obs, legal, me = a_choice()
     worlds = sampling_worlds(obs, 4)
     weights = [1.0, 2.0, 3.0, 4.0]
     budget = Budget(60.0, None, 4)      # (a time limit, not reached)
@@ -1002,20 +969,12 @@ def test_each_way_of_valuing_the_cards_gives_its_own_values(players):
     """The player's advice over given worlds is the weighted mean of the values of the way
     its options name: the engine's (``value_play``), the heuristic's replies (one world at a
     time, or searched together), or the evaluation postponed; and says which way it was."""
-    from solver.advice import Budget
     from solver.pimc import REPLIED, SOLVED, value_play, value_play_postponed, value_replies, \
         value_shared_replies
 
     heuristic = make_player("heuristic")
-    state = to_play(players, 1)
-    state.apply_action(decide(heuristic, state))
     # (four cards left at most: the replies are searched in Python)
-    while len(state.legal_actions()) < 2 or len(state.hands[state.current_player()]) > 4:
-        state.apply_action(decide(heuristic, state))
-    seat = state.current_player()
-    obs = state.observation(seat)
-    legal = list(obs.legal_actions)
-    me = side(seat, players)
+    _, seat, obs, legal, me = a_choice(players, most_cards=4)
     worlds = sampling_worlds(obs, 4)
     weights = [1.0, 2.0, 3.0, 4.0]
     budget = Budget(None, None, 4)
@@ -1044,6 +1003,36 @@ def sampling_worlds(obs, count):
     from solver.sampling import sample_worlds, world_position
 
     return [world_position(obs, w) for w in sample_worlds(obs, count, random.Random(7))]
+
+
+def a_choice(players: int = 2, most_cards: int = 6):
+    """Seed 1's match after the heuristic's calls and lead, played on by the heuristic to a
+    seat with a choice of cards and at most ``most_cards`` in hand (with two players, six
+    legal cards, and no world settled without a search): the state, the seat, its
+    observation, its legal cards and its side."""
+    heuristic = make_player("heuristic")
+    state = to_play(players, 1)
+    state.apply_action(decide(heuristic, state))
+    while len(state.legal_actions()) < 2 or \
+            len(state.hands[state.current_player()]) > most_cards:
+        state.apply_action(decide(heuristic, state))
+    seat = state.current_player()
+    obs = state.observation(seat)
+    return state, seat, obs, list(obs.legal_actions), side(seat, players)
+
+
+class CutAt(Budget):
+    """A budget without limits but for its ``cut``-th solve (from 1), which may search one
+    node: by an engine whose table has not seen the position, it does not finish."""
+
+    def __init__(self, cut: int, worlds: int) -> None:
+        super().__init__(None, None, worlds)
+        self.cut, self.solves = cut, 0
+
+    def solve(self, solver, position, side, objective, done, most_nodes=None, **options):
+        self.solves += 1
+        return super().solve(solver, position, side, objective, done,
+                             1 if self.solves == self.cut else most_nodes, **options)
 
 
 def test_infer_partner_weighs_the_worlds_by_the_partners_cards_too(monkeypatch):
@@ -1340,7 +1329,6 @@ def test_postponed_fusion_picks_the_next_card_by_the_weighted_mean_of_the_worlds
     b is best (10 against 18), unweighted a would be (10 against 2)."""
     from types import SimpleNamespace
 
-    from solver.advice import Budget
     from solver.cards import parse_card, parse_cards, parse_suit
     from solver.deal import Deal, Position
     from solver.pimc import value_play_postponed
