@@ -194,9 +194,15 @@ def _observation(players: int, seed: int, phase: str, rules: Rules = Rules(), sc
     return state.observation(state.current_player())
 
 
+def coarsest_cell(obs) -> str:
+    """The all-fives table's coarsest cell for the hand of the seat that calls in ``obs``."""
+    table = CallTable.table_key("all-fives", obs.players, obs.phase)
+    return f"{table}|{cell_keys(hand_features(obs.hand, obs.turnups[0]))[0]}"
+
+
 def test_table_call_follows_the_sign_and_falls_back_to_the_rule():
     obs = _observation(2, 3, "elder")
-    key = f"all-fives/2/elder|{cell_keys(hand_features(obs.hand, obs.turnups[0]))[0]}"
+    key = coarsest_cell(obs)
     assert table_call(obs, CallTable({key: [10, 50.0, 0.0]}, {})) == STAND
     assert table_call(obs, CallTable({key: [10, -50.0, 0.0]}, {})) == BEG
     # no table for the rules: the heuristic's rule
@@ -205,7 +211,7 @@ def test_table_call_follows_the_sign_and_falls_back_to_the_rule():
     assert table_call(strict, CallTable({key: [10, -50.0, 0.0]}, {})) == stand_or_beg(strict)
     # a dealer whose take-one would put the elder hand out runs, whatever the table says
     dealer = _observation(2, 3, "dealer", score=(60, 60))
-    key = f"all-fives/2/dealer|{cell_keys(hand_features(dealer.hand, dealer.turnups[0]))[0]}"
+    key = coarsest_cell(dealer)
     assert table_call(dealer, CallTable({key: [10, 50.0, 0.0]}, {})) == RUN
     no_runs = _observation(2, 3, "dealer", Rules(max_runs=0))
     assert table_call(no_runs, CallTable({}, {})) == TAKE_ONE
@@ -213,7 +219,7 @@ def test_table_call_follows_the_sign_and_falls_back_to_the_rule():
     for estimate, phase, call in ((0.0, "elder", STAND), (0.0, "dealer", TAKE_ONE),
                                   (0.5, "dealer", TAKE_ONE), (-0.5, "dealer", RUN)):
         obs = _observation(2, 3, phase)
-        key = f"all-fives/2/{phase}|{cell_keys(hand_features(obs.hand, obs.turnups[0]))[0]}"
+        key = coarsest_cell(obs)
         assert table_call(obs, CallTable({key: [10, estimate, 0.0]}, {})) == call
     # with three players the elder hand is the dealer's left (its own side): at 60 the
     # dealer runs, and not for another side's 60, nor at 59
@@ -224,12 +230,12 @@ def test_table_call_follows_the_sign_and_falls_back_to_the_rule():
             state = Match(3).new_initial_state(seed=5, dealer=dealer, score=score)
             state.apply_action(BEG)
             obs = state.observation(dealer)
-            key = f"all-fives/3/dealer|{cell_keys(hand_features(obs.hand, obs.turnups[0]))[0]}"
+            key = coarsest_cell(obs)
             assert table_call(obs, CallTable({key: [10, 50.0, 0.0]}, {})) == call
     # rules that are no preset's deals (Low to its captor): the rule, not the all-fives cell
     obs = _observation(2, 3, "elder", Rules(low_to="captor"))
     assert deal_preset(obs.rules) is None
-    key = f"all-fives/2/elder|{cell_keys(hand_features(obs.hand, obs.turnups[0]))[0]}"
+    key = coarsest_cell(obs)
     for estimate in (50.0, -50.0):
         assert table_call(obs, CallTable({key: [10, estimate, 0.0]}, {})) == stand_or_beg(obs)
 
