@@ -21,8 +21,8 @@ from solver.bidding import _branches, call_advice
 from solver.calling import world_pack
 from solver.errors import AllFivesError
 from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
-from solver import reference
-from solver.pimc import PLAYED_OUT, PLAYED_OUT_WORLDS, Advice, PimcPlayer, summarize
+from solver import clock, reference
+from solver.pimc import PLAYED_OUT, PLAYED_OUT_WORLDS, REPLIED, Advice, PimcPlayer, summarize
 from solver.heuristic import stand_or_beg, take_one_or_run
 from solver.players import CheaterPlayer, PlayerError, decide, within_reach
 from solver.registry import make_player, player_names, player_spec
@@ -964,12 +964,131 @@ def test_values_against_the_replies_are_the_searches_own_and_stop_with_the_budge
     assert (values, kept, complete) == ({c: [] for c in legal}, [], False)
 
 
+def test_the_worlds_searched_together_have_half_of_what_is_left_of_the_budget(monkeypatch):
+    """``value_shared_replies`` gives the search of the worlds together half of the nodes and
+    of the time left (the other half is for the worlds one by one, should it not finish)."""
+    from solver import replies
+    from solver.pimc import value_shared_replies
+
+    heuristic = make_player("heuristic")
+    _, _, obs, legal, _ = a_choice()
+    worlds = sampling_worlds(obs, 4)
+    asked = []
+
+    def spy(positions, weights, objective, model, deadline=None, limit=None, counted=None):
+        asked.append((deadline, limit))
+        raise replies.Spent(0)
+
+    monkeypatch.setattr(replies, "shared_reply_values", spy)
+    nodes = 1000 * replies.REPLY_NODES
+    budget = Budget(None, nodes, 4)
+    budget.used(200 * replies.REPLY_NODES)
+    assert value_shared_replies(worlds, [1.0] * 4, legal, "margin", heuristic, budget) == \
+        ({c: [] for c in legal}, [], False)
+    assert asked == [(None, 400)]
+    budget = Budget(60.0, None, 4)
+    before = clock.now()
+    value_shared_replies(worlds, [1.0] * 4, legal, "margin", heuristic, budget)
+    (deadline, limit), after = asked[-1], clock.now()
+    assert limit is None
+    assert before + (budget.deadline - before) / 2 <= deadline <= \
+        after + (budget.deadline - after) / 2
+
+
+def test_an_advice_against_the_replies_cut_short_by_the_budget_says_so():
+    """Against the heuristic's replies, a budget that runs out once five of six worlds are
+    valued leaves an advice over those five, cut short; given the time for all six it is
+    complete."""
+    _, _, obs, legal, _ = a_choice(most_cards=4)
+    worlds = sampling_worlds(obs, 6)
+    player = PimcPlayer(seed=1, time_limit=None, replies="heuristic")
+    assert player.advise_positions(obs, worlds, [1.0] * 6).complete
+    budget = Budget(None, None, 6)
+    asked = iter(range(1, 100))
+    budget.spent = lambda: next(asked) >= 5     # asked before each world after the first
+    advice = player.advise_positions(obs, worlds, [1.0] * 6, budget=budget)
+    assert (advice.method, advice.worlds, advice.complete) == (REPLIED, 5, False)
+
+
+def a_choice_near_the_target():
+    """What the seat sees at the first choice of two cards in a two-player deal at 59 all."""
+    heuristic = make_player("heuristic")
+    for seed in range(1, 40):
+        state = Match(players=2).new_initial_state(seed=seed, score=(59, 59))
+        while state.phase != PLAY:
+            state.apply_action(decide(heuristic, state))
+        while state.phase == PLAY and len(state.legal_actions()) != 2:
+            state.apply_action(decide(heuristic, state))
+        if state.phase == PLAY:
+            return state.observation(state.current_player())
+    raise AssertionError("no choice of two")
+
+
+def chance_valued_in(monkeypatch, worlds: int) -> None:
+    """The chance of winning valued in the first ``worlds`` worlds only, cut short after."""
+    import solver.pimc as pimc
+
+    original = pimc.value_play
+
+    def value_play(solver, positions, weights, legal, side, objective, budget, kept_at=None):
+        if objective == "win":
+            found = original(solver, positions[:worlds], weights[:worlds], legal, side,
+                             objective, budget, kept_at)
+            return found[0], found[1], False
+        return original(solver, positions, weights, legal, side, objective, budget, kept_at)
+
+    monkeypatch.setattr(pimc, "value_play", value_play)
+
+
+def test_near_the_target_a_choice_of_two_says_the_chance_was_dropped(monkeypatch):
+    """Near the target, where no world's chance of winning fits the budget, a choice of two
+    cards is advised by points over the worlds drawn and says the chance was dropped."""
+    chance_valued_in(monkeypatch, 0)
+    advice = PimcPlayer(seed=1, time_limit=None, worlds=8).advise(a_choice_near_the_target())
+    assert (advice.objective, advice.win_dropped) == ("margin", True)
+    assert advice.drawn == advice.worlds >= 2 and not advice.enumerated
+    assert len(advice.actions) == 2
+
+
+def test_near_the_target_a_chance_valued_in_one_world_is_played_out(monkeypatch):
+    """Near the target, where the chance of winning fits the budget in one world of several,
+    that is too few: the deals are played out for the chance, the one world counted solved."""
+    chance_valued_in(monkeypatch, 1)
+    advice = PimcPlayer(seed=1, time_limit=None, worlds=8).advise(a_choice_near_the_target())
+    assert (advice.objective, advice.method, advice.solved) == ("win", PLAYED_OUT, 1)
+    assert advice.worlds == advice.drawn >= 2 and not advice.complete     # (every world drawn)
+
+
+def test_with_three_players_a_points_interval_is_raised_to_0_and_no_further():
+    """With three players, whose points are never below 0, a card's interval is the t
+    interval over the worlds with its low end raised to 0 where it falls below, and left as it
+    is above 0 (here one card's below and another's between 0 and 1)."""
+    from solver.advice import valued
+    from solver.pimc import value_play
+
+    heuristic = make_player("heuristic")
+    state = to_play(3, 3)
+    while len(state.play) < 7:
+        state.apply_action(decide(heuristic, state))
+    obs = state.observation(state.current_player())
+    legal = list(obs.legal_actions)
+    worlds = sampling_worlds(obs, 8)
+    values, kept, _ = value_play(Solver(16), worlds, [1.0] * 8, legal, obs.seat, "points",
+                                 Budget(None, None, 8))
+    raw = {a.action: a.low for a in valued(legal, values, kept, False, legal[0])}
+    assert any(low < 0 for low in raw.values()) and any(0 < low < 1 for low in raw.values())
+    advice = PimcPlayer(seed=1, time_limit=None).advise_positions(obs, worlds, [1.0] * 8)
+    assert advice.objective == "points"
+    assert {a.action: a.low for a in advice.actions} == \
+        pytest.approx({c: max(0.0, low) for c, low in raw.items()})
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_each_way_of_valuing_the_cards_gives_its_own_values(players):
     """The player's advice over given worlds is the weighted mean of the values of the way
     its options name: the engine's (``value_play``), the heuristic's replies (one world at a
     time, or searched together), or the evaluation postponed; and says which way it was."""
-    from solver.pimc import REPLIED, SOLVED, value_play, value_play_postponed, value_replies, \
+    from solver.pimc import SOLVED, value_play, value_play_postponed, value_replies, \
         value_shared_replies
 
     heuristic = make_player("heuristic")
