@@ -1040,6 +1040,42 @@ def chance_valued_in(monkeypatch, worlds: int) -> None:
     monkeypatch.setattr(pimc, "value_play", value_play)
 
 
+@pytest.mark.parametrize("late", ["drawing", "weighing", "walk"])
+def test_worlds_drawn_weighed_or_walked_out_of_time_cut_the_advice_short(monkeypatch, late):
+    """Where the time to draw and weigh the worlds is up, the advice is over the worlds there
+    were and cut short: up as the drawing starts (the least, 16, drawn and weighed), as the
+    weighing starts (all drawn, 16 weighed), or, with a chain, only for its walk (the worlds
+    drawn and weighed in full, the walk stopped at 16 of 64)."""
+    from solver import inference, sampling
+
+    _, _, obs, _, _ = a_choice()
+    options = {"chain": 4} if late == "walk" else {}
+
+    def advice():
+        return PimcPlayer(seed=1, time_limit=None, worlds=64, **options).advise(obs)
+
+    assert advice().complete
+
+    def time_up() -> None:
+        monkeypatch.setattr(sampling.Clock, "past", lambda self: True)
+
+    if late == "weighing":
+        weigher = inference.PlayWeigher
+
+        class DrawnInTime(weigher):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                time_up()
+
+        monkeypatch.setattr(inference, "PlayWeigher", DrawnInTime)
+    else:
+        time_up()
+    if late == "walk":
+        monkeypatch.setattr(sampling.Clock, "late", lambda self, drawn: False)
+    short = advice()
+    assert short.effective < 64 and not short.complete
+
+
 def test_near_the_target_a_choice_of_two_says_the_chance_was_dropped(monkeypatch):
     """Near the target, where no world's chance of winning fits the budget, a choice of two
     cards is advised by points over the worlds drawn and says the chance was dropped."""
