@@ -273,6 +273,56 @@ def test_near_the_target_the_cheater_keeps_the_winning_cards_then_the_safest_the
         assert narrowed >= 1
 
 
+#: Three players near the target (21): the seat to play has two cards of one chance of winning
+#: the match and for points; after the heuristic's another seat can be sure of winning it, after
+#: the other none can.
+SAFER_OF_TWO = ("N:9.32.J9.Q Q4.-.865.K T6.T98.-.6 dealer=E turnup=JS "
+                "play=8H,3H,KC,TH,2H,4S,6D,6S,9D,6C target=21 score=15,15,15")
+
+
+def test_near_the_target_of_two_cards_the_cheater_plays_the_one_no_other_seat_wins_after():
+    """By the reference solver: of two cards alike for the match, the cheater plays the one
+    after which no other seat can be sure of winning it, not the one the points and then the
+    heuristic prefer; where a limit cuts the other seats' solves short, it plays that one, and
+    the decision counts as cut short once."""
+    from types import SimpleNamespace
+
+    from solver import reference
+    from solver.deal import Position
+    from solver.game import observation_of
+    from solver.search import Solver
+
+    position = Position.from_line(SAFER_OF_TWO)
+    side = position.deal.side_of(position.to_move)
+    observation = observation_of(position, position.to_move)
+    state = SimpleNamespace(position=lambda: position)
+    wins = reference.solve(position, side, "win").moves
+    two = [c for c in observation.legal_actions if wins[c] == max(wins.values())]
+    lost = dict.fromkeys(two, 0)
+    for rival in set(sides_within_reach(position)) - {side}:
+        moves = reference.solve(position, rival, "win").moves
+        lost = {c: max(lost[c], moves[c]) for c in two}
+    points = reference.solve(position, side, "points").moves
+    (safe,), (unsafe,) = ([c for c in two if lost[c] == v] for v in (0, 1))
+    assert _first_best(points, two, HeuristicPlayer().act(observation))[1] == unsafe
+    cheater = CheaterPlayer(time_limit=None)
+    assert cheater.act(observation, state) == safe and cheater.stopped == 0
+
+    class RivalsCut:
+        """The engine, each other seat's solve cut to one node (before it has seen them)."""
+
+        def __init__(self) -> None:
+            self.solver = Solver(16)
+
+        def solve(self, position, for_side, objective, **limits):
+            if for_side != side:
+                limits["node_limit"] = 1
+            return self.solver.solve(position, for_side, objective, **limits)
+
+    cheater._solver = RivalsCut()
+    assert cheater.act(observation, state) == unsafe and cheater.stopped == 1
+
+
 @pytest.mark.parametrize("n", [2, 4])
 def test_the_cheater_replying_with_a_time_limit_plays_the_best_reply_heuristics_first(n):
     """With a time limit the search that fits it is not cut short: ``stopped`` stays 0 and the
