@@ -773,4 +773,50 @@ def test_the_code_digest_tells_other_code_under_one_version(tmp_path):
     assert code_digest(str(copy)) == code_digest()
     assert worker_version().endswith(f", code {code_digest()})")
     (copy / "batch.py").write_text((copy / "batch.py").read_text() + "\n# changed\n")
-    assert code_digest.__wrapped__(str(copy)) != code_digest()     # (read again, not cached)
+    changed = code_digest.__wrapped__(str(copy))
+    assert changed != code_digest()     # (read again, not cached)
+    (copy / "batch.py").rename(copy / "batches.py")   # the same code under another name
+    assert code_digest.__wrapped__(str(copy)) != changed
+
+
+def test_the_usable_cpus_are_those_of_the_affinity_else_the_machines(monkeypatch):
+    """The CPUs this process may run on (its affinity), at least one; where the system has no
+    affinity, the machine's count, at least one."""
+    import os
+
+    from solver.executors import usable_cpus
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 6)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 2, 5}, raising=False)
+    assert usable_cpus() == 3
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set())
+    assert usable_cpus() == 1
+
+    def no_affinity(pid):
+        raise OSError("no affinity here")
+
+    monkeypatch.setattr(os, "sched_getaffinity", no_affinity)
+    assert usable_cpus() == 6
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert usable_cpus() == 1
+    monkeypatch.delattr(os, "sched_getaffinity")
+    assert usable_cpus() == 1
+
+
+def test_chunk_ranges_share_out_the_groups_from_the_first_given():
+    """Groups ``first`` to ``count - 1`` in ranges of the chunk size (25 by default, the
+    last range shorter); a count, a size or a first group out of bounds is refused."""
+    from solver.executors import DEFAULT_CHUNK, chunk_ranges
+
+    assert DEFAULT_CHUNK == 25
+    assert chunk_ranges(60, None) == [range(0, 25), range(25, 50), range(50, 60)]
+    assert chunk_ranges(10, 4, first=3) == [range(3, 7), range(7, 10)]
+    assert chunk_ranges(10, 4, first=10) == [] == chunk_ranges(0, 1)
+    for args, message in (((-1, 5), r"^-1 is not a number of groups$"),
+                          ((2.5, 5), r"^2\.5 is not a number of groups$"),
+                          ((10, 0), r"^chunk size 0 must be a whole number from 1$"),
+                          ((10, 5, 11), r"^first group 11 must lie between 0 and 10$"),
+                          ((10, 5, -1), r"^first group -1 must lie between 0 and 10$"),
+                          ((10, 5, 1.5), r"^first group 1\.5 must lie between 0 and 10$")):
+        with pytest.raises(BatchError, match=message):
+            chunk_ranges(*args)
