@@ -16,6 +16,7 @@ from clirun import workers_of
 
 from solver.batch import (PackStream, duplicate_result, play_deals, play_match, run_duplicate,
                           run_matches, seatings)
+from solver.errors import AllFivesError
 from solver.executors import BatchError, SerialExecutor, executor_for, solve_many
 from solver.resume import records_parts
 from solver.game import Match
@@ -72,6 +73,10 @@ def test_play_deals_plays_a_fixed_number_of_deals_from_given_packs():
     assert [r["pack"] for r in played] == [[_name(c) for c in stream[i]]
                                           for i in range(len(played))]
     assert result.points() == result.score
+    # by default one deal, North dealing, its pack from the seed
+    one = play_deals(players, Rules(), seed=5)
+    assert (one.deals, one.records[0]["dealer"]) == (1, "N")
+    assert one.records[0]["pack"] == [_name(c) for c in stream[0]]
 
 
 def _name(card):
@@ -101,6 +106,21 @@ def test_the_seatings_are_as_documented():
     assert set(three) == {(0, 0, 1), (0, 1, 0), (1, 0, 0), (0, 1, 1), (1, 0, 1), (1, 1, 0)}
     for seat in range(3):  # every seat is A's in half the seatings
         assert sum(k[seat] == 0 for k in three) == 3
+    for players in (1, 5):
+        with pytest.raises(AllFivesError, match=f"^a table has 2, 3 or 4 players, not {players}$"):
+            seatings(players)
+
+
+def test_a_runs_bootstrap_interval_is_the_bca_over_its_groups():
+    """``DuplicateResult.bootstrap`` is ``solver.stats.bootstrap_interval`` over the groups'
+    differences, by default at 95% with 2,000 resamples from seed 0."""
+    from solver.stats import bootstrap_interval
+
+    result = run_duplicate("heuristic", "random", players=2, groups=30, seed=2)
+    differences = result.differences()
+    assert result.bootstrap() == bootstrap_interval(differences, 0.95, 2000, 0)
+    assert result.bootstrap(0.9, 500, 3) == bootstrap_interval(differences, 0.9, 500, 3)
+    assert result.bootstrap() != bootstrap_interval(differences, 0.95, 2000, 1)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -536,7 +556,6 @@ def test_solve_many_takes_what_solve_takes():
 
     from solver import executors
     from solver.deal import Position
-    from solver.errors import AllFivesError
 
     search = pytest.importorskip("solver.search")
     assert executors.SOLVE_OPTIONS == tuple(inspect.signature(search.solve).parameters)[1:]
