@@ -475,6 +475,23 @@ def test_rotate_plays_one_seating_a_group_in_turn():
     assert [m.seating for m in matches.matches] == [(0, 1), (1, 0), (0, 1), (1, 0)]
 
 
+def test_a_run_by_default_is_100_groups_from_seed_0_each_at_every_seating():
+    """``run_duplicate`` and ``run_matches`` by default: two players, 100 groups of seed 0,
+    every seating, no records kept; of deals, one deal a group; of matches, best of one, in
+    chunks of five groups."""
+    chunks = []
+    default = run_duplicate("random", "random")
+    assert default == run_duplicate("random", "random", players=2, groups=100, seed=0,
+                                    deals=1, rotate=False, keep_records=False)
+    assert len(default.groups) == 100 and {g.seatings for g in default.groups} == \
+        {tuple(seatings(2))}
+    matches = run_matches("random", "random",
+                          progress=lambda done, total: chunks.append((done, total)))
+    assert matches == run_matches("random", "random", players=2, groups=100, seed=0,
+                                  best_of=1, rotate=False, chunk_size=5, keep_records=False)
+    assert len(matches.matches) == 200 and chunks == [(i, 20) for i in range(1, 21)]
+
+
 def test_a_runs_records_read_back_give_its_groups_and_no_other_runs():
     """``records_parts`` of a run's records gives the run's own differences; read as a run of
     another number of deals a game, they are refused rather than counted otherwise."""
