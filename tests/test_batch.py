@@ -89,6 +89,9 @@ def test_a_table_of_the_wrong_size_is_refused():
         play_match([make_player("random")] * 3, Match(2))
     with pytest.raises(BatchError, match="number of deals"):
         play_deals([make_player("random")] * 2, Rules(), deals=0)
+    for deals in (0, 2.5, "2"):
+        with pytest.raises(BatchError, match=f"^{deals!r} is not a number of deals$"):
+            run_duplicate("random", "random", groups=1, deals=deals)
     with pytest.raises(BatchError, match="2, 3 or 4 players"):
         run_duplicate("random", "random", players=5, groups=1)
     with pytest.raises(BatchError, match="chunk size"):
@@ -215,6 +218,32 @@ def test_a_shared_win_counts_half():
     assert share_of_a((0, 1, 1), (0, 2), 3) == 0.5
     assert share_of_a((0, 1, 0, 1), (1,), 4) == 0.0
     assert share_of_a((0, 0, 1), (1,), 3) == 1.0
+    assert share_of_a((0, 1), (), 2) == 0.5     # nobody won it
+
+
+def test_the_deals_match_is_one_game_to_a_target_out_of_reach():
+    """``deals_match``: a match given, or one of the players given (two by default) under the
+    rules given, best of one, its target raised out of reach."""
+    from solver.batch import deals_match
+
+    for match, players, expected in ((Rules(target=31), None, 2), (Rules(), 3, 3),
+                                     (Match(4, Rules(), best_of=3), None, 4)):
+        game = deals_match(match, players)
+        assert (game.players, game.best_of, game.rules.target) == (expected, 1, MAX_TARGET)
+    with pytest.raises(BatchError, match=r"^'all-fives' is not a Match or Rules$"):
+        deals_match("all-fives", 2)
+
+
+def test_a_runs_seconds_and_decision_times_are_within_the_time_it_took():
+    for run in (lambda: run_duplicate("heuristic", "random", groups=3, seed=1),
+                lambda: run_matches("heuristic", "random", groups=1, seed=1)):
+        start = time.perf_counter()
+        result = run()
+        took = time.perf_counter() - start
+        assert 0 <= result.seconds <= took
+        seconds = [t for times in result.times().values() for t in times]
+        assert seconds and all(0 <= t <= took for t in seconds)
+        assert sum(seconds) <= took
 
 
 def test_dask_gives_identical_results():
@@ -253,6 +282,7 @@ def test_decisions_cut_short_by_the_budget_are_counted_per_player():
     matches = run_matches(starved, "heuristic", players=2, groups=1, seed=3,
                           match=Match(2, Rules(target=11)))
     assert 0 < matches.cut_short()[matches.a] <= len(matches.times()[matches.a])
+    assert matches.cut_short()["heuristic"] == 0
 
 
 def test_a_pool_is_handed_a_few_calls_a_worker_at_a_time():
