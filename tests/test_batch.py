@@ -84,6 +84,29 @@ def _name(card):
     return card_str(card)
 
 
+def test_a_player_the_table_cannot_seat_is_refused_before_any_play():
+    """A player's option that its table refuses (a partner's, with two players) is found as
+    the players are checked, before any chunk is handed to the executor."""
+    from solver.players import PlayerError
+
+    class NoPlay(SerialExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            raise AssertionError("a chunk was handed out")
+
+    for run in (run_duplicate, run_matches):
+        with pytest.raises(PlayerError, match=r"^infer_partner: only with four players"):
+            run("random", "pimc:infer_partner=1", players=2, groups=1, executor=NoPlay())
+
+
+def test_a_run_given_a_match_plays_its_rules():
+    """A run given a match plays it as one given its rules (and, of matches, its best of)."""
+    rules = Rules.preset("all-fours", target=11)
+    assert run_duplicate("heuristic", "random", groups=3, match=Match(2, rules)) == \
+        run_duplicate("heuristic", "random", groups=3, rules=rules)
+    assert run_matches("heuristic", "random", groups=2, match=Match(2, rules, best_of=3)) == \
+        run_matches("heuristic", "random", groups=2, rules=rules, best_of=3)
+
+
 def test_a_table_of_the_wrong_size_is_refused():
     with pytest.raises(BatchError, match="3 players for a 2-player table"):
         play_match([make_player("random")] * 3, Match(2))
