@@ -46,6 +46,19 @@ def test_play_match_gives_records_that_replay_and_points_that_add_up(n):
     assert result.records[0]["players"]["N"] == "heuristic"
 
 
+def test_play_match_deals_the_packs_given_in_order():
+    """Given packs, a match deals them in order (the seed cuts for the first dealer only);
+    given none, the packs of its seed."""
+    stream = PackStream(9)
+    players = [make_player("heuristic"), make_player("random", seed=1)]
+    given = play_match(players, Match(2), seed=4, packs=iter(stream))
+    assert [r["pack"] for r in given.records] == \
+        [[_name(c) for c in stream[i]] for i in range(len(given.records))]
+    seeded = play_match(players, Match(2), seed=4)
+    assert [r["pack"] for r in seeded.records] != [r["pack"] for r in given.records]
+    assert seeded.records[0]["dealer"] == given.records[0]["dealer"]
+
+
 def test_play_match_is_repeatable():
     def run(records=True):
         return play_match([make_player("random", seed=1), make_player("random", seed=2)],
@@ -258,6 +271,8 @@ def test_the_deals_match_is_one_game_to_a_target_out_of_reach():
 
 
 def test_a_runs_seconds_and_decision_times_are_within_the_time_it_took():
+    from solver.stats import time_summary
+
     for run in (lambda: run_duplicate("heuristic", "random", groups=3, seed=1),
                 lambda: run_matches("heuristic", "random", groups=1, seed=1)):
         start = time.perf_counter()
@@ -267,6 +282,8 @@ def test_a_runs_seconds_and_decision_times_are_within_the_time_it_took():
         seconds = [t for times in result.times().values() for t in times]
         assert seconds and all(0 <= t <= took for t in seconds)
         assert sum(seconds) <= took
+        assert result.time_summaries() == \
+            {label: time_summary(times) for label, times in result.times().items()}
 
 
 def test_dask_gives_identical_results():
