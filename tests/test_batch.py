@@ -489,8 +489,12 @@ def test_an_interrupt_cancels_pending_work_and_stops_the_pool_promptly():
 
 
 def test_executor_for_one_job_is_serial():
+    from solver.executors import WorkerPool, usable_cpus
+
     with executor_for(1) as pool:
         assert isinstance(pool, SerialExecutor)
+    with executor_for(0) as pool:       # one a CPU
+        assert isinstance(pool, WorkerPool) and pool.workers == usable_cpus()
     with pytest.raises(BatchError, match="jobs"):
         with executor_for(-1):
             pass
@@ -862,6 +866,150 @@ def test_a_solve_under_way_on_a_cluster_stops_with_its_run(monkeypatch):
     assert "this chunk's run was stopped" in str(found.get("error")), found
     assert found["seconds"] < 2.0
     assert found["after"][0].nodes > 0
+
+
+# ---- a worker process's own ends ------------------------------------------------------------
+
+
+class _Ended(Exception):
+    """``os._exit`` called (its status the argument)."""
+
+
+def _exit(status):
+    raise _Ended(status)
+
+
+def test_a_worker_leaves_ctrl_c_to_its_parent_and_ends_at_sigterm_sighup_or_sigpipe(
+        monkeypatch):
+    """In a worker: Ctrl-C ignored, SIGTERM, SIGPIPE and SIGHUP (where it is not ignored) to
+    their default, ending it; the time it stands stopped not counted; its parent watched."""
+    import signal
+
+    from solver import executors
+
+    set_to, counted, watched = {}, [], []
+    monkeypatch.setattr(signal, "signal", lambda signum, to: set_to.__setitem__(signum, to))
+    monkeypatch.setattr(executors, "count_stops", lambda: counted.append(True))
+    monkeypatch.setattr(executors, "_die_with_parent", watched.append)
+    monkeypatch.setattr(executors, "_parent", None)
+    monkeypatch.setattr(executors, "hangup_signal", lambda: signal.SIGHUP)
+    executors._worker_signals(4321)
+    assert set_to == {signal.SIGINT: signal.SIG_IGN, signal.SIGTERM: signal.SIG_DFL,
+                      signal.SIGPIPE: signal.SIG_DFL, signal.SIGHUP: signal.SIG_DFL}
+    assert (counted, watched, executors._parent) == ([True], [4321], 4321)
+    set_to.clear()
+    monkeypatch.setattr(executors, "hangup_signal", lambda: None)     # ignored (nohup)
+    executors._worker_signals()
+    assert signal.SIGHUP not in set_to and watched == [4321]
+
+
+def test_a_worker_ends_once_its_parent_is_gone(monkeypatch):
+    """A worker whose parent is gone as it starts ends at once; else a thread of it looks
+    every second and ends it once the parent is gone; a result finished for a parent gone is
+    not sent."""
+    from types import SimpleNamespace
+
+    from solver import executors
+
+    parent = [7]
+    monkeypatch.setattr(executors, "os", SimpleNamespace(getppid=lambda: parent[0],
+                                                         _exit=_exit))
+    with pytest.raises(_Ended, match="^1$"):
+        executors._die_with_parent(8)
+    started, slept = [], []
+
+    class Thread:
+        def __init__(self, target, name, daemon):
+            self.target, self.name, self.daemon = target, name, daemon
+
+        def start(self):
+            started.append(self)
+
+    monkeypatch.setattr(executors, "threading", SimpleNamespace(Thread=Thread))
+    executors._die_with_parent(7)
+    (watch,) = started
+    assert (watch.name, watch.daemon) == ("parent-watch", True)
+
+    def sleep(seconds):
+        slept.append(seconds)
+        if len(slept) == 3:
+            parent[0] = 1           # (the parent gone: the worker is the init process's)
+
+    monkeypatch.setattr(executors, "time", SimpleNamespace(sleep=sleep))
+    with pytest.raises(_Ended, match="^1$"):
+        watch.target()
+    assert slept == [1.0, 1.0, 1.0]
+    monkeypatch.setattr(executors, "_parent", 7)
+    with pytest.raises(_Ended, match="^1$"):
+        executors._for_parent(divmod, (7, 2), {})
+    parent[0] = 7
+    assert executors._for_parent(divmod, (7, 2), {}) == (3, 1)
+    monkeypatch.setattr(executors, "_parent", None)     # (not in a worker)
+    parent[0] = 1
+    assert executors._for_parent(divmod, (7, 2), {}) == (3, 1)
+
+
+def test_workers_are_forked_on_linux_and_started_by_the_systems_default_elsewhere(monkeypatch):
+    import multiprocessing
+    from types import SimpleNamespace
+
+    from solver import executors
+
+    monkeypatch.setattr(executors, "sys", SimpleNamespace(platform="linux"))
+    assert executors.worker_context() is multiprocessing.get_context("fork")
+    monkeypatch.setattr(executors, "sys", SimpleNamespace(platform="darwin"))
+    assert executors.worker_context() is multiprocessing.get_context()
+
+
+def test_leaving_executor_for_lets_the_workers_finish_and_end():
+    with executor_for(2) as pool:
+        future = pool.submit(divmod, 7, 2)
+        processes = pool.processes
+    assert future.result(timeout=5) == (3, 1)
+    assert len(processes) == 2 and all(p.exitcode is not None for p in processes)
+
+
+def test_leaving_executor_for_on_an_exception_stops_the_workers_at_once():
+    with pytest.raises(RuntimeError, match="^stop$"):
+        with executor_for(2) as pool:
+            pool.submit(time.sleep, 60)
+            processes = pool.processes
+            start = time.monotonic()
+            raise RuntimeError("stop")
+    assert time.monotonic() - start < 20        # (not the minute the call would take)
+    assert len(processes) == 2 and all(p.exitcode is not None for p in processes)
+
+
+def test_a_serial_future_runs_its_call_when_its_result_or_exception_is_asked_for():
+    executor = SerialExecutor()
+    assert executor.submit(divmod, 7, 2).result(timeout=5) == (3, 1)
+    failing = executor.submit(int, "x")
+    assert isinstance(failing.exception(timeout=5), ValueError)
+    with pytest.raises(ValueError):
+        failing.result()
+    fine = executor.submit(divmod, 7, 2)
+    assert fine.exception(timeout=5) is None and fine.result() == (3, 1)
+    executor.shutdown()
+    with pytest.raises(RuntimeError, match="^cannot submit after shutdown$"):
+        executor.submit(divmod, 7, 2)
+
+
+def test_a_serial_executor_is_handed_one_call_at_a_time():
+    from solver.executors import gather
+
+    handed, seen = [], []
+
+    class Counting(SerialExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            handed.append(args)
+            return super().submit(fn, *args, **kwargs)
+
+    def call(i):
+        seen.append((i, len(handed)))
+        return i
+
+    assert gather(Counting(), call, [(i,) for i in range(5)]) == list(range(5))
+    assert seen == [(i, i + 1) for i in range(5)]
 
 
 def test_the_code_digest_tells_other_code_under_one_version(tmp_path):
