@@ -440,6 +440,10 @@ def test_solve_many_keeps_the_order_of_the_positions():
         assert (want.value, want.moves, want.side) == (a.value, a.moves, a.side) \
             == (b.value, b.moves, b.side)
     assert solve_many([]) == []
+    told = []       # one position a chunk by default
+    solve_many(positions[:4], objective="points", progress=lambda done, total: told.append(
+        (done, total)))
+    assert told == [(1, 4), (2, 4), (3, 4), (4, 4)]
 
 
 # ---- interrupts -----------------------------------------------------------------------------
@@ -1010,6 +1014,50 @@ def test_a_serial_executor_is_handed_one_call_at_a_time():
 
     assert gather(Counting(), call, [(i,) for i in range(5)]) == list(range(5))
     assert seen == [(i, i + 1) for i in range(5)]
+
+
+def test_a_block_uninterrupted_ignores_ctrl_c_in_the_main_thread_only():
+    import signal
+    import threading
+
+    from solver.executors import _uninterrupted
+
+    before = signal.getsignal(signal.SIGINT)
+    with _uninterrupted():
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    assert signal.getsignal(signal.SIGINT) is before
+    ran = []
+
+    def elsewhere():        # (a thread other than the main one cannot set a handler)
+        with _uninterrupted():
+            ran.append(signal.getsignal(signal.SIGINT))
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    thread.join(5)
+    assert ran == [before]
+
+
+def test_a_chunk_off_a_cluster_changes_neither_the_switch_interval_nor_the_engines_checks(
+        monkeypatch):
+    """Off a Dask worker a chunk runs as it is, the engine asking no check; where Dask could
+    let go of its task, the engine asks ``check_stop`` while it runs, and nothing after."""
+    from solver import executors
+
+    checks = []
+    monkeypatch.setattr(executors, "engine_checks", checks.append)
+    before = sys.getswitchinterval()
+    version = executors.worker_version()
+    assert executors.cluster_chunk(version, divmod, 7, 2) == (3, 1)
+    assert sys.getswitchinterval() == before and checks == [None, None]
+    checks.clear()
+    monkeypatch.setattr(executors, "_task_cancelled", lambda: (lambda: False))
+    try:
+        assert executors.cluster_chunk(version, divmod, 7, 2) == (3, 1)
+        assert sys.getswitchinterval() == executors.WORKER_SWITCH_INTERVAL
+    finally:
+        sys.setswitchinterval(before)
+    assert checks == [executors.check_stop, None]
 
 
 def test_the_code_digest_tells_other_code_under_one_version(tmp_path):
