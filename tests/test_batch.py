@@ -1060,6 +1060,40 @@ def test_a_chunk_off_a_cluster_changes_neither_the_switch_interval_nor_the_engin
     assert checks == [executors.check_stop, None]
 
 
+def test_a_task_counts_as_let_go_once_its_worker_has_cancelled_or_forgotten_it(monkeypatch):
+    """On a Dask worker, the task this thread runs is let go where the worker's state has it
+    cancelled or no longer has it; off a worker nothing is asked."""
+    from types import SimpleNamespace
+
+    distributed = pytest.importorskip("distributed")
+    import distributed.worker
+
+    from solver import executors
+
+    assert executors._task_cancelled() is None
+    tasks = {"k": SimpleNamespace(state="executing")}
+    worker = SimpleNamespace(state=SimpleNamespace(tasks=tasks))
+    monkeypatch.setattr(distributed, "get_worker", lambda: worker)
+    monkeypatch.setattr(distributed.worker, "thread_state", SimpleNamespace(key="k"))
+    cancelled = executors._task_cancelled()
+    assert cancelled() is False
+    tasks["k"].state = "cancelled"
+    assert cancelled() is True
+    del tasks["k"]
+    assert cancelled() is True
+
+
+def test_a_pool_shut_down_waits_for_its_workers_to_end_by_default():
+    from solver.executors import WorkerPool
+
+    pool = WorkerPool(1)
+    future = pool.submit(divmod, 7, 2)
+    processes = pool.processes
+    pool.shutdown()
+    assert future.result(timeout=5) == (3, 1)
+    assert processes and all(p.exitcode is not None for p in processes)
+
+
 def test_the_code_digest_tells_other_code_under_one_version(tmp_path):
     """A cluster's workers are compared by version, engine and code: a checkout of other code
     under the same version number is found."""
