@@ -1094,6 +1094,41 @@ def test_a_pool_shut_down_waits_for_its_workers_to_end_by_default():
     assert processes and all(p.exitcode is not None for p in processes)
 
 
+def test_gather_hands_each_result_on_in_order_and_keeps_what_comes_back_in_its_place():
+    from solver.executors import gather
+
+    calls = [(7, 2), (9, 4), (5, 5)]
+    seen = []
+    assert gather(None, divmod, calls, on_part=lambda r: seen.append(r)) == \
+        [(3, 1), (2, 1), (1, 0)] == seen        # (None back: the result kept)
+    assert gather(None, divmod, calls, on_part=lambda r: ("kept", r)) == \
+        [("kept", (3, 1)), ("kept", (2, 1)), ("kept", (1, 0))]
+    assert gather(None, divmod, calls, on_part=lambda r: ()) == [(), (), ()]
+
+
+def test_gather_cancels_the_calls_not_started_when_one_fails():
+    from solver.executors import gather
+
+    handed = []
+
+    class Recording(ThreadPoolExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            handed.append(super().submit(fn, *args, **kwargs))
+            return handed[-1]
+
+    def call(i):
+        time.sleep(0.2)
+        if i == 0:
+            raise ValueError("the first")
+        return i
+
+    with Recording(1) as executor:
+        with pytest.raises(ValueError, match="^the first$"):
+            gather(executor, call, [(i,) for i in range(4)])
+    # (the second started as the first ended, on the one thread; the others had not)
+    assert len(handed) == 4 and all(f.cancelled() for f in handed[2:])
+
+
 def test_the_code_digest_tells_other_code_under_one_version(tmp_path):
     """A cluster's workers are compared by version, engine and code: a checkout of other code
     under the same version number is found."""
@@ -1107,6 +1142,7 @@ def test_the_code_digest_tells_other_code_under_one_version(tmp_path):
     shutil.copytree(Path(solver.__file__).parent, copy,
                     ignore=shutil.ignore_patterns("*.so", "__pycache__", "data"))
     assert code_digest(str(copy)) == code_digest()
+    assert re.fullmatch(r"[0-9a-f]{12}", code_digest())
     assert worker_version().endswith(f", code {code_digest()})")
     (copy / "batch.py").write_text((copy / "batch.py").read_text() + "\n# changed\n")
     changed = code_digest.__wrapped__(str(copy))
@@ -1123,7 +1159,8 @@ def test_the_usable_cpus_are_those_of_the_affinity_else_the_machines(monkeypatch
     from solver.executors import usable_cpus
 
     monkeypatch.setattr(os, "cpu_count", lambda: 6)
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 2, 5}, raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 2, 5} if pid == 0 else {1},
+                        raising=False)    # (this process's: 0)
     assert usable_cpus() == 3
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set())
     assert usable_cpus() == 1
