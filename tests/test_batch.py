@@ -270,6 +270,23 @@ def test_the_deals_match_is_one_game_to_a_target_out_of_reach():
         deals_match("all-fives", 2)
 
 
+def test_a_runs_results_are_values_that_leave_times_and_cut_counts_out_of_comparisons():
+    """A match's, a group's, a run's results are frozen, and compare equal whatever their
+    decision times and counts of decisions cut short (which vary from run to run)."""
+    import dataclasses
+
+    duplicate = run_duplicate("heuristic", "random", groups=2, seed=1)
+    matches = run_matches("heuristic", "random", groups=1, seed=1)
+    match = play_match([make_player("heuristic"), make_player("random", seed=1)], Match(2), 1)
+    for result in (duplicate, duplicate.groups[0], matches, matches.matches[0], match):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            result.seed = 5
+    assert replace(match, times={}, cut_short={"x": 1}) == match
+    assert replace(duplicate.groups[0], times={}, cut_short={"x": 1}) == duplicate.groups[0]
+    assert replace(matches, time_parts=(), cut_parts=({"x": 1},), seconds=9.0) == matches
+    assert replace(duplicate, seconds=9.0) == duplicate
+
+
 def test_a_runs_seconds_and_decision_times_are_within_the_time_it_took():
     from solver.stats import time_summary
 
