@@ -29,6 +29,15 @@ from solver.shuffle import random_position
 # ---- one game -------------------------------------------------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def _switch_interval():
+    """A chunk run as on a cluster's worker sets the process's switch interval: each test
+    leaves it as it found it."""
+    before = sys.getswitchinterval()
+    yield
+    sys.setswitchinterval(before)
+
+
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_play_match_gives_records_that_replay_and_points_that_add_up(n):
     players = [make_player("heuristic") if s % 2 == 0 else make_player("random", seed=s)
@@ -1063,17 +1072,14 @@ def test_a_chunk_off_a_cluster_changes_neither_the_switch_interval_nor_the_engin
 
     checks = []
     monkeypatch.setattr(executors, "engine_checks", checks.append)
-    before = sys.getswitchinterval()
+    sys.setswitchinterval(0.005)        # (Python's own; the fixture puts back what it was)
     version = executors.worker_version()
     assert executors.cluster_chunk(version, divmod, 7, 2) == (3, 1)
-    assert sys.getswitchinterval() == before and checks == [None, None]
+    assert sys.getswitchinterval() == 0.005 and checks == [None, None]
     checks.clear()
     monkeypatch.setattr(executors, "_task_cancelled", lambda: (lambda: False))
-    try:
-        assert executors.cluster_chunk(version, divmod, 7, 2) == (3, 1)
-        assert sys.getswitchinterval() == executors.WORKER_SWITCH_INTERVAL
-    finally:
-        sys.setswitchinterval(before)
+    assert executors.cluster_chunk(version, divmod, 7, 2) == (3, 1)
+    assert sys.getswitchinterval() == executors.WORKER_SWITCH_INTERVAL
     assert checks == [executors.check_stop, None]
 
 
