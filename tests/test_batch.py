@@ -4,6 +4,7 @@ whatever runs them; a run's records read back (solver.resume); solve_many; inter
 from __future__ import annotations
 
 import math
+import os
 import re
 import sys
 import time
@@ -724,11 +725,14 @@ def test_ctrl_c_while_the_workers_start_stops_them(monkeypatch):
         assert executor.submit(_sigint_handler).result(timeout=30) == signal.SIG_IGN
 
 
-def test_a_pool_whose_threads_cannot_start_leaves_no_worker(monkeypatch):
+@pytest.mark.parametrize("error, said", [
+    ("can't start new thread", (MemoryError, "left to start the worker processes' threads")),
+    ("another fault", (RuntimeError, "^another fault$"))])
+def test_a_pool_whose_threads_cannot_start_leaves_no_worker(monkeypatch, error, said):
     """Under a tight memory limit the pool's making can fail after it has forked its workers
     (a thread of its own that cannot start): they are stopped, and none is forked again in
     their place (left running, they held the exit up for ever), and the error is one of
-    memory, said so."""
+    memory, said so (another error is left as it is)."""
     import multiprocessing.pool
     import threading
 
@@ -739,11 +743,11 @@ def test_a_pool_whose_threads_cannot_start_leaves_no_worker(monkeypatch):
 
     def start(thread):
         if getattr(thread, "_target", None) is multiprocessing.pool.Pool._handle_results:
-            raise RuntimeError("can't start new thread")
+            raise RuntimeError(error)
         starting(thread)
 
     monkeypatch.setattr(threading.Thread, "start", start)
-    with pytest.raises(MemoryError, match="left to start the worker processes' threads"):
+    with pytest.raises(said[0], match=said[1]):
         executors.WorkerPool(2)
     monkeypatch.undo()
     time.sleep(0.3)         # (time for a worker handler left running to fork another)
@@ -1104,6 +1108,26 @@ def test_a_task_counts_as_let_go_once_its_worker_has_cancelled_or_forgotten_it(m
     assert cancelled() is True
     del tasks["k"]
     assert cancelled() is True
+
+
+def test_a_pool_finds_a_dead_worker_and_no_living_one():
+    import signal
+
+    from solver.errors import WorkersLost
+    from solver.executors import WorkerPool
+
+    pool = WorkerPool(1)
+    try:
+        assert pool.submit(divmod, 7, 2).result(timeout=5) == (3, 1)
+        pool.check()        # (alive, waiting for work)
+        (worker,) = pool.processes
+        os.kill(worker.pid, signal.SIGKILL)
+        worker.join(5)
+        with pytest.raises(WorkersLost, match=r"^a worker process died \(exit status -9\): "
+                                              r"the work it held is lost$"):
+            pool.check()
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 def test_a_pool_shut_down_waits_for_its_workers_to_end_by_default():
