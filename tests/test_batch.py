@@ -298,6 +298,8 @@ def test_a_runs_results_are_values_that_leave_times_and_cut_counts_out_of_compar
 
 
 def test_a_runs_seconds_and_decision_times_are_within_the_time_it_took():
+    """A run's seconds and each of its decisions' lie within the time the run took, and its
+    time summaries are those of its times."""
     from solver.stats import time_summary
 
     for run in (lambda: run_duplicate("heuristic", "random", groups=3, seed=1),
@@ -1172,7 +1174,7 @@ def test_gather_cancels_the_calls_not_started_when_one_fails():
     with Recording(1) as executor:
         with pytest.raises(ValueError, match="^the first$"):
             gather(executor, call, [(i,) for i in range(4)])
-    # (the second started as the first ended, on the one thread; the others had not)
+    # (the second may have started as the first ended, on the one thread; the others not)
     assert len(handed) == 4 and all(f.cancelled() for f in handed[2:])
 
 

@@ -273,9 +273,9 @@ def test_near_the_target_the_cheater_keeps_the_winning_cards_then_the_safest_the
         assert narrowed >= 1
 
 
-#: Three players near the target (21): the seat to play has two cards of one chance of winning
-#: the match and for points; after the heuristic's another seat can be sure of winning it, after
-#: the other none can.
+#: Three players near the target (21): the seat to play has two cards alike for the match and
+#: for points; after the heuristic's another seat can be sure of winning the match, after the
+#: other none can.
 SAFER_OF_TWO = ("N:9.32.J9.Q Q4.-.865.K T6.T98.-.6 dealer=E turnup=JS "
                 "play=8H,3H,KC,TH,2H,4S,6D,6S,9D,6C target=21 score=15,15,15")
 
