@@ -23,6 +23,7 @@ from solver.errors import AllFivesError
 from solver.game import BEG, PLAY, RUN, STAND, TAKE_ONE, Match
 from solver import clock, reference
 from solver.pimc import PLAYED_OUT, PLAYED_OUT_WORLDS, REPLIED, Advice, PimcPlayer, summarize
+from solver.pimc import value_play as unpatched_value_play     # (some tests patch it)
 from solver.heuristic import stand_or_beg, take_one_or_run
 from solver.players import CheaterPlayer, PlayerError, decide, within_reach
 from solver.registry import make_player, player_names, player_spec
@@ -1024,18 +1025,18 @@ def a_choice_near_the_target():
     raise AssertionError("no choice of two")
 
 
-def chance_valued_in(monkeypatch, worlds: int) -> None:
-    """The chance of winning valued in the first ``worlds`` worlds only, cut short after."""
+def valued_in(monkeypatch, objective: str, worlds: int) -> None:
+    """The player's ``value_play`` by ``objective`` in the first ``worlds`` worlds only, cut
+    short after (by the other objectives as it is)."""
     import solver.pimc as pimc
 
-    original = pimc.value_play
-
-    def value_play(solver, positions, weights, legal, side, objective, budget, kept_at=None):
-        if objective == "win":
-            found = original(solver, positions[:worlds], weights[:worlds], legal, side,
-                             objective, budget, kept_at)
+    def value_play(solver, positions, weights, legal, side, asked, budget, kept_at=None):
+        if asked == objective:
+            found = unpatched_value_play(solver, positions[:worlds], weights[:worlds], legal,
+                                         side, asked, budget, kept_at)
             return found[0], found[1], False
-        return original(solver, positions, weights, legal, side, objective, budget, kept_at)
+        return unpatched_value_play(solver, positions, weights, legal, side, asked, budget,
+                                    kept_at)
 
     monkeypatch.setattr(pimc, "value_play", value_play)
 
@@ -1079,7 +1080,7 @@ def test_worlds_drawn_weighed_or_walked_out_of_time_cut_the_advice_short(monkeyp
 def test_near_the_target_a_choice_of_two_says_the_chance_was_dropped(monkeypatch):
     """Near the target, where no world's chance of winning fits the budget, a choice of two
     cards is advised by points over the worlds drawn and says the chance was dropped."""
-    chance_valued_in(monkeypatch, 0)
+    valued_in(monkeypatch, "win", 0)
     advice = PimcPlayer(seed=1, time_limit=None, worlds=8).advise(a_choice_near_the_target())
     assert (advice.objective, advice.win_dropped) == ("margin", True)
     assert advice.drawn == advice.worlds >= 2 and not advice.enumerated
@@ -1089,7 +1090,7 @@ def test_near_the_target_a_choice_of_two_says_the_chance_was_dropped(monkeypatch
 def test_near_the_target_a_chance_valued_in_one_world_is_played_out(monkeypatch):
     """Near the target, where the chance of winning fits the budget in one world of several,
     that is too few: the deals are played out for the chance, the one world counted solved."""
-    chance_valued_in(monkeypatch, 1)
+    valued_in(monkeypatch, "win", 1)
     advice = PimcPlayer(seed=1, time_limit=None, worlds=8).advise(a_choice_near_the_target())
     assert (advice.objective, advice.method, advice.solved) == ("win", PLAYED_OUT, 1)
     assert advice.worlds == advice.drawn >= 2 and not advice.complete     # (every world drawn)
@@ -1232,25 +1233,16 @@ def test_a_chance_of_winning_not_found_in_the_budget_is_said_so(monkeypatch):
     whole = advice(5)
     assert whole.objective == "win" and whole.complete and not whole.win_dropped
     assert all(a.points is not None for a in whole.actions)
-    original = pimc.value_play
-
-    def failing(objective):
-        def value_play(solver, positions, weights, legal, side, asked, budget, kept_at=None):
-            if asked == objective:
-                return {c: [] for c in legal}, [], False
-            return original(solver, positions, weights, legal, side, asked, budget, kept_at)
-        return value_play
-
-    monkeypatch.setattr(pimc, "value_play", failing("win"))
+    valued_in(monkeypatch, "win", 0)
     dropped = advice(5)
     assert (dropped.objective, dropped.win_dropped, dropped.worlds) == ("margin", True, 4)
-    monkeypatch.setattr(pimc, "value_play", failing("margin"))
+    valued_in(monkeypatch, "margin", 0)
     ties = advice(5)        # the chance, without the points to break its ties
     assert (ties.objective, ties.win_dropped, ties.complete) == ("win", False, False)
     assert sorted((a.action, a.mean) for a in ties.actions) == \
         sorted((a.action, a.mean) for a in whole.actions)
     assert all(a.points is None for a in ties.actions)
-    monkeypatch.setattr(pimc, "value_play", original)
+    monkeypatch.setattr(pimc, "value_play", unpatched_value_play)
     far = advice(61)        # no side can reach the target: points, nothing dropped
     assert (far.objective, far.win_dropped) == ("margin", False)
 
