@@ -17,8 +17,9 @@ from clirun import workers_of
 
 from solver.batch import (PackStream, duplicate_result, play_deals, play_match, run_duplicate,
                           run_matches, seatings)
-from solver.errors import AllFivesError
-from solver.executors import BatchError, SerialExecutor, executor_for, solve_many
+from solver.errors import AllFivesError, WorkersLost
+from solver.executors import (BatchError, SerialExecutor, WorkerPool, executor_for, gather,
+                              solve_many, usable_cpus)
 from solver.resume import records_parts
 from solver.game import Match
 from solver.registry import make_player
@@ -358,8 +359,6 @@ def test_a_pool_is_handed_a_few_calls_a_worker_at_a_time():
     """gather hands an executor with a window (a WorkerPool's, four calls a worker) no more
     calls at once than that, one more as each comes back, the results in order: a run of a
     million matches had put every chunk's task in the pool's queue at once (850 MB)."""
-    from solver.executors import gather
-
     class Windowed(SerialExecutor):
         window = 3
 
@@ -401,8 +400,6 @@ def test_a_pool_is_handed_a_few_calls_a_worker_at_a_time():
 def test_a_window_that_grows_is_filled_as_the_calls_come_back():
     """A cluster's window grows as workers join it: gather reads it again as each call comes
     back and hands out as many more as keep that many out."""
-    from solver.executors import gather
-
     class Growing(SerialExecutor):
         def __init__(self) -> None:
             super().__init__()
@@ -434,8 +431,6 @@ def test_progress_is_told_while_a_call_is_awaited():
     every half second as gather waits on an executor it can check, the calls done so far."""
     import threading
     from concurrent.futures import Future
-
-    from solver.executors import gather
 
     class Slow(SerialExecutor):
         window = 2
@@ -522,8 +517,6 @@ def test_an_interrupt_cancels_pending_work_and_stops_the_pool_promptly():
 
 
 def test_executor_for_one_job_is_serial():
-    from solver.executors import WorkerPool, usable_cpus
-
     with executor_for(1) as pool:
         assert isinstance(pool, SerialExecutor)
     with executor_for(0) as pool:       # one a CPU
@@ -858,7 +851,6 @@ def test_a_chunk_whose_run_was_stopped_stops_before_its_next_deal_or_solve(monke
     """On a cluster (``cluster_chunk``) a chunk looks at each deal and before each solve whether
     its run was stopped; elsewhere nothing asks."""
     from solver import batch, executors
-    from solver.errors import WorkersLost
     from solver.registry import player_spec
 
     calls = {"solves": (executors._solve_chunk, [random_position(_rng(1), 2, 2, played=0)], {}),
@@ -879,7 +871,6 @@ def test_a_solve_under_way_on_a_cluster_stops_with_its_run(monkeypatch):
     import threading
 
     from solver import executors
-    from solver.errors import WorkersLost
 
     deep = random_position(_rng(9), 4, 12, played=0)
     start = time.monotonic()
@@ -1031,8 +1022,6 @@ def test_a_serial_future_runs_its_call_when_its_result_or_exception_is_asked_for
 
 
 def test_a_serial_executor_is_handed_one_call_at_a_time():
-    from solver.executors import gather
-
     handed, seen = [], []
 
     class Counting(SerialExecutor):
@@ -1115,9 +1104,6 @@ def test_a_task_counts_as_let_go_once_its_worker_has_cancelled_or_forgotten_it(m
 def test_a_pool_finds_a_dead_worker_and_no_living_one():
     import signal
 
-    from solver.errors import WorkersLost
-    from solver.executors import WorkerPool
-
     pool = WorkerPool(1)
     try:
         assert pool.submit(divmod, 7, 2).result(timeout=5) == (3, 1)
@@ -1133,8 +1119,6 @@ def test_a_pool_finds_a_dead_worker_and_no_living_one():
 
 
 def test_a_pool_shut_down_waits_for_its_workers_to_end_by_default():
-    from solver.executors import WorkerPool
-
     pool = WorkerPool(1)
     future = pool.submit(divmod, 7, 2)
     processes = pool.processes
@@ -1144,8 +1128,6 @@ def test_a_pool_shut_down_waits_for_its_workers_to_end_by_default():
 
 
 def test_gather_hands_each_result_on_in_order_and_keeps_what_comes_back_in_its_place():
-    from solver.executors import gather
-
     calls = [(7, 2), (9, 4), (5, 5)]
     seen = []
     assert gather(None, divmod, calls, on_part=lambda r: seen.append(r)) == \
@@ -1156,8 +1138,6 @@ def test_gather_hands_each_result_on_in_order_and_keeps_what_comes_back_in_its_p
 
 
 def test_gather_cancels_the_calls_not_started_when_one_fails():
-    from solver.executors import gather
-
     handed = []
 
     class Recording(ThreadPoolExecutor):
@@ -1205,7 +1185,6 @@ def test_the_usable_cpus_are_those_of_the_affinity_else_the_machines(monkeypatch
     affinity, the machine's count, at least one."""
     import os
 
-    from solver.executors import usable_cpus
 
     monkeypatch.setattr(os, "cpu_count", lambda: 6)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 2, 5} if pid == 0 else {1},
