@@ -174,14 +174,8 @@ def _record_positions(text: str, source: str, number: int | None, played: bool,
     for name, state, k in picked:
         position = deal_position(state, k, name, played)
         if played and any(action >= REVOKE for _, action in state.deals[k - 1].actions):
-            # a position replays only legal play: the cards before the revoke are judged
-            if not position.play:
-                if number is not None:
-                    raise AllFivesError(f"{name}: its first card is a revoke, which a position "
-                                        f"cannot replay: no card to judge")
-                said.append(f"{name}: its first card is a revoke, which a position cannot "
-                            f"replay: left out")
-                continue
+            # a position replays only legal play: the cards before the revoke are judged (a
+            # lead is never a revoke, so there is at least one)
             said.append(f"{name}: judged up to its revoke (card {len(position.play) + 1}), "
                         f"which a position cannot replay")
         out.append((name, position if played else Position(position.deal)))
@@ -284,13 +278,11 @@ def one_of_several(name: str, build=position_of, hidden: bool = False,
             if mark == "#" and by_line:     # (the other way of picking one: said so)
                 raise AllFivesError(f"{name}: {file} holds one-line positions, picked by line "
                                     f"as {file}:LINE (on {on_lines})")
-            if mark == ":" and numbered and len(names) > 1:
+            if mark == ":" and numbered:
                 raise AllFivesError(f"{name}: {file} holds deals in TOML, picked as {file}#N, "
                                     f"N from 1 to {len(names)}")
-            if mark == ":" and len(names) <= 10 and all(map(str.isdigit, lines)):
+            if mark == ":" and by_line:
                 held += f", on {on_lines}"
-            elif names != [file] and not numbered:
-                held += f", {names[0]}" if len(names) == 1 else f", {names[0]} to {names[-1]}"
             which = f"on line {number}" if mark == ":" else number
             raise AllFivesError(f"{name}: no deal {which}: the file holds {held}")
     refuse_no_number(name, "#", "deal", "FILE#N counts the deals of a file from 1")
