@@ -86,10 +86,6 @@ class Undo(Exception):
 class Stop(Exception):
     """The person quit, or the input ended."""
 
-    def __init__(self, why: str) -> None:
-        super().__init__(why)
-        self.why = why
-
 
 @dataclass(frozen=True)
 class Setup:
@@ -262,7 +258,7 @@ class Session:
                 self.apply(seat, action, show=True)
             except Undo:        # (asked between deals)
                 self.undo()
-        self.save()
+        # (the record was written as the last deal ended)
         self.say_last(self.result(), f"The record is in {self.setup.record}.")
 
     def apply(self, seat: int, action: int, show: bool) -> None:

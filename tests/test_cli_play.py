@@ -1166,6 +1166,31 @@ def test_a_named_record_there_already_is_held_from_the_start(tmp_path):
     assert path.read_bytes() == before      # (held, not written until a deal ends)
 
 
+def test_the_record_holds_every_finished_deal_at_every_decision(tmp_path):
+    """The record is written as each deal ends, a deal thrown in too, not when the session
+    ends: at every decision of the person's the file holds every deal over so far.  (Seed 0
+    against random play: the second deal is thrown in, and the person decides in the third.)"""
+    path = tmp_path / "match.jsonl"
+    held = []
+
+    def answer(obs, count):
+        deals = len(s.state.deals)
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+        held.append((len(read_records(text)) if text else 0, deals))
+        if deals == 3:
+            return None
+        if obs.phase == "elder":
+            return "beg"
+        return "run" if obs.phase == "dealer" and len(obs.legal_actions) > 1 else "1"
+
+    s, _, _ = session(dict(seed=0, opponents=["random"]), answer, tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    thrown = [k for k, log in enumerate(s.state.deals) if log.thrown_in]
+    assert thrown == [1] and any(deals == 2 for _, deals in held)
+    assert all(written == deals for written, deals in held) and len(held) > 10
+
+
 def test_the_record_grows_at_its_end_and_is_written_whole_after_an_undo(tmp_path):
     """A deal more is added at the end of the record (it was written whole at every deal, so
     that a run killed as it saved left the file empty); a record that is not the one before
@@ -1337,10 +1362,11 @@ def test_the_opening_line_names_the_game_the_preset_plays(tmp_path, preset):
 
     result = run("play", "--rules", preset, "--seed", 3, "--record", tmp_path / "m.jsonl",
                  input="quit\n")
-    first = result.stdout.splitlines()[0]
+    lines = result.stdout.splitlines()
     game = "All Fives" if PRESETS[preset].capture else "All Fours"
     target = PRESETS[preset].target
-    assert first == f"{game}, 2 players, rules {preset}, {target} to win; seed 3.", first
+    assert lines[0] == f"{game}, 2 players, rules {preset}, {target} to win; seed 3.", lines[0]
+    assert "Type help for how to play, quit to stop." in lines[1:5]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
