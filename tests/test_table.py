@@ -10,13 +10,13 @@ import pytest
 from rich.text import Text
 
 from solver.cards import JACK, SUIT_NAMES, card_str, make_card, parse_card, suit_of
-from solver.game import BEG, RUN, TAKE_ONE, Match
+from solver.game import BEG, RUN, STAND, TAKE_ONE, Match
 from solver.tricks import seat_names, side_count, side_name
 
 from cli.answers import choices
 from cli.table import CALL_WORDS, WIDTH, choices_line, deal_line, deal_over_line, fit, \
     hand_lines, pegged_this_deal, played_lines, scores_text, table_screen, trick_line, \
-    what_happened
+    what_happened, win_verb
 
 
 def screen_lines(obs, pretty: bool = False, **options) -> list[str]:
@@ -210,7 +210,7 @@ def test_the_grid_of_tricks_shows_each_card_by_seat_and_marks_the_winner(players
         words.append([(found.group(), found.start(), offset + found.start())
                       for found in re.finditer(r"\S+", line)])
         offset += len(line) + 1
-    assert max(map(len, lines)) <= width
+    assert max(map(len, lines)) <= width and all(line == line.rstrip() for line in lines)
     heads = [k for k, line in enumerate(lines) if line.startswith("Trick")]
     assert (len(heads) > 1) == (width < 7 + 9 * 5) and heads == \
         list(range(0, len(lines), players + 2))
@@ -238,7 +238,7 @@ def test_the_grid_of_tricks_shows_each_card_by_seat_and_marks_the_winner(players
 
 def test_a_deal_starts_with_its_number_the_dealer_and_the_turn_up():
     """``Deal 1 · S deals · turn-up KS``; in a match of several games the game is named too."""
-    for best_of, game in ((1, ""), (3, ", game 1")):
+    for best_of, game in ((1, ""), (2, ", game 1"), (3, ", game 1")):
         state, first = begun(best_of=best_of)
         assert deal_line(state, False).plain == f"Deal 1{game} · S deals · turn-up {card_str(first)}"
 
@@ -249,9 +249,14 @@ def test_the_hand_says_which_cards_are_trumps_if_the_turn_up_stands():
     def note(state, seat):
         return hand_lines(state.observation(seat), False).plain.split("\n")[0]
 
-    state, _ = begun()
+    state, first = begun()
     assert [note(state, 0), note(state, 1)] == [
         "Your hand  (< trumps if you stand)", "Your hand  (< trumps if the turn-up stands)"]
+    for seat in (0, 1):     # the turn-up's suit is marked, as trumps are once fixed
+        suits = hand_lines(state.observation(seat), False).plain.split("\n")[1:]
+        marked = [line.split()[0] for line in suits if line.endswith("< trumps")]
+        held = {suit_of(card) for card in state.hands[seat]}
+        assert marked == (["SHDC"[suit_of(first)]] if suit_of(first) in held else [])
     state.apply_action(BEG)
     assert [note(state, 0), note(state, 1)] == [
         "Your hand  (< trumps if the turn-up stands)", "Your hand  (< trumps if you give one)"]
@@ -269,3 +274,35 @@ def test_a_revoke_is_said_with_the_points_it_loses():
     (lost,) = [peg for peg in state.pegs[pegs:] if peg.what == "revoke"]
     assert lost.side == 1 and lost.points < 0
     assert f"  S loses {-lost.points} (revoke)" in lines
+
+
+def test_the_call_that_fixes_trumps_says_so_once():
+    """``Trumps are hearts.`` after the stand, the take-one or the run that turns up a new
+    suit, and after no other move."""
+    def said(state, action):
+        return [line.plain for line in what_happened(state, action, False)[0]
+                if line.plain.startswith("  Trumps are")]
+
+    state, first = begun()
+    assert said(state, STAND) == [f"  Trumps are {SUIT_NAMES[suit_of(first)]}."]
+    for _ in range(4):
+        assert said(state, state.legal_actions()[0]) == []     # the cards
+    state, _ = begun(BEG)
+    assert said(state, TAKE_ONE) == [f"  Trumps are {SUIT_NAMES[suit_of(first)]}."]
+    state, _ = begun()
+    assert said(state, BEG) == []
+    for seed in range(40):
+        state = Match(2).new_initial_state(seed=seed, dealer=1)
+        state.apply_action(BEG)
+        if RUN in state.legal_actions():
+            told = said(state, RUN)
+            if state.trump is not None:     # a new suit turned up
+                assert told == [f"  Trumps are {SUIT_NAMES[state.trump]}."]
+                return
+            assert told == []
+    raise AssertionError("no run turned up a new suit")
+
+
+def test_one_seat_wins_and_a_partnership_or_several_sides_win():
+    assert [win_verb([0], 2), win_verb([1], 3), win_verb([0], 4)] == ["wins", "wins", "win"]
+    assert [win_verb([0, 1], 2), win_verb([0, 2], 3)] == ["win", "win"]
