@@ -15,7 +15,8 @@ from rich.text import Text
 
 from cli.answers import AnswerError, choices, read_answer
 from cli.errors import Terminated
-from cli.playing import HELP, HINT_NODES, PAUSE_HELP, Session, Stop, make_setup, play_command
+from cli.playing import HELP, HINT_NODES, PAUSE_HELP, Session, Stop, judge_cards, make_setup, \
+    play_command
 from cli.table import peg_words, scores_text
 from clirun import EXAMPLES, console, run
 from solver.cards import card_str, parse_card
@@ -1039,6 +1040,25 @@ def test_undo_returns_to_the_previous_decision_with_the_same_cards(tmp_path):
     assert out.getvalue().count("Back to your previous decision.") == 2
 
 
+def test_after_an_undo_the_bots_go_on_as_they_would_have(tmp_path):
+    """Undo plays the match again with fresh bots, each bot's moves worked out again, so that
+    a bot that draws at random draws as it did: answered alike, the match goes on alike."""
+    def straight(obs, count):
+        return "1" if count <= 30 else None
+
+    def undoing(obs, count):      # the third answer taken back and given again
+        return {4: "undo"}.get(count) or ("1" if count <= 32 else None)
+
+    ends = []
+    for k, answer in enumerate((straight, undoing)):
+        s, script, _ = session({"seed": 4, "opponents": ["random"], "target": 61,
+                                "record": str(tmp_path / f"{k}.jsonl")}, answer, tmp_path)
+        with pytest.raises(Stop):
+            s.run()
+        ends.append(s.history)
+    assert ends[0] == ends[1] and len(ends[0]) > 40
+
+
 def test_undo_passes_over_a_card_that_was_the_only_legal_one(tmp_path, monkeypatch):
     """At the pause after a deal, undo went back to the deal's last card, the only one left in
     the hand: a second undo was needed to reach a choice.  Now it goes back to the last
@@ -1183,11 +1203,13 @@ def test_the_record_holds_every_finished_deal_at_every_decision(tmp_path):
             return "beg"
         return "run" if obs.phase == "dealer" and len(obs.legal_actions) > 1 else "1"
 
-    s, _, _ = session(dict(seed=0, opponents=["random"]), answer, tmp_path)
+    s, _, out = session(dict(seed=0, opponents=["random"]), answer, tmp_path)
     with pytest.raises(Stop):
         s.run()
     thrown = [k for k, log in enumerate(s.state.deals) if log.thrown_in]
     assert thrown == [1] and any(deals == 2 for _, deals in held)
+    dealer = "NS"[s.state.deals[1].dealer]
+    assert f"The cards are thrown in; {dealer} deals again." in out.getvalue()
     assert all(written == deals for written, deals in held) and len(held) > 10
 
 
@@ -1348,9 +1370,56 @@ def test_the_last_lines_break_between_words_and_keep_the_record_name_whole(tmp_p
 
 def test_play_command_takes_a_stream_and_a_console(tmp_path):
     out_console, out = console()
-    play_command(2, None, ["random"], "all-fives", 11, 3, str(tmp_path / "r.jsonl"), None,
+    import fcntl
+
+    path = tmp_path / "r.jsonl"
+    play_command(2, None, ["random"], "all-fives", 11, 3, str(path), None,
                  stream=io.StringIO("1\n" * 400), console=out_console)
     assert "The record is in" in last_words(out.getvalue())
+    with open(path, "ab") as other:     # the record's lock is let go as the command ends
+        fcntl.flock(other.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def test_the_cards_of_a_deal_are_judged_by_the_points_unless_asked_by_the_match(tmp_path):
+    """``judge_cards`` as ``analyze`` judges: each of the seat's cards against the points its
+    side could be sure of before it (the reference solver's), or, asked, by the match."""
+    from solver import reference
+    from solver.search import solve
+
+    state = Match(2, Rules.preset("all-fives", target=61)).new_initial_state(seed=5)
+    while not state.deals:
+        state.apply_action(state.legal_actions()[0])
+    from cli.inputs import deal_position
+
+    position = deal_position(state, 1, "d")
+    plays = judge_cards(position, 0, solve, 1_000_000)
+    mine = [k for k in range(len(position.play))
+            if position.deal.position(position.play[:k]).to_move == 0]
+    assert [p.index for p in plays] == mine and len(mine) >= 5
+    for p in plays:
+        before = position.deal.position(position.play[:p.index])
+        assert p.before == reference.solve(before, side=0).value
+    by_match = judge_cards(position, 0, solve, 1_000_000, for_match=True)
+    assert {p.before for p in by_match} <= {-1, 0, 1}
+
+
+def test_one_mistake_is_against_the_best_card_and_several_each_against_it(tmp_path):
+    """The analysis after a deal: ``Your 1 mistake cost 2 points, against the best card at its
+    turn``; ``Your 3 mistakes cost 5 points, each against the best card at its turn``."""
+    counts = set()
+    for seed in range(1, 6):
+        s, _, out = session({"seed": seed, "target": 61,
+                             "record": str(tmp_path / f"{seed}.jsonl")},
+                            lambda obs, count: "1" if count <= 40 else None,
+                            tmp_path)
+        with pytest.raises(Stop):
+            s.run()
+        text = " ".join(out.getvalue().split())
+        for count, against in re.findall(r"Your (\d+) mistakes? cost [^,]+, (each against|"
+                                          r"against) the best card at its turn", text):
+            assert (against == "against") == (count == "1")
+            counts.add(min(int(count), 2))
+    assert counts == {1, 2}
 
 
 @pytest.mark.parametrize("preset", ["all-fives", "strict", "classic", "all-fours",
