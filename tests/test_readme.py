@@ -1,9 +1,11 @@
 """The README's transcripts are run, and what they show is what the program prints.
 
 A transcript is a fenced block whose first line is a command, ``$ allfives ...`` (pipes
-allowed).  Every ``$ `` line in it is run from the repository's root by bash, with the installed
-``allfives`` first on the PATH, 80 columns wide and without colour, standard error into the same
-stream as standard output; the lines below it, up to the next ``$ ``, are what it prints.
+allowed).  Every ``$ `` line in it is run by bash in a folder that stands for the repository's
+root (links to its files, so that what a transcript writes there, ``--record game.jsonl``, is
+this run's alone), with the installed ``allfives`` first on the PATH, 80 columns wide and
+without colour, standard error into the same stream as standard output; the lines below it, up
+to the next ``$ ``, are what it prints.
 ``$ echo $?`` shows the status of the command before it.
 
 What may differ from run to run is masked in both: the time a solve took and the nodes it
@@ -111,8 +113,17 @@ def test_the_readme_has_its_transcripts():
     assert all(c.startswith(("allfives ", "echo $?")) for c in commands), commands
 
 
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """A folder that reads as the repository's root: a link to each of its files and folders."""
+    for entry in ROOT.iterdir():
+        if entry.name != ".git":
+            (tmp_path / entry.name).symlink_to(entry)
+    return tmp_path
+
+
 @pytest.mark.parametrize("transcript", TRANSCRIPTS, ids=lambda t: t.name)
-def test_transcript(transcript: Transcript):
+def test_transcript(transcript: Transcript, root: Path):
     slow = not os.environ.get("ALLFIVES_README_SLOW")
     steps = [step for step in transcript.steps if not (slow and step.command in SLOW)]
     if any(step.command.startswith(("allfives solve", "allfives analyze", "allfives bench"))
@@ -123,7 +134,7 @@ def test_transcript(transcript: Transcript):
         if step.command == "echo $?":
             actual = str(status)
         else:
-            done = shell(step.command, ROOT)
+            done = shell(step.command, root)
             status, actual = done.returncode, done.stdout
         expected = [masked(line, step.command) for line in step.expected]
         got = masked(actual, step.command)
