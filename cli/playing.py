@@ -323,7 +323,7 @@ class Session:
             return True
         return False
 
-    def analysis(self, position: Position, whole: bool = True):
+    def analysis(self, position: Position, whole: bool):
         """The cost of each of the person's cards in the deal just played, as ``analyze``
         judges them (each solve limited to ``ANALYSIS_NODES`` nodes), and what the play gave
         the side against what it could be sure of (when the deal was played out ``whole``: no
