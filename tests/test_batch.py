@@ -533,33 +533,7 @@ def test_packs_that_run_out_are_a_batch_error():
         play_deals(players, Rules(), deals=3, packs=iter([stream[0]]))
 
 
-# ---- long runs (pytest -m slow) -------------------------------------------------------------
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_the_heuristic_beats_random_over_2000_deal_groups(n):
-    with ProcessPoolExecutor(2) as pool:
-        result = run_duplicate("heuristic", "random", players=n, groups=2000, seed=2024,
-                               executor=pool)
-    assert result.interval().low > 1
-    assert result.bootstrap().low > 1
-
-
-@pytest.mark.slow
-def test_the_heuristic_wins_most_matches_against_random():
-    with ProcessPoolExecutor(2) as pool:
-        result = run_matches("heuristic", "random", players=2, groups=100, seed=2024,
-                             executor=pool)
-    assert result.won().low > 0.7
-
-
-@pytest.mark.slow
-def test_the_cheater_beats_the_heuristic_at_duplicate():
-    with ProcessPoolExecutor(2) as pool:
-        result = run_duplicate("cheater", "heuristic", players=2, groups=200, seed=2024,
-                               executor=pool, chunk_size=5)
-    assert result.interval().low > 0
+# ---- runs, pools and workers ----------------------------------------------------------------
 
 
 def test_rotate_plays_one_seating_a_group_in_turn():
@@ -1221,3 +1195,32 @@ def test_chunk_ranges_share_out_the_groups_from_the_first_given():
                           ((10, 5, 1.5), r"^first group 1\.5 must lie between 0 and 10$")):
         with pytest.raises(BatchError, match=message):
             chunk_ranges(*args)
+
+
+# ---- long runs (pytest -m slow) -------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_heuristic_beats_random_over_2000_deal_groups(n):
+    with ProcessPoolExecutor(2) as pool:
+        result = run_duplicate("heuristic", "random", players=n, groups=2000, seed=2024,
+                               executor=pool)
+    assert result.interval().low > 1
+    assert result.bootstrap().low > 1
+
+
+@pytest.mark.slow
+def test_the_heuristic_wins_most_matches_against_random():
+    with ProcessPoolExecutor(2) as pool:
+        result = run_matches("heuristic", "random", players=2, groups=100, seed=2024,
+                             executor=pool)
+    assert result.won().low > 0.7
+
+
+@pytest.mark.slow
+def test_the_cheater_beats_the_heuristic_at_duplicate():
+    with ProcessPoolExecutor(2) as pool:
+        result = run_duplicate("cheater", "heuristic", players=2, groups=200, seed=2024,
+                               executor=pool, chunk_size=5)
+    assert result.interval().low > 0
