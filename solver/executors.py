@@ -47,6 +47,9 @@ __all__ = ["BatchError", "SerialExecutor", "WorkerPool", "executor_for", "gather
 
 #: Deal groups (or matches' groups) per chunk of work by default.
 DEFAULT_CHUNK = 25
+#: The longest wait, in seconds, as a pool is stopped: for each of its processes to end once
+#: killed, for its worker handler to see it is to stop, and for the tasks not read to be let go.
+STOPPING_WAIT = 5.0
 
 
 class BatchError(AllFivesError):
@@ -252,7 +255,7 @@ class WorkerPool(Executor):
             if process.exitcode is None:
                 process.kill()
         for process in self.processes:
-            process.join(timeout=5)
+            process.join(timeout=STOPPING_WAIT)
         for queue, lock in ((pool._inqueue, "_rlock"), (pool._outqueue, "_wlock")):
             held = getattr(queue, lock, None)
             if held is None:
@@ -269,7 +272,7 @@ class WorkerPool(Executor):
         reader = pool._inqueue._reader.fileno()
         os.set_blocking(reader, False)
         try:
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + STOPPING_WAIT
             while pool._task_handler.is_alive() and time.monotonic() < deadline:
                 try:
                     while os.read(reader, 1 << 16):
@@ -291,11 +294,11 @@ def _stop_half_made(pool: multiprocessing.pool.Pool) -> None:
             handler._state = multiprocessing.pool.TERMINATE
     handler = getattr(pool, "_worker_handler", None)
     if handler is not None and handler.is_alive():
-        handler.join(timeout=5)         # (it forks no more once it has seen TERMINATE)
+        handler.join(timeout=STOPPING_WAIT)     # (it forks no more once it has seen TERMINATE)
     for process in getattr(pool, "_pool", ()):
         if process.exitcode is None:
             process.kill()
-        process.join(timeout=5)
+        process.join(timeout=STOPPING_WAIT)
 
 
 def usable_cpus() -> int:

@@ -4,12 +4,14 @@ whatever runs them; a run's records read back (solver.resume); solve_many; inter
 from __future__ import annotations
 
 import math
+import multiprocessing.pool
 import os
 import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
@@ -744,6 +746,135 @@ def test_a_lock_a_dead_worker_held_is_let_go_for_a_thread_waiting_on_it():
     stopping.join(timeout=30)
     assert not stopping.is_alive()
     assert not any(p.is_alive() for p in pool.processes)
+
+
+class Noted:
+    """A pool's thread, worker process or lock, standing in for it: what is done to it is noted
+    in ``log`` as (name, what, timeout)."""
+
+    def __init__(self, log: list, name: str, alive: bool = True, exitcode=None) -> None:
+        self.log, self.name, self.alive, self.exitcode, self._state = log, name, alive, \
+            exitcode, None
+
+    def is_alive(self) -> bool:
+        return self.alive
+
+    def kill(self) -> None:
+        self.log.append((self.name, "kill", None))
+
+    def join(self, timeout=None) -> None:
+        self.log.append((self.name, "join", timeout))
+
+    def acquire(self, timeout=None) -> bool:
+        self.log.append((self.name, "acquire", timeout))
+        return True
+
+    def release(self) -> None:
+        self.log.append((self.name, "release", None))
+
+
+def test_a_half_made_pool_has_its_living_workers_killed_each_waited_for_a_while():
+    """``_stop_half_made``: each of the pool's threads told to stop, the worker handler (which
+    forks workers in dead ones' places) waited for a while first; then each worker, killed if
+    it lives, waited for a while (``STOPPING_WAIT``): a part the making never reached is
+    passed over."""
+    from solver.executors import STOPPING_WAIT, _stop_half_made
+
+    log: list = []
+    handlers = [Noted(log, "workers"), Noted(log, "tasks")]
+    pool = SimpleNamespace(_worker_handler=handlers[0], _task_handler=handlers[1],
+                           _pool=[Noted(log, "a"), Noted(log, "b", exitcode=0)])
+    _stop_half_made(pool)
+    assert all(h._state == multiprocessing.pool.TERMINATE for h in handlers)
+    assert log == [("workers", "join", STOPPING_WAIT), ("a", "kill", None),
+                   ("a", "join", STOPPING_WAIT), ("b", "join", STOPPING_WAIT)]
+    log.clear()
+    pool = SimpleNamespace(_worker_handler=Noted(log, "workers", alive=False),
+                           _pool=[Noted(log, "a")])
+    _stop_half_made(pool)       # a handler that has ended is not waited for
+    assert log == [("a", "kill", None), ("a", "join", STOPPING_WAIT)]
+    log.clear()
+    _stop_half_made(SimpleNamespace(_pool=[Noted(log, "a", exitcode=-9)]))   # no handler yet
+    assert log == [("a", "join", STOPPING_WAIT)]
+
+
+class Clock:
+    """``time`` as ``_free_queues`` reads it: each sleep, whatever it asks, moves the clock on
+    by half a second (so that the deadline is met exactly), and is noted."""
+
+    def __init__(self) -> None:
+        self.now, self.sleeps = 100.0, []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += 0.5
+
+
+@pytest.mark.parametrize("alive_for", [3, None])
+def test_a_broken_pools_queues_are_freed_after_every_worker_is_killed(monkeypatch, alive_for):
+    """``_free_queues``: the pool told to start no more workers and send no more tasks; every
+    living worker killed, and only then each waited for a while (a worker waited for before
+    the others were killed would cost a wait each); each lock a dead worker may hold taken
+    for a moment, or not, and let go; the tasks not read drained from the queue while the
+    task sender lives, sleeping between reads, for ``STOPPING_WAIT`` at most; the queue's
+    reader left blocking, as it was."""
+    from solver import executors
+    from solver.executors import STOPPING_WAIT
+
+    log: list = []
+    checks: list = []
+
+    class Sender(Noted):
+        def is_alive(self) -> bool:
+            checks.append(clock.now)
+            assert len(checks) < 1000, "the tasks not read are drained for ever"
+            return alive_for is None or len(checks) <= alive_for
+
+    clock = Clock()
+    monkeypatch.setattr(executors, "time", clock)
+    reader, writer = os.pipe()
+    try:
+        os.write(writer, b"x" * 50_000)         # tasks not read, or half read
+        pool = SimpleNamespace(
+            _worker_handler=Noted(log, "workers"), _task_handler=Sender(log, "tasks"),
+            _inqueue=SimpleNamespace(_rlock=Noted(log, "task lock"),
+                                     _reader=SimpleNamespace(fileno=lambda: reader)),
+            _outqueue=SimpleNamespace(_wlock=Noted(log, "result lock")))
+        workers = [Noted(log, "a"), Noted(log, "b", exitcode=-9), Noted(log, "c")]
+        WorkerPool._free_queues(SimpleNamespace(_pool=pool, processes=workers))
+        assert pool._worker_handler._state == pool._task_handler._state == \
+            multiprocessing.pool.TERMINATE
+        assert log == [("a", "kill", None), ("c", "kill", None),
+                       ("a", "join", STOPPING_WAIT), ("b", "join", STOPPING_WAIT),
+                       ("c", "join", STOPPING_WAIT),
+                       ("task lock", "acquire", 0.2), ("task lock", "release", None),
+                       ("result lock", "acquire", 0.2), ("result lock", "release", None)]
+        assert os.get_blocking(reader)
+        os.set_blocking(reader, False)
+        with pytest.raises(BlockingIOError):
+            os.read(reader, 1)                  # drained
+        assert set(clock.sleeps) == {0.01}
+        if alive_for is None:   # read up to the deadline, not at it
+            assert len(clock.sleeps) == 2 * STOPPING_WAIT and clock.now == 100 + STOPPING_WAIT
+        else:
+            assert len(checks) == alive_for + 1 and len(clock.sleeps) == alive_for
+    finally:
+        os.close(reader)
+        os.close(writer)
+    log.clear()
+    pool._inqueue._rlock = pool._outqueue._wlock = None     # (queues without such a lock)
+    pool._task_handler.alive = False
+    reader, writer = os.pipe()
+    pool._inqueue._reader = SimpleNamespace(fileno=lambda: reader)
+    try:
+        WorkerPool._free_queues(SimpleNamespace(_pool=pool, processes=[]))
+    finally:
+        os.close(reader)
+        os.close(writer)
+    assert log == []
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent's death is told "
