@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import random
 import re
+from types import SimpleNamespace
 
 import pytest
 from rich.text import Text
 
 from solver.cards import JACK, SUIT_NAMES, card_str, make_card, parse_card, suit_of
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match
+from solver.rules import Rules
 from solver.tricks import seat_names, side_count, side_name
 
 from cli.answers import choices
-from cli.table import CALL_WORDS, WIDTH, choices_line, deal_line, deal_over_line, fit, \
-    hand_lines, pegged_this_deal, played_lines, scores_text, table_screen, trick_line, \
-    what_happened, win_verb
+from cli.table import CALL_WORDS, WIDTH, choices_line, deal_line, deal_over_line, fit, flow, \
+    hand_lines, pegged_this_deal, pips_words, played_lines, scores_text, table_screen, \
+    trick_line, what_happened, win_verb
 
 
 def screen_lines(obs, pretty: bool = False, **options) -> list[str]:
@@ -306,3 +308,92 @@ def test_the_call_that_fixes_trumps_says_so_once():
 def test_one_seat_wins_and_a_partnership_or_several_sides_win():
     assert [win_verb([0], 2), win_verb([1], 3), win_verb([0], 4)] == ["wins", "wins", "win"]
     assert [win_verb([0, 1], 2), win_verb([0, 2], 3)] == ["win", "win"]
+
+
+def test_parts_flow_from_the_start_of_the_line():
+    """Without a first part the line starts with the first of the parts, not a separator."""
+    parts = [Text("aaa"), Text("bb"), Text("c")]
+    assert flow(parts, 80).plain == "aaa  bb  c"
+    assert flow(parts, 8).plain == "aaa  bb\n  c"
+    assert flow(parts, 2).plain == "aaa\n  bb\n  c"     # (a part is never broken)
+
+
+def test_game_s_pips_one_pip_and_several(monkeypatch):
+    import cli.table
+
+    state, _ = begun(BEG, TAKE_ONE)
+    position = state.position()
+    for pips, said in [((1, 0), "N 1 pip, S 0 pips"), ((37, 2), "N 37 pips, S 2 pips")]:
+        monkeypatch.setattr(cli.table, "score_position", lambda p: SimpleNamespace(pips=pips))
+        assert pips_words(position) == said
+
+
+def test_a_run_says_what_it_turned_up_in_any_deal():
+    """``S runs the cards: turn-up 7H`` where one card turned up a new suit (``turn-ups 2C
+    TD`` where the same suit came first); where the runs turned up the same suit till none
+    was left, ``.., no new suit``, in the first deal or a later one."""
+    wanted = {("new suit", 1), ("new suit", 2), ("thrown in", "first deal"),
+              ("thrown in", "later deal")}
+    seen = set()
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = Match(2, Rules.preset("all-fives", target=61)).new_initial_state(seed=seed,
+                                                                                 dealer=1)
+        while len(state.deals) < 3:
+            legal = state.legal_actions()
+            if state.phase == "elder" and BEG in legal:
+                action = BEG
+            elif state.phase == "dealer" and RUN in legal:
+                action = RUN
+            else:
+                action = rng.choice(legal)
+            if action != RUN:
+                state.apply_action(action)
+                continue
+            before, deal = len(state.turnups), len(state.deals)
+            dealer = seat_names(2)[state.current_player()]
+            line = what_happened(state, RUN, False)[0][0].plain
+            thrown_in = len(state.deals) > deal and state.deals[-1].thrown_in
+            shown = (state.deals[-1].turnups if thrown_in else state.turnups)[before:]
+            words = "turn-up" if len(shown) == 1 else "turn-ups"
+            cards = " ".join(card_str(c) for c in shown)
+            if thrown_in:
+                assert line == f"{dealer} runs the cards: {words} {cards}, no new suit"
+                seen.add(("thrown in", "later deal" if deal else "first deal"))
+            elif state.trump is not None:
+                assert line == f"{dealer} runs the cards: {words} {cards}"
+                seen.add(("new suit", min(len(shown), 2)))
+        if seen == wanted:
+            return
+    raise AssertionError(f"only {seen} in 300 seeds")
+
+
+def test_a_side_that_pegs_out_after_a_revoke_is_told_where_it_stops():
+    """After a revoke in the deal (no position to judge from), a side that pegs out is told
+    the count stops where the peg was an end-of-deal point, else the deal stops."""
+    told = set()
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = Match(2, Rules.preset("all-fives", target=11)).new_initial_state(seed=seed)
+        revoked = False
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            unfit = [c for c in state.hands[state.current_player()] if c not in legal] \
+                if state.phase == "play" else []
+            deal, pegs = len(state.deals), len(state.pegs)
+            if unfit and not revoked and rng.random() < 0.3:
+                lines, _ = what_happened(state, rng.choice(unfit), False, revoke=True)
+                revoked = True
+            else:
+                lines, _ = what_happened(state, rng.choice(legal), False)
+            if len(state.deals) > deal:
+                new = state.deals[-1].pegs[pegs:]
+                if revoked and state.deals[-1].winners and new:
+                    where = "count" if new[-1].what in ("high", "low", "jack", "game",
+                                                        "five") else "deal"
+                    assert lines[-1].plain.endswith(f"pegged out: the {where} stops here.")
+                    told.add(where)
+                revoked = False
+        if told == {"count", "deal"}:
+            return
+    raise AssertionError(f"only {told} in 300 seeds")
