@@ -23,6 +23,7 @@ from solver.cards import card_str, parse_card
 from solver.deal import Position
 from solver.errors import AllFivesError, counted
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match
+from solver.players import decide
 from solver.records import read_records, replay
 from solver.rules import Rules
 from solver.tricks import side_name
@@ -1613,6 +1614,7 @@ def test_undo_score_and_help_at_the_pause_between_deals(tmp_path, monkeypatch):
     screen = out.getvalue()
     assert "Press Enter for the next deal" not in screen
     assert PAUSE_HELP[0][:40] in screen and HELP[0][:40] not in screen
+    assert HELP[-1] in " ".join(screen.split()) and HELP[1][:40] not in screen   # (Ctrl-D's)
     assert screen.count("Still to go: ") == 1
     # the score there tells the deal just over (it said "This deal: nothing pegged yet")
     first = s.state.deals[0].pegs[0]
@@ -1680,3 +1682,98 @@ def test_help_in_ascii_leaves_out_its_example_spelled_with_a_suit_sign():
         assert "(TH, th, 10h, T♥)" in spelled_here(text, True)
         assert "(TH, th, 10h)" in spelled_here(text, False) and "♥" not in spelled_here(
             text, False)
+
+
+# ---- the session's own lines ---------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_opening_names_the_seats_the_partners_and_the_cut(tmp_path, players):
+    from cli.playing import cut_words
+    from solver.tricks import seat_names
+
+    s, _, _ = session({"players": players, "seed": 3}, first_choice, tmp_path)
+    lines = s.opening().plain.split("\n")
+    names = seat_names(players)
+    assert lines[1:1 + players] == [f"  {name}  {'you' if name == 'S' else 'heuristic'}"
+                                    for name in names]
+    rest = lines[1 + players:]
+    if players == 4:
+        assert rest.pop(0) == f"  partners: {side_name(0, 4)} against {side_name(1, 4)}"
+    assert s.state.cuts     # (no dealer given: the seats cut for it)
+    assert rest == [f"Cut for deal: {cut_words(s.state.cuts, players, True)}; "
+                    f"{names[s.state.dealer]} deals first.",
+                    "Type help for how to play, quit to stop."]
+
+
+def test_the_bots_sit_from_the_persons_left_in_the_order_given(tmp_path):
+    setup = make_setup(4, "S", ["random", "heuristic", "cheater"], "all-fives", None, 1,
+                       str(tmp_path / "r.jsonl"))
+    assert [str(spec) for spec in setup.specs] == ["heuristic", "cheater", "None", "random"]
+    setup.record.close()
+
+
+def test_a_double_game_is_said_with_the_result(tmp_path):
+    from solver.registry import make_player
+
+    s, _, _ = session({"preset": "all-fives:skunk=true", "target": None}, first_choice,
+                      tmp_path)
+    for seed in range(20):
+        state = s.setup.match.new_initial_state(seed=seed)
+        bots = [make_player("heuristic", seed=1), make_player("random", seed=2)]
+        while not state.is_terminal():
+            state.apply_action(decide(bots[state.current_player()], state))
+        s.state = state
+        said = s.result().plain
+        assert said.endswith(" (a double game).") == state.double
+        if state.double:
+            assert said.startswith("N wins the match")
+            return
+    raise AssertionError("no double game in 20 matches")
+
+
+def test_a_deal_in_which_the_person_played_no_card_says_so(tmp_path):
+    s, _, _ = session({}, first_choice, tmp_path)
+    while s.state.phase != "play":
+        s.state.apply_action(s.state.legal_actions()[0])
+    assert s.analysis(s.state.position(), True).plain == "You played no card this deal."
+
+
+def test_cards_the_analysis_could_not_judge_are_counted(tmp_path, monkeypatch):
+    import cli.playing
+
+    monkeypatch.setattr(cli.playing, "ANALYSIS_NODES", 50)
+    s, _, out = session({"seed": 2, "target": 61}, lambda obs, count: "1" if count <= 8 else None,
+                        tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    text = " ".join(out.getvalue().split())
+    found = re.search(r" (\d+) cards? not judged: the search stopped at its limit \(a\.\.b: a "
+                      r"value somewhere between a and b\)\.", text)
+    assert found and int(found.group(1)) >= 1
+
+
+def test_the_record_goes_on_the_last_line_when_it_fits_to_the_column(tmp_path):
+    s, _, out = session({}, first_choice, tmp_path, width=40)
+    record = "The record is in r.jsonl."
+    words = "x" * (40 - 1 - len(record))        # to the last column
+    s.say_last(words, record)
+    s.say_last(words + "x", record)             # one column more: on a line of its own
+    assert out.getvalue().split("\n")[:3] == [f"{words} {record}", words + "x", f"  {record}"]
+
+
+def test_undo_goes_back_to_a_choice_of_two(tmp_path):
+    """A decision between two legal actions is a choice to go back to, after one of more."""
+    marked = []
+
+    def answer(obs, count):
+        if marked:
+            return "undo" if len(marked) == 1 and marked.append(count) is None else None
+        if len(obs.legal_actions) == 2 and any(len(o.legal_actions) > 2 for o in script.seen):
+            marked.append(count)
+        return "1"
+
+    s, script, _ = session({"seed": 3, "target": 61}, answer, tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    two, undo = marked
+    assert script.seen[undo] == script.seen[two - 1]
