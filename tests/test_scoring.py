@@ -177,3 +177,25 @@ def test_the_cards_whose_captor_pegs_and_where_each_end_point_was_settled():
         [EndPoint("low", 0, 1, low, holder=0), EndPoint("jack", 0, 1, jack, trick=1)]
     assert [p for p in end_points(captor) if p.name in ("low", "jack")] == \
         [EndPoint("low", 1, 1, low, trick=2), EndPoint("jack", 0, 1, jack, trick=1)]
+
+
+def test_low_to_its_captor_follows_the_lowest_trump_alone():
+    """N: 2H KH TC, S: 3H QH 3C, N leading.  S's Queen takes the 2H (Low), N's King the 3H:
+    Low goes to the side that won the lowest trump, not the one that won the next."""
+    deal = (["2H KH TC", "3H QH 3C"], "H", "S", "2H QH 3H KH TC 3C")
+    assert score_position(played(*deal, low_to="captor")).low == 1
+    assert score_position(played(*deal)).low == 0       # to its holder: N was dealt it
+
+
+def test_each_end_point_names_its_card_and_where_it_was_settled():
+    """High the top trump dealt and its holder; Game no card; the Five under five-for-five
+    with the trick it was won in (TWO: AH dealt to N; the 5H won by S in trick 2)."""
+    high, low, jack, five = (parse_card(c) for c in ("AH", "2H", "JH", "5H"))
+    assert end_points(played(*TWO, rules="five-for-five")) == [
+        EndPoint("high", 0, 1, high, holder=0), EndPoint("low", 0, 1, low, holder=0),
+        EndPoint("jack", 0, 1, jack, trick=1), EndPoint("game", 0, 1),
+        EndPoint("five", 1, 5, five, trick=2)]
+    # no trump Five dealt: no card, no trick, nobody
+    unfived = played(["AH 2H TC", "JH 4H 3C"], "H", "S", "AH JH 2H 4H 3C TC",
+                     rules="five-for-five")
+    assert end_points(unfived)[-1] == EndPoint("five", None, 5)
