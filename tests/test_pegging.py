@@ -9,7 +9,7 @@ import pytest
 
 from solver.cards import parse_cards, parse_suit
 from solver.deal import Deal, DealError, Position
-from solver.pegging import Peg, is_double, match_after, pegs
+from solver.pegging import Peg, is_double, match_after, pegged_out, pegs
 from solver.rules import Rules
 
 # N: AH 2H TC, S: JH 5H 3C; hearts; dealer S so N leads.
@@ -132,3 +132,20 @@ def test_a_score_at_the_target_is_a_match_already_over(score):
     with pytest.raises(DealError, match=r"^score: [NS] has \d+, already at the target 61: "
                                         r"that match is over$"):
         played(score)
+
+
+def test_hand_end_a_total_of_exactly_the_target_wins():
+    match = match_after(played((52, 50), finish="hand-end"))       # N 61, S 55
+    assert match.after == (61, 55) and match.winners == (0,)
+
+
+def test_pegged_out_names_the_side_and_the_trick_that_took_it_out():
+    """Under peg-out, the side whose capture took it to the target and the trick's number;
+    None with no score, where nobody went out, where an end point took the side out, and
+    under hand-end."""
+    assert pegged_out(played((50, 56))) == (1, 2)
+    assert pegged_out(played((56, 40))) == (0, 1)
+    assert pegged_out(played((55, 40))) is None           # out on the High
+    assert pegged_out(played((10, 20))) is None
+    assert pegged_out(played()) is None
+    assert pegged_out(played((50, 56), finish="hand-end")) is None
