@@ -397,3 +397,33 @@ def test_a_side_that_pegs_out_after_a_revoke_is_told_where_it_stops():
         if told == {"count", "deal"}:
             return
     raise AssertionError(f"only {told} in 300 seeds")
+
+
+def test_the_trick_under_way_names_each_card_in_turn():
+    """Three players: ``Trick 1: N led 7D, E 9D; you to play`` to the seat to play, the same
+    without its end to the others."""
+    state, _ = begun(BEG, TAKE_ONE, players=3)
+    cards = []
+    for _ in range(2):
+        cards.append(choices(state.observation(state.current_player()))[0])
+        state.apply_action(cards[-1])
+    trick = f"Trick 1: N led {card_str(cards[0])}, E {card_str(cards[1])}"
+    assert [trick_line(state.observation(s), False).plain for s in (0, 1, 2)] == \
+        [trick, trick, f"{trick}; you to play"]
+
+
+def test_this_deals_points_are_listed_in_the_order_pegged():
+    """``This deal: N +1 (take-one), S +5 (trick 1), ...``: each peg of the deal so far."""
+    from cli.table import deal_points_line, peg_words
+
+    for seed in range(50):
+        rng = random.Random(seed)
+        state, _ = begun(BEG, TAKE_ONE)
+        while len(state.pegs) < 3 and not state.deals:
+            state.apply_action(rng.choice(state.legal_actions()))
+        if len(state.pegs) >= 3:
+            break
+    obs = state.observation(0)
+    assert len(obs.pegs) >= 3
+    assert deal_points_line(obs, 200).plain == "This deal: " + ", ".join(
+        f"{side_name(p.side, 2)} {p.points:+d} ({peg_words(p)})" for p in obs.pegs)
