@@ -1777,3 +1777,32 @@ def test_undo_goes_back_to_a_choice_of_two(tmp_path):
         s.run()
     two, undo = marked
     assert script.seen[undo] == script.seen[two - 1]
+
+
+def test_score_at_a_later_pause_tells_the_deal_just_over(tmp_path, monkeypatch):
+    s, _, out = terminal_session(tmp_path, monkeypatch, ["", "score", None])
+    with pytest.raises(Stop):
+        s.run()
+    second = s.state.deals[1]
+    assert second.pegs and not second.thrown_in
+    shown = " ".join(out.getvalue().split("Still to go: ")[1].split())
+    peg = second.pegs[0]
+    assert f"Deal 2: {side_name(peg.side, 2)} {peg.points:+d} ({peg_words(peg)})" in shown
+
+
+def test_undo_plays_the_match_again_without_a_word(tmp_path):
+    """Nothing is printed as the match is played again to the previous decision: the next
+    line after the answer ``undo`` is the one saying it is back."""
+    s, _, out = session({"seed": 2}, lambda obs, count: {3: "undo"}.get(count, "1")
+                        if count <= 4 else None, tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    after = out.getvalue().split("undo\n", 1)[1]
+    assert after.startswith("Back to your previous decision.\n")
+
+
+def test_two_bots_of_three_players_each_as_given(tmp_path):
+    setup = make_setup(3, "S", ["random", "cheater"], "all-fives", None, 1,
+                       str(tmp_path / "r.jsonl"))
+    assert [str(spec) for spec in setup.specs] == ["random", "cheater", "None"]
+    setup.record.close()
