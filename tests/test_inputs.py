@@ -52,14 +52,14 @@ def two_deals(folder: Path, name: str = "deals.toml") -> str:
     return write(folder, name, text)
 
 
-def played_record(seed: int, players: int = 2, target: int = 11, calls=(), revokes: float = 0.0,
+def played_record(seed: int, target: int = 11, calls=(), revokes: float = 0.0,
                   until=lambda state: False):
-    """A match of random cards to ``target``, as a record's text (the match named by its
-    seed), and its state: ``calls``, the calls made where one of them is legal; ``revokes``:
+    """A two-player match of random cards to ``target``, as a record's text (the match named
+    by its seed), and its state: ``calls``, the calls made where one of them is legal; ``revokes``:
     the chance that a seat revokes at a card, where it can; the record ends early once
     ``until`` the state."""
     rng = random.Random(seed)
-    state = Match(players, Rules.preset("all-fives", target=target)).new_initial_state(seed=seed)
+    state = Match(2, Rules.preset("all-fives", target=target)).new_initial_state(seed=seed)
     while not state.is_terminal() and not until(state):
         legal = state.legal_actions()
         if state.phase == "play":
