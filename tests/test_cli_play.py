@@ -8,6 +8,7 @@ import os
 import re
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from rich.console import Console
@@ -469,7 +470,7 @@ def test_help_is_wrapped_to_the_console(tmp_path):
         shown = shown.splitlines()
         assert max(len(line) for line in shown) <= width
         words = " ".join(shown).split()
-        assert words[:4] == ["Type", "a", "card", "as"] and "130." in words
+        assert words[:4] == ["Type", "a", "card", "as"] and words[-1] == "130."   # no more
         for line, after in zip(shown, shown[1:]):  # a line was broken only where it had to be
             if line and after and not after.startswith(("Commands", "Ctrl-D")):
                 assert len(line.rstrip()) + 1 + len(after.split()[0]) > width, (line, after)
@@ -1104,7 +1105,10 @@ def test_undo_at_the_first_decision_has_nothing_to_undo(tmp_path):
     s, script, out = session({}, lambda obs, count: "undo" if count == 1 else None, tmp_path)
     with pytest.raises(Stop):
         s.run()
-    assert "Nothing to undo" in out.getvalue()
+    said = out.getvalue().split(": undo\n", 1)[1].split("\n")
+    # the choice asked again at once: the word is not taken for an answer
+    assert said[0] == "  Nothing to undo: this is your first decision."
+    assert said[1].startswith(("Stand or beg: ", "Your legal cards: ", "Take one"))
 
 
 # ---- how it ends -----------------------------------------------------------------------------
@@ -1806,3 +1810,71 @@ def test_two_bots_of_three_players_each_as_given(tmp_path):
                        str(tmp_path / "r.jsonl"))
     assert [str(spec) for spec in setup.specs] == ["random", "cheater", "None"]
     setup.record.close()
+
+
+def test_without_the_engine_a_deal_is_not_analysed(tmp_path, monkeypatch):
+    import sys
+    import types
+
+    from solver.errors import EngineMissing
+
+    class NoEngine(types.ModuleType):
+        def __getattr__(self, name):
+            raise EngineMissing.here()
+
+    s, _, _ = session({}, first_choice, tmp_path)
+    while s.state.phase != "play":
+        s.state.apply_action(s.state.legal_actions()[0])
+    monkeypatch.setitem(sys.modules, "solver.search", NoEngine("solver.search"))
+    assert s.analysis(s.state.position(), True).plain == \
+        "(no analysis: the compiled engine is not installed)"
+
+
+def test_the_analysis_says_what_the_side_could_be_sure_of_from_the_first_card(tmp_path):
+    """``Your side took 11 in the play; from your first card it could be sure of 17``: the
+    points the side could be sure of before the person's first card (the reference solver's),
+    of a deal played out whole and judged by the points."""
+    from cli.inputs import deal_position
+    from solver import reference
+
+    s, _, _ = session({"target": 61}, first_choice, tmp_path)
+    while not s.state.deals:
+        s.state.apply_action(s.state.legal_actions()[0])
+    position = deal_position(s.state, 1, "d")
+    first = next(k for k in range(len(position.play))
+                 if position.deal.position(position.play[:k]).to_move == s.me)
+    sure = reference.solve(position.deal.position(position.play[:first]),
+                           side=position.deal.side_of(s.me)).value
+    def said(whole: bool) -> str:
+        shown, out = console(200)
+        shown.print(s.analysis(position, whole))
+        return " ".join(out.getvalue().split())
+
+    assert f"; from your first card it could be sure of {sure}." in said(True)
+    assert "from your first card" not in said(False)
+
+
+def test_undo_after_forced_moves_alone_goes_back_to_the_last_of_them(tmp_path):
+    """Under max_runs=0 the person, dealer, may only take one when the elder hand begs (seed
+    40); undo at the first card goes back to that forced call, there being no choice before
+    it."""
+    s, script, out = session({"seed": 40, "preset": "all-fives:max_runs=0", "target": 61},
+                             lambda obs, count: {1: "1", 2: "undo", 3: "1"}.get(count), tmp_path)
+    with pytest.raises(Stop):
+        s.run()
+    forced, card, again = script.seen[:3]
+    assert list(forced.legal_actions) == [TAKE_ONE] and card.phase == "play"
+    assert again == forced and "Back to your previous decision." in out.getvalue()
+
+
+def test_cards_judged_by_the_match_say_something_where_one_could_settle_it():
+    from cli.playing import decided_by_the_match
+
+    def judged(*pairs):
+        return [SimpleNamespace(before=before, after=after) for before, after in pairs]
+
+    assert not decided_by_the_match(judged((0, 0), (0, 0)))
+    assert decided_by_the_match(judged((0, 0), (1, 0)))      # a sure win thrown away
+    assert decided_by_the_match(judged((0, -1)))             # a card that lost the match
+    assert decided_by_the_match(judged((1, 1)))
+    assert not decided_by_the_match([])
