@@ -153,15 +153,12 @@ def make_setup(players: int, seat: str | None, opponents: list[str] | None, pres
 def _check_writable(path: Path, named: bool) -> None:
     """Refuse a record that cannot be written before the first deal, not after it: the file is
     opened to append, or one that was not there made and taken away again (only if this run
-    made it: another session's, made meanwhile, stays)."""
+    made it: another session's, made meanwhile, stays).  (A link to no file was refused
+    already, by ``check_target``; a loop of links fails to open, and says so.)"""
     try:
         if path.exists() or path.is_symlink():
-            # (through a link to nothing, opening makes its target: taken away again)
-            made = None if path.exists() else path.resolve()
             with open(path, "a", encoding="utf-8"):
                 pass
-            if made is not None:
-                made.unlink()
         else:
             with open(path, "x", encoding="utf-8"):
                 pass

@@ -1155,6 +1155,16 @@ def test_a_loop_of_links_says_so(tmp_path, command):
     assert line.endswith("one: Too many levels of symbolic links"), line
 
 
+@pytest.mark.parametrize("command", [["play", "--seed", "7"],
+                                     ["match", "heuristic", "random", "--deals", "2"]])
+def test_a_record_named_by_a_loop_of_links_says_so(tmp_path: Path, command: list[str]):
+    """``play`` took such a record's name apart with a traceback (a symlink loop)."""
+    (tmp_path / "one").symlink_to(tmp_path / "two")
+    (tmp_path / "two").symlink_to(tmp_path / "one")
+    assert one_error_line(run(*command, "--record", tmp_path / "one", input="quit\n")) == \
+        f"allfives: error: --record: {tmp_path / 'one'}: Too many levels of symbolic links"
+
+
 @pytest.mark.parametrize("command", [["solve"], ["puzzle", "check"], ["puzzle", "show"]])
 def test_a_file_name_of_thousands_of_characters_is_shortened(tmp_path, command):
     name = str(tmp_path / ("x" * 3000 + ".toml"))
