@@ -1878,3 +1878,58 @@ def test_cards_judged_by_the_match_say_something_where_one_could_settle_it():
     assert decided_by_the_match(judged((0, -1)))             # a card that lost the match
     assert decided_by_the_match(judged((1, 1)))
     assert not decided_by_the_match([])
+
+
+@pytest.mark.skipif(not Path("/proc/version").is_file(), reason="a file no one may write to")
+def test_a_named_record_there_already_that_cannot_be_written_is_refused_up_front():
+    """Opened to append before the first deal (``/proc/version`` refuses it, even to root)."""
+    with pytest.raises(AllFivesError, match=r"^--record: /proc/version: Invalid argument$"):
+        make_setup(2, None, None, "all-fives", None, 1, "/proc/version")
+
+
+def test_ctrl_c_at_a_terminal_leaves_the_prompts_line_first(tmp_path, capsys):
+    """On a terminal the line of the prompt Ctrl-C came at is ended before the one line that
+    says so (on standard error), so that it does not run into the prompt."""
+    import typer
+
+    from cli.playing import _play
+
+    s, _, out = session({}, first_choice, tmp_path)
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    s.run = interrupted
+    for interactive, printed in ((True, "\n"), (False, "")):
+        out.truncate(0)
+        out.seek(0)
+        with pytest.raises(typer.Exit):
+            _play(s, interactive, s.console)
+        assert out.getvalue() == printed
+        assert capsys.readouterr().err.startswith("allfives: interrupted; ")
+
+
+def test_on_a_terminal_the_live_line_goes_to_standard_error(tmp_path, monkeypatch):
+    import cli.console
+
+    made = []
+    real = cli.console.make_console
+
+    def make_console(color, stderr=False):
+        made.append(stderr)
+        return real(color, stderr=stderr)
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    def typed(prompt):
+        raise EOFError
+
+    monkeypatch.setattr(cli.console, "make_console", make_console)
+    monkeypatch.setattr("builtins.input", typed)
+    monkeypatch.setattr("sys.stdin", Terminal())
+    out_console, _ = console()
+    play_command(2, None, None, "all-fives", 11, 3, str(tmp_path / "r.jsonl"), None,
+                 console=out_console)
+    assert made == [True]       # (the table's console given; the live line's on stderr)
