@@ -440,6 +440,35 @@ def test_call_branches_follow_the_rules(players):
             assert begged.hands == stand.hands
 
 
+def test_a_calls_branch_counts_what_the_deal_pegged_before_play():
+    """``_pegged``: the take-one's point for the side that pegged it, less for the other with
+    the margin, nothing for it without; a deal thrown in is over at 0; a match won in the
+    calls is the fixed win, or loss, and over."""
+    from solver.bidding import _pegged
+    from solver.calling import WIN_VALUE
+
+    state = Match(2, Rules(target=61)).new_initial_state(seed=1, dealer=1)
+    state.apply_action(BEG)
+    state.apply_action(TAKE_ONE)
+    assert [_pegged(state, 0, True), _pegged(state, 1, True), _pegged(state, 1, False)] == \
+        [(1.0, False), (-1.0, False), (0.0, False)]
+    won = Match(2, Rules(target=1)).new_initial_state(seed=1, dealer=1)
+    won.apply_action(BEG)
+    won.apply_action(TAKE_ONE)
+    assert won.is_terminal()
+    assert [_pegged(won, 0, True), _pegged(won, 1, False)] == \
+        [(WIN_VALUE, True), (-WIN_VALUE, True)]
+    for seed in range(200):
+        thrown = Match(2, Rules(target=61)).new_initial_state(seed=seed, dealer=1)
+        thrown.apply_action(BEG)
+        while not thrown.deals and RUN in thrown.legal_actions():
+            thrown.apply_action(RUN)
+        if thrown.deals and thrown.deals[-1].thrown_in:
+            assert _pegged(thrown, 0, True) == _pegged(thrown, 1, True) == (0.0, True)
+            return
+    raise AssertionError("no deal thrown in")
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_call_values_are_pegs_plus_the_deals_value(players):
     for seed in range(4):
