@@ -491,6 +491,21 @@ def test_call_values_are_pegs_plus_the_deals_value(players):
         assert stand.mean == pegged + (value.lower + value.upper) / 2
 
 
+def test_a_calls_advice_is_exact_only_when_asked_and_every_world_was_valued():
+    """``exact`` as asked, where every world given was begun; ``complete`` only where no
+    branch's solve was cut short."""
+    state = Match(2).new_initial_state(seed=1)
+    obs = state.observation(state.current_player())
+    hands = [state.hands] * 3
+    player = PimcPlayer(seed=1, time_limit=None)
+    assert not call_advice(player, obs, hands, [1.0] * 3).exact      # not asked
+    asked = call_advice(player, obs, hands, [1.0] * 3, exact=True)
+    assert asked.exact and asked.complete
+    cut = call_advice(PimcPlayer(seed=1, time_limit=None, node_limit=1), obs, hands, [1.0] * 3,
+                      exact=True)
+    assert not cut.complete
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_calls_are_valid_in_every_phase(players):
     for seed in range(5):
