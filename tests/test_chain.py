@@ -84,6 +84,65 @@ def test_a_chain_out_of_time_ends_its_burn_in_and_keeps_the_least_asked_for():
                                 thin=thin, clock=Clock(time.perf_counter() - 1, 16))) == count
 
 
+class Steps(random.Random):
+    """A seeded generator that counts the chain's steps (one pair of places drawn a step)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.steps = 0
+
+    def sample(self, population, k, **options):
+        self.steps += 1
+        return super().sample(population, k, **options)
+
+
+def test_a_chain_burns_in_a_quarter_of_its_walk_then_keeps_every_thin_th_world():
+    """By default ``thin`` 4 and a burn-in of ``count * thin // 4`` steps: 8 worlds take 8 +
+    8 * 4 steps; the first is kept at step ``burn + thin``."""
+    obs, sampler = next(void_cases())
+    start = next(sampler.every())
+    for thin, burn, count in ((None, None, 8), (3, 5, 7), (1, 0, 5)):
+        rng = Steps(1)
+        options = {} if thin is None else {"thin": thin, "burn": burn}
+        walked = chain_worlds(sampler.c, start, count, arbitrary, rng, **options)
+        thin, burn = (4, 8) if thin is None else (thin, burn)
+        assert len(walked) == count and rng.steps == burn + count * thin
+
+
+class Past:
+    """A ``sampling.Clock`` whose time is up from its ``at``-th look on."""
+    EVERY = 4
+
+    def __init__(self, at: int, least: int) -> None:
+        self.at, self.least, self.looks = at, least, 0
+
+    def past(self) -> bool:
+        self.looks += 1
+        return self.looks >= self.at
+
+
+def test_a_chain_out_of_time_looks_at_its_clock_every_so_many_steps():
+    """The clock read at every ``EVERY``-th step: out of time at the first look (step 4), the
+    burn-in ends there; then a world every ``thin`` steps (8 and 12) until ``least`` are kept,
+    and the walk ends at the next look (step 16)."""
+    obs, sampler = next(void_cases())
+    start = next(sampler.every())
+    rng = Steps(1)
+    clock = Past(1, 2)
+    walked = chain_worlds(sampler.c, start, 8, arbitrary, rng, clock=clock)
+    assert len(walked) == 2 and rng.steps == 15 and clock.looks == 4
+
+
+def test_a_place_holding_just_the_suits_a_revoke_says_it_must_still_holds_them():
+    from solver.cards import parse_cards, suit_of
+    from solver.chain import _holds
+
+    hearts, mixed = parse_cards("2H 9H"), parse_cards("2H 3C")
+    holds = [frozenset({suit_of(hearts[0])}), frozenset()]
+    assert _holds([hearts, mixed], holds, 0, 1) and _holds([mixed, hearts], holds, 0)
+    assert not _holds([parse_cards("3C 4C"), hearts], holds, 0, 1)
+
+
 def test_a_chain_is_an_option_of_play_inference():
     with pytest.raises(PlayerError, match="chain: only with infer"):
         PimcPlayer(chain=4, infer=False)
