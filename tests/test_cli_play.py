@@ -1388,14 +1388,13 @@ def test_play_command_takes_a_stream_and_a_console(tmp_path):
 def test_the_cards_of_a_deal_are_judged_by_the_points_unless_asked_by_the_match(tmp_path):
     """``judge_cards`` as ``analyze`` judges: each of the seat's cards against the points its
     side could be sure of before it (the reference solver's), or, asked, by the match."""
+    from cli.inputs import deal_position
     from solver import reference
     from solver.search import solve
 
     state = Match(2, Rules.preset("all-fives", target=61)).new_initial_state(seed=5)
     while not state.deals:
         state.apply_action(state.legal_actions()[0])
-    from cli.inputs import deal_position
-
     position = deal_position(state, 1, "d")
     plays = judge_cards(position, 0, solve, 1_000_000)
     mine = [k for k in range(len(position.play))
@@ -1770,8 +1769,11 @@ def test_undo_goes_back_to_a_choice_of_two(tmp_path):
     marked = []
 
     def answer(obs, count):
-        if marked:
-            return "undo" if len(marked) == 1 and marked.append(count) is None else None
+        if len(marked) == 2:
+            return None
+        if len(marked) == 1:        # the decision after the choice of two: undo
+            marked.append(count)
+            return "undo"
         if len(obs.legal_actions) == 2 and any(len(o.legal_actions) > 2 for o in script.seen):
             marked.append(count)
         return "1"
@@ -1845,6 +1847,7 @@ def test_the_analysis_says_what_the_side_could_be_sure_of_from_the_first_card(tm
                  if position.deal.position(position.play[:k]).to_move == s.me)
     sure = reference.solve(position.deal.position(position.play[:first]),
                            side=position.deal.side_of(s.me)).value
+
     def said(whole: bool) -> str:
         shown, out = console(200)
         shown.print(s.analysis(position, whole))
