@@ -272,6 +272,7 @@ def test_values_found_before_the_limit_judge_the_card():
                       complete=False)
     (play,) = analyze_play(position.deal.position([parse_card("TH")]), lambda *a, **k: stopped)
     assert play.complete and (play.before, play.after, play.cost) == (19, 10, 9)
+    assert play.every_card      # (every legal card's value was found)
     # the value proved and the card's own found, not every other card's: judged, its best
     # those of the cards valued that keep the value (here none)
     missing = replace(stopped, moves={parse_card("TH"): 10})
@@ -286,6 +287,39 @@ def test_values_found_before_the_limit_judge_the_card():
     other = replace(stopped, moves={best: 19})
     (play,) = analyze_play(position.deal.position([parse_card("TH")]), lambda *a, **k: other)
     assert not play.complete and play.cost is None and (play.lower, play.upper) == (19, 19)
+
+
+def test_a_card_judged_by_the_match_against_every_sides_chance():
+    """``judge_for_match``: the card's worth to the mover's side, its own side's ``win``
+    value less the best other side's (1, 0 or -1), in the trick it is played to; left
+    unjudged, -1 .. 1, where any side's solve was cut short."""
+    from solver.analysis import judge_for_match
+    from solver.solution import Solution
+
+    position = load(TWO)
+    before = position.deal.position(position.play)
+    legal = before.legal_moves()
+    mine, other = legal[0], legal[1]
+    side = position.deal.side_of(before.to_move)
+    own = Solution(1, side, "win", {mine: 1, other: 0})
+    theirs = Solution(0, 1 - side, "win", {mine: 0, other: 0})
+    solutions = [own, theirs] if side == 0 else [theirs, own]
+    judged = judge_for_match(before, 0, other, solutions)
+    assert (judged.before, judged.after, judged.best, judged.trick) == \
+        (1, 0, (mine,), len(before.completed) + 1)
+    assert judged.mistake and judged.cost == 1
+    cut = replace(theirs, complete=False, lower=-1, upper=1)
+    unjudged_card = judge_for_match(before, 0, other, [own, cut] if side == 0 else [cut, own])
+    assert not unjudged_card.complete and (unjudged_card.lower, unjudged_card.upper) == (-1, 1)
+
+
+def test_a_card_left_unjudged_shows_no_mistake_where_its_value_meets_the_least_before():
+    from solver.analysis import CardPlayed
+
+    card = CardPlayed(0, 1, 0, 0, parse_card("TH"), None, 10, (), lower=10, upper=19,
+                      every_card=False)
+    assert card.least_cost is None and not card.in_part
+    assert replace(card, lower=12).least_cost == 2 and replace(card, lower=12).in_part
 
 
 def test_the_engine_under_a_node_limit_bounds_the_reference():
