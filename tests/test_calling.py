@@ -589,3 +589,46 @@ def test_no_deal_pegs_more_for_a_side_than_the_rules_allow(preset):
     far = rules.target - most - 1
     assert not near_target(replace(observation, score=(far, far)))
     assert near_target(replace(observation, score=(far + 1, 0)))
+
+
+def test_merged_cells_sum_their_counts_totals_and_squares():
+    parts = [{"a": [1, 2.0, 4.0]}, {"a": [2, -3.0, 5.0], "b": [1, 0.5, 0.25]}]
+    assert merge(parts) == {"a": [3, -1.0, 9.0], "b": [1, 0.5, 0.25]}
+
+
+def test_a_chunks_dealer_cells_count_the_deals_whose_elder_begs():
+    """The dealer's call is learned only where the heuristic's elder hand begs (the deals
+    replayed from the chunk's own seed)."""
+    from solver.calltable import shuffled_pack
+
+    deals = 30
+    cells = chunk_cells("all-fives", 2, 0, deals=deals, seed="t")
+    rng = random.Random("calls:t:all-fives:2:0")
+    match = Match(2, Rules.preset("all-fives").replace(target=MAX_TARGET))
+    begs = 0
+    for _ in range(deals):
+        dealer = rng.randrange(2)
+        state = match.new_initial_state(dealer=dealer, auto_deal=False)
+        state.deal_pack(shuffled_pack(rng))
+        begs += stand_or_beg(state.observation(state.current_player())) == BEG
+    dealer_cells = sum(c[0] for k, c in cells.items()
+                       if k.startswith("all-fives/2/dealer|") and " " not in k)
+    assert 0 < begs < deals and dealer_cells == begs
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--players", "2,5"], "error: --players: '2,5' is not a list of 2, 3, 4"),
+    (["--players", "x"], "error: --players: 'x' is not a list of 2, 3, 4"),
+    (["--deals", "0"], "error: --deals: 0 is not a number of deals"),
+    (["--presets", "all-fives,nope"], "error: --presets: unknown preset 'nope' (expected one "
+                                      "of all-fives, strict, classic, all-fours, "
+                                      "five-for-five)"),
+])
+def test_the_table_maker_refuses_bad_options_in_one_line(args, said, capsys, tmp_path):
+    from solver.calltable import main
+
+    assert main([*args, "--out", str(tmp_path / "t.json")]) == 2
+    assert capsys.readouterr().err == said + "\n"
+    assert not (tmp_path / "t.json").exists()
+    assert main(["--deals", "1", "--players", "2", "--rates"]) == 0
+    assert capsys.readouterr().out.startswith("all-fives, 2 players: 1 deals, ")
