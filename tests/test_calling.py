@@ -630,5 +630,12 @@ def test_the_table_maker_refuses_bad_options_in_one_line(args, said, capsys, tmp
     assert main([*args, "--out", str(tmp_path / "t.json")]) == 2
     assert capsys.readouterr().err == said + "\n"
     assert not (tmp_path / "t.json").exists()
-    assert main(["--deals", "1", "--players", "2", "--rates"]) == 0
+
+
+def test_the_table_makers_rates_write_nothing_and_end_well(capsys, tmp_path):
+    from solver.calltable import main
+
+    assert main(["--deals", "1", "--players", "2", "--rates",
+                 "--out", str(tmp_path / "t.json")]) == 0
     assert capsys.readouterr().out.startswith("all-fives, 2 players: 1 deals, ")
+    assert not (tmp_path / "t.json").exists()
