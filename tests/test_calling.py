@@ -13,6 +13,8 @@ from __future__ import annotations
 import gzip
 import json
 import random
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,8 +25,8 @@ from solver.calling import (
     WIN_VALUE, CallTable, advise_rollout, branch_results, cell_keys, deal_most, deal_preset,
     deal_result, hand_features, load_table, near_target, outcomes, play_out, rollout_call,
     table_call)
-from solver.calltable import CHUNK, call_rates, check_cell, chunk_cells, make_cells, merge, \
-    rebuild, table_data, table_text
+from solver.calltable import CHUNK, SEED, call_rates, check_cell, chunk_cells, make_cells, \
+    merge, rebuild, table_data, table_text
 from solver.cards import parse_card, parse_cards
 from solver.game import BEG, RUN, STAND, TAKE_ONE, Match
 from solver.pimc import PimcPlayer
@@ -287,25 +289,36 @@ def test_a_chunk_counts_every_deal_in_every_cell_of_its_hand():
             assert counts == {30}
 
 
-def test_the_elder_cells_are_the_played_out_differences():
-    rng_cells = chunk_cells("all-fives", 3, 2, deals=6, seed=5)
+def test_the_cells_are_the_played_out_differences():
+    """The elder hand's cells get stand less beg (the beg answered by the heuristic dealer);
+    the dealer's, where the heuristic elder hand begs, take-one less run."""
+    rng_cells = chunk_cells("all-fives", 3, 2, deals=12, seed=5)
     rng = random.Random("calls:5:all-fives:3:2")
     match = Match(3, Rules().replace(target=MAX_TARGET))
     expected: dict[str, list] = {}
-    for _ in range(6):
+
+    def count(phase, observation, d):
+        for key in cell_keys(hand_features(observation.hand, observation.turnups[0])):
+            cell = expected.setdefault(f"all-fives/3/{phase}|{key}", [0, 0.0, 0.0])
+            cell[0] += 1
+            cell[1] += d
+            cell[2] += d * d
+
+    for _ in range(12):
         dealer = rng.randrange(3)
         pack = shuffled_pack(rng)
         state = match.new_initial_state(dealer=dealer, auto_deal=False)
         state.deal_pack(pack)
         elder = state.observation(state.current_player())
         values = branch_results(elder, pack)
-        for key in cell_keys(hand_features(elder.hand, elder.turnups[0])):
-            cell = expected.setdefault(f"all-fives/3/elder|{key}", [0, 0.0, 0.0])
-            d = values[STAND] - values[BEG]
-            cell[0] += 1
-            cell[1] += d
-            cell[2] += d * d
-    assert {k: v for k, v in rng_cells.items() if "/elder|" in k} == expected
+        count("elder", elder, values[STAND] - values[BEG])
+        if stand_or_beg(elder) == BEG:
+            state.apply_action(BEG)
+            values = branch_results(state.observation(dealer), pack)
+            count("dealer", state.observation(dealer), values[TAKE_ONE] - values[RUN])
+    dealer_cells = {k: v for k, v in expected.items() if "/dealer|" in k}
+    assert dealer_cells and any(v[1] for v in dealer_cells.values())
+    assert rng_cells == expected
 
 
 def test_a_rebuild_is_the_same_by_any_number_of_processes():
@@ -325,6 +338,7 @@ def test_the_shipped_table_is_whole():
     meta = table.meta
     assert meta["chunk"] == CHUNK
     for part in meta["parts"]:
+        assert part["seed"] == SEED     # (the module's seed, as its rebuild lines say)
         for preset in part["presets"]:
             for n in part["players"]:
                 elder = sum(table.cells.get(f"{preset}/{n}/elder|n{k}", [0])[0]
@@ -493,6 +507,11 @@ def test_call_rates_count_the_rules_and_the_table():
         state.deal_pack(shuffled_pack(rng))
         begs += HeuristicPlayer().act(state.observation(state.current_player())) == BEG
     assert rates["rule begs"] == begs / 200
+    # over one dealer's call (three deals of seed 0) its rates are that call's, 0 or 1
+    one = call_rates("all-fives", 2, 3, seed=0)
+    assert one["after a beg"] == 1 / 3
+    assert {one["rule runs"], one["table runs"]} <= {0.0, 1.0}
+    assert one["dealer differs"] == abs(one["rule runs"] - one["table runs"])
 
 
 def test_check_cell_played_by_the_heuristic_is_the_heuristic_play_out():
@@ -506,6 +525,45 @@ def test_check_cell_played_by_the_heuristic_is_the_heuristic_play_out():
     found = check_cell("dealer", "n2", 4, 3, spec="heuristic:calls=table", seed=2)
     assert found["play-out"] == found["heuristic:calls=table"]
     assert found["table"][1] == load_table().cells["all-fives/4/dealer|n2"][0]
+
+
+@pytest.mark.parametrize("phase, cell, players, samples",
+                         [("elder", "n1", 2, 3), ("dealer", "n1", 3, 2), ("elder", "n0", 4, 1)])
+def test_check_cell_takes_the_first_deals_whose_caller_falls_in_the_cell(phase, cell, players,
+                                                                         samples):
+    """Replayed from its seed: the deals whose caller's hand is in the cell (the dealer's only
+    where the heuristic elder hand begs), their differences' mean and 95% half-width (0 for
+    one deal)."""
+    found = check_cell(phase, cell, players, samples, spec="heuristic", seed=7)
+    rng = random.Random(f"check:7:{phase}:{cell}:{players}")
+    match = Match(players, Rules().replace(target=MAX_TARGET))
+    values: list[float] = []
+    skipped = 0
+    while len(values) < samples:
+        dealer = rng.randrange(players)
+        pack = shuffled_pack(rng)
+        state = match.new_initial_state(dealer=dealer, auto_deal=False)
+        state.deal_pack(pack)
+        elder = state.observation(state.current_player())
+        if phase == "dealer":
+            if stand_or_beg(elder) != BEG:
+                skipped += 1
+                continue
+            state.apply_action(BEG)
+        caller = state.observation(state.current_player())
+        if cell not in cell_keys(hand_features(caller.hand, caller.turnups[0])):
+            skipped += 1
+            continue
+        results = branch_results(caller, pack)
+        first, second = (STAND, BEG) if phase == "elder" else (TAKE_ONE, RUN)
+        values.append(results[first] - results[second])
+    assert skipped > 0
+    assert samples == 1 or len(set(values)) > 1
+    mean = sum(values) / samples
+    half = 1.96 * (sum((v - mean) ** 2 for v in values) / max(1, samples - 1) / samples) ** 0.5
+    assert found["play-out"] == found["heuristic"] == (round(mean, 3), round(half, 3))
+    table = load_table().cells[f"all-fives/{players}/{phase}|{cell}"]
+    assert found["table"] == (round(table[1] / table[0], 3), table[0])
 
 
 @pytest.mark.parametrize("name", ["calls.json.gz", "calls.json"])
@@ -527,7 +585,8 @@ def test_the_maker_writes_a_table_that_rebuilds_and_adds_to_it(tmp_path, name):
                if f"strict/4/elder|n{k}" in data["cells"]) == 20
 
 
-def test_a_write_of_the_table_cut_short_leaves_the_table_as_it_was(tmp_path, monkeypatch):
+def test_a_write_of_the_table_cut_short_leaves_the_table_as_it_was(tmp_path, monkeypatch,
+                                                                     capsys):
     """``--add`` reads the table it writes: Ctrl-C or a full disk while it wrote left the
     file cut short (the shipped table too, when it was the one named)."""
     import solver.calltable as calltable
@@ -538,7 +597,9 @@ def test_a_write_of_the_table_cut_short_leaves_the_table_as_it_was(tmp_path, mon
     add = ["--deals", "10", "--players", "2", "--add", "--out", str(out)]
     real_open = calltable._open
 
-    for stop, status in ((KeyboardInterrupt(), 130), (OSError(28, "No space left"), 1)):
+    for stop, status, said in (
+            (KeyboardInterrupt(), 130, "interrupted: no table written"),
+            (OSError(28, "No space left"), 1, f"error: --out: {out}: No space left")):
         def failing_open(path, mode, compressed=None, stop=stop):
             file = real_open(path, mode, compressed)
             if "w" in mode:
@@ -550,6 +611,7 @@ def test_a_write_of_the_table_cut_short_leaves_the_table_as_it_was(tmp_path, mon
 
         monkeypatch.setattr(calltable, "_open", failing_open)
         assert calltable.main(add) == status
+        assert capsys.readouterr().err == said + "\n"
         assert out.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == [out.name]
     # written whole through a link, the link stays one, and the table keeps its mode
     monkeypatch.setattr(calltable, "_open", real_open)
@@ -630,6 +692,58 @@ def test_the_table_maker_refuses_bad_options_in_one_line(args, said, capsys, tmp
     assert main([*args, "--out", str(tmp_path / "t.json")]) == 2
     assert capsys.readouterr().err == said + "\n"
     assert not (tmp_path / "t.json").exists()
+
+
+def test_the_table_makers_defaults(monkeypatch, tmp_path):
+    """All Fives, 2, 3 and 4 players, 60,000 deals, the shipped table's seed, one process."""
+    import solver.calltable as calltable
+
+    asked = []
+    monkeypatch.setattr(calltable, "make_cells", lambda *args: asked.append(args) or {})
+    out = tmp_path / "t.json"
+    assert calltable.main(["--out", str(out)]) == 0
+    assert asked == [(["all-fives"], [2, 3, 4], 60_000, SEED, 1)]
+    assert json.loads(out.read_text())["meta"]["parts"] == [
+        {"presets": ["all-fives"], "players": [2, 3, 4], "deals": 60_000, "seed": SEED}]
+    assert calltable.main(["--out", str(out), "--seed", "x7"]) == 0
+    assert asked[-1][3] == "x7"
+
+
+@pytest.mark.parametrize("there, error", [
+    (None, "[Errno 2] No such file or directory: '{out}'"),
+    ("[]", "list indices must be integers or slices, not str"),
+    ('{"meta": {}}', "'parts'")])
+def test_the_table_maker_adds_only_to_a_table(there, error, tmp_path, capsys):
+    from solver.calltable import main
+
+    out = tmp_path / "t.json"
+    if there is not None:
+        out.write_text(there)
+    assert main(["--deals", "1", "--players", "2", "--add", "--out", str(out)]) == 2
+    error = error.format(out=out)
+    assert capsys.readouterr().err == f"error: --out: {out}: no table to add to ({error})\n"
+    assert out.exists() == (there is not None)
+
+
+def test_the_table_maker_stopped_by_ctrl_c_writes_nothing(monkeypatch, capsys, tmp_path):
+    import solver.calltable as calltable
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(calltable, "make_cells", interrupted)
+    out = tmp_path / "t.json"
+    assert calltable.main(["--out", str(out)]) == 130
+    assert capsys.readouterr().err == "interrupted: no table written\n"
+    assert not out.exists()
+
+
+def test_the_table_maker_runs_as_a_module(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "solver.calltable", "--deals", "0",
+                           "--out", str(tmp_path / "t.json")],
+                          capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "error: --deals: 0 is not a number of deals\n"
 
 
 def test_the_table_makers_rates_write_nothing_and_end_well(capsys, tmp_path):
