@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from solver import reference
+from solver import clock, reference
 from solver.deal import Position
 from solver.shuffle import random_position, shuffle_deal
 from solver.rules import Rules
@@ -146,6 +146,7 @@ def test_a_handler_that_raises_is_what_solve_raises():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+    assert solver.progress() is None        # (a solve stopped has no numbers to give)
     position = random_position(random.Random(6), 2, 6, Rules(), played=0)
     assert solver.solve(position).moves == reference.solve(position).moves
 
@@ -192,6 +193,32 @@ def test_progress_can_be_read_while_solving(moves):
     # the bounds only narrow, so each sample's hold the final ones
     for _, sampled_lower, sampled_upper in samples:
         assert sampled_lower <= lower <= upper <= sampled_upper
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="POSIX interval timers")
+def test_progress_read_as_the_search_runs_is_the_engines_with_what_is_settled():
+    """Read in a signal handler, while the search waits: Solver.progress is the engine's nodes
+    and bounds on the future value, with what is settled before it added back (High: 1 point
+    to the side to move, and a margin of 0)."""
+    solver = Solver(table_bits=18)
+    position = _long_position()
+    for objective, settled in (("points", 1), ("margin", 0)):
+        read = []
+        previous = signal.signal(signal.SIGALRM, lambda signum, frame: read.append(
+            (solver.engine.progress, solver.progress())))
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0.05, 0.05)
+            solution = solver.solve(position, objective=objective, time_limit=0.5)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        assert solution.lower - solver.engine.progress[1] == settled
+        running = [(engine, mine) for engine, mine in read if engine is not None]
+        assert len(running) >= 3
+        if objective == "margin":       # (bounds off 0, so that adding back 0 shows)
+            assert all(lower < 0 < upper for (_, lower, upper), _ in running)
+        for (nodes, lower, upper), mine in running:
+            assert mine == (nodes, settled + lower, settled + upper)
 
 
 def test_progress_says_none_until_the_solve_under_way_has_bounds(monkeypatch):
@@ -265,3 +292,27 @@ def test_the_python_interface():
     # a refused solve leaves the last one's progress
     assert engine.progress == (result.nodes, 1, 1)
     assert engine.solve(problem, [1, 2], 0).lower == 0
+
+
+@pytest.mark.parametrize("bits", [7, 27, 20.5, "20", True])
+def test_a_solver_refuses_a_table_size_it_cannot_have(bits):
+    from solver.errors import AllFivesError
+
+    with pytest.raises(AllFivesError, match=r"^table_bits: .* is not a whole number from 8 to "
+                                            r"26$"):
+        Solver(table_bits=bits)
+
+
+def test_a_solutions_seconds_are_the_time_its_solve_took():
+    position = random_position(random.Random(4), 2, 6, Rules(), played=0)
+    began = clock.now()
+    solution = Solver(table_bits=16).solve(position)
+    took = clock.now() - began
+    assert solution.nodes > 0 and 0 < solution.seconds <= took
+
+
+def test_the_table_holds_its_entries_of_32_bytes_and_64_mib_by_default():
+    """As the README's engine section says: 2**table_bits entries of 32 bytes, 2**21 unless
+    told otherwise."""
+    assert Solver(table_bits=10).table_bytes == 32 << 10
+    assert Solver().table_bytes == 64 << 20

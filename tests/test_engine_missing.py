@@ -96,3 +96,14 @@ def test_the_library_says_why_it_cannot_solve(tmp_path: Path):
     kind, name, message = done.stdout.split(" ", 2)
     assert (kind, name) == ("EngineMissing", "solver._search")
     assert "not built in the source tree" in message
+
+
+def test_a_module_the_engine_imports_missing_is_not_the_engine_missing(tmp_path: Path):
+    """Only the engine's own module missing is ``EngineMissing``: a module it needs that is
+    missing is raised as it is, naming that module."""
+    root = copy_without_engine(tmp_path, source_tree=False)
+    (root / "solver" / "_search.py").write_text("import allfives_no_such_module\n")
+    done = run_python(root, "import solver.search")
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == \
+        "ModuleNotFoundError: No module named 'allfives_no_such_module'"

@@ -1,6 +1,6 @@
-"""Objective ``win``: positions worked by hand for the reference solver (RULES.md, "What a
-double-dummy value means" and "Winning the match"), and the engine against the reference on
-small random positions whose scores are near the target.
+"""Objective ``win``: positions worked by hand for the reference solver and the engine
+(RULES.md, "What a double-dummy value means" and "Winning the match"), and the engine against
+the reference on small random positions whose scores are near the target.
 
 Seats play clockwise; the elder hand (dealer's left) leads.  Pips: A 4, K 3, Q 2, J 1, T 10, 5 5.
 """
@@ -13,6 +13,7 @@ import random
 import pytest
 from handmade import make_position
 
+from solver import clock
 from solver.cards import parse_cards
 from solver.deal import Position
 from solver.errors import AllFivesError
@@ -28,8 +29,12 @@ def scored(position: Position, *score: int) -> Position:
 
 
 def win(position: Position, seat: str) -> int:
+    """The seat's side's value by the reference solver, the engine agreeing."""
     deal = position.deal
-    return solve(position, deal.side_of(deal.seats.index(seat)), "win").value
+    side = deal.side_of(deal.seats.index(seat))
+    value = solve(position, side, "win").value
+    assert Solver(table_bits=12).solve(position, side, "win").value == value
+    return value
 
 
 def test_win_needs_a_score():
@@ -87,6 +92,17 @@ def test_three_players(score, finish, winners):
     # with High, and S's Low takes S out; after the deal E and S both have 61 and share it.
     pos = scored(make_position(["5S", "KS", "2S"], "S", dealer="S", finish=finish), *score)
     assert "".join(seat for seat in "NES" if win(pos, seat)) == winners
+
+
+@pytest.mark.parametrize("score, n_wins", [(49, 1), (48, 0)])
+def test_the_five_for_fives_end_point_is_worth_five(score, n_wins):
+    # Five-for-five, the game ended by the hand: N's 5S wins the one trick over S's 2S, 5
+    # captured, High, Game (5 pips to 0), and at the end the Five's 5 more: 12 points.
+    # From 49 N ends at 61, from 48 at 60; S ends at 51 with Low.
+    pos = scored(make_position(["5S", "2S"], "S", dealer="S", rules="five-for-five",
+                               finish="hand-end"), score, 50)
+    assert solve(pos, 0, "points").value == 12
+    assert win(pos, "N") == n_wins
 
 
 def test_three_players_x_against_the_other_two():
@@ -196,6 +212,11 @@ def test_engine_decided_by_a_capture_already():
                  57, 60).after(*parse_cards("AS 3S"))
     engine = Solver(table_bits=12)
     for side, value in ((0, 1), (1, 0)):
+        began = clock.now()
         got = engine.solve(pos, side, "win")
+        took = clock.now() - began
         assert got.value == value and set(got.moves.values()) == {value}
         assert pos.after(*got.line).is_over
+        # no search: no node, the bounds met, and the time it took
+        assert (got.nodes, got.lower, got.upper, got.complete) == (0, value, value, True)
+        assert 0 <= got.seconds <= took
