@@ -214,16 +214,13 @@ def analyze_command(names: list[str], objective: str, json: bool, engine: str,
                     color: bool | None, deal: int | None = None) -> list[str]:
     """Judge and print every position's play; the names of those with a card a limit left
     unjudged.  ``deal``: that deal of each game record named."""
-    from .inputs import STDIN, first_names, read_inputs
+    from .inputs import first_names, read_inputs
     from .solving import plan, solver_for
 
     jobs = [(name, position) for name, position, _ in
             plan(read_inputs(names, deal, shown=not json), None, objective, judged=True)]
     # a file of several deals may hold some not yet played: each is left out, and said so
     unplayed = [name for name, position in jobs if not position.play]
-    if not jobs:    # (every deal of a record left out, its first card a revoke)
-        given = ", ".join("<stdin>" if name == STDIN else name for name in names)
-        raise AllFivesError(f"{given}: no card play a position can replay: nothing to analyze")
     if len(unplayed) == len(jobs) == 1:
         raise AllFivesError(f"{unplayed[0]}: play: no cards played, nothing to analyze")
     if len(unplayed) == len(jobs):
