@@ -97,6 +97,7 @@ def test_plain_output(tmp_path: Path):
     text = result.stdout
     assert "\x1b[" not in text
     assert text.startswith(f"{path}\n")
+    assert "to play" not in text    # (the diagram is the deal's start: the table plays it)
     assert "The play, card by card (12 cards)" in text
     rows = [line.split() for line in text.splitlines() if "mistake;" in line]
     expected = expected_mistakes(position)
@@ -107,7 +108,7 @@ def test_plain_output(tmp_path: Path):
     assert "Given away" in text
     north = sum(cost for seat, cost in expected.values() if seat == "N")
     mistakes = sum(1 for seat, _ in expected.values() if seat == "N")
-    assert f"N  {north} points ({mistakes} mistake" in text
+    assert f"Given away\n  N  {north} points ({mistakes} mistake" in text
     totals = solver.scoring.score_position(position).totals()
     assert f"The play ended N {totals[0]}, S {totals[1]}; with best play from the start N " \
            f"could be sure of 19." in text
@@ -122,6 +123,36 @@ def test_a_partial_hand_from_a_line_argument_and_stdin():
     (again,) = records(run("analyze", "-", "--json", "--engine", "reference",
                            input=line + "\n"))
     assert again["plays"] == record["plays"] and again["file"] == "<stdin>:1"
+
+
+def test_the_reports_of_several_positions_are_a_blank_line_apart(tmp_path: Path):
+    path, _ = badly_played(tmp_path)
+    one, two = run("analyze", path), run("analyze", path, path)
+    assert one.exit_code == two.exit_code == 0
+    assert one.stdout.startswith(f"{path}\n") and not one.stdout.endswith("\n\n")
+    assert two.stdout == one.stdout + "\n" + one.stdout
+
+
+def test_a_mistakes_note_is_never_squeezed_at_any_width(tmp_path: Path):
+    """The note column is never narrower than ``mistake; best``: where it cannot be, the
+    notes go under the table."""
+    _, position = badly_played(tmp_path)
+    plays = analyze_play(position, reference.solve)
+    forms = set()
+    for width in range(36, 81):
+        lines = table_lines(position, plays, width)
+        noted = [line for line in lines if "mistak" in line]
+        assert len(noted) == 3 and all("mistake; best " in line for line in noted), width
+        forms.add(lines[0].endswith("cost"))
+    assert forms == {True, False}       # (both the narrow table and the wide one)
+
+
+def test_the_count_of_a_finished_play_is_told_for_points_only(tmp_path: Path):
+    path, _ = badly_played(tmp_path)
+    for objective in ("tricks", "margin"):
+        result = run("analyze", path, "--engine", "reference", "--objective", objective)
+        assert result.exit_code == 0 and "Given away" in result.stdout
+        assert "The play ended" not in result.stdout and "could be sure of" not in result.stdout
 
 
 def test_other_objectives():
@@ -334,6 +365,8 @@ def test_plain_output_of_a_mistake_known_only_in_part():
     assert "N at least 2 points (1 mistake; 1 card not judged)" in flat
     assert "1 mistake's cost known only in part, the search stopped at its limit: the least " \
            "it cost is counted" in flat
+    assert "?: not known (the search stopped at its limit before the card was judged); ≥n: at " \
+           "least n" in flat
 
 
 def test_plain_output_of_cards_not_judged():
@@ -362,6 +395,9 @@ def test_plain_output_of_cards_not_judged():
     assert f"{unjudged} of 12 cards not judged: the search stopped at its limit" in flat
     assert "cards not judged)" in flat
     assert "N could be sure of between 1 and 21." in flat
+    # the key says what a..b and ? mean (no cost here is known only in part: no ≥n)
+    assert "a..b: somewhere between a and b; ?: not known" in flat
+    assert "cost known only in part" not in flat and "n: at least n" not in flat
 
 
 @pytest.mark.parametrize("limit", [["--node-limit", "100000000"], ["--time-limit", "600"]])
@@ -517,7 +553,12 @@ def test_on_a_narrow_screen_the_notes_go_under_the_table(players: int):
     lines = result.stdout.splitlines()
     assert max(len(row.rstrip()) for row in lines[1:]) <= 44, result.stdout
     head = next(i for i, row in enumerate(lines) if row.startswith("trick "))
-    assert lines[head].split() == ["trick", "seat", "card", "before", "after", "cost"]
+    # (the columns closer: two spaces between them where the wide table has three)
+    assert lines[head].rstrip() == "trick  seat  card  before  after  cost"
+    rows = lines[head + 2:head + 2 + len(record["plays"])]
+    assert [row.split()[-3:] for row in rows] == [
+        [str(play["before"]), str(play["after"]), str(play["cost"]) if play["cost"] else "·"]
+        for play in record["plays"]]
     notes = [row for row in lines if row.startswith("  trick ")]
     mistakes = [play for play in record["plays"] if play["mistake"]]
     assert mistakes and len(notes) == len(mistakes)
@@ -678,3 +719,64 @@ def test_options_that_clash_are_said_before_a_deal_left_out():
                  f"{deal} play=TH")
     assert_one_error_line(result, "--node-limit and --time-limit limit the engine, not "
                                   "--engine reference")
+
+
+# ---- the report's parts, given the plays --------------------------------------------------------
+
+
+def test_bounds_are_written_as_a_span_one_number_or_unknown():
+    from cli.analyzing import span
+
+    assert [span(12, 19), span(-3, 5), span(4, 4), span(0, 0)] == ["12..19", "-3..5", "4", "0"]
+    assert span(None, None) == span(None, 3) == span(3, None) == "?"
+
+
+def test_a_mistakes_best_cards_are_named_in_order_whatever_order_they_came_in():
+    from cli.analyzing import judgement
+    from solver.analysis import CardPlayed
+
+    trump = load(TWO).deal.trump
+    cards = [parse_card(c) for c in ("9H", "AH", "4C")]
+    notes = set()
+    for best in (tuple(cards), tuple(reversed(cards))):
+        play = CardPlayed(index=0, trick=1, seat=0, side=0, card=parse_card("TH"), before=19,
+                          after=10, best=best, lower=19, upper=19)
+        before, after, cost, note = judgement(play, False, trump)
+        assert (before, after, cost.plain) == ("19", "10", "9")
+        notes.add(note.plain)
+    assert notes == {"mistake; best AH 9H 4C"}
+
+
+def table_lines(position: Position, plays: list, width: int) -> list[str]:
+    """The table of the play's cards judged (``plays``), as a plain console ``width`` wide
+    prints it."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from cli.analyzing import plays_table
+
+    out = StringIO()
+    Console(file=out, width=width, color_system=None).print(
+        plays_table(position, plays, False))
+    return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("width", [100, 44])
+def test_the_tables_numbers_are_right_aligned_under_their_titles(tmp_path: Path, width: int):
+    """trick, seat and card start under their titles; before, after and cost end under theirs
+    (every cell narrower than its title, so that the alignment shows), in the wide table and
+    in the narrow one."""
+    _, position = badly_played(tmp_path)
+    lines = table_lines(position, analyze_play(position, reference.solve), width)
+    head, rows = lines[0], lines[2:14]
+    assert head.split() == ["trick", "seat", "card", "before", "after", "cost"]
+    assert [row[:5].strip() for row in rows] == ["1", "", "2", "", "3", "", "4", "", "5", "",
+                                                 "6", ""]     # (a trick's number once)
+    for title in ("trick", "seat", "card"):
+        start = head.index(title)
+        filled = [row for row in rows if row[start:start + len(title)].strip()]
+        assert len(filled) >= 6 and all(row[start] != " " for row in filled)
+    for title in ("before", "after", "cost"):
+        end = head.index(title) + len(title) - 1
+        assert all(row[end] != " " and row[end + 1:end + 2] in ("", " ") for row in rows)
