@@ -385,6 +385,23 @@ def test_a_node_limit_without_a_result_shows_bounds_and_exits_1():
     assert "not known" in text.stdout and "The best line" not in text.stdout
 
 
+def test_a_time_limit_alone_stops_the_search():
+    """Four hands of 12 cards (two runs): minutes of search, stopped by --time-limit alone."""
+    pytest.importorskip("solver.search")
+    import random
+
+    from solver.shuffle import shuffle_deal
+
+    line = shuffle_deal(random.Random(3), 4, 2).position().to_line()
+    result = run("solve", line, "--json", "--time-limit", "0.2")
+    assert result.exit_code == 1
+    (record,) = [json.loads(text) for text in result.stdout.splitlines()]
+    assert record["complete"] is False and record["lower"] < record["upper"]
+    assert result.stderr == (f"allfives: <argument>: no result: the search stopped at its "
+                             f"limit (the value lies between {record['lower']} and "
+                             f"{record['upper']})\n")
+
+
 def test_a_limit_that_stops_after_the_value_is_proved_gives_it():
     """Stopped with its bounds met, a solve has its value (the reference's), and the cards
     valued before the limit keep their values, in the text as in the JSON."""
@@ -466,11 +483,12 @@ def test_many_positions_go_to_the_workers_in_chunks_and_come_back_in_order(tmp_p
     """--jobs sent each position to a worker alone: with 400,000 small positions the parent
     was the bottleneck, and two workers took 1.8 times as long as one process.  A few
     positions (each may be a deep deal) still go one at a time."""
-    from cli.solving import MOST_CHUNK, spread_chunk
+    from cli.solving import spread_chunk
     from solver import executors
 
-    assert [spread_chunk(n, 2) for n in (1, 8, 63, 64, 3200, 400_000)] == \
-        [1, 1, 1, 2, 100, MOST_CHUNK]
+    # (some 16 parts a worker, of at most 256 positions each, as the README says)
+    assert [spread_chunk(n, 2) for n in (1, 8, 63, 64, 3200, 8191, 8224, 400_000)] == \
+        [1, 1, 1, 2, 100, 255, 256, 256]
     assert spread_chunk(1000, 32) == 1 and spread_chunk(1280, None) == 10
     sizes = []
     solve_many = executors.solve_many
