@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import solver
-from clirun import PROGRAM, assert_one_error_line, records, run
+from clirun import PROGRAM, assert_one_error_line, console, records, run
 from solver import reference
 from solver.analysis import analyze_play
 from solver.cards import card_str, parse_card
@@ -750,15 +750,10 @@ def test_a_mistakes_best_cards_are_named_in_order_whatever_order_they_came_in():
 def table_lines(position: Position, plays: list, width: int) -> list[str]:
     """The table of the play's cards judged (``plays``), as a plain console ``width`` wide
     prints it."""
-    from io import StringIO
-
-    from rich.console import Console
-
     from cli.analyzing import plays_table
 
-    out = StringIO()
-    Console(file=out, width=width, color_system=None).print(
-        plays_table(position, plays, False))
+    shown, out = console(width)
+    shown.print(plays_table(position, plays, False))
     return out.getvalue().splitlines()
 
 
