@@ -12,22 +12,23 @@ from pathlib import Path
 import pytest
 
 from clirun import EXAMPLES, assert_one_error_line, records, run, shell
-from solver.cards import card_str, parse_card
+from solver.cards import SUIT_NAMES, card_str, parse_card, suit_of
 from solver.deal import Deal, Position
 from solver.game import Match
 from solver.players import decide
 from solver.registry import make_player
 from solver.records import match_records, read_records, records_text
 from solver.rules import Rules
-from solver.tricks import side_name
+from solver.tricks import seat_names, side_name
 
 MATCH = EXAMPLES / "match.jsonl"
 
 
 def bots_match(tmp_path: Path, players: int = 2, seed: int = 3, target: int = 31,
-               kinds=("heuristic", "random"), preset: str = "all-fives") -> tuple[Path, object]:
+               kinds=("heuristic", "random"), preset: str = "all-fives", best_of: int = 1,
+               finish: str = "peg-out") -> tuple[Path, object]:
     """A match of bots, written as a record."""
-    match = Match(players, Rules.preset(preset, target=target))
+    match = Match(players, Rules.preset(preset, target=target, finish=finish), best_of=best_of)
     state = match.new_initial_state(seed=seed)
     bots = [make_player(kinds[s % len(kinds)], seed=s) for s in range(players)]
     while not state.is_terminal():
@@ -53,8 +54,10 @@ def test_a_record_of_bots_replays(tmp_path, players):
     assert list(row["score"].values()) == list(state.score)
 
 
-def test_a_long_path_is_printed_whole_on_its_line(tmp_path):
-    folder = tmp_path / ("a-folder-with-a-name-long-enough-to-pass-the-width-" * 2)
+@pytest.mark.parametrize("name", ["a-folder-with-a-name-long-enough-to-pass-the-width-",
+                                  "a folder with a name long enough to pass the width "])
+def test_a_long_path_is_printed_whole_on_its_line(tmp_path, name):
+    folder = tmp_path / (name * 2)
     folder.mkdir()
     path = folder / "match.jsonl"
     path.write_text(MATCH.read_text(encoding="utf-8"), encoding="utf-8")
@@ -84,13 +87,28 @@ def told_deals(text: str) -> list[list[str]]:
     return deals
 
 
+def told_steps(lines: list[str]) -> list[str]:
+    """The actions a deal's lines told, as a record writes them (``N:9S``, ``S:revoke:2C``,
+    ``N:beg``)."""
+    steps = []
+    for line in lines:
+        played = PLAYED.fullmatch(line)
+        if played:
+            seat, card, revoke, call = played.groups()
+            steps.append(f"{seat}:{'revoke:' if revoke else ''}{card_str(parse_card(card))}"
+                         if card else f"{seat}:{CALL_WORDS[call]}")
+    return steps
+
+
 @pytest.mark.parametrize("players, preset, seed", [(2, "all-fives", 3), (3, "all-fours", 4),
                                                    (4, "strict", 5), (2, "strict", 6),
                                                    (3, "all-fives", 7), (4, "all-fours", 8)])
 def test_the_play_by_play_tells_every_action_of_the_record(tmp_path, players, preset, seed):
     """Read back from what it printed, the play-by-play gives every deal's actions exactly as
     the record holds them, each card from the hand the seat was dealt (after any runs), and
-    the score after each deal as recorded; the summary follows it."""
+    the score after each deal as recorded; the summary follows it.  The hands dealt and the
+    turn-up come first; the hands after the runs once, just before the first card, and only
+    in a deal whose dealer ran the cards."""
     path, state = bots_match(tmp_path, players, seed=seed, preset=preset, kinds=("random",))
     result = run("replay", path, "--play-by-play", "--no-color")
     assert result.exit_code == 0, result.stderr
@@ -101,24 +119,26 @@ def test_the_play_by_play_tells_every_action_of_the_record(tmp_path, players, pr
     for told, record, log in zip(deals, recorded, state.deals):
         assert told[0].startswith(f"Deal {record['deal']} · {record['dealer']} deals · score ")
         hands: dict[str, set[str]] = {}
-        steps = []
         for line in told:
             hand = re.fullmatch(r"  (\w)  ♠ (.*)  ♥ (.*)  ♦ (.*)  ♣ (.*)", line)
             if hand:
                 held = {parse_card(rank + suit) for suit, ranks in zip("SHDC", hand.groups()[1:])
                         for rank in ranks.split() if rank != "—"}
                 hands.setdefault(hand[1], set()).update(held)
-                continue
             played = PLAYED.fullmatch(line)
-            if played:
-                seat, card, revoke, call = played.groups()
-                if card is not None:
-                    assert parse_card(card) in hands[seat], (line, hands[seat])
-                    steps.append(f"{seat}:{'revoke:' if revoke else ''}{card_str(parse_card(card))}")
-                else:
-                    steps.append(f"{seat}:{CALL_WORDS[call]}")
+            if played and played[2] is not None:
+                assert parse_card(played[2]) in hands[played[1]], (line, hands[played[1]])
+        steps = told_steps(told)
         assert steps == record["actions"]
         runs += steps.count(f"{record['dealer']}:run")
+        turnup = log.turnups[0]
+        assert told[1] == "Hands dealt"
+        assert told[2 + players] == (f"Turn-up {card_str(turnup, pretty=True)}: "
+                                     f"{SUIT_NAMES[suit_of(turnup)]} proposed for trumps")
+        after = [k for k, line in enumerate(told) if line == "Hands after the runs"]
+        first = next((k for k, line in enumerate(told) if " plays " in line), None)
+        ran = f"{record['dealer']}:run" in steps
+        assert after == ([first - players - 1] if ran and first is not None else []), told
         if log.thrown_in:
             assert told[-1].startswith("The cards are thrown in")
         else:
@@ -155,14 +175,22 @@ def test_the_play_by_play_tells_a_revoke(tmp_path):
     assert [line for line in lines if " wins trick " in line] == \
         [f"  N wins trick {k}" for k in range(1, 7)]
     (deal,) = told_deals(result.stdout)
-    steps = []
-    for line in deal:
-        played = PLAYED.fullmatch(line)
-        if played:
-            seat, card, revoke, call = played.groups()
-            steps.append(f"{seat}:{'revoke:' if revoke else ''}{card_str(parse_card(card))}"
-                         if card else f"{seat}:{CALL_WORDS[call]}")
-    assert steps == ["N:stand", *REVOKE_PLAY]
+    assert told_steps(deal) == ["N:stand", *REVOKE_PLAY]
+
+
+def test_the_play_by_play_tells_a_revoke_of_the_card_numbered_0(tmp_path):
+    """A revoke's action is the revoke mark plus the card: that of 2♠, the card numbered 0, is
+    the mark itself, and is told as a revoke of 2♠ as any other is."""
+    state = revoking_match(15, Rules.preset("strict", target=21), players=2)
+    path = tmp_path / "revoke.jsonl"
+    path.write_text(records_text(match_records(state, "r")), encoding="utf-8")
+    result = run("replay", path, "--play-by-play", "--no-color")
+    assert result.exit_code == 0, result.stderr
+    recorded = read_records(path.read_text(encoding="utf-8"))
+    assert [told_steps(deal) for deal in told_deals(result.stdout)] == \
+        [record["actions"] for record in recorded]
+    assert any(step.endswith(":revoke:2S") for record in recorded
+               for step in record["actions"])
 
 
 def test_the_play_by_play_of_the_bundled_record_on_a_narrow_console():
@@ -179,12 +207,101 @@ def test_the_play_by_play_of_the_bundled_record_on_a_narrow_console():
     assert sum(line.startswith("Deal ") and " · " in line for line in lines) == 6
 
 
+def test_the_hands_told_show_the_trumps_in_bold():
+    """Each hand dealt is told suit by suit, the ranks of the suit turned up for trumps bold
+    and no other's."""
+    from cli.replaying import deal_story
+    from solver.records import replay as replayed
+
+    state = replayed(read_records(MATCH.read_text(encoding="utf-8")))
+    bold = 0
+    for number, log in enumerate(state.deals, 1):
+        trump = "♠♥♦♣"[suit_of(log.turnups[0])]
+        for line in deal_story(state, number, True)[2:4]:     # N's and S's hands
+            held = re.search(rf"{trump} ([^ ].*?)(?:  |$)", line.plain)
+            assert held is not None, line.plain
+            shown = [line.plain[span.start:span.end] for span in line.spans
+                     if span.style == "bold" and line.plain[span.start] not in "♠♥♦♣"]
+            assert shown == ([] if held[1] == "—" else [held[1]]), line.plain
+            bold += bool(shown)
+    assert bold > 3
+
+
 def test_the_bundled_record_and_standard_input():
     result = run("replay", MATCH)
     assert result.exit_code == 0
     assert "6 deals; final score N 31, S 28; N wins the match." in result.stdout
     same = run("replay", "-", "--json", input=MATCH.read_text(encoding="utf-8"))
     assert records(same)[0]["file"] == "<stdin>"
+
+
+@pytest.mark.parametrize("players, seed, target, best_of, finish, winners, words", [
+    (2, 0, 31, 1, "peg-out", ["S"], "10 deals (1 thrown in); final score N 25, S 42; S wins"),
+    (3, 1, 31, 1, "peg-out", ["S"], "6 deals; final score N 26, E 4, S 33; S wins"),
+    (4, 1, 31, 1, "peg-out", ["EW"], "4 deals; final score NS 21, EW 31; EW win"),
+    (3, 40, 11, 1, "hand-end", ["N", "E"], "3 deals; final score N 16, E 16, S 9; N and E share"),
+    (4, 138, 11, 1, "hand-end", ["NS", "EW"],
+     "1 deal; final score NS 11, EW 11; NS and EW share"),
+    (2, 3, 11, 3, "peg-out", ["N"],
+     "6 deals (1 thrown in), best of 3; final score N 19, S 1; N wins"),
+    (2, 3, 11, 2, "peg-out", ["N", "S"],        # (a game each)
+     "4 deals (1 thrown in), best of 2; final score N 11, S 5; N and S share"),
+])
+def test_a_match_is_summed_up_as_it_ended(tmp_path, players, seed, target, best_of, finish,
+                                          winners, words):
+    """A match's line: its deals and those thrown in, how many games it is the best of, the
+    final score, and who won it (a seat wins, a partnership win, two that reach the target
+    alike under hand-end share); in a file of several, the same without "the match".  The
+    --json summary holds the replayed state's count, winners and games; a deal of a match of
+    several games is headed with its game."""
+    path, state = bots_match(tmp_path, players, seed=seed, target=target, kinds=("random",),
+                             best_of=best_of, finish=finish)
+    assert [side_name(w, players) for w in state.winners] == winners
+    out = " ".join(run("replay", path, "--no-color").stdout.split())
+    seats = ", ".join(f"{seat} {seat}" for seat in seat_names(players))
+    rules = "all-fives" if finish == "peg-out" else "all-fives (finish=hand-end)"
+    table = f"{players} players, rules {rules}, {target} to win"
+    assert out.endswith(f"{table}; every action and score follows the rules. {seats}: {words} "
+                        f"the match.")
+    (row,) = records(run("replay", path, "--json"))
+    assert row["thrown_in"] == sum(log.thrown_in for log in state.deals) == \
+        (1 if "thrown in" in words else 0)
+    assert row["deals"] == len(state.deals) and row["over"] and not row["double"]
+    assert row["winners"] == winners
+    assert row["games"] == state.deals[-1].game == best_of
+    for number, log in enumerate(state.deals, 1):
+        head = run("replay", f"{path}#{number}", "--no-color").stdout.splitlines()[0]
+        assert head.startswith(f"Deal {number}, game {log.game} · " if best_of > 1 else
+                               f"Deal {number} · ")
+    other = tmp_path / "other.jsonl"
+    other.write_text(MATCH.read_text(encoding="utf-8") + path.read_text(encoding="utf-8"),
+                     encoding="utf-8")
+    both = " ".join(run("replay", other, "--no-color").stdout.split())
+    alike = (players, target, finish) == (2, 31, "peg-out")     # (the bundled match's table)
+    assert both.endswith(f"Match t ({seats}{'' if alike else '; ' + table}): {words}.")
+
+
+def test_a_match_not_over_is_summed_up_so_far(tmp_path):
+    """A record of a match's first deals: its score so far, and that the match is not over
+    (in a file of several, its score and a full stop); in --json not over, no winners, no
+    double game."""
+    path, state = bots_match(tmp_path, 2, seed=0, kinds=("random",))
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    path.write_text("".join(lines[:2]), encoding="utf-8")
+    score = ", ".join(f"{side} {points}" for side, points in json.loads(lines[1])[
+        "score"].items())
+    out = " ".join(run("replay", path, "--no-color").stdout.split())
+    assert out.endswith(f"N N, S S: 2 deals (1 thrown in); score so far {score}; the match is "
+                       f"not over.")
+    (row,) = records(run("replay", path, "--json"))
+    assert (row["over"], row["winners"], row["double"], row["deals"]) == (False, [], False, 2)
+    other = tmp_path / "other.jsonl"
+    other.write_text(path.read_text(encoding="utf-8") + MATCH.read_text(encoding="utf-8"),
+                     encoding="utf-8")
+    both = " ".join(run("replay", other, "--no-color").stdout.split())
+    assert f"rules all-fives, 31 to win; every action and score follows the rules. Match t " \
+           f"(N N, S S): 2 deals (1 thrown in); score {score}. Match example (N heuristic, " \
+           f"S random): 6 deals; final score N 31, S 28; N wins." in both
 
 
 def tampered(tmp_path: Path, change) -> Path:
@@ -526,6 +643,13 @@ def test_whole_matches_are_counted_through_the_file(tmp_path):
     assert sum(line.startswith("Match ") for line in told) == 2      # (its heading and line)
     assert told[-1].startswith(f"Match {second} (") or told[-2].startswith(f"Match {second} (")
     assert not any(line.startswith(f"Match {first} ") for line in told)
+    # the play-by-play of the whole file heads each match's deals with the match
+    whole = run("replay", path, "--play-by-play", "--no-color").stdout.splitlines()
+    heads = [k for k, line in enumerate(whole) if line.startswith("Match ")]
+    assert [whole[k].split()[1] for k in heads[:2]] == [first, second]
+    assert all(whole[k + 1].startswith("Deal 1 · ") for k in heads[:2])
+    assert sum(bool(re.match(r"Deal \d+ · ", line)) for line in whole[heads[0]:heads[1]]) == \
+        len(one)
     assert_one_error_line(run("replay", f"{path}#{len(one) + len(two) + 1}"),
                           f"no deal {len(one) + len(two) + 1}: the record holds "
                           f"{len(one) + len(two)} deals")
@@ -789,5 +913,9 @@ def test_replay_keeps_a_matchs_state_only_where_its_deals_are_told():
     assert [m.state for m in told_matches(text, "f", True, False, None)] == [None] * 3
     kept = told_matches(text, "f", False, False, deals + 2)
     assert [m.state is not None for m in kept] == [False, True, False]
+    for number, held in ((deals, [True, False, False]), (deals + 1, [False, True, False]),
+                         (3 * deals, [False, False, True])):     # (a match's first and last)
+        assert [m.state is not None for m in told_matches(text, "f", False, False, number)] \
+            == held
     assert all(m.state is not None for m in told_matches(text, "f", False, True, None))
     assert [m.match for m in kept] == ["m0", "m1", "m2"] and kept[0].summary is None
