@@ -14,6 +14,7 @@ import pytest
 
 import cli.advising as advising
 from clirun import EXAMPLES, assert_one_error_line, run
+from solver.advice import GAME_ASIDE, PLAYED_OUT
 from solver.cards import card_str, parse_card, suit_of
 from solver.game import BEG, RUN, TAKE_ONE, action_name
 from solver.rules import Rules
@@ -220,6 +221,65 @@ def test_a_file_of_several_positions_is_one_line(made, tmp_path, form):
                           "no deal ")
 
 
+def test_what_is_not_a_position_is_one_line(made, tmp_path):
+    """A game record, whole or one of its deals, a link that leads to nothing and a one-line
+    position but for its first seat are each named for what they are."""
+    record = EXAMPLES / "match.jsonl"
+    assert_one_error_line(run("advise", record), f"{record}: a game record, not a position (a "
+                          f"deal file or a one-line position); 'allfives analyze' judges a "
+                          f"record's play")
+    assert_one_error_line(run("advise", f"{record}#2"), f"{record}#2: {record} is a game "
+                          f"record, not a position; 'allfives analyze' judges a record's play")
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere")
+    assert_one_error_line(run("advise", tmp_path / "gone"),
+                          f"{tmp_path / 'gone'}: No such file or directory")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    assert_one_error_line(run("advise", tmp_path / "loop"),
+                          f"{tmp_path / 'loop'}: Too many levels of symbolic links")
+    assert_one_error_line(run("advise", "X:AK.-.-.- - dealer=S trump=H"),
+                          "X:AK.-.-.- - dealer=S trump=H: no such file, and not a one-line "
+                          "position: X: is no seat (a position starts N:, E:, S: or W:)")
+    assert not made
+
+
+def test_a_deal_with_hidden_hands_is_picked_from_a_file_of_several(tmp_path):
+    """``FILE#N`` of deal files whose hidden hands are "?": advised as that deal alone."""
+    deals = [f'trump = "H"\ndealer = "S"\n[hands]\nN = "{hand}"\nS = "?"\n'
+             for hand in ("T.QJT92.-.-", "K.QJT92.-.-")]
+    several, alone = tmp_path / "several.toml", tmp_path / "alone.toml"
+    several.write_text("# ---\n".join(deals), encoding="utf-8")
+    alone.write_text(deals[1], encoding="utf-8")
+    picked, by_itself = (json.loads(run("advise", name, "--json", "--worlds", 3).stdout)
+                         for name in (f"{several}#2", alone))
+    assert picked["position"] == f"{several}#2"
+    for row in (picked, by_itself):
+        row.pop("position"), row.pop("seconds")
+    assert picked == by_itself and {a["action"] for a in picked["actions"]} >= {"KS"}
+
+
+def test_advice_searches_a_hundred_million_nodes_unless_told(monkeypatch):
+    """``--nodes`` is 100,000,000 by default, as the README says; a limit given is passed on,
+    up to the most the engine counts."""
+    advise, _ = stand_in()
+    limits = []
+
+    def spy(observation, worlds, seed, seen=None, node_limit=None):
+        limits.append(node_limit)
+        return advise(observation, worlds, seed, seen)
+
+    monkeypatch.setattr(advising, "advice_for", spy)
+    for extra in ([], ["--nodes", 5], ["--nodes", 2 ** 63 - 1]):
+        assert run("advise", TWO, "--json", *extra).exit_code == 0
+    assert limits == [100_000_000, 5, 2 ** 63 - 1]
+
+
+@pytest.mark.parametrize("worlds", [1, 100_000])
+def test_the_fewest_and_the_most_worlds_are_taken(worlds):
+    line = "N:KQ.T.-.- - dealer=S trump=S play=TH,2H"     # (1,128 deals fit)
+    record = json.loads(run("advise", line, "--json", "--worlds", worlds).stdout)
+    assert record["worlds"] == min(worlds, 1128) and record["exact"] == (worlds > 1128)
+
+
 # ---- the report ------------------------------------------------------------------------------
 
 def test_the_score_says_what_this_deal_has_pegged_in_it():
@@ -227,6 +287,42 @@ def test_the_score_says_what_this_deal_has_pegged_in_it():
     text = " ".join(run("advise", "N:AKQ.-.-.- - dealer=S trump=S play=AS,2S,KS,3S "
                                   "score=50,10").stdout.split())
     assert "score N 57 (+7 this deal), S 10 (61 to win)" in text
+
+
+@pytest.mark.parametrize("args, said", [
+    (["N:AK5.9.32.KQJ - dealer=S turnup=7C aside=8H"],
+     "trumps ♣ clubs (turn-up 7♣; set aside 8♥); N to play to trick 1\n"),
+    (["N:AK5.9.32.KQJT98 - dealer=S turnup=7C aside=8H,3H"],
+     "trumps ♣ clubs (turn-up 7♣; set aside 8♥ 3♥); N to play to trick 1\n"),
+    (["N:AK5.9.32.KQJ - dealer=S turnup=7C aside=8H play=AS,4S"],    # (N won trick 1)
+     "; N to play to trick 2\n"),
+    (["N:- 654.9.32.KQJ dealer=N turnup=7C aside=8H play=4S,AS,KS"],
+     "; S to play to trick 2: N K♠\n"),
+    (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--players", "4", "--dealer", "W"],
+     "N is the elder hand, to stand or beg; turn-up 7♥\n"),
+    (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H", "--players", "3", "--seat", "E",
+      "--dealer", "E"], "E is the dealer, to take one or run; turn-up 7♥; S begged\n"),
+])
+def test_what_the_seat_sees_is_said(made, args, said):
+    """The trumps with the turn-up and any the runs set aside, the trick to play to and its
+    cards so far; for a call, whose call it is and who begged."""
+    result = run("advise", *args, "--no-color")
+    assert result.exit_code == 0, result.stderr
+    assert said in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize("args, bold", [
+    (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7C"], ["9♣"]),
+    (["--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H"], ["A♥", "K♥", "5♥"]),
+    (["N:AK5.9.32.KQJ - dealer=S turnup=7C aside=8H"], ["K♣", "Q♣", "J♣"]),
+])
+def test_the_trumps_held_are_bold(made, args, bold):
+    """In color, the cards of the trump suit held (for a call, the suit the turn-up proposes)
+    are bold, and no other."""
+    out = run("advise", *args, "--color").stdout
+    held = next(line for line in out.splitlines() if " holds " in line)
+    assert re.findall(r"\x1b\[1(?:;31)?m(\S+?)\x1b\[0m", held) == bold, held
+    assert held.count("\x1b[1") == len(bold), held
 
 
 def test_the_calls_are_said_and_weigh_the_deals():
@@ -264,6 +360,15 @@ def test_the_report_lists_every_choice_best_first(made):
     assert max(len(line) for line in lines[1:]) <= 80   # the heading is the path, any length
 
 
+def test_a_long_name_heads_the_report_whole(made, tmp_path):
+    folder = tmp_path / ("a folder with a name long enough to pass the width " * 2)
+    folder.mkdir()
+    path = folder / "south.toml"
+    path.write_text(HIDDEN.read_text(encoding="utf-8"), encoding="utf-8")
+    lines = run("advise", path, "--no-color").stdout.splitlines()
+    assert len(str(path)) > 100 and lines[0] == str(path)
+
+
 def test_the_report_of_a_call_and_of_a_chance_to_win(monkeypatch):
     advise, made = stand_in("win")
     monkeypatch.setattr(advising, "advice_for", advise)
@@ -293,6 +398,305 @@ def test_a_lone_choice_and_values_not_known(monkeypatch):
     assert "the only choice" in result.stdout
     record = json.loads(run("advise", one.replace("play=2H", ""), "--json").stdout)
     assert record["actions"][0]["mean"] is None and record["complete"] is False
+
+
+def told(monkeypatch, *args: str, objective: str = "margin", **change) -> str:
+    """The report of the stand-in advice with ``change`` made to it, its words run together."""
+    advise, _ = stand_in(objective)
+
+    def changed(observation, worlds, seed, seen=None, node_limit=None):
+        return dataclasses.replace(advise(observation, worlds, seed, seen), **change)
+
+    monkeypatch.setattr(advising, "advice_for", changed)
+    result = run("advise", *(args or (TWO,)), "--no-color")
+    assert result.exit_code == 0, result.stderr
+    return " ".join(result.stdout.split())
+
+
+CALL = ("--hand", "AH KH 5H 9C 2D 3S", "--turnup", "7H")
+
+
+@pytest.mark.parametrize("args, objective, change, said, unsaid", [
+    ((), "margin", {}, "expected: the mean over the deals of the double-dummy value after the "
+     "card 95% interval: of that mean;", "Game's point"),
+    ((), "margin", {"method": GAME_ASIDE}, "expected: the mean over the deals of the "
+     "double-dummy value after the card, Game's point left out 95% interval: of that mean; "
+     "best in: the deals in which it is one of the best Not one deal could be solved with Game "
+     "within the limit (these hands are deep): the deals are solved with Game set aside "
+     "instead.", "node limit"),
+    ((), "margin", {"method": PLAYED_OUT}, "expected: the mean over the deals of the points of "
+     "the deal after the card, played out by the heuristic's rules, each seat seeing only its "
+     "own cards 95% interval: of that mean; best in: the deals in which it is one of the best "
+     "Too few deals could be solved within the node limit (not one; four are needed", "Game"),
+    ((), "margin", {"method": PLAYED_OUT, "solved": 2}, "within the node limit (only 2; four "
+     "are needed, or all where there are fewer): the cards are valued by playing the deals out "
+     "instead (--nodes raises the limit).", "not one"),
+    ((), "win", {}, "win chance: the share of the deals in which N can be sure of winning the "
+     "match in the deal after the card 95% interval: of that share;", "played out"),
+    ((), "win", {"method": PLAYED_OUT}, "win chance: the share of the deals that win the match "
+     "after the card, played out by the heuristic's rules, each seat seeing only its own "
+     "cards", "sure of"),
+    (CALL, "win", {}, "win chance: the share of the deals that win the match after the call, "
+     "played out by the heuristic's rules", "sure of"),
+    (CALL, "margin", {}, "expected: the mean over the deals of the points of the deal after "
+     "the call, played out by the heuristic's rules", "double-dummy"),
+])
+def test_the_key_says_how_the_values_were_found(monkeypatch, args, objective, change, said,
+                                                 unsaid):
+    text = told(monkeypatch, *args, objective=objective, **change)
+    assert said in text and unsaid not in text
+
+
+def test_the_key_of_a_call_near_the_target_says_what_a_match_counts():
+    from solver.calling import WIN_VALUE
+
+    text = " ".join(run("advise", *CALL, "--seat", "S", "--dealer", "S", "--score", "55,58",
+                        "--worlds", 8).stdout.split())
+    assert (f"points: the mean of S's points in the deal minus N's (a deal that wins the match "
+            f"counting a fixed {WIN_VALUE}, one that loses it -{WIN_VALUE}) over the same "
+            f"deals, which ranks equal chances") in text
+
+
+def test_a_lone_choice_or_none_valued_is_said_so(monkeypatch):
+    lone = "N:T.-.-.- - dealer=S trump=H"
+    assert "Advice for N: the only legal choice" in told(monkeypatch, lone)
+    assert "Advice for N: no deal of the unseen cards could be valued within the limit" in \
+        told(monkeypatch, worlds=0)
+    # a choice not valued among others: its row says so, the key stays
+    advise, _ = stand_in()
+
+    def one_unknown(observation, worlds, seed, seen=None, node_limit=None):
+        advice = advise(observation, worlds, seed, seen)
+        last = dataclasses.replace(advice.actions[-1], mean=math.nan, low=math.nan,
+                                   high=math.nan)
+        return dataclasses.replace(advice, actions=(*advice.actions[:-1], last))
+
+    monkeypatch.setattr(advising, "advice_for", one_unknown)
+    text = run("advise", TWO, "--no-color").stdout
+    assert "not known" in text and "95% interval: of that mean" in text
+    rows = [line for line in text.splitlines() if line[1:2] in ("♠", "♥", "♦", "♣") and
+            line.endswith(("best", "not known"))]
+    assert len(rows) == 2 and rows[0].index("best") == rows[1].index("not known"), rows
+
+
+def test_no_interval_from_one_deal_is_said_so(monkeypatch):
+    advise, _ = stand_in()
+
+    def one_deal(observation, worlds, seed, seen=None, node_limit=None):
+        advice = advise(observation, worlds, seed, seen)
+        return dataclasses.replace(advice, worlds=1, actions=tuple(
+            dataclasses.replace(v, low=math.nan, high=math.nan) for v in advice.actions))
+
+    monkeypatch.setattr(advising, "advice_for", one_deal)
+    assert "?: no interval from one deal" in run("advise", TWO).stdout
+
+
+def test_the_node_limit_is_said_reached_only_before_the_last_deal_drawn():
+    cut = Advice(0, "play", "margin", 3, False, False, (), left_out=1, drawn=4)
+    assert advising.limit_words(cut) == [
+        "1 deal of the 4 tried could not be solved within the node limit and is left out: the "
+        "values are over the other 3, and may lean to the easier deals (--nodes raises the "
+        "limit)."]
+    assert advising.limit_words(dataclasses.replace(cut, drawn=5))[1] == \
+        "The node limit was reached after 4 of the 5 deals drawn."
+
+
+def test_the_record_rounds_its_numbers_to_six_places(monkeypatch):
+    advise, _ = stand_in()
+
+    def thirds(observation, worlds, seed, seen=None, node_limit=None):
+        advice = advise(observation, worlds, seed, seen)
+        return dataclasses.replace(advice, seconds=1 / 3, actions=tuple(
+            dataclasses.replace(v, mean=v.mean + 1 / 3) for v in advice.actions))
+
+    monkeypatch.setattr(advising, "advice_for", thirds)
+    record = json.loads(run("advise", TWO, "--json").stdout)
+    assert record["seconds"] == 0.333333 and record["actions"][0]["mean"] == 3.333333
+    monkeypatch.setattr(advising, "advice_for", lambda *args, **kwargs: dataclasses.replace(
+        thirds(*args, **kwargs), effective=31 + 2 / 3))
+    assert json.loads(run("advise", TWO, "--json").stdout)["effective_worlds"] == 31.666667
+
+
+def test_the_table_s_numbers_stand_under_their_titles():
+    """Each number ends where its title does, in the wide table and in the stacked one (a
+    title over two lines, each interval under its mean, the columns two apart)."""
+    def ends(line: str) -> list[tuple[int, str]]:
+        return [(m.end(), m[0]) for m in re.finditer(r"\S+(?: to \S+)?", line)]
+
+    for args, titles in (([HIDDEN, "--worlds", 8], ("expected", "95% interval", "best in")),
+                         ([NEAR, "--worlds", 5000], ("win chance", "95% interval", "they win",
+                                                     "points", "best in"))):
+        wide = run("advise", *args, "--no-color").stdout.splitlines()
+        title = next(line for line in wide if line.startswith("card "))
+        rows = [ends(line) for line in wide if line[1:2] in ("♠", "♥", "♦", "♣")]
+        assert len(rows) == 3
+        for row in rows:
+            assert [end for end, _ in row[1:len(titles) + 1]] == [
+                title.index(word) + len(word) for word in titles], row
+    from cli.main import app
+    from clirun import RUNNER
+
+    narrow = RUNNER.invoke(app, ["advise", str(HIDDEN), "--worlds", "8", "--no-color"],
+                           env={"COLUMNS": "40"}).stdout.splitlines()
+    head = next(k for k, line in enumerate(narrow) if line.startswith("card "))
+    top, title = narrow[head - 1], narrow[head]
+    mean_end, best_end = top.index("expected") + 8, top.index("best") + 4
+    assert (title.index("95% interval") + 12, title.rindex("in") + 2) == (mean_end, best_end)
+    assert best_end - mean_end == 2 + len("best")      # (two apart, "best" its widest)
+    for k, line in enumerate(narrow):
+        if line[:2] in ("A♥", "6♠", "4♠"):
+            row = ends(line)
+            assert [end for end, _ in row[1:3]] == [mean_end, best_end], line
+            assert re.fullmatch(r" +[-+]\d+\.\d\d\.\.[-+]\d+\.\d\d", narrow[k + 1]) and \
+                len(narrow[k + 1]) == mean_end, narrow[k + 1]
+
+
+# ---- the advice as play's hint shows it ----------------------------------------------------------
+
+def hint_of(line: str, worlds: int = 16, columns: int | None = None, **change):
+    """The advice to the seat to move in ``line`` (``change`` made to it), and the lines of its
+    hint (at ``columns``, else the default)."""
+    from solver.seen import read_seen
+
+    seen = read_seen(line)
+    observation = seen.observation()
+    advice = dataclasses.replace(advising.advice_for(observation, worlds, 0, seen), **change)
+    order = list(observation.legal_actions)
+    width = {} if columns is None else {"columns": columns}
+    return advice, order, advising.advice_lines(advice, observation, order, False,
+                                                **width).plain.splitlines()
+
+
+NEAR = "N:4.K8.Q65.- J7.-.K7.Q7 - turnup=JD play=4S,7S,9S,4H,8H,7C,6D,7D,2D,JS,9H score=47,56,51"
+
+
+@pytest.mark.parametrize("line", [TWO, NEAR, "N:KQ.T.-.- - dealer=S trump=S play=TH,2H"])
+def test_the_hint_numbers_every_choice_with_its_value_in_columns(line):
+    """A line a choice, numbered as the choices are listed: its face, its mean, its interval
+    (one value where it has no spread), its share of best, and with three players near the
+    target the others' chance and the points; best marked.  Narrow, each interval goes on a
+    line of its own under its value, and the words never pass the width."""
+    advice, order, lines = hint_of(line, worlds=2000)      # (every deal of the last: exact)
+    assert lines == hint_of(line, 2000, columns=80)[2] and max(map(len, lines)) <= 80
+    values = {v.action: v for v in advice.actions}
+    rows = [line for line in lines if re.match(r"  \d ", line)]
+    assert [row.split()[:2] for row in rows] == [[str(k), card_str(card, False)]
+                                                 for k, card in enumerate(order, 1)]
+    share = advising.percent
+    for number, (row, card) in enumerate(zip(rows, order), 1):
+        value = values[card]
+        low, high = (advising.value_text(advice, x) for x in (value.low, value.high))
+        interval = low if low == high else f"{low} to {high}"
+        ties = [] if advice.objective != "win" else [share(value.others_win),
+                                                     f"{value.points:.2f}"]
+        best = " best" if advising.is_best(advice, value) else ""
+        assert " ".join(row.split()) == (
+            f"{number} {card_str(card)} {advising.value_text(advice, value.mean)} {interval} "
+            f"{' '.join(ties) + ' ' if ties else ''}best in {share(value.best)}{best}"), row
+    assert len({len(row.split("  ")[1]) for row in rows}) == 1     # (faces padded alike)
+    assert len({row.index("best in") for row in rows}) == 1, rows     # (in a column)
+    widest = max(len(row) for row in rows)     # (a console just as wide holds them unfolded)
+    assert [row for row in hint_of(line, 2000, columns=widest)[2]
+            if re.match(r"  \d ", row)] == rows
+    folded = hint_of(line, 2000, columns=40)[2]
+    assert max(map(len, folded)) <= 40
+    rows = [k for k, line in enumerate(folded) if re.match(r"  \d ", line)]
+    assert len(rows) == len(order)
+    for k, card in zip(rows, order):
+        value = values[card]
+        assert folded[k].split()[3:6] == ["best", "in", share(value.best)], folded[k]
+        under = folded[k + 1].split()
+        low = advising.value_text(advice, value.low)
+        assert under[0] == low and folded[k + 1].startswith(" " * 8), folded[k + 1]
+
+
+@pytest.mark.parametrize("change, note", [
+    ({"method": PLAYED_OUT}, "(too deep to solve in time: each deal played out by the "
+     "heuristic)"),
+    ({"method": GAME_ASIDE}, "(too deep to solve with Game in time: each deal solved with "
+     "Game's point left out)"),
+    ({"complete": False, "left_out": 2, "worlds": 14, "drawn": 16},
+     "(2 deals too deep to solve within the limit left out: the values may lean to the "
+     "easier deals)"),
+    ({"complete": False, "drawn": 20}, "(the limit was reached after 16 of the 20 deals)"),
+    ({"complete": False}, "(a search stopped at its limit)"),
+    ({"win_dropped": True}, "(near the target, but no chance of winning fitted the limit: "
+     "valued by points)"),
+])
+def test_the_hint_says_how_its_values_were_found(change, note):
+    words = " ".join(" ".join(hint_of(TWO, **change)[2]).split())
+    assert note in words
+    assert "(" not in " ".join(" ".join(hint_of(TWO)[2]).split())
+
+
+def test_the_hint_of_a_call_near_the_target_says_what_a_match_counts():
+    """A call's points near the target count a match won or lost as a fixed number, said under
+    the choices; their values stand in one column, whatever the call's name."""
+    from solver.calling import WIN_VALUE
+
+    def call(score: str):
+        return advising.call_observation_of("AH KH 5H 9C 2D 3S", "7H", None, 2, None, score,
+                                            "all-fives", None, 0)
+
+    def lines(observation, advice, columns: int = 80) -> list[str]:
+        return advising.advice_lines(advice, observation, list(observation.legal_actions),
+                                     False, columns).plain.splitlines()
+
+    def words(observation, advice) -> str:
+        return " ".join(" ".join(lines(observation, advice, 200)).split())
+
+    won = f"(the points: a deal that wins the match counts as a fixed {WIN_VALUE}, one that " \
+          f"loses it -{WIN_VALUE})"
+    lost = f"(near the target: a deal that loses the match counts as a fixed -{WIN_VALUE})"
+    near, far = call("55,58"), call("5,8")
+    advice = advising.advice_for(near, 8, 0)
+    said = words(near, advice)
+    assert won in said and lost not in said
+    by_points = dataclasses.replace(advice, objective="margin", actions=tuple(
+        dataclasses.replace(v, points=None) for v in advice.actions))
+    said = words(near, by_points)
+    assert lost in said and won not in said
+    said = words(far, advising.advice_for(far, 8, 0))
+    assert won not in said and lost not in said
+    means = [re.match(r"  \d (stand|beg) +\S+", row) for row in lines(near, advice)]
+    assert sum(map(bool, means)) == 2 and len({m.end() for m in means if m}) == 1
+
+
+def test_the_hint_s_columns_line_up_whatever_the_width_of_the_intervals():
+    from solver.seen import read_seen
+
+    observation = read_seen(NEAR).observation()
+    cards = list(observation.legal_actions)
+    advice = Advice(observation.seat, "play", "win", 8, True, True, tuple(
+        ActionValue(card, mean, mean, mean, 1.0, 4.0, 0.25)
+        for card, mean in zip(cards, (1.0, 0.5, 0.0))))
+    rows = [line for line in advising.advice_lines(advice, observation, cards, False).plain
+            .splitlines() if re.match(r"  \d ", line)]
+    assert [row.split()[2] for row in rows] == ["100%", "50%", "0%"]
+    for cell in ("25%", "4.00", "best in"):
+        assert len({row.index(cell) for row in rows}) == 1, rows
+
+
+def test_a_hint_s_value_not_known_is_a_question_mark():
+    advice, order, _ = hint_of(TWO)
+    last = advice.actions[-1]
+    unknown = dataclasses.replace(last, mean=math.nan, low=math.nan, high=math.nan)
+    lines = hint_of(TWO, actions=(*advice.actions[:-1], unknown))[2]
+    row = next(line for line in lines if re.match(rf"  \d {card_str(last.action)} ", line))
+    assert row.split()[2:] == ["?"], row
+
+
+def test_a_hint_of_one_choice_says_so():
+    advice, order, lines = hint_of("N:T.-.-.- - dealer=S trump=H")
+    assert lines == ["  Advice from what you can see: there is only one choice."]
+
+
+def test_the_hint_s_words_break_at_twenty_columns_at_the_least():
+    """Narrower than 20 columns the hint's words break as at 20 (its rows are wider still)."""
+    lines = hint_of(TWO, columns=20)[2]
+    words = [line for line in lines if not re.match(r" +(\d |[-+]\d)", line)]
+    assert max(map(len, words)) <= 20 and max(map(len, words)) > 16, words
+    assert hint_of(TWO, columns=12)[2] == lines
 
 
 def test_a_lone_legal_card_is_valued_in_no_deal():
@@ -327,6 +731,9 @@ def test_a_dealer_with_one_call_is_told_so():
               "--dealer", "S", "--rules", "all-fives:max_runs=0", "--worlds", 8)
     assert one.exit_code == 0, one.stderr
     assert "S is the dealer, to take one (no other call)" in one.stdout
+    assert "Advice for S: the only legal choice" in one.stdout     # (valued all the same)
+    assert "expected: the mean over the deals of the points of the deal after the call" in \
+        " ".join(one.stdout.split())
 
 
 def test_far_from_the_target_no_note_says_it_is_near():
@@ -430,6 +837,45 @@ def test_advice_over_some_of_the_worlds_listed_is_not_exact(nodes):
     assert whole["exact"] is True and whole["worlds"] == 1128
 
 
+def test_the_deals_valued_are_said_as_they_were_found():
+    one = Advice(0, "play", "margin", 1, True, True, ())
+    assert advising.worlds_words(one) == "the one deal of the unseen cards that fits"
+    assert advising.worlds_words(dataclasses.replace(one, worlds=2)) == \
+        "every one of the 2 deals of the unseen cards that fit"
+    assert advising.worlds_words(dataclasses.replace(one, exact=False)) == \
+        "1 deal of the unseen cards, drawn at random among those that fit"
+
+
+def test_three_players_far_from_the_target_are_advised_by_their_own_points():
+    """With three players each seat is for itself: a card's value is the seat's points in the
+    deal, not a margin, written without a sign."""
+    line = NEAR.replace(" score=47,56,51", "")
+    record = json.loads(run("advise", line, "--json", "--worlds", 16).stdout)
+    assert record["objective"] == "points"
+    text = run("advise", line, "--worlds", 16, "--no-color").stdout
+    assert "Advice for N: N's points in the deal\n" in text
+    rows = {line.split()[0]: line.split()[1:] for line in text.splitlines()
+            if line[:2] in ("5♦", "K♥", "Q♦")}
+    for action in record["actions"]:
+        row = rows[card_str(parse_card(action["action"]), True)]
+        assert row[:4] == [f"{action['mean']:.2f}", f"{action['low']:.2f}", "to",
+                           f"{action['high']:.2f}"], row
+
+
+def test_equal_chances_are_best_only_with_the_top_points_and_the_least_others_chance():
+    """A chance of winning shown with what ranks equals: a card is best only where that ties
+    with the top card's too."""
+    def value(card: str, others_win: float, points: float) -> ActionValue:
+        return ActionValue(parse_card(card), 0.5, 0.4, 0.6, 0.5, points, others_win)
+
+    by_points = Advice(0, "play", "win", 16, False, True,
+                       (value("AS", 0.1, 3.0), value("KS", 0.1, 2.0), value("QS", 0.1, 3.0)))
+    assert [advising.is_best(by_points, v) for v in by_points.actions] == [True, False, True]
+    by_others = Advice(0, "play", "win", 16, False, True,
+                       (value("AS", 0.1, 3.0), value("KS", 0.2, 3.0), value("QS", 0.1, 3.0)))
+    assert [advising.is_best(by_others, v) for v in by_others.actions] == [True, False, True]
+
+
 def test_cards_whose_means_differ_in_their_last_bit_are_both_best():
     """Two cards of one value, summed in other orders, differ in the last bit of their means:
     both are ranked as equals, and both are marked best (the second was not)."""
@@ -477,7 +923,25 @@ def test_exact_advice_near_the_target_with_three_players(line):
     assert got == {c: pytest.approx(v, abs=1e-6) for c, v in expected.items()}
     keys = [(-a["mean"], a["others_win"], -a["points"]) for a in record["actions"]]
     assert keys == sorted(keys)
-    text = " ".join(run("advise", line, "--worlds", "5000").stdout.split())
+    table = run("advise", line, "--worlds", "5000", "--no-color").stdout
+    top = keys[0]
+    for action in record["actions"]:        # (exact: each interval is its mean)
+        row = next(row.split() for row in table.splitlines()
+                   if row.startswith(card_str(parse_card(action["action"]), True) + " "))
+        is_top = (-action["mean"], action["others_win"], -action["points"]) == \
+            pytest.approx(top, abs=1e-9)
+        share = advising.percent     # (as tested above)
+        assert row[1:] == [share(action["mean"])] * 2 + [
+            share(action["others_win"]), f"{action['points']:.2f}", share(action["best"])] + \
+            ["best"] * is_top, row
+    observation = seen.observation()
+    advice = advising.advice_for(observation, 5000, 0, seen)
+    hint = " ".join(advising.advice_lines(advice, observation, list(observation.legal_actions),
+                                          False).plain.split())
+    assert (f"expected {names[me]}'s chance of winning the match in this deal, 95% interval, "
+            f"then the chance that {names[others[0]]} or {names[others[1]]} wins instead, then "
+            f"{names[me]}'s points in the deal, share of deals best") in hint
+    text = " ".join(table.split())
     assert "they win points best in" in text
     assert (f"they win: the share of the deals in which {names[others[0]]} or "
             f"{names[others[1]]} can be sure of winning") in text
