@@ -491,6 +491,7 @@ def test_a_player_switch_reads_true_and_false_as_they_are(text: str, value: bool
     (["solve", "--tim", "3"], " (did you mean --time-limit?)"),     # (Click's: none)
     (["match", "--seeds", "3"], " (did you mean --seed?)"),
     (["puzzle", "generate", "--cout", "3"], " (did you mean --count or --out?)"),
+    (["match", "--r", "1"], " (did you mean --record, --resume or --rules?)"),   # (three begin so)
     (["match", "--helps"], " (did you mean --help?)"),
     (["--verison"], " (did you mean --version?)"),
     (["solve", "-x"], ""),
@@ -593,9 +594,27 @@ def test_a_seed_below_zero_is_refused(args: list[str]):
      "Option '--for' requires an argument (see 'allfives solve --help')"),
     (["puzzle", "check", "--jobs"],
      "Option '--jobs' requires an argument (see 'allfives puzzle check --help')"),
+    # the value quoted is the one typed for that option, however it was written
+    (["deal", "--seed", "-7", "--players", "2"],
+     "--seed: '-7' is less than 0 (see 'allfives deal --help')"),
+    (["deal", "--seed=-7"], "--seed: '-7' is less than 0 (see 'allfives deal --help')"),
 ])
 def test_a_value_the_parser_refuses_is_worded_as_the_programs_own_errors(args, message):
     assert one_error_line(run(*args)) == f"allfives: error: {message}"
+
+
+def test_the_command_group_returns_its_status_when_asked_not_to_exit(capsys):
+    """Run from Python with ``standalone_mode=False``, the program returns the status it would
+    have ended with."""
+    import typer.main
+
+    from cli.main import app
+
+    group = typer.main.get_command(app)
+    assert group.main(["deal", "--players", "2", "--seed", "1"], standalone_mode=False) == 0
+    assert group.main(["deal", "--players", "5"], standalone_mode=False) == 2
+    assert capsys.readouterr().err == \
+        "allfives: error: --players: a table has 2, 3 or 4 players, not 5\n"
 
 
 @pytest.mark.parametrize("args, value, kind", [

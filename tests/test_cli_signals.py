@@ -416,6 +416,27 @@ def test_a_stop_whose_last_words_cannot_be_written_ends_as_the_stop(monkeypatch)
     assert (result.exit_code, result.stderr) == (129, "allfives: hung up\n")
 
 
+def test_a_stop_behind_another_error_ends_as_the_stop(monkeypatch):
+    """The stop is looked for down the chain of errors being handled: a hang-up, then another
+    error while it was handled, then the write that failed."""
+    import errno
+
+    from cli.errors import HungUp
+
+    def closed(*args, **kwargs):
+        try:
+            raise HungUp()
+        except HungUp:
+            try:
+                raise ValueError("while stopping")
+            except ValueError:
+                raise OSError(errno.EIO, "Input/output error") from None
+
+    monkeypatch.setattr("cli.solving.solve_command", closed)
+    result = run("solve", TWO)
+    assert (result.exit_code, result.stderr) == (129, "allfives: hung up\n")
+
+
 def stderr_on(monkeypatch, terminal: bool, term: str):
     """Standard error as a terminal of kind ``term`` (or a file), its text kept to be read."""
     import io
