@@ -400,14 +400,20 @@ def test_a_lone_choice_and_values_not_known(monkeypatch):
     assert record["actions"][0]["mean"] is None and record["complete"] is False
 
 
-def told(monkeypatch, *args: str, objective: str = "margin", **change) -> str:
-    """The report of the stand-in advice with ``change`` made to it, its words run together."""
+def advised_as(monkeypatch, change, objective: str = "margin") -> None:
+    """The stand-in advice, made over by ``change`` (an advice to an advice), in place of the
+    player's."""
     advise, _ = stand_in(objective)
 
     def changed(observation, worlds, seed, seen=None, node_limit=None):
-        return dataclasses.replace(advise(observation, worlds, seed, seen), **change)
+        return change(advise(observation, worlds, seed, seen))
 
     monkeypatch.setattr(advising, "advice_for", changed)
+
+
+def told(monkeypatch, *args: str, objective: str = "margin", **change) -> str:
+    """The report of the stand-in advice with ``change`` made to it, its words run together."""
+    advised_as(monkeypatch, lambda advice: dataclasses.replace(advice, **change), objective)
     result = run("advise", *(args or (TWO,)), "--no-color")
     assert result.exit_code == 0, result.stderr
     return " ".join(result.stdout.split())
@@ -463,15 +469,12 @@ def test_a_lone_choice_or_none_valued_is_said_so(monkeypatch):
     assert "Advice for N: no deal of the unseen cards could be valued within the limit" in \
         told(monkeypatch, worlds=0)
     # a choice not valued among others: its row says so, the key stays
-    advise, _ = stand_in()
-
-    def one_unknown(observation, worlds, seed, seen=None, node_limit=None):
-        advice = advise(observation, worlds, seed, seen)
+    def one_unknown(advice):
         last = dataclasses.replace(advice.actions[-1], mean=math.nan, low=math.nan,
                                    high=math.nan)
         return dataclasses.replace(advice, actions=(*advice.actions[:-1], last))
 
-    monkeypatch.setattr(advising, "advice_for", one_unknown)
+    advised_as(monkeypatch, one_unknown)
     text = run("advise", TWO, "--no-color").stdout
     assert "not known" in text and "95% interval: of that mean" in text
     rows = [line for line in text.splitlines() if line[1:2] in ("♠", "♥", "♦", "♣") and
@@ -480,14 +483,8 @@ def test_a_lone_choice_or_none_valued_is_said_so(monkeypatch):
 
 
 def test_no_interval_from_one_deal_is_said_so(monkeypatch):
-    advise, _ = stand_in()
-
-    def one_deal(observation, worlds, seed, seen=None, node_limit=None):
-        advice = advise(observation, worlds, seed, seen)
-        return dataclasses.replace(advice, worlds=1, actions=tuple(
-            dataclasses.replace(v, low=math.nan, high=math.nan) for v in advice.actions))
-
-    monkeypatch.setattr(advising, "advice_for", one_deal)
+    advised_as(monkeypatch, lambda advice: dataclasses.replace(advice, worlds=1, actions=tuple(
+        dataclasses.replace(v, low=math.nan, high=math.nan) for v in advice.actions)))
     assert "?: no interval from one deal" in run("advise", TWO).stdout
 
 
@@ -502,19 +499,12 @@ def test_the_node_limit_is_said_reached_only_before_the_last_deal_drawn():
 
 
 def test_the_record_rounds_its_numbers_to_six_places(monkeypatch):
-    advise, _ = stand_in()
-
-    def thirds(observation, worlds, seed, seen=None, node_limit=None):
-        advice = advise(observation, worlds, seed, seen)
-        return dataclasses.replace(advice, seconds=1 / 3, actions=tuple(
-            dataclasses.replace(v, mean=v.mean + 1 / 3) for v in advice.actions))
-
-    monkeypatch.setattr(advising, "advice_for", thirds)
+    advised_as(monkeypatch, lambda advice: dataclasses.replace(
+        advice, seconds=1 / 3, effective=31 + 2 / 3, actions=tuple(
+            dataclasses.replace(v, mean=v.mean + 1 / 3) for v in advice.actions)))
     record = json.loads(run("advise", TWO, "--json").stdout)
     assert record["seconds"] == 0.333333 and record["actions"][0]["mean"] == 3.333333
-    monkeypatch.setattr(advising, "advice_for", lambda *args, **kwargs: dataclasses.replace(
-        thirds(*args, **kwargs), effective=31 + 2 / 3))
-    assert json.loads(run("advise", TWO, "--json").stdout)["effective_worlds"] == 31.666667
+    assert record["effective_worlds"] == 31.666667
 
 
 def test_the_table_s_numbers_stand_under_their_titles():
@@ -854,8 +844,8 @@ def test_three_players_far_from_the_target_are_advised_by_their_own_points():
     assert record["objective"] == "points"
     text = run("advise", line, "--worlds", 16, "--no-color").stdout
     assert "Advice for N: N's points in the deal\n" in text
-    rows = {line.split()[0]: line.split()[1:] for line in text.splitlines()
-            if line[:2] in ("5♦", "K♥", "Q♦")}
+    rows = {row.split()[0]: row.split()[1:] for row in text.splitlines()
+            if row[:2] in ("5♦", "K♥", "Q♦")}
     for action in record["actions"]:
         row = rows[card_str(parse_card(action["action"]), True)]
         assert row[:4] == [f"{action['mean']:.2f}", f"{action['low']:.2f}", "to",
@@ -962,17 +952,11 @@ def test_a_budget_that_solves_no_deal_plays_the_deals_out_with_status_0():
 
 
 def test_a_chance_of_winning_dropped_for_the_budget_is_said_so(monkeypatch):
-    advise, made = stand_in()
-
-    def dropped(observation, worlds, seed, seen=None, node_limit=None):
-        return dataclasses.replace(advise(observation, worlds, seed, seen), win_dropped=True)
-
-    monkeypatch.setattr(advising, "advice_for", dropped)
-    text = " ".join(run("advise", TWO).stdout.split())
+    text = told(monkeypatch, win_dropped=True)
     assert "A side could reach the target in this deal, but no chance of winning the " \
            "match could be worked out within the limit: the cards are valued by points." in text
     assert json.loads(run("advise", TWO, "--json").stdout)["win_dropped"] is True
-    monkeypatch.setattr(advising, "advice_for", advise)
+    advised_as(monkeypatch, lambda advice: advice)
     assert json.loads(run("advise", TWO, "--json").stdout)["win_dropped"] is False
     assert "A side could" not in run("advise", TWO).stdout
 
