@@ -23,7 +23,7 @@ from rich.text import Text
 
 from solver.advice import tied, too_few
 from solver.calling import WIN_VALUE, near_target
-from solver.cards import SUIT_NAMES, CardError, is_card, parse_card, parse_hand, sort_cards
+from solver.cards import CardError, is_card, parse_card, parse_hand, sort_cards
 from solver.errors import AllFivesError, counted, whole_number, without_controls
 from solver.game import CALLS, Observation, action_name
 from solver.notation import is_line_form, is_toml_name, parse_line
@@ -31,7 +31,7 @@ from solver.pimc import GAME_ASIDE, MAX_WORLDS, PLAYED_OUT, PimcPlayer
 from solver.seen import CallError, SeenPosition, call_observation, read_seen
 from solver.tricks import SeatError, parse_seat, seat_names, side_count, side_name, side_of
 
-from .faces import GOOD, QUIET, card_face, cards_face, hanging, rules_words, suit_face
+from .faces import GOOD, QUIET, card_face, cards_face, hanging, rules_words, trumps_face
 from .fitted import Fitted
 from .inputs import ARGUMENT, STDIN, is_file, is_record_text, link_trouble, named, \
     one_of_several, read_rules, read_text, refuse_unknown_first_seat
@@ -379,16 +379,7 @@ def situation(name: str | None, observation: Observation, seen: SeenPosition | N
     if observation.phase == "play":
         trump = observation.trump
         assert trump is not None        # (the play: trumps are fixed)
-        text.append("trumps ")
-        text.append_text(suit_face(trump, pretty, trump))
-        text.append(f" {SUIT_NAMES[trump]}")
-        if turnup is not None:
-            text.append(" (turn-up ")
-            text.append_text(card_face(turnup, pretty, trump))
-            for k, card in enumerate(observation.turnups[:-1]):   # the runs' turn-ups
-                text.append("; set aside " if k == 0 else " ")
-                text.append_text(card_face(card, pretty, trump))
-            text.append(")")
+        text.append_text(trumps_face(trump, turnup, pretty, aside=observation.turnups[:-1]))
         done = len(observation.play) // n
         trick = observation.play[done * n:]
         text.append(f"; {me} to play to trick {done + 1}")

@@ -7,7 +7,7 @@ without one's style running into the next."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rich.text import Text
 
@@ -47,12 +47,23 @@ def ranks_face(cards: Iterable[int]) -> str:
 
 def trump_words(deal: Deal, pretty: bool, narrow: bool = False) -> Text:
     """``trumps ♥ hearts (turn-up 6♥)`` (``narrow``: the turn-up on a line of its own)."""
+    return trumps_face(deal.trump, deal.turnup, pretty, narrow=narrow)
+
+
+def trumps_face(trump: int, turnup: int | None, pretty: bool, aside: Sequence[int] = (),
+                narrow: bool = False) -> Text:
+    """``trumps ♣ clubs (turn-up 7♣; set aside 8♥ 3♥)``: the trumps, the card turned up for
+    them and the runs' turn-ups set aside before it (``narrow``: the turn-up on a line of its
+    own)."""
     text = Text("trumps ")
-    text.append_text(suit_face(deal.trump, pretty, deal.trump))
-    text.append(f" {SUIT_NAMES[deal.trump]}")
-    if deal.turnup is not None:
+    text.append_text(suit_face(trump, pretty, trump))
+    text.append(f" {SUIT_NAMES[trump]}")
+    if turnup is not None:
         text.append("\n(turn-up " if narrow else " (turn-up ")
-        text.append_text(card_face(deal.turnup, pretty, deal.trump))
+        text.append_text(card_face(turnup, pretty, trump))
+        if aside:
+            text.append("; set aside ")
+            text.append_text(cards_face(aside, pretty, trump))
         text.append(")")
     return text
 
