@@ -150,11 +150,11 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
             raise AllFivesError(f"--format svg draws one puzzle, not {len(puzzles)}: name one "
                                 f"(as {puzzles[0][0]}), or use --format html for a sheet of them")
         path, puzzle = puzzles[0]
-        write_utf8(svg(facts_of(puzzle, path.name, titled=titled), solution))
+        write_utf8(svg(facts_of(puzzle, str(path), titled=titled), solution))
         return
     if form == "html":
         name = "All Fives puzzles" if title is None else title.strip()
-        write_utf8(html_sheet([facts_of(p, path.name, number, titled)
+        write_utf8(html_sheet([facts_of(p, str(path), number, titled)
                                for (path, p), number in zip(puzzles, numbers)], name, solution))
         return
     console = console or make_console(color)
@@ -162,7 +162,7 @@ def show_command(paths: list[str], form: str, solution: bool, title: str | None,
     for k, ((path, puzzle), number) in enumerate(zip(puzzles, numbers)):
         if k:
             console.print()
-        console.print(text_view(facts_of(puzzle, path.name, number, titled), puzzle.position,
+        console.print(text_view(facts_of(puzzle, str(path), number, titled), puzzle.position,
                                 solution, pretty), crop=False)
 
 
@@ -187,7 +187,7 @@ def index_text(paths: list[str]) -> str:
     presets: Counter[str] = Counter()
     themes: Counter[str] = Counter()
     for (path, puzzle), number in zip(puzzles, numbers):
-        facts = facts_of(puzzle, path.name, number)
+        facts = facts_of(puzzle, str(path), number)
         deal = puzzle.position.deal
         players[deal.players] += 1
         presets[facts.rules] += 1         # (as the table names them: with their options)

@@ -93,6 +93,15 @@ def stem(name: str) -> str:
     return without_controls(re.sub(r"\.toml(?=(#\d+)?$)", "", name.rsplit("/", 1)[-1]))
 
 
+#: The name a pipe has (``<(...)`` in the shell: ``/dev/fd/63``): its digits are no puzzle's.
+PIPE_NAME = re.compile(r"/(dev|proc/\w+)/fd/")
+
+
+def unnamed(name: str) -> bool:
+    """Whether ``name`` says nothing of its puzzles: standard input's, or a pipe's."""
+    return name.startswith("<stdin>") or bool(PIPE_NAME.match(name))
+
+
 def number_of(name: str, one_file: bool = True) -> str:
     """``017`` of ``017-draw-before-you-cash.toml``; ``017#2`` of the second puzzle of a file
     of several, ``017-some.toml#2``, and ``2`` of ``week-3.toml#2`` (a file of several without
@@ -100,7 +109,7 @@ def number_of(name: str, one_file: bool = True) -> str:
     other files are shown beside them (not ``one_file``); none of a file of one without a
     number."""
     base = name.rsplit("/", 1)[-1]
-    if re.match(r"/(dev|proc/\w+)/fd/", name):    # a pipe's (<(...)): its number is no name's
+    if PIPE_NAME.match(name):
         base = base.lstrip("0123456789")
     head = base.split("-", 1)[0]
     several = re.search(r"#(\d+)$", base)    # (standard input's several: <stdin>#2)
@@ -310,14 +319,15 @@ def solution_tricks(position: Position, side: int, line: Sequence[Card]) -> list
 
 def facts_of(puzzle, name: str = "", number: str | None = None, titled: bool = True) -> Facts:
     """What a diagram of ``puzzle`` (a ``solver.puzzles.Puzzle``) shows; ``name`` is its
-    file's name, which may carry its number; ``number``: its number where puzzles of other
+    file's name, which may carry its number and stands for a title the puzzle lacks (but
+    standard input's or a pipe's: ``Puzzle``); ``number``: its number where puzzles of other
     files are beside it (``numbers_of``); ``titled``: whether the problem shows its title."""
     from .faces import rules_words   # (as solve's rules line spells them: skunk=true)
 
     position = puzzle.position
     deal = position.deal
     current = position.current
-    title = puzzle.title or (stem(name) if name else "Puzzle")
+    title = puzzle.title or (stem(name) if name and not unnamed(name) else "Puzzle")
     return Facts(
         title=title,
         number=number if number is not None else number_of(name) if name else "",

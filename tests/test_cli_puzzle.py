@@ -1739,6 +1739,56 @@ def test_the_puzzles_of_a_file_of_several_are_numbered_on_a_sheet(tmp_path):
     assert "| week#2 | " in rows and "| month#1 | " in rows
 
 
+def test_a_puzzle_without_a_title_is_titled_by_its_file_s_name_alone(tmp_path):
+    """An untitled puzzle is headed by its file's name, without its folders or ``.toml``; one
+    read from standard input or through a pipe (``<(...)``: ``/dev/fd/63``, whose digits are
+    no number of the puzzle) by ``Puzzle``, not ``<stdin>`` or ``63``; a pipe's titled puzzle
+    by its title alone."""
+    import os
+
+    text = (COLLECTION / "012-the-five-falls.toml").read_text(encoding="utf-8")
+    untitled = re.sub(r"(?m)^title = .*\n", "", text)
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "017-duck.toml").write_text(untitled, encoding="utf-8")
+    (folder / "week.toml").write_text(untitled + "# ---\n" + untitled, encoding="utf-8")
+
+    def headings(*names: object, input: str | None = None) -> list[str]:
+        shown = run("puzzle", "show", *names, "--format", "html", input=input)
+        assert shown.exit_code == 0, shown.stderr
+        return re.findall(r"<h2>([^<]*)</h2>", shown.stdout)
+
+    def piped(text: str) -> str:
+        read, write = os.pipe()
+        os.write(write, text.encode("utf-8"))
+        os.close(write)
+        return f"/dev/fd/{read}"
+
+    assert headings(folder / "017-duck.toml") == ["017. 017-duck"]
+    assert headings(folder / "week.toml") == ["1. week#1", "2. week#2"]
+    assert headings("-", input=untitled) == ["Puzzle"]
+    assert headings("-", input=untitled + "# ---\n" + untitled) == ["1. Puzzle", "2. Puzzle"]
+    assert headings(piped(untitled)) == ["Puzzle"]
+    assert headings(piped(text)) == ["The five falls"]
+    for form in ("svg", "text"):       # (a drawing named the pipe's digits its number)
+        shown = run("puzzle", "show", piped(text), "--format", form).stdout
+        assert re.search(r"(?m)(^|>)The five falls(\n|</text>)", shown), shown[:400]
+    index = run("puzzle", "index", piped(untitled)).stdout
+    assert re.search(r"(?m)^\| · \| Puzzle \| 2 \|", index), index
+
+
+def test_puzzles_of_files_without_numbers_are_headed_by_their_titles_alone(tmp_path):
+    """Two files whose names hold no number, shown together: each puzzle is headed by its
+    title, with no number to tell apart (none is alike)."""
+    for name, source in (("duck.toml", "012-the-five-falls.toml"),
+                         ("hunt.toml", "011-hunt-the-jack.toml")):
+        (tmp_path / name).write_text((COLLECTION / source).read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    shown = run("puzzle", "show", tmp_path / "duck.toml", tmp_path / "hunt.toml",
+                "--format", "html").stdout
+    assert re.findall(r"<h2>([^<]*)</h2>", shown) == ["The five falls", "Hunt the jack"]
+
+
 def test_puzzles_of_other_files_numbered_alike_are_told_apart_by_their_files(tmp_path):
     """``index FOLDER other/001-x.toml``: two rows numbered 001 and nothing to tell which is
     which; each has its file's name instead, and its folders as far as they tell them apart
