@@ -13,6 +13,7 @@ import time
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from rich.console import Console
@@ -467,6 +468,204 @@ def test_svg_lines_stay_on_the_canvas(tmp_path):
         assert "Solution (catch-the-five, draw-trumps," in drawing
 
 
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def drawn(drawing: str) -> tuple[ET.Element, list[tuple[ET.Element, float, float, float, str]]]:
+    """An SVG drawing's root and each of its texts: the element, x, y, type size, words."""
+    root = ET.fromstring(drawing)
+    return root, [(t, float(t.get("x")), float(t.get("y")), float(t.get("font-size")),
+                   "".join(t.itertext())) for t in root.iter(f"{SVG}text")]
+
+
+def drawn_puzzles() -> list[tuple[str, Puzzle]]:
+    """Puzzles to draw: every fourth of the collection (a turn-up or trumps named, cards on the
+    table or none, 2 and 4 players) and a three-player one."""
+    chosen = sorted(COLLECTION.glob("*.toml"))[::4]
+    return [(str(path), load_puzzle(path)) for path in chosen] + [("005-three.toml", mined(3, 1))]
+
+
+def on_paper(puzzle: Puzzle, path: Path) -> SimpleNamespace:
+    """What a puzzle written to ``path`` says on paper, found from the puzzle itself (cards
+    as ``10♥``): its heading, rules, goal and situation; each seat's name, marks and four
+    suits; the trumps, and what else the middle holds; the solution's heading, its tricks as
+    the text form writes them, and what its line leaves; the seats of the solver's side."""
+    from solver.cards import RANKS, SUIT_SYMBOLS, sort_cards
+
+    from cli.sheet import facts_of, face
+
+    position, deal = puzzle.position, puzzle.position.deal
+    facts = facts_of(puzzle, str(path))
+    rating = f" · rating {puzzle.rating}" if puzzle.rating is not None else ""
+    seats = {}
+    for seat, hand in zip(deal.seats, position.hands):
+        marks = [word for word, on in (("dealer", seat == deal.seats[deal.dealer]),
+                                       ("to play", seat == deal.seats[position.to_move])) if on]
+        suits = [f"{SUIT_SYMBOLS[suit]} " + (" ".join(RANKS[c & 15] for c in sort_cards(hand)
+                                                      if suit_of(c) == suit).replace("T", "10")
+                                             or "—") for suit in range(4)]
+        seats[seat] = ({"N": "North", "E": "East", "S": "South", "W": "West"}[seat], marks,
+                       suits)
+    middle = [f"turn-up {face(deal.turnup)}"] if deal.turnup is not None else []
+    trick = position.current
+    if trick.cards:
+        middle += ["on the table"] + [f"{deal.seats[trick.seat_of(i, deal.players)]} "
+                                      f"{face(c)}" for i, c in enumerate(trick.cards)]
+    shown = run("puzzle", "show", path, "--solution").stdout.split("\nSolution")[1]
+    end = "the match is won" if puzzle.objective == "win" else "the goal is safe"
+    return SimpleNamespace(
+        heading=f"{path.stem[:3]}. {puzzle.title}",
+        about=f"{deal.players} players · {rules_words(deal.rules)}{rating}", goal=facts.goal,
+        situation=[re.sub("T(?=[♠♥♦♣])", "10", line) for line in facts.situation],
+        seats=seats, trumps=f"{SUIT_SYMBOLS[deal.trump]} {SUIT_NAMES[deal.trump]}",
+        middle=middle, themes=f" ({', '.join(puzzle.themes)})" if puzzle.themes else "",
+        tricks=[" ".join(re.sub("T(?=[♠♥♦♣])", "10", line).split())
+                for line in shown.splitlines()[1:-1]],
+        outcome=f"Then {end} whatever the defence does.",
+        side={s for k, s in enumerate(deal.seats) if deal.side_of(k) == puzzle.side})
+
+
+def test_svg_draws_every_fact_of_the_puzzle(tmp_path):
+    """The drawing says all a puzzle says, each in its place: the heading, the rules, the goal
+    and the situation, each seat's name (the dealer and the seat to play marked) over its four
+    suits (the trumps bold), the trumps and turn-up and the cards on the table in the middle,
+    and the solution trick by trick as the text form has it, the solver's side's seats bold,
+    then what the line leaves."""
+    for name, puzzle in drawn_puzzles():
+        path = tmp_path / Path(name).name
+        path.write_text(puzzle.to_toml(), encoding="utf-8")
+        _, texts = drawn(run("puzzle", "show", path, "--format", "svg", "--solution").stdout)
+        paper = on_paper(puzzle, path)
+        trump = puzzle.position.deal.trump
+        words = [w for *_, w in texts]
+        sizes = [size for _, _, _, size, _ in texts]
+        # above the table: the heading (15), the rules (11), the goal (13), the situation (11)
+        first_seat = next(k for k, (t, *_) in enumerate(texts) if t.get("font-size") == "12")
+        groups: list[list[str]] = []
+        for k in range(first_seat):
+            if k == 0 or sizes[k] != sizes[k - 1]:
+                groups.append([])
+            groups[-1].append(words[k])
+        assert [" ".join(g) for g in groups] == [paper.heading, paper.about, paper.goal,
+                                                 " ".join(paper.situation)]
+        # each hand: its seat's name and marks, then its four suits, the trumps' bold
+        for word, marks, suits in paper.seats.values():
+            k = words.index(word + (" (dealer)" if "dealer" in marks else "")
+                            + (" to play" if "to play" in marks else ""))
+            assert words[k + 1:k + 5] == suits
+            assert [t.get("font-weight") for t, *_ in texts[k + 1:k + 5]] == [
+                "bold" if suit == trump else "normal" for suit in range(4)]
+        k = words.index("trumps")
+        assert words[k + 1:k + 2 + len(paper.middle)] == [paper.trumps, *paper.middle]
+        # the solution, as the text form writes it; then what its line leaves
+        solution = next(k for k, w in enumerate(words) if w.startswith("Solution"))
+        heading = [w for t, x, _, size, w in texts[solution:] if size == 13]
+        assert " ".join(heading) == "Solution" + paper.themes
+        numbers = [w for _, x, *_, w in texts if x == 30]
+        tricks = [t for t in texts if t[1] == 34 and t[3] == 12]
+        assert [f"{n} {' '.join(w.split())}" for n, (*_, w) in zip(numbers, tricks)] == \
+            paper.tricks
+        assert words[-1] == paper.outcome
+        for element, *_ in tricks:
+            bold = [span.text for span in element if span.get("font-weight") == "bold"]
+            plain = [span.text for span in element if span.get("font-weight") == "normal"]
+            assert set(bold) <= paper.side and not set(plain) & paper.side and bold + plain
+
+
+def test_html_writes_every_fact_of_the_puzzle(tmp_path):
+    """The sheet says all a puzzle says, as the drawing does: the heading, the rules, the goal,
+    the situation, each seat's name and marks over its four suits (the trumps' line bold),
+    the trumps, turn-up and cards on the table in the middle, every heart and diamond red and
+    every spade and club black, and the solution trick by trick as the text form has it, the
+    solver's side's seats bold, then what the line leaves."""
+    def plain(html: str) -> str:
+        return " ".join(re.sub(r"<[^>]*>", "", html).replace("&ensp;", " ").split())
+
+    for name, puzzle in drawn_puzzles():
+        path = tmp_path / Path(name).name
+        path.write_text(puzzle.to_toml(), encoding="utf-8")
+        sheet = run("puzzle", "show", path, "--format", "html", "--solution").stdout
+        paper = on_paper(puzzle, path)
+        trump = puzzle.position.deal.trump
+        problem = re.search(r'<section class="puzzle">(.*?)</section>', sheet, re.S)[1]
+        assert re.findall(r"<h2>([^<]*)</h2>", problem) == [paper.heading]
+        assert re.findall(r'<p class="about">([^<]*)</p>', problem) == [paper.about]
+        assert re.findall(r'<p class="goal">([^<]*)</p>', problem) == [paper.goal]
+        assert [plain(p) for p in re.findall(r'<p class="situation">(.*?)</p>', problem)] == \
+            paper.situation
+        # every suit symbol in its colour
+        for colour, symbol in re.findall(r'<span class="(\w+)">([♠♥♦♣])</span>', sheet):
+            assert colour == ("red" if symbol in "♥♦" else "black"), (name, symbol)
+        assert not re.search(r"[♠♥♦♣]", re.sub(r'<span class="(red|black)">[♠♥♦♣]</span>', "",
+                                               sheet.split('<div class="solutions">')[0]))
+        # each hand
+        hands = re.findall(r'<td class="hand">(.*?)</td>', problem)
+        assert sorted(plain(re.findall(r"<div[^>]*>(.*?)</div>", cell)[0]) for cell in hands) \
+            == sorted(" ".join([word, ", ".join(marks)]).strip()
+                      for word, marks, _ in paper.seats.values())
+        for cell in hands:
+            word, _, suits = paper.seats[plain(cell)[0]]
+            lines = re.findall(r"<div( class=\"\w+\")?>(.*?)</div>", cell)[1:]
+            assert [plain(line) for _, line in lines] == suits
+            assert [attribute for attribute, _ in lines] == [
+                ' class="trump"' if suit == trump else "" for suit in range(4)]
+        [cell] = re.findall(r'<td class="middle">(.*?)</td>', problem)
+        assert [plain(part) for part in cell.split("<br>")] == [f"trumps {paper.trumps}",
+                                                                *paper.middle]
+        # the solution
+        solution = re.search(r'<div class="solution">(.*?)</div></div>', sheet, re.S)[0]
+        assert plain(re.search(r"<h3>(.*?)</h3>", solution)[1]) == paper.heading + paper.themes
+        tricks = re.findall(r'<div><b class="n">(.*?)</div>', solution)
+        assert [plain(t) for t in tricks] == paper.tricks
+        assert re.findall(r'<div class="outcome">([^<]*)</div>', solution) == [paper.outcome]
+        for trick in tricks:
+            ours = re.findall(r'<span class="ours">(\w)</span>', trick)
+            them = re.findall(r'<span class="them">(\w)</span>', trick)
+            assert set(ours) <= paper.side and not set(them) & paper.side and ours + them
+
+
+def test_svg_lines_stand_apart_and_inside_the_drawing():
+    """No two texts of a drawing overlap (each measured at a generous 0.62 of its type size a
+    character, from 0.8 of its size above its line to 0.25 below); the words above the table
+    and the solution's lines follow each other a little more than a line of their type apart,
+    and no more than 6 px more (no empty line); the middle box holds its words and no hand's;
+    the drawing begins near its top and ends a little under its last line."""
+    def box(x, y, size, words, anchor):
+        width = 0.62 * size * len(words)
+        left = x - width if anchor == "end" else x
+        return left, y - 0.8 * size, left + width, y + 0.25 * size
+
+    def meet(a, b) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    for name, puzzle in drawn_puzzles():
+        for solution in (False, True):
+            path = Path(name)
+            drawing = run("puzzle", "show", path if path.exists() else "-", "--format", "svg",
+                          *(["--solution"] if solution else []),
+                          input=None if path.exists() else puzzle.to_toml()).stdout
+            root, texts = drawn(drawing)
+            height = float(root.get("height"))
+            boxes = [box(x, y, size, w, t.get("text-anchor")) for t, x, y, size, w in texts]
+            for k, (a, (*_, words)) in enumerate(zip(boxes, texts)):
+                assert a[1] >= 0 and a[3] <= height, (name, words)
+                for b, (*_, other) in zip(boxes[k + 1:], texts[k + 1:]):
+                    assert not meet(a, b), (name, words, other)
+            assert boxes[0][1] <= 10 and 0 < height - max(b[3] for b in boxes) <= 16, name
+            rect = next(r for r in root.iter(f"{SVG}rect") if r.get("rx"))
+            middle = (float(rect.get("x")), float(rect.get("y")),
+                      float(rect.get("x")) + float(rect.get("width")),
+                      float(rect.get("y")) + float(rect.get("height")))
+            inside = [b for b in boxes if meet(b, middle)]
+            assert inside and all(middle[0] < b[0] and b[2] < middle[2] and middle[1] < b[1]
+                                  and b[3] < middle[3] for b in inside), name
+            # the lines at the left edge, above the table and in the solution, one by one
+            for run_of in ([t for t in texts if t[1] == 10 and t[2] < middle[1] - 80],
+                           [t for t in texts if t[1] in (10, 34) and t[2] > middle[3] + 70]):
+                for (*_, y, size, _), (*_, below, under, words) in zip(run_of, run_of[1:]):
+                    assert under + 1 <= below - y <= under + 6, (name, words)
+
+
 def test_svg_and_html_write_the_dealt_line_s_cards_as_the_hands_do():
     """The situation's cards (High, Low) were ``T♣`` in grey where the hands wrote ``10♣``,
     the suit in its colour."""
@@ -508,6 +707,42 @@ def test_the_page_says_what_scores_under_its_rules():
         shown = re.sub(r"<[^>]+>|\s+", " ", run("puzzle", "show", path, "--format", form).stdout)
         assert "Scoring: High, Low, Jack and Game (fives not counted) 1 each; no points for " \
             "trumps taken. Follow suit or trump." in re.sub(" +", " ", shown), form
+
+
+@pytest.mark.parametrize("hands, side, objective, target, goal", [
+    ("-.J5.-.- 3.2.-.-", 0, "points", 9, "North to play and make 9 points or more in the deal"),
+    ("-.J5.-.- 3.2.-.-", 1, "points", 1, "North to play; South to make 1 point or more in the "
+                                         "deal"),
+    ("-.J5.-.- 3.2.-.-", 0, "margin", 1, "North to play and outscore the other side by 1 or "
+                                         "more in the deal"),
+    ("-.J5.-.- 3.2.-.-", 1, "margin", 0, "North to play; South to score at least as many "
+                                         "points as the other side in the deal"),
+    ("-.J5.-.- 3.2.-.-", 0, "margin", -1, "North to play and lose the deal by no more than 1 "
+                                          "point"),
+    ("-.J5.-.- 3.2.-.-", 0, "margin", -2, "North to play and lose the deal by no more than 2 "
+                                          "points"),
+    ("-.J5.-.- 3.2.-.-", 1, "win", 0, "North to play; South to win the match in this deal"),
+    ("-.J5.-.- 3.2.-.-", 0, "tricks", 1, "North to play and take 1 trick or more"),
+    ("-.J5.-.- 3.2.-.- 4.6.-.-", 0, "tricks", 2, "North to play and take 2 tricks or more, "
+                                                 "against the other two together"),
+    ("-.J5.-.- 3.2.-.- 4.6.-.-", 1, "points", 4, "North to play; East to make 4 points or more "
+                                                 "in the deal, against the other two together"),
+    ("-.J5.-.- 3.2.-.- 4.6.-.- 7.8.-.-", 1, "margin", 2, "West to play; East-West to outscore "
+                                                        "the other side by 2 or more in the "
+                                                        "deal"),
+    ("-.J5.-.- 3.2.-.- 4.6.-.- 7.8.-.-", 0, "tricks", 3, "West to play; North-South to take 3 "
+                                                        "tricks or more")])
+def test_the_goal_says_who_plays_for_which_side_to_what_end(hands, side, objective, target,
+                                                             goal):
+    """The goal in a sentence for each objective, at each table: the seat to play, and the
+    side it plays for where that is not its own or the table has partners; three players play
+    alone against the other two together."""
+    from solver.deal import Deal
+
+    from cli.sheet import goal_words
+
+    position = Deal.from_line(f"N:{hands} dealer=S turnup=4H").position()
+    assert goal_words(position, side, objective, target) == f"{goal}, whatever the defence."
 
 
 def test_the_page_says_who_took_the_cards_that_score_their_captor():
