@@ -702,6 +702,8 @@ def test_the_page_says_what_scores_under_its_rules():
         f"Scoring: {trumps}; Low (to its taker) 1. Follow suit or trump."
     assert scoring_words(Rules(capture=False, high=False, low=False, jack=False,
                                game=False)) == "Scoring: nothing. Follow suit or trump."
+    assert scoring_words(Rules(capture=False, jack=False, game=False)) == \
+        "Scoring: High and Low 1 each; no points for trumps taken. Follow suit or trump."
     path = COLLECTION / "007-game-by-a-pip.toml"
     for form in ("text", "svg", "html"):
         shown = re.sub(r"<[^>]+>|\s+", " ", run("puzzle", "show", path, "--format", form).stdout)
@@ -1017,13 +1019,44 @@ def test_a_sheet_draws_long_hands_smaller_to_fit_the_puzzle_s_box():
     assert 0.4 <= scale < 1 and f'class="table" style="font-size: {scale:.0%}">' in \
         html_puzzle(long)
     # East's trumps, bold, and West's clubs beside the middle box, at that size
-    em = 10.5 * 25.4 / 72 * scale
-    widths = [sum(HAND_EMS.get(c, 0.636) for c in line) * em + 3
-              for line in ("♥ A K Q J 10 9", "♣ A K Q J 10 9")]
-    assert widths[0] * 1.1 + 22 + widths[1] <= HTML_ROOM
+    def wide(east: str, west: str, scale: float) -> float:
+        """The table's width in mm: East's trumps, bold, West's suit and the middle box."""
+        em = 10.5 * 25.4 / 72 * scale
+        widths = [sum(HAND_EMS.get(c, 0.636) for c in line) * em + 3 for line in (east, west)]
+        return widths[0] * 1.1 + 22 + widths[1]
+
+    assert wide("♥ A K Q J 10 9", "♣ A K Q J 10 9", scale) <= HTML_ROOM
     thirteen = replace(facts, hands=(facts.hands[0], parse_hand("AKQJT98765432..."),
                                      facts.hands[2], parse_hand("...AKQJT98765432")), trump=0)
-    assert 0.4 <= html_hands_scale(thirteen) < scale     # (thirteen cards of a suit fit too)
+    smaller = html_hands_scale(thirteen)
+    assert 0.4 <= smaller < scale     # (thirteen cards of a suit fit too)
+    assert wide("♠ A K Q J 10 9 8 7 6 5 4 3 2", "♣ A K Q J 10 9 8 7 6 5 4 3 2", smaller) <= \
+        HTML_ROOM < wide("♠ A K Q J 10 9 8 7 6 5 4 3 2", "♣ A K Q J 10 9 8 7 6 5 4 3 2",
+                         smaller + 0.05)
+
+
+def test_the_room_a_sheet_s_table_has_is_what_its_page_leaves():
+    """The sizes the hands are fitted to are the sheet's own, as its CSS sets them: half of
+    A4 within the page's margins, less the gap between the columns and the puzzle's padding
+    and border, and 2 mm to spare; a cell's least width and padding, the middle box's width,
+    an em of the sheet's type."""
+    from cli.sheet import CSS, HTML_CELL, HTML_EM, HTML_MIDDLE, HTML_PAD, HTML_ROOM
+
+    def mm(pattern: str) -> list[float]:
+        found = re.search(pattern, CSS, re.S)
+        assert found, pattern
+        return [float(n) for n in found.groups()]
+
+    [margin] = mm(r"@page \{ size: A4; margin: ([\d.]+)mm; \}")
+    [gap] = mm(r"\.puzzles \{[^}]*gap: ([\d.]+)mm;")
+    padding, border = mm(r"\.puzzle \{[^}]*padding: [\d.]+mm ([\d.]+)mm; border: ([\d.]+)mm")
+    pad, least = mm(r"table\.table td \{[^}]*padding: [\d.]+mm ([\d.]+)mm; min-width: "
+                    r"([\d.]+)mm;")
+    [middle] = mm(r"\.middle \{[^}]*width: ([\d.]+)mm;")
+    [points] = mm(r"body \{[^}]*font-size: ([\d.]+)pt;")
+    assert HTML_ROOM == pytest.approx((210 - 2 * margin - gap) / 2 - 2 * padding - 2 * border - 2)
+    assert (HTML_PAD, HTML_CELL, HTML_MIDDLE) == (pad, least, middle)
+    assert HTML_EM == pytest.approx(points * 25.4 / 72)
 
 
 @pytest.mark.slow
