@@ -466,6 +466,13 @@ def test_svg_lines_stay_on_the_canvas(tmp_path):
             size = float(t.get("font-size"))
             assert float(t.get("x")) + 0.62 * size * len(words) <= width, words
         assert "Solution (catch-the-five, draw-trumps," in drawing
+    # a word of hyphens is not broken at them
+    title = "The " + "over-the-top " * 2 + "and well-timed ruff"
+    long.write_text(re.sub(r'title = ".*"', f'title = "{title}"', text), encoding="utf-8")
+    _, texts = drawn(run("puzzle", "show", long, "--format", "svg").stdout)
+    heading = [words for *_, size, words in texts if size == 15]
+    assert len(heading) > 1 and " ".join(heading) == f"001. {title}"
+    assert all(set(line.split()) <= set(f"001. {title}".split()) for line in heading), heading
 
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -906,6 +913,37 @@ def test_the_cards_on_the_table_are_in_brackets_in_every_form(form):
                 "--format", form).stdout
     words = " ".join(re.sub(r"<[^>]*>", " ", shown).replace("&ensp;", " ").split())
     assert "1. (N 2♦ E 3♦) S " + ("T♦" if form == "text" else "10 ♦") + " → S" in words
+
+
+class _Balance(HTMLParser):
+    """Whether every element opened is closed, in order (``<br>``, ``<meta>``: none to)."""
+
+    VOID = {"br", "meta"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+        self.wrong: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.open or self.open.pop() != tag:
+            self.wrong.append(tag)
+
+
+@pytest.mark.parametrize("solution", [False, True])
+def test_a_sheet_closes_every_element_it_opens(solution):
+    """A browser forgives a page left open at its end; a program reading the sheet may not:
+    every element is closed, the page's and the solutions' too."""
+    sheet = run("puzzle", "show", COLLECTION, "--format", "html",
+                *(["--solution"] if solution else [])).stdout
+    balance = _Balance()
+    balance.feed(sheet)
+    assert (balance.open, balance.wrong) == ([], [])
+    assert sheet.startswith("<!DOCTYPE html>\n<html") and sheet.endswith("</body>\n</html>\n")
 
 
 class _Sections(HTMLParser):
