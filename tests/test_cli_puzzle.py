@@ -2116,6 +2116,7 @@ def test_puzzles_of_other_files_numbered_alike_are_told_apart_by_their_files(tmp
     sheet = run("puzzle", "show", gen, other, "--format", "html").stdout
     assert f"<h2>{first.stem}. " in sheet and "<h2>001-x. " in sheet
     assert numbers_of([gen / first.name, gen / first.name]) == ["001", "001"]
+    assert numbers_of([gen / first.name, gen / first.name], titled=False) == ["001", "001"]
     assert numbers_of([f"{gen}/week.toml#2", f"{old}/week.toml#2", "a/007-x.toml"]) == \
         ["gen/week#2", "old/week#2", "007"]
 
