@@ -2020,6 +2020,7 @@ def test_puzzles_piped_in_are_numbered_on_a_sheet():
     text = "# ---\n".join(p.read_text(encoding="utf-8") for p in files)
     shown = run("puzzle", "show", "-", input=text).stdout
     assert shown.startswith("1. ") and "\n2. " in shown
+    assert shown.count("\n\n") == 1 and "\n\n2. " in shown     # (a blank line between them)
     sheet = run("puzzle", "show", "-", "--format", "html", input=text).stdout
     assert "<h2>1. " in sheet and "<h2>2. " in sheet
 
@@ -2093,6 +2094,27 @@ def test_puzzles_of_files_without_numbers_are_headed_by_their_titles_alone(tmp_p
     shown = run("puzzle", "show", tmp_path / "duck.toml", tmp_path / "hunt.toml",
                 "--format", "html").stdout
     assert re.findall(r"<h2>([^<]*)</h2>", shown) == ["The five falls", "Hunt the jack"]
+
+
+def test_a_file_that_fails_to_read_is_a_problem_of_that_file(monkeypatch):
+    """A read that fails (a disk's error, a file gone between listing and reading) is said as
+    that file's problem, with the system's words where it has them, and the file counted as not
+    read: the check goes on to the next."""
+    import errno
+
+    import cli.puzzling
+    from cli.puzzling import problems_of
+
+    def failing(error: OSError):
+        def load(path, text=None):
+            raise error
+        return load
+
+    monkeypatch.setattr(cli.puzzling, "load_named", failing(OSError(errno.EIO, "Input/output "
+                                                                                "error")))
+    assert problems_of("week.toml") == (False, ["week.toml: Input/output error"])
+    monkeypatch.setattr(cli.puzzling, "load_named", failing(OSError("no words of the system")))
+    assert problems_of("week.toml") == (False, ["week.toml: no words of the system"])
 
 
 def test_puzzles_of_other_files_numbered_alike_are_told_apart_by_their_files(tmp_path):
