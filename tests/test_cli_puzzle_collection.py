@@ -146,6 +146,9 @@ def test_the_index_of_other_files_links_them_from_the_folder_that_holds_them(tmp
     monkeypatch.chdir(tmp_path)     # (from a folder above, the way down)
     assert "its links lead from `./`" in index_text([tmp_path / "gen",
                                                       tmp_path / "ord" / FILES[1].name])
+    monkeypatch.chdir(tmp_path.parent)
+    assert f"its links lead from `{tmp_path.name}/`" in index_text(
+        [tmp_path / "gen", tmp_path / "ord" / FILES[1].name])
     assert "2 puzzles. Players:" in text
     targets = re.findall(r"\]\((.+?)\) \|", text)
     assert targets == [f"gen/{FILES[0].name}", f"ord/{FILES[1].name}"]
