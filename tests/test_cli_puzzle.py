@@ -6,6 +6,7 @@ and the errors a user can make."""
 from __future__ import annotations
 
 import dataclasses
+import errno
 import io
 import random
 import re
@@ -1710,10 +1711,39 @@ def test_the_progress_bar_is_for_a_terminal_only(tmp_path):
                           "is a file, not a folder")
 
 
+def test_make_takes_a_record_s_deal_at_its_first_card():
+    """``make RECORD#N`` examines deal N as it was dealt, at its first card (as ``solve``
+    reads a record), not after its last card, where no card is left to play."""
+    name = f"{EXAMPLES / 'match.jsonl'}#1"
+    result = run("puzzle", "make", name)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (f"allfives: {name}: no puzzle (points): 5 different cards reach "
+                             f"the target at the first turn\n")
+
+
+def test_an_out_folder_that_cannot_be_made_says_why(tmp_path, monkeypatch):
+    """--out naming a folder the system will not make (a full disk, a folder of another's):
+    one line with the system's reason, before the search."""
+    real = Path.mkdir
+
+    def mkdir(self, *args, **options):
+        if self == tmp_path / "new":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, *args, **options)
+
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    assert_one_error_line(run("puzzle", "generate", "--out", tmp_path / "new"),
+                          f"--out: cannot make {tmp_path / 'new'}: No space left on device")
+
+
+@pytest.mark.parametrize("denied", ["W_OK", "X_OK"])
 def test_an_out_folder_that_cannot_be_written_to_is_refused_before_the_search(tmp_path,
-                                                                             monkeypatch):
+                                                                             monkeypatch,
+                                                                             denied):
     # once: the search for the first puzzle, then 'Permission denied' (the tests run as root,
-    # whom every folder lets write: the folder's answer is the one the program asks for)
+    # whom every folder lets write: the folder's answer is the one the program asks for); a
+    # folder that lets one read its names but not add a file (W_OK), or add but not reach it
+    # (X_OK), takes none
     import os
 
     folder = tmp_path / "kept"
@@ -1724,7 +1754,7 @@ def test_an_out_folder_that_cannot_be_written_to_is_refused_before_the_search(tm
         if Path(path) != folder:
             return access(path, mode, **options)
         asked.append(path)
-        return False
+        return not mode & getattr(os, denied)
 
     monkeypatch.setattr(os, "access", refused)
     start = time.perf_counter()
