@@ -602,9 +602,9 @@ def _fitted_progress(screen: Console, **options):
 def play_command(file: str | None, random_one: bool, players: int, preset: str,
                  theme: str | None, seed: int | str | None, color: bool | None,
                  stream: TextIO | None = None, console: Console | None = None,
-                 given: Collection[str] = (), titled: bool = True) -> int:
-    """Play a puzzle at the console (``titled``: its title shown); the exit status (0 solved
-    or not).  ``given``: which of
+                 given: Collection[str] = (), titled: bool = True) -> None:
+    """Play a puzzle at the console (``titled``: its title shown; solved or not, the exit
+    status is 0).  ``given``: which of
     ``players``, ``rules``, ``theme`` and ``seed`` were typed (they make a ``--random`` one,
     and a puzzle FILE has its own); ``seed``: S, or S/K as ``generate --seed`` takes it."""
     from solver.puzzles import THEMES
@@ -661,4 +661,3 @@ def play_command(file: str | None, random_one: bool, players: int, preset: str,
         if interactive:
             console.print()  # off the prompt's line
         raise
-    return 0

@@ -1586,6 +1586,12 @@ def test_play_random_takes_a_seed_as_generate_does():
     # and so from the command line
     played = run("puzzle", "play", "--random", "--seed", "3/7", input="quit\n")
     assert played.exit_code == 0 and played.stdout.splitlines()[0] == first
+    # a seed alone too: the first puzzle generate makes of it (seed 2's has two turns, the
+    # fewest: the search asks for no more than generate does)
+    made = Puzzle.from_toml(run("puzzle", "generate", "--seed", "2").stdout)
+    played = run("puzzle", "play", "--random", "--seed", "2", input="quit\n")
+    assert played.stdout.splitlines()[0] == (f"{made.title}  (2 players · all-fives · rating "
+                                             f"{made.rating} · seed 2)")
     assert run("puzzle", "play", "--random", "--seed", "-1").stderr == (
         "allfives: error: --seed: '-1' is less than 0 (see 'allfives puzzle play --help')\n")
 
