@@ -280,7 +280,7 @@ def most_turns(players: int, rules) -> int:
     return hands * (6 + 3 * runs - 1)
 
 
-def generator_seed(text: str | int | None, command: str = "generate") -> tuple[int, int]:
+def generator_seed(text: str | None, command: str = "generate") -> tuple[int, int]:
     """``--seed``: ``S``, or ``S/K`` as a puzzle file keeps it (seed S's candidates from number
     K on, counting from 0), as (S, K); none, a fresh seed S; ``command``: the puzzle command it
     was given to."""
@@ -288,8 +288,6 @@ def generator_seed(text: str | int | None, command: str = "generate") -> tuple[i
         import random
 
         return random.SystemRandom().randrange(1, 1_000_000), 0
-    if isinstance(text, int):
-        return text, 0
     if text.startswith("-") and is_number(text[1:]):   # as --seed's of the other commands
         raise AllFivesError(f"--seed: {quoted(text)} is less than 0 (see 'allfives puzzle "
                             f"{command} --help')")
@@ -327,7 +325,7 @@ def generate_command(players: int, preset: str, count: int, seed: str | None,
                 write(puzzle)
     if write.made < count:
         note(f"{write.made} of {count} puzzles found"
-             + (f" in {tries:,} deals tried" if tries is not None else ""))
+             + (f" in {counted(tries, 'deal')} tried" if tries is not None else ""))
         return FAILURE
     return 0
 
@@ -600,7 +598,7 @@ def _fitted_progress(screen: Console, **options):
 # ---- play ----------------------------------------------------------------------------------------
 
 def play_command(file: str | None, random_one: bool, players: int, preset: str,
-                 theme: str | None, seed: int | str | None, color: bool | None,
+                 theme: str | None, seed: str | None, color: bool | None,
                  stream: TextIO | None = None, console: Console | None = None,
                  given: Collection[str] = (), titled: bool = True) -> None:
     """Play a puzzle at the console (``titled``: its title shown; solved or not, the exit

@@ -1793,6 +1793,11 @@ def test_more_turns_than_a_deal_holds_are_refused_at_once(players: int, rules: s
                              f"choice are more than a side has in a deal ({most} at most with "
                              f"{players} players under {rules})\n")
     assert time.perf_counter() - start < 10
+    # as many as that is a search, here of one deal
+    searched = run("puzzle", "generate", "--players", str(players), "--rules", rules,
+                   "--min-turns", str(most), "--tries", "1")
+    assert (searched.exit_code, searched.stdout, searched.stderr) == (
+        1, "", "allfives: 0 of 1 puzzles found in 1 deal tried\n")
 
 
 def test_out_makes_its_folder_but_not_a_missing_parent(tmp_path):
