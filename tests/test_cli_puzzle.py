@@ -394,6 +394,9 @@ def test_a_title_is_for_a_sheet():
                               "--title: only with --format html")
     assert "<title>x</title>" in run("puzzle", "show", path, "--format", "html",
                                      "--title", "x").stdout
+    # a ♥ typed under the C locale, its UTF-8 bytes kept as escapes, is a ♥ on the sheet
+    sheet = run("puzzle", "show", path, "--format", "html", "--title", "Club \udce2\udc99\udca5")
+    assert sheet.exit_code == 0 and "<title>Club \u2665</title>" in sheet.stdout
 
 
 # ---- show ---------------------------------------------------------------------------------------
